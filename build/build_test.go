@@ -1,0 +1,234 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden from the current output")
+
+const exampleDir = "../catalogs/example"
+
+// buildTo loads, compiles and writes the catalog dir into a new folder.
+func buildTo(t testing.TB, dir string) (string, *Build) {
+	t.Helper()
+	ctx := context.Background()
+	cat, diags := Load(ctx, dir)
+	if diags.HasErrors() {
+		var b strings.Builder
+		_ = diags.Write(&b, FormatText)
+		t.Fatalf("load %s:\n%s", dir, b.String())
+	}
+	b, err := Compile(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if err := b.Write(ctx, out); err != nil {
+		t.Fatal(err)
+	}
+	return out, b
+}
+
+// readTree returns every file under dir by slash path.
+func readTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestExampleGolden compares every byte of the example site with the golden
+// copy in testdata/golden/example (go test ./build -update rewrites it).
+func TestExampleGolden(t *testing.T) {
+	out, _ := buildTo(t, exampleDir)
+	got := readTree(t, out)
+	golden := filepath.Join("testdata", "golden", "example")
+	if *update {
+		if err := os.RemoveAll(golden); err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range got {
+			p := filepath.Join(golden, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := readTree(t, golden)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("example site differs from %s (-want +got); run go test ./build -update if the change is intended:\n%s", golden, diff)
+	}
+}
+
+// TestDeterministic builds the example twice, in different folders, and
+// compares every byte; the output names no machine path and no time.
+func TestDeterministic(t *testing.T) {
+	out1, _ := buildTo(t, exampleDir)
+	out2, _ := buildTo(t, exampleDir)
+	a, b := readTree(t, out1), readTree(t, out2)
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Fatalf("two builds differ:\n%s", diff)
+	}
+	abs, _ := filepath.Abs(exampleDir)
+	for name, body := range a {
+		for _, leak := range []string{abs, out1, os.TempDir(), "2026-", "\\u003c"} {
+			if strings.Contains(body, leak) {
+				t.Errorf("%s contains %q", name, leak)
+			}
+		}
+	}
+}
+
+// TestDocumentsMatchSchemas validates every document of the example site,
+// and the route table, against the schemas `signpost schema` prints.
+func TestDocumentsMatchSchemas(t *testing.T) {
+	out, b := buildTo(t, exampleDir)
+	v, err := schemas.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name, file string) {
+		t.Helper()
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, vi := range v.Validate(name, doc) {
+			t.Errorf("%s does not match schema %s: %s: %s", file, name, vi.Pointer, vi.Message)
+		}
+	}
+	check("route-table", filepath.Join(out, RouteTableFile))
+	n := 0
+	for _, s := range b.Sites {
+		for _, d := range s.Documents {
+			schema := "tool-descriptor"
+			if d.Route.Route == "/tools" {
+				schema = "tool-list"
+			}
+			check(schema, filepath.Join(out, s.Dir, d.Key))
+			n++
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d documents checked", n)
+	}
+}
+
+func TestRouteTable(t *testing.T) {
+	out, b := buildTo(t, exampleDir)
+	rt, err := ReadRouteTable(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(b.RouteTable(), *rt); diff != "" {
+		t.Errorf("route table read back differs:\n%s", diff)
+	}
+	for _, s := range rt.Sites {
+		for _, r := range s.Routes {
+			data, err := os.ReadFile(filepath.Join(out, s.Dir, r.Key))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int64(len(data)) != r.Size || r.ContentType != "application/json" || r.CacheControl != "public, max-age=3600" {
+				t.Errorf("%s %s: size %d, route %+v", s.Tenant, r.Route, len(data), r)
+			}
+		}
+	}
+}
+
+func TestTenantSites(t *testing.T) {
+	_, b := buildTo(t, exampleDir)
+	if len(b.Sites) != 2 || b.Sites[0].Tenant != "acme" || b.Sites[1].Tenant != "globex" {
+		t.Fatalf("sites = %+v", b.Sites)
+	}
+	has := func(s *Site, id string) bool {
+		for _, d := range s.Documents {
+			if d.Route.Route == "/tools/"+id {
+				return true
+			}
+		}
+		return false
+	}
+	acme, globex := b.Sites[0], b.Sites[1]
+	for _, tc := range []struct {
+		id           string
+		acme, globex bool
+	}{
+		{"get_forecast", true, true},
+		{"run_runbook", true, false},
+		{"restart_service", false, true},
+		{"issue_refund", false, false},          // planned
+		{"tickets_delete_ticket", false, false}, // hidden
+	} {
+		if has(acme, tc.id) != tc.acme || has(globex, tc.id) != tc.globex {
+			t.Errorf("%s: acme %v globex %v, want %v %v", tc.id, has(acme, tc.id), has(globex, tc.id), tc.acme, tc.globex)
+		}
+	}
+}
+
+func TestAnnotationsDerived(t *testing.T) {
+	for _, tc := range []struct {
+		tier, replay, egress string
+		want                 Annotations
+	}{
+		{TierPure, ReplayDeterministic, EgressNone, Annotations{true, false, true, false}},
+		{TierRead, ReplayIdempotent, EgressInternal, Annotations{true, false, true, true}},
+		{TierWrite, ReplayKeyed, EgressInternet, Annotations{false, true, false, true}},
+		{TierExec, ReplayUnsafe, EgressNone, Annotations{false, true, false, false}},
+	} {
+		got := (&Tool{SafetyTier: tc.tier, ReplayPolicy: tc.replay, Egress: tc.egress}).Annotations()
+		if got != tc.want {
+			t.Errorf("%s/%s/%s: %+v, want %+v", tc.tier, tc.replay, tc.egress, got, tc.want)
+		}
+	}
+}
+
+func TestWriteIsAtomic(t *testing.T) {
+	out, b := buildTo(t, exampleDir)
+	before := readTree(t, out)
+	// A write that fails halfway (cancelled) leaves the previous output.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.Write(ctx, out); err == nil {
+		t.Fatal("cancelled write succeeded")
+	}
+	if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
+		t.Errorf("failed write changed the output:\n%s", diff)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(out))
+	if len(entries) != 1 {
+		t.Errorf("temporary folders left behind: %v", entries)
+	}
+}

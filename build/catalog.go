@@ -1,0 +1,99 @@
+package build
+
+// Catalog is a loaded, validated catalog folder.
+type Catalog struct {
+	Config Config
+	// Tools holds every declared tool, planned and hidden ones included,
+	// sorted by ToolID.
+	Tools []*Tool
+}
+
+// Config is the site settings of signpost.yaml.
+type Config struct {
+	Origin      string
+	Publisher   string
+	DisplayName string
+	// Tenants, when set, makes the build write one complete site per tenant.
+	Tenants []string
+}
+
+// The values of a tool's safety and provenance fields.
+const (
+	TierPure  = "pure"
+	TierRead  = "read"
+	TierWrite = "write"
+	TierExec  = "exec"
+
+	ReplayDeterministic = "deterministic"
+	ReplayIdempotent    = "idempotent"
+	ReplayKeyed         = "keyed"
+	ReplayUnsafe        = "unsafe"
+
+	EgressNone     = "none"
+	EgressInternal = "internal"
+	EgressInternet = "internet"
+
+	SourceHostExtension = "host-extension"
+	SourceMCP           = "mcp"
+	SourceOpenAPI       = "openapi"
+
+	StatusActive  = "active"
+	StatusPlanned = "planned"
+	StatusHidden  = "hidden"
+)
+
+// Tool is one tool as declared, after defaults and classification.
+type Tool struct {
+	ToolID string
+	// Name is the tool's name at its source: the MCP tool name for tools
+	// recorded from an MCP server, empty otherwise.
+	Name         string
+	Title        string
+	Description  string
+	Source       string
+	Server       string
+	SafetyTier   string
+	ReplayPolicy string
+	Egress       string
+	Status       string
+	// Tenants limits the tool to these tenants; empty means every tenant.
+	Tenants      []string
+	InputSchema  any
+	OutputSchema any
+}
+
+// Published reports whether the tool appears in the built site.
+func (t *Tool) Published() bool { return t.Status == StatusActive }
+
+// VisibleTo reports whether tenant may see the tool ("" is the site without
+// tenants, which sees every tool).
+func (t *Tool) VisibleTo(tenant string) bool {
+	if tenant == "" || len(t.Tenants) == 0 {
+		return true
+	}
+	for _, x := range t.Tenants {
+		if x == tenant {
+			return true
+		}
+	}
+	return false
+}
+
+// Annotations are the four MCP tool hints, derived from the safety fields as
+// the tool catalog spec says, never copied from an MCP server.
+type Annotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+	OpenWorldHint   bool `json:"openWorldHint"`
+}
+
+// Annotations derives the tool's MCP hints.
+func (t *Tool) Annotations() Annotations {
+	return Annotations{
+		ReadOnlyHint:    t.SafetyTier == TierPure || t.SafetyTier == TierRead,
+		DestructiveHint: t.SafetyTier == TierWrite || t.SafetyTier == TierExec,
+		IdempotentHint:  t.ReplayPolicy == ReplayDeterministic || t.ReplayPolicy == ReplayIdempotent,
+		OpenWorldHint:   t.Egress != EgressNone,
+	}
+}

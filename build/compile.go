@@ -1,0 +1,208 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// HTTP metadata every document is served with.
+const (
+	ContentTypeJSON = "application/json"
+	CacheControl    = "public, max-age=3600"
+)
+
+// Views of the tool catalog.
+const (
+	ViewStandard = "standard"
+	ViewCompact  = "compact"
+)
+
+// ToolDescriptor is one tool as the catalog publishes it at /tools/{toolId}.
+type ToolDescriptor struct {
+	ToolID       string      `json:"toolId"`
+	Name         string      `json:"name,omitempty"`
+	Title        string      `json:"title,omitempty"`
+	Description  string      `json:"description"`
+	Source       string      `json:"source"`
+	Server       string      `json:"server,omitempty"`
+	SafetyTier   string      `json:"safetyTier"`
+	ReplayPolicy string      `json:"replayPolicy"`
+	Egress       string      `json:"egress"`
+	Annotations  Annotations `json:"annotations"`
+	InputSchema  any         `json:"inputSchema"`
+	OutputSchema any         `json:"outputSchema,omitempty"`
+}
+
+// Descriptor returns the published form of the tool.
+func (t *Tool) Descriptor() ToolDescriptor {
+	return ToolDescriptor{
+		ToolID:       t.ToolID,
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		Source:       t.Source,
+		Server:       t.Server,
+		SafetyTier:   t.SafetyTier,
+		ReplayPolicy: t.ReplayPolicy,
+		Egress:       t.Egress,
+		Annotations:  t.Annotations(),
+		InputSchema:  t.InputSchema,
+		OutputSchema: t.OutputSchema,
+	}
+}
+
+// Route is one entry of the route table: a logical route of the HTTP
+// contract, the object that answers it, and the headers it is served with.
+type Route struct {
+	Route        string `json:"route"`
+	View         string `json:"view"`
+	Key          string `json:"key"`
+	ContentType  string `json:"contentType"`
+	CacheControl string `json:"cacheControl"`
+	ETag         string `json:"etag"`
+	SHA256       string `json:"sha256"`
+	Size         int64  `json:"size"`
+}
+
+// Document is one file of a built site.
+type Document struct {
+	Route
+	Body []byte
+}
+
+// Site is the complete site of one tenant, or of the catalog when it
+// declares no tenants.
+type Site struct {
+	Tenant string
+	// Dir is the site's folder inside the build output.
+	Dir string
+	// Documents are sorted by route, then view.
+	Documents []Document
+	// Tools counts the tools the site publishes.
+	Tools int
+}
+
+// Build is a compiled catalog, ready to be written.
+type Build struct {
+	Sites []*Site
+}
+
+// Compile turns a valid catalog into sites of documents: one per tenant, or
+// one when the catalog declares no tenants. The result depends only on the
+// catalog: no clock, no paths, no map order.
+func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
+	var tools []*Tool
+	for _, t := range cat.Tools {
+		if t.Published() {
+			tools = append(tools, t)
+		}
+	}
+	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
+
+	bodies := make([][]byte, len(tools))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, t := range tools {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			b, err := marshal(t.Descriptor())
+			if err != nil {
+				return fmt.Errorf("compile tool %s: %w", t.ToolID, err)
+			}
+			bodies[i] = b
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+
+	b := &Build{}
+	if len(cat.Config.Tenants) == 0 {
+		b.Sites = append(b.Sites, compileSite("", "public", tools, bodies))
+	}
+	for _, tenant := range cat.Config.Tenants {
+		b.Sites = append(b.Sites, compileSite(tenant, "tenants/"+tenant, tools, bodies))
+	}
+	return b, nil
+}
+
+func compileSite(tenant, dir string, tools []*Tool, bodies [][]byte) *Site {
+	s := &Site{Tenant: tenant, Dir: dir}
+	var list bytes.Buffer
+	list.WriteByte('[')
+	for i, t := range tools {
+		if !t.VisibleTo(tenant) {
+			continue
+		}
+		if s.Tools > 0 {
+			list.WriteByte(',')
+		}
+		list.Write(bodies[i])
+		s.Tools++
+		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewStandard, "tools/"+t.ToolID+".json", bodies[i][:len(bodies[i])+1]))
+	}
+	list.WriteString("]\n")
+	s.Documents = append(s.Documents, newDocument("/tools", ViewStandard, "tools.json", list.Bytes()))
+	slices.SortFunc(s.Documents, func(a, b Document) int {
+		if c := strings.Compare(a.Route.Route, b.Route.Route); c != 0 {
+			return c
+		}
+		return strings.Compare(a.View, b.View)
+	})
+	return s
+}
+
+func newDocument(route, view, key string, body []byte) Document {
+	sum := sha256.Sum256(body)
+	hexSum := hex.EncodeToString(sum[:])
+	return Document{
+		Route: Route{
+			Route:        route,
+			View:         view,
+			Key:          key,
+			ContentType:  ContentTypeJSON,
+			CacheControl: CacheControl,
+			ETag:         `"` + hexSum[:32] + `"`,
+			SHA256:       hexSum,
+			Size:         int64(len(body)),
+		},
+		Body: body,
+	}
+}
+
+// marshal encodes v as compact JSON with sorted object keys, without HTML
+// escaping. The result's capacity holds the newline every document ends
+// with, which the list leaves out between tools: b[:len(b)+1] is the
+// document, b the list element.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	return b[:len(b)-1], nil
+}
+
+// Bytes counts the bytes of the site's documents of one route and view.
+func (s *Site) Bytes(route, view string) int64 {
+	for _, d := range s.Documents {
+		if d.Route.Route == route && d.View == view {
+			return d.Size
+		}
+	}
+	return 0
+}

@@ -1,0 +1,774 @@
+package build
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// ConfigFile is the name of the site settings file at a catalog's root.
+const ConfigFile = "signpost.yaml"
+
+// Load reads, parses and validates the catalog folder dir. It reports every
+// problem it finds, in all files at once; the Catalog is complete only when
+// the diagnostics hold no error. Paths in diagnostics are dir joined with the
+// file's path inside it.
+func Load(ctx context.Context, dir string) (*Catalog, Diagnostics) {
+	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source{}}
+	cat := l.load()
+	return cat, l.diags.Sort()
+}
+
+type loader struct {
+	ctx   context.Context
+	dir   string
+	root  *os.Root
+	valid *schemas.Validator
+
+	mu      sync.Mutex
+	diags   Diagnostics
+	sources map[string]*source // JSON files by rel path, read once
+}
+
+// ref is a value in a source file: where a diagnostic about it points.
+type ref struct {
+	src *source
+	ptr string
+}
+
+func (r ref) at(segs ...string) ref { return ref{r.src, joinPointer(r.ptr, segs...)} }
+
+func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) {
+	d := Diagnostic{Pos: at.src.pos(at.ptr), Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)}
+	l.mu.Lock()
+	l.diags = append(l.diags, d)
+	l.mu.Unlock()
+}
+
+func (l *loader) errorf(at ref, rule, format string, args ...any) {
+	l.report(Error, at, rule, format, args...)
+}
+
+// fileError reports a problem with a file or folder as a whole.
+func (l *loader) fileError(file, rule, format string, args ...any) {
+	l.mu.Lock()
+	l.diags = append(l.diags, Diagnostic{Pos: Pos{File: file}, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)})
+	l.mu.Unlock()
+}
+
+func (l *loader) problems(src *source, ps []problem) {
+	for _, p := range ps {
+		d := Diagnostic{Pos: Pos{File: src.path, Line: p.line, Col: p.col}, Severity: Error, Rule: p.rule, Message: p.msg}
+		if p.line == 0 {
+			d.Pos = src.pos(p.pointer)
+		}
+		l.mu.Lock()
+		l.diags = append(l.diags, d)
+		l.mu.Unlock()
+	}
+}
+
+func (l *loader) display(rel string) string {
+	return filepath.ToSlash(filepath.Join(l.dir, filepath.FromSlash(rel)))
+}
+
+func (l *loader) load() *Catalog {
+	root, err := os.OpenRoot(l.dir)
+	if err != nil {
+		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", unwrapPathError(err))
+		return nil
+	}
+	defer root.Close()
+	l.root = root
+	if l.valid, err = schemas.NewValidator(); err != nil {
+		l.fileError(filepath.ToSlash(l.dir), "internal", "load embedded schemas: %v", err)
+		return nil
+	}
+
+	files, err := l.findFiles()
+	if err != nil {
+		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
+		return nil
+	}
+	srcs := make([]*source, len(files))
+	g, ctx := errgroup.WithContext(l.ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, rel := range files {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			data, err := l.readFile(rel)
+			if err != nil {
+				l.fileError(l.display(rel), "read", "%v", err)
+				return nil
+			}
+			src, ps := parseYAML(l.display(rel), rel, data)
+			l.problems(src, ps)
+			if len(ps) == 0 {
+				srcs[i] = src
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+		return nil
+	}
+
+	cat := &Catalog{}
+	if !slices.Contains(files, ConfigFile) {
+		l.fileError(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
+	}
+	var decls []*source
+	for i, rel := range files {
+		src := srcs[i]
+		if src == nil {
+			continue
+		}
+		if rel == ConfigFile {
+			l.loadConfig(src, &cat.Config)
+		} else {
+			decls = append(decls, src)
+		}
+	}
+	tenants := map[string]bool{}
+	for _, t := range cat.Config.Tenants {
+		tenants[t] = true
+	}
+
+	var pending []*pendingTool
+	for _, src := range decls {
+		if err := l.ctx.Err(); err != nil {
+			l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+			return nil
+		}
+		pending = append(pending, l.loadDeclarations(src)...)
+	}
+	l.assignToolIDs(pending)
+	l.checkTools(pending, tenants)
+	for _, p := range pending {
+		cat.Tools = append(cat.Tools, p.tool)
+	}
+	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
+	return cat
+}
+
+// findFiles lists the YAML files of the catalog, sorted. Folders whose names
+// start with "." (such as .git) are skipped.
+func (l *loader) findFiles() ([]string, error) {
+	var files []string
+	err := fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if ext := path.Ext(p); (ext == ".yaml" || ext == ".yml") && d.Type().IsRegular() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// readFile reads a file of the catalog, refusing anything over the size limit
+// before reading it whole.
+func (l *loader) readFile(rel string) ([]byte, error) {
+	f, err := l.root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("file is larger than %d bytes: split it into several files", maxFileSize)
+	}
+	return data, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// validate checks a value against an embedded schema and reports violations
+// at their positions. It returns false when there were any.
+func (l *loader) validate(name string, at ref, v any) bool {
+	vs := l.valid.Validate(name, v)
+	for _, x := range vs {
+		l.errorf(at.at(splitPointer(x.Pointer)...), "schema", "%s", x.Message)
+	}
+	return len(vs) == 0
+}
+
+func (l *loader) loadConfig(src *source, c *Config) {
+	top := ref{src: src}
+	if src.value == nil {
+		l.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
+		return
+	}
+	if !l.validate("config", top, src.value) {
+		return
+	}
+	m := src.value.(map[string]any)
+	site := m["site"].(map[string]any)
+	c.Origin = str(site, "origin")
+	c.Publisher = str(site, "publisher")
+	c.DisplayName = str(site, "displayName")
+	c.Tenants = strs(m, "tenants")
+	if msg := checkOrigin(c.Origin); msg != "" {
+		l.errorf(top.at("site", "origin"), "origin", "%s", msg)
+	}
+}
+
+// checkOrigin explains what is wrong with a site origin, or returns "".
+func checkOrigin(origin string) string {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return fmt.Sprintf("origin %q is not a URL like https://example.com", origin)
+	}
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Sprintf("origin %q must be scheme and host only, like https://example.com", origin)
+	}
+	switch u.Scheme {
+	case "https":
+		return ""
+	case "http":
+		if isLoopback(u.Hostname()) {
+			return ""
+		}
+		return fmt.Sprintf("origin %q must use https: plain http is only for loopback hosts", origin)
+	}
+	return fmt.Sprintf("origin %q must use https", origin)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// pendingTool is a tool being loaded, with where each of its published
+// values came from, so diagnostics can point at them.
+type pendingTool struct {
+	tool     *Tool
+	at       ref            // the declaration
+	origin   map[string]ref // field name to the value it came from
+	explicit bool           // toolId declared rather than derived
+	claim    idClaim        // for derived toolIds
+	checkSchemas bool
+}
+
+func (p *pendingTool) from(field string) ref {
+	if r, ok := p.origin[field]; ok {
+		return r
+	}
+	return p.at
+}
+
+func (l *loader) loadDeclarations(src *source) []*pendingTool {
+	top := ref{src: src}
+	if src.value == nil {
+		l.errorf(top, "declarations", "file declares nothing: add tools: or mcp: (see `signpost schema declarations`)")
+		return nil
+	}
+	if !l.validate("declarations", top, src.value) {
+		return nil
+	}
+	m := src.value.(map[string]any)
+	var out []*pendingTool
+	for i, v := range arr(m, "tools") {
+		out = append(out, l.declaredTool(top.at("tools", fmt.Sprint(i)), v.(map[string]any)))
+	}
+	if imp, ok := m["mcp"].(map[string]any); ok {
+		out = append(out, l.importMCP(top.at("mcp"), imp)...)
+	}
+	return out
+}
+
+func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
+	t := &Tool{
+		ToolID:       str(m, "toolId"),
+		Title:        strings.TrimSpace(str(m, "title")),
+		Description:  strings.TrimSpace(str(m, "description")),
+		Source:       str(m, "source"),
+		Server:       str(m, "server"),
+		SafetyTier:   str(m, "safetyTier"),
+		ReplayPolicy: str(m, "replayPolicy"),
+		Egress:       str(m, "egress"),
+		Status:       cmp.Or(str(m, "status"), StatusActive),
+		Tenants:      strs(m, "tenants"),
+	}
+	p := &pendingTool{tool: t, at: at, explicit: true, checkSchemas: true, origin: map[string]ref{}}
+	for _, f := range []string{"toolId", "title", "description", "safetyTier", "tenants"} {
+		p.origin[f] = at.at(f)
+	}
+	t.InputSchema, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])
+	if v, ok := m["outputSchema"]; ok {
+		t.OutputSchema, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), v)
+	}
+	if t.InputSchema == nil {
+		t.InputSchema = map[string]any{"type": "object"}
+	}
+	return p
+}
+
+// schemaValue resolves an inputSchema or outputSchema declaration: an inline
+// schema, or {file: PATH} naming a JSON file relative to the declaring file.
+func (l *loader) schemaValue(at ref, v any) (any, ref) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, at
+	}
+	file, isFile := m["file"].(string)
+	if !isFile || len(m) != 1 {
+		return m, at
+	}
+	src := l.readJSON(at.at("file"), file)
+	if src == nil {
+		return nil, at
+	}
+	return src.value, ref{src: src}
+}
+
+// readJSON reads a JSON file named by a declaration, relative to the
+// declaring file, and reports why it cannot when it cannot.
+func (l *loader) readJSON(at ref, name string) *source {
+	rel, msg := l.resolvePath(at.src.rel, name)
+	if msg != "" {
+		l.errorf(at, "file", "%s", msg)
+		return nil
+	}
+	l.mu.Lock()
+	src, seen := l.sources[rel]
+	l.mu.Unlock()
+	if seen {
+		return src
+	}
+	data, err := l.readFile(rel)
+	if err != nil {
+		l.errorf(at, "file", "cannot read %s: %v", name, err)
+		return nil
+	}
+	src, ps := parseJSON(l.display(rel), rel, data)
+	l.problems(src, ps)
+	if len(ps) > 0 {
+		src = nil
+	}
+	l.mu.Lock()
+	l.sources[rel] = src
+	l.mu.Unlock()
+	return src
+}
+
+// resolvePath turns a path written in the file from into a path inside the
+// catalog folder, or explains why it cannot be used.
+func (l *loader) resolvePath(from, name string) (string, string) {
+	if name == "" {
+		return "", "file path is empty"
+	}
+	if path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
+		return "", fmt.Sprintf("file %q is an absolute path: name it relative to %s", name, path.Base(from))
+	}
+	rel := path.Join(path.Dir(from), filepath.ToSlash(name))
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return "", fmt.Sprintf("file %q is outside the catalog folder: keep schemas and recordings inside it", name)
+	}
+	if path.Ext(rel) != ".json" {
+		return "", fmt.Sprintf("file %q is not a .json file", name)
+	}
+	return rel, ""
+}
+
+func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
+	from := str(m, "from")
+	src := l.readJSON(at.at("from"), from)
+	if src == nil {
+		return nil
+	}
+	recorded, msg := recordedTools(src.value)
+	if msg != "" {
+		l.errorf(ref{src: src}, "mcp-recording", "%s", msg)
+		return nil
+	}
+	server := str(m, "server")
+	prefix := str(m, "toolIdPrefix")
+	tenants := strs(m, "tenants")
+	defaults, _ := m["default"].(map[string]any)
+	classify, _ := m["classify"].(map[string]any)
+
+	seen := map[string]ref{}
+	var out []*pendingTool
+	for _, rt := range recorded {
+		rat := ref{src: src, ptr: rt.ptr}
+		name, _ := rt.obj["name"].(string)
+		if name == "" {
+			l.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
+			continue
+		}
+		if first, dup := seen[name]; dup {
+			l.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.pos(first.ptr))
+			continue
+		}
+		seen[name] = rat.at("name")
+		cls, classified := classify[name].(map[string]any)
+		cat := at.at("classify", name)
+		pick := func(field, fallback string) (string, ref) {
+			if v := str(cls, field); v != "" {
+				return v, cat.at(field)
+			}
+			if v := str(defaults, field); v != "" {
+				return v, at.at("default", field)
+			}
+			return fallback, at
+		}
+		t := &Tool{Name: name, Source: SourceMCP, Server: server, Tenants: tenants}
+		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name")}}
+		// Safety comes from the declaration only: the server's annotations
+		// are its own claims, and an unclassified tool is a write.
+		t.SafetyTier, p.origin["safetyTier"] = TierWrite, at
+		if classified {
+			if v := str(cls, "safetyTier"); v != "" {
+				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
+			}
+		}
+		t.ReplayPolicy, _ = pick("replayPolicy", ReplayUnsafe)
+		t.Egress, _ = pick("egress", EgressInternet)
+		t.Status, _ = pick("status", StatusActive)
+		if v := strs(cls, "tenants"); v != nil {
+			t.Tenants = v
+			p.origin["tenants"] = cat.at("tenants")
+		} else if tenants != nil {
+			p.origin["tenants"] = at.at("tenants")
+		}
+		t.Title = strings.TrimSpace(cmp.Or(str(cls, "title"), str(rt.obj, "title")))
+		p.origin["title"] = rat.at("title")
+		if str(cls, "title") != "" {
+			p.origin["title"] = cat.at("title")
+		}
+		t.Description = strings.TrimSpace(cmp.Or(str(cls, "description"), str(rt.obj, "description")))
+		p.origin["description"] = rat.at("description")
+		if str(cls, "description") != "" {
+			p.origin["description"] = cat.at("description")
+		}
+		if id := str(cls, "toolId"); id != "" {
+			t.ToolID, p.explicit = id, true
+			p.origin["toolId"] = cat.at("toolId")
+		} else {
+			base := snakeCase(name)
+			p.claim = idClaim{base: base, canonical: base == name, identity: server + "\x00" + name}
+			if prefix != "" {
+				p.claim.base = prefix + "_" + base
+			}
+			p.origin["toolId"] = rat.at("name")
+		}
+		// A hidden recorded tool is left out before its schemas are
+		// checked: hiding is how a catalog leaves out a broken upstream tool.
+		p.checkSchemas = t.Status != StatusHidden
+		if p.checkSchemas && t.Description == "" {
+			l.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
+		}
+		if p.checkSchemas {
+			t.InputSchema, p.origin["inputSchema"] = l.recordedSchema(rat, rt.obj, "inputSchema", name, true)
+			t.OutputSchema, p.origin["outputSchema"] = l.recordedSchema(rat, rt.obj, "outputSchema", name, false)
+		}
+		out = append(out, p)
+	}
+	for _, name := range sortedKeys(classify) {
+		if _, ok := seen[name]; !ok {
+			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: check the spelling (known tools: %s)", name, from, joinSome(sortedKeys(seen), 8))
+		}
+	}
+	return out
+}
+
+// recordedSchema takes an MCP tool's input or output schema as recorded.
+// A schema without a type gets "type": "object" (MCP arguments and
+// structured results are always objects), with a warning.
+func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
+	at := rat.at(field)
+	v, ok := obj[field]
+	if !ok {
+		if required {
+			l.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
+			return map[string]any{"type": "object"}, at
+		}
+		return nil, at
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, jsonKind(v))
+		return nil, at
+	}
+	if _, typed := m["type"]; !typed {
+		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
+		c := make(map[string]any, len(m)+1)
+		for k, x := range m {
+			c[k] = x
+		}
+		c["type"] = "object"
+		m = c
+	}
+	return m, at
+}
+
+// recordedTool is one MCP Tool object in a recording, with its pointer.
+type recordedTool struct {
+	ptr string
+	obj map[string]any
+}
+
+// recordedTools finds the Tool objects in a recorded tools/list: a bare
+// array of tools, a result {"tools": [...]}, a JSON-RPC response carrying
+// one, or an array of such pages.
+func recordedTools(v any) ([]recordedTool, string) {
+	const want = "expected an array of MCP tools, a tools/list result {\"tools\": [...]}, a JSON-RPC response carrying one, or an array of such pages"
+	var out []recordedTool
+	var page func(ptr string, v any, nested bool) string
+	page = func(ptr string, v any, nested bool) string {
+		switch x := v.(type) {
+		case []any:
+			for i, e := range x {
+				p := joinPointer(ptr, fmt.Sprint(i))
+				obj, ok := e.(map[string]any)
+				switch {
+				case ok && obj["name"] != nil && obj["tools"] == nil && obj["result"] == nil:
+					out = append(out, recordedTool{p, obj})
+				case ok && !nested:
+					if msg := page(p, obj, true); msg != "" {
+						return msg
+					}
+				default:
+					return fmt.Sprintf("%s is not an MCP tool: %s", pointerOrRoot(p), want)
+				}
+			}
+			return ""
+		case map[string]any:
+			if e, ok := x["error"]; ok {
+				return fmt.Sprintf("the recording is a JSON-RPC error, not a tools/list result: %v", e)
+			}
+			if r, ok := x["result"].(map[string]any); ok {
+				return page(joinPointer(ptr, "result"), r, true)
+			}
+			tools, ok := x["tools"].([]any)
+			if !ok {
+				return fmt.Sprintf("%s has no \"tools\" array: %s", pointerOrRoot(ptr), want)
+			}
+			for i, e := range tools {
+				p := joinPointer(ptr, "tools", fmt.Sprint(i))
+				obj, ok := e.(map[string]any)
+				if !ok {
+					return fmt.Sprintf("%s is not an MCP tool object", p)
+				}
+				out = append(out, recordedTool{p, obj})
+			}
+			return ""
+		}
+		return want
+	}
+	msg := page("", v, false)
+	return out, msg
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "the document"
+	}
+	return p
+}
+
+// assignToolIDs gives derived toolIds to the tools recorded from MCP
+// servers; declared ones keep theirs.
+func (l *loader) assignToolIDs(ps []*pendingTool) {
+	explicit := map[string]bool{}
+	var claims []idClaim
+	var derived []*pendingTool
+	for _, p := range ps {
+		if p.explicit {
+			explicit[p.tool.ToolID] = true
+		} else {
+			claims = append(claims, p.claim)
+			derived = append(derived, p)
+		}
+	}
+	for i, id := range deriveToolIDs(claims, explicit) {
+		derived[i].tool.ToolID = id
+	}
+}
+
+// checkTools applies the rules that concern each tool and the catalog as a
+// whole. The per-tool work (schemas, credential scans) runs in parallel.
+func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool) {
+	first := map[string]*pendingTool{}
+	for _, p := range ps {
+		t := p.tool
+		if msg := checkToolID(t.ToolID); msg != "" {
+			l.errorf(p.from("toolId"), "toolid-format", "%s", msg)
+		} else if q, dup := first[t.ToolID]; dup {
+			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.pos(q.at.ptr))
+		} else {
+			first[t.ToolID] = p
+		}
+		if t.SafetyTier == TierExec && t.Source != SourceHostExtension {
+			l.errorf(p.from("safetyTier"), "exec-source", "safetyTier exec is only for source: host-extension (this tool's source is %s): use write, or declare the tool as a host extension", t.Source)
+		}
+		for i, tn := range t.Tenants {
+			switch {
+			case len(tenants) == 0:
+				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "tool is scoped to tenant %q but %s declares no tenants: add tenants: [%s] there, or drop the scope", tn, ConfigFile, tn)
+			case !tenants[tn]:
+				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, joinSome(sortedKeys(tenants), 8))
+			}
+		}
+	}
+	g, ctx := errgroup.WithContext(l.ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, p := range ps {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			l.checkPublished(p)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+	}
+}
+
+// checkPublished checks the values a tool publishes: its schemas are valid,
+// self-contained JSON Schemas, and nothing carries credential material.
+func (l *loader) checkPublished(p *pendingTool) {
+	t := p.tool
+	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}} {
+		for _, s := range findSecrets(f.value) {
+			l.errorf(p.from(f.name), "credential", "%s: remove it; published documents are public", s.Reason)
+		}
+	}
+	if !p.checkSchemas {
+		return
+	}
+	for _, f := range []struct {
+		name   string
+		schema any
+	}{{"inputSchema", t.InputSchema}, {"outputSchema", t.OutputSchema}} {
+		if f.schema == nil {
+			continue
+		}
+		at := p.from(f.name)
+		if m, ok := f.schema.(map[string]any); !ok || m["type"] != "object" {
+			l.errorf(at, "schema-root", "%s must be a JSON Schema with \"type\": \"object\" at its root (tool arguments and results are objects)", f.name)
+		}
+		vs := l.valid.CheckSchema(f.schema)
+		for _, v := range vs {
+			l.errorf(at.at(splitPointer(v.Pointer)...), "json-schema", "%s: %s", f.name, v.Message)
+		}
+		for _, pr := range checkSchemaRefs(f.schema) {
+			l.errorf(at.at(splitPointer(pr.Pointer)...), "schema-ref", "%s", pr.Message)
+		}
+		// One diagnostic per value: a schema finding (a default on a
+		// password property) says more than a pattern match on the same value.
+		found := map[string]bool{}
+		for _, s := range findSchemaSecrets(f.schema) {
+			found[s.Pointer] = true
+			l.errorf(at.at(splitPointer(s.Pointer)...), "credential", "%s: remove it; published documents are public", s.Reason)
+		}
+		for _, s := range findSecrets(f.schema) {
+			if !found[s.Pointer] {
+				l.errorf(at.at(splitPointer(s.Pointer)...), "credential", "%s: remove it; published documents are public", s.Reason)
+			}
+		}
+	}
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func arr(m map[string]any, k string) []any {
+	a, _ := m[k].([]any)
+	return a
+}
+
+func strs(m map[string]any, k string) []string {
+	a, ok := m[k].([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(a))
+	for _, v := range a {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// joinSome lists up to n names, saying how many more there are.
+func joinSome(names []string, n int) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
+}

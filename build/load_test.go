@@ -1,0 +1,232 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const testConfig = "site: {origin: https://example.com, publisher: example.com}\n"
+
+// writeCatalog makes a catalog folder from file names and contents.
+func writeCatalog(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// loadDiags loads a catalog and returns its diagnostics as text lines with
+// the temporary folder removed from the paths.
+func loadDiags(t *testing.T, files map[string]string) (*Catalog, []string) {
+	t.Helper()
+	dir := writeCatalog(t, files)
+	cat, diags := Load(context.Background(), dir)
+	var lines []string
+	for _, d := range diags {
+		line := strings.ReplaceAll(d.String(), filepath.ToSlash(dir)+"/", "")
+		lines = append(lines, strings.ReplaceAll(line, filepath.ToSlash(dir), "DIR"))
+	}
+	return cat, lines
+}
+
+// tool is a valid tool declaration with fields replaced or added.
+func tool(fields ...string) string {
+	base := map[string]string{
+		"toolId": "get_forecast", "description": "Seven-day forecast.", "source": "host-extension",
+		"safetyTier": "read", "replayPolicy": "deterministic", "egress": "internet",
+	}
+	order := []string{"toolId", "description", "source", "safetyTier", "replayPolicy", "egress"}
+	for i := 0; i+1 < len(fields); i += 2 {
+		if _, ok := base[fields[i]]; !ok {
+			order = append(order, fields[i])
+		}
+		base[fields[i]] = fields[i+1]
+	}
+	var b strings.Builder
+	for i, k := range order {
+		if base[k] == "-" {
+			continue
+		}
+		if i == 0 {
+			b.WriteString("  - ")
+		} else {
+			b.WriteString("    ")
+		}
+		b.WriteString(k + ": " + base[k] + "\n")
+	}
+	return b.String()
+}
+
+func checkDiags(t *testing.T, files map[string]string, want ...string) *Catalog {
+	t.Helper()
+	cat, got := loadDiags(t, files)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	return cat
+}
+
+func TestLoadValid(t *testing.T) {
+	cat := checkDiags(t, map[string]string{
+		"signpost.yaml":   testConfig,
+		"tools/a.yaml":    "tools:\n" + tool() + tool("toolId", "get_alerts", "status", "planned"),
+		"tools/in.json":   `{"type": "object", "properties": {"city": {"type": "string"}}}`,
+		"tools/b.yml":     "tools:\n" + tool("toolId", "lookup", "inputSchema", "{file: in.json}"),
+		".git/ignored.yaml": "not: [valid",
+	})
+	var ids []string
+	for _, tl := range cat.Tools {
+		ids = append(ids, tl.ToolID+":"+tl.Status)
+	}
+	if diff := cmp.Diff([]string{"get_alerts:planned", "get_forecast:active", "lookup:active"}, ids); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if got := cat.Tools[2].InputSchema.(map[string]any)["properties"]; got == nil {
+		t.Errorf("schema from file not loaded: %v", cat.Tools[2].InputSchema)
+	}
+}
+
+func TestRuleToolIDFormat(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml":        "tools:\n" + tool("toolId", "../x") + tool("toolId", "a/b") + tool("toolId", "GetX") + tool("toolId", strings.Repeat("x", 49)),
+	},
+		`t.yaml:2:13: toolId "../x" looks like a path: a toolId is one URL path segment in ASCII snake case, for example "x"`,
+		`t.yaml:8:13: toolId "a/b" looks like a path: a toolId is one URL path segment in ASCII snake case, for example "a_b"`,
+		`t.yaml:14:13: toolId "GetX" is not ASCII snake case (lower-case letters and digits in words joined by single underscores, starting with a letter), for example "get_x"`,
+		`t.yaml:20:13: toolId "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" is 49 characters; the limit is 48`,
+	)
+}
+
+func TestRuleToolIDUnique(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"a.yaml":        "tools:\n" + tool(),
+		"b.yaml":        "tools:\n" + tool(),
+	}, `b.yaml:2:13: toolId "get_forecast" is already used by the tool at `+"a.yaml:2:5"+`: toolIds must be unique`)
+}
+
+func TestRuleExecNeedsHostExtension(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml":        "tools:\n" + tool("safetyTier", "exec", "source", "openapi") + tool("toolId", "ok", "safetyTier", "exec"),
+	}, `t.yaml:5:17: safetyTier exec is only for source: host-extension (this tool's source is openapi): use write, or declare the tool as a host extension`)
+}
+
+func TestRuleTenants(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml":        "tools:\n" + tool("tenants", "[acme]"),
+	}, `t.yaml:8:15: tool is scoped to tenant "acme" but signpost.yaml declares no tenants: add tenants: [acme] there, or drop the scope`)
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig + "tenants: [acme, globex]\n",
+		"t.yaml":        "tools:\n" + tool("tenants", "[acme, initech]"),
+	}, `t.yaml:8:21: unknown tenant "initech": signpost.yaml declares acme, globex`)
+}
+
+func TestRuleSchemaFile(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"outside.json":  `{"type": "object"}`,
+		"t/t.yaml": "tools:\n" +
+			tool("toolId", "a", "inputSchema", "{file: ../../etc/passwd.json}") +
+			tool("toolId", "b", "inputSchema", "{file: /etc/x.json}") +
+			tool("toolId", "c", "inputSchema", "{file: missing.json}") +
+			tool("toolId", "d", "inputSchema", "{file: s.yaml}") +
+			tool("toolId", "e", "inputSchema", "{file: ../outside.json}"),
+	},
+		`t/t.yaml:8:25: file "../../etc/passwd.json" is outside the catalog folder: keep schemas and recordings inside it`,
+		`t/t.yaml:15:25: file "/etc/x.json" is an absolute path: name it relative to t.yaml`,
+		`t/t.yaml:22:25: cannot read missing.json: no such file or directory`,
+		`t/t.yaml:29:25: file "s.yaml" is not a .json file`,
+	)
+}
+
+func TestRuleSchemaRoot(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml":        "tools:\n" + tool("inputSchema", "{type: string}"),
+	}, `t.yaml:8:18: inputSchema must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`)
+}
+
+func TestRuleSchemaRefs(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"s.json":        "{\"type\": \"object\",\n \"properties\": {\"a\": {\"$ref\": \"https://example.com/a.json\"}, \"b\": {\"$ref\": \"#/$defs/nope\"}}}",
+		"t.yaml":        "tools:\n" + tool("inputSchema", "{file: s.json}"),
+	},
+		`s.json:2:31: external $ref "https://example.com/a.json": a tool schema must be self-contained; copy the definition under $defs and point at it with #/$defs/…`,
+		`s.json:2:76: $ref "#/$defs/nope" does not resolve: the schema has no member "$defs"`,
+	)
+}
+
+func TestRuleNoCredentials(t *testing.T) {
+	cat, got := loadDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml": "tools:\n" + tool("description", `"Uses key AKIA`+"IOSFODNN7EXAMPLE"+` to call S3."`,
+			"inputSchema", `{type: object, properties: {password: {type: string, default: hunter2hunter2}}}`),
+	})
+	_ = cat
+	if len(got) != 2 {
+		t.Fatalf("want 2 credential diagnostics, got %q", got)
+	}
+	for _, want := range []string{"t.yaml:3:18: ", "t.yaml:8:"} {
+		if !strings.Contains(strings.Join(got, "\n"), want) {
+			t.Errorf("no diagnostic at %s in %q", want, got)
+		}
+	}
+	for _, g := range got {
+		if strings.Contains(g, "IOSFODNN7EXAMPLE") || strings.Contains(g, "hunter2") {
+			t.Errorf("diagnostic repeats the secret: %s", g)
+		}
+	}
+}
+
+func TestRuleSchemaValidation(t *testing.T) {
+	cat, got := loadDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml":        "tools:\n" + tool("safetyTier", "readonly", "colour", "blue"),
+	})
+	if cat == nil {
+		t.Fatal("no catalog")
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "t.yaml:5:17: ") || !strings.Contains(got[0], "readonly") ||
+		!strings.HasPrefix(got[1], "t.yaml:8:13: ") || !strings.Contains(got[1], "colour") {
+		t.Errorf("diagnostics = %q", got)
+	}
+}
+
+func TestMissingConfig(t *testing.T) {
+	checkDiags(t, map[string]string{"t.yaml": "tools:\n" + tool()},
+		"signpost.yaml: no signpost.yaml in "+"DIR"+": a catalog folder starts with one (see `signpost schema config`)")
+}
+
+func TestRuleOrigin(t *testing.T) {
+	for origin, want := range map[string]string{
+		"https://example.com":      "",
+		"http://127.0.0.1:8080":    "",
+		"http://localhost":         "",
+		"http://example.com":       "plain http is only for loopback hosts",
+		"https://example.com/path": "scheme and host only",
+		"https://u:p@example.com":  "scheme and host only",
+		"ftp://example.com":        "must use https",
+	} {
+		got := checkOrigin(origin)
+		if want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("checkOrigin(%q) = %q, want %q", origin, got, want)
+		}
+	}
+}

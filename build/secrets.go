@@ -1,0 +1,1087 @@
+package build
+
+import (
+	"cmp"
+	"encoding/base64"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// secretFinding is credential material found in a JSON value.
+type secretFinding struct {
+	// Pointer is the RFC 6901 JSON pointer of the offending value, relative
+	// to the value scanned ("" is the root). For an object key it is the
+	// pointer of the member.
+	Pointer string
+	// Reason says what was found in one line. It never repeats the secret:
+	// at most its first four characters followed by "…".
+	Reason string
+}
+
+// findSecrets scans v, a decoded JSON value (map[string]any, []any, string,
+// json.Number, bool, nil), and reports credential material in string values
+// and object keys, sorted by Pointer (byte order, then Reason).
+//
+// A string is reported at most once, under the most specific pattern it
+// matches. Every pattern demands a vendor prefix, a structure that decodes,
+// or enough length and character variety that prose mentioning "a GitHub
+// token" or "sk-" does not trigger it. A string value is also reported when
+// its member's name says it holds a secret (see isSecretName) and the value
+// looks like one: no spaces, letters and digits, not a placeholder.
+func findSecrets(v any) []secretFinding {
+	var w secretWalker
+	var path [32]secretPathSeg
+	w.walk(v, path[:0])
+	return sortSecretFindings(w.findings, false)
+}
+
+// findSchemaSecrets scans a JSON Schema document (a tool's inputSchema or
+// outputSchema) for secret values hidden in schema keywords. A schema is
+// secret when the property (or pattern property, or definition) it describes
+// has a name that holds a secret (see isSecretName), when it says
+// "format": "password" or "writeOnly": true (itself or directly in one of its
+// allOf/anyOf/oneOf branches), or when it sits inside a secret schema: in an
+// in-place applicator (allOf, anyOf, oneOf, not, if/then/else,
+// dependentSchemas) or describing its elements (items, prefixItems,
+// additionalProperties, contains, ...), but not under "properties", whose
+// members are judged by their own names. Every non-empty string in the
+// default, const, enum, examples or example of a secret schema is a finding.
+// Local "$ref"s of a secret schema are followed, and a finding in the target
+// is reported at the target's pointer. Booleans are valid schemas; values
+// that are not schemas are skipped. One finding per pointer, sorted.
+func findSchemaSecrets(schema any) []secretFinding {
+	w := schemaSecretWalker{root: schema}
+	var path [32]secretPathSeg
+	w.walk(schema, path[:0], "", "", "")
+	return sortSecretFindings(w.findings, true)
+}
+
+func sortSecretFindings(fs []secretFinding, onePerPointer bool) []secretFinding {
+	if len(fs) == 0 {
+		return nil
+	}
+	slices.SortFunc(fs, func(a, b secretFinding) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Reason, b.Reason))
+	})
+	if onePerPointer {
+		return slices.CompactFunc(fs, func(a, b secretFinding) bool { return a.Pointer == b.Pointer })
+	}
+	return slices.Compact(fs)
+}
+
+// secretPathSeg is one step of a JSON pointer: an object member (index < 0)
+// or an array element.
+type secretPathSeg struct {
+	key   string
+	index int
+}
+
+// secretPointer builds the RFC 6901 pointer of path; it is only called when
+// there is something to report, so walking allocates nothing.
+func secretPointer(path []secretPathSeg) string {
+	var b strings.Builder
+	for _, s := range path {
+		b.WriteByte('/')
+		if s.index >= 0 {
+			b.WriteString(strconv.Itoa(s.index))
+			continue
+		}
+		for i := 0; i < len(s.key); i++ {
+			switch c := s.key[i]; c {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}
+
+type secretWalker struct {
+	findings []secretFinding
+}
+
+func (w *secretWalker) add(path []secretPathSeg, reason string) {
+	w.findings = append(w.findings, secretFinding{Pointer: secretPointer(path), Reason: reason})
+}
+
+// walk scans v, found at path. path is not kept, so it can live on the
+// caller's stack.
+func (w *secretWalker) walk(v any, path []secretPathSeg) {
+	switch x := v.(type) {
+	case string:
+		if m, ok := scanSecretString(x); ok {
+			w.add(path, m.reason(""))
+		}
+	case map[string]any:
+		for k, val := range x {
+			p := append(path, secretPathSeg{key: k, index: -1})
+			if m, ok := scanSecretString(k); ok {
+				w.add(p, m.reason("object key "))
+			}
+			if s, ok := val.(string); ok {
+				if m, ok := scanSecretString(s); ok {
+					w.add(p, m.reason(""))
+				} else if looksLikeCredential(s) && isSecretName(k) {
+					w.add(p, "value of member "+quoteSecretName(k)+" looks like a credential")
+				}
+			} else {
+				w.walk(val, p)
+			}
+		}
+	case []any:
+		for i, val := range x {
+			w.walk(val, append(path, secretPathSeg{index: i}))
+		}
+	}
+}
+
+// secretMatch is what scanSecretString found: a noun phrase naming the kind
+// of credential, and whether it is the whole string.
+type secretMatch struct {
+	what  string
+	whole bool
+}
+
+func (m secretMatch) reason(prefix string) string {
+	if m.whole {
+		return prefix + "looks like " + m.what
+	}
+	return prefix + "contains " + m.what
+}
+
+// secretHint is the redacted hint a reason may carry: the first four
+// characters of the secret and an ellipsis.
+func secretHint(s string) string {
+	n := 0
+	for i := range s {
+		if n == 4 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s + "…"
+}
+
+// secretCharset is a set of bytes.
+type secretCharset [256]bool
+
+func newSecretCharset(chars string) *secretCharset {
+	var cs secretCharset
+	for i := 0; i < len(chars); i++ {
+		cs[chars[i]] = true
+	}
+	return &cs
+}
+
+// span returns the end of the run of cs bytes that starts at i, looking at
+// no more than limit bytes, so that no pattern rescans a long run from each
+// of its triggers.
+func (cs *secretCharset) span(s string, i, limit int) int {
+	end := min(len(s), i+limit)
+	for i < end && cs[s[i]] {
+		i++
+	}
+	return i
+}
+
+// secretMaxToken bounds the random part of a key: real ones are at most a
+// few hundred characters, and a longer run is data, not a key.
+const secretMaxToken = 1024
+
+const secretAlnumChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// Character sets and patterns: built once, only read.
+var (
+	secretAlnum      = newSecretCharset(secretAlnumChars)
+	secretUpperDigit = newSecretCharset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+	secretAlnumUnder = newSecretCharset(secretAlnumChars + "_")
+	secretBase64URL  = newSecretCharset(secretAlnumChars + "_-")
+	secretSlackChars = newSecretCharset(secretAlnumChars + "-")
+	secretBase64     = newSecretCharset(secretAlnumChars + "+/")
+	secretTokenChars = newSecretCharset(secretAlnumChars + "-._~+/") // RFC 6750 b64token
+	secretScheme     = newSecretCharset(secretAlnumChars + "+.-")
+	secretBlank      = newSecretCharset(" \t\n\r\f")
+
+	secretPEMRe = regexp.MustCompile(`^-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----`)
+	// scheme://userinfo@host[:port], without the path: the host part stops
+	// at the next "/", so no URL is rescanned from a later "://".
+	secretURLRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@"]*@[^\s/?#"'<>\x60]*`)
+)
+
+// secretTokenRule finds a credential by its vendor prefix followed by a
+// random part, which must be long enough and show enough variety to be a
+// real key rather than a placeholder ("ghp_xxxx…") or an identifier. Before
+// the prefix there must be neither a letter or digit nor a body character:
+// the start of a word, not the middle of a longer run.
+type secretTokenRule struct {
+	what        string // noun phrase; the hint follows in parentheses
+	prefixes    []string
+	body        *secretCharset
+	minLen      int  // length of the random part, at least
+	exactLen    bool // exactly minLen, and no letter or digit after it
+	classes     int  // how many of lower case, upper case and digits it mixes, at least
+	minDistinct int  // distinct bytes in it, at least
+	shape       func(body string) bool
+}
+
+var secretTokenRules = []secretTokenRule{
+	{what: "an AWS access key id", prefixes: []string{"AKIA", "ASIA"}, body: secretUpperDigit, minLen: 16, exactLen: true, classes: 1, minDistinct: 8},
+	{what: "a GitHub token", prefixes: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, body: secretAlnum, minLen: 36, classes: 2, minDistinct: 12},
+	{what: "a GitHub fine-grained token", prefixes: []string{"github_pat_"}, body: secretAlnumUnder, minLen: 40, classes: 2, minDistinct: 12},
+	{what: "a GitLab personal access token", prefixes: []string{"glpat-"}, body: secretBase64URL, minLen: 20, classes: 2, minDistinct: 10},
+	{what: "a Slack token", prefixes: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, body: secretSlackChars, minLen: 20, classes: 2, minDistinct: 10, shape: slackTokenShape},
+	{what: "a Google API key", prefixes: []string{"AIza"}, body: secretBase64URL, minLen: 35, exactLen: true, classes: 2, minDistinct: 12},
+	{what: "a Stripe live secret key", prefixes: []string{"sk_live_", "rk_live_"}, body: secretAlnum, minLen: 20, classes: 2, minDistinct: 10},
+	{what: "an Anthropic API key", prefixes: []string{"sk-ant-"}, body: secretBase64URL, minLen: 32, classes: 3, minDistinct: 12},
+	{what: "an OpenAI-style secret key", prefixes: []string{"sk-"}, body: secretBase64URL, minLen: 32, classes: 3, minDistinct: 12},
+	{what: "an npm access token", prefixes: []string{"npm_"}, body: secretAlnum, minLen: 36, exactLen: true, classes: 2, minDistinct: 12},
+}
+
+// slackTokenShape: a team or user number, a dash, then more.
+func slackTokenShape(body string) bool {
+	n := 0
+	for n < len(body) && body[n] >= '0' && body[n] <= '9' {
+		n++
+	}
+	return n >= 6 && n < len(body) && body[n] == '-' && len(body)-n-1 >= 10
+}
+
+// What a trigger starts, and the priority of each finding when a string
+// matches several patterns: the most specific wins.
+const (
+	secretKindToken = iota
+	secretKindPEM
+	secretKindJWT
+	secretKindURL
+	secretKindAzure
+	secretKindBearer
+	secretKindBasic
+
+	secretPrioPEMField = 0
+	secretPrioPEM      = 1
+	secretPrioAWS      = 2
+	secretPrioAzure    = 3
+	secretPrioToken    = 10 // + rule index
+	secretPrioJWT      = 30
+	secretPrioURL      = 31
+	secretPrioBearer   = 32
+	secretPrioBasic    = 33
+	secretPrioNone     = 1 << 30
+)
+
+// secretTrigger is a literal that starts a pattern, found by one of its
+// bytes: prose has few "_", "-", "=", ":", "J" or capital "A"s, so a string
+// is only searched for those bytes (strings.IndexByte), and work is done only
+// where one sits and the literal around it matches.
+type secretTrigger struct {
+	prefix string
+	at     int // offset in prefix of the byte that triggers it
+	kind   uint8
+	rule   int // for secretKindToken
+}
+
+var secretTriggers = newSecretTriggers()
+
+func newSecretTriggers() *[256][]secretTrigger {
+	var t [256][]secretTrigger
+	add := func(prefix string, at int, kind uint8, rule int) {
+		t[prefix[at]] = append(t[prefix[at]], secretTrigger{prefix: prefix, at: at, kind: kind, rule: rule})
+	}
+	for i, r := range secretTokenRules {
+		for _, p := range r.prefixes {
+			add(p, max(strings.IndexAny(p, "_-"), 0), secretKindToken, i)
+		}
+	}
+	add("-----BEGIN ", 0, secretKindPEM, 0)
+	add("eyJ", 2, secretKindJWT, 0)
+	add("://", 0, secretKindURL, 0)
+	add("AccountKey=", len("AccountKey"), secretKindAzure, 0)
+	add("SharedAccessKey=", len("SharedAccessKey"), secretKindAzure, 0)
+	for _, w := range []string{"Bearer", "bearer", "BEARER"} {
+		add(w, 0, secretKindBearer, 0)
+	}
+	for _, w := range []string{"Basic", "basic", "BASIC"} {
+		add(w, 0, secretKindBasic, 0)
+	}
+	return &t
+}
+
+// secretMinLen is the length of the shortest string any pattern can match
+// ("a://b:c@d").
+const secretMinLen = 9
+
+// secretTriggerBytes lists the bytes that have triggers, and ':' and '='
+// that end the label of an AWS secret access key.
+var secretTriggerBytes = func() string {
+	b := []byte{':', '='}
+	for c := range 256 {
+		if len(secretTriggers[c]) > 0 && c != ':' && c != '=' {
+			b = append(b, byte(c))
+		}
+	}
+	return string(b)
+}()
+
+// scanSecretString reports the most specific credential pattern s matches.
+func scanSecretString(s string) (secretMatch, bool) {
+	if len(s) < secretMinLen {
+		return secretMatch{}, false
+	}
+	sc := secretScan{s: s, prio: secretPrioNone, hasAt: -1}
+	for k := 0; k < len(secretTriggerBytes); k++ {
+		c := secretTriggerBytes[k]
+		for i := strings.IndexByte(s, c); i >= 0; {
+			sc.at(i, c)
+			if sc.prio == 0 {
+				return sc.best, true
+			}
+			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 {
+				break
+			}
+			i += j + 1
+		}
+	}
+	return sc.best, sc.prio != secretPrioNone
+}
+
+// secretScan is the state of scanSecretString: the best match so far.
+type secretScan struct {
+	s     string
+	best  secretMatch
+	prio  int
+	hasAt int // whether s has an "@": -1 until asked
+}
+
+// at tries the patterns that the byte c at s[i] may start.
+func (sc *secretScan) at(i int, c byte) {
+	s := sc.s
+	if (c == ':' || c == '=') && sc.prio > secretPrioAWS {
+		if m, ok := matchAWSSecretAt(s, i); ok {
+			sc.best, sc.prio = m, secretPrioAWS
+		}
+	}
+	for _, tr := range secretTriggers[c] {
+		start := i - tr.at
+		if start < 0 || !strings.HasPrefix(s[start:], tr.prefix) {
+			continue
+		}
+		var m secretMatch
+		ok, prio := false, secretPrioNone
+		switch tr.kind {
+		case secretKindToken:
+			prio = secretPrioToken + tr.rule
+			if prio < sc.prio {
+				m, ok = secretTokenRules[tr.rule].matchAt(s, start, len(tr.prefix))
+			}
+		case secretKindPEM:
+			m, prio, ok = matchPEMAt(s, start)
+		case secretKindJWT:
+			prio = secretPrioJWT
+			if prio < sc.prio {
+				m, ok = matchJWTAt(s, start)
+			}
+		case secretKindURL:
+			if sc.hasAt < 0 {
+				sc.hasAt = 0
+				if strings.IndexByte(s, '@') >= 0 {
+					sc.hasAt = 1
+				}
+			}
+			prio = secretPrioURL
+			if sc.hasAt == 1 && prio < sc.prio {
+				m, ok = matchURLPasswordAt(s, start)
+			}
+		case secretKindAzure:
+			prio = secretPrioAzure
+			if prio < sc.prio {
+				m, ok = matchAzureAt(s, start, tr.prefix)
+			}
+		case secretKindBearer:
+			prio = secretPrioBearer
+			if prio < sc.prio {
+				m, ok = matchBearerAt(s, start)
+			}
+		case secretKindBasic:
+			prio = secretPrioBasic
+			if prio < sc.prio {
+				m, ok = matchBasicAt(s, start)
+			}
+		}
+		if ok && prio < sc.prio {
+			sc.best, sc.prio = m, prio
+		}
+	}
+}
+
+// matchAt matches r at s[start:], whose first n bytes are one of its prefixes.
+func (r *secretTokenRule) matchAt(s string, start, n int) (secretMatch, bool) {
+	if start > 0 && (isSecretAlnum(s[start-1]) || r.body[s[start-1]]) {
+		return secretMatch{}, false // inside a longer word: "task-…" is not "sk-…"
+	}
+	b := start + n
+	e := r.body.span(s, b, secretMaxToken+1)
+	if e-b < r.minLen || e-b > secretMaxToken {
+		return secretMatch{}, false
+	}
+	if r.exactLen {
+		e = b + r.minLen
+		if e < len(s) && isSecretAlnum(s[e]) {
+			return secretMatch{}, false
+		}
+	}
+	body := s[b:e]
+	if !secretVariety(body, r.classes, r.minDistinct) || r.shape != nil && !r.shape(body) {
+		return secretMatch{}, false
+	}
+	return secretMatch{what: r.what + " (" + secretHint(s[start:e]) + ")", whole: start == 0 && e == len(s)}, true
+}
+
+func isSecretAlnum(c byte) bool {
+	return secretAlnum[c]
+}
+
+// secretVariety reports whether s mixes at least classes of lower case
+// letters, upper case letters and digits, and has at least minDistinct
+// distinct bytes: real keys are random, placeholders ("xxxx…", "AAAA…") and
+// identifiers are not.
+func secretVariety(s string, classes, minDistinct int) bool {
+	var seen [4]uint64
+	var lower, upper, digit bool
+	distinct := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if seen[c>>6]&(1<<(c&63)) == 0 {
+			seen[c>>6] |= 1 << (c & 63)
+			distinct++
+		}
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		}
+	}
+	n := 0
+	for _, b := range [...]bool{lower, upper, digit} {
+		if b {
+			n++
+		}
+	}
+	return n >= classes && distinct >= minDistinct
+}
+
+// pemBodyOK reports whether the text after a PEM header holds key material:
+// a run of at least minRun base64 characters (a line of a real key; escaped
+// "\n"s do not break it) with real variety, not "..." or "AAAA…".
+func pemBodyOK(rest string, minRun int) bool {
+	if i := strings.Index(rest, "-----"); i >= 0 {
+		rest = rest[:i] // up to -----END, or the next header
+	}
+	longest := 0
+	for i := 0; i < len(rest); {
+		e := secretBase64.span(rest, i, len(rest))
+		for e < len(rest) && rest[e] == '=' {
+			e++
+		}
+		longest = max(longest, e-i)
+		i = e + 1
+	}
+	return longest >= minRun && secretVariety(rest, 2, 16)
+}
+
+// matchPEMAt matches a PEM private key block at s[start:]. Inside a JSON
+// text, as the value of "private_key" (a cloud service account key), a
+// shorter body is enough.
+func matchPEMAt(s string, start int) (secretMatch, int, bool) {
+	loc := secretPEMRe.FindStringSubmatchIndex(s[start:])
+	if loc == nil {
+		return secretMatch{}, 0, false
+	}
+	rest := s[start+loc[1]:]
+	if secretJSONFieldBefore(s[:start], "private_key") && pemBodyOK(rest, 16) {
+		return secretMatch{what: `a JSON "private_key" field holding a PEM private key`}, secretPrioPEMField, true
+	}
+	if !pemBodyOK(rest, 40) {
+		return secretMatch{}, 0, false
+	}
+	// The whole string is the block when only blanks (or escaped
+	// newlines) surround it.
+	whole := start == len(s)-len(strings.TrimLeft(s, " \t\r\n")) &&
+		strings.HasSuffix(strings.TrimRight(s, " \t\r\n\\nr"), "-----")
+	label := s[start+loc[2] : start+loc[3]]
+	return secretMatch{what: "a PEM private key (-----BEGIN " + label + "-----)", whole: whole}, secretPrioPEM, true
+}
+
+// secretJSONFieldBefore reports whether before ends with the start of the
+// JSON string value of member name: `"name": "`, also escaped (`\"name\":\"`).
+func secretJSONFieldBefore(before, name string) bool {
+	t := strings.TrimSuffix(strings.TrimSuffix(before, `"`), `\`)
+	t = strings.TrimRight(t, " \t")
+	t, ok := strings.CutSuffix(t, ":")
+	if !ok {
+		return false
+	}
+	t = strings.TrimRight(t, " \t")
+	t = strings.TrimSuffix(strings.TrimSuffix(t, `"`), `\`)
+	return strings.HasSuffix(t, `"`+name)
+}
+
+// matchAWSSecretAt matches a labelled AWS secret access key around the ":"
+// or "=" at s[i]: aws_secret_access_key = KEY, "SecretAccessKey": "KEY",
+// AWS_SECRET_ACCESS_KEY=KEY.
+func matchAWSSecretAt(s string, i int) (secretMatch, bool) {
+	j := i
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+		j--
+	}
+	label := s[:j]
+	for _, w := range [...]string{"key", "access", "secret"} {
+		if w != "key" && label != "" && strings.IndexByte("_-. ", label[len(label)-1]) >= 0 {
+			label = label[:len(label)-1]
+		}
+		if len(label) < len(w) || !strings.EqualFold(label[len(label)-len(w):], w) {
+			return secretMatch{}, false
+		}
+		label = label[:len(label)-len(w)]
+	}
+	k := i + 1
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+		k++
+	}
+	e := secretBase64.span(s, k, 41)
+	if e-k != 40 || e < len(s) && s[e] == '=' {
+		return secretMatch{}, false
+	}
+	key := s[k:e]
+	if !secretVariety(key, 2, 12) {
+		return secretMatch{}, false
+	}
+	return secretMatch{what: "a labelled AWS secret access key (" + secretHint(key) + ")"}, true
+}
+
+// matchAzureAt matches AccountKey=KEY or SharedAccessKey=KEY at s[start:].
+func matchAzureAt(s string, start int, prefix string) (secretMatch, bool) {
+	b := start + len(prefix)
+	e := secretBase64.span(s, b, secretMaxToken+1)
+	if e-b < 40 || e-b > secretMaxToken || !secretVariety(s[b:e], 2, 12) {
+		return secretMatch{}, false
+	}
+	if prefix == "AccountKey=" {
+		return secretMatch{what: "an Azure connection string with an AccountKey"}, true
+	}
+	return secretMatch{what: "an Azure connection string with a SharedAccessKey"}, true
+}
+
+// matchJWTAt matches three base64url segments at s[start:] whose first
+// decodes to a JSON object with an "alg" or "typ": a JOSE header, not text
+// that happens to start "eyJ".
+func matchJWTAt(s string, start int) (secretMatch, bool) {
+	if start > 0 && secretBase64URL[s[start-1]] {
+		return secretMatch{}, false
+	}
+	e1 := secretBase64URL.span(s, start, len(s))
+	if e1-start < 11 || e1 >= len(s) || s[e1] != '.' {
+		return secretMatch{}, false
+	}
+	e2 := secretBase64URL.span(s, e1+1, len(s))
+	if e2-e1-1 < 4 || e2 >= len(s) || s[e2] != '.' {
+		return secretMatch{}, false
+	}
+	e3 := secretBase64URL.span(s, e2+1, len(s))
+	if e3-e2-1 < 16 {
+		return secretMatch{}, false
+	}
+	head, err := base64.RawURLEncoding.DecodeString(s[start:e1])
+	if err != nil || head[0] != '{' {
+		return secretMatch{}, false
+	}
+	if !strings.Contains(string(head), `"alg"`) && !strings.Contains(string(head), `"typ"`) {
+		return secretMatch{}, false
+	}
+	return secretMatch{what: "a JSON Web Token (" + secretHint(s[start:e3]) + ")", whole: start == 0 && e3 == len(s)}, true
+}
+
+// matchURLPasswordAt matches, around the "://" at s[i], a URL whose
+// userinfo carries a password that is not a placeholder such as {password},
+// ${DB_PASSWORD}, <pass> or "password".
+func matchURLPasswordAt(s string, i int) (secretMatch, bool) {
+	start := i
+	for start > 0 && secretScheme[s[start-1]] {
+		start--
+	}
+	for start < i && !(s[start] >= 'a' && s[start] <= 'z' || s[start] >= 'A' && s[start] <= 'Z') {
+		start++
+	}
+	if start == i {
+		return secretMatch{}, false
+	}
+	loc := secretURLRe.FindStringIndex(s[start:])
+	if loc == nil {
+		return secretMatch{}, false
+	}
+	raw := strings.TrimRight(s[start:start+loc[1]], ".,;:!?)]}'")
+	var password, host string
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		p, ok := u.User.Password()
+		if !ok {
+			return secretMatch{}, false
+		}
+		password, host = p, u.Hostname()
+	} else {
+		// net/url rejects "{" and other characters in userinfo, which
+		// placeholders use; split by hand to tell them apart.
+		auth := raw[i-start+3:]
+		if k := strings.IndexAny(auth, "/?#"); k >= 0 {
+			auth = auth[:k]
+		}
+		at := strings.LastIndexByte(auth, '@')
+		if at < 0 {
+			return secretMatch{}, false
+		}
+		_, p, ok := strings.Cut(auth[:at], ":")
+		if !ok {
+			return secretMatch{}, false
+		}
+		password, host = p, auth[at+1:]
+		if !strings.HasPrefix(host, "[") {
+			host, _, _ = strings.Cut(host, ":")
+		}
+		if p, err := url.PathUnescape(password); err == nil {
+			password = p
+		}
+	}
+	if isSecretPlaceholder(password) {
+		return secretMatch{}, false
+	}
+	if host == "" {
+		host = "?"
+	}
+	return secretMatch{what: "a URL with a password (host " + truncateSecretText(host, 64) + ")", whole: start == 0 && !strings.ContainsAny(s, " \t\r\n")}, true
+}
+
+// matchBearerAt matches "Bearer TOKEN" at s[start:]: a token of 20 or more
+// characters with letters and digits that is not a placeholder.
+func matchBearerAt(s string, start int) (secretMatch, bool) {
+	if start > 0 && (isSecretAlnum(s[start-1]) || s[start-1] == '_') {
+		return secretMatch{}, false
+	}
+	k := secretBlank.span(s, start+len("bearer"), len(s))
+	if k == start+len("bearer") {
+		return secretMatch{}, false
+	}
+	e := secretTokenChars.span(s, k, 4*secretMaxToken+1)
+	tok := s[k:e]
+	if len(tok) < 20 || len(tok) > 4*secretMaxToken || !hasLetterAndDigit(tok) || !secretVariety(tok, 0, 8) || isSecretPlaceholder(tok) {
+		return secretMatch{}, false
+	}
+	return secretMatch{what: "an HTTP Bearer credential (" + secretHint(tok) + ")"}, true
+}
+
+// matchBasicAt matches "Basic X" at s[start:] only when X is base64 of
+// "user:password" with a password that is not a placeholder.
+func matchBasicAt(s string, start int) (secretMatch, bool) {
+	if start > 0 && (isSecretAlnum(s[start-1]) || s[start-1] == '_') {
+		return secretMatch{}, false
+	}
+	k := secretBlank.span(s, start+len("basic"), len(s))
+	if k == start+len("basic") {
+		return secretMatch{}, false
+	}
+	e := secretBase64.span(s, k, secretMaxToken+1)
+	for n := 0; n < 2 && e < len(s) && s[e] == '='; n++ {
+		e++
+	}
+	if e-k < 4 || e-k > secretMaxToken || e < len(s) && (secretBase64[s[e]] || s[e] == '=') {
+		return secretMatch{}, false
+	}
+	dec, err := base64.StdEncoding.DecodeString(s[k:e])
+	if err != nil || !utf8.Valid(dec) {
+		return secretMatch{}, false
+	}
+	text := string(dec)
+	if strings.IndexFunc(text, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return secretMatch{}, false
+	}
+	user, password, ok := strings.Cut(text, ":")
+	if !ok {
+		return secretMatch{}, false
+	}
+	if password == "" {
+		password = user // an API key sent as the user name
+	}
+	if len(password) < 3 || isSecretPlaceholder(password) {
+		return secretMatch{}, false
+	}
+	return secretMatch{what: "HTTP Basic credentials"}, true
+}
+
+func hasLetterAndDigit(s string) bool {
+	letter, digit := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter = letter || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		digit = digit || c >= '0' && c <= '9'
+	}
+	return letter && digit
+}
+
+// isSecretPlaceholder reports whether a password or token is obviously not a
+// real one: a template variable, an elided or masked value, a word that
+// names the thing instead of being it, or a stock word.
+func isSecretPlaceholder(s string) bool {
+	if s == "" || strings.Count(s, s[:1]) == len(s) {
+		return true
+	}
+	lower := strings.ToLower(s)
+	for _, mark := range []string{
+		"{", "}", "<", ">", "$(", "${", "%(", "...", "…", "***", "xxxx",
+		"example", "placeholder", "redacted", "your", "changeme", "change_me", "dummy",
+		"password", "passwd", "secret", "token", "apikey", "api_key", "insert", "replace",
+	} {
+		if strings.Contains(lower, mark) {
+			return true
+		}
+	}
+	if lower[0] == '$' || lower[0] == '%' {
+		return true // $PASS, %PASS%
+	}
+	switch lower {
+	case "pass", "pwd", "pw", "test", "admin", "root", "guest", "user", "username", "none", "null", "nil",
+		"empty", "hidden", "masked", "string", "value", "foo", "bar", "baz", "qux", "abc", "abc123",
+		"123", "1234", "12345", "123456", "12345678", "letmein", "anonymous":
+		return true
+	}
+	return false
+}
+
+// looksLikeCredential reports whether the value of a secret-named member is
+// plausibly the secret itself rather than prose, a path, a URL or a
+// placeholder.
+func looksLikeCredential(s string) bool {
+	if len(s) < 8 || len(s) > 4096 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' {
+			return false
+		}
+	}
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/") || strings.Contains(s, "://") {
+		return false
+	}
+	return hasLetterAndDigit(s) && secretVariety(s, 0, 6) && !isSecretPlaceholder(s)
+}
+
+func truncateSecretText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// quoteSecretName quotes a member name for a reason, unless the name itself
+// is credential material.
+func quoteSecretName(name string) string {
+	if _, ok := scanSecretString(name); ok {
+		return "(redacted name)"
+	}
+	return strconv.Quote(truncateSecretText(name, 64))
+}
+
+// Name matching. A name is normalized to its lower-case letters and digits,
+// so "apiKey", "API_KEY", "x-api-key" and "apikey" are all "apikey"; then
+// trailing digits and one trailing qualifier ("value", "confirmation", ...)
+// are dropped, and what remains must end in a word that names a secret. The
+// last word decides: "token_count", "token_type", "tokenizer", "max_tokens",
+// "secret_name", "password_policy" and "access_key_id" name facts about a
+// secret, not the secret.
+var (
+	secretNameQualifiers = []string{"value", "confirmation", "confirm", "base64", "b64"}
+	secretNameEndings    = []string{
+		"password", "passwd", "passphrase", "passcode", "secret", "token", "apikey", "credential", "credentials",
+		"privatekey", "accesskey", "secretkey", "sessionkey", "signingkey", "encryptionkey", "masterkey",
+		"accountkey", "clientkey", "authkey", "sharedkey",
+	}
+	// A token that is a position in a list or a unit of text, not a credential.
+	secretNameNotTokens = []string{
+		"page", "next", "prev", "previous", "continuation", "pagination", "cursor", "sync", "resume",
+		"start", "end", "stop", "max", "min", "num", "total", "bos", "eos", "pad", "unk", "sep", "mask",
+		"cls", "special", "cancellation",
+	}
+)
+
+// isSecretName reports whether a property or member name says that its
+// value is a secret: password, passphrase, secret, client_secret, token,
+// access_token, api_key, private_key, secret_access_key, credentials,
+// auth_token, session_key and the like, in any case and with any separators.
+func isSecretName(name string) bool {
+	var buf [64]byte
+	n := buf[:0]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			n = append(n, c+('a'-'A'))
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			n = append(n, c)
+		}
+	}
+	n = trimSecretDigits(n)
+	for _, q := range secretNameQualifiers {
+		if len(n) > len(q) && string(n[len(n)-len(q):]) == q {
+			n = trimSecretDigits(n[:len(n)-len(q)])
+			break
+		}
+	}
+	if len(n) == 0 {
+		return false
+	}
+	switch n[len(n)-1] {
+	case 'd', 'e', 't', 'n', 'y', 'l', 's': // the last letters of secretNameEndings
+	default:
+		return false
+	}
+	s := string(n)
+	for _, e := range secretNameEndings {
+		if !strings.HasSuffix(s, e) {
+			continue
+		}
+		if e == "token" {
+			for _, p := range secretNameNotTokens {
+				if strings.HasSuffix(s, p+"token") {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func trimSecretDigits(b []byte) []byte {
+	for len(b) > 0 && b[len(b)-1] >= '0' && b[len(b)-1] <= '9' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// schemaSecretWalker walks the subschemas of a JSON Schema.
+type schemaSecretWalker struct {
+	root     any
+	findings []secretFinding
+	// expanded holds the $ref targets already walked for a label, so that
+	// recursive and shared definitions are walked once per label.
+	expanded map[string]bool
+}
+
+// walk visits schema node. label describes why it is secret ("" if it is
+// not); name and kind say what its parent calls it ("property", ...).
+func (w *schemaSecretWalker) walk(node any, path []secretPathSeg, label, name, kind string) {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return // true, false, or not a schema
+	}
+	if label == "" && kind != "" && isSecretName(name) {
+		label = "secret " + kind + " " + quoteSecretName(name)
+	}
+	if label == "" {
+		label = schemaSecretDeclared(m, name, kind)
+	}
+	// One pass over the keywords, in any order: findings are sorted, and
+	// $ref targets are expanded once per label whatever the order.
+	for k, v := range m {
+		switch k {
+		case "const", "default", "enum", "example", "examples":
+			if label != "" {
+				w.values(v, secretAppendKey(path, k), k+" value on "+label)
+			}
+		case "$ref":
+			if ref, ok := v.(string); ok && label != "" {
+				w.followRef(ref, label)
+			}
+		case "not", "if", "then", "else", "additionalItems", "unevaluatedItems", "contains",
+			"additionalProperties", "unevaluatedProperties", "contentSchema":
+			// In place, or the elements of a secret: secret too.
+			w.walk(v, secretAppendKey(path, k), label, "", "")
+		case "propertyNames":
+			// Names of members, not their values.
+			w.walk(v, secretAppendKey(path, k), "", "", "")
+		case "items", "allOf", "anyOf", "oneOf", "prefixItems":
+			p := secretAppendKey(path, k)
+			if a, ok := v.([]any); ok {
+				for i, e := range a {
+					w.walk(e, append(p, secretPathSeg{index: i}), label, "", "")
+				}
+			} else if k == "items" {
+				w.walk(v, p, label, "", "")
+			}
+		case "properties":
+			// Each property is judged by its own name.
+			w.members(k, v, path, "", "property")
+		case "patternProperties":
+			w.members(k, v, path, label, "pattern property")
+		case "$defs", "definitions":
+			w.members(k, v, path, "", "definition")
+		case "dependentSchemas", "dependencies":
+			// In place; draft-07 arrays of names are not schemas.
+			w.members(k, v, path, label, "")
+		}
+	}
+}
+
+func secretAppendKey(path []secretPathSeg, key string) []secretPathSeg {
+	return append(path, secretPathSeg{key: key, index: -1})
+}
+
+// members walks v, the object of subschemas under keyword kw.
+func (w *schemaSecretWalker) members(kw string, v any, path []secretPathSeg, label, kind string) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	p := secretAppendKey(path, kw)
+	for k, sub := range obj {
+		w.walk(sub, secretAppendKey(p, k), label, k, kind)
+	}
+}
+
+// schemaSecretDeclared returns a label when the schema itself says it holds
+// a secret, directly or in one of its allOf/anyOf/oneOf branches (as in
+// {"anyOf": [{"type": "string", "format": "password"}, {"type": "null"}]}).
+func schemaSecretDeclared(m map[string]any, name, kind string) string {
+	const (
+		ownFormat = 1 << iota
+		ownWriteOnly
+		branchFormat
+		branchWriteOnly
+	)
+	flags := 0
+	for k, v := range m {
+		switch k {
+		case "format":
+			if v == "password" {
+				flags |= ownFormat
+			}
+		case "writeOnly":
+			if v == true {
+				flags |= ownWriteOnly
+			}
+		case "allOf", "anyOf", "oneOf":
+			a, _ := v.([]any)
+			for _, b := range a {
+				if bm, ok := b.(map[string]any); ok {
+					if bm["format"] == "password" {
+						flags |= branchFormat
+					}
+					if bm["writeOnly"] == true {
+						flags |= branchWriteOnly
+					}
+				}
+			}
+		}
+	}
+	var what string
+	switch {
+	case flags&ownFormat != 0:
+		what = "format: password"
+	case flags&ownWriteOnly != 0:
+		what = "writeOnly: true"
+	case flags&branchFormat != 0:
+		what = "format: password"
+	case flags != 0:
+		what = "writeOnly: true"
+	default:
+		return ""
+	}
+	if kind == "" {
+		return "schema with " + what
+	}
+	return kind + " " + quoteSecretName(name) + " with " + what
+}
+
+// values reports every non-empty string in v, a keyword's value at path.
+func (w *schemaSecretWalker) values(v any, path []secretPathSeg, reason string) {
+	switch x := v.(type) {
+	case string:
+		if x != "" {
+			w.findings = append(w.findings, secretFinding{Pointer: secretPointer(path), Reason: reason})
+		}
+	case []any:
+		for i, e := range x {
+			w.values(e, append(path, secretPathSeg{index: i}), reason)
+		}
+	case map[string]any:
+		for k, e := range x {
+			w.values(e, secretAppendKey(path, k), reason)
+		}
+	}
+}
+
+// followRef walks the target of a local "$ref" ("#" or "#/json/pointer")
+// as a secret schema, once per target and label. References to other
+// documents and to anchors are left to the reference checks.
+func (w *schemaSecretWalker) followRef(ref, label string) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	if frag != "" && frag[0] != '/' {
+		return
+	}
+	key := frag + "\x00" + label
+	if w.expanded[key] {
+		return
+	}
+	if w.expanded == nil {
+		w.expanded = map[string]bool{}
+	}
+	w.expanded[key] = true
+
+	var path []secretPathSeg
+	node := w.root
+	if frag != "" {
+		for _, seg := range strings.Split(frag[1:], "/") {
+			seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+			switch x := node.(type) {
+			case map[string]any:
+				v, ok := x[seg]
+				if !ok {
+					return
+				}
+				node = v
+				path = append(path, secretPathSeg{key: seg, index: -1})
+			case []any:
+				i, err := strconv.Atoi(seg)
+				if err != nil || i < 0 || i >= len(x) || strconv.Itoa(i) != seg {
+					return
+				}
+				node = x[i]
+				path = append(path, secretPathSeg{index: i})
+			default:
+				return
+			}
+		}
+	}
+	w.walk(node, path, label, "", "")
+}

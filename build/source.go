@@ -1,0 +1,505 @@
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits on any one input file. They keep hostile or accidental input (a
+// multi-gigabyte file, a billion-laughs alias bomb, ten thousand nested
+// brackets) from exhausting memory or the stack.
+const (
+	maxFileSize     = 16 << 20
+	maxDepth        = 64
+	maxAliasedNodes = 100_000
+)
+
+// source is one file of the catalog, parsed into a JSON value. It keeps the
+// file's bytes, so that a JSON pointer can be turned back into a line and
+// column; the file is parsed again for that, only when a diagnostic needs
+// it, which keeps the syntax trees of a large catalog out of memory.
+type source struct {
+	path   string // as shown to the user: the catalog folder joined with rel
+	rel    string // slash-separated, relative to the catalog folder
+	data   []byte
+	isYAML bool
+	value  any
+
+	posOnce sync.Once
+	node    *yaml.Node     // document content, for YAML files
+	jsonPos map[string]Pos // pointer to position, for JSON files
+}
+
+// problem is a diagnostic not yet tied to a file.
+type problem struct {
+	line, col int
+	pointer   string // used when line is 0
+	rule, msg string
+}
+
+// parseYAML parses data as a single YAML document into JSON values.
+func parseYAML(path, rel string, data []byte) (*source, []problem) {
+	s := &source{path: path, rel: rel, data: data, isYAML: true}
+	if len(data) > maxFileSize {
+		return s, []problem{{line: 1, col: 1, rule: "file-size", msg: fmt.Sprintf("file is %d bytes; the limit is %d: split it into several files", len(data), maxFileSize)}}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return s, nil // empty file: value stays nil
+		}
+		return s, []problem{yamlSyntaxProblem(err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return s, []problem{{line: extra.Line, col: extra.Column, rule: "yaml-syntax", msg: "more than one YAML document in the file: keep one document per file"}}
+	} else if !errors.Is(err, io.EOF) {
+		return s, []problem{yamlSyntaxProblem(err)}
+	}
+	if len(doc.Content) == 0 {
+		return s, nil
+	}
+	c := yamlConverter{}
+	s.value = c.convert(doc.Content[0], 0)
+	return s, c.problems
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func yamlSyntaxProblem(err error) problem {
+	msg := err.Error()
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return problem{line: line, col: 1, rule: "yaml-syntax", msg: "invalid YAML: " + m[2]}
+	}
+	return problem{line: 1, col: 1, rule: "yaml-syntax", msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+type yamlConverter struct {
+	inAlias    int        // how many aliases the node being converted is under
+	outerAlias *yaml.Node // the outermost of them, where a problem is reported
+	aliased    int        // nodes copied through aliases so far
+	problems   []problem
+}
+
+func (c *yamlConverter) fail(n *yaml.Node, rule, format string, args ...any) {
+	c.problems = append(c.problems, problem{line: n.Line, col: n.Column, rule: rule, msg: fmt.Sprintf(format, args...)})
+}
+
+func (c *yamlConverter) convert(n *yaml.Node, depth int) any {
+	if depth > maxDepth {
+		c.fail(n, "too-deep", "nested more than %d levels deep", maxDepth)
+		return nil
+	}
+	if c.inAlias > 0 {
+		// Every node an alias brings in is a copy: count them, so that a
+		// few lines of nested aliases cannot expand into billions of values.
+		if c.aliased++; c.aliased > maxAliasedNodes {
+			if c.aliased == maxAliasedNodes+1 {
+				c.fail(c.outerAlias, "alias-limit", "aliases expand to more than %d nodes: write the values out, or use fewer nested aliases", maxAliasedNodes)
+			}
+			return nil
+		}
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			c.fail(n, "yaml-syntax", "alias to an unknown anchor")
+			return nil
+		}
+		if c.inAlias == 0 {
+			c.outerAlias = n
+		}
+		c.inAlias++
+		defer func() { c.inAlias-- }()
+		return c.convert(n.Alias, depth)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		var firstLine map[string]int
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind == yaml.AliasNode && k.Alias != nil {
+				k = k.Alias
+			}
+			if k.Kind != yaml.ScalarNode {
+				c.fail(k, "yaml-key", "mapping keys must be plain strings")
+				continue
+			}
+			if k.ShortTag() == "!!merge" {
+				c.fail(k, "yaml-merge", "merge keys (<<) are not supported: write the fields out")
+				continue
+			}
+			if k.ShortTag() == "!!null" {
+				c.fail(k, "yaml-key", "mapping key is null")
+				continue
+			}
+			if _, dup := m[k.Value]; dup {
+				c.fail(k, "duplicate-key", "duplicate key %q (first at line %d)", k.Value, firstLine[k.Value])
+				continue
+			}
+			if firstLine == nil {
+				firstLine = make(map[string]int, len(n.Content)/2)
+			}
+			firstLine[k.Value] = k.Line
+			m[k.Value] = c.convert(v, depth+1)
+		}
+		return m
+	case yaml.SequenceNode:
+		a := make([]any, 0, len(n.Content))
+		for _, e := range n.Content {
+			a = append(a, c.convert(e, depth+1))
+		}
+		return a
+	case yaml.ScalarNode:
+		return c.scalar(n)
+	}
+	c.fail(n, "yaml-syntax", "unexpected YAML node")
+	return nil
+}
+
+func (c *yamlConverter) scalar(n *yaml.Node) any {
+	switch tag := n.ShortTag(); tag {
+	case "!!str", "!!timestamp":
+		return n.Value
+	case "!!null":
+		return nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			c.fail(n, "yaml-type", "invalid boolean %q", n.Value)
+		}
+		return b
+	case "!!int", "!!float":
+		// Plain decimal numbers, by far the most common, are valid JSON
+		// numbers as written; yaml.v3 converts the other forms (0x1F,
+		// 1_000, .5, +1).
+		if isJSONNumber(n.Value) {
+			return json.Number(n.Value)
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			c.fail(n, "yaml-type", "invalid number %q", n.Value)
+			return nil
+		}
+		switch x := v.(type) {
+		case int:
+			return json.Number(strconv.Itoa(x))
+		case int64:
+			return json.Number(strconv.FormatInt(x, 10))
+		case uint64:
+			return json.Number(strconv.FormatUint(x, 10))
+		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				c.fail(n, "yaml-type", "%s is not a JSON number", n.Value)
+				return nil
+			}
+			return json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+		}
+		c.fail(n, "yaml-type", "invalid number %q", n.Value)
+		return nil
+	default:
+		c.fail(n, "yaml-type", "unsupported YAML tag %s: quote the value to make it a string", tag)
+		return nil
+	}
+}
+
+// parseJSON parses data as strict JSON (no duplicate keys, no trailing data)
+// into JSON values, numbers as json.Number.
+func parseJSON(path, rel string, data []byte) (*source, []problem) {
+	s := &source{path: path, rel: rel, data: data}
+	if len(data) > maxFileSize {
+		return s, []problem{{line: 1, col: 1, rule: "file-size", msg: fmt.Sprintf("file is %d bytes; the limit is %d", len(data), maxFileSize)}}
+	}
+	p := jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	p.dec.UseNumber()
+	v, err := p.value(0, nil)
+	if err == nil {
+		off := p.start()
+		if _, terr := p.dec.Token(); terr != io.EOF {
+			err = p.errorAt(off, "unexpected data after the JSON value")
+		}
+	}
+	if err != nil {
+		var jp *jsonProblem
+		if errors.As(err, &jp) {
+			line, col := lineCol(data, jp.offset)
+			return s, []problem{{line: line, col: col, rule: jp.rule, msg: jp.msg}}
+		}
+		line, col := lineCol(data, p.start())
+		return s, []problem{{line: line, col: col, rule: "json-syntax", msg: "invalid JSON: " + err.Error()}}
+	}
+	s.value = v
+	return s, nil
+}
+
+type jsonProblem struct {
+	offset    int
+	rule, msg string
+}
+
+func (e *jsonProblem) Error() string { return e.msg }
+
+// jsonParser walks json.Decoder tokens, recording where each value starts
+// when record is set (only done when a diagnostic needs a position).
+type jsonParser struct {
+	data   []byte
+	dec    *json.Decoder
+	record map[string]Pos
+	path   []string
+}
+
+func (p *jsonParser) errorAt(offset int, msg string) error {
+	rule := "json-syntax"
+	if strings.HasPrefix(msg, "duplicate key") {
+		rule = "duplicate-key"
+	} else if strings.HasPrefix(msg, "nested") {
+		rule = "too-deep"
+	}
+	return &jsonProblem{offset: offset, rule: rule, msg: msg}
+}
+
+// start returns the offset of the next token: the decoder's offset is just
+// past the previous one, so skip separators.
+func (p *jsonParser) start() int {
+	off := int(p.dec.InputOffset())
+	for off < len(p.data) {
+		switch p.data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+func (p *jsonParser) value(depth int, tok json.Token) (any, error) {
+	off := p.start()
+	if tok == nil {
+		var err error
+		if tok, err = p.dec.Token(); err != nil {
+			if err == io.EOF {
+				return nil, p.errorAt(off, "unexpected end of JSON")
+			}
+			return nil, err
+		}
+	}
+	if p.record != nil {
+		line, col := lineCol(p.data, off)
+		p.record[pointerOf(p.path)] = Pos{Line: line, Col: col}
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil
+	}
+	if depth >= maxDepth {
+		return nil, p.errorAt(off, fmt.Sprintf("nested more than %d levels deep", maxDepth))
+	}
+	switch d {
+	case '{':
+		m := map[string]any{}
+		for p.dec.More() {
+			koff := p.start()
+			kt, err := p.dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k := kt.(string)
+			if _, dup := m[k]; dup {
+				return nil, p.errorAt(koff, fmt.Sprintf("duplicate key %q", k))
+			}
+			p.path = append(p.path, k)
+			v, err := p.value(depth+1, nil)
+			p.path = p.path[:len(p.path)-1]
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		_, err := p.dec.Token()
+		return m, err
+	case '[':
+		a := []any{}
+		for p.dec.More() {
+			p.path = append(p.path, strconv.Itoa(len(a)))
+			v, err := p.value(depth+1, nil)
+			p.path = p.path[:len(p.path)-1]
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := p.dec.Token()
+		return a, err
+	}
+	return nil, p.errorAt(off, fmt.Sprintf("unexpected %q", d))
+}
+
+// isJSONNumber reports whether s is a number in JSON's grammar.
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	switch n := digits(); {
+	case n == 0:
+		return false
+	case n > 1 && s[i-n] == '0':
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// lineCol converts a byte offset into a 1-based line and column (in bytes).
+func lineCol(data []byte, off int) (int, int) {
+	off = min(off, len(data))
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}
+
+// pos returns where the value at pointer is in the file: the value itself for
+// scalars and flow collections, its key for block collections (so an error
+// about a whole mapping points at the line that names it). A pointer that
+// leads nowhere resolves to its deepest existing ancestor.
+func (s *source) pos(pointer string) Pos {
+	if s == nil {
+		return Pos{}
+	}
+	p := Pos{File: s.path, Line: 1, Col: 1}
+	s.posOnce.Do(s.parsePositions)
+	segs := splitPointer(pointer)
+	switch {
+	case s.node != nil:
+		p.Line, p.Col = yamlPos(s.node, segs)
+	case s.jsonPos != nil:
+		for i := len(segs); i >= 0; i-- {
+			if q, ok := s.jsonPos[pointerOf(segs[:i])]; ok {
+				p.Line, p.Col = q.Line, q.Col
+				break
+			}
+		}
+	}
+	return p
+}
+
+// parsePositions parses the file again, keeping what positions need.
+func (s *source) parsePositions() {
+	if len(s.data) > maxFileSize {
+		return
+	}
+	if s.isYAML {
+		var doc yaml.Node
+		if yaml.Unmarshal(s.data, &doc) == nil && len(doc.Content) > 0 {
+			s.node = doc.Content[0]
+		}
+		return
+	}
+	jp := jsonParser{data: s.data, dec: json.NewDecoder(bytes.NewReader(s.data)), record: map[string]Pos{}}
+	jp.dec.UseNumber()
+	_, _ = jp.value(0, nil)
+	s.jsonPos = jp.record
+}
+
+func yamlPos(n *yaml.Node, segs []string) (int, int) {
+	line, col := n.Line, n.Column
+	for depth, seg := range segs {
+		if depth > maxDepth {
+			break
+		}
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		var next, key *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == seg {
+					key, next = n.Content[i], n.Content[i+1]
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+		line, col = n.Line, n.Column
+		if key != nil && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle == 0 {
+			line, col = key.Line, key.Column
+		}
+	}
+	return line, col
+}
+
+// pointerOf builds an RFC 6901 JSON pointer from unescaped segments.
+func pointerOf(segs []string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(s))
+	}
+	return b.String()
+}
+
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// splitPointer splits an RFC 6901 pointer into unescaped segments.
+func splitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, s := range segs {
+		if strings.Contains(s, "~") {
+			segs[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+		}
+	}
+	return segs
+}
+
+// joinPointer appends unescaped segments to a pointer.
+func joinPointer(base string, segs ...string) string {
+	return base + pointerOf(segs)
+}
