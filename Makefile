@@ -24,8 +24,11 @@ check: lint test
 ## lint: formatting and static analysis only
 lint: fmt vet staticcheck
 
+# Every Go file in the tree, tracked or not, except hidden folders and bin/.
+GOFILES = $(shell find . -name '*.go' -not -path './.*' -not -path './bin/*')
+
 fmt:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.*')); \
+	@out=$$(gofmt -l $(GOFILES)); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:

@@ -282,11 +282,11 @@ func isLoopback(host string) bool {
 // pendingTool is a tool being loaded, with where each of its published
 // values came from, so diagnostics can point at them.
 type pendingTool struct {
-	tool     *Tool
-	at       ref            // the declaration
-	origin   map[string]ref // field name to the value it came from
-	explicit bool           // toolId declared rather than derived
-	claim    idClaim        // for derived toolIds
+	tool         *Tool
+	at           ref            // the declaration
+	origin       map[string]ref // field name to the value it came from
+	explicit     bool           // toolId declared rather than derived
+	claim        idClaim        // for derived toolIds
 	checkSchemas bool
 }
 

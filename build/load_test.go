@@ -81,10 +81,10 @@ func checkDiags(t *testing.T, files map[string]string, want ...string) *Catalog 
 
 func TestLoadValid(t *testing.T) {
 	cat := checkDiags(t, map[string]string{
-		"signpost.yaml":   testConfig,
-		"tools/a.yaml":    "tools:\n" + tool() + tool("toolId", "get_alerts", "status", "planned"),
-		"tools/in.json":   `{"type": "object", "properties": {"city": {"type": "string"}}}`,
-		"tools/b.yml":     "tools:\n" + tool("toolId", "lookup", "inputSchema", "{file: in.json}"),
+		"signpost.yaml":     testConfig,
+		"tools/a.yaml":      "tools:\n" + tool() + tool("toolId", "get_alerts", "status", "planned"),
+		"tools/in.json":     `{"type": "object", "properties": {"city": {"type": "string"}}}`,
+		"tools/b.yml":       "tools:\n" + tool("toolId", "lookup", "inputSchema", "{file: in.json}"),
 		".git/ignored.yaml": "not: [valid",
 	})
 	var ids []string

@@ -25,8 +25,8 @@ func toolsByID(cat *Catalog) map[string]*Tool {
 
 func TestMCPImport(t *testing.T) {
 	cat := checkDiags(t, map[string]string{
-		"signpost.yaml":     testConfig,
-		"rec/tickets.json":  recordedTickets,
+		"signpost.yaml":    testConfig,
+		"rec/tickets.json": recordedTickets,
 		"tickets.yaml": `mcp:
   from: rec/tickets.json
   server: com.example/tickets
@@ -44,7 +44,7 @@ func TestMCPImport(t *testing.T) {
 	}
 	want := map[string]string{
 		// Classified: read, and the hints follow the declaration.
-		"tk_get_ticket_" + digestSuffix("com.example/tickets\x00getTicket"): "getTicket mcp com.example/tickets read idempotent internal active ro open",
+		"tk_get_ticket_" + digestSuffix("com.example/tickets\x00getTicket"):  "getTicket mcp com.example/tickets read idempotent internal active ro open",
 		"tk_get_ticket_" + digestSuffix("com.example/tickets\x00get-ticket"): "get-ticket mcp com.example/tickets write unsafe internal active rw open",
 		// Unclassified: write, whatever its annotations claim.
 		"tk_delete_ticket": "delete_ticket mcp com.example/tickets write unsafe internal active rw open",

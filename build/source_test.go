@@ -45,7 +45,7 @@ func TestParseYAMLProblems(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, in string
-		want []problem
+		want     []problem
 	}{
 		{"syntax", "a: [1, 2\nb: 3\n", []problem{{line: 1, col: 1, rule: "yaml-syntax", msg: "invalid YAML: did not find expected ',' or ']'"}}},
 		{"duplicate key", "a: 1\nb: 2\na: 3\n", []problem{{line: 3, col: 1, rule: "duplicate-key", msg: `duplicate key "a" (first at line 1)`}}},
