@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+func newBuildCmd() *cobra.Command {
+	format := formatFlag(build.FormatText)
+	out := "site"
+	cmd := &cobra.Command{
+		Use:   "build [DIR]",
+		Short: "Validate a catalog and compile it into a static site",
+		Long: `Build validates the catalog in DIR (default: the current folder) and, when it is
+valid, writes the site to --out: one folder per tenant (or public/ without
+tenants) of JSON documents, and routes.json, the route table with every route's
+object key, Content-Type, Cache-Control and ETag.
+
+The output is replaced atomically: an invalid catalog or a failed build leaves
+the previous output as it was. --out must be a new folder, an empty one, or an
+earlier build.`,
+		Example: `  signpost build catalogs/example
+  signpost build catalogs/example --out /tmp/site
+  signpost build --format github   # in CI: annotate problems on the pull request`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := catalogDir(args)
+			cat, diags := build.Load(cmd.Context(), dir)
+			if len(diags) > 0 || format == build.FormatJSON {
+				if err := diags.Write(cmd.OutOrStdout(), string(format)); err != nil {
+					return err
+				}
+			}
+			if diags.HasErrors() {
+				if format == build.FormatText {
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s; nothing written\n", dir, diags.Errors(), plural(diags.Errors(), "error", "errors"))
+				}
+				return reportedError{exitInvalid}
+			}
+			b, err := build.Compile(cmd.Context(), cat)
+			if err != nil {
+				return fmt.Errorf("build %s: %w", dir, err)
+			}
+			if err := b.Write(cmd.Context(), out); err != nil {
+				return err
+			}
+			if format == build.FormatJSON {
+				return nil
+			}
+			return printSummary(cmd.OutOrStdout(), out, b)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", out, "output folder")
+	cmd.Flags().Var(&format, "format", "diagnostics format: text, json or github")
+	return cmd
+}
+
+func printSummary(w io.Writer, out string, b *build.Build) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SITE\tTOOLS\tDOCUMENTS\t/tools BYTES\tFOLDER")
+	for _, s := range b.Sites {
+		name := s.Tenant
+		if name == "" {
+			name = "(all)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", name, s.Tools, len(s.Documents), s.Bytes("/tools", build.ViewStandard), filepath.ToSlash(filepath.Join(out, s.Dir)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "route table: %s\n", filepath.ToSlash(filepath.Join(out, build.RouteTableFile)))
+	return err
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+// version is set at release time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitInvalid = 1
+	exitUsage   = 2
+)
+
+// usageError marks a mistake in the command line itself.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// reportedError means the command already printed what went wrong (for
+// example the diagnostics of an invalid catalog) and only the exit code is
+// left to give.
+type reportedError struct{ code int }
+
+func (e reportedError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var rep reportedError
+	if errors.As(err, &rep) {
+		return rep.code
+	}
+	fmt.Fprintln(stderr, "signpost:", err)
+	var use usageError
+	if errors.As(err, &use) {
+		fmt.Fprintln(stderr, "Run 'signpost --help' for usage.")
+		return exitUsage
+	}
+	return exitInvalid
+}
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "signpost",
+		Short: "Publish agent-discovery documents from YAML declarations",
+		Long: `signpost validates YAML declarations of MCP servers and tools, compiles them into
+a static site of JSON documents (the tool catalog at /tools and /tools/{toolId}),
+and writes the route table that says how each document must be served.`,
+		Example: `  signpost validate catalogs/example
+  signpost build catalogs/example --out site
+  signpost schema tool-descriptor`,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		Version:           version,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newValidateCmd(),
+		newBuildCmd(),
+		newSchemaCmd(),
+		newVersionCmd(),
+	)
+	// Unknown subcommands and wrong argument counts are usage errors too.
+	for _, c := range root.Commands() {
+		wrapArgs(c)
+	}
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Errorf("unknown command %q", args[0])}
+		}
+		return nil
+	}
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	return root
+}
+
+func wrapArgs(c *cobra.Command) {
+	if c.Args == nil {
+		return
+	}
+	check := c.Args
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
+// formatFlag is the --format flag shared by the commands that report
+// diagnostics.
+type formatFlag string
+
+func (f *formatFlag) String() string { return string(*f) }
+func (f *formatFlag) Type() string   { return "text|json|github" }
+func (f *formatFlag) Set(s string) error {
+	switch s {
+	case build.FormatText, build.FormatJSON, build.FormatGitHub:
+		*f = formatFlag(s)
+		return nil
+	}
+	return fmt.Errorf("must be text, json or github")
+}
+
+// catalogDir is the catalog folder argument, "." when absent.
+func catalogDir(args []string) string {
+	if len(args) == 0 {
+		return "."
+	}
+	return args[0]
+}

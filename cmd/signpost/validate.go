@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+func newValidateCmd() *cobra.Command {
+	format := formatFlag(build.FormatText)
+	cmd := &cobra.Command{
+		Use:   "validate [DIR]",
+		Short: "Check every declaration of a catalog folder",
+		Long: `Validate reads every declaration in DIR (default: the current folder) and reports
+every problem at once, as path:line:col: message. It writes nothing.
+
+Exit status is 0 when the catalog is valid, 1 when it is not.`,
+		Example: `  signpost validate catalogs/example
+  signpost validate --format github    # annotations on a pull request
+  signpost validate --format json | jq '.diagnostics[].message'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, diags := build.Load(cmd.Context(), catalogDir(args))
+			if err := diags.Write(cmd.OutOrStdout(), string(format)); err != nil {
+				return err
+			}
+			if diags.HasErrors() {
+				if format == build.FormatText {
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s\n", catalogDir(args), diags.Errors(), plural(diags.Errors(), "error", "errors"))
+				}
+				return reportedError{exitInvalid}
+			}
+			if format == build.FormatText {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid\n", catalogDir(args))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Var(&format, "format", "output format: text, json or github")
+	return cmd
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
