@@ -133,10 +133,10 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 	n := 0
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
-			schema := "tool-descriptor"
-			if d.Route.Route == "/tools" {
-				schema = "tool-list"
-			}
+			schema := map[[2]bool]string{
+				{false, false}: "tool-descriptor", {true, false}: "tool-list",
+				{false, true}: "compact-tool-descriptor", {true, true}: "compact-tool-list",
+			}[[2]bool{d.Route.Route == "/tools", d.View == ViewCompact}]
 			check(schema, filepath.Join(out, s.Dir, d.Key))
 			n++
 		}

@@ -15,6 +15,8 @@ type Config struct {
 	DisplayName string
 	// Tenants, when set, makes the build write one complete site per tenant.
 	Tenants []string
+	// CompactView makes the build write the compact view of the catalog.
+	CompactView bool
 }
 
 // The values of a tool's safety and provenance fields.

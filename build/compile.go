@@ -60,6 +60,39 @@ func (t *Tool) Descriptor() ToolDescriptor {
 	}
 }
 
+// compactDescriptionLen is the longest description of a compact descriptor.
+const compactDescriptionLen = 160
+
+// CompactToolDescriptor is one tool as the compact view publishes it at
+// /tools/{toolId}?view=compact: what a model needs to choose a tool and call
+// it by toolId, in as few bytes as honesty allows. The safety fields are all
+// there; the annotations, which they determine, the server and the MCP name,
+// which only routing needs, and the output schema are left to the standard
+// view. The description is shortened and the input schema projected onto one
+// without $ref or combinators (see compactSchema).
+type CompactToolDescriptor struct {
+	ToolID       string `json:"toolId"`
+	Description  string `json:"description"`
+	Source       string `json:"source"`
+	SafetyTier   string `json:"safetyTier"`
+	ReplayPolicy string `json:"replayPolicy"`
+	Egress       string `json:"egress"`
+	InputSchema  any    `json:"inputSchema"`
+}
+
+// CompactDescriptor returns the compact form of the tool.
+func (t *Tool) CompactDescriptor() CompactToolDescriptor {
+	return CompactToolDescriptor{
+		ToolID:       t.ToolID,
+		Description:  compactText(t.Description, compactDescriptionLen),
+		Source:       t.Source,
+		SafetyTier:   t.SafetyTier,
+		ReplayPolicy: t.ReplayPolicy,
+		Egress:       t.Egress,
+		InputSchema:  compactSchema(t.InputSchema),
+	}
+}
+
 // Route is one entry of the route table: a logical route of the HTTP
 // contract, the object that answers it, and the headers it is served with.
 type Route struct {
@@ -109,6 +142,10 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 
 	bodies := make([][]byte, len(tools))
+	var compact [][]byte
+	if cat.Config.CompactView {
+		compact = make([][]byte, len(tools))
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, t := range tools {
@@ -121,6 +158,11 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 				return fmt.Errorf("compile tool %s: %w", t.ToolID, err)
 			}
 			bodies[i] = b
+			if compact != nil {
+				if compact[i], err = marshal(t.CompactDescriptor()); err != nil {
+					return fmt.Errorf("compile compact view of tool %s: %w", t.ToolID, err)
+				}
+			}
 			return nil
 		})
 	}
@@ -130,31 +172,60 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 
 	b := &Build{}
 	if len(cat.Config.Tenants) == 0 {
-		b.Sites = append(b.Sites, compileSite("", "public", tools, bodies))
+		b.Sites = append(b.Sites, compileSite("", "public", tools, bodies, compact))
 	}
 	for _, tenant := range cat.Config.Tenants {
-		b.Sites = append(b.Sites, compileSite(tenant, "tenants/"+tenant, tools, bodies))
+		b.Sites = append(b.Sites, compileSite(tenant, "tenants/"+tenant, tools, bodies, compact))
 	}
 	return b, nil
 }
 
-func compileSite(tenant, dir string, tools []*Tool, bodies [][]byte) *Site {
+// Object keys of the site. A toolId is snake case, so it contains no "."
+// and no key of one tool can be the key of another document.
+func toolKey(id, view string) string {
+	if view == ViewCompact {
+		return "tools/" + id + ".compact.json"
+	}
+	return "tools/" + id + ".json"
+}
+
+func listKey(view string) string {
+	if view == ViewCompact {
+		return "tools.compact.json"
+	}
+	return "tools.json"
+}
+
+// compileSite assembles the documents of one site from the tools' encoded
+// descriptors: one document per tool and view, and the lists. compact is nil
+// when the compact view is off.
+func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *Site {
 	s := &Site{Tenant: tenant, Dir: dir}
-	var list bytes.Buffer
+	var list, clist bytes.Buffer
 	list.WriteByte('[')
+	clist.WriteString(`{"tools":[`)
 	for i, t := range tools {
 		if !t.VisibleTo(tenant) {
 			continue
 		}
 		if s.Tools > 0 {
 			list.WriteByte(',')
+			clist.WriteByte(',')
 		}
-		list.Write(bodies[i])
 		s.Tools++
-		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewStandard, "tools/"+t.ToolID+".json", bodies[i][:len(bodies[i])+1]))
+		list.Write(bodies[i])
+		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewStandard, toolKey(t.ToolID, ViewStandard), document(bodies[i])))
+		if compact != nil {
+			clist.Write(compact[i])
+			s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewCompact, toolKey(t.ToolID, ViewCompact), document(compact[i])))
+		}
 	}
 	list.WriteString("]\n")
-	s.Documents = append(s.Documents, newDocument("/tools", ViewStandard, "tools.json", list.Bytes()))
+	clist.WriteString("]}\n")
+	s.Documents = append(s.Documents, newDocument("/tools", ViewStandard, listKey(ViewStandard), list.Bytes()))
+	if compact != nil {
+		s.Documents = append(s.Documents, newDocument("/tools", ViewCompact, listKey(ViewCompact), clist.Bytes()))
+	}
 	slices.SortFunc(s.Documents, func(a, b Document) int {
 		if c := strings.Compare(a.Route.Route, b.Route.Route); c != 0 {
 			return c
@@ -163,6 +234,10 @@ func compileSite(tenant, dir string, tools []*Tool, bodies [][]byte) *Site {
 	})
 	return s
 }
+
+// document is an encoded descriptor as a document of its own: followed by
+// the newline that marshal left in the slice's capacity.
+func document(b []byte) []byte { return b[:len(b)+1] }
 
 func newDocument(route, view, key string, body []byte) Document {
 	sum := sha256.Sum256(body)
@@ -196,6 +271,12 @@ func marshal(v any) ([]byte, error) {
 	b := buf.Bytes()
 	return b[:len(b)-1], nil
 }
+
+// EstimateTokens estimates how many tokens a model's tokenizer makes of a
+// JSON document of n bytes: about four bytes a token, the usual rule of thumb
+// for English text and JSON punctuation. It is for comparing views, not for
+// billing.
+func EstimateTokens(n int64) int64 { return (n + 3) / 4 }
 
 // Bytes counts the bytes of the site's documents of one route and view.
 func (s *Site) Bytes(route, view string) int64 {

@@ -245,6 +245,12 @@ func (l *loader) loadConfig(src *source, c *Config) {
 	c.Publisher = str(site, "publisher")
 	c.DisplayName = str(site, "displayName")
 	c.Tenants = strs(m, "tenants")
+	c.CompactView = true
+	if tc, ok := m["toolCatalog"].(map[string]any); ok {
+		if v, ok := tc["compactView"].(bool); ok {
+			c.CompactView = v
+		}
+	}
 	if msg := checkOrigin(c.Origin); msg != "" {
 		l.errorf(top.at("site", "origin"), "origin", "%s", msg)
 	}

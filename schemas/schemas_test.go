@@ -259,7 +259,6 @@ const (
 
 	goodCompact = `{"toolId": "get_forecast", "description": "Seven-day forecast.", "source": "host-extension",
 		"safetyTier": "pure", "replayPolicy": "idempotent", "egress": "none",
-		"annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
 		"inputSchema": {"type": "object", "properties": {"place": {"type": "string"}, "days": {"type": "array", "items": [{"type": "integer"}, true], "additionalItems": false}},
 			"additionalProperties": false, "dependencies": {"days": ["place"]}, "if": {"required": ["days"]}, "then": {"properties": {"place": {"minLength": 1}}}}}`
 
@@ -299,7 +298,7 @@ var validateCases = []validateCase{
 
 	// config
 	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "discovery": {}}`, []Violation{
-		{"/discovery", `unknown field "discovery"; allowed: site, tenants`},
+		{"/discovery", `unknown field "discovery"; allowed: site, tenants, toolCatalog`},
 		{"/site/colour", `unknown field "colour"; allowed: displayName, origin, publisher`},
 	}},
 	{"config missing site", "config", `{"tenants": []}`, []Violation{
@@ -480,18 +479,19 @@ var validateCases = []validateCase{
 		}
 	}()},
 	{"compact: property names that look like keywords are fine", "compact-tool-descriptor", compact(`{"type": "object", "properties": {"not": {"type": "boolean"}, "$ref": {"type": "string"}, "anyOf": false}, "required": ["not", "anyOf"]}`), nil},
-	{"compact: no outputSchema, short description", "compact-tool-descriptor", strings.Replace(goodCompact, `"description": "Seven-day forecast."`, `"outputSchema": {"type": "object"}, "description": "`+strings.Repeat("é", 301)+`"`, 1), []Violation{
-		{"/description", "must be at most 300 characters long; got 301"},
-		{"/outputSchema", `unknown field "outputSchema"; allowed: annotations, description, egress, inputSchema, name, replayPolicy, safetyTier, server, source, title, toolId`},
+	{"compact: no outputSchema, short description", "compact-tool-descriptor", strings.Replace(goodCompact, `"description": "Seven-day forecast."`, `"outputSchema": {"type": "object"}, "description": "`+strings.Repeat("é", 161)+`"`, 1), []Violation{
+		{"/description", "must be at most 160 characters long; got 161"},
+		{"/outputSchema", `unknown field "outputSchema"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
 	}},
 	{"compact: rules as in the standard view", "compact-tool-descriptor", strings.Replace(compact(`{"type": "object"}`), `"source": "host-extension", "safetyTier": "pure"`, `"source": "openapi", "safetyTier": "exec"`, 1), []Violation{
-		{"/annotations/destructiveHint", "must be true when safetyTier is exec; got false"},
-		{"/annotations/readOnlyHint", "must be false when safetyTier is exec; got true"},
 		{"/source", `must be host-extension when safetyTier is exec; got "openapi"`},
 	}},
 	{"compact list", "compact-tool-list", `{"tools": [` + goodCompact + `, ` + goodDescriptor + `], "next": null}`, []Violation{
 		{"/next", `unknown field "next"; allowed: tools`},
-		{"/tools/1/outputSchema", `unknown field "outputSchema"; allowed: annotations, description, egress, inputSchema, name, replayPolicy, safetyTier, server, source, title, toolId`},
+		{"/tools/1/annotations", `unknown field "annotations"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/tools/1/outputSchema", `unknown field "outputSchema"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/tools/1/server", `unknown field "server"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/tools/1/title", `unknown field "title"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
 	}},
 	{"compact list needs tools", "compact-tool-list", `{}`, []Violation{
 		{"", `missing required field "tools"`},
@@ -549,7 +549,6 @@ func descriptor(source, tier, replay, egress string, readOnly, destructive, idem
 // compact builds a valid compact tool descriptor around inputSchema.
 func compact(inputSchema string) string {
 	return `{"toolId": "t", "description": "d", "source": "host-extension", "safetyTier": "pure", "replayPolicy": "idempotent", "egress": "none",
-		"annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
 		"inputSchema": ` + inputSchema + `}`
 }
 
@@ -581,7 +580,7 @@ func TestAnnotationRules(t *testing.T) {
 				build := func(h []bool) string {
 					return descriptor("host-extension", tier, replay, egress, h[0], h[1], h[2], h[3])
 				}
-				for _, schema := range []string{"tool-descriptor", "compact-tool-descriptor"} {
+				for _, schema := range []string{"tool-descriptor"} {
 					if got := v.Validate(schema, decode(t, build(hints))); got != nil {
 						t.Errorf("%s %s/%s/%s: derived annotations rejected: %v", schema, tier, replay, egress, got)
 					}

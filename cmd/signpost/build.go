@@ -63,17 +63,34 @@ earlier build.`,
 
 func printSummary(w io.Writer, out string, b *build.Build) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SITE\tTOOLS\tDOCUMENTS\t/tools BYTES\tFOLDER")
+	fmt.Fprintln(tw, "SITE\tTOOLS\tDOCUMENTS\t/tools\t/tools?view=compact\tFOLDER")
 	for _, s := range b.Sites {
 		name := s.Tenant
 		if name == "" {
 			name = "(all)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", name, s.Tools, len(s.Documents), s.Bytes("/tools", build.ViewStandard), filepath.ToSlash(filepath.Join(out, s.Dir)))
+		std, compact := s.Bytes("/tools", build.ViewStandard), s.Bytes("/tools", build.ViewCompact)
+		compactCol := "off"
+		if compact > 0 {
+			compactCol = fmt.Sprintf("%s, ~%d tokens (%d%%)", size(compact), build.EstimateTokens(compact), compact*100/max(std, 1))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s, ~%d tokens\t%s\t%s\n", name, s.Tools, len(s.Documents),
+			size(std), build.EstimateTokens(std), compactCol, filepath.ToSlash(filepath.Join(out, s.Dir)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "route table: %s\n", filepath.ToSlash(filepath.Join(out, build.RouteTableFile)))
 	return err
+}
+
+// size formats a byte count for people.
+func size(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -1,0 +1,1437 @@
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// compactCorpusDir holds the recorded tools/list results of real MCP servers,
+// shared by the team (see its README).
+var compactCorpusDir = filepath.Join("..", "..", "shared", "corpus")
+
+// compactForbiddenKeywords are the keywords a compact schema must not use.
+var compactForbiddenKeywords = []string{"$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties", "dependentSchemas"}
+
+// forbiddenKeywords returns the JSON pointers of the forbidden keywords in
+// schema, found by walking schema positions only: a property named "not" or
+// the string "anyOf" in an enum is data, not a keyword.
+func forbiddenKeywords(schema any) []string {
+	var out []string
+	var walk func(v any, at string, depth int)
+	walk = func(v any, at string, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 1000 {
+			return
+		}
+		for _, k := range csSortedKeys(m) {
+			kv := m[k]
+			p := at + "/" + escapeRefToken(k)
+			if slices.Contains(compactForbiddenKeywords, k) {
+				out = append(out, p)
+			}
+			switch schemaKeyword(k) {
+			case skSchema:
+				walk(kv, p, depth+1)
+			case skItems, skSchemaList:
+				if l, ok := kv.([]any); ok {
+					for i, e := range l {
+						walk(e, p+"/"+strconv.Itoa(i), depth+1)
+					}
+				} else {
+					walk(kv, p, depth+1)
+				}
+			case skSchemaMap, skDependencies:
+				if mm, ok := kv.(map[string]any); ok {
+					for _, name := range csSortedKeys(mm) {
+						walk(mm[name], p+"/"+escapeRefToken(name), depth+1)
+					}
+				}
+			}
+		}
+	}
+	walk(schema, "", 0)
+	return out
+}
+
+func TestForbiddenKeywords(t *testing.T) {
+	in := csDecode(t, `{"properties": {"not": {"enum": ["anyOf", {"$ref": "#"}]}, "a": {"items": [{"oneOf": []}], "not": {}}},
+		"default": {"allOf": []}, "$defs": {"x": {"$ref": "#"}}, "dependencies": {"a": ["b"], "c": {"anyOf": []}}}`)
+	want := []string{"/$defs/x/$ref", "/dependencies/c/anyOf", "/properties/a/items/0/oneOf", "/properties/a/not"}
+	if diff := cmp.Diff(want, forbiddenKeywords(in)); diff != "" {
+		t.Errorf("forbiddenKeywords (-want +got):\n%s", diff)
+	}
+}
+
+// csDecode decodes JSON the way the build does: numbers as json.Number.
+func csDecode(t testing.TB, s string) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("bad JSON %s: %v", s, err)
+	}
+	return v
+}
+
+func csMarshal(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// compactCases are the constructs a compact schema must handle, with their
+// exact compact forms. invalid marks inputs a validator rejects, which the
+// soundness test skips.
+var compactCases = []struct {
+	name, in, want string
+	invalid        bool
+}{
+	{
+		name: "kept and dropped keywords",
+		in: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/t", "title": "T", "$comment": "c",
+			"type": "object", "description": "Create an issue.  Then   assign it.",
+			"properties": {
+				"owner": {"type": "string", "minLength": 1, "maxLength": 39, "pattern": "^[a-z]+$", "examples": ["a"], "title": "Owner"},
+				"count": {"type": "integer", "minimum": 1, "maximum": 100, "exclusiveMaximum": 101, "multipleOf": 1, "default": 10},
+				"tags": {"type": "array", "items": {"type": "string", "const": "x"}, "minItems": 1, "maxItems": 9, "uniqueItems": true, "contains": {"const": "x"}},
+				"when": {"type": "string", "format": "date-time", "readOnly": true, "deprecated": true},
+				"meta": {"type": "object", "minProperties": 1, "maxProperties": 3, "propertyNames": {"pattern": "^m"}}},
+			"required": ["owner"], "additionalProperties": false, "unevaluatedProperties": false}`,
+		want: `{"type": "object", "description": "Create an issue.",
+			"properties": {
+				"owner": {"type": "string", "minLength": 1, "maxLength": 39, "pattern": "^[a-z]+$"},
+				"count": {"type": "integer", "minimum": 1, "maximum": 100, "exclusiveMaximum": 101, "multipleOf": 1, "default": 10},
+				"tags": {"type": "array", "items": {"type": "string", "const": "x"}, "minItems": 1, "maxItems": 9, "uniqueItems": true},
+				"when": {"type": "string", "format": "date-time"},
+				"meta": {"type": "object", "minProperties": 1, "maxProperties": 3}},
+			"required": ["owner"], "additionalProperties": false}`,
+	},
+	{
+		name: "booleans stay booleans",
+		in:   `{"type": "object", "properties": {"a": true, "b": false}, "additionalProperties": true}`,
+		want: `{"type": "object", "properties": {"a": true, "b": false}}`,
+	},
+	{name: "true", in: `true`, want: `true`},
+	{name: "false", in: `false`, want: `false`},
+	{name: "empty", in: `{}`, want: `{}`},
+	{name: "not a schema", in: `"hello"`, want: `{}`, invalid: true},
+	{
+		name: "$ref to $defs, merged with its siblings",
+		in: `{"type": "object", "properties": {"item": {"$ref": "#/$defs/item", "description": "The item."}},
+			"$defs": {"item": {"type": "object", "description": "An item.", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}}}`,
+		want: `{"type": "object", "properties": {"item": {"type": "object", "description": "The item.", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}}}`,
+	},
+	{
+		name: "$ref to definitions and to an anchor",
+		in: `{"type": "object", "properties": {"a": {"$ref": "#/definitions/a"}, "b": {"$ref": "#bee"}},
+			"definitions": {"a": {"type": "string"}}, "$defs": {"b": {"$anchor": "bee", "type": "integer"}}}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}`,
+	},
+	{
+		name: "$ref at the root",
+		in:   `{"$ref": "#/$defs/args", "$defs": {"args": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}}`,
+		want: `{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}`,
+	},
+	{
+		name: "recursive $ref to the root",
+		in:   `{"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}, "required": ["name"]}`,
+		want: `{"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"description": "recursive: see the standard view"}}}, "required": ["name"]}`,
+	},
+	{
+		name: "recursive $ref to a definition",
+		in: `{"type": "object", "properties": {"tree": {"$ref": "#/$defs/node"}},
+			"$defs": {"node": {"type": "object", "properties": {"value": {"type": "integer"}, "next": {"$ref": "#/$defs/node"}}, "required": ["value"]}}}`,
+		want: `{"type": "object", "properties": {"tree": {"type": "object",
+			"properties": {"value": {"type": "integer"}, "next": {"description": "recursive: see the standard view"}}, "required": ["value"]}}}`,
+	},
+	{
+		name: "zod-style $ref into properties, recursive and not",
+		in: `{"type": "object", "properties": {
+				"filter": {"type": "object", "properties": {"field": {"type": "string"}, "and": {"type": "array", "items": {"$ref": "#/properties/filter"}}}},
+				"backup": {"$ref": "#/properties/filter"}}}`,
+		want: `{"type": "object", "properties": {
+				"filter": {"type": "object", "properties": {"field": {"type": "string"}, "and": {"type": "array", "items": {"description": "recursive: see the standard view"}}}},
+				"backup": {"type": "object", "properties": {"field": {"type": "string"}, "and": {"type": "array", "items": {"description": "recursive: see the standard view"}}}}}}`,
+	},
+	{
+		name: "$ref cycle that never reaches a value",
+		in:   `{"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}}`,
+		want: `{"type": "object", "properties": {"x": {"description": "recursive: see the standard view"}}}`,
+	},
+	{
+		name:    "$refs that do not resolve accept anything",
+		in:      `{"type": "object", "properties": {"a": {"$ref": "https://example.com/x"}, "b": {"$ref": "#/$defs/missing", "type": "string"}, "c": {"$ref": 5}}}`,
+		want:    `{"type": "object", "properties": {"a": {}, "b": {"type": "string"}, "c": {}}}`,
+		invalid: true,
+	},
+	{
+		name: "allOf merges",
+		in: `{"allOf": [
+				{"type": "object", "properties": {"a": {"type": "string", "description": "First."}}, "required": ["a"]},
+				{"properties": {"a": {"maxLength": 5, "description": "Second."}, "b": {"type": "integer", "minimum": 0}}, "required": ["b", "a"]},
+				{"properties": {"b": {"minimum": 3, "maximum": 9, "exclusiveMaximum": 8}}}]}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string", "maxLength": 5, "description": "First."},
+			"b": {"type": "integer", "minimum": 3, "maximum": 9, "exclusiveMaximum": 8}}, "required": ["a", "b"]}`,
+	},
+	{
+		name: "allOf with additionalProperties false in one branch keeps the union of properties",
+		in: `{"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}, "additionalProperties": false},
+			{"properties": {"b": {"type": "string"}}, "additionalProperties": {"type": "string"}}]}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "additionalProperties": false}`,
+	},
+	{
+		name: "allOf intersects types, enums and items",
+		in: `{"allOf": [{"type": ["number", "string", "array"], "items": {"enum": ["a", "b", "c"]}, "prefixItems": [{"type": "string"}]},
+			{"type": ["integer", "null", "array"], "items": {"enum": ["c", "b", "z"]}, "prefixItems": [{"maxLength": 3}, {"type": "boolean"}]}]}`,
+		want: `{"type": ["integer", "array"], "prefixItems": [{"type": "string", "maxLength": 3}, {"type": "boolean"}]}`,
+	},
+	{
+		name: "allOf that nothing satisfies is false",
+		in:   `{"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}, "y": {"allOf": [{"const": 1}, {"const": 2}]}, "z": {"allOf": [{"enum": [1]}, {"enum": [2]}]}}}`,
+		want: `{"type": "object", "properties": {"x": false, "y": false, "z": false}}`,
+	},
+	{
+		name: "anyOf of objects",
+		in: `{"type": "object", "anyOf": [
+				{"properties": {"kind": {"const": "file"}, "path": {"type": "string"}}, "required": ["kind", "path"], "additionalProperties": false},
+				{"properties": {"kind": {"const": "url"}, "url": {"type": "string", "format": "uri"}}, "required": ["kind", "url"], "additionalProperties": false}]}`,
+		want: `{"type": "object", "properties": {"kind": {"type": "string", "enum": ["file", "url"]}, "path": {"type": "string"},
+			"url": {"type": "string", "format": "uri"}}, "required": ["kind"], "additionalProperties": false}`,
+	},
+	{
+		name: "oneOf of open objects widens what a branch lacks",
+		in: `{"type": "object", "oneOf": [{"properties": {"a": {"type": "string", "description": "An a."}}, "required": ["a"]},
+			{"properties": {"b": {"type": "integer"}}, "required": ["b"], "additionalProperties": {"type": "string"}}]}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string", "description": "An a."}, "b": {}}}`,
+	},
+	{
+		name: "anyOf of primitives keeps each type's keywords",
+		in: `{"anyOf": [{"type": "string", "minLength": 2, "pattern": "^x", "format": "email"},
+			{"type": "integer", "minimum": 0, "maximum": 10}, {"type": "number", "minimum": -5, "maximum": 5.5}]}`,
+		want: `{"type": ["string", "number"], "minLength": 2, "pattern": "^x", "format": "email", "minimum": -5, "maximum": 10}`,
+	},
+	{
+		name: "anyOf with null",
+		in: `{"type": "object", "properties": {
+				"a": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}], "description": "Name, or null."},
+				"b": {"anyOf": [{"type": "string", "enum": ["x", "y"]}, {"type": "null"}]},
+				"c": {"anyOf": [{"$ref": "#/$defs/d"}, {"type": "null"}], "default": null},
+				"e": {"type": ["integer", "null"], "anyOf": [{"minimum": 1}, {"type": "null"}]}},
+			"$defs": {"d": {"type": "object", "properties": {"q": {"type": "boolean"}}, "required": ["q"]}}}`,
+		want: `{"type": "object", "properties": {
+				"a": {"type": ["string", "null"], "minLength": 1, "description": "Name, or null."},
+				"b": {"type": ["string", "null"], "enum": ["x", "y", null]},
+				"c": {"type": ["object", "null"], "properties": {"q": {"type": "boolean"}}, "required": ["q"], "default": null},
+				"e": {"type": ["integer", "null"], "minimum": 1}}}`,
+	},
+	{
+		name: "anyOf of enums and consts",
+		in:   `{"anyOf": [{"const": "a"}, {"enum": ["b", "a", 1.0]}, {"type": "boolean"}, {"const": 1}]}`,
+		want: `{"type": ["string", "integer", "boolean"], "enum": ["a", "b", 1.0, false, true]}`,
+	},
+	{
+		name: "anyOf where a branch has no enum drops the enum",
+		in:   `{"anyOf": [{"enum": ["a", "b"]}, {"type": "string", "maxLength": 3}]}`,
+		want: `{"type": "string"}`,
+	},
+	{
+		name: "anyOf with a branch that accepts anything",
+		in:   `{"anyOf": [{"type": "string"}, {"description": "Anything."}]}`,
+		want: `{"description": "Anything."}`,
+	},
+	{
+		name: "anyOf of arrays",
+		in: `{"anyOf": [{"type": "array", "items": {"type": "string"}, "maxItems": 3, "uniqueItems": true},
+			{"type": "array", "items": {"type": "integer"}, "maxItems": 5, "minItems": 1, "uniqueItems": true}]}`,
+		want: `{"type": "array", "items": {"type": ["string", "integer"]}, "maxItems": 5, "uniqueItems": true}`,
+	},
+	{
+		name: "anyOf of tuples",
+		in: `{"anyOf": [{"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]},
+			{"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "boolean"}}]}`,
+		want: `{"type": "array", "prefixItems": [{"type": ["string", "integer"]}, {"type": ["string", "boolean"]}]}`,
+	},
+	{
+		name: "anyOf of maps",
+		in: `{"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}, "dependentRequired": {"a": ["b", "c"]}},
+			{"type": "object", "additionalProperties": {"type": "string"}, "dependentRequired": {"a": ["c"], "b": ["a"]}}]}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": ["string", "integer"]}, "dependentRequired": {"a": ["c"]}}`,
+	},
+	{
+		name: "anyOf of integer and number",
+		in:   `{"anyOf": [{"type": "integer", "multipleOf": 2}, {"type": "number", "multipleOf": 0.5}, {"type": "integer", "multipleOf": 2}]}`,
+		want: `{"type": "number"}`,
+	},
+	{
+		name: "anyOf keeps a description the branches agree on",
+		in: `{"type": "object", "properties": {"a": {"anyOf": [{"type": "string", "description": "A name."}, {"type": "integer", "description": "An id."}]},
+			"b": {"anyOf": [{"type": "string", "description": "A name."}, {"type": "null"}, {"type": "integer", "description": "A name."}]}}}`,
+		want: `{"type": "object", "properties": {"a": {"type": ["string", "integer"]}, "b": {"type": ["string", "integer", "null"], "description": "A name."}}}`,
+	},
+	{
+		name: "anyOf keeps an agreed default",
+		in:   `{"anyOf": [{"type": "string", "default": "x"}, {"type": "null"}, {"type": "integer", "default": "x"}]}`,
+		want: `{"type": ["string", "integer", "null"], "default": "x"}`,
+	},
+	{
+		name: "allOf and anyOf together",
+		in: `{"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"required": ["a"]}],
+			"anyOf": [{"required": ["b"]}, {"required": ["c"]}], "oneOf": [{"required": ["a", "d"]}, {"required": ["a", "e"]}]}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}`,
+	},
+	{
+		name: "not is dropped, a property named not is kept",
+		in:   `{"type": "object", "properties": {"not": {"type": "string", "not": {"enum": ["x"]}}, "$ref": {"enum": ["anyOf", "oneOf"]}}, "not": {"required": ["a"]}}`,
+		want: `{"type": "object", "properties": {"not": {"type": "string"}, "$ref": {"enum": ["anyOf", "oneOf"]}}}`,
+	},
+	{
+		name: "not of everything is false",
+		in:   `{"type": "object", "properties": {"a": {"anyOf": [{"not": {}}, {"type": "string"}]}, "b": {"not": true, "type": "string"}, "c": {"not": {"description": "x"}}}}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string"}, "b": false, "c": false}}`,
+	},
+	{
+		name: "patternProperties widens additionalProperties",
+		in: `{"type": "object", "properties": {"name": {"type": "string"}},
+			"patternProperties": {"^x-": {"type": "string"}, "^n-": {"type": "integer"}}, "additionalProperties": false}`,
+		want: `{"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": {"type": ["string", "integer"]}}`,
+	},
+	{
+		name: "patternProperties alone is dropped",
+		in:   `{"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": {}}`,
+		want: `{"type": "object"}`,
+	},
+	{
+		name: "conditional keywords are dropped, dependentRequired kept",
+		in: `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+			"dependentSchemas": {"a": {"required": ["b"]}}, "if": {"required": ["a"]}, "then": {"required": ["b"]},
+			"else": {"properties": {"b": {"const": "x"}}}, "dependentRequired": {"b": ["a"]}, "dependencies": {"a": ["b"]}}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "dependentRequired": {"b": ["a"]}}`,
+	},
+	{
+		name: "nested combinations",
+		in: `{"type": "object", "properties": {"target": {"oneOf": [
+				{"allOf": [{"$ref": "#/$defs/named"}, {"properties": {"kind": {"const": "user"}}, "required": ["kind"]}]},
+				{"anyOf": [{"type": "string", "format": "email"}, {"type": "null"}]}]}},
+			"$defs": {"named": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}`,
+		want: `{"type": "object", "properties": {"target": {"type": ["string", "object", "null"], "format": "email",
+			"properties": {"name": {"type": "string"}, "kind": {"const": "user"}}, "required": ["name", "kind"]}}}`,
+	},
+	{
+		name: "draft-07: $ref overrides its siblings, tuples, dependencies",
+		in: `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {
+				"a": {"$ref": "#/definitions/s", "maxLength": 2},
+				"pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false},
+				"list": {"type": "array", "items": {"type": "string"}, "additionalItems": false, "prefixItems": [{"type": "integer"}]}},
+			"dependencies": {"a": ["pair"], "pair": {"required": ["a"]}}, "dependentRequired": {"list": ["a"]},
+			"definitions": {"s": {"type": "string"}}}`,
+		want: `{"type": "object", "properties": {"a": {"type": "string"},
+				"pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+				"list": {"type": "array", "items": {"type": "string"}}},
+			"dependentRequired": {"a": ["pair"]}}`,
+	},
+	{
+		name: "draft-04: boolean exclusive bounds",
+		in:   `{"$schema": "http://json-schema.org/draft-04/schema#", "type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "exclusiveMaximum": false}`,
+		want: `{"type": "number", "exclusiveMinimum": 0, "maximum": 10}`,
+	},
+	{
+		name: "2020-12: items is left out next to prefixItems",
+		in:   `{"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}, "minItems": 1}`,
+		want: `{"type": "array", "prefixItems": [{"type": "string"}], "minItems": 1}`,
+	},
+	{
+		name: "descriptions are shortened",
+		in: `{"type": "object", "description": "Lists   pull requests\nin a repository. Use filters to narrow the results, e.g. by state.",
+			"properties": {"a": {"type": "string", "description": "Optional. The resource ID (e.g. 42). It varies with the method."}, "b": {"description": " \n "}}}`,
+		want: `{"type": "object", "description": "Lists pull requests in a repository.",
+			"properties": {"a": {"type": "string", "description": "Optional. The resource ID"}, "b": {}}}`,
+	},
+}
+
+func TestCompactSchema(t *testing.T) {
+	for _, tc := range compactCases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := csDecode(t, tc.in)
+			before := csMarshal(t, in)
+			got := compactSchema(in)
+			if diff := cmp.Diff(csDecode(t, tc.want), csDecode(t, csMarshal(t, got))); diff != "" {
+				t.Errorf("compactSchema(%s) (-want +got):\n%s", tc.in, diff)
+			}
+			if bad := forbiddenKeywords(got); len(bad) > 0 {
+				t.Errorf("forbidden keywords at %v", bad)
+			}
+			if after := csMarshal(t, in); after != before {
+				t.Errorf("compactSchema modified its input:\n%s\n%s", before, after)
+			}
+		})
+	}
+}
+
+// compactSchema may run on many goroutines at once (the build projects tools
+// in parallel) and gives the same results.
+func TestCompactSchemaConcurrent(t *testing.T) {
+	var inputs []any
+	var want []string
+	for _, tc := range compactCases {
+		in := csDecode(t, tc.in)
+		inputs = append(inputs, in)
+		want = append(want, csMarshal(t, compactSchema(in)))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 * len(inputs) {
+				j := (i + g) % len(inputs)
+				if got := csMarshal(t, compactSchema(inputs[j])); got != want[j] {
+					errs <- fmt.Sprintf("%s: got %s, want %s", compactCases[j].name, got, want[j])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// A description longer than compactDescMax is cut at a word.
+func TestCompactSchemaLongDescription(t *testing.T) {
+	for in, want := range map[string]string{
+		strings.Repeat("The unique identifier of the resource, which varies with the method provided; ", 4): "The unique identifier of the resource",
+		"Page number for pagination (min 1)":                                     "Page number for pagination",
+		"Optional: the namespace to list pods from. Defaults to all namespaces.": "Optional: the namespace to list pods from.",
+		"Lifecycle action to perform: 'restart' creates a new pod":               "Lifecycle action to perform",
+		"Repository owner": "Repository owner",
+		strings.Repeat("averyveryverylongwordwithoutanybreaks ", 5):    "averyveryverylongwordwithoutanybreaks…",
+		"Interface name in the VM (optional, defaults to networkName)": "Interface name in the VM",
+	} {
+		got := compactSchema(map[string]any{"type": "object", "description": in})
+		desc, _ := got.(map[string]any)["description"].(string)
+		if desc != want || len(desc) > compactDescMax {
+			t.Errorf("description of %q: %q; want %q, at most %d bytes", in, desc, want, compactDescMax)
+		}
+	}
+}
+
+// A chain of $refs is inlined 8 deep, then cut.
+func TestCompactSchemaRefDepth(t *testing.T) {
+	defs := map[string]any{"d12": map[string]any{"type": "string"}}
+	for i := range 12 {
+		defs[fmt.Sprintf("d%d", i)] = map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"$ref": fmt.Sprintf("#/$defs/d%d", i+1)}}}
+	}
+	in := map[string]any{"$ref": "#/$defs/d0", "$defs": defs}
+	var want any = map[string]any{"description": compactNoteDeep}
+	for range compactMaxRefDepth {
+		want = map[string]any{"type": "object", "properties": map[string]any{"n": want}}
+	}
+	if diff := cmp.Diff(want, compactSchema(in)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// Deeply nested schemas are cut too.
+func TestCompactSchemaDepth(t *testing.T) {
+	var in any = map[string]any{"type": "string"}
+	for range 1000 {
+		in = map[string]any{"type": "array", "items": in}
+	}
+	got := compactSchema(in)
+	n := 0
+	for v := got; ; n++ {
+		m := v.(map[string]any)
+		if m["items"] == nil {
+			if m["description"] != compactNoteDeep {
+				t.Errorf("innermost schema %v; want the note %q", m, compactNoteDeep)
+			}
+			break
+		}
+		v = m["items"]
+	}
+	if n != compactMaxDepth {
+		t.Errorf("kept %d levels; want %d", n, compactMaxDepth)
+	}
+}
+
+// A small schema whose definitions fan out exponentially still gives a small
+// compact schema, fast.
+func TestCompactSchemaBounded(t *testing.T) {
+	for _, tc := range []struct{ levels, fanout int }{{30, 2}, {20, 3}, {8, 4}, {12, 16}, {8, 60}, {3, 1000}} {
+		defs := map[string]any{fmt.Sprintf("d%d", tc.levels): map[string]any{"type": "string", "enum": []any{"alpha", "beta", "gamma"}, "description": "A leaf."}}
+		for i := range tc.levels {
+			props := map[string]any{}
+			for j := range tc.fanout {
+				props[fmt.Sprintf("p%d", j)] = map[string]any{"$ref": fmt.Sprintf("#/$defs/d%d", i+1)}
+			}
+			defs[fmt.Sprintf("d%d", i)] = map[string]any{"type": "object", "properties": props, "required": []any{"p0"}}
+		}
+		in := map[string]any{"type": "object", "properties": map[string]any{"root": map[string]any{"$ref": "#/$defs/d0"}}, "$defs": defs}
+		inBytes := len(csMarshal(t, in))
+		start := time.Now()
+		got := compactSchema(in)
+		elapsed := time.Since(start)
+		out := csMarshal(t, got)
+		t.Logf("%d levels × %d refs: %d bytes in, %d bytes out, %v", tc.levels, tc.fanout, inBytes, len(out), elapsed)
+		if limit := 4*inBytes + 4*compactRefSlack; len(out) > limit {
+			t.Errorf("%d levels × %d refs: %d bytes out for %d in; want at most %d", tc.levels, tc.fanout, len(out), inBytes, limit)
+		}
+		if elapsed > time.Second {
+			t.Errorf("%d levels × %d refs: took %v", tc.levels, tc.fanout, elapsed)
+		}
+		if !strings.Contains(out, compactNoteLarge) && tc.fanout > 2 {
+			t.Errorf("%d levels × %d refs: no %q in the result", tc.levels, tc.fanout, compactNoteLarge)
+		}
+		if bad := forbiddenKeywords(got); len(bad) > 0 {
+			t.Errorf("forbidden keywords at %v", bad)
+		}
+	}
+}
+
+// The result depends neither on map iteration order nor on earlier calls.
+func TestCompactSchemaDeterministic(t *testing.T) {
+	inputs := []string{}
+	for _, tc := range compactCases {
+		inputs = append(inputs, tc.in)
+	}
+	inputs = append(inputs, compactBenchSchema)
+	for _, s := range inputs {
+		want := csMarshal(t, compactSchema(csDecode(t, s)))
+		for range 20 {
+			if got := csMarshal(t, compactSchema(csDecode(t, s))); got != want {
+				t.Fatalf("compactSchema(%s) differs between calls:\n%s\n%s", s, want, got)
+			}
+		}
+	}
+}
+
+func TestCompactText(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"", 120, ""},
+		{"   ", 120, ""},
+		{"Repository owner", 120, "Repository owner"},
+		{"  Repository\n\towner  ", 120, "Repository owner"},
+		{"Get a file. Then more.", 120, "Get a file."},
+		{"Get a file! Then more.", 120, "Get a file!"},
+		{"Is it a file? Then more.", 120, "Is it a file?"},
+		{"Optional. The name of the pod. More.", 120, "Optional. The name of the pod."},
+		{"Use a file (e.g. ci.yaml) here. More.", 120, "Use a file (e.g. ci.yaml) here."},
+		{"Use a file, e.g. ci.yaml. More.", 120, "Use a file, e.g. ci.yaml."},
+		{"Version 1.2 is out. More.", 120, "Version 1.2 is out."},
+		{"Says \"hi.\" Then more.", 120, "Says \"hi.\""},
+		{"Lists things (see docs. Really.) Then more.", 120, "Lists things (see docs. Really.)"},
+		{"Ends with a name. like this one.", 120, "Ends with a name. like this one."},
+		{"Max size. ", 120, "Max size."},
+		{long, 20, "word word word…"},
+		{long, 22, "word word word word…"},
+		{"one two three four five six seven.", 19, "one two three…"},
+		{"one, two, three: four five six seven.", 20, "one, two, three…"},
+		{strings.Repeat("x", 50), 10, "xxxxxxx…"},
+		{"ab cdefghijklmnopqrstuvwxyz", 12, "ab cdefgh…"},
+		{"héllo wörld ünïcode ñ and more words here", 16, "héllo wörld…"},
+		{"ééééééééé", 8, "éé…"},
+		{"ééééééééé", 2, "é"},
+		{"ééééééééé", 1, ""},
+		{"abc", 0, ""},
+		{"bad \xff byte", 120, "bad \uFFFD byte"},
+		{"no\u00a0break\u2003space", 120, "no break space"},
+		{"Short. ", 3, "…"},
+	} {
+		got := compactText(tc.in, tc.max)
+		if got != tc.want {
+			t.Errorf("compactText(%q, %d) = %q; want %q", tc.in, tc.max, got, tc.want)
+		}
+		if len(got) > max(tc.max, 0) || !utf8.ValidString(got) {
+			t.Errorf("compactText(%q, %d) = %q: %d bytes or invalid UTF-8", tc.in, tc.max, got, len(got))
+		}
+	}
+}
+
+// compactValidator compiles a schema the way the soundness tests validate
+// with: the draft $schema names, else draft (2020-12 unless a test reads a
+// compact schema as an older client would), formats asserted, nothing loaded
+// from anywhere.
+func compactValidator(schema any, draft *jsonschema.Draft) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(draft)
+	c.AssertFormat()
+	c.UseLoader(csNoLoader{})
+	const url = "mem:///schema.json"
+	if err := c.AddResource(url, schema); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// compactSchemaChecker validates a compact schema against the definition of
+// one in the published compact-tool-descriptor schema.
+var compactSchemaChecker = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	src, ok := schemas.Source("compact-tool-descriptor")
+	if !ok {
+		return nil, errors.New("no compact-tool-descriptor schema")
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+	if err != nil {
+		return nil, err
+	}
+	id, _ := doc.(map[string]any)["$id"].(string)
+	c := jsonschema.NewCompiler()
+	c.UseLoader(csNoLoader{})
+	if err := c.AddResource(id, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(id + "#/$defs/compactSchema")
+})
+
+type csNoLoader struct{}
+
+func (csNoLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("%s: not loaded in tests", url)
+}
+
+// csSoundness counts what checkSound saw.
+type csSoundness struct {
+	instances, accepted, rejected, rejectedByBoth int
+}
+
+func (s *csSoundness) add(o csSoundness) {
+	s.instances += o.instances
+	s.accepted += o.accepted
+	s.rejected += o.rejected
+	s.rejectedByBoth += o.rejectedByBoth
+}
+
+// checkSound generates n instances guided by schema and checks that its
+// compact form accepts every one the original accepts, read as JSON Schema
+// 2020-12 and also as draft-07 (by a client that does not know prefixItems
+// or dependentRequired).
+func checkSound(t *testing.T, name string, schema any, n int, seed uint64) csSoundness {
+	t.Helper()
+	orig, err := compactValidator(schema, jsonschema.Draft2020)
+	if err != nil {
+		t.Fatalf("%s: the original does not compile: %v", name, err)
+	}
+	compact := compactSchema(schema)
+	if bad := forbiddenKeywords(compact); len(bad) > 0 {
+		t.Errorf("%s: forbidden keywords at %v", name, bad)
+	}
+	checker, err := compactSchemaChecker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checker.Validate(compact); err != nil {
+		t.Errorf("%s: not a compact schema by compact-tool-descriptor.schema.json: %v", name, err)
+	}
+	comp, err := compactValidator(compact, jsonschema.Draft2020)
+	if err != nil {
+		t.Fatalf("%s: the compact schema does not compile: %v\n%s", name, err, csMarshal(t, compact))
+	}
+	comp7, err := compactValidator(compact, jsonschema.Draft7)
+	if err != nil {
+		t.Fatalf("%s: the compact schema does not compile as draft-07: %v\n%s", name, err, csMarshal(t, compact))
+	}
+	g := newCSGen(seed, schema)
+	var s csSoundness
+	failures := 0
+	for range n {
+		inst := g.instance()
+		s.instances++
+		if orig.Validate(inst) != nil {
+			s.rejected++
+			if comp.Validate(inst) != nil {
+				s.rejectedByBoth++
+			}
+			continue
+		}
+		s.accepted++
+		for _, c := range []struct {
+			draft  string
+			schema *jsonschema.Schema
+		}{{"2020-12", comp}, {"draft-07", comp7}} {
+			if err := c.schema.Validate(inst); err != nil && failures < 3 {
+				failures++
+				t.Errorf("%s: the original accepts %s, the compact schema read as %s rejects it: %v\ncompact: %s",
+					name, csMarshal(t, inst), c.draft, err, csMarshal(t, compact))
+			}
+		}
+	}
+	return s
+}
+
+// The compact schema accepts every instance the original does, on schemas
+// covering every construct.
+func TestCompactSchemaSound(t *testing.T) {
+	var total csSoundness
+	for i, tc := range compactCases {
+		if tc.invalid {
+			continue
+		}
+		const n = 400
+		s := checkSound(t, tc.name, csDecode(t, tc.in), n, uint64(i))
+		total.add(s)
+		if tc.want != "false" && s.accepted < n/20 {
+			t.Errorf("%s: the original accepted only %d of %d generated instances", tc.name, s.accepted, n)
+		}
+	}
+	for i, src := range compactSoundOnly {
+		const n = 400
+		s := checkSound(t, fmt.Sprintf("compactSoundOnly[%d]", i), csDecode(t, src), n, uint64(1000+i))
+		total.add(s)
+		if s.accepted < n/20 {
+			t.Errorf("compactSoundOnly[%d]: the original accepted only %d of %d generated instances", i, s.accepted, n)
+		}
+	}
+	t.Logf("hand-written schemas: %d instances, %d accepted by the original (all by the compact schema), %d of its %d rejections shared by the compact schema",
+		total.instances, total.accepted, total.rejectedByBoth, total.rejected)
+}
+
+// compactSoundOnly are more schemas for the soundness test: combinations
+// whose exact compact form matters less than that it is sound.
+var compactSoundOnly = []string{
+	compactBenchSchema,
+	`{"type": "object", "properties": {"n": {"type": "number", "anyOf": [{"minimum": 10}, {"maximum": -10}, {"multipleOf": 3}]},
+		"s": {"anyOf": [{"type": "string", "pattern": "^[a-c]+$"}, {"type": "string", "maxLength": 2}, {"enum": [1, 2, null]}]},
+		"o": {"oneOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false},
+			{"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}, {"type": "array", "items": {"type": "integer"}, "maxItems": 2}]}},
+		"required": ["n"]}`,
+	`{"type": "object", "properties": {"x": {"allOf": [{"anyOf": [{"type": "integer"}, {"type": "string"}]}, {"anyOf": [{"type": "string", "minLength": 1}, {"minimum": 0}]}],
+		"not": {"const": 3}}, "y": {"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "integer"}}},
+		"dependentSchemas": {"x": {"required": ["y"]}}, "additionalProperties": false}`,
+	`{"type": "object", "patternProperties": {"^[a-z]$": {"type": "integer"}, "^[a-z][0-9]$": {"type": "string"}}, "additionalProperties": {"type": "boolean"},
+		"properties": {"a": {"type": "number"}}, "minProperties": 1}`,
+	`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {
+		"t": {"type": "array", "items": [{"type": "string"}, {"$ref": "#/definitions/n"}], "additionalItems": {"type": "boolean"}},
+		"r": {"$ref": "#/definitions/n", "minimum": 100}, "e": {"type": "number", "exclusiveMinimum": 0}},
+		"dependencies": {"t": ["r"], "r": {"properties": {"e": {"maximum": 1}}}},
+		"definitions": {"n": {"type": "integer", "maximum": 50}}}`,
+	`{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {
+		"a": {"type": "number", "minimum": 1, "exclusiveMinimum": true, "maximum": 3, "exclusiveMaximum": true}, "b": {"enum": ["x", 1]}}}`,
+	`{"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object", "properties": {
+		"a": {"$ref": "#/$defs/s", "maxLength": 3}, "t": {"items": [{"type": "integer"}], "additionalItems": false}},
+		"dependentRequired": {"a": ["t"]}, "$defs": {"s": {"type": "string", "minLength": 1}}}`,
+	`{"type": "object", "properties": {"tree": {"$ref": "#/$defs/node"}, "list": {"type": "array", "items": {"$ref": "#/$defs/node"}, "maxItems": 3}},
+		"$defs": {"node": {"type": "object", "properties": {"v": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+			"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}, "required": ["v"], "additionalProperties": false}}}`,
+	`{"type": "object", "properties": {"p": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": false},
+		"q": {"anyOf": [{"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"}}, {"type": "array", "items": {"type": "boolean"}, "minItems": 2}]},
+		"u": {"allOf": [{"type": "array", "prefixItems": [{"minimum": 0}]}, {"type": "array", "items": {"type": "integer"}}]}}}`,
+	`{"type": "object", "properties": {"jobs": {"type": "array", "minItems": 1, "items": {"anyOf": [
+			{"type": "object", "properties": {"run": {"type": "string", "minLength": 1}, "env": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["run"], "additionalProperties": false},
+			{"type": "object", "properties": {"uses": {"type": "string", "pattern": "^[a-z]+/[a-z]+@v[0-9]+$"}, "with": {"type": "object"}}, "required": ["uses"], "additionalProperties": false},
+			{"type": "string", "enum": ["checkout", "setup"]}]}},
+		"mixed": {"anyOf": [{"type": ["string", "integer"], "minimum": 5, "maxLength": 3}, {"enum": ["abcdef", 2, null]}, {"type": "array", "prefixItems": [{"const": 1}], "minItems": 1}]}}}`,
+	`{"type": "object", "properties": {"q": {"allOf": [{"$ref": "#/$defs/expr"}, {"anyOf": [{"required": ["op"]}, {"required": ["value"]}]}]}},
+		"$defs": {"expr": {"type": "object", "properties": {"op": {"enum": ["and", "or", "not"]}, "args": {"type": "array", "items": {"$ref": "#/$defs/expr"}},
+			"value": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]}}, "additionalProperties": false}}}`,
+	`{"type": "object", "properties": {
+		"limit": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 100, "default": 10}, {"type": "null"}], "default": 10, "description": "Page size."},
+		"tags": {"anyOf": [{"type": "array", "items": {"type": "string", "maxLength": 5}, "uniqueItems": true}, {"type": "null"}]},
+		"when": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "string", "format": "date"}]},
+		"mode": {"oneOf": [{"const": "fast"}, {"const": "safe", "description": "Slow."}, {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10}]}},
+		"required": ["mode"], "additionalProperties": false}`,
+	`{"type": "object", "required": ["kind"], "properties": {"kind": {"enum": ["a", "b"]}},
+		"oneOf": [{"properties": {"kind": {"const": "a"}, "x": {"type": "string", "format": "date"}}, "required": ["x"]},
+			{"properties": {"kind": {"const": "b"}, "y": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["y"], "additionalProperties": false}]}`,
+}
+
+// checkPrecise reports where compact lost a type, enum, const, format,
+// default or required list that orig states unconditionally: at a schema
+// reached through properties, items and additionalProperties only, without
+// $ref or an applicator of its own.
+func checkPrecise(t *testing.T, name string, orig, compact any, at string) {
+	t.Helper()
+	om, ok1 := orig.(map[string]any)
+	cm, ok2 := compact.(map[string]any)
+	if !ok1 || !ok2 {
+		return
+	}
+	for _, k := range []string{"$ref", "allOf", "anyOf", "oneOf", "if", "patternProperties", "dependentSchemas", "not"} {
+		if _, ok := om[k]; ok {
+			return
+		}
+	}
+	for _, k := range []string{"type", "enum", "const", "format", "default", "required"} {
+		if v, ok := om[k]; ok {
+			if diff := cmp.Diff(v, cm[k]); diff != "" {
+				t.Errorf("%s: %s/%s changed (-original +compact):\n%s", name, at, k, diff)
+			}
+		}
+	}
+	if props, ok := om["properties"].(map[string]any); ok {
+		cprops, _ := cm["properties"].(map[string]any)
+		for _, k := range csSortedKeys(props) {
+			checkPrecise(t, name, props[k], cprops[k], at+"/properties/"+escapeRefToken(k))
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		checkPrecise(t, name, om[k], cm[k], at+"/"+k)
+	}
+}
+
+// corpusTools reads the recorded tools of one corpus file.
+func corpusTools(t testing.TB, name string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(compactCorpusDir, name))
+	if errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
+		t.Skipf("corpus not available: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var tools []map[string]any
+	if err := d.Decode(&tools); err != nil {
+		t.Fatal(err)
+	}
+	return tools
+}
+
+// On real schemas: sound, compact, and smaller.
+func TestCompactSchemaCorpus(t *testing.T) {
+	var total csSoundness
+	var schemaIn, schemaOut, listIn, listOut, tools int
+	for _, file := range []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"} {
+		for i, tool := range corpusTools(t, file) {
+			name := fmt.Sprintf("%s %v", file, tool["name"])
+			schema, ok := tool["inputSchema"]
+			if !ok {
+				t.Errorf("%s: no inputSchema", name)
+				continue
+			}
+			tools++
+			const n = 150
+			s := checkSound(t, name, schema, n, uint64(i))
+			total.add(s)
+			if s.accepted < n/10 {
+				t.Errorf("%s: the original accepted only %d of %d generated instances", name, s.accepted, n)
+			}
+			compact := compactSchema(schema)
+			checkPrecise(t, name, schema, compact, "")
+			if root, _ := schema.(map[string]any); root["type"] == "object" {
+				if root, _ := compact.(map[string]any); root["type"] != "object" {
+					t.Errorf("%s: compact root type %v; want object", name, root["type"])
+				}
+			}
+			schemaIn += len(csMarshal(t, schema))
+			schemaOut += len(csMarshal(t, compact))
+			// The part of a descriptor the compact view changes.
+			desc, _ := tool["description"].(string)
+			listIn += len(csMarshal(t, map[string]any{"name": tool["name"], "description": desc, "inputSchema": schema}))
+			listOut += len(csMarshal(t, map[string]any{"name": tool["name"], "description": compactText(desc, 300), "inputSchema": compact}))
+		}
+	}
+	if tools != 164 {
+		t.Errorf("read %d tools; want 164", tools)
+	}
+	t.Logf("corpus: %d tools, %d instances, %d accepted by the original (all by the compact schema), %d of its %d rejections shared by the compact schema",
+		tools, total.instances, total.accepted, total.rejectedByBoth, total.rejected)
+	t.Logf("corpus: input schemas %d bytes, compact %d bytes (%.2f); name+description+inputSchema %d bytes, compact %d (%.2f)",
+		schemaIn, schemaOut, float64(schemaOut)/float64(schemaIn), listIn, listOut, float64(listOut)/float64(listIn))
+	if schemaOut >= schemaIn {
+		t.Errorf("compact schemas take %d bytes, the originals %d", schemaOut, schemaIn)
+	}
+}
+
+func FuzzCompactSchema(f *testing.F) {
+	for _, tc := range compactCases {
+		f.Add([]byte(tc.in))
+	}
+	for _, s := range compactSoundOnly {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{`null`, `[]`, `1e400`, `{"$ref": "#"}`, `{"anyOf": []}`, `{"allOf": [{"$ref": "#"}]}`,
+		`{"$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}`,
+		`{"enum": [1, 1.0, 1e0, "1"], "anyOf": [{"const": 10e-1}, {"type": "integer", "minimum": 1e308}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) != nil {
+			return
+		}
+		start := time.Now()
+		got := compactSchema(v)
+		if elapsed := time.Since(start); elapsed > 2*time.Second {
+			t.Fatalf("took %v", elapsed)
+		}
+		if bad := forbiddenKeywords(got); len(bad) > 0 {
+			t.Fatalf("forbidden keywords at %v in %s", bad, csMarshal(t, got))
+		}
+		out := csMarshal(t, got)
+		if len(out) > 8*len(data)+4*compactRefSlack {
+			t.Fatalf("%d bytes in, %d bytes out", len(data), len(out))
+		}
+		if again := csMarshal(t, compactSchema(v)); again != out {
+			t.Fatalf("not deterministic:\n%s\n%s", out, again)
+		}
+		orig, err := compactValidator(v, jsonschema.Draft2020)
+		if err != nil {
+			return // not a valid schema: nothing to be sound about
+		}
+		comp, err := compactValidator(got, jsonschema.Draft2020)
+		if err != nil {
+			t.Fatalf("the compact form of a valid schema does not compile: %v\n%s", err, out)
+		}
+		h := fnv.New64a()
+		h.Write(data)
+		g := newCSGen(h.Sum64(), v)
+		for range 16 {
+			inst := g.instance()
+			if orig.Validate(inst) == nil {
+				if err := comp.Validate(inst); err != nil {
+					t.Fatalf("the original accepts %s, the compact schema rejects it: %v\ncompact: %s", csMarshal(t, inst), err, out)
+				}
+			}
+		}
+	})
+}
+
+// compactBenchSchema is a realistic tool input schema of 41 schema objects,
+// with two $refs and two anyOfs.
+const compactBenchSchema = `{
+	"type": "object",
+	"description": "Create an issue in a repository. The issue is assigned and labelled in the same call.",
+	"properties": {
+		"owner": {"type": "string", "description": "Repository owner (user or organization).", "minLength": 1, "maxLength": 39, "pattern": "^[A-Za-z0-9-]+$"},
+		"repo": {"type": "string", "description": "Repository name.", "minLength": 1, "maxLength": 100},
+		"title": {"type": "string", "description": "Issue title.", "minLength": 1, "maxLength": 256},
+		"body": {"type": "string", "description": "Issue body, in Markdown. Mention users with @login."},
+		"assignees": {"type": "array", "description": "Logins of the users to assign.", "items": {"type": "string"}, "maxItems": 10, "uniqueItems": true},
+		"labels": {"type": "array", "description": "Labels to apply.", "items": {"$ref": "#/$defs/label"}},
+		"milestone": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "Milestone number, or null for none.", "default": null},
+		"priority": {"type": "string", "enum": ["low", "medium", "high", "urgent"], "default": "medium", "description": "How urgent the issue is."},
+		"due": {"type": "string", "format": "date", "description": "Due date, as YYYY-MM-DD."},
+		"estimate": {"type": "number", "minimum": 0, "maximum": 1000, "description": "Estimated hours of work."},
+		"draft": {"type": "boolean", "default": false, "description": "Create the issue as a draft."},
+		"links": {"type": "array", "items": {"type": "object", "properties": {
+			"url": {"type": "string", "format": "uri", "description": "Where the link points."},
+			"title": {"type": "string", "description": "Text of the link."},
+			"kind": {"type": "string", "enum": ["docs", "design", "ticket"]}}, "required": ["url"], "additionalProperties": false}},
+		"notify": {"type": "object", "description": "Who to notify.", "properties": {
+			"watchers": {"type": "boolean"}, "team": {"type": "string", "description": "Team slug."},
+			"channels": {"type": "array", "items": {"type": "string", "enum": ["email", "slack", "web"]}}}},
+		"parent": {"anyOf": [{"$ref": "#/$defs/issue"}, {"type": "null"}], "description": "The parent issue, if any."},
+		"reactions": {"type": "object", "properties": {"up": {"type": "integer", "minimum": 0}, "down": {"type": "integer", "minimum": 0}}},
+		"metadata": {"type": "object", "description": "Free-form key/value pairs.", "additionalProperties": {"type": "string", "maxLength": 200}}
+	},
+	"required": ["owner", "repo", "title"],
+	"additionalProperties": false,
+	"$defs": {
+		"label": {"type": "object", "description": "A label, by name, with an optional colour.", "properties": {
+			"name": {"type": "string", "minLength": 1, "maxLength": 50, "description": "Label name."},
+			"color": {"type": "string", "pattern": "^[0-9a-f]{6}$", "description": "Hex colour without #."}},
+			"required": ["name"], "additionalProperties": false},
+		"issue": {"type": "object", "properties": {
+			"owner": {"type": "string"}, "repo": {"type": "string"}, "number": {"type": "integer", "minimum": 1}}, "required": ["number"]}
+	}
+}`
+
+func BenchmarkCompactSchema(b *testing.B) {
+	schema := csDecode(b, compactBenchSchema)
+	for b.Loop() {
+		compactSchema(schema)
+	}
+}
+
+// csGen generates JSON instances guided by a schema: values of its types,
+// enums and consts, its properties and required names, items and one branch
+// of each anyOf or oneOf, with random noise mixed in, so that many instances
+// are valid and many are nearly so. The same seed gives the same instances.
+type csGen struct {
+	r        *rand.Rand
+	root     any
+	pool     []string // strings found in the schema, and some others
+	patterns map[string]*syntax.Regexp
+}
+
+func newCSGen(seed uint64, root any) *csGen {
+	g := &csGen{r: rand.New(rand.NewPCG(seed, 0x636f6d70616374)), root: root, patterns: map[string]*syntax.Regexp{}}
+	g.pool = []string{"", "a", "x", "hello world", "0", "-1", "true", "null", "A1", "abc-123", "ümlaut", "2024-01-02", strings.Repeat("z", 300)}
+	seen := map[string]bool{}
+	var collect func(v any, depth int)
+	collect = func(v any, depth int) {
+		if depth > 50 || len(g.pool) > 200 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			if !seen[x] {
+				seen[x] = true
+				g.pool = append(g.pool, x)
+			}
+		case []any:
+			for _, e := range x {
+				collect(e, depth+1)
+			}
+		case map[string]any:
+			for _, k := range csSortedKeys(x) {
+				collect(k, depth+1)
+				collect(x[k], depth+1)
+			}
+		}
+	}
+	collect(root, 0)
+	return g
+}
+
+// csHints is what a schema, its $refs, allOf and one branch of each anyOf
+// and oneOf say about an instance.
+type csHints struct {
+	types    []string
+	values   []any // from const and enum
+	props    map[string][]any
+	names    []string // properties, in a fixed order
+	required []string
+	items    []any
+	prefix   [][]any
+	addl     []any
+	patProps map[string][]any
+	patNames []string
+	nums     map[string][]float64
+	patterns []string
+	formats  []string
+}
+
+func (g *csGen) instance() any { return g.value(g.root, 0) }
+
+func (g *csGen) value(s any, depth int) any {
+	m, ok := s.(map[string]any)
+	if !ok || depth > 6 || g.r.IntN(40) == 0 {
+		return g.noise(depth)
+	}
+	h := &csHints{props: map[string][]any{}, patProps: map[string][]any{}, nums: map[string][]float64{}}
+	g.flatten(m, h, 0)
+	return g.fromHints(h, depth)
+}
+
+func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
+	if depth > 12 {
+		return
+	}
+	sub := func(v any) {
+		if sm, ok := v.(map[string]any); ok {
+			g.flatten(sm, h, depth+1)
+		}
+	}
+	for _, k := range csSortedKeys(m) {
+		v := m[k]
+		switch k {
+		case "type":
+			switch x := v.(type) {
+			case string:
+				h.types = append(h.types, x)
+			case []any:
+				for _, e := range x {
+					if s, ok := e.(string); ok {
+						h.types = append(h.types, s)
+					}
+				}
+			}
+		case "const":
+			h.values = append(h.values, v)
+		case "enum":
+			if l, ok := v.([]any); ok {
+				h.values = append(h.values, l...)
+			}
+		case "properties":
+			if pm, ok := v.(map[string]any); ok {
+				for _, name := range csSortedKeys(pm) {
+					if _, seen := h.props[name]; !seen {
+						h.names = append(h.names, name)
+					}
+					h.props[name] = append(h.props[name], pm[name])
+				}
+			}
+		case "patternProperties":
+			if pm, ok := v.(map[string]any); ok {
+				for _, pat := range csSortedKeys(pm) {
+					if _, seen := h.patProps[pat]; !seen {
+						h.patNames = append(h.patNames, pat)
+					}
+					h.patProps[pat] = append(h.patProps[pat], pm[pat])
+				}
+			}
+		case "required":
+			for _, name := range csStrings(v) {
+				if !slices.Contains(h.required, name.(string)) {
+					h.required = append(h.required, name.(string))
+				}
+			}
+		case "items", "prefixItems":
+			if l, ok := v.([]any); ok {
+				for i, e := range l {
+					if i >= len(h.prefix) {
+						h.prefix = append(h.prefix, nil)
+					}
+					h.prefix[i] = append(h.prefix[i], e)
+				}
+			} else {
+				h.items = append(h.items, v)
+			}
+		case "additionalItems":
+			h.items = append(h.items, v)
+		case "additionalProperties":
+			h.addl = append(h.addl, v)
+		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems":
+			if num, ok := csNumberOf(v); ok {
+				if f, err := strconv.ParseFloat(string(num), 64); err == nil {
+					h.nums[k] = append(h.nums[k], f)
+				}
+			}
+		case "pattern":
+			if s, ok := v.(string); ok {
+				h.patterns = append(h.patterns, s)
+			}
+		case "format":
+			if s, ok := v.(string); ok {
+				h.formats = append(h.formats, s)
+			}
+		case "$ref":
+			if s, ok := v.(string); ok && g.r.IntN(10) != 0 {
+				if target, _, ok := resolveRef(g.root, s); ok {
+					sub(target)
+				}
+			}
+		case "allOf":
+			if l, ok := v.([]any); ok {
+				for _, e := range l {
+					sub(e)
+				}
+			}
+		case "anyOf", "oneOf":
+			if l, ok := v.([]any); ok && len(l) > 0 {
+				sub(l[g.r.IntN(len(l))])
+			}
+		case "if":
+			if g.r.IntN(2) == 0 {
+				sub(v)
+				sub(m["then"])
+			} else {
+				sub(m["else"])
+			}
+		case "dependentSchemas":
+			if dm, ok := v.(map[string]any); ok && len(dm) > 0 && g.r.IntN(2) == 0 {
+				keys := csSortedKeys(dm)
+				sub(dm[keys[g.r.IntN(len(keys))]])
+			}
+		}
+	}
+}
+
+// all returns a schema that all of l hold: one of them, or their allOf.
+func (g *csGen) all(l []any) any {
+	if len(l) == 1 {
+		return l[0]
+	}
+	return map[string]any{"allOf": l}
+}
+
+func (g *csGen) pick(l []any) any { return l[g.r.IntN(len(l))] }
+
+// bound returns the tightest value of a length or count keyword.
+func (h *csHints) bound(k string, lower bool) (int, bool) {
+	vs := h.nums[k]
+	if len(vs) == 0 {
+		return 0, false
+	}
+	v := vs[0]
+	for _, w := range vs[1:] {
+		if lower {
+			v = max(v, w)
+		} else {
+			v = min(v, w)
+		}
+	}
+	return int(min(v, 1000)), true
+}
+
+func (g *csGen) fromHints(h *csHints, depth int) any {
+	if len(h.values) > 0 && g.r.IntN(8) != 0 {
+		return g.pick(h.values)
+	}
+	typ := ""
+	switch {
+	case len(h.types) > 0 && g.r.IntN(30) != 0:
+		typ = h.types[g.r.IntN(len(h.types))]
+	case len(h.names) > 0 || len(h.required) > 0 || len(h.addl) > 0 || len(h.patNames) > 0:
+		typ = "object"
+	case len(h.items) > 0 || len(h.prefix) > 0:
+		typ = "array"
+	case len(h.patterns) > 0 || len(h.formats) > 0:
+		typ = "string"
+	default:
+		typ = []string{"null", "boolean", "integer", "number", "string", "array", "object"}[g.r.IntN(7)]
+	}
+	switch typ {
+	case "null":
+		return nil
+	case "boolean":
+		return g.r.IntN(2) == 0
+	case "integer", "number":
+		return g.number(h, typ == "integer")
+	case "string":
+		return g.str(h)
+	case "array":
+		return g.array(h, depth)
+	case "object":
+		return g.object(h, depth)
+	}
+	return g.noise(depth)
+}
+
+func (g *csGen) number(h *csHints, integer bool) json.Number {
+	cands := []float64{0, 1, -1, 7, 100, float64(g.r.IntN(2001) - 1000)}
+	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+		for _, v := range h.nums[k] {
+			cands = append(cands, v, v-1, v+1, v+float64(g.r.IntN(20)), v-float64(g.r.IntN(20)))
+		}
+	}
+	for _, m := range h.nums["multipleOf"] {
+		cands = append(cands, m*float64(g.r.IntN(20)-5))
+	}
+	f := cands[g.r.IntN(len(cands))]
+	if integer {
+		f = float64(int64(f))
+	} else if g.r.IntN(3) == 0 {
+		f += []float64{0.5, 0.25, -0.5, 0.1}[g.r.IntN(4)]
+	}
+	return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+}
+
+var csFormatValues = map[string][]string{
+	"date-time":     {"2024-05-06T07:08:09Z", "2024-05-06T07:08:09+02:00"},
+	"date":          {"2024-05-06", "1999-12-31"},
+	"time":          {"07:08:09Z"},
+	"email":         {"a@example.com"},
+	"uri":           {"https://example.com/x", "urn:isbn:0451450523"},
+	"uri-reference": {"/x", "https://example.com/"},
+	"uuid":          {"123e4567-e89b-12d3-a456-426614174000"},
+	"ipv4":          {"192.0.2.1"},
+	"ipv6":          {"2001:db8::1"},
+	"hostname":      {"example.com"},
+	"duration":      {"P1D", "PT5M"},
+	"regex":         {"^a+$"},
+}
+
+func (g *csGen) str(h *csHints) string {
+	if len(h.formats) > 0 && g.r.IntN(4) != 0 {
+		if vs := csFormatValues[h.formats[g.r.IntN(len(h.formats))]]; len(vs) > 0 {
+			return vs[g.r.IntN(len(vs))]
+		}
+	}
+	if len(h.patterns) > 0 && g.r.IntN(4) != 0 {
+		if s, ok := g.matching(h.patterns[g.r.IntN(len(h.patterns))]); ok {
+			return s
+		}
+	}
+	if g.r.IntN(2) == 0 {
+		return g.pool[g.r.IntN(len(g.pool))]
+	}
+	lo, hi := 0, 12
+	if v, ok := h.bound("minLength", true); ok {
+		lo = v + g.r.IntN(2) - g.r.IntN(2)
+	}
+	if v, ok := h.bound("maxLength", false); ok {
+		hi = v + g.r.IntN(2)
+	}
+	n := max(lo, 0)
+	if hi > n {
+		n += g.r.IntN(hi - n + 1)
+	}
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = "abcxyz019-_ ."[g.r.IntN(13)]
+	}
+	return string(b)
+}
+
+// matching returns a random string that the regular expression pat matches.
+func (g *csGen) matching(pat string) (string, bool) {
+	re, ok := g.patterns[pat]
+	if !ok {
+		re, _ = syntax.Parse(pat, syntax.Perl)
+		if re != nil {
+			re = re.Simplify()
+		}
+		g.patterns[pat] = re
+	}
+	if re == nil {
+		return "", false
+	}
+	var b strings.Builder
+	g.fromRegexp(re, &b, 0)
+	s := b.String()
+	matched, err := regexp.MatchString(pat, s)
+	return s, err == nil && matched
+}
+
+func (g *csGen) fromRegexp(re *syntax.Regexp, b *strings.Builder, depth int) {
+	if depth > 20 || b.Len() > 200 {
+		return
+	}
+	repeat := func(lo, hi int) {
+		if hi < 0 || hi > lo+3 {
+			hi = lo + 3
+		}
+		for range lo + g.r.IntN(hi-lo+1) {
+			g.fromRegexp(re.Sub[0], b, depth+1)
+		}
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		b.WriteString(string(re.Rune))
+	case syntax.OpCharClass:
+		if len(re.Rune) >= 2 {
+			i := 2 * g.r.IntN(len(re.Rune)/2)
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			b.WriteRune(lo + rune(g.r.IntN(int(min(hi-lo+1, 64)))))
+		}
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b.WriteByte("abcxyz019"[g.r.IntN(9)])
+	case syntax.OpCapture:
+		g.fromRegexp(re.Sub[0], b, depth+1)
+	case syntax.OpStar:
+		repeat(0, 3)
+	case syntax.OpPlus:
+		repeat(1, 3)
+	case syntax.OpQuest:
+		repeat(0, 1)
+	case syntax.OpRepeat:
+		repeat(re.Min, re.Max)
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			g.fromRegexp(s, b, depth+1)
+		}
+	case syntax.OpAlternate:
+		g.fromRegexp(re.Sub[g.r.IntN(len(re.Sub))], b, depth+1)
+	}
+}
+
+func (g *csGen) array(h *csHints, depth int) []any {
+	lo, hi := 0, 4
+	if v, ok := h.bound("minItems", true); ok {
+		lo = min(v, 20)
+	}
+	if v, ok := h.bound("maxItems", false); ok {
+		hi = min(v, 20) + g.r.IntN(2)
+	}
+	n := lo
+	if hi > lo {
+		n += g.r.IntN(hi - lo + 1)
+	}
+	out := make([]any, n)
+	for i := range out {
+		switch {
+		case i < len(h.prefix):
+			out[i] = g.value(g.all(h.prefix[i]), depth+1)
+		case len(h.items) > 0:
+			out[i] = g.value(g.all(h.items), depth+1)
+		default:
+			out[i] = g.noise(depth + 1)
+		}
+	}
+	return out
+}
+
+func (g *csGen) object(h *csHints, depth int) map[string]any {
+	out := map[string]any{}
+	gen := func(name string) {
+		if schemas := h.props[name]; len(schemas) > 0 {
+			out[name] = g.value(g.all(schemas), depth+1)
+		} else if len(h.addl) > 0 {
+			out[name] = g.value(g.all(h.addl), depth+1)
+		} else {
+			out[name] = g.noise(depth + 1)
+		}
+	}
+	for _, name := range h.required {
+		if g.r.IntN(40) != 0 {
+			gen(name)
+		}
+	}
+	for _, name := range h.names {
+		if _, done := out[name]; !done && g.r.IntN(3) == 0 {
+			gen(name)
+		}
+	}
+	for _, pat := range h.patNames {
+		if g.r.IntN(2) == 0 {
+			if name, ok := g.matching(pat); ok {
+				out[name] = g.value(g.all(h.patProps[pat]), depth+1)
+			}
+		}
+	}
+	if g.r.IntN(5) == 0 {
+		name := g.pool[g.r.IntN(len(g.pool))]
+		if _, done := out[name]; !done {
+			gen(name)
+		}
+	}
+	return out
+}
+
+func (g *csGen) noise(depth int) any {
+	switch g.r.IntN(9) {
+	case 0:
+		return nil
+	case 1:
+		return g.r.IntN(2) == 0
+	case 2:
+		return json.Number(strconv.Itoa(g.r.IntN(201) - 100))
+	case 3:
+		return json.Number(strconv.FormatFloat(g.r.Float64()*100-50, 'g', -1, 64))
+	case 4, 5:
+		return g.pool[g.r.IntN(len(g.pool))]
+	case 6:
+		if depth < 4 {
+			out := make([]any, g.r.IntN(3))
+			for i := range out {
+				out[i] = g.noise(depth + 1)
+			}
+			return out
+		}
+	case 7:
+		if depth < 4 {
+			out := map[string]any{}
+			for range g.r.IntN(3) {
+				out[g.pool[g.r.IntN(len(g.pool))]] = g.noise(depth + 1)
+			}
+			return out
+		}
+	}
+	return "noise"
+}
