@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -153,15 +151,9 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			b, err := marshal(t.Descriptor())
-			if err != nil {
-				return fmt.Errorf("compile tool %s: %w", t.ToolID, err)
-			}
-			bodies[i] = b
+			bodies[i] = encoded(appendDescriptor(nil, t))
 			if compact != nil {
-				if compact[i], err = marshal(t.CompactDescriptor()); err != nil {
-					return fmt.Errorf("compile compact view of tool %s: %w", t.ToolID, err)
-				}
+				compact[i] = encoded(appendCompactDescriptor(nil, t))
 			}
 			return nil
 		})
@@ -257,19 +249,12 @@ func newDocument(route, view, key string, body []byte) Document {
 	}
 }
 
-// marshal encodes v as compact JSON with sorted object keys, without HTML
-// escaping. The result's capacity holds the newline every document ends
-// with, which the list leaves out between tools: b[:len(b)+1] is the
-// document, b the list element.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	b := buf.Bytes()
-	return b[:len(b)-1], nil
+// encoded returns an encoded descriptor with the newline every document
+// ends with kept in the slice's capacity: the list joins the descriptors
+// without it, and document(b) is the descriptor as a document of its own.
+func encoded(b []byte) []byte {
+	b = append(b, '\n')
+	return b[:len(b)-1]
 }
 
 // EstimateTokens estimates how many tokens a model's tokenizer makes of a

@@ -1,0 +1,75 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// stdEncode is encoding/json's output, the reference for appendJSON.
+func stdEncode(t testing.TB, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// TestEncodeMatchesEncodingJSON holds the hand-written encoder to
+// encoding/json on every tool of the example catalog and of the corpus.
+func TestEncodeMatchesEncodingJSON(t *testing.T) {
+	var tools []*Tool
+	cat, diags := Load(context.Background(), exampleDir)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	tools = append(tools, cat.Tools...)
+	for _, name := range []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"} {
+		data, err := os.ReadFile(filepath.Join(schemaCorpusDir, name))
+		if err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal(err)
+			}
+			t.Skip(err)
+		}
+		src, ps := parseJSON(name, name, data)
+		if len(ps) > 0 {
+			t.Fatal(ps)
+		}
+		for _, v := range src.value.([]any) {
+			m := v.(map[string]any)
+			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
+				Source: SourceMCP, SafetyTier: TierWrite, ReplayPolicy: ReplayUnsafe, Egress: EgressInternet,
+				InputSchema: m["inputSchema"], OutputSchema: m["annotations"]})
+		}
+	}
+	for _, tl := range tools {
+		if got, want := appendDescriptor(nil, tl), stdEncode(t, tl.Descriptor()); !bytes.Equal(got, want) {
+			t.Errorf("%s: standard descriptor\n got %s\nwant %s", tl.Name, got, want)
+		}
+		if got, want := appendCompactDescriptor(nil, tl), stdEncode(t, tl.CompactDescriptor()); !bytes.Equal(got, want) {
+			t.Errorf("%s: compact descriptor\n got %s\nwant %s", tl.Name, got, want)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "quote \" backslash \\", "\x00\x01\b\f\n\r\t\x1f", "<html>&", "\u2028\u2029", "\xff\xfe", "é😀", "a\u00a0b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := appendString(nil, s), stdEncode(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+		v := map[string]any{s: []any{s, json.Number("1.5"), true, nil}}
+		if got, want := appendJSON(nil, v), stdEncode(t, v); !bytes.Equal(got, want) {
+			t.Fatalf("appendJSON = %s, want %s", got, want)
+		}
+	})
+}
