@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io/fs"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -25,10 +22,6 @@ import (
 
 	"github.com/signpost-dev/signpost/schemas"
 )
-
-// compactCorpusDir holds the recorded tools/list results of real MCP servers,
-// shared by the team (see its README).
-var compactCorpusDir = filepath.Join("..", "..", "shared", "corpus")
 
 // compactForbiddenKeywords are the keywords a compact schema must not use.
 var compactForbiddenKeywords = []string{"$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties", "dependentSchemas"}
@@ -797,25 +790,6 @@ func checkPrecise(t *testing.T, name string, orig, compact any, at string) {
 	for _, k := range []string{"items", "additionalProperties"} {
 		checkPrecise(t, name, om[k], cm[k], at+"/"+k)
 	}
-}
-
-// corpusTools reads the recorded tools of one corpus file.
-func corpusTools(t testing.TB, name string) []map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(compactCorpusDir, name))
-	if errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
-		t.Skipf("corpus not available: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	var tools []map[string]any
-	if err := d.Decode(&tools); err != nil {
-		t.Fatal(err)
-	}
-	return tools
 }
 
 // On real schemas: sound, compact, and smaller.

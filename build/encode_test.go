@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -30,20 +28,8 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		t.Fatal(diags)
 	}
 	tools = append(tools, cat.Tools...)
-	for _, name := range []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"} {
-		data, err := os.ReadFile(filepath.Join(schemaCorpusDir, name))
-		if err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatal(err)
-			}
-			t.Skip(err)
-		}
-		src, ps := parseJSON(name, name, data)
-		if len(ps) > 0 {
-			t.Fatal(ps)
-		}
-		for _, v := range src.value.([]any) {
-			m := v.(map[string]any)
+	for _, name := range corpusFiles {
+		for _, m := range corpusTools(t, name) {
 			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
 				Source: SourceMCP, SafetyTier: TierWrite, ReplayPolicy: ReplayUnsafe, Egress: EgressInternet,
 				InputSchema: m["inputSchema"], OutputSchema: m["annotations"]})

@@ -534,7 +534,7 @@ func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string,
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, jsonKind(v))
+		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, jsonTypeName(v))
 		return nil, at
 	}
 	if _, typed := m["type"]; !typed {
@@ -761,20 +761,4 @@ func joinSome(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
 }

@@ -311,7 +311,7 @@ func (c *refChecker) anchorKeyword(id int32, k string, v any) {
 	name, ok := v.(string)
 	switch {
 	case !ok:
-		c.report(id, k, fmt.Sprintf("$anchor must be a string, not %s", refTypeName(v)))
+		c.report(id, k, fmt.Sprintf("$anchor must be a string, not %s", jsonTypeName(v)))
 	case !isAnchorName(name):
 		c.report(id, k, fmt.Sprintf("$anchor %q is not a plain name: start with a letter or \"_\", then use only letters, digits, \".\", \"_\" and \"-\"", name))
 	default:
@@ -387,7 +387,7 @@ func (c *refChecker) checkRef(id int32) {
 	raw := c.nodes[id].ref
 	ref, ok := raw.(string)
 	if !ok {
-		c.report(id, "$ref", fmt.Sprintf("$ref must be a string such as \"#/$defs/name\", not %s", refTypeName(raw)))
+		c.report(id, "$ref", fmt.Sprintf("$ref must be a string such as \"#/$defs/name\", not %s", jsonTypeName(raw)))
 		return
 	}
 	kind, frag, fail := splitLocalRef(ref)
@@ -421,7 +421,7 @@ func (c *refChecker) checkRef(id int32) {
 	case fail != "":
 		c.report(id, "$ref", fmt.Sprintf("$ref %q does not resolve: %s", ref, fail))
 	case !isSchemaValue(v):
-		c.report(id, "$ref", fmt.Sprintf("$ref %q resolves to %s, not to a schema (an object or a boolean)", ref, refTypeName(v)))
+		c.report(id, "$ref", fmt.Sprintf("$ref %q resolves to %s, not to a schema (an object or a boolean)", ref, jsonTypeName(v)))
 	case pos == posKeyword:
 		c.report(id, "$ref", fmt.Sprintf("$ref %q names the whole %q keyword, not a schema; point at one of its entries, such as \"#%s/…\"", ref, kw, frag))
 	case pos == posData:
@@ -840,7 +840,7 @@ func lookupRefPointer(doc any, pointer string, classify bool) (v any, pos refPos
 			}
 			next = x[n]
 		default:
-			return nil, 0, "", fmt.Sprintf("%s is %s, so it has no member %q", where, refTypeName(v), tok)
+			return nil, 0, "", fmt.Sprintf("%s is %s, so it has no member %q", where, jsonTypeName(v), tok)
 		}
 		if classify {
 			switch pos {
@@ -927,8 +927,8 @@ func isSchemaValue(v any) bool {
 	return false
 }
 
-// refTypeName names the JSON type of a decoded value, with an article.
-func refTypeName(v any) string {
+// jsonTypeName names the JSON type of a decoded value, with an article.
+func jsonTypeName(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"

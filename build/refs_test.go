@@ -3,21 +3,13 @@ package build
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// schemaCorpusDir holds the recorded tools/list results of real MCP servers,
-// relative to this package's folder.
-var schemaCorpusDir = filepath.Join("..", "..", "shared", "corpus")
 
 // decodeSchema decodes a JSON document the way declarations are decoded.
 func decodeSchema(t testing.TB, s string) any {
@@ -410,21 +402,9 @@ func TestResolvePointer(t *testing.T) {
 // TestCheckSchemaRefsCorpus checks the input and output schemas of real MCP
 // servers: they are all self-contained.
 func TestCheckSchemaRefsCorpus(t *testing.T) {
-	for _, name := range []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"} {
+	for _, name := range corpusFiles {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(schemaCorpusDir, name))
-			if errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
-				t.Skipf("corpus not available: %v", err)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := json.NewDecoder(bytes.NewReader(data))
-			d.UseNumber()
-			var tools []map[string]any
-			if err := d.Decode(&tools); err != nil {
-				t.Fatal(err)
-			}
+			tools := corpusTools(t, name)
 			schemas := 0
 			for i, tool := range tools {
 				for _, field := range []string{"inputSchema", "outputSchema"} {
