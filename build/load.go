@@ -122,7 +122,7 @@ func (l *loader) load() *Catalog {
 			}
 			src, ps := parseYAML(l.display(rel), rel, data)
 			l.problems(src, ps)
-			if len(ps) == 0 {
+			if recoverable(ps) {
 				srcs[i] = src
 			}
 			return nil
@@ -169,6 +169,19 @@ func (l *loader) load() *Catalog {
 	}
 	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 	return cat
+}
+
+// recoverable reports whether a file with these problems can still be
+// checked further: a duplicate key keeps its first value, so the rest of
+// the file means what it says; other problems leave holes that would only
+// cause follow-on noise.
+func recoverable(ps []problem) bool {
+	for _, p := range ps {
+		if p.rule != "duplicate-key" {
+			return false
+		}
+	}
+	return true
 }
 
 // findFiles lists the YAML files of the catalog, sorted. Folders whose names
@@ -450,14 +463,10 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		seen[name] = rat.at("name")
 		cls, classified := classify[name].(map[string]any)
 		cat := at.at("classify", name)
-		pick := func(field, fallback string) (string, ref) {
-			if v := str(cls, field); v != "" {
-				return v, cat.at(field)
-			}
-			if v := str(defaults, field); v != "" {
-				return v, at.at("default", field)
-			}
-			return fallback, at
+		// pick takes a field from the tool's classification, else from the
+		// import's defaults, else the fallback.
+		pick := func(field, fallback string) string {
+			return cmp.Or(str(cls, field), str(defaults, field), fallback)
 		}
 		t := &Tool{Name: name, Source: SourceMCP, Server: server, Tenants: tenants}
 		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name")}}
@@ -469,9 +478,9 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
 			}
 		}
-		t.ReplayPolicy, _ = pick("replayPolicy", ReplayUnsafe)
-		t.Egress, _ = pick("egress", EgressInternet)
-		t.Status, _ = pick("status", StatusActive)
+		t.ReplayPolicy = pick("replayPolicy", ReplayUnsafe)
+		t.Egress = pick("egress", EgressInternet)
+		t.Status = pick("status", StatusActive)
 		if v := strs(cls, "tenants"); v != nil {
 			t.Tenants = v
 			p.origin["tenants"] = cat.at("tenants")
