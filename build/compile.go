@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -144,6 +145,9 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 	if cat.Config.CompactView {
 		compact = make([][]byte, len(tools))
 	}
+	// Descriptors are encoded into reused scratch buffers, then copied once
+	// into slices of their exact size.
+	scratchBuffers := sync.Pool{New: func() any { return new([]byte) }}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, t := range tools {
@@ -151,9 +155,13 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			bodies[i] = encoded(appendDescriptor(nil, t))
+			scratch := scratchBuffers.Get().(*[]byte)
+			defer scratchBuffers.Put(scratch)
+			*scratch = appendDescriptor((*scratch)[:0], t)
+			bodies[i] = encoded(*scratch)
 			if compact != nil {
-				compact[i] = encoded(appendCompactDescriptor(nil, t))
+				*scratch = appendCompactDescriptor((*scratch)[:0], t)
+				compact[i] = encoded(*scratch)
 			}
 			return nil
 		})
@@ -194,6 +202,17 @@ func listKey(view string) string {
 func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *Site {
 	s := &Site{Tenant: tenant, Dir: dir}
 	var list, clist bytes.Buffer
+	size, csize := 3, 14 // brackets, braces and newline
+	for i, t := range tools {
+		if t.VisibleTo(tenant) {
+			size += len(bodies[i]) + 1
+			if compact != nil {
+				csize += len(compact[i]) + 1
+			}
+		}
+	}
+	list.Grow(size)
+	clist.Grow(csize)
 	list.WriteByte('[')
 	clist.WriteString(`{"tools":[`)
 	for i, t := range tools {
@@ -249,12 +268,14 @@ func newDocument(route, view, key string, body []byte) Document {
 	}
 }
 
-// encoded returns an encoded descriptor with the newline every document
-// ends with kept in the slice's capacity: the list joins the descriptors
-// without it, and document(b) is the descriptor as a document of its own.
-func encoded(b []byte) []byte {
-	b = append(b, '\n')
-	return b[:len(b)-1]
+// encoded copies an encoded descriptor into a slice of its own, with the
+// newline every document ends with kept in the slice's capacity: the list
+// joins the descriptors without it, and document(b) is the descriptor as a
+// document of its own.
+func encoded(enc []byte) []byte {
+	b := make([]byte, len(enc), len(enc)+1)
+	copy(b, enc)
+	return append(b, '\n')[:len(enc)]
 }
 
 // EstimateTokens estimates how many tokens a model's tokenizer makes of a
