@@ -126,7 +126,6 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) any {
 		return c.convert(n.Alias, depth)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
-		var firstLine map[string]int
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.AliasNode && k.Alias != nil {
@@ -145,13 +144,9 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) any {
 				continue
 			}
 			if _, dup := m[k.Value]; dup {
-				c.fail(k, "duplicate-key", "duplicate key %q (first at line %d)", k.Value, firstLine[k.Value])
+				c.fail(k, "duplicate-key", "duplicate key %q (first at line %d)", k.Value, firstKeyLine(n, k.Value))
 				continue
 			}
-			if firstLine == nil {
-				firstLine = make(map[string]int, len(n.Content)/2)
-			}
-			firstLine[k.Value] = k.Line
 			m[k.Value] = c.convert(v, depth+1)
 		}
 		return m
@@ -166,6 +161,16 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) any {
 	}
 	c.fail(n, "yaml-syntax", "unexpected YAML node")
 	return nil
+}
+
+// firstKeyLine is the line of the first occurrence of key in mapping n.
+func firstKeyLine(n *yaml.Node, key string) int {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Value == key {
+			return k.Line
+		}
+	}
+	return 0
 }
 
 func (c *yamlConverter) scalar(n *yaml.Node) any {
