@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -53,12 +54,15 @@ func appendJSON(b []byte, v any) []byte {
 		}
 		return append(b, '}')
 	}
-	// Other Go values (numbers built by code rather than decoded) are rare.
-	enc, err := json.Marshal(v)
-	if err != nil {
+	// Other Go values (structs, numbers built by code) take the slow path,
+	// with the same escaping.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return append(b, "null"...)
 	}
-	return append(b, enc...)
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 const hexDigits = "0123456789abcdef"

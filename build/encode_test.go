@@ -53,7 +53,7 @@ func FuzzAppendString(f *testing.F) {
 		if got, want := appendString(nil, s), stdEncode(t, s); !bytes.Equal(got, want) {
 			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
 		}
-		v := map[string]any{s: []any{s, json.Number("1.5"), true, nil}}
+		v := map[string]any{s: []any{s, json.Number("1.5"), true, nil, 42, struct{ A string }{s}}}
 		if got, want := appendJSON(nil, v), stdEncode(t, v); !bytes.Equal(got, want) {
 			t.Fatalf("appendJSON = %s, want %s", got, want)
 		}
