@@ -130,19 +130,45 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 		}
 	}
 	check("route-table", filepath.Join(out, RouteTableFile))
-	n := 0
+	official := srvTLoadSchemas(t).official
+	n := map[string]int{}
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
-			schema := map[[2]bool]string{
-				{false, false}: "tool-descriptor", {true, false}: "tool-list",
-				{false, true}: "compact-tool-descriptor", {true, true}: "compact-tool-list",
-			}[[2]bool{d.Route.Route == "/tools", d.View == ViewCompact}]
-			check(schema, filepath.Join(out, s.Dir, d.Key))
-			n++
+			file := filepath.Join(out, s.Dir, d.Key)
+			var schema string
+			switch {
+			case d.ContentType == ContentTypeServerCardV1:
+				// v1 cards are held to the official schema.
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := official.Validate(srvTJSON(t, string(data))); err != nil {
+					t.Errorf("%s does not match the official server card schema: %v", file, err)
+				}
+				n["official server card"]++
+				continue
+			case d.ContentType == ContentTypeServerCardDraft:
+				schema = "mcp-server-card-draft"
+			case d.Route.Route == RouteMCPCatalog:
+				schema = "mcp-catalog"
+			case d.Route.Route == RouteAICatalog:
+				schema = "ai-catalog"
+			default:
+				schema = map[[2]bool]string{
+					{false, false}: "tool-descriptor", {true, false}: "tool-list",
+					{false, true}: "compact-tool-descriptor", {true, true}: "compact-tool-list",
+				}[[2]bool{d.Route.Route == "/tools", d.View == ViewCompact}]
+			}
+			check(schema, file)
+			n[schema]++
 		}
 	}
-	if n < 20 {
-		t.Errorf("only %d documents checked", n)
+	for _, schema := range []string{"tool-descriptor", "tool-list", "compact-tool-descriptor", "compact-tool-list",
+		"mcp-server-card-draft", "mcp-catalog", "ai-catalog", "official server card"} {
+		if n[schema] == 0 {
+			t.Errorf("no document checked against %s", schema)
+		}
 	}
 }
 
@@ -161,8 +187,17 @@ func TestRouteTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if int64(len(data)) != r.Size || r.ContentType != "application/json" || r.CacheControl != "public, max-age=3600" {
-				t.Errorf("%s %s: size %d, route %+v", s.Tenant, r.Route, len(data), r)
+			want := "application/json"
+			switch {
+			case r.Route == "/.well-known/ai-catalog.json":
+				want = "application/ai-catalog+json"
+			case strings.HasPrefix(r.Route, "/.well-known/mcp/server-cards/"):
+				want = "application/mcp-server-card+json"
+			case strings.HasPrefix(r.Route, "/.well-known/mcp/servers/"), strings.HasPrefix(r.Route, "/.well-known/mcp-server-card/"):
+				want = "application/mcp-server+json"
+			}
+			if int64(len(data)) != r.Size || r.ContentType != want || r.CacheControl != "public, max-age=3600" {
+				t.Errorf("%s %s: size %d, want Content-Type %s, route %+v", s.Tenant, r.Route, len(data), want, r)
 			}
 		}
 	}

@@ -6,6 +6,8 @@ type Catalog struct {
 	// Tools holds every declared tool, planned and hidden ones included,
 	// sorted by ToolID.
 	Tools []*Tool
+	// Servers holds every declared MCP server, sorted by Name.
+	Servers []*Server
 }
 
 // Config is the site settings of signpost.yaml.
@@ -17,6 +19,12 @@ type Config struct {
 	Tenants []string
 	// CompactView makes the build write the compact view of the catalog.
 	CompactView bool
+	// MCPCatalog makes the build write /.well-known/mcp/catalog.json and
+	// the draft server cards it points at.
+	MCPCatalog bool
+	// AICatalog makes the build write /.well-known/ai-catalog.json and the
+	// v1 server cards it points at.
+	AICatalog bool
 }
 
 // The values of a tool's safety and provenance fields.

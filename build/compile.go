@@ -170,6 +170,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 		return nil, err
 	}
 
+	cards := compileCards(cat)
 	b := &Build{}
 	if len(cat.Config.Tenants) == 0 {
 		b.Sites = append(b.Sites, compileSite("", "public", tools, bodies, compact))
@@ -177,7 +178,66 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 	for _, tenant := range cat.Config.Tenants {
 		b.Sites = append(b.Sites, compileSite(tenant, "tenants/"+tenant, tools, bodies, compact))
 	}
+	for _, s := range b.Sites {
+		s.Documents = append(s.Documents, cards...)
+		s.Documents = append(s.Documents, compileCatalogs(cat, tools, s.Tenant)...)
+		sortDocuments(s.Documents)
+	}
 	return b, nil
+}
+
+// compileCards encodes the server cards every site serves: the draft card
+// of each local server when the MCP catalog is on, its v1 card when the AI
+// catalog is on. Cross-host servers have no card here.
+func compileCards(cat *Catalog) []Document {
+	var docs []Document
+	for _, s := range cat.Servers {
+		if s.crossHost() {
+			continue
+		}
+		if cat.Config.MCPCatalog {
+			docs = append(docs, newDocument(s.draftPath(), ViewStandard, ContentTypeServerCardDraft, appendLine(appendJSON(nil, cardDraft(s)))))
+		}
+		if cat.Config.AICatalog {
+			docs = append(docs, newDocument(s.v1Path(), ViewStandard, ContentTypeServerCardV1, appendLine(appendJSON(nil, cardV1(s)))))
+		}
+	}
+	return docs
+}
+
+// compileCatalogs encodes the discovery catalogs of one site. The AI
+// catalog advertises the site's tool catalog: its URL, the sources of the
+// tools the tenant sees, and whether the compact view is served.
+func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
+	var docs []Document
+	origin := cat.Config.Origin
+	if cat.Config.MCPCatalog {
+		docs = append(docs, newDocument(RouteMCPCatalog, ViewStandard, ContentTypeJSON, appendLine(appendJSON(nil, mcpCatalog(origin, cat.Servers)))))
+	}
+	if cat.Config.AICatalog {
+		var sources []string
+		for _, t := range tools {
+			if t.VisibleTo(tenant) {
+				sources = append(sources, t.Source)
+			}
+		}
+		ad := &toolCatalogAd{URL: strings.TrimSuffix(origin, "/") + "/tools", Sources: sources, CompactView: cat.Config.CompactView}
+		doc := aiCatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
+		docs = append(docs, newDocument(RouteAICatalog, ViewStandard, ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
+	}
+	return docs
+}
+
+func appendLine(b []byte) []byte { return append(b, '\n') }
+
+// sortDocuments orders a site's documents by route, then view.
+func sortDocuments(docs []Document) {
+	slices.SortFunc(docs, func(a, b Document) int {
+		if c := strings.Compare(a.Route.Route, b.Route.Route); c != 0 {
+			return c
+		}
+		return strings.Compare(a.View, b.View)
+	})
 }
 
 // Object keys of the site. A toolId is snake case, so it contains no "."
@@ -225,24 +285,18 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *S
 		}
 		s.Tools++
 		list.Write(bodies[i])
-		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewStandard, toolKey(t.ToolID, ViewStandard), document(bodies[i])))
+		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewStandard, ContentTypeJSON, document(bodies[i])))
 		if compact != nil {
 			clist.Write(compact[i])
-			s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewCompact, toolKey(t.ToolID, ViewCompact), document(compact[i])))
+			s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewCompact, ContentTypeJSON, document(compact[i])))
 		}
 	}
 	list.WriteString("]\n")
 	clist.WriteString("]}\n")
-	s.Documents = append(s.Documents, newDocument("/tools", ViewStandard, listKey(ViewStandard), list.Bytes()))
+	s.Documents = append(s.Documents, newDocument("/tools", ViewStandard, ContentTypeJSON, list.Bytes()))
 	if compact != nil {
-		s.Documents = append(s.Documents, newDocument("/tools", ViewCompact, listKey(ViewCompact), clist.Bytes()))
+		s.Documents = append(s.Documents, newDocument("/tools", ViewCompact, ContentTypeJSON, clist.Bytes()))
 	}
-	slices.SortFunc(s.Documents, func(a, b Document) int {
-		if c := strings.Compare(a.Route.Route, b.Route.Route); c != 0 {
-			return c
-		}
-		return strings.Compare(a.View, b.View)
-	})
 	return s
 }
 
@@ -250,7 +304,17 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *S
 // the newline that marshal left in the slice's capacity.
 func document(b []byte) []byte { return b[:len(b)+1] }
 
-func newDocument(route, view, key string, body []byte) Document {
+// newDocument makes the document that answers route in view. Its object key
+// is the route without its leading slash, except for the tool catalog,
+// whose keys toolKey and listKey choose.
+func newDocument(route, view, contentType string, body []byte) Document {
+	key := strings.TrimPrefix(route, "/")
+	switch {
+	case route == "/tools":
+		key = listKey(view)
+	case strings.HasPrefix(route, "/tools/"):
+		key = toolKey(strings.TrimPrefix(route, "/tools/"), view)
+	}
 	sum := sha256.Sum256(body)
 	hexSum := hex.EncodeToString(sum[:])
 	return Document{
@@ -258,7 +322,7 @@ func newDocument(route, view, key string, body []byte) Document {
 			Route:        route,
 			View:         view,
 			Key:          key,
-			ContentType:  ContentTypeJSON,
+			ContentType:  contentType,
 			CacheControl: CacheControl,
 			ETag:         `"` + hexSum[:32] + `"`,
 			SHA256:       hexSum,

@@ -155,20 +155,71 @@ func (l *loader) load() *Catalog {
 	}
 
 	var pending []*pendingTool
+	var servers []pendingServer
 	for _, src := range decls {
 		if err := l.ctx.Err(); err != nil {
 			l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
 			return nil
 		}
-		pending = append(pending, l.loadDeclarations(src)...)
+		tools, srvs := l.loadDeclarations(src)
+		pending = append(pending, tools...)
+		servers = append(servers, srvs...)
 	}
 	l.assignToolIDs(pending)
 	l.checkTools(pending, tenants)
+	l.checkServers(servers, pending)
 	for _, p := range pending {
 		cat.Tools = append(cat.Tools, p.tool)
 	}
 	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
+	for _, s := range servers {
+		cat.Servers = append(cat.Servers, s.server)
+	}
+	slices.SortStableFunc(cat.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
 	return cat
+}
+
+// pendingServer is a declared server and where it is declared.
+type pendingServer struct {
+	server *Server
+	at     ref
+}
+
+// checkServers applies the rules that concern servers together (unique
+// names and card paths) and warns about tools that name a server the
+// catalog does not declare.
+func (l *loader) checkServers(servers []pendingServer, tools []*pendingTool) {
+	list := make([]*Server, len(servers))
+	declared := map[string]bool{}
+	for i, s := range servers {
+		list[i] = s.server
+		declared[s.server.Name] = true
+	}
+	for i, ps := range checkServers(list) {
+		for _, p := range ps {
+			l.errorf(servers[i].at.at(splitPointer(p.Pointer)...), "server", "%s", p.Message)
+		}
+	}
+	// The tool catalog's documents sit at keys of their own (tools.json,
+	// tools/…); a card there would overwrite one.
+	for _, s := range servers {
+		if s.server.crossHost() {
+			continue
+		}
+		for field, p := range map[string]string{"draftPath": s.server.draftPath(), "v1Path": s.server.v1Path()} {
+			if key := strings.TrimPrefix(p, "/"); key == listKey(ViewStandard) || key == listKey(ViewCompact) || strings.HasPrefix(key, "tools/") {
+				l.errorf(s.at.at("card", field), "server", "card path %s is where the tool catalog's own files go: choose a path outside /tools", p)
+			}
+		}
+	}
+	if len(servers) == 0 {
+		return
+	}
+	for _, p := range tools {
+		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != StatusHidden {
+			l.report(Warning, p.from("server"), "server-unknown", "tool %s names server %s, which no declaration describes: declare it under servers: so that clients can find its card", t.ToolID, t.Server)
+		}
+	}
 }
 
 // recoverable reports whether a file with these problems can still be
@@ -234,13 +285,35 @@ func unwrapPathError(err error) error {
 }
 
 // validate checks a value against an embedded schema and reports violations
-// at their positions. It returns false when there were any.
-func (l *loader) validate(name string, at ref, v any) bool {
+// at their positions. It returns the pointers of the values that failed.
+func (l *loader) validate(name string, at ref, v any) []string {
 	vs := l.valid.Validate(name, v)
+	var bad []string
 	for _, x := range vs {
 		l.errorf(at.at(splitPointer(x.Pointer)...), "schema", "%s", x.Message)
+		bad = append(bad, x.Pointer)
 	}
-	return len(vs) == 0
+	return bad
+}
+
+// failedItems says which items of a declaration file failed its schema, as
+// their pointers (/tools/3, /mcp), so that the others can still be checked
+// and every problem shows at once. whole is true when a violation concerns
+// the file itself rather than one item.
+func failedItems(bad []string) (items map[string]bool, whole bool) {
+	items = map[string]bool{}
+	for _, p := range bad {
+		segs := splitPointer(p)
+		switch {
+		case len(segs) >= 1 && segs[0] == "mcp":
+			items["/mcp"] = true
+		case len(segs) >= 2:
+			items[pointerOf(segs[:2])] = true
+		default:
+			return items, true
+		}
+	}
+	return items, false
 }
 
 func (l *loader) loadConfig(src *source, c *Config) {
@@ -249,7 +322,7 @@ func (l *loader) loadConfig(src *source, c *Config) {
 		l.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
 		return
 	}
-	if !l.validate("config", top, src.value) {
+	if len(l.validate("config", top, src.value)) > 0 {
 		return
 	}
 	m := src.value.(map[string]any)
@@ -258,15 +331,19 @@ func (l *loader) loadConfig(src *source, c *Config) {
 	c.Publisher = str(site, "publisher")
 	c.DisplayName = str(site, "displayName")
 	c.Tenants = strs(m, "tenants")
-	c.CompactView = true
-	if tc, ok := m["toolCatalog"].(map[string]any); ok {
-		if v, ok := tc["compactView"].(bool); ok {
-			c.CompactView = v
-		}
-	}
+	c.CompactView = setting(m, "toolCatalog", "compactView")
+	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")
+	c.AICatalog = setting(m, "discovery", "aiCatalog")
 	if msg := checkOrigin(c.Origin); msg != "" {
 		l.errorf(top.at("site", "origin"), "origin", "%s", msg)
 	}
+}
+
+// setting reads a boolean setting of signpost.yaml; every one defaults to true.
+func setting(m map[string]any, section, name string) bool {
+	sec, _ := m[section].(map[string]any)
+	v, ok := sec[name].(bool)
+	return v || !ok
 }
 
 // checkOrigin explains what is wrong with a site origin, or returns "".
@@ -316,24 +393,39 @@ func (p *pendingTool) from(field string) ref {
 	return p.at
 }
 
-func (l *loader) loadDeclarations(src *source) []*pendingTool {
+func (l *loader) loadDeclarations(src *source) ([]*pendingTool, []pendingServer) {
 	top := ref{src: src}
 	if src.value == nil {
-		l.errorf(top, "declarations", "file declares nothing: add tools: or mcp: (see `signpost schema declarations`)")
-		return nil
+		l.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
+		return nil, nil
 	}
-	if !l.validate("declarations", top, src.value) {
-		return nil
+	failed, whole := failedItems(l.validate("declarations", top, src.value))
+	if whole {
+		return nil, nil
 	}
 	m := src.value.(map[string]any)
-	var out []*pendingTool
+	var tools []*pendingTool
 	for i, v := range arr(m, "tools") {
-		out = append(out, l.declaredTool(top.at("tools", fmt.Sprint(i)), v.(map[string]any)))
+		if at := top.at("tools", fmt.Sprint(i)); !failed[at.ptr] {
+			tools = append(tools, l.declaredTool(at, v.(map[string]any)))
+		}
 	}
-	if imp, ok := m["mcp"].(map[string]any); ok {
-		out = append(out, l.importMCP(top.at("mcp"), imp)...)
+	if imp, ok := m["mcp"].(map[string]any); ok && !failed["/mcp"] {
+		tools = append(tools, l.importMCP(top.at("mcp"), imp)...)
 	}
-	return out
+	var servers []pendingServer
+	for i, v := range arr(m, "servers") {
+		at := top.at("servers", fmt.Sprint(i))
+		if failed[at.ptr] {
+			continue
+		}
+		s, problems := decodeServer(v.(map[string]any))
+		for _, p := range problems {
+			l.errorf(at.at(splitPointer(p.Pointer)...), "server", "%s", p.Message)
+		}
+		servers = append(servers, pendingServer{server: s, at: at})
+	}
+	return tools, servers
 }
 
 func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
@@ -350,7 +442,7 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 		Tenants:      strs(m, "tenants"),
 	}
 	p := &pendingTool{tool: t, at: at, explicit: true, checkSchemas: true, origin: map[string]ref{}}
-	for _, f := range []string{"toolId", "title", "description", "safetyTier", "tenants"} {
+	for _, f := range []string{"toolId", "title", "description", "safetyTier", "tenants", "server"} {
 		p.origin[f] = at.at(f)
 	}
 	t.InputSchema, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])

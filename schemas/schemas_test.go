@@ -46,10 +46,13 @@ func newValidator(t testing.TB) *Validator {
 }
 
 var allNames = []string{
+	"ai-catalog",
 	"compact-tool-descriptor",
 	"compact-tool-list",
 	"config",
 	"declarations",
+	"mcp-catalog",
+	"mcp-server-card-draft",
 	"route-table",
 	"tool-descriptor",
 	"tool-list",
@@ -123,7 +126,10 @@ func TestSchemaDocuments(t *testing.T) {
 				}
 			}
 			// Every object of ours is closed; the schemas a tool brings are not ours.
-			if sch["type"] == "object" && !strings.HasSuffix(ptr, "Schema") && !strings.HasSuffix(ptr, "/classify") {
+			// Maps (additionalProperties is a schema, as in variables) and
+			// _meta, open by design, are not closed either.
+			_, isMap := sch["additionalProperties"].(map[string]any)
+			if sch["type"] == "object" && !isMap && !strings.HasSuffix(ptr, "Schema") && !strings.HasSuffix(ptr, "/classify") && !strings.HasSuffix(ptr, "/_meta") {
 				if sch["additionalProperties"] != false {
 					t.Errorf("%s: %s: object without additionalProperties false", name, ptr)
 				}
@@ -297,9 +303,9 @@ var validateCases = []validateCase{
 	{"routes ok", "route-table", goodRoutes, nil},
 
 	// config
-	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "discovery": {}}`, []Violation{
-		{"/discovery", `unknown field "discovery"; allowed: site, tenants, toolCatalog`},
+	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "targets": {}}`, []Violation{
 		{"/site/colour", `unknown field "colour"; allowed: displayName, origin, publisher`},
+		{"/targets", `unknown field "targets"; allowed: discovery, site, tenants, toolCatalog`},
 	}},
 	{"config missing site", "config", `{"tenants": []}`, []Violation{
 		{"", `missing required field "site"`},
@@ -318,10 +324,10 @@ var validateCases = []validateCase{
 
 	// declarations
 	{"declarations empty", "declarations", `{}`, []Violation{
-		{"", "must not be empty; expected at least one of: mcp, tools"},
+		{"", "must not be empty; expected at least one of: mcp, servers, tools"},
 	}},
 	{"declarations unknown top-level field", "declarations", `{"tool": []}`, []Violation{
-		{"/tool", `unknown field "tool"; allowed: mcp, tools`},
+		{"/tool", `unknown field "tool"; allowed: mcp, servers, tools`},
 	}},
 	{"tool: unknown field, wrong type, bad enum, missing required", "declarations", `{"tools": [
 		{"toolId": "get_forecast", "colour": "red", "description": 5, "source": "host-extension", "safetyTier": "readonly", "egress": "none", "inputSchema": true}
@@ -535,7 +541,7 @@ var validateCases = []validateCase{
 
 	// names
 	{"unknown schema", "tool", `{}`, []Violation{
-		{"", `unknown schema "tool"; known: compact-tool-descriptor, compact-tool-list, config, declarations, route-table, tool-descriptor, tool-list`},
+		{"", `unknown schema "tool"; known: ai-catalog, compact-tool-descriptor, compact-tool-list, config, declarations, mcp-catalog, mcp-server-card-draft, route-table, tool-descriptor, tool-list`},
 	}},
 }
 

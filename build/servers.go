@@ -1,0 +1,1043 @@
+package build
+
+// This file turns the servers: declarations into the documents of MCP
+// discovery: each local server's card in two forms (the draft card, served as
+// application/mcp-server+json and listed by /.well-known/mcp/catalog.json, and
+// the v1 card, served as application/mcp-server-card+json and listed by
+// /.well-known/ai-catalog.json), and the two catalogs. One URL has one
+// Content-Type, so a server declared once is published at one path per media
+// type. A server whose card another host serves (cardUrl) is only listed.
+//
+// Everything here is a pure function of decoded JSON values
+// (map[string]any, []any, string, json.Number, bool, nil); the loader turns
+// problems into diagnostics and the writer encodes the documents.
+
+import (
+	"cmp"
+	"fmt"
+	"net"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Media types and routes of MCP discovery.
+const (
+	// ContentTypeServerCardDraft is the media type of the draft server card,
+	// the one /.well-known/mcp/catalog.json points at.
+	ContentTypeServerCardDraft = "application/mcp-server+json"
+	// ContentTypeServerCardV1 is the media type of the v1 server card, the
+	// one /.well-known/ai-catalog.json points at.
+	ContentTypeServerCardV1 = "application/mcp-server-card+json"
+	// ContentTypeAICatalog is the media type of /.well-known/ai-catalog.json.
+	ContentTypeAICatalog = "application/ai-catalog+json"
+
+	// RouteMCPCatalog is the draft MCP catalog, served as application/json.
+	RouteMCPCatalog = "/.well-known/mcp/catalog.json"
+	// RouteAICatalog is the AI Catalog 1.0.
+	RouteAICatalog = "/.well-known/ai-catalog.json"
+)
+
+// serverToolCatalogType is the media type of the tool catalog entry's data
+// (ContentTypeJSON; spelled out so this file stands on its own).
+const serverToolCatalogType = "application/json"
+
+// serverCardSchemaURI is the $schema every v1 server card carries.
+const serverCardSchemaURI = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
+
+// Where a server's cards go when its declaration does not say.
+const (
+	serverDraftPathPrefix = "/.well-known/mcp/servers/"
+	serverV1PathPrefix    = "/.well-known/mcp/server-cards/"
+)
+
+// Limits of the server card.
+const (
+	serverNameMin        = 3
+	serverNameMax        = 200
+	serverDescriptionMax = 100
+	serverTitleMax       = 100
+)
+
+// Server is one declared MCP server.
+type Server struct {
+	// Name is reverse-DNS/name, such as com.example/weather.
+	Name        string
+	Version     string
+	Description string // trimmed
+	Title       string // trimmed; optional
+	WebsiteURL  string
+	// Repository, Icons, Remotes and Meta (the card's _meta) are the
+	// declared values, published as they are.
+	Repository map[string]any
+	Icons      []any
+	Remotes    []any
+	Meta       map[string]any
+	// DraftPath and V1Path are where this site publishes the draft and the
+	// v1 card; empty for a cross-host server. Empty on a local server means
+	// the default path.
+	DraftPath, V1Path string
+	// CardURL and CardMediaType are set for a cross-host server, whose card
+	// another host serves: it is listed in the catalogs and gets no card
+	// here. CardMediaType is ContentTypeServerCardDraft or
+	// ContentTypeServerCardV1; empty means the draft type.
+	CardURL, CardMediaType string
+}
+
+// crossHost reports whether the server's card is served by another host.
+func (s *Server) crossHost() bool { return s.CardURL != "" }
+
+// draftPath is where the server's draft card goes, default included.
+func (s *Server) draftPath() string {
+	return cmp.Or(s.DraftPath, serverDraftPathPrefix+s.Name+".json")
+}
+
+// v1Path is where the server's v1 card goes, default included.
+func (s *Server) v1Path() string {
+	return cmp.Or(s.V1Path, serverV1PathPrefix+s.Name+".json")
+}
+
+// cardMediaType is the media type of a cross-host server's card.
+func (s *Server) cardMediaType() string {
+	return cmp.Or(s.CardMediaType, ContentTypeServerCardDraft)
+}
+
+// serverProblem is one thing wrong with a server declaration: Pointer is
+// relative to the server item ("" is the item itself), Message one line.
+type serverProblem struct{ Pointer, Message string }
+
+var (
+	serverNameRe = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+	// A {variable} of a URL or header template, and of variables.
+	serverVarNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// _meta keys: [PREFIX/]NAME, PREFIX being dot-separated labels.
+	serverMetaLabelRe = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?$`)
+	serverMetaNameRe  = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+)
+
+// The fields of a server item that only make up a local card: a server whose
+// card another host serves must not set them.
+var serverLocalOnlyFields = []string{"card", "title", "websiteUrl", "repository", "icons", "remotes", "_meta"}
+
+// decodeServer reads one server item (a schema-valid one, normally; anything
+// else gives problems, never a panic) into a Server, and applies the rules
+// the schema cannot express:
+//   - version is exact, never a range or a tag (^1.2, ~1.2, >=1, 1.x, *,
+//     latest, 1.2 - 1.4, a || b);
+//   - description and title are at most 100 characters (not bytes) and not
+//     blank; both are trimmed;
+//   - remote URLs are https with a literal scheme, plain http only for
+//     loopback hosts (localhost, 127.0.0.0/8, ::1), and carry no user
+//     information;
+//   - every {variable} of a remote URL is declared in the remote's
+//     variables and every variable there is used, and likewise for a
+//     header's value and the header's own variables; variable names are
+//     letters, digits and _, not starting with a digit;
+//   - a secret input (isSecret: true) carries no default and no choices,
+//     and a value only when it is a template that leaves a variable for
+//     clients to prompt for, as in "Bearer {token}";
+//   - an Authorization, Proxy-Authorization or Cookie header that is not
+//     secret carries no literal value or default;
+//   - no credential material anywhere in the item (findSecrets), nor in the
+//     value, default or choices of an input whose name says it holds a
+//     secret (X-API-Key, api_key, token, ...);
+//   - repository.subfolder is a clean relative path; _meta keys are
+//     [PREFIX/]NAME and do not use a prefix MCP reserves;
+//   - card paths, declared or default, are absolute, end in .json and have
+//     no query, fragment, empty, "." or ".." segments;
+//   - a cross-host server (cardUrl) has an https card URL (plain http only
+//     for loopback hosts), no card paths and no other local-card field, and
+//     may leave out version and description; cardMediaType needs cardUrl.
+//
+// The Server is filled in as far as the item allows even when there are
+// problems. Problems are sorted by Pointer, then Message. Messages never
+// repeat the value of a header or input.
+func decodeServer(m map[string]any) (*Server, []serverProblem) {
+	var d serverDecoder
+	s := d.decode(m)
+	return s, d.finish()
+}
+
+type serverDecoder struct {
+	problems []serverProblem
+	// secretAt holds the pointers findSecrets reported, so that no value is
+	// reported twice as credential material.
+	secretAt map[string]bool
+}
+
+func (d *serverDecoder) add(ptr, format string, args ...any) {
+	d.problems = append(d.problems, serverProblem{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+func (d *serverDecoder) finish() []serverProblem {
+	if len(d.problems) == 0 {
+		return nil
+	}
+	slices.SortFunc(d.problems, func(a, b serverProblem) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
+	})
+	return slices.Compact(d.problems)
+}
+
+// str returns m[k] when it is a string; a present value of another type is
+// a problem.
+func (d *serverDecoder) str(m map[string]any, k, ptr string) (string, bool) {
+	v, ok := m[k]
+	if !ok {
+		return "", false
+	}
+	s, ok := v.(string)
+	if !ok {
+		d.add(ptr, "must be a string, got %s", serverKind(v))
+	}
+	return s, ok
+}
+
+func (d *serverDecoder) decode(m map[string]any) *Server {
+	s := &Server{
+		Repository: serverObject(m, "repository"),
+		Icons:      serverArray(m, "icons"),
+		Remotes:    serverArray(m, "remotes"),
+		Meta:       serverObject(m, "_meta"),
+	}
+	if m == nil {
+		d.add("", "a server must be an object with at least a name")
+		return s
+	}
+
+	// Credential material first, so later checks can avoid saying it again.
+	d.secretAt = map[string]bool{}
+	for _, f := range findSecrets(m) {
+		d.secretAt[f.Pointer] = true
+		d.add(f.Pointer, "%s: remove it; published documents are public", f.Reason)
+	}
+
+	name, ok := d.str(m, "name", "/name")
+	nameOK := false
+	switch {
+	case !ok:
+		if _, present := m["name"]; !present {
+			d.add("", `missing required field "name"`)
+		}
+	case utf8.RuneCountInString(name) < serverNameMin || utf8.RuneCountInString(name) > serverNameMax:
+		d.add("/name", "name %q must be %d to %d characters long", name, serverNameMin, serverNameMax)
+	case !serverNameRe.MatchString(name):
+		d.add("/name", "name %q must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'", name)
+	default:
+		nameOK = true
+	}
+	s.Name = name
+
+	_, cross := m["cardUrl"]
+	if cross {
+		d.crossHost(s, m)
+	} else {
+		if _, ok := m["cardMediaType"]; ok {
+			d.add("/cardMediaType", "cardMediaType needs cardUrl: it is the media type of a card another host serves")
+		}
+		for _, f := range []string{"version", "description"} {
+			if _, ok := m[f]; !ok {
+				d.add("", "missing required field %q", f)
+			}
+		}
+	}
+
+	if v, ok := d.str(m, "version", "/version"); ok {
+		s.Version = v
+		switch {
+		case v == "":
+			d.add("/version", "version must not be empty: give the exact version the server runs, such as 1.4.0")
+		case serverVersionIsRange(v):
+			d.add("/version", "version %q is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0", v)
+		}
+	}
+	s.Description = d.text(m, "description", serverDescriptionMax)
+	s.Title = d.text(m, "title", serverTitleMax)
+	s.WebsiteURL, _ = d.str(m, "websiteUrl", "/websiteUrl")
+
+	if cross {
+		return s // the local-card fields are reported as not allowed
+	}
+	if sub, ok := s.Repository["subfolder"].(string); ok && !serverCleanRelPath(sub) {
+		d.add("/repository/subfolder", "subfolder %q must be a clean relative path inside the repository, such as servers/weather", sub)
+	}
+	for i, r := range s.Remotes {
+		if rm, ok := r.(map[string]any); ok {
+			d.remote("/remotes/"+strconv.Itoa(i), rm)
+		}
+	}
+	for _, k := range serverSortedKeys(s.Meta) {
+		if msg := serverMetaKeyProblem(k); msg != "" {
+			d.add("/_meta/"+serverEscape(k), "%s", msg)
+		}
+	}
+	d.cardPaths(s, m, nameOK)
+	return s
+}
+
+// text reads a trimmed description or title of at most max characters.
+func (d *serverDecoder) text(m map[string]any, k string, max int) string {
+	v, ok := d.str(m, k, "/"+k)
+	if !ok {
+		return ""
+	}
+	v = strings.TrimSpace(v)
+	if v == "" {
+		d.add("/"+k, "%s must not be blank", k)
+	} else if n := utf8.RuneCountInString(v); n > max {
+		d.add("/"+k, "%s is %d characters long; a server card allows at most %d", k, n, max)
+	}
+	return v
+}
+
+// crossHost reads and checks the fields of a server whose card another
+// host serves.
+func (d *serverDecoder) crossHost(s *Server, m map[string]any) {
+	if u, ok := d.str(m, "cardUrl", "/cardUrl"); ok {
+		s.CardURL = u
+		if strings.ContainsAny(u, "{}") {
+			d.add("/cardUrl", "cardUrl %q must not contain {placeholders}: clients fetch it as it is", u)
+		} else if msg := serverCheckURL(u); msg != "" {
+			d.add("/cardUrl", "cardUrl %q %s", u, msg)
+		}
+	}
+	s.CardMediaType = ContentTypeServerCardDraft
+	if mt, ok := d.str(m, "cardMediaType", "/cardMediaType"); ok {
+		if mt != ContentTypeServerCardDraft && mt != ContentTypeServerCardV1 {
+			d.add("/cardMediaType", "cardMediaType %q must be %s or %s", mt, ContentTypeServerCardDraft, ContentTypeServerCardV1)
+		} else {
+			s.CardMediaType = mt
+		}
+	}
+	for _, f := range serverLocalOnlyFields {
+		if _, ok := m[f]; ok {
+			d.add("/"+f, "%s cannot be set on a server with cardUrl: its card is served by another host", f)
+		}
+	}
+}
+
+// cardPaths reads the card paths of a local server and checks them,
+// defaults included: a name such as "../x" is valid but makes a bad path.
+func (d *serverDecoder) cardPaths(s *Server, m map[string]any, nameOK bool) {
+	card := serverObject(m, "card")
+	for _, p := range []struct {
+		field, kind, prefix string
+		dst                 *string
+	}{
+		{"draftPath", "draft", serverDraftPathPrefix, &s.DraftPath},
+		{"v1Path", "v1", serverV1PathPrefix, &s.V1Path},
+	} {
+		if v, ok := d.str(card, p.field, "/card/"+p.field); ok {
+			*p.dst = v
+			if msg := serverCardPathProblem(v); msg != "" {
+				d.add("/card/"+p.field, "%s %q %s", p.field, v, msg)
+			}
+			continue
+		}
+		if !nameOK {
+			continue
+		}
+		*p.dst = p.prefix + s.Name + ".json"
+		if msg := serverCardPathProblem(*p.dst); msg != "" {
+			d.add("/name", "the default %s card path %q %s: set card.%s", p.kind, *p.dst, msg, p.field)
+		}
+	}
+}
+
+// remote checks one remote endpoint at ptr.
+func (d *serverDecoder) remote(ptr string, r map[string]any) {
+	vars := serverObject(r, "variables")
+	if u, ok := d.str(r, "url", ptr+"/url"); ok {
+		names, msg := serverTemplateNames(u)
+		if msg != "" {
+			d.add(ptr+"/url", "url %q %s", u, msg)
+		} else {
+			if msg := serverCheckURL(u); msg != "" {
+				d.add(ptr+"/url", "url %q %s", u, msg)
+			}
+			d.matchVariables(ptr, "url", "variables", names, vars)
+		}
+	}
+	for _, k := range serverSortedKeys(vars) {
+		if in, ok := vars[k].(map[string]any); ok {
+			d.input(ptr+"/variables/"+serverEscape(k), "variable", k, in, nil)
+		}
+	}
+	first := map[string]int{}
+	for j, h := range serverArray(r, "headers") {
+		hm, ok := h.(map[string]any)
+		if !ok {
+			continue
+		}
+		hp := ptr + "/headers/" + strconv.Itoa(j)
+		if name, ok := hm["name"].(string); ok {
+			key := strings.ToLower(name)
+			if i, dup := first[key]; dup {
+				d.add(hp+"/name", "header %q is already declared by header %d of this remote: declare each header once", name, i)
+			} else {
+				first[key] = j
+			}
+		}
+		d.header(hp, hm)
+	}
+}
+
+// header checks one header input at ptr.
+func (d *serverDecoder) header(ptr string, h map[string]any) {
+	name, _ := h["name"].(string)
+	vars := serverObject(h, "variables")
+	var tpl *serverTemplate
+	if v, ok := d.str(h, "value", ptr+"/value"); ok {
+		names, msg := serverTemplateNames(v)
+		if msg != "" {
+			d.add(ptr+"/value", "value %s", msg)
+		} else {
+			tpl = &serverTemplate{names: names, vars: vars}
+			d.matchVariables(ptr, "value", "this header's variables", names, vars)
+		}
+	} else {
+		d.matchVariables(ptr, "value", "this header's variables", nil, vars)
+	}
+	for _, k := range serverSortedKeys(vars) {
+		if in, ok := vars[k].(map[string]any); ok {
+			d.input(ptr+"/variables/"+serverEscape(k), "variable", k, in, nil)
+		}
+	}
+	d.input(ptr, "header", name, h, tpl)
+
+	if h["isSecret"] != true && serverCredentialHeader(name) {
+		if _, ok := h["value"].(string); ok && (tpl == nil || len(tpl.names) == 0) && !d.secretAt[ptr+"/value"] {
+			d.add(ptr+"/value", `header %q must not carry a literal credential: put the secret in a variable, as in "Bearer {token}", and mark the header isSecret`, name)
+		}
+		if _, ok := h["default"].(string); ok && !d.secretAt[ptr+"/default"] {
+			d.add(ptr+"/default", "header %q must not have a default: clients prompt for the credential", name)
+		}
+	}
+}
+
+// serverTemplate is a header value's template and the variables that fill
+// it.
+type serverTemplate struct {
+	names []string
+	vars  map[string]any
+}
+
+// prompts reports whether the template leaves something for clients to
+// prompt for: a variable without value, default or choices.
+func (t *serverTemplate) prompts() bool {
+	if t == nil {
+		return false
+	}
+	for _, n := range t.names {
+		in, ok := t.vars[n].(map[string]any)
+		if !ok {
+			continue
+		}
+		_, v := in["value"]
+		_, def := in["default"]
+		_, ch := in["choices"]
+		if !v && !def && !ch {
+			return true
+		}
+	}
+	return false
+}
+
+// matchVariables checks that the {names} of a template (field, at
+// ptr/field) and the variables declared for it (at ptr/variables, called
+// declaredIn in messages) are the same set.
+func (d *serverDecoder) matchVariables(ptr, field, declaredIn string, names []string, vars map[string]any) {
+	for _, n := range names {
+		if _, ok := vars[n]; !ok {
+			d.add(ptr+"/"+field, "%s uses {%s}, but %s does not declare it", field, n, declaredIn)
+		}
+	}
+	for _, k := range serverSortedKeys(vars) {
+		switch {
+		case !serverVarNameRe.MatchString(k):
+			d.add(ptr+"/variables/"+serverEscape(k), "variable name %q must be letters, digits and _, not starting with a digit", k)
+		case !slices.Contains(names, k):
+			d.add(ptr+"/variables/"+serverEscape(k), "variable %q is not used in %s: use it as {%s} or remove it", k, field, k)
+		}
+	}
+}
+
+// input checks one input (a header, kind "header", or a variable, kind
+// "variable") named name at ptr. tpl is a header's parsed value, if any.
+func (d *serverDecoder) input(ptr, kind, name string, in map[string]any, tpl *serverTemplate) {
+	if in["isSecret"] == true {
+		if _, ok := in["value"]; ok && !tpl.prompts() && !d.secretAt[ptr+"/value"] {
+			if kind == "header" {
+				d.add(ptr+"/value", `a secret input must not carry a value: clients prompt for it; put the secret in a variable, as in "Bearer {token}"`)
+			} else {
+				d.add(ptr+"/value", "a secret input must not carry a value: clients prompt for it")
+			}
+		}
+		if _, ok := in["default"]; ok && !d.secretAt[ptr+"/default"] {
+			d.add(ptr+"/default", "a secret input must not carry a default: clients prompt for it")
+		}
+		if _, ok := in["choices"]; ok {
+			d.add(ptr+"/choices", "a secret input must not list choices: they would publish the secret")
+		}
+		return
+	}
+	// A value that findSecrets does not recognize may still be a credential
+	// when the input's name says it holds one.
+	if name == "" || !isSecretName(name) {
+		return
+	}
+	check := func(p, what, v string) {
+		if !d.secretAt[p] && looksLikeCredential(v) {
+			d.add(p, "%s of %s %q looks like a credential: remove it; published documents are public", what, kind, name)
+		}
+	}
+	for _, f := range []string{"value", "default"} {
+		if v, ok := in[f].(string); ok {
+			check(ptr+"/"+f, f, v)
+		}
+	}
+	for i, c := range serverArray(in, "choices") {
+		if v, ok := c.(string); ok {
+			check(ptr+"/choices/"+strconv.Itoa(i), "a choice", v)
+		}
+	}
+}
+
+// serverCredentialHeader reports whether a header carries credentials by
+// its very name.
+func serverCredentialHeader(name string) bool {
+	switch strings.ToLower(name) {
+	case "authorization", "proxy-authorization", "cookie":
+		return true
+	}
+	return false
+}
+
+// serverTemplateNames returns the {variable} names of a URL or header
+// template, each once, in order of first use, or a message saying why s is
+// not a template.
+func serverTemplateNames(s string) ([]string, string) {
+	const bad = `has "{" or "}" outside a {variable} reference: a variable name is letters, digits and _, not starting with a digit`
+	var names []string
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '}':
+			return nil, bad
+		case '{':
+			j := strings.IndexByte(s[i+1:], '}')
+			if j < 0 {
+				return nil, bad
+			}
+			n := s[i+1 : i+1+j]
+			if !serverVarNameRe.MatchString(n) {
+				return nil, bad
+			}
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+			i += j + 1
+		}
+	}
+	return names, ""
+}
+
+// serverCheckURL explains why raw, an absolute URL that may hold
+// {variables}, is not one clients may connect to, or returns "". It must
+// start with https:// (plain http:// only for a loopback host), have a host,
+// no user information and no whitespace.
+func serverCheckURL(raw string) string {
+	if strings.ContainsAny(raw, " \t\r\n") {
+		return "must not contain whitespace"
+	}
+	lower := strings.ToLower(raw)
+	isHTTP := strings.HasPrefix(lower, "http://")
+	if !isHTTP && !strings.HasPrefix(lower, "https://") {
+		if strings.HasPrefix(raw, "{") {
+			return "must start with https://: a variable cannot stand for the scheme and host"
+		}
+		return "must be an absolute https URL"
+	}
+	// Placeholders become a character that fits in a host, port or path.
+	filled := raw
+	if names, msg := serverTemplateNames(raw); msg == "" {
+		for _, n := range names {
+			filled = strings.ReplaceAll(filled, "{"+n+"}", "0")
+		}
+	}
+	u, err := url.Parse(filled)
+	if err != nil || u.Host == "" {
+		return "is not an absolute URL with a host"
+	}
+	if u.User != nil {
+		return "must not carry user information (user:password@)"
+	}
+	if isHTTP && !serverLoopbackHost(u.Hostname()) {
+		return "must use https: plain http is only for loopback hosts (localhost, 127.0.0.0/8, ::1)"
+	}
+	return ""
+}
+
+func serverLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serverVersionIsRange reports whether v names a set of versions (a range,
+// a wildcard or the tag latest) rather than one version.
+func serverVersionIsRange(v string) bool {
+	if v == "" || strings.ContainsAny(v, " \t\r\n*|") {
+		return true // "1.2 - 1.4", ">= 1", "*", "a || b"
+	}
+	switch v[0] {
+	case '^', '~', '>', '<', '=', '!':
+		return true
+	}
+	if strings.EqualFold(v, "latest") {
+		return true
+	}
+	core := v
+	if i := strings.IndexAny(core, "-+"); i >= 0 {
+		core = core[:i] // 1.0.0-x is a pre-release, not a wildcard
+	}
+	for _, part := range strings.Split(core, ".") {
+		if part == "x" || part == "X" {
+			return true
+		}
+	}
+	return false
+}
+
+// serverCardPathProblem explains what is wrong with a card path, or
+// returns "".
+func serverCardPathProblem(p string) string {
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return "must be absolute: start it with /"
+	case strings.ContainsAny(p, "?#"):
+		return "must not have a query or a fragment"
+	case !strings.HasSuffix(p, ".json"):
+		return "must end in .json"
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		switch seg {
+		case "":
+			return "must not have empty segments (//)"
+		case ".", "..":
+			return `must not have "." or ".." segments`
+		}
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' || c == '~') {
+				return "may have only letters, digits, '.', '_', '-' and '~' between its slashes"
+			}
+		}
+	}
+	return ""
+}
+
+// serverCleanRelPath reports whether p is a clean relative path.
+func serverCleanRelPath(p string) bool {
+	return p != "" && p != "." && p != ".." && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "../") &&
+		!strings.Contains(p, `\`) && path.Clean(p) == p
+}
+
+// serverMetaKeyProblem explains what is wrong with a top-level _meta key,
+// or returns "".
+func serverMetaKeyProblem(k string) string {
+	prefix, name, hasPrefix := strings.Cut(k, "/")
+	if !hasPrefix {
+		prefix, name = "", k
+	}
+	ok := name == "" || serverMetaNameRe.MatchString(name)
+	var labels []string
+	if hasPrefix {
+		labels = strings.Split(prefix, ".")
+		for _, l := range labels {
+			ok = ok && serverMetaLabelRe.MatchString(l)
+		}
+	}
+	if !ok {
+		return fmt.Sprintf("_meta key %q must be NAME or PREFIX/NAME, such as com.example/owner: PREFIX is dot-separated labels of letters, digits and '-', NAME letters, digits, '.', '_' and '-', each starting and ending with a letter or digit", k)
+	}
+	if n := len(labels); n >= 2 {
+		if l := strings.ToLower(labels[n-2]); l == "mcp" || l == "modelcontextprotocol" {
+			return fmt.Sprintf("_meta key %q uses the prefix %q, which MCP reserves: use a prefix of your own domain, such as com.example/", k, prefix+"/")
+		}
+	}
+	return ""
+}
+
+// The routes a card path must stay out of.
+const serverToolsRoute = "/tools"
+
+// checkServers applies the rules that span servers, to servers as
+// decodeServer returned them (nil entries are skipped):
+//   - names are unique, ignoring case (card paths are case-insensitive on
+//     some hosts, and identifiers should not differ by case alone);
+//   - card paths are unique across servers and both kinds of card,
+//     ignoring case, stay out of the tool catalog's routes (/tools,
+//     /tools/...) and the two catalogs, and no card path lies inside
+//     another or inside a catalog (a file cannot also be a folder on static
+//     hosts).
+//
+// The first server to claim a name or path keeps it; the later ones get the
+// problem. A server whose name is taken gets no problem for its default
+// paths, which clash for the same reason. Both card paths of every local
+// server are checked, whichever catalogs the site publishes, so that
+// turning one on never breaks a build. A path's problem points at
+// /card/draftPath or /card/v1Path, or at /name when the path is the default
+// one. The result maps a server's index to its problems, sorted; nil when
+// there are none.
+func checkServers(servers []*Server) map[int][]serverProblem {
+	out := map[int][]serverProblem{}
+	add := func(i int, ptr, format string, args ...any) {
+		out[i] = append(out[i], serverProblem{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+	}
+
+	names := map[string]int{}
+	dupName := map[int]bool{}
+	for i, s := range servers {
+		if s == nil {
+			continue
+		}
+		key := strings.ToLower(s.Name)
+		if j, dup := names[key]; dup {
+			dupName[i] = true
+			if servers[j].Name == s.Name {
+				add(i, "/name", "server %q is already declared: names must be unique, ignoring case", s.Name)
+			} else {
+				add(i, "/name", "server %q is already declared as %q: names must be unique, ignoring case", s.Name, servers[j].Name)
+			}
+			continue
+		}
+		names[key] = i
+	}
+
+	type claim struct {
+		server int
+		kind   string // draft or v1
+		path   string
+	}
+	type cardPath struct {
+		ptr, kind, path string
+	}
+	pathsOf := func(s *Server) []cardPath {
+		ptr := func(field, declared, def string) string {
+			if declared == "" || declared == def {
+				return "/name"
+			}
+			return "/card/" + field
+		}
+		return []cardPath{
+			{ptr("draftPath", s.DraftPath, serverDraftPathPrefix+s.Name+".json"), "draft", s.draftPath()},
+			{ptr("v1Path", s.V1Path, serverV1PathPrefix+s.Name+".json"), "v1", s.v1Path()},
+		}
+	}
+	reserved := map[string]string{
+		strings.ToLower(RouteMCPCatalog): "the MCP catalog",
+		strings.ToLower(RouteAICatalog):  "the AI catalog",
+		serverToolsRoute:                 "the tool catalog",
+	}
+	claims := map[string]claim{}
+	for i, s := range servers {
+		if s == nil || s.crossHost() {
+			continue
+		}
+		for _, p := range pathsOf(s) {
+			if p.ptr == "/name" && dupName[i] {
+				continue // a default path of a duplicate name: the name is reported
+			}
+			key := strings.ToLower(p.path)
+			if what, ok := reserved[key]; ok || strings.HasPrefix(key, serverToolsRoute+"/") {
+				if !ok {
+					what = "the tool catalog"
+				}
+				add(i, p.ptr, "%s card path %q is reserved for %s", p.kind, p.path, what)
+				continue
+			}
+			if c, dup := claims[key]; dup {
+				if c.server == i {
+					add(i, p.ptr, "%s card path %q is also this server's %s card path: each card needs a path of its own, since each is served with its own media type", p.kind, p.path, c.kind)
+				} else {
+					add(i, p.ptr, "%s card path %q is already the %s card path of server %q: card paths must be unique, ignoring case", p.kind, p.path, c.kind, servers[c.server].Name)
+				}
+				continue
+			}
+			claims[key] = claim{server: i, kind: p.kind, path: p.path}
+		}
+	}
+	// A path inside another: one of its ancestors is a claimed or reserved
+	// path.
+	for i, s := range servers {
+		if s == nil || s.crossHost() {
+			continue
+		}
+		for _, p := range pathsOf(s) {
+			key := strings.ToLower(p.path)
+			if c, ok := claims[key]; !ok || c.server != i || c.kind != p.kind {
+				continue // reported above
+			}
+			for k := len(key) - 1; k > 0; k-- {
+				if key[k] != '/' {
+					continue
+				}
+				anc := key[:k]
+				if c, ok := claims[anc]; ok {
+					owner := fmt.Sprintf("server %q", servers[c.server].Name)
+					if c.server == i {
+						owner = "this server"
+					}
+					add(i, p.ptr, "%s card path %q lies inside the %s card path %q of %s: a file cannot also be a folder on static hosts", p.kind, p.path, c.kind, c.path, owner)
+				} else if what, ok := reserved[anc]; ok {
+					add(i, p.ptr, "%s card path %q lies inside %s (%s): a file cannot also be a folder on static hosts", p.kind, p.path, anc, what)
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for i := range out {
+		slices.SortFunc(out[i], func(a, b serverProblem) int {
+			return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
+		})
+	}
+	return out
+}
+
+// cardDraft builds the draft card of a local server, served as
+// application/mcp-server+json at its draft path: name, version,
+// description, then the optional fields that are set. nil for a cross-host
+// server. The result shares nothing with s.
+func cardDraft(s *Server) any {
+	if s == nil || s.crossHost() {
+		return nil
+	}
+	return serverCard(s)
+}
+
+// cardV1 builds the v1 card of a local server, served as
+// application/mcp-server-card+json at its v1 path: the draft card and
+// "$schema". nil for a cross-host server.
+func cardV1(s *Server) any {
+	if s == nil || s.crossHost() {
+		return nil
+	}
+	c := serverCard(s)
+	c["$schema"] = serverCardSchemaURI
+	return c
+}
+
+func serverCard(s *Server) map[string]any {
+	c := map[string]any{"name": s.Name}
+	set := func(k string, v any, present bool) {
+		if present {
+			c[k] = serverClone(v)
+		}
+	}
+	set("version", s.Version, s.Version != "")
+	set("description", s.Description, s.Description != "")
+	set("title", s.Title, s.Title != "")
+	set("websiteUrl", s.WebsiteURL, s.WebsiteURL != "")
+	set("repository", s.Repository, len(s.Repository) > 0)
+	set("icons", s.Icons, len(s.Icons) > 0)
+	set("remotes", s.Remotes, len(s.Remotes) > 0)
+	set("_meta", s.Meta, s.Meta != nil)
+	return c
+}
+
+// mcpCatalog builds /.well-known/mcp/catalog.json: {"specVersion": "draft",
+// "entries": [...]}, one entry per server whose card is served as
+// application/mcp-server+json, sorted by identifier. A local server's url is
+// origin + its draft path; a cross-host server's is its CardURL, and a
+// cross-host server whose card is only a v1 card is left out.
+func mcpCatalog(origin string, servers []*Server) any {
+	origin = strings.TrimSuffix(origin, "/")
+	entries := []any{}
+	for _, s := range servers {
+		if s == nil {
+			continue
+		}
+		u := origin + s.draftPath()
+		if s.crossHost() {
+			if s.cardMediaType() != ContentTypeServerCardDraft {
+				continue
+			}
+			u = s.CardURL
+		}
+		entries = append(entries, map[string]any{
+			"identifier": "urn:mcp:server:" + s.Name,
+			"mediaType":  ContentTypeServerCardDraft,
+			"url":        u,
+		})
+	}
+	serverSortEntries(entries)
+	return map[string]any{"specVersion": "draft", "entries": entries}
+}
+
+// toolCatalogAd is what the AI catalog says about the site's tool catalog.
+type toolCatalogAd struct {
+	URL         string   // absolute URL of /tools
+	Sources     []string // source values of the published tools, in any order
+	CompactView bool
+}
+
+// aiCatalog builds /.well-known/ai-catalog.json: {"specVersion": "1.0",
+// "host": {"domain": publisher, "displayName": displayName (left out when
+// empty)}, "entries": [...]}, sorted by identifier. Each server has an entry
+// urn:air:PUBLISHER:mcp:NAME: a local server's is its v1 card
+// (application/mcp-server-card+json at origin + its v1 path), a cross-host
+// server's is its CardURL with the card's own media type. When tools is not
+// nil, the entry urn:air:PUBLISHER:tool-catalog describes the tool catalog
+// inline (type application/json, data {"toolCatalog": {"url", "sources"
+// sorted and unique, "compactView"}}).
+func aiCatalog(origin, publisher, displayName string, servers []*Server, tools *toolCatalogAd) any {
+	origin = strings.TrimSuffix(origin, "/")
+	entries := []any{}
+	for _, s := range servers {
+		if s == nil {
+			continue
+		}
+		typ, u := ContentTypeServerCardV1, origin+s.v1Path()
+		if s.crossHost() {
+			typ, u = s.cardMediaType(), s.CardURL
+		}
+		entries = append(entries, map[string]any{
+			"identifier": "urn:air:" + publisher + ":mcp:" + s.Name,
+			"type":       typ,
+			"url":        u,
+		})
+	}
+	if tools != nil {
+		sources := []any{}
+		sorted := slices.Clone(tools.Sources)
+		slices.Sort(sorted)
+		for _, src := range slices.Compact(sorted) {
+			sources = append(sources, src)
+		}
+		entries = append(entries, map[string]any{
+			"identifier": "urn:air:" + publisher + ":tool-catalog",
+			"type":       serverToolCatalogType,
+			"data": map[string]any{"toolCatalog": map[string]any{
+				"url":         tools.URL,
+				"sources":     sources,
+				"compactView": tools.CompactView,
+			}},
+		})
+	}
+	serverSortEntries(entries)
+	host := map[string]any{"domain": publisher}
+	if displayName != "" {
+		host["displayName"] = displayName
+	}
+	return map[string]any{"specVersion": "1.0", "host": host, "entries": entries}
+}
+
+// serverSortEntries sorts catalog entries by identifier, then url, so that
+// the order never depends on the order of declarations.
+func serverSortEntries(entries []any) {
+	slices.SortStableFunc(entries, func(a, b any) int {
+		am, bm := a.(map[string]any), b.(map[string]any)
+		return cmp.Or(
+			strings.Compare(am["identifier"].(string), bm["identifier"].(string)),
+			strings.Compare(fmt.Sprint(am["url"]), fmt.Sprint(bm["url"])),
+		)
+	})
+}
+
+// serverItemFromCard turns a v1 server card (a decoded JSON document) into
+// a server item that decodeServer reads: the card without "$schema", which
+// must name the v1 server card schema.
+func serverItemFromCard(card any) (map[string]any, []serverProblem) {
+	m, ok := card.(map[string]any)
+	if !ok {
+		return nil, []serverProblem{{Message: "a server card must be a JSON object, got " + serverKind(card)}}
+	}
+	var ps []serverProblem
+	switch sch, present := m["$schema"]; {
+	case !present:
+		ps = append(ps, serverProblem{Message: `missing required field "$schema": a v1 server card names ` + serverCardSchemaURI})
+	case sch != serverCardSchemaURI:
+		ps = append(ps, serverProblem{Pointer: "/$schema", Message: fmt.Sprintf("$schema %s is not the v1 server card schema %s", serverQuote(sch), serverCardSchemaURI)})
+	}
+	item := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != "$schema" {
+			item[k] = v
+		}
+	}
+	return item, ps
+}
+
+// serverClone copies a JSON value, so that documents share nothing with
+// the declarations.
+func serverClone(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = serverClone(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = serverClone(e)
+		}
+		return out
+	}
+	return v
+}
+
+func serverObject(m map[string]any, k string) map[string]any {
+	o, _ := m[k].(map[string]any)
+	return o
+}
+
+func serverArray(m map[string]any, k string) []any {
+	a, _ := m[k].([]any)
+	return a
+}
+
+func serverSortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// serverEscape escapes one JSON pointer token.
+func serverEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func serverKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
+}
+
+func serverQuote(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return serverKind(v)
+}

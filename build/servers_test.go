@@ -1,0 +1,997 @@
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Paths of the files these tests read, relative to this package's folder.
+var (
+	serverCardSchemaPath   = filepath.Join("..", "..", "shared", "reference", "server-card", "schema.json")
+	serverCardExamplesPath = filepath.Join(corpusDir, "server-card-examples.json")
+	// serversSchemaDir holds the schemas of this change: mcp-catalog,
+	// ai-catalog, mcp-server-card-draft and the two fragments.
+	serversSchemaDir = filepath.Join("..", "schemas")
+	// serversDeclarationsSchemaPath and serversConfigSchemaPath are the
+	// schemas the fragments are spliced into.
+	serversDeclarationsSchemaPath = filepath.Join("..", "schemas", "declarations.schema.json")
+	serversConfigSchemaPath       = filepath.Join("..", "schemas", "config.schema.json")
+)
+
+const serversSchemaIDPrefix = "https://signpost-dev.github.io/signpost/schemas/v1/"
+
+// serversSchemaNames are the schemas of this change, in serversSchemaDir.
+var serversSchemaNames = []string{"servers-fragment", "discovery-fragment", "mcp-catalog", "ai-catalog", "mcp-server-card-draft"}
+
+// srvTJSON decodes a JSON literal the way the loader produces values.
+func srvTJSON(t testing.TB, s string) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
+	if err != nil {
+		t.Fatalf("bad test JSON %s: %v", s, err)
+	}
+	return v
+}
+
+// srvTBase is a valid local server with only the required fields.
+const srvTBase = `{"name": "com.example/weather", "version": "1.4.0", "description": "Forecasts and alerts."}`
+
+// srvTWith returns srvTBase with the members of patch set (a null member is
+// removed).
+func srvTWith(t testing.TB, patch string) map[string]any {
+	t.Helper()
+	m := srvTJSON(t, srvTBase).(map[string]any)
+	for k, v := range srvTJSON(t, patch).(map[string]any) {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// srvTFill is hex filler: letters and digits, varied, no placeholder words.
+func srvTFill(seed string, n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		h := sha256.Sum256([]byte(fmt.Sprint(seed, i)))
+		b.WriteString(hex.EncodeToString(h[:]))
+	}
+	return b.String()[:n]
+}
+
+// srvTFull is a server with every field.
+const srvTFull = `{
+  "name": "com.example/weather",
+  "version": "1.4.0",
+  "description": "  Forecasts and alerts.\n",
+  "title": "Weather",
+  "websiteUrl": "https://example.com/weather",
+  "repository": {"url": "https://github.com/example/weather", "source": "github", "subfolder": "servers/weather", "id": "abc"},
+  "icons": [{"src": "https://example.com/weather.svg", "mimeType": "image/svg+xml", "sizes": ["any"], "theme": "light"}],
+  "remotes": [
+    {
+      "type": "streamable-http",
+      "url": "https://mcp.example.com/weather/{region}",
+      "headers": [
+        {"name": "Authorization", "description": "Bearer token from the portal", "isRequired": true, "isSecret": true,
+         "value": "Bearer {token}", "variables": {"token": {"description": "Token from the portal", "isRequired": true, "isSecret": true}}},
+        {"name": "X-Units", "description": "Units", "choices": ["metric", "imperial"], "default": "metric", "format": "string", "placeholder": "metric"}
+      ],
+      "variables": {"region": {"description": "Data region", "default": "eu", "choices": ["eu", "us"]}},
+      "supportedProtocolVersions": ["2025-06-18", "2025-11-25"]
+    },
+    {"type": "sse", "url": "http://localhost:8080/sse"}
+  ],
+  "_meta": {"com.example/owner": "weather-team", "com.example/tier": {"level": 2}},
+  "card": {"draftPath": "/.well-known/mcp/servers/com.example/weather.json", "v1Path": "/cards/weather.json"}
+}`
+
+func TestDecodeServerFull(t *testing.T) {
+	item := srvTJSON(t, srvTFull).(map[string]any)
+	s, ps := decodeServer(item)
+	if ps != nil {
+		t.Fatalf("problems: %v", ps)
+	}
+	want := &Server{
+		Name:        "com.example/weather",
+		Version:     "1.4.0",
+		Description: "Forecasts and alerts.",
+		Title:       "Weather",
+		WebsiteURL:  "https://example.com/weather",
+		Repository:  item["repository"].(map[string]any),
+		Icons:       item["icons"].([]any),
+		Remotes:     item["remotes"].([]any),
+		Meta:        item["_meta"].(map[string]any),
+		DraftPath:   "/.well-known/mcp/servers/com.example/weather.json",
+		V1Path:      "/cards/weather.json",
+	}
+	if diff := cmp.Diff(want, s); diff != "" {
+		t.Errorf("decodeServer (-want +got):\n%s", diff)
+	}
+}
+
+func TestDecodeServerDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		item string
+		want *Server
+	}{
+		{"local server gets the default card paths", srvTBase, &Server{
+			Name: "com.example/weather", Version: "1.4.0", Description: "Forecasts and alerts.",
+			DraftPath: "/.well-known/mcp/servers/com.example/weather.json",
+			V1Path:    "/.well-known/mcp/server-cards/com.example/weather.json",
+		}},
+		{"one declared path, one default", `{"name": "com.example/weather", "version": "1", "description": "d", "card": {"v1Path": "/w.json"}}`, &Server{
+			Name: "com.example/weather", Version: "1", Description: "d",
+			DraftPath: "/.well-known/mcp/servers/com.example/weather.json", V1Path: "/w.json",
+		}},
+		{"cross-host server: draft media type by default, version optional", `{"name": "org.acme/support", "cardUrl": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"}`, &Server{
+			Name: "org.acme/support", CardURL: "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card",
+			CardMediaType: ContentTypeServerCardDraft,
+		}},
+		{"cross-host server with a v1 card, version and description", `{"name": "org.acme/support", "version": "2.0.0", "description": "Support desk.", "cardUrl": "https://h.example.net/c.json", "cardMediaType": "application/mcp-server-card+json"}`, &Server{
+			Name: "org.acme/support", Version: "2.0.0", Description: "Support desk.", CardURL: "https://h.example.net/c.json",
+			CardMediaType: ContentTypeServerCardV1,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, ps := decodeServer(srvTJSON(t, tc.item).(map[string]any))
+			if ps != nil {
+				t.Fatalf("problems: %v", ps)
+			}
+			if diff := cmp.Diff(tc.want, s); diff != "" {
+				t.Errorf("decodeServer (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDecodeServerRules(t *testing.T) {
+	ghToken := "ghp_" + srvTFill("gh", 36)
+	bearer := srvTFill("bearer", 40)
+	apiKey := srvTFill("apikey", 32)
+	type P = serverProblem
+	const secretValue = "a secret input must not carry a value: clients prompt for it"
+	const secretHeaderValue = secretValue + `; put the secret in a variable, as in "Bearer {token}"`
+	const secretDefault = "a secret input must not carry a default: clients prompt for it"
+	remote := func(url, vars string) string {
+		if vars == "" {
+			return fmt.Sprintf(`{"remotes": [{"type": "streamable-http", "url": %q}]}`, url)
+		}
+		return fmt.Sprintf(`{"remotes": [{"type": "streamable-http", "url": %q, "variables": %s}]}`, url, vars)
+	}
+	header := func(h string) string {
+		return `{"remotes": [{"type": "streamable-http", "url": "https://mcp.example.com/mcp", "headers": [` + h + `]}]}`
+	}
+	for _, tc := range []struct {
+		name  string
+		patch string // applied to srvTBase
+		want  []P
+	}{
+		// The base and the full server are valid.
+		{"minimal", `{}`, nil},
+
+		// Required fields and the name.
+		{"missing name", `{"name": null}`, []P{{"", `missing required field "name"`}}},
+		{"missing version and description", `{"version": null, "description": null}`, []P{
+			{"", `missing required field "description"`}, {"", `missing required field "version"`}}},
+		{"name without a slash", `{"name": "weather"}`, []P{{"/name", `name "weather" must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'`}}},
+		{"name with two slashes", `{"name": "com.example/a/b"}`, []P{{"/name", `name "com.example/a/b" must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'`}}},
+		{"name too long", `{"name": "com.example/` + strings.Repeat("a", 189) + `"}`, []P{{"/name", `name "com.example/` + strings.Repeat("a", 189) + `" must be 3 to 200 characters long`}}},
+		{"name of 200 characters", `{"name": "com.example/` + strings.Repeat("a", 188) + `"}`, nil},
+		{"name of the wrong type", `{"name": 7}`, []P{{"/name", "must be a string, got a number"}}},
+
+		// Versions: exact ones pass, ranges and tags do not.
+		{"version with pre-release", `{"version": "2.1.0-alpha.1"}`, nil},
+		{"version with build metadata", `{"version": "1.0.0+build.5"}`, nil},
+		{"version pre-release x", `{"version": "1.0.0-x"}`, nil},
+		{"version non-semantic", `{"version": "2024.06.01"}`, nil},
+		{"version two parts", `{"version": "1.2"}`, nil},
+		{"version with v", `{"version": "v2"}`, nil},
+		{"version caret", `{"version": "^1.2"}`, []P{{"/version", `version "^1.2" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version tilde", `{"version": "~1.2"}`, []P{{"/version", `version "~1.2" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version at least", `{"version": ">=1"}`, []P{{"/version", `version ">=1" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version less than", `{"version": "<2.0.0"}`, []P{{"/version", `version "<2.0.0" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version equals", `{"version": "=1.0.0"}`, []P{{"/version", `version "=1.0.0" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version 1.x", `{"version": "1.x"}`, []P{{"/version", `version "1.x" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version 1.2.X", `{"version": "1.2.X"}`, []P{{"/version", `version "1.2.X" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version 1.*", `{"version": "1.*"}`, []P{{"/version", `version "1.*" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version star", `{"version": "*"}`, []P{{"/version", `version "*" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version latest", `{"version": "latest"}`, []P{{"/version", `version "latest" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version hyphen range", `{"version": "1.2 - 1.4"}`, []P{{"/version", `version "1.2 - 1.4" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version alternatives", `{"version": "1.0.0||2.0.0"}`, []P{{"/version", `version "1.0.0||2.0.0" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"version empty", `{"version": ""}`, []P{{"/version", "version must not be empty: give the exact version the server runs, such as 1.4.0"}}},
+
+		// Description and title: characters, not bytes.
+		{"description of 100 two-byte characters", `{"description": "` + strings.Repeat("é", 100) + `"}`, nil},
+		{"description of 101 characters", `{"description": "` + strings.Repeat("é", 101) + `"}`, []P{{"/description", "description is 101 characters long; a server card allows at most 100"}}},
+		{"description trimmed to 100", `{"description": "  ` + strings.Repeat("a", 100) + `\n"}`, nil},
+		{"description blank", `{"description": "   "}`, []P{{"/description", "description must not be blank"}}},
+		{"title too long", `{"title": "` + strings.Repeat("t", 101) + `"}`, []P{{"/title", "title is 101 characters long; a server card allows at most 100"}}},
+
+		// Remote URLs.
+		{"remote https", remote("https://mcp.example.com/mcp", ""), nil},
+		{"remote http localhost", remote("http://localhost:8080/mcp", ""), nil},
+		{"remote http 127.0.0.0/8", remote("http://127.1.2.3/mcp", ""), nil},
+		{"remote http ::1", remote("http://[::1]:9000/mcp", ""), nil},
+		{"remote http elsewhere", remote("http://mcp.example.com/mcp", ""), []P{{"/remotes/0/url", `url "http://mcp.example.com/mcp" must use https: plain http is only for loopback hosts (localhost, 127.0.0.0/8, ::1)`}}},
+		{"remote http with a variable host", remote("http://{host}/mcp", `{"host": {"default": "localhost"}}`), []P{{"/remotes/0/url", `url "http://{host}/mcp" must use https: plain http is only for loopback hosts (localhost, 127.0.0.0/8, ::1)`}}},
+		{"remote other scheme", remote("ftp://mcp.example.com/mcp", ""), []P{{"/remotes/0/url", `url "ftp://mcp.example.com/mcp" must be an absolute https URL`}}},
+		{"remote scheme from a variable", remote("{base}/mcp", `{"base": {"default": "https://mcp.example.com"}}`), []P{{"/remotes/0/url", `url "{base}/mcp" must start with https://: a variable cannot stand for the scheme and host`}}},
+		{"remote with a space", remote("https://mcp.example.com/a b", ""), []P{{"/remotes/0/url", `url "https://mcp.example.com/a b" must not contain whitespace`}}},
+		{"remote user information", remote("https://user@mcp.example.com/mcp", ""), []P{{"/remotes/0/url", `url "https://user@mcp.example.com/mcp" must not carry user information (user:password@)`}}},
+		{"remote templated host and port", remote("https://{tenant}.example.com:{port}/mcp", `{"tenant": {}, "port": {"default": "443"}}`), nil},
+
+		// URL templates and variables.
+		{"remote variable undeclared", remote("https://mcp.example.com/{region}", ""), []P{{"/remotes/0/url", "url uses {region}, but variables does not declare it"}}},
+		{"remote variable unused", remote("https://mcp.example.com/mcp", `{"region": {"default": "eu"}}`), []P{{"/remotes/0/variables/region", `variable "region" is not used in url: use it as {region} or remove it`}}},
+		{"remote variable with a bad name", remote("https://mcp.example.com/mcp", `{"a-b": {}}`), []P{{"/remotes/0/variables/a-b", `variable name "a-b" must be letters, digits and _, not starting with a digit`}}},
+		{"header variable with a bad name", header(`{"name": "X-Team", "value": "x", "variables": {"1x": {}}}`), []P{{"/remotes/0/headers/0/variables/1x", `variable name "1x" must be letters, digits and _, not starting with a digit`}}},
+		{"remote variable used twice", remote("https://{r}.example.com/{r}", `{"r": {}}`), nil},
+		{"remote bad placeholder", remote("https://mcp.example.com/{a-b}", ""), []P{{"/remotes/0/url", `url "https://mcp.example.com/{a-b}" has "{" or "}" outside a {variable} reference: a variable name is letters, digits and _, not starting with a digit`}}},
+		{"remote unmatched brace", remote("https://mcp.example.com/a}", ""), []P{{"/remotes/0/url", `url "https://mcp.example.com/a}" has "{" or "}" outside a {variable} reference: a variable name is letters, digits and _, not starting with a digit`}}},
+		{"header value variable undeclared", header(`{"name": "X-Team", "value": "team-{team}"}`), []P{{"/remotes/0/headers/0/value", "value uses {team}, but this header's variables does not declare it"}}},
+		{"header value variable unused", header(`{"name": "X-Team", "value": "x", "variables": {"team": {}}}`), []P{{"/remotes/0/headers/0/variables/team", `variable "team" is not used in value: use it as {team} or remove it`}}},
+		{"header variables without value", header(`{"name": "X-Team", "variables": {"team": {}}}`), []P{{"/remotes/0/headers/0/variables/team", `variable "team" is not used in value: use it as {team} or remove it`}}},
+		{"header value bad placeholder", header(`{"name": "X-Team", "value": "{team"}`), []P{{"/remotes/0/headers/0/value", `value has "{" or "}" outside a {variable} reference: a variable name is letters, digits and _, not starting with a digit`}}},
+		{"header declared twice", header(`{"name": "X-Team"}, {"name": "x-team"}`), []P{{"/remotes/0/headers/1/name", `header "x-team" is already declared by header 0 of this remote: declare each header once`}}},
+
+		// Secret inputs.
+		{"secret header prompted", header(`{"name": "Authorization", "isSecret": true}`), nil},
+		{"secret header with a template", header(`{"name": "Authorization", "isSecret": true, "value": "Bearer {token}", "variables": {"token": {"isSecret": true}}}`), nil},
+		{"secret header with a partly fixed template", header(`{"name": "Authorization", "isSecret": true, "value": "{scheme} {token}", "variables": {"scheme": {"default": "Bearer"}, "token": {}}}`), nil},
+		{"secret header with a literal value", header(`{"name": "X-Key", "isSecret": true, "value": "k"}`), []P{{"/remotes/0/headers/0/value", secretHeaderValue}}},
+		{"secret header whose template is all filled in", header(`{"name": "X-Key", "isSecret": true, "value": "{a}", "variables": {"a": {"default": "k"}}}`), []P{{"/remotes/0/headers/0/value", secretHeaderValue}}},
+		{"secret header whose variable has choices", header(`{"name": "X-Key", "isSecret": true, "value": "{a}", "variables": {"a": {"choices": ["k1", "k2"]}}}`), []P{{"/remotes/0/headers/0/value", secretHeaderValue}}},
+		{"secret header with a default", header(`{"name": "X-Key", "isSecret": true, "default": "k"}`), []P{{"/remotes/0/headers/0/default", secretDefault}}},
+		{"secret header with choices", header(`{"name": "X-Key", "isSecret": true, "choices": ["k1"]}`), []P{{"/remotes/0/headers/0/choices", "a secret input must not list choices: they would publish the secret"}}},
+		{"secret header variable with a value", header(`{"name": "Authorization", "isSecret": true, "value": "Bearer {token}", "variables": {"token": {"isSecret": true, "value": "t"}}}`), []P{
+			{"/remotes/0/headers/0/value", secretHeaderValue},
+			{"/remotes/0/headers/0/variables/token/value", secretValue}}},
+		{"secret url variable with a default", remote("https://mcp.example.com/{key}", `{"key": {"isSecret": true, "default": "k"}}`), []P{{"/remotes/0/variables/key/default", secretDefault}}},
+		{"secret url variable with a value", remote("https://mcp.example.com/{key}", `{"key": {"isSecret": true, "value": "k"}}`), []P{{"/remotes/0/variables/key/value", secretValue}}},
+
+		// Credential headers that are not marked secret.
+		{"authorization template", header(`{"name": "Authorization", "value": "Bearer {token}", "variables": {"token": {}}}`), nil},
+		{"authorization literal", header(`{"name": "authorization", "value": "Token abc"}`), []P{{"/remotes/0/headers/0/value", `header "authorization" must not carry a literal credential: put the secret in a variable, as in "Bearer {token}", and mark the header isSecret`}}},
+		{"cookie default", header(`{"name": "Cookie", "default": "session=1"}`), []P{{"/remotes/0/headers/0/default", `header "Cookie" must not have a default: clients prompt for the credential`}}},
+
+		// Credential material.
+		{"bearer token in a header value", header(`{"name": "Authorization", "value": "Bearer ` + bearer + `"}`), []P{{"/remotes/0/headers/0/value", "contains an HTTP Bearer credential (" + bearer[:4] + "…): remove it; published documents are public"}}},
+		{"bearer token in a secret header value", header(`{"name": "Authorization", "isSecret": true, "value": "Bearer ` + bearer + `"}`), []P{{"/remotes/0/headers/0/value", "contains an HTTP Bearer credential (" + bearer[:4] + "…): remove it; published documents are public"}}},
+		{"API key in an X-API-Key value", header(`{"name": "X-API-Key", "value": "` + apiKey + `"}`), []P{{"/remotes/0/headers/0/value", `value of header "X-API-Key" looks like a credential: remove it; published documents are public`}}},
+		{"API key in a variable default", remote("https://mcp.example.com/{api_key}", `{"api_key": {"default": "`+apiKey+`"}}`), []P{{"/remotes/0/variables/api_key/default", `default of variable "api_key" looks like a credential: remove it; published documents are public`}}},
+		{"API key among choices", remote("https://mcp.example.com/{token}", `{"token": {"choices": ["`+apiKey+`"]}}`), []P{{"/remotes/0/variables/token/choices/0", `a choice of variable "token" looks like a credential: remove it; published documents are public`}}},
+		{"secret-named variable with a placeholder default", remote("https://mcp.example.com/{token}", `{"token": {"default": "your-token"}}`), nil},
+		{"GitHub token in the description", `{"description": "use ` + ghToken + `"}`, []P{{"/description", "contains a GitHub token (ghp_…): remove it; published documents are public"}}},
+		{"GitHub token in _meta", `{"_meta": {"com.example/ci": {"token": "` + ghToken + `"}}}`, []P{{"/_meta/com.example~1ci/token", "looks like a GitHub token (ghp_…): remove it; published documents are public"}}},
+		{"password in the website URL", `{"websiteUrl": "https://admin:` + srvTFill("pw", 12) + `@example.com/"}`, []P{{"/websiteUrl", "looks like a URL with a password (host example.com): remove it; published documents are public"}}},
+
+		// Repository and _meta.
+		{"subfolder clean", `{"repository": {"url": "https://github.com/e/w", "source": "github", "subfolder": "a/b"}}`, nil},
+		{"subfolder escapes", `{"repository": {"url": "https://github.com/e/w", "source": "github", "subfolder": "../b"}}`, []P{{"/repository/subfolder", `subfolder "../b" must be a clean relative path inside the repository, such as servers/weather`}}},
+		{"subfolder absolute", `{"repository": {"url": "https://github.com/e/w", "source": "github", "subfolder": "/b"}}`, []P{{"/repository/subfolder", `subfolder "/b" must be a clean relative path inside the repository, such as servers/weather`}}},
+		{"subfolder unclean", `{"repository": {"url": "https://github.com/e/w", "source": "github", "subfolder": "a//b/"}}`, []P{{"/repository/subfolder", `subfolder "a//b/" must be a clean relative path inside the repository, such as servers/weather`}}},
+		{"_meta keys", `{"_meta": {"com.example/owner": 1, "plain": 2, "com.example/": 3, "com.example.mcp/ok": 4}}`, nil},
+		{"_meta reserved prefix", `{"_meta": {"io.modelcontextprotocol.registry/official": {}, "tools.MCP.com/x": 1}}`, []P{
+			{"/_meta/io.modelcontextprotocol.registry~1official", `_meta key "io.modelcontextprotocol.registry/official" uses the prefix "io.modelcontextprotocol.registry/", which MCP reserves: use a prefix of your own domain, such as com.example/`},
+			{"/_meta/tools.MCP.com~1x", `_meta key "tools.MCP.com/x" uses the prefix "tools.MCP.com/", which MCP reserves: use a prefix of your own domain, such as com.example/`}}},
+		{"_meta bad key", `{"_meta": {"-com.example/x": 1}}`, []P{{"/_meta/-com.example~1x", `_meta key "-com.example/x" must be NAME or PREFIX/NAME, such as com.example/owner: PREFIX is dot-separated labels of letters, digits and '-', NAME letters, digits, '.', '_' and '-', each starting and ending with a letter or digit`}}},
+
+		// Card paths.
+		{"card paths", `{"card": {"draftPath": "/mcp/weather~1.json", "v1Path": "/.well-known/mcp/server-cards/w.json"}}`, nil},
+		{"card path relative", `{"card": {"draftPath": "w.json"}}`, []P{{"/card/draftPath", `draftPath "w.json" must be absolute: start it with /`}}},
+		{"card path with a query", `{"card": {"draftPath": "/w.json?x=1"}}`, []P{{"/card/draftPath", `draftPath "/w.json?x=1" must not have a query or a fragment`}}},
+		{"card path not .json", `{"card": {"v1Path": "/w"}}`, []P{{"/card/v1Path", `v1Path "/w" must end in .json`}}},
+		{"card path with ..", `{"card": {"v1Path": "/a/../w.json"}}`, []P{{"/card/v1Path", `v1Path "/a/../w.json" must not have "." or ".." segments`}}},
+		{"card path with .", `{"card": {"v1Path": "/./w.json"}}`, []P{{"/card/v1Path", `v1Path "/./w.json" must not have "." or ".." segments`}}},
+		{"card path with //", `{"card": {"v1Path": "//w.json"}}`, []P{{"/card/v1Path", `v1Path "//w.json" must not have empty segments (//)`}}},
+		{"card path with an escape", `{"card": {"v1Path": "/a%20b.json"}}`, []P{{"/card/v1Path", `v1Path "/a%20b.json" may have only letters, digits, '.', '_', '-' and '~' between its slashes`}}},
+		{"default card path from a .. namespace", `{"name": "../weather"}`, []P{
+			{"/name", `the default draft card path "/.well-known/mcp/servers/../weather.json" must not have "." or ".." segments: set card.draftPath`},
+			{"/name", `the default v1 card path "/.well-known/mcp/server-cards/../weather.json" must not have "." or ".." segments: set card.v1Path`}}},
+		{"declared paths make a .. namespace publishable", `{"name": "../weather", "card": {"draftPath": "/a.json", "v1Path": "/b.json"}}`, nil},
+
+		// Cross-host servers.
+		{"cross-host minimal", `{"version": null, "description": null, "cardUrl": "https://h.example.net/card"}`, nil},
+		{"cross-host loopback http", `{"cardUrl": "http://127.0.0.1:8080/card"}`, nil},
+		{"cross-host http", `{"cardUrl": "http://h.example.net/card"}`, []P{{"/cardUrl", `cardUrl "http://h.example.net/card" must use https: plain http is only for loopback hosts (localhost, 127.0.0.0/8, ::1)`}}},
+		{"cross-host placeholder", `{"cardUrl": "https://{host}/card"}`, []P{{"/cardUrl", `cardUrl "https://{host}/card" must not contain {placeholders}: clients fetch it as it is`}}},
+		{"cross-host not a URL", `{"cardUrl": "card.json"}`, []P{{"/cardUrl", `cardUrl "card.json" must be an absolute https URL`}}},
+		{"cross-host with card paths", `{"cardUrl": "https://h.example.net/card", "card": {"v1Path": "/x.json"}}`, []P{{"/card", "card cannot be set on a server with cardUrl: its card is served by another host"}}},
+		{"cross-host with local-card fields", `{"cardUrl": "https://h.example.net/card", "title": "T", "remotes": [], "_meta": {}}`, []P{
+			{"/_meta", "_meta cannot be set on a server with cardUrl: its card is served by another host"},
+			{"/remotes", "remotes cannot be set on a server with cardUrl: its card is served by another host"},
+			{"/title", "title cannot be set on a server with cardUrl: its card is served by another host"}}},
+		{"cross-host version is still exact", `{"version": "^2", "cardUrl": "https://h.example.net/card"}`, []P{{"/version", `version "^2" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
+		{"cross-host media type", `{"cardUrl": "https://h.example.net/card", "cardMediaType": "application/json"}`, []P{{"/cardMediaType", `cardMediaType "application/json" must be application/mcp-server+json or application/mcp-server-card+json`}}},
+		{"media type without cardUrl", `{"cardMediaType": "application/mcp-server+json"}`, []P{{"/cardMediaType", "cardMediaType needs cardUrl: it is the media type of a card another host serves"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, got := decodeServer(srvTWith(t, tc.patch))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDecodeServerNil(t *testing.T) {
+	_, got := decodeServer(nil)
+	want := []serverProblem{{"", "a server must be an object with at least a name"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}
+
+// TestDecodeServerNeverEchoesSecrets: a message about a header or input
+// value does not repeat it.
+func TestDecodeServerNeverEchoesSecrets(t *testing.T) {
+	secret := srvTFill("echo", 40)
+	item := srvTWith(t, `{"remotes": [{"type": "sse", "url": "https://m.example.com/", "headers": [
+		{"name": "X-Key", "isSecret": true, "value": "`+secret+`", "default": "`+secret+`", "choices": ["`+secret+`"]},
+		{"name": "Authorization", "value": "`+secret+`", "default": "`+secret+`"},
+		{"name": "X-Other", "value": "{`+secret+`"}]}]}`)
+	_, ps := decodeServer(item)
+	if len(ps) < 5 {
+		t.Fatalf("want at least 5 problems, got %v", ps)
+	}
+	for _, p := range ps {
+		if strings.Contains(p.Message, secret[:8]) {
+			t.Errorf("%s: message repeats the value: %s", p.Pointer, p.Message)
+		}
+	}
+}
+
+func TestCheckServers(t *testing.T) {
+	local := func(name string) *Server {
+		s, ps := decodeServer(srvTWith(t, `{"name": "`+name+`"}`))
+		if ps != nil {
+			t.Fatalf("%s: %v", name, ps)
+		}
+		return s
+	}
+	withPaths := func(name, draft, v1 string) *Server {
+		s := local(name)
+		if draft != "" {
+			s.DraftPath = draft
+		}
+		if v1 != "" {
+			s.V1Path = v1
+		}
+		return s
+	}
+	cross := func(name string) *Server {
+		return &Server{Name: name, CardURL: "https://h.example.net/" + name, CardMediaType: ContentTypeServerCardDraft}
+	}
+	type P = serverProblem
+	for _, tc := range []struct {
+		name    string
+		servers []*Server
+		want    map[int][]P
+	}{
+		{"distinct servers", []*Server{local("com.example/a"), local("com.example/b"), cross("org.acme/c"), nil}, nil},
+		{"same name", []*Server{local("com.example/a"), local("com.example/b"), local("com.example/a")}, map[int][]P{
+			2: {{"/name", `server "com.example/a" is already declared: names must be unique, ignoring case`}}}},
+		{"same name but for case", []*Server{local("com.example/a"), cross("com.Example/A")}, map[int][]P{
+			1: {{"/name", `server "com.Example/A" is already declared as "com.example/a": names must be unique, ignoring case`}}}},
+		{"declared path clashes with a default path", []*Server{local("com.example/a"), withPaths("com.example/b", "/.well-known/mcp/servers/com.example/A.json", "")}, map[int][]P{
+			1: {{"/card/draftPath", `draft card path "/.well-known/mcp/servers/com.example/A.json" is already the draft card path of server "com.example/a": card paths must be unique, ignoring case`}}}},
+		{"draft path of one is the v1 path of another", []*Server{withPaths("com.example/a", "/a.json", "/b.json"), withPaths("com.example/b", "/b.json", "/c.json")}, map[int][]P{
+			1: {{"/card/draftPath", `draft card path "/b.json" is already the v1 card path of server "com.example/a": card paths must be unique, ignoring case`}}}},
+		{"one server's two cards at one path", []*Server{withPaths("com.example/a", "/a.json", "/A.json")}, map[int][]P{
+			0: {{"/card/v1Path", `v1 card path "/A.json" is also this server's draft card path: each card needs a path of its own, since each is served with its own media type`}}}},
+		{"reserved routes", []*Server{
+			withPaths("com.example/a", "/tools/a.json", "/.well-known/mcp/catalog.json"),
+			withPaths("com.example/b", "/.well-known/AI-catalog.json", "/Tools/b.json")}, map[int][]P{
+			0: {
+				{"/card/draftPath", `draft card path "/tools/a.json" is reserved for the tool catalog`},
+				{"/card/v1Path", `v1 card path "/.well-known/mcp/catalog.json" is reserved for the MCP catalog`}},
+			1: {
+				{"/card/draftPath", `draft card path "/.well-known/AI-catalog.json" is reserved for the AI catalog`},
+				{"/card/v1Path", `v1 card path "/Tools/b.json" is reserved for the tool catalog`}}}},
+		{"a path inside another server's path", []*Server{withPaths("com.example/a", "/x/a.json/b.json", ""), withPaths("com.example/b", "/x/a.json", "")}, map[int][]P{
+			0: {{"/card/draftPath", `draft card path "/x/a.json/b.json" lies inside the draft card path "/x/a.json" of server "com.example/b": a file cannot also be a folder on static hosts`}}}},
+		{"a path inside the same server's path", []*Server{withPaths("com.example/a", "/a.json", "/a.json/v1.json")}, map[int][]P{
+			0: {{"/card/v1Path", `v1 card path "/a.json/v1.json" lies inside the draft card path "/a.json" of this server: a file cannot also be a folder on static hosts`}}}},
+		{"a path inside a catalog", []*Server{withPaths("com.example/a", "/.well-known/ai-catalog.json/a.json", "")}, map[int][]P{
+			0: {{"/card/draftPath", `draft card path "/.well-known/ai-catalog.json/a.json" lies inside /.well-known/ai-catalog.json (the AI catalog): a file cannot also be a folder on static hosts`}}}},
+		{"the default path written out points at the name", []*Server{local("com.example/a"), withPaths("com.example/a", "/.well-known/mcp/servers/com.example/a.json", "/z.json")}, map[int][]P{
+			1: {{"/name", `server "com.example/a" is already declared: names must be unique, ignoring case`}}}},
+		{"the default path written out clashes", []*Server{local("com.example/a"), withPaths("com.example/b", "/.well-known/mcp/servers/com.example/b.json", "/.well-known/mcp/server-cards/com.example/a.json")}, map[int][]P{
+			1: {{"/card/v1Path", `v1 card path "/.well-known/mcp/server-cards/com.example/a.json" is already the v1 card path of server "com.example/a": card paths must be unique, ignoring case`}}}},
+		{"cross-host servers have no paths", []*Server{cross("com.example/a"), withPaths("com.example/b", "/.well-known/mcp/servers/com.example/a.json", "")}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, checkServers(tc.servers)); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// srvTSchemas compiles the official server card schema and the schemas of
+// this change, without touching the network. A fragment that is not in
+// serversSchemaDir is taken from the schema it was spliced into.
+type srvTSchemas struct {
+	official *jsonschema.Schema // #/$defs/ServerCard of the official schema
+	byName   map[string]*jsonschema.Schema
+	docs     map[string]any
+}
+
+func srvTLoadSchemas(t testing.TB) *srvTSchemas {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(srvTNoLoader{})
+	add := func(url, file string) any {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if err := c.AddResource(url, doc); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		return doc
+	}
+	const officialURL = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
+	add(officialURL, serverCardSchemaPath)
+	out := &srvTSchemas{byName: map[string]*jsonschema.Schema{}, docs: map[string]any{}}
+	// Once spliced, a fragment is a part of declarations or config.
+	spliced := map[string]string{
+		"servers-fragment":   serversSchemaIDPrefix + "declarations.schema.json#/$defs/serverDeclaration",
+		"discovery-fragment": serversSchemaIDPrefix + "config.schema.json#/properties/discovery",
+	}
+	locs := map[string]string{}
+	for _, name := range serversSchemaNames {
+		f := filepath.Join(serversSchemaDir, name+".schema.json")
+		if _, err := os.Stat(f); err != nil && spliced[name] != "" {
+			locs[name] = spliced[name]
+			continue
+		}
+		doc := add(serversSchemaIDPrefix+name+".schema.json", f)
+		if id, _ := doc.(map[string]any)["$id"].(string); id != serversSchemaIDPrefix+name+".schema.json" {
+			t.Errorf("%s: $id %q, want %q", f, id, serversSchemaIDPrefix+name+".schema.json")
+		}
+		out.docs[name] = doc
+		locs[name] = serversSchemaIDPrefix + name + ".schema.json"
+	}
+	if len(out.docs) < len(serversSchemaNames) {
+		add(serversSchemaIDPrefix+"declarations.schema.json", serversDeclarationsSchemaPath)
+		add(serversSchemaIDPrefix+"config.schema.json", serversConfigSchemaPath)
+	}
+	var err error
+	for name, loc := range locs {
+		sch, err := c.Compile(loc)
+		if err != nil {
+			t.Fatalf("compiling %s: %v", name, err)
+		}
+		out.byName[name] = sch
+	}
+	out.official, err = c.Compile(officialURL + "#/$defs/ServerCard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+type srvTNoLoader struct{}
+
+func (srvTNoLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("no network in tests: %s", url)
+}
+
+// srvTRoundTrip encodes v and decodes it again, as a client would see it.
+func srvTRoundTrip(t testing.TB, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srvTJSON(t, string(b))
+}
+
+func srvTValid(t testing.TB, sch *jsonschema.Schema, what string, v any) {
+	t.Helper()
+	if err := sch.Validate(srvTRoundTrip(t, v)); err != nil {
+		t.Errorf("%s is invalid: %v", what, err)
+	}
+}
+
+func TestServerCards(t *testing.T) {
+	sch := srvTLoadSchemas(t)
+	item := srvTJSON(t, srvTFull).(map[string]any)
+	s, ps := decodeServer(item)
+	if ps != nil {
+		t.Fatal(ps)
+	}
+	wantDraft := srvTJSON(t, srvTFull).(map[string]any)
+	delete(wantDraft, "card")
+	wantDraft["description"] = "Forecasts and alerts."
+	wantV1 := srvTJSON(t, srvTFull).(map[string]any)
+	delete(wantV1, "card")
+	wantV1["description"] = "Forecasts and alerts."
+	wantV1["$schema"] = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
+
+	v1, draft := cardV1(s), cardDraft(s)
+	if diff := cmp.Diff(wantV1, srvTRoundTrip(t, v1)); diff != "" {
+		t.Errorf("cardV1 (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantDraft, srvTRoundTrip(t, draft)); diff != "" {
+		t.Errorf("cardDraft (-want +got):\n%s", diff)
+	}
+	srvTValid(t, sch.official, "v1 card against the official schema", v1)
+	srvTValid(t, sch.byName["mcp-server-card-draft"], "draft card against mcp-server-card-draft", draft)
+	if err := sch.official.Validate(srvTRoundTrip(t, draft)); err == nil {
+		t.Error("the draft card has no $schema, yet the official schema accepts it")
+	}
+
+	// The minimal card too.
+	min, _ := decodeServer(srvTWith(t, `{}`))
+	srvTValid(t, sch.official, "minimal v1 card against the official schema", cardV1(min))
+	srvTValid(t, sch.byName["mcp-server-card-draft"], "minimal draft card", cardDraft(min))
+	wantMin := map[string]any{"$schema": serverCardSchemaURI, "name": "com.example/weather", "version": "1.4.0", "description": "Forecasts and alerts."}
+	if diff := cmp.Diff(wantMin, cardV1(min)); diff != "" {
+		t.Errorf("minimal cardV1 (-want +got):\n%s", diff)
+	}
+
+	// Cards share nothing with the declaration.
+	v1.(map[string]any)["remotes"].([]any)[0].(map[string]any)["url"] = "changed"
+	if s.Remotes[0].(map[string]any)["url"] == "changed" {
+		t.Error("changing a card changed the server")
+	}
+
+	// A cross-host server has no local card.
+	c := &Server{Name: "org.acme/support", CardURL: "https://h.example.net/c"}
+	if cardV1(c) != nil || cardDraft(c) != nil || cardV1(nil) != nil || cardDraft(nil) != nil {
+		t.Error("cards for a cross-host or nil server")
+	}
+}
+
+// TestServerCardExamples runs the official Server Card v1 examples: a valid
+// one must become a server item, decode without problems, and give back a v1
+// card equal to it; an invalid one must be rejected, and the test says by
+// which stage.
+func TestServerCardExamples(t *testing.T) {
+	sch := srvTLoadSchemas(t)
+	fragment := sch.byName["servers-fragment"]
+	b, err := os.ReadFile(serverCardExamplesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var examples []struct {
+		Path     string          `json:"path"`
+		Expect   string          `json:"expect"`
+		Document json.RawMessage `json:"document"`
+	}
+	if err := json.Unmarshal(b, &examples); err != nil {
+		t.Fatal(err)
+	}
+	// Which stage rejects each invalid example, and why.
+	wantRejected := map[string]string{
+		"examples/ServerCard/invalid/bad-name-pattern.json":      `fragment schema: /name: pattern; decodeServer: /name: name "no-slash-in-name" must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'`,
+		"examples/ServerCard/invalid/date-versioned-schema.json": "serverItemFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/2025-11-25/server-card.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+		"examples/ServerCard/invalid/missing-name.json":          `fragment schema: : required; decodeServer: : missing required field "name"`,
+		"examples/ServerCard/invalid/missing-schema.json":        `serverItemFromCard: : missing required field "$schema": a v1 server card names https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json`,
+		"examples/ServerCard/invalid/wrong-schema-name.json":     "serverItemFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/v1/server.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+	}
+	valid := 0
+	for _, ex := range examples {
+		t.Run(filepath.Base(ex.Path), func(t *testing.T) {
+			doc := srvTJSON(t, string(ex.Document))
+			officialErr := sch.official.Validate(doc)
+			if (officialErr == nil) != (ex.Expect == "valid") {
+				t.Fatalf("official schema verdict %v disagrees with %q", officialErr, ex.Expect)
+			}
+			var why []string
+			item, ps := serverItemFromCard(doc)
+			for _, p := range ps {
+				why = append(why, "serverItemFromCard: "+p.Pointer+": "+p.Message)
+			}
+			if ps == nil {
+				if err := fragment.Validate(item); err != nil {
+					var kws []string
+					for _, c := range srvTLeaves(err.(*jsonschema.ValidationError)) {
+						kws = append(kws, srvTPointer(c.InstanceLocation)+": "+srvTKeyword(c))
+					}
+					slices.Sort(kws)
+					why = append(why, "fragment schema: "+strings.Join(kws, ", "))
+				}
+				s, ps := decodeServer(item)
+				for _, p := range ps {
+					why = append(why, "decodeServer: "+p.Pointer+": "+p.Message)
+				}
+				if ex.Expect == "valid" && len(why) == 0 {
+					valid++
+					if diff := cmp.Diff(doc, srvTRoundTrip(t, cardV1(s))); diff != "" {
+						t.Errorf("v1 card differs from the example (-example +card):\n%s", diff)
+					}
+				}
+			}
+			got := strings.Join(why, "; ")
+			if ex.Expect == "valid" {
+				if got != "" {
+					t.Errorf("valid example rejected: %s", got)
+				}
+				return
+			}
+			t.Logf("rejected by %s", got)
+			if diff := cmp.Diff(wantRejected[ex.Path], got); diff != "" {
+				t.Errorf("rejection (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if valid != 2 {
+		t.Errorf("%d valid examples round-tripped, want 2", valid)
+	}
+}
+
+// srvTLeaves returns the innermost errors of a validation error.
+func srvTLeaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return []*jsonschema.ValidationError{e}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		out = append(out, srvTLeaves(c)...)
+	}
+	return out
+}
+
+// srvTPointer joins the tokens of an instance location into a JSON pointer.
+func srvTPointer(toks []string) string {
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteString("/" + serverEscape(t))
+	}
+	return b.String()
+}
+
+// srvTKeyword names the keyword that failed.
+func srvTKeyword(e *jsonschema.ValidationError) string {
+	kp := e.ErrorKind.KeywordPath()
+	if len(kp) == 0 {
+		return "?"
+	}
+	return kp[len(kp)-1]
+}
+
+// srvTCatalogServers is a mix of local and cross-host servers, in no order.
+func srvTCatalogServers(t testing.TB) []*Server {
+	var out []*Server
+	for _, item := range []string{
+		`{"name": "com.example/weather", "version": "1.4.0", "description": "Forecasts.", "card": {"v1Path": "/cards/weather.json"}}`,
+		`{"name": "org.acme/support", "cardUrl": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"}`,
+		`{"name": "com.example/billing", "version": "2.0.0", "description": "Invoices."}`,
+		`{"name": "net.partner/search", "cardUrl": "https://partner.example.org/search/server-card", "cardMediaType": "application/mcp-server-card+json"}`,
+	} {
+		s, ps := decodeServer(srvTJSON(t, item).(map[string]any))
+		if ps != nil {
+			t.Fatal(ps)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestServerCatalogs(t *testing.T) {
+	sch := srvTLoadSchemas(t)
+	servers := srvTCatalogServers(t)
+
+	wantMCP := srvTJSON(t, `{
+	  "specVersion": "draft",
+	  "entries": [
+	    {"identifier": "urn:mcp:server:com.example/billing", "mediaType": "application/mcp-server+json", "url": "https://example.com/.well-known/mcp/servers/com.example/billing.json"},
+	    {"identifier": "urn:mcp:server:com.example/weather", "mediaType": "application/mcp-server+json", "url": "https://example.com/.well-known/mcp/servers/com.example/weather.json"},
+	    {"identifier": "urn:mcp:server:org.acme/support", "mediaType": "application/mcp-server+json", "url": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"}
+	  ]}`)
+	mcp := mcpCatalog("https://example.com/", servers)
+	if diff := cmp.Diff(wantMCP, srvTRoundTrip(t, mcp)); diff != "" {
+		t.Errorf("mcpCatalog (-want +got):\n%s", diff)
+	}
+	srvTValid(t, sch.byName["mcp-catalog"], "MCP catalog", mcp)
+
+	tools := &toolCatalogAd{URL: "https://example.com/tools", Sources: []string{"mcp", "host-extension", "mcp"}, CompactView: true}
+	wantAI := srvTJSON(t, `{
+	  "specVersion": "1.0",
+	  "host": {"domain": "example.com", "displayName": "Example Corp"},
+	  "entries": [
+	    {"identifier": "urn:air:example.com:mcp:com.example/billing", "type": "application/mcp-server-card+json", "url": "https://example.com/.well-known/mcp/server-cards/com.example/billing.json"},
+	    {"identifier": "urn:air:example.com:mcp:com.example/weather", "type": "application/mcp-server-card+json", "url": "https://example.com/cards/weather.json"},
+	    {"identifier": "urn:air:example.com:mcp:net.partner/search", "type": "application/mcp-server-card+json", "url": "https://partner.example.org/search/server-card"},
+	    {"identifier": "urn:air:example.com:mcp:org.acme/support", "type": "application/mcp-server+json", "url": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"},
+	    {"identifier": "urn:air:example.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://example.com/tools", "sources": ["host-extension", "mcp"], "compactView": true}}}
+	  ]}`)
+	ai := aiCatalog("https://example.com", "example.com", "Example Corp", servers, tools)
+	if diff := cmp.Diff(wantAI, srvTRoundTrip(t, ai)); diff != "" {
+		t.Errorf("aiCatalog (-want +got):\n%s", diff)
+	}
+	srvTValid(t, sch.byName["ai-catalog"], "AI catalog", ai)
+	if tools.Sources[0] != "mcp" {
+		t.Error("aiCatalog sorted the caller's sources")
+	}
+
+	// No display name, no tool catalog, no servers.
+	wantEmptyAI := srvTJSON(t, `{"specVersion": "1.0", "host": {"domain": "example.com"}, "entries": []}`)
+	emptyAI := aiCatalog("http://localhost:8080", "example.com", "", nil, nil)
+	if diff := cmp.Diff(wantEmptyAI, srvTRoundTrip(t, emptyAI)); diff != "" {
+		t.Errorf("empty aiCatalog (-want +got):\n%s", diff)
+	}
+	srvTValid(t, sch.byName["ai-catalog"], "empty AI catalog", emptyAI)
+	wantEmptyMCP := srvTJSON(t, `{"specVersion": "draft", "entries": []}`)
+	emptyMCP := mcpCatalog("https://example.com", nil)
+	if diff := cmp.Diff(wantEmptyMCP, srvTRoundTrip(t, emptyMCP)); diff != "" {
+		t.Errorf("empty mcpCatalog (-want +got):\n%s", diff)
+	}
+	srvTValid(t, sch.byName["mcp-catalog"], "empty MCP catalog", emptyMCP)
+
+	// A tool catalog with no tools still lists an empty array of sources.
+	noTools := aiCatalog("https://example.com", "example.com", "", nil, &toolCatalogAd{URL: "https://example.com/tools"})
+	srvTValid(t, sch.byName["ai-catalog"], "AI catalog without tools", noTools)
+}
+
+// TestServerSchemasReject: the catalog and card schemas say no to what we
+// must never publish.
+func TestServerSchemasReject(t *testing.T) {
+	sch := srvTLoadSchemas(t)
+	for _, tc := range []struct{ schema, doc string }{
+		{"mcp-catalog", `{"specVersion": "1.0", "entries": []}`},
+		{"mcp-catalog", `{"specVersion": "draft"}`},
+		{"mcp-catalog", `{"entries": [{"identifier": "com.example/a", "mediaType": "application/mcp-server+json", "url": "https://e.com/a.json"}]}`},
+		{"mcp-catalog", `{"entries": [{"identifier": "urn:mcp:server:com.example/a", "mediaType": "application/mcp-server-card+json", "url": "https://e.com/a.json"}]}`},
+		{"mcp-catalog", `{"entries": [{"identifier": "urn:mcp:server:com.example/a", "mediaType": "application/mcp-server+json", "url": "/a.json"}]}`},
+		{"mcp-catalog", `{"entries": [{"identifier": "urn:mcp:server:com.example/a", "mediaType": "application/mcp-server+json", "url": "https://e.com/a.json", "name": "a"}]}`},
+		{"ai-catalog", `{"entries": []}`},
+		{"ai-catalog", `{"specVersion": "1.0"}`},
+		{"ai-catalog", `{"specVersion": "1.0", "host": {"domain": "Example.COM"}, "entries": []}`},
+		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:com.example/a", "type": "application/mcp-server-card+json"}]}`},
+		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:com.example/a", "type": "application/mcp-server-card+json", "url": "https://e.com/a.json", "data": {}}]}`},
+		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:com.example/a", "type": "application/json", "url": "https://e.com/a.json"}]}`},
+		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:tool-catalog", "type": "application/json", "url": "https://e.com/tools"}]}`},
+		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://e.com/tools", "sources": ["cli"], "compactView": true}}}]}`},
+		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://e.com/tools", "sources": []}}}]}`},
+		{"mcp-server-card-draft", `{"version": "1.0.0"}`},
+		{"mcp-server-card-draft", `{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json", "name": "com.example/a"}`},
+		{"mcp-server-card-draft", `{"name": "com.example/a", "description": "` + strings.Repeat("d", 101) + `"}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1"}`},
+		{"servers-fragment", `{"name": "com.example/a", "cardUrl": "https://h.example.net/c", "card": {"v1Path": "/a.json"}}`},
+		{"servers-fragment", `{"name": "com.example/a", "cardUrl": "https://h.example.net/c", "remotes": [{"type": "sse", "url": "https://a.example.com"}]}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1", "description": "d", "cardMediaType": "application/mcp-server+json"}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1", "description": "d", "remotes": [{"type": "sse", "url": "https://a.example.com", "supportedProtocolVersions": ["June"]}]}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1", "description": "d", "remotes": [{"type": "ws", "url": "https://a.example.com"}]}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1", "description": "d", "remotes": [{"type": "sse", "url": "https://a.example.com", "headers": [{"name": "Bad Header"}]}]}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1", "description": "d", "icons": [{"src": "javascript:alert(1)"}]}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1", "description": "d", "card": {}}`},
+		{"servers-fragment", `{"name": "com.example/a", "version": "1", "description": "d", "extra": true}`},
+		{"discovery-fragment", `{"mcpCatalog": "yes"}`},
+		{"discovery-fragment", `{"agentCard": true}`},
+	} {
+		if err := sch.byName[tc.schema].Validate(srvTJSON(t, tc.doc)); err == nil {
+			t.Errorf("%s accepts %s", tc.schema, tc.doc)
+		}
+	}
+	for _, tc := range []struct{ schema, doc string }{
+		{"servers-fragment", srvTFull},
+		{"servers-fragment", srvTBase},
+		{"servers-fragment", `{"name": "org.acme/support", "cardUrl": "https://h.example.net/c"}`},
+		{"servers-fragment", `{"name": "org.acme/support", "version": "1", "description": "d", "cardUrl": "https://h.example.net/c", "cardMediaType": "application/mcp-server-card+json"}`},
+		{"discovery-fragment", `{}`},
+		{"discovery-fragment", `{"mcpCatalog": false, "aiCatalog": true}`},
+	} {
+		if err := sch.byName[tc.schema].Validate(srvTJSON(t, tc.doc)); err != nil {
+			t.Errorf("%s rejects %s: %v", tc.schema, tc.doc, err)
+		}
+	}
+}
+
+// TestServerSchemasStyle: descriptions on every property and definition,
+// and closed objects, as in the other schemas of signpost.
+func TestServerSchemasStyle(t *testing.T) {
+	sch := srvTLoadSchemas(t)
+	// Spliced fragments are checked with the schema they joined.
+	open := map[string]bool{ // objects whose members are not ours
+		"servers-fragment:/properties/_meta":                       true,
+		"mcp-server-card-draft:/properties/_meta":                  true,
+		"servers-fragment:/$defs/serverVariables":                  true,
+		"mcp-server-card-draft:/$defs/remote/properties/variables": true,
+		"mcp-server-card-draft:/$defs/header/properties/variables": true,
+	}
+	for name, doc := range sch.docs {
+		root := doc.(map[string]any)
+		if root["description"] == nil || root["title"] == nil {
+			t.Errorf("%s: no title or description", name)
+		}
+		var walk func(ptr string, v any, needDesc bool)
+		walk = func(ptr string, v any, needDesc bool) {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return
+			}
+			if needDesc && m["description"] == nil {
+				t.Errorf("%s:%s has no description", name, ptr)
+			}
+			if m["type"] == "object" && m["additionalProperties"] == nil && !open[name+":"+ptr] {
+				t.Errorf("%s:%s is an object without additionalProperties", name, ptr)
+			}
+			for k, sub := range m {
+				switch k {
+				case "properties", "$defs":
+					for pk, pv := range sub.(map[string]any) {
+						walk(ptr+"/"+k+"/"+pk, pv, pv != false)
+					}
+				case "items", "additionalProperties", "propertyNames", "then", "else":
+					// Not "if": it only tests, so its subschemas need no description.
+					walk(ptr+"/"+k, sub, false)
+				}
+			}
+		}
+		walk("", root, true)
+	}
+}
+
+// TestServersDeterministic: the same declarations give the same bytes,
+// whatever their order.
+func TestServersDeterministic(t *testing.T) {
+	encode := func(servers []*Server) []byte {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		for _, v := range []any{
+			mcpCatalog("https://example.com", servers),
+			aiCatalog("https://example.com", "example.com", "Example", servers, &toolCatalogAd{URL: "https://example.com/tools", Sources: []string{"openapi", "mcp"}}),
+		} {
+			if err := enc.Encode(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, s := range servers {
+			for _, v := range []any{cardV1(s), cardDraft(s)} {
+				if err := enc.Encode(v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return b.Bytes()
+	}
+	full, _ := decodeServer(srvTJSON(t, srvTFull).(map[string]any))
+	servers := append(srvTCatalogServers(t), full)
+	servers[4].Name = "com.example/full"
+	// Cards are written per server: order them by name for comparison.
+	byName := func(ss []*Server) []byte {
+		sorted := slices.Clone(ss)
+		slices.SortFunc(sorted, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
+		return encode(sorted)
+	}
+	want := byName(servers)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20; i++ {
+		shuffled := slices.Clone(servers)
+		r.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		if got := byName(shuffled); !bytes.Equal(got, want) {
+			t.Fatalf("order %d: bytes differ:\n%s\n%s", i, got, want)
+		}
+		cat := func(ss []*Server) []byte {
+			b, _ := json.Marshal(aiCatalog("https://example.com", "example.com", "", ss, nil))
+			return b
+		}
+		if !bytes.Equal(cat(shuffled), cat(servers)) {
+			t.Fatalf("order %d: AI catalog depends on declaration order", i)
+		}
+		mc := func(ss []*Server) []byte {
+			b, _ := json.Marshal(mcpCatalog("https://example.com", ss))
+			return b
+		}
+		if !bytes.Equal(mc(shuffled), mc(servers)) {
+			t.Fatalf("order %d: MCP catalog depends on declaration order", i)
+		}
+	}
+	// Decoding the same item twice gives the same problems, in the same order.
+	item := srvTWith(t, `{"version": "^1", "title": "", "remotes": [{"type": "sse", "url": "http://e.com/{a}/{b}", "variables": {"c": {}, "d": {"isSecret": true, "default": "x"}}}], "_meta": {"-a": 1, "-b": 2}}`)
+	_, p1 := decodeServer(item)
+	for i := 0; i < 10; i++ {
+		if _, p2 := decodeServer(item); !cmp.Equal(p1, p2) {
+			t.Fatalf("problems differ between runs:\n%v\n%v", p1, p2)
+		}
+	}
+}
+
+// TestServersSplice checks the integration recipe: the servers fragment
+// spliced into declarations.schema.json and the discovery fragment into
+// config.schema.json validate declarations as decodeServer expects them.
+// Once the fragments are part of those schemas, the test uses them as they
+// are.
+func TestServersSplice(t *testing.T) {
+	load := func(file string) map[string]any {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Skipf("cannot read %s: %v", file, err)
+		}
+		return srvTJSON(t, string(b)).(map[string]any)
+	}
+	decl, conf := load(serversDeclarationsSchemaPath), load(serversConfigSchemaPath)
+	frag := load(filepath.Join(serversSchemaDir, "servers-fragment.schema.json"))
+	disc := load(filepath.Join(serversSchemaDir, "discovery-fragment.schema.json"))
+	if decl["properties"].(map[string]any)["servers"] == nil {
+		serverSplice(decl, frag)
+	}
+	if conf["properties"].(map[string]any)["discovery"] == nil {
+		props := conf["properties"].(map[string]any)
+		delete(disc, "$schema")
+		delete(disc, "$id")
+		delete(disc, "title")
+		props["discovery"] = disc
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	c.UseLoader(srvTNoLoader{})
+	if err := c.AddResource(decl["$id"].(string), decl); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddResource(conf["$id"].(string), conf); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := c.Compile(decl["$id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Compile(conf["$id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := srvTJSON(t, `{"servers": [`+srvTFull+`, {"name": "org.acme/support", "cardUrl": "https://h.example.net/c"}],
+		"tools": [{"toolId": "get_forecast", "description": "d", "server": "com.example/weather", "source": "mcp", "safetyTier": "read", "replayPolicy": "deterministic", "egress": "internet"}]}`)
+	if err := ds.Validate(good); err != nil {
+		t.Errorf("declarations with servers rejected: %v", err)
+	}
+	if err := ds.Validate(srvTJSON(t, `{"servers": [{"name": "com.example/a"}]}`)); err == nil {
+		t.Error("a server without version and description accepted")
+	}
+	if err := cs.Validate(srvTJSON(t, `{"site": {"origin": "https://example.com", "publisher": "example.com"}, "discovery": {"mcpCatalog": false}}`)); err != nil {
+		t.Errorf("config with discovery rejected: %v", err)
+	}
+	if err := cs.Validate(srvTJSON(t, `{"site": {"origin": "https://example.com", "publisher": "example.com"}, "discovery": {"agentCards": true}}`)); err == nil {
+		t.Error("unknown discovery field accepted")
+	}
+}
+
+// serverSplice puts the servers fragment into a declarations schema: the
+// item becomes $defs/serverDeclaration, its own $defs join the schema's, and
+// servers is an array of it.
+func serverSplice(decl, frag map[string]any) {
+	defs := decl["$defs"].(map[string]any)
+	for k, v := range frag["$defs"].(map[string]any) {
+		defs[k] = v
+	}
+	item := map[string]any{}
+	for k, v := range frag {
+		switch k {
+		case "$schema", "$id", "$defs":
+		default:
+			item[k] = v
+		}
+	}
+	defs["serverDeclaration"] = item
+	decl["properties"].(map[string]any)["servers"] = map[string]any{
+		"description": "MCP servers: each gets a server card on this site, or is listed with the card another host serves, and appears in the discovery catalogs.",
+		"type":        "array",
+		"items":       map[string]any{"$ref": "#/$defs/serverDeclaration"},
+	}
+}
