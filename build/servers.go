@@ -192,7 +192,7 @@ func (d *serverDecoder) str(m map[string]any, k, ptr string) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		d.add(ptr, "must be a string, got %s", serverKind(v))
+		d.add(ptr, "must be a string, got %s", jsonTypeName(v))
 	}
 	return s, ok
 }
@@ -270,9 +270,9 @@ func (d *serverDecoder) decode(m map[string]any) *Server {
 			d.remote("/remotes/"+strconv.Itoa(i), rm)
 		}
 	}
-	for _, k := range serverSortedKeys(s.Meta) {
+	for _, k := range sortedKeys(s.Meta) {
 		if msg := serverMetaKeyProblem(k); msg != "" {
-			d.add("/_meta/"+serverEscape(k), "%s", msg)
+			d.add("/_meta/"+escapePointer(k), "%s", msg)
 		}
 	}
 	d.cardPaths(s, m, nameOK)
@@ -362,9 +362,9 @@ func (d *serverDecoder) remote(ptr string, r map[string]any) {
 			d.matchVariables(ptr, "url", "variables", names, vars)
 		}
 	}
-	for _, k := range serverSortedKeys(vars) {
+	for _, k := range sortedKeys(vars) {
 		if in, ok := vars[k].(map[string]any); ok {
-			d.input(ptr+"/variables/"+serverEscape(k), "variable", k, in, nil)
+			d.input(ptr+"/variables/"+escapePointer(k), "variable", k, in, nil)
 		}
 	}
 	first := map[string]int{}
@@ -402,9 +402,9 @@ func (d *serverDecoder) header(ptr string, h map[string]any) {
 	} else {
 		d.matchVariables(ptr, "value", "this header's variables", nil, vars)
 	}
-	for _, k := range serverSortedKeys(vars) {
+	for _, k := range sortedKeys(vars) {
 		if in, ok := vars[k].(map[string]any); ok {
-			d.input(ptr+"/variables/"+serverEscape(k), "variable", k, in, nil)
+			d.input(ptr+"/variables/"+escapePointer(k), "variable", k, in, nil)
 		}
 	}
 	d.input(ptr, "header", name, h, tpl)
@@ -456,12 +456,12 @@ func (d *serverDecoder) matchVariables(ptr, field, declaredIn string, names []st
 			d.add(ptr+"/"+field, "%s uses {%s}, but %s does not declare it", field, n, declaredIn)
 		}
 	}
-	for _, k := range serverSortedKeys(vars) {
+	for _, k := range sortedKeys(vars) {
 		switch {
 		case !serverVarNameRe.MatchString(k):
-			d.add(ptr+"/variables/"+serverEscape(k), "variable name %q must be letters, digits and _, not starting with a digit", k)
+			d.add(ptr+"/variables/"+escapePointer(k), "variable name %q must be letters, digits and _, not starting with a digit", k)
 		case !slices.Contains(names, k):
-			d.add(ptr+"/variables/"+serverEscape(k), "variable %q is not used in %s: use it as {%s} or remove it", k, field, k)
+			d.add(ptr+"/variables/"+escapePointer(k), "variable %q is not used in %s: use it as {%s} or remove it", k, field, k)
 		}
 	}
 }
@@ -957,7 +957,7 @@ func serverSortEntries(entries []any) {
 func serverItemFromCard(card any) (map[string]any, []serverProblem) {
 	m, ok := card.(map[string]any)
 	if !ok {
-		return nil, []serverProblem{{Message: "a server card must be a JSON object, got " + serverKind(card)}}
+		return nil, []serverProblem{{Message: "a server card must be a JSON object, got " + jsonTypeName(card)}}
 	}
 	var ps []serverProblem
 	switch sch, present := m["$schema"]; {
@@ -1005,39 +1005,9 @@ func serverArray(m map[string]any, k string) []any {
 	return a
 }
 
-func serverSortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// serverEscape escapes one JSON pointer token.
-func serverEscape(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func serverKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
-}
-
 func serverQuote(v any) string {
 	if s, ok := v.(string); ok {
 		return strconv.Quote(s)
 	}
-	return serverKind(v)
+	return jsonTypeName(v)
 }

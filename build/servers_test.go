@@ -661,7 +661,7 @@ func srvTLeaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 func srvTPointer(toks []string) string {
 	var b strings.Builder
 	for _, t := range toks {
-		b.WriteString("/" + serverEscape(t))
+		b.WriteString("/" + escapePointer(t))
 	}
 	return b.String()
 }
