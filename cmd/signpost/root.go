@@ -71,6 +71,7 @@ and writes the route table that says how each document must be served.`,
 	root.AddCommand(
 		newValidateCmd(),
 		newBuildCmd(),
+		newImportCmd(),
 		newSchemaCmd(),
 		newVersionCmd(),
 	)
