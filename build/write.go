@@ -12,10 +12,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // RouteTableFile is the route table's name in a build output folder.
 const RouteTableFile = "routes.json"
+
+// writeWorkers is how many files Write creates at once.
+const writeWorkers = 8
 
 // RouteTableFormat is the version of the route table's layout.
 const RouteTableFormat = 1
@@ -73,15 +78,25 @@ func (b *Build) Write(ctx context.Context, out string) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("write build: %w", err)
 	}
+	// Creating files waits on the filesystem more than on the CPU, so a
+	// few are written at once.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(writeWorkers)
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(path.Join(s.Dir, d.Key))), d.Body); err != nil {
-				return fmt.Errorf("write %s: %w", d.Key, err)
-			}
+			g.Go(func() error {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				if err := writeFile(filepath.Join(tmp, filepath.FromSlash(path.Join(s.Dir, d.Key))), d.Body); err != nil {
+					return fmt.Errorf("write %s: %w", d.Key, err)
+				}
+				return nil
+			})
 		}
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	table, err := json.MarshalIndent(b.RouteTable(), "", "  ")
 	if err != nil {
