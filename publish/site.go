@@ -20,7 +20,11 @@ import (
 type Site struct {
 	Dir    string
 	Routes build.RouteTable
+	bodies map[string][]byte // by siteKey
 }
+
+// siteKey is where an object of a site is in the build folder.
+func siteKey(dir, key string) string { return path.Join(dir, key) }
 
 // Open reads the route table of the build output folder dir and checks every
 // object it names: present, inside the folder, and of the recorded size and
@@ -36,12 +40,13 @@ func Open(ctx context.Context, dir string) (*Site, error) {
 		return nil, fmt.Errorf("open site: %w", err)
 	}
 	defer root.Close()
+	bodies := map[string][]byte{}
 	for _, s := range rt.Sites {
 		for _, r := range s.Routes {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			key := path.Join(s.Dir, r.Key)
+			key := siteKey(s.Dir, r.Key)
 			data, err := root.ReadFile(filepath.FromSlash(key))
 			if err != nil {
 				return nil, fmt.Errorf("open site: route %s: %w (rebuild the site)", r.Route, err)
@@ -50,7 +55,8 @@ func Open(ctx context.Context, dir string) (*Site, error) {
 			if int64(len(data)) != r.Size || hex.EncodeToString(sum[:]) != r.SHA256 {
 				return nil, fmt.Errorf("open site: %s changed since the build (size %d, route table says %d): rebuild the site", key, len(data), r.Size)
 			}
+			bodies[key] = data
 		}
 	}
-	return &Site{Dir: dir, Routes: *rt}, nil
+	return &Site{Dir: dir, Routes: *rt, bodies: bodies}, nil
 }

@@ -72,6 +72,7 @@ and writes the route table that says how each document must be served.`,
 		newValidateCmd(),
 		newBuildCmd(),
 		newImportCmd(),
+		newServeCmd(),
 		newSchemaCmd(),
 		newVersionCmd(),
 	)

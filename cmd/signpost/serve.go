@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/publish"
+)
+
+// watchInterval is how often serve --watch looks for changed declarations.
+const watchInterval = 500 * time.Millisecond
+
+func newServeCmd() *cobra.Command {
+	addr := "127.0.0.1:8080"
+	var tenant, origin string
+	var watch bool
+	cmd := &cobra.Command{
+		Use:   "serve [DIR]",
+		Short: "Serve a catalog or a built site over HTTP, exactly as the specs require",
+		Long: `Serve answers HTTP for a catalog folder (built in memory) or a built site
+folder (one holding routes.json), following the HTTP contract: every route and
+view, exact Content-Types, CORS headers on every response, Cache-Control,
+strong ETags and 304s, HEAD, OPTIONS preflight, 404 with a JSON error for
+unknown tools and paths, 405 for other methods, and gzip when asked.
+
+A catalog folder is built with its origin set to the served address, so that
+the discovery catalogs point at this server; --origin sets another. With
+tenants, --tenant chooses the site to serve. --watch rebuilds a catalog folder
+when a declaration changes; while the new version is invalid, its diagnostics
+are printed and the last good build stays served.
+
+SIGINT or SIGTERM stops the server gracefully.`,
+		Example: `  signpost serve catalogs/example --tenant acme
+  signpost serve catalogs/example --tenant acme --watch --addr 127.0.0.1:9000
+  signpost build catalogs/example && signpost serve site --tenant globex`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			dir := catalogDir(args)
+			stderr := cmd.ErrOrStderr()
+			isBuild := publish.IsBuild(dir)
+			if isBuild && (watch || origin != "") {
+				return usageError{fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("serve: %w", err)
+			}
+			defer ln.Close()
+			if origin == "" {
+				origin = "http://" + ln.Addr().String()
+			}
+
+			live := &publish.Live{}
+			if isBuild {
+				site, err := publish.Open(ctx, dir)
+				if err != nil {
+					return err
+				}
+				docs, err := site.Documents(tenant)
+				if err != nil {
+					return usageError{err}
+				}
+				h, err := publish.NewHandler(docs)
+				if err != nil {
+					return err
+				}
+				live.Set(h)
+			} else {
+				h, diags, err := compileHandler(ctx, dir, tenant, origin)
+				if err != nil {
+					return err
+				}
+				if diags.HasErrors() {
+					_ = diags.Write(cmd.OutOrStdout(), build.FormatText)
+					fmt.Fprintf(stderr, "%s: %d %s; nothing served\n", dir, diags.Errors(), plural(diags.Errors(), "error", "errors"))
+					return reportedError{exitInvalid}
+				}
+				live.Set(h)
+			}
+			site := "the site"
+			if tenant != "" {
+				site = "tenant " + tenant
+			}
+			fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", site, dir, ln.Addr())
+
+			if watch {
+				go func() {
+					_ = publish.Watch(ctx, dir, watchInterval, func(ctx context.Context) {
+						rebuild(ctx, stderr, live, dir, tenant, origin)
+					})
+				}()
+			}
+			return publish.Serve(ctx, ln, live)
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", addr, "address to listen on")
+	cmd.Flags().StringVar(&tenant, "tenant", "", "tenant whose site to serve")
+	cmd.Flags().BoolVar(&watch, "watch", false, "rebuild when a declaration changes")
+	cmd.Flags().StringVar(&origin, "origin", "", "origin the discovery catalogs name (default: the served address)")
+	return cmd
+}
+
+// compileHandler builds a catalog folder in memory and prepares the site of
+// tenant for serving. An invalid catalog gives its diagnostics and no
+// handler; err is for a wrong --tenant.
+func compileHandler(ctx context.Context, dir, tenant, origin string) (*publish.Handler, build.Diagnostics, error) {
+	cat, diags := build.Load(ctx, dir)
+	if diags.HasErrors() {
+		return nil, diags, nil
+	}
+	cat.Config.Origin = origin
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		return nil, diags, err
+	}
+	var tenants []string
+	for _, s := range b.Sites {
+		tenants = append(tenants, s.Tenant)
+	}
+	i, err := publish.SelectSite(tenants, tenant)
+	if err != nil {
+		return nil, diags, usageError{err}
+	}
+	h, err := publish.NewHandler(b.Sites[i].Documents)
+	return h, diags, err
+}
+
+// rebuild is one --watch rebuild: a valid catalog replaces the served site;
+// an invalid one is reported and the last good build stays.
+func rebuild(ctx context.Context, stderr io.Writer, live *publish.Live, dir, tenant, origin string) {
+	h, diags, err := compileHandler(ctx, dir, tenant, origin)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "rebuild: %v; still serving the last good build\n", err)
+	case diags.HasErrors():
+		_ = diags.Write(stderr, build.FormatText)
+		fmt.Fprintf(stderr, "rebuild: %d %s; still serving the last good build\n", diags.Errors(), plural(diags.Errors(), "error", "errors"))
+	default:
+		live.Set(h)
+		fmt.Fprintf(stderr, "rebuilt %s at %s\n", dir, time.Now().Format(time.TimeOnly))
+	}
+}

@@ -1,0 +1,213 @@
+package publish
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+// The headers every response carries, whatever its status. Browsers need
+// CORS on errors and 304s too, and S3 famously sends it only when the
+// request has an Origin header: here it does not depend on the request.
+const (
+	allowMethods  = "GET, HEAD, OPTIONS"
+	allowHeaders  = "Content-Type, If-None-Match"
+	exposeHeaders = "ETag"
+	preflightAge  = "86400"
+	errorCache    = "no-store"
+)
+
+// gzipMin is the size below which a document is not worth compressing.
+const gzipMin = 512
+
+// Handler serves one site of a build exactly as the HTTP contract says:
+// every route and view of the route table with its Content-Type,
+// Cache-Control and strong ETag; ?view=compact on the tool catalog, any
+// other view giving the standard one; 304 for a matching If-None-Match;
+// HEAD; OPTIONS preflight; 404 with a small JSON error for anything else; 405
+// with Allow for other methods; gzip when the client asks for it. The
+// documents are held in memory and looked up by route, so no request path
+// ever reaches a filesystem.
+type Handler struct {
+	docs map[docKey]*servedDoc
+}
+
+type docKey struct{ route, view string }
+
+// servedDoc is a document ready to send, in both encodings.
+type servedDoc struct {
+	route      build.Route
+	body       []byte
+	gzipped    []byte // nil when compression does not pay
+	gzipETag   string
+	lengthText string
+	gzipLength string
+}
+
+// NewHandler prepares the documents of one site for serving.
+func NewHandler(docs []build.Document) (*Handler, error) {
+	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs))}
+	for _, d := range docs {
+		sd := &servedDoc{route: d.Route, body: d.Body, lengthText: strconv.Itoa(len(d.Body))}
+		if len(d.Body) >= gzipMin {
+			var buf bytes.Buffer
+			zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			if err != nil {
+				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+			}
+			if _, err := zw.Write(d.Body); err != nil {
+				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+			}
+			if err := zw.Close(); err != nil {
+				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+			}
+			if buf.Len() < len(d.Body) {
+				sd.gzipped = buf.Bytes()
+				sd.gzipLength = strconv.Itoa(buf.Len())
+				// Another representation, another strong validator.
+				sd.gzipETag = strings.TrimSuffix(d.ETag, `"`) + `-gzip"`
+			}
+		}
+		h.docs[docKey{d.Route.Route, d.View}] = sd
+	}
+	return h, nil
+}
+
+// ServeHTTP answers one request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Access-Control-Allow-Origin", "*")
+	hdr.Set("Access-Control-Allow-Methods", allowMethods)
+	hdr.Set("Access-Control-Allow-Headers", allowHeaders)
+	hdr.Set("Access-Control-Expose-Headers", exposeHeaders)
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodOptions:
+		hdr.Set("Access-Control-Max-Age", preflightAge)
+		hdr.Set("Allow", allowMethods)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	default:
+		hdr.Set("Allow", allowMethods)
+		writeError(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed: use GET or HEAD", r.Method))
+		return
+	}
+
+	doc := h.lookup(r)
+	if doc == nil {
+		writeError(w, r, http.StatusNotFound, notFoundMessage(r.URL.Path))
+		return
+	}
+	hdr.Set("Content-Type", doc.route.ContentType)
+	hdr.Set("Cache-Control", doc.route.CacheControl)
+	hdr.Set("Vary", "Accept-Encoding")
+	body, etag, length := doc.body, doc.route.ETag, doc.lengthText
+	if doc.gzipped != nil && acceptsGzip(r.Header.Values("Accept-Encoding")) {
+		body, etag, length = doc.gzipped, doc.gzipETag, doc.gzipLength
+		hdr.Set("Content-Encoding", "gzip")
+	}
+	hdr.Set("ETag", etag)
+	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 && etagMatches(inm, doc.route.ETag, doc.gzipETag) {
+		hdr.Del("Content-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	hdr.Set("Content-Length", length)
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(body)
+	}
+}
+
+// lookup finds the document of a request: its path and, on the tool
+// catalog, its view. Any view other than compact, and compact on a site
+// that does not serve it, gives the standard view.
+func (h *Handler) lookup(r *http.Request) *servedDoc {
+	if r.URL.Query().Get("view") == build.ViewCompact {
+		if d := h.docs[docKey{r.URL.Path, build.ViewCompact}]; d != nil {
+			return d
+		}
+	}
+	return h.docs[docKey{r.URL.Path, build.ViewStandard}]
+}
+
+func notFoundMessage(path string) string {
+	if id, ok := strings.CutPrefix(path, "/tools/"); ok && id != "" && !strings.Contains(id, "/") {
+		return fmt.Sprintf("no tool %q in this catalog", id)
+	}
+	return fmt.Sprintf("nothing at %q", path)
+}
+
+// writeError answers with a small JSON error document.
+func writeError(w http.ResponseWriter, r *http.Request, status int, message string) {
+	body, _ := json.Marshal(struct {
+		Error struct {
+			Status  int    `json:"status"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{struct {
+		Status  int    `json:"status"`
+		Message string `json:"message"`
+	}{status, message}})
+	body = append(body, '\n')
+	hdr := w.Header()
+	hdr.Set("Content-Type", build.ContentTypeJSON)
+	hdr.Set("Cache-Control", errorCache)
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// acceptsGzip reports whether Accept-Encoding values allow gzip: named
+// (or *) with a q-value above zero.
+func acceptsGzip(values []string) bool {
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+			coding = strings.ToLower(strings.TrimSpace(coding))
+			if coding != "gzip" && coding != "*" {
+				continue
+			}
+			q := 1.0
+			for _, p := range strings.Split(params, ";") {
+				if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
+					if f, err := strconv.ParseFloat(val, 64); err == nil {
+						q = f
+					}
+				}
+			}
+			if q > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// etagMatches applies If-None-Match's weak comparison: any listed tag, with
+// or without W/, equal to one of the document's tags; or *.
+func etagMatches(values []string, tags ...string) bool {
+	for _, v := range values {
+		for _, t := range strings.Split(v, ",") {
+			t = strings.TrimSpace(t)
+			if t == "*" {
+				return true
+			}
+			t = strings.TrimPrefix(t, "W/")
+			for _, tag := range tags {
+				if tag != "" && t == tag {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

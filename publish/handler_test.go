@@ -1,0 +1,218 @@
+package publish
+
+import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+// exampleServer serves the acme site of the example catalog on 127.0.0.1
+// with the handler signpost serve uses.
+func exampleServer(t testing.TB) (*httptest.Server, *build.Site) {
+	t.Helper()
+	ctx := context.Background()
+	cat, diags := build.Load(ctx, filepath.Join("..", "catalogs", "example"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHandler(b.Sites[0].Documents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, b.Sites[0]
+}
+
+type exchange struct {
+	method string
+	path   string
+	header map[string]string
+}
+
+func do(t testing.TB, srv *httptest.Server, x exchange) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(cmp.Or(x.method, http.MethodGet), srv.URL+x.path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range x.header {
+		req.Header.Set(k, v)
+	}
+	// The transport would add Accept-Encoding: gzip and decompress quietly;
+	// the tests say what they accept.
+	tr := &http.Transport{DisableCompression: true}
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+func doc(s *build.Site, route, view string) build.Document {
+	for _, d := range s.Documents {
+		if d.Route.Route == route && d.View == view {
+			return d
+		}
+	}
+	panic("no document " + route)
+}
+
+func TestHandlerRoutes(t *testing.T) {
+	srv, site := exampleServer(t)
+	for _, tc := range []struct {
+		path        string
+		status      int
+		contentType string
+		want        build.Document
+	}{
+		{"/tools", 200, "application/json", doc(site, "/tools", build.ViewStandard)},
+		{"/tools?view=compact", 200, "application/json", doc(site, "/tools", build.ViewCompact)},
+		{"/tools?view=zz", 200, "application/json", doc(site, "/tools", build.ViewStandard)},
+		{"/tools?view=", 200, "application/json", doc(site, "/tools", build.ViewStandard)},
+		{"/tools/get_forecast", 200, "application/json", doc(site, "/tools/get_forecast", build.ViewStandard)},
+		{"/tools/get_forecast?view=compact", 200, "application/json", doc(site, "/tools/get_forecast", build.ViewCompact)},
+		{"/tools/get_forecast?view=COMPACT", 200, "application/json", doc(site, "/tools/get_forecast", build.ViewStandard)},
+		{"/.well-known/mcp/catalog.json", 200, "application/json", doc(site, "/.well-known/mcp/catalog.json", build.ViewStandard)},
+		{"/.well-known/ai-catalog.json", 200, "application/ai-catalog+json", doc(site, "/.well-known/ai-catalog.json", build.ViewStandard)},
+		{"/.well-known/mcp/servers/com.example/weather.json", 200, "application/mcp-server+json", doc(site, "/.well-known/mcp/servers/com.example/weather.json", build.ViewStandard)},
+		{"/.well-known/mcp/server-cards/com.example/weather.json", 200, "application/mcp-server-card+json", doc(site, "/.well-known/mcp/server-cards/com.example/weather.json", build.ViewStandard)},
+		{"/tools/no_such_tool", 404, "application/json", build.Document{}},
+		{"/tools/no_such_tool?view=compact", 404, "application/json", build.Document{}},
+		{"/tools/", 404, "application/json", build.Document{}},
+		{"/tools.json", 404, "application/json", build.Document{}},
+		{"/tools/get_forecast.json", 404, "application/json", build.Document{}},
+		{"/tools/../routes.json", 404, "application/json", build.Document{}},
+		{"/", 404, "application/json", build.Document{}},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			resp, body := do(t, srv, exchange{path: tc.path})
+			if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != tc.contentType {
+				t.Fatalf("status %d, Content-Type %q; want %d, %q", resp.StatusCode, resp.Header.Get("Content-Type"), tc.status, tc.contentType)
+			}
+			for k, v := range map[string]string{
+				"Access-Control-Allow-Origin":  "*",
+				"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+				"Access-Control-Allow-Headers": "Content-Type, If-None-Match",
+			} {
+				if got := resp.Header.Get(k); got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+			if tc.status != 200 {
+				if !bytes.HasPrefix(body, []byte(`{"error":{"status":404,"message":`)) || resp.Header.Get("Cache-Control") != "no-store" {
+					t.Errorf("error body %s, Cache-Control %q", body, resp.Header.Get("Cache-Control"))
+				}
+				return
+			}
+			if !bytes.Equal(body, tc.want.Body) {
+				t.Errorf("body differs from the built document %s %s", tc.want.Route.Route, tc.want.View)
+			}
+			if resp.Header.Get("ETag") != tc.want.ETag || resp.Header.Get("Cache-Control") != "public, max-age=3600" || resp.Header.Get("Vary") != "Accept-Encoding" {
+				t.Errorf("ETag %q Cache-Control %q Vary %q", resp.Header.Get("ETag"), resp.Header.Get("Cache-Control"), resp.Header.Get("Vary"))
+			}
+		})
+	}
+}
+
+func TestHandlerConditional(t *testing.T) {
+	srv, site := exampleServer(t)
+	etag := doc(site, "/tools", build.ViewStandard).ETag
+	for _, tc := range []struct {
+		inm    string
+		status int
+	}{
+		{etag, 304},
+		{"W/" + etag, 304},
+		{`"nope", ` + etag, 304},
+		{`"nope"`, 200},
+		{"*", 304},
+		{`W/"nope", "other"`, 200},
+	} {
+		resp, body := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": tc.inm}})
+		if resp.StatusCode != tc.status {
+			t.Errorf("If-None-Match %s: status %d, want %d", tc.inm, resp.StatusCode, tc.status)
+		}
+		if tc.status == 304 && (len(body) != 0 || resp.Header.Get("ETag") != etag || resp.Header.Get("Access-Control-Allow-Origin") != "*") {
+			t.Errorf("304: body %d bytes, ETag %q, CORS %q", len(body), resp.Header.Get("ETag"), resp.Header.Get("Access-Control-Allow-Origin"))
+		}
+	}
+}
+
+func TestHandlerMethods(t *testing.T) {
+	srv, site := exampleServer(t)
+	resp, body := do(t, srv, exchange{method: http.MethodHead, path: "/tools"})
+	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != strconv.Itoa(len(doc(site, "/tools", build.ViewStandard).Body)) {
+		t.Errorf("HEAD: %d, %d bytes, Content-Length %s", resp.StatusCode, len(body), resp.Header.Get("Content-Length"))
+	}
+	resp, _ = do(t, srv, exchange{method: http.MethodOptions, path: "/tools/get_forecast", header: map[string]string{
+		"Origin": "https://app.example.org", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match"}})
+	if resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") != "*" || resp.Header.Get("Access-Control-Max-Age") == "" {
+		t.Errorf("OPTIONS: %d %v", resp.StatusCode, resp.Header)
+	}
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		resp, body := do(t, srv, exchange{method: m, path: "/tools"})
+		if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" || !strings.Contains(string(body), "not allowed") || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s: %d, Allow %q, %s", m, resp.StatusCode, resp.Header.Get("Allow"), body)
+		}
+	}
+}
+
+func TestHandlerGzip(t *testing.T) {
+	srv, site := exampleServer(t)
+	want := doc(site, "/tools", build.ViewStandard)
+	for _, tc := range []struct {
+		accept string
+		gz     bool
+	}{
+		{"gzip", true},
+		{"br, gzip;q=0.5", true},
+		{"*", true},
+		{"gzip;q=0", false},
+		{"identity", false},
+		{"", false},
+	} {
+		resp, body := do(t, srv, exchange{path: "/tools", header: map[string]string{"Accept-Encoding": tc.accept}})
+		if got := resp.Header.Get("Content-Encoding") == "gzip"; got != tc.gz {
+			t.Errorf("Accept-Encoding %q: gzip %v, want %v", tc.accept, got, tc.gz)
+			continue
+		}
+		if tc.gz {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ = io.ReadAll(zr)
+			if resp.Header.Get("ETag") == want.ETag {
+				t.Errorf("gzip representation has the identity ETag")
+			}
+			// Either representation's ETag validates.
+			r2, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": resp.Header.Get("ETag")}})
+			if r2.StatusCode != 304 {
+				t.Errorf("If-None-Match with the gzip ETag: %d", r2.StatusCode)
+			}
+		}
+		if !bytes.Equal(body, want.Body) {
+			t.Errorf("Accept-Encoding %q: body differs", tc.accept)
+		}
+	}
+}
