@@ -73,6 +73,7 @@ and writes the route table that says how each document must be served.`,
 		newBuildCmd(),
 		newImportCmd(),
 		newServeCmd(),
+		newCheckCmd(),
 		newSchemaCmd(),
 		newVersionCmd(),
 	)

@@ -160,3 +160,40 @@ func TestServeWatch(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// TestCheckAgainstServe runs signpost check against signpost serve: every
+// rule passes, and the command exits 0. The catalog has servers but none
+// hosted elsewhere, so the check stays on loopback.
+func TestCheckAgainstServe(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"signpost.yaml": "site: {origin: https://example.com, publisher: example.com, displayName: Example Corp}\n",
+		"servers.yaml": "servers:\n  - name: com.example/weather\n    version: 1.0.0\n    description: Forecasts.\n" +
+			"    remotes: [{type: streamable-http, url: \"https://mcp.example.com/weather\"}]\n",
+		"tools.yaml": "tools:\n  - toolId: get_forecast\n    description: Forecast.\n    server: com.example/weather\n" +
+			"    source: host-extension\n    safetyTier: read\n    replayPolicy: deterministic\n    egress: internet\n" +
+			"    inputSchema: {type: object, properties: {place: {anyOf: [{type: string}, {type: \"null\"}]}}}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base, _, stop := startServe(t, dir)
+	defer stop()
+	var out strings.Builder
+	code := run(context.Background(), []string{"check", base}, &out, io.Discard)
+	if code != 0 {
+		t.Fatalf("check exit %d:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), " 0 failed") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	var js strings.Builder
+	if code := run(context.Background(), []string{"check", "--format", "json", base}, &js, io.Discard); code != 0 || !strings.Contains(js.String(), `"failed": false`) {
+		t.Errorf("json report (exit %d): %.400s", code, js.String())
+	}
+	// A server that is not there is a finding and exit 1, not a crash.
+	if code := run(context.Background(), []string{"check", "--timeout", "2s", "http://127.0.0.1:1"}, io.Discard, io.Discard); code != exitInvalid {
+		t.Errorf("check of a closed port: exit %d, want %d", code, exitInvalid)
+	}
+}

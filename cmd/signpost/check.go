@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/publish"
+)
+
+func newCheckCmd() *cobra.Command {
+	format := checkFormat("text")
+	var opts publish.CheckOptions
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "check URL",
+		Short: "Check a published site against the discovery specs' HTTP contract",
+		Long: `Check crawls the site at URL as a discovery client would and reports, rule by
+rule, every requirement of the specs it meets or misses: both catalogs
+(/.well-known/mcp/catalog.json and /.well-known/ai-catalog.json), every server
+card they point at, /tools, every /tools/{toolId}, both compact endpoints, a
+toolId and a view that cannot exist. Every request is made once without and
+once with an Origin header (CORS that only answers requests with Origin is a
+classic mistake), and every document once more with If-None-Match.
+
+It works on any origin, whoever built the site. URL is the site's origin; a
+path after it is a prefix of every route. Cards on another host are checked
+as clients check them (status, media type, name), not against this site's
+CORS and caching headers. Entries of unknown media types are reported as
+skipped and not fetched. Nothing but GET is ever sent.
+
+Each finding says what was seen (a header, a status, a JSON pointer and its
+value). A failed MUST rule fails the check; a failed SHOULD rule is a warning.
+
+Exit status: 0 when every MUST rule is met, 1 when one is not (the report is
+printed first), 2 on bad usage.
+
+Rules:
+` + checkRulesHelp(),
+		Example: `  signpost check https://example.com
+  signpost check http://127.0.0.1:8080 --format json | jq '.findings[] | select(.result == "fail")'
+  signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := publish.Check(cmd.Context(), args[0], opts)
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return err
+				}
+				return usageError{err}
+			}
+			if format == "json" {
+				err = r.WriteJSON(cmd.OutOrStdout())
+			} else {
+				err = r.WriteText(cmd.OutOrStdout(), verbose)
+			}
+			if err != nil {
+				return err
+			}
+			if r.Failed() {
+				return reportedError{exitInvalid}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.Var(&format, "format", "output format: text or json")
+	f.BoolVarP(&verbose, "verbose", "v", false, "list passing findings too, not only problems")
+	f.DurationVar(&opts.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
+	f.IntVar(&opts.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")
+	f.IntVar(&opts.MaxDocuments, "max-documents", 0, "most documents fetched; more is a warning (default 5000)")
+	f.Int64Var(&opts.MaxBodyBytes, "max-body-bytes", 0, "largest body read; a larger one is a failure (default 8 MiB)")
+	return cmd
+}
+
+// checkFormat is the --format flag of check.
+type checkFormat string
+
+func (f *checkFormat) String() string { return string(*f) }
+func (f *checkFormat) Type() string   { return "text|json" }
+func (f *checkFormat) Set(s string) error {
+	if s != "text" && s != "json" {
+		return fmt.Errorf("must be text or json")
+	}
+	*f = checkFormat(s)
+	return nil
+}
+
+// checkRulesHelp lists the rules for --help: name and level, then the rule
+// wrapped below it.
+func checkRulesHelp() string {
+	var b strings.Builder
+	for _, r := range publish.CheckRules() {
+		fmt.Fprintf(&b, "  %s (%s)\n", r.Name, strings.ToUpper(string(r.Level)))
+		line := "     "
+		for _, w := range strings.Fields(r.Text) {
+			if len(line)+1+len(w) > 80 && line != "     " {
+				b.WriteString(line + "\n")
+				line = "     "
+			}
+			line += " " + w
+		}
+		b.WriteString(line + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,659 @@
+package publish
+
+import (
+	"bytes"
+	stdcmp "cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+// correctHandler serves the first site of the example catalog with the
+// handler of signpost serve: the check must pass against it.
+func correctHandler(t testing.TB) http.Handler {
+	t.Helper()
+	dir := checkTestModuleRoot(t)
+	cat, diags := build.Load(context.Background(), filepath.Join(dir, "catalogs", "example"))
+	if diags.HasErrors() {
+		t.Fatalf("example catalog: %v", diags)
+	}
+	b, err := build.Compile(context.Background(), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHandler(b.Sites[0].Documents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// checkTestModuleRoot is the folder of go.mod above the test's folder.
+func checkTestModuleRoot(t testing.TB) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's folder")
+		}
+		dir = parent
+	}
+}
+
+// The host that serves the example's cross-host card.
+const checkTestVendorHost = "mcp.helpdesk-vendor.example.net"
+
+// checkTestServe starts site on 127.0.0.1 and returns a client that sends
+// every request there, whatever its URL's scheme and host (the Host header
+// keeps the URL's host). The example's cross-host card is served for
+// checkTestVendorHost.
+func checkTestServe(t testing.TB, site http.Handler) *http.Client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Host == checkTestVendorHost {
+			w.Header().Set("Content-Type", build.ContentTypeServerCardDraft)
+			w.Write([]byte(`{"name":"com.example/helpdesk","version":"1.0.0","description":"Help desk."}`))
+			return
+		}
+		site.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: checkTestPlainHTTP{tr}}
+}
+
+// checkTestPlainHTTP sends https requests as plain http, so that a test
+// server without TLS answers https://example.com.
+type checkTestPlainHTTP struct{ rt http.RoundTripper }
+
+func (p checkTestPlainHTTP) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Scheme == "https" {
+		r = r.Clone(r.Context())
+		r.URL.Scheme = "http"
+	}
+	return p.rt.RoundTrip(r)
+}
+
+func checkTestRun(t testing.TB, site http.Handler, base string, opts CheckOptions) *Report {
+	t.Helper()
+	opts.Client = checkTestServe(t, site)
+	r, err := Check(context.Background(), base, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// checkTestBad returns the rules that failed or warned, sorted.
+func checkTestBad(r *Report) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if f.Result == ResultFail || f.Result == ResultWarn {
+			out = append(out, f.Rule)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// checkTestProblems lists the findings that failed or warned.
+func checkTestProblems(r *Report) string {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		if f.Result == ResultFail || f.Result == ResultWarn {
+			b.WriteString("  " + string(f.Result) + " " + f.Rule + " " + f.URL + ": " + f.Message + " [" + f.Evidence + "]\n")
+		}
+	}
+	return b.String()
+}
+
+func checkTestText(t testing.TB, r *Report) string {
+	var b bytes.Buffer
+	if err := r.WriteText(&b, true); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestCheckCorrectSite(t *testing.T) {
+	site := correctHandler(t)
+	for _, base := range []string{"https://example.com", "http://127.0.0.1:8080/"} {
+		t.Run(base, func(t *testing.T) {
+			r := checkTestRun(t, site, base, CheckOptions{})
+			if bad := checkTestBad(r); len(bad) > 0 || r.Failed() {
+				t.Errorf("rules not met: %v\n%s", bad, checkTestProblems(r))
+			}
+			if base != "https://example.com" {
+				return
+			}
+			text := checkTestText(t, r)
+			n := len(CheckRules())
+			if want := fmt.Sprintf("\n%d rules: %d passed, 0 failed, 0 warnings, 0 skipped\n", n, n); !strings.HasSuffix(text, want) {
+				t.Errorf("text report does not end in %q:\n%s", want, text[max(0, len(text)-200):])
+			}
+			// On its own origin, every rule applies somewhere.
+			met := map[string]bool{}
+			for _, f := range r.Findings {
+				if f.Result == ResultPass {
+					met[f.Rule] = true
+				}
+			}
+			for _, rule := range CheckRules() {
+				if !met[rule.Name] {
+					t.Errorf("rule %s never passed", rule.Name)
+				}
+			}
+			// 2 catalogs, 10 local cards and 1 cross-host card, /tools in 3 views, 18 tools in 2 views,
+			// 1 tool in an unknown view, an unknown tool in 2 views.
+			if want := 2 + 11 + 3 + 36 + 1 + 2; r.Documents != want {
+				t.Errorf("documents = %d, want %d", r.Documents, want)
+			}
+		})
+	}
+}
+
+func TestCheckDeterministic(t *testing.T) {
+	site := correctHandler(t)
+	a := checkTestRun(t, site, "https://example.com", CheckOptions{Concurrency: 1})
+	b := checkTestRun(t, site, "https://example.com", CheckOptions{Concurrency: 16})
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("two checks differ (-1 +16 workers):\n%s", d)
+	}
+	if !slices.IsSortedFunc(a.Findings, func(x, y Finding) int {
+		return stdcmp.Or(strings.Compare(x.Rule, y.Rule), strings.Compare(x.URL, y.URL))
+	}) {
+		t.Error("findings are not sorted by rule, then URL")
+	}
+}
+
+// checkTestEdit wraps site: for requests that match, the response is
+// recorded and edit may change its status, headers and body.
+func checkTestEdit(site http.Handler, match func(*http.Request) bool, edit func(status *int, h http.Header, body []byte) []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The edits work on plain JSON: ask the site for it uncompressed,
+		// on every request, so that all of them see one representation.
+		r = r.Clone(r.Context())
+		r.Header.Del("Accept-Encoding")
+		if !match(r) {
+			site.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		site.ServeHTTP(rec, r)
+		status := rec.Code
+		body := edit(&status, rec.Header(), rec.Body.Bytes())
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(status)
+		w.Write(body)
+	})
+}
+
+// checkTestJSON edits a JSON body.
+func checkTestJSON(t testing.TB, body []byte, edit func(v any) any) []byte {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("editing %s: %v", body, err)
+	}
+	out, err := json.Marshal(edit(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, '\n')
+}
+
+func checkTestIs(path, view string) func(*http.Request) bool {
+	return func(r *http.Request) bool {
+		v := r.URL.Query().Get("view")
+		if view == build.ViewStandard {
+			return r.URL.Path == path && v != build.ViewCompact
+		}
+		return r.URL.Path == path && v == view
+	}
+}
+
+func checkTestAny(ms ...func(*http.Request) bool) func(*http.Request) bool {
+	return func(r *http.Request) bool {
+		for _, m := range ms {
+			if m(r) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// checkTestTool edits the descriptor of toolId id, in a list (standard or
+// compact) or alone.
+func checkTestTool(id string, edit func(m map[string]any)) func(v any) any {
+	return func(v any) any {
+		list, _ := v.([]any)
+		if obj, ok := v.(map[string]any); ok {
+			if tools, ok := obj["tools"].([]any); ok {
+				list = tools
+			} else {
+				list = []any{obj}
+			}
+		}
+		for _, e := range list {
+			if m := e.(map[string]any); m["toolId"] == id {
+				edit(m)
+			}
+		}
+		return v
+	}
+}
+
+func TestCheckBrokenSites(t *testing.T) {
+	site := correctHandler(t)
+	headers := func(match func(*http.Request) bool, edit func(h http.Header)) http.Handler {
+		return checkTestEdit(site, match, func(_ *int, h http.Header, body []byte) []byte { edit(h); return body })
+	}
+	jsonEdit := func(match func(*http.Request) bool, edit func(v any) any) http.Handler {
+		return checkTestEdit(site, match, func(status *int, _ http.Header, body []byte) []byte {
+			if *status != http.StatusOK {
+				return body
+			}
+			return checkTestJSON(t, body, edit)
+		})
+	}
+	rewrite := func(match func(*http.Request) bool, path string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if match(r) {
+				r = r.Clone(r.Context())
+				r.URL.Path = path
+			}
+			site.ServeHTTP(w, r)
+		})
+	}
+	allRequests := func(*http.Request) bool { return true }
+	weatherDraft := "/.well-known/mcp/servers/com.example/weather.json"
+	weatherV1 := "/.well-known/mcp/server-cards/com.example/weather.json"
+
+	tests := []struct {
+		name string
+		site http.Handler
+		base string
+		opts CheckOptions
+		want string
+	}{{
+		name: "MCP catalog as text/plain",
+		site: headers(checkTestIs(build.RouteMCPCatalog, build.ViewStandard), func(h http.Header) { h.Set("Content-Type", "text/plain") }),
+		want: "mcp-catalog.content-type",
+	}, {
+		name: "MCP catalog CORS only with Origin",
+		site: headers(func(r *http.Request) bool { return r.URL.Path == build.RouteMCPCatalog && r.Header.Get("Origin") == "" },
+			func(h http.Header) { h.Del("Access-Control-Allow-Origin") }),
+		want: "mcp-catalog.cors",
+	}, {
+		name: "no CORS on 404",
+		site: checkTestEdit(site, allRequests, func(status *int, h http.Header, body []byte) []byte {
+			if *status == http.StatusNotFound {
+				for k := range h {
+					if strings.HasPrefix(k, "Access-Control-") {
+						h.Del(k)
+					}
+				}
+			}
+			return body
+		}),
+		want: "cors.every-response",
+	}, {
+		name: "unsorted /tools",
+		site: jsonEdit(checkTestIs("/tools", build.ViewStandard), func(v any) any {
+			l := v.([]any)
+			l[0], l[1] = l[1], l[0]
+			return l
+		}),
+		want: "tools.sorted",
+	}, {
+		name: "card name is not the identifier's",
+		site: jsonEdit(checkTestIs(weatherDraft, build.ViewStandard), func(v any) any {
+			v.(map[string]any)["name"] = "com.example/wether"
+			return v
+		}),
+		want: "card.name",
+	}, {
+		name: "compact schema with anyOf",
+		site: jsonEdit(checkTestAny(checkTestIs("/tools", build.ViewCompact), checkTestIs("/tools/get_forecast", build.ViewCompact)),
+			checkTestTool("get_forecast", func(m map[string]any) {
+				props := m["inputSchema"].(map[string]any)["properties"].(map[string]any)
+				props["units"] = map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "null"}}}
+			})),
+		want: "compact.keywords",
+	}, {
+		name: "unknown toolId answered 200",
+		site: rewrite(func(r *http.Request) bool { return r.URL.Path == "/tools/"+checkUnknownID }, "/tools/get_forecast"),
+		want: "tools.unknown-id",
+	}, {
+		name: "readOnlyHint flipped",
+		site: jsonEdit(checkTestAny(checkTestIs("/tools", build.ViewStandard), checkTestIs("/tools/get_forecast", build.ViewStandard)),
+			checkTestTool("get_forecast", func(m map[string]any) {
+				a := m["annotations"].(map[string]any)
+				a["readOnlyHint"] = !a["readOnlyHint"].(bool)
+			})),
+		want: "tools.annotations",
+	}, {
+		name: "tool document differs from its list entry",
+		site: jsonEdit(checkTestIs("/tools/get_invoice", build.ViewStandard), checkTestTool("get_invoice", func(m map[string]any) {
+			m["description"] = "Something else."
+		})),
+		want: "tools.item",
+	}, {
+		name: "compact list without a tool",
+		site: jsonEdit(checkTestIs("/tools", build.ViewCompact), func(v any) any {
+			obj := v.(map[string]any)
+			obj["tools"] = slices.DeleteFunc(obj["tools"].([]any), func(e any) bool { return e.(map[string]any)["toolId"] == "get_invoice" })
+			return obj
+		}),
+		want: "compact.list",
+	}, {
+		name: "unknown view answered 404",
+		site: rewrite(func(r *http.Request) bool { return r.URL.Query().Get("view") == checkUnknownView }, "/nowhere"),
+		want: "view.unknown",
+	}, {
+		name: "no ETag, no 304",
+		site: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Header.Del("If-None-Match")
+			headers(allRequests, func(h http.Header) { h.Del("ETag") }).ServeHTTP(w, r)
+		}),
+		want: "cache.etag",
+	}, {
+		name: "v1 card as application/json",
+		site: headers(checkTestIs(weatherV1, build.ViewStandard), func(h http.Header) { h.Set("Content-Type", "application/json") }),
+		want: "card.content-type",
+	}, {
+		name: "body over the limit",
+		site: checkTestEdit(site, checkTestIs("/tools/get_invoice", build.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
+			if *status != http.StatusOK {
+				return body
+			}
+			return append(body, bytes.Repeat([]byte(" "), 70<<10)...)
+		}),
+		opts: CheckOptions{MaxBodyBytes: 64 << 10},
+		want: "limits.body-size",
+	}, {
+		name: "an access key in a description",
+		site: jsonEdit(checkTestAny(checkTestIs("/tools", build.ViewStandard), checkTestIs("/tools/get_invoice", build.ViewStandard)),
+			checkTestTool("get_invoice", func(m map[string]any) { m["description"] = "Uses AKIAIOSFODNN7EXAMPLE to read invoices." })),
+		want: "tools.credentials",
+	}, {
+		name: "exec tool from an MCP server",
+		site: jsonEdit(func(r *http.Request) bool { return r.URL.Path == "/tools" || r.URL.Path == "/tools/run_python_sandbox" },
+			checkTestTool("run_python_sandbox", func(m map[string]any) { m["source"] = "mcp" })),
+		want: "tools.exec",
+	}, {
+		name: "different bytes every time",
+		site: func() http.Handler {
+			var n atomic.Int64
+			return checkTestEdit(site, checkTestIs("/tools/get_invoice", build.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
+				return append(body, bytes.Repeat([]byte(" "), int(n.Add(1)))...)
+			})
+		}(),
+		want: "determinism.repeatable",
+	}, {
+		name: "plain http on a public host",
+		site: site,
+		base: "http://example.test",
+		want: "transport.https",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := stdcmp.Or(tt.base, "https://example.com")
+			r := checkTestRun(t, tt.site, base, tt.opts)
+			if got := checkTestBad(r); !slices.Equal(got, []string{tt.want}) {
+				t.Errorf("rules not met = %v, want [%s]\n%s", got, tt.want, checkTestProblems(r))
+			}
+			wantFailed := checkRuleLevel(tt.want) == LevelMust
+			if r.Failed() != wantFailed {
+				t.Errorf("Failed() = %t, want %t", r.Failed(), wantFailed)
+			}
+		})
+	}
+}
+
+// An entry of an unknown media type is ignored: a skip, and its URL is not
+// fetched. A site that does not advertise the compact view may answer
+// ?view=compact with the standard view.
+func TestCheckIgnoredAndOptional(t *testing.T) {
+	site := correctHandler(t)
+	var fetchedFuture atomic.Bool
+	h := checkTestEdit(site, func(r *http.Request) bool {
+		return r.URL.Path == build.RouteMCPCatalog || r.URL.Path == build.RouteAICatalog
+	}, func(status *int, _ http.Header, body []byte) []byte {
+		if *status != http.StatusOK {
+			return body
+		}
+		return checkTestJSON(t, body, func(v any) any {
+			obj := v.(map[string]any)
+			entries := obj["entries"].([]any)
+			if _, ok := obj["host"]; !ok {
+				obj["entries"] = append(entries, map[string]any{"identifier": "urn:mcp:server:com.example/future", "mediaType": "application/x-future+json", "url": "https://example.com/future.json"})
+				return obj
+			}
+			for _, e := range entries {
+				if tc := checkToolCatalogEntry(e.(map[string]any)); tc != nil {
+					tc["compactView"] = false
+				}
+			}
+			return obj
+		})
+	})
+	edited := h
+	h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/future.json" {
+			fetchedFuture.Store(true)
+		}
+		if r.URL.Query().Get("view") == build.ViewCompact {
+			r = r.Clone(r.Context())
+			r.URL.RawQuery = ""
+		}
+		edited.ServeHTTP(w, r)
+	})
+	r := checkTestRun(t, h, "https://example.com", CheckOptions{})
+	if bad := checkTestBad(r); len(bad) > 0 {
+		t.Errorf("rules not met: %v\n%s", bad, checkTestProblems(r))
+	}
+	if fetchedFuture.Load() {
+		t.Error("the entry of an unknown media type was fetched")
+	}
+	want := map[string]bool{"mcp-catalog.media-type https://example.com/future.json": false, "compact.list https://example.com/tools?view=compact": false}
+	for _, f := range r.Findings {
+		if _, ok := want[f.Rule+" "+f.URL]; ok && f.Result == ResultSkip {
+			want[f.Rule+" "+f.URL] = true
+		}
+		if strings.HasPrefix(f.Rule, "compact.") && f.Result != ResultSkip {
+			t.Errorf("compact view not advertised, yet %+v", f)
+		}
+	}
+	for k, ok := range want {
+		if !ok {
+			t.Errorf("no skip finding %s", k)
+		}
+	}
+}
+
+func TestCheckLimits(t *testing.T) {
+	site := correctHandler(t)
+	r := checkTestRun(t, site, "https://example.com", CheckOptions{MaxDocuments: 10})
+	if r.Documents != 10 {
+		t.Errorf("documents = %d, want 10", r.Documents)
+	}
+	if got := checkTestBad(r); !slices.Equal(got, []string{"limits.documents"}) {
+		t.Errorf("rules not met = %v, want [limits.documents]\n%s", got, checkTestProblems(r))
+	}
+
+	// A site that never answers: every request times out, and that is a finding.
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	})
+	start := time.Now()
+	r = checkTestRun(t, slow, "https://example.com", CheckOptions{Timeout: 50 * time.Millisecond, Concurrency: 8})
+	if time.Since(start) > 3*time.Second {
+		t.Errorf("check of a silent site took %v", time.Since(start))
+	}
+	if !r.Failed() || !strings.Contains(checkTestText(t, r), "timed out after 50ms") {
+		t.Errorf("a silent site: want timeouts reported\n%s", checkTestText(t, r))
+	}
+}
+
+func TestCheckUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + l.Addr().String()
+	l.Close()
+	r, err := Check(context.Background(), base, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Failed() {
+		t.Errorf("an unreachable site passed:\n%s", checkTestText(t, r))
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "tools.status" && (f.Result != ResultWarn || !strings.HasPrefix(f.Evidence, "GET failed: ")) {
+			t.Errorf("tools.status finding = %+v", f)
+		}
+	}
+}
+
+func TestCheckBadInput(t *testing.T) {
+	for _, base := range []string{"", "example.com", "ftp://example.com", "https://", "https://user:pw@example.com", "https://example.com/?view=compact", "https://example.com/#x", "https://exa mple.com"} {
+		if _, err := Check(context.Background(), base, CheckOptions{}); err == nil {
+			t.Errorf("Check(%q): no error", base)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Check(ctx, "https://example.com", CheckOptions{Client: checkTestServe(t, correctHandler(t))}); err == nil {
+		t.Error("Check with a cancelled context: no error")
+	}
+}
+
+func TestCheckRulesTable(t *testing.T) {
+	rules := CheckRules()
+	if !slices.IsSortedFunc(rules, func(a, b CheckRule) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("CheckRules is not sorted")
+	}
+	for i, r := range rules {
+		if i > 0 && rules[i-1].Name == r.Name {
+			t.Errorf("rule %s twice", r.Name)
+		}
+		if r.Level != LevelMust && r.Level != LevelShould || r.Text == "" {
+			t.Errorf("rule %+v", r)
+		}
+	}
+}
+
+func checkTestReport() *Report {
+	return &Report{
+		Base:      "https://example.com",
+		Documents: 3,
+		Findings: []Finding{
+			{Rule: "cache.etag", Level: LevelShould, Result: ResultWarn, URL: "https://example.com/tools", Evidence: "no ETag", Message: "documents should have a strong ETag"},
+			{Rule: "mcp-catalog.content-type", Level: LevelMust, Result: ResultFail, URL: "https://example.com/.well-known/mcp/catalog.json", Evidence: "Content-Type: text/plain", Message: "must be served as application/json"},
+			{Rule: "mcp-catalog.media-type", Level: LevelMust, Result: ResultSkip, URL: "https://other.example/card", Evidence: "mediaType \"application/x\"", Message: "ignored"},
+			{Rule: "tools.status", Level: LevelMust, Result: ResultPass, URL: "https://example.com/tools", Evidence: "status 200", Message: "the tool list answers 200"},
+			{Rule: "transport.https", Level: LevelMust, Result: ResultPass, URL: "https://example.com", Evidence: "https", Message: "served over https"},
+		},
+	}
+}
+
+func TestReportWriteText(t *testing.T) {
+	got := checkTestText(t, checkTestReport())
+	want := `check https://example.com: 3 documents
+warn cache.etag (should)
+  warn /tools: documents should have a strong ETag [no ETag]
+fail mcp-catalog.content-type (must)
+  fail /.well-known/mcp/catalog.json: must be served as application/json [Content-Type: text/plain]
+skip mcp-catalog.media-type (must)
+  skip https://other.example/card: ignored [mediaType "application/x"]
+pass tools.status (must)
+  pass /tools: the tool list answers 200 [status 200]
+pass transport.https (must)
+  pass /: served over https [https]
+5 rules: 2 passed, 1 failed, 1 warnings, 1 skipped
+`
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("WriteText (-want +got):\n%s", d)
+	}
+}
+
+func TestReportWriteJSON(t *testing.T) {
+	r := checkTestReport()
+	var b bytes.Buffer
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Base      string
+		Documents int
+		Failed    bool
+		Summary   map[string]int
+		Rules     []map[string]string
+		Findings  []Finding
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if got.Base != r.Base || got.Documents != 3 || !got.Failed {
+		t.Errorf("base, documents, failed = %q, %d, %t", got.Base, got.Documents, got.Failed)
+	}
+	if d := cmp.Diff(map[string]int{"rules": 5, "passed": 2, "failed": 1, "warnings": 1, "skipped": 1}, got.Summary); d != "" {
+		t.Errorf("summary (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(r.Findings, got.Findings); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
+	if len(got.Rules) != 5 || got.Rules[0]["rule"] != "cache.etag" || got.Rules[0]["result"] != "warn" {
+		t.Errorf("rules = %v", got.Rules)
+	}
+	if !strings.Contains(b.String(), `"evidence": "mediaType \"application/x\""`) {
+		t.Errorf("JSON not indented or escaped as expected:\n%s", b.String())
+	}
+
+	// The report of a real check is valid JSON with every finding.
+	real := checkTestRun(t, correctHandler(t), "https://example.com", CheckOptions{})
+	b.Reset()
+	if err := real.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	got.Findings = nil
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(real.Findings, got.Findings); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
+}
