@@ -13,6 +13,7 @@ func newCheckCmd() *cobra.Command {
 	format := checkFormat("text")
 	var opts publish.CheckOptions
 	var verbose bool
+	var tenants []string
 	cmd := &cobra.Command{
 		Use:   "check URL",
 		Short: "Check a published site against the discovery specs' HTTP contract",
@@ -30,6 +31,10 @@ as clients check them (status, media type, name), not against this site's
 CORS and caching headers. Entries of unknown media types are reported as
 skipped and not fetched. Nothing but GET is ever sent.
 
+With tenants served at their own sites, put {tenant} in URL and name the
+tenants with --tenant: each tenant's site is checked in turn, and the check
+fails when any of them does.
+
 Each finding says what was seen (a header, a status, a JSON pointer and its
 value). A failed MUST rule fails the check; a failed SHOULD rule is a warning.
 
@@ -43,22 +48,30 @@ Rules:
   signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := publish.Check(cmd.Context(), args[0], opts)
+			bases, err := tenantURLs(args[0], tenants)
 			if err != nil {
-				if cmd.Context().Err() != nil {
-					return err
-				}
 				return usageError{err}
 			}
-			if format == "json" {
-				err = r.WriteJSON(cmd.OutOrStdout())
-			} else {
-				err = r.WriteText(cmd.OutOrStdout(), verbose)
+			failed := false
+			for _, base := range bases {
+				r, err := publish.Check(cmd.Context(), base, opts)
+				if err != nil {
+					if cmd.Context().Err() != nil {
+						return err
+					}
+					return usageError{err}
+				}
+				if format == "json" {
+					err = r.WriteJSON(cmd.OutOrStdout())
+				} else {
+					err = r.WriteText(cmd.OutOrStdout(), verbose)
+				}
+				if err != nil {
+					return err
+				}
+				failed = failed || r.Failed()
 			}
-			if err != nil {
-				return err
-			}
-			if r.Failed() {
+			if failed {
 				return reportedError{exitInvalid}
 			}
 			return nil
@@ -67,6 +80,7 @@ Rules:
 	f := cmd.Flags()
 	f.Var(&format, "format", "output format: text or json")
 	f.BoolVarP(&verbose, "verbose", "v", false, "list passing findings too, not only problems")
+	f.StringSliceVar(&tenants, "tenant", nil, "tenant whose site to check, replacing {tenant} in URL (repeatable)")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
 	f.IntVar(&opts.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")
 	f.IntVar(&opts.MaxDocuments, "max-documents", 0, "most documents fetched; more is a warning (default 5000)")
@@ -104,4 +118,24 @@ func checkRulesHelp() string {
 		b.WriteString(line + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// tenantURLs expands the {tenant} placeholder of a check URL, once per
+// tenant named; without tenants the URL must not have one.
+func tenantURLs(url string, tenants []string) ([]string, error) {
+	const placeholder = "{tenant}"
+	has := strings.Contains(url, placeholder)
+	switch {
+	case len(tenants) == 0 && has:
+		return nil, fmt.Errorf("URL has %s: name the tenants to check with --tenant", placeholder)
+	case len(tenants) > 0 && !has:
+		return nil, fmt.Errorf("--tenant needs %s in URL where the tenant's name goes, as in https://{tenant}.example.com", placeholder)
+	case len(tenants) == 0:
+		return []string{url}, nil
+	}
+	urls := make([]string, len(tenants))
+	for i, t := range tenants {
+		urls[i] = strings.ReplaceAll(url, placeholder, t)
+	}
+	return urls, nil
 }

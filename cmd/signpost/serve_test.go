@@ -192,6 +192,16 @@ func TestCheckAgainstServe(t *testing.T) {
 	if code := run(context.Background(), []string{"check", "--format", "json", base}, &js, io.Discard); code != 0 || !strings.Contains(js.String(), `"failed": false`) {
 		t.Errorf("json report (exit %d): %.400s", code, js.String())
 	}
+	// With {tenant} in the URL, each tenant's site is checked; here the
+	// same server stands for both.
+	host := strings.TrimPrefix(base, "http://")
+	var two strings.Builder
+	if code := run(context.Background(), []string{"check", "http://{tenant}", "--tenant", host, "--tenant", host}, &two, io.Discard); code != 0 || strings.Count(two.String(), " 0 failed") != 2 {
+		t.Errorf("two tenants (exit %d):\n%.300s", code, two.String())
+	}
+	if code := run(context.Background(), []string{"check", base, "--tenant", "acme"}, io.Discard, io.Discard); code != exitUsage {
+		t.Errorf("--tenant without {tenant}: exit %d, want %d", code, exitUsage)
+	}
 	// A server that is not there is a finding and exit 1, not a crash.
 	if code := run(context.Background(), []string{"check", "--timeout", "2s", "http://127.0.0.1:1"}, io.Discard, io.Discard); code != exitInvalid {
 		t.Errorf("check of a closed port: exit %d, want %d", code, exitInvalid)
