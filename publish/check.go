@@ -600,14 +600,21 @@ func checkDecode(b []byte) (any, error) {
 	return v, nil
 }
 
-// learnMCPCatalog decodes the MCP catalog and collects its card entries.
-func (c *checker) learnMCPCatalog(u string) {
+// decodedPage is the JSON of the fetched page u, when it answered 200 with
+// a body within the limit that decodes.
+func (c *checker) decodedPage(u string) (any, bool) {
 	p := c.pages[u]
 	if p == nil || p.err != nil || p.status != http.StatusOK || p.tooBig {
-		return
+		return nil, false
 	}
 	doc, err := checkDecode(p.body)
-	if err != nil {
+	return doc, err == nil
+}
+
+// learnMCPCatalog decodes the MCP catalog and collects its card entries.
+func (c *checker) learnMCPCatalog(u string) {
+	doc, ok := c.decodedPage(u)
+	if !ok {
 		return
 	}
 	c.mcpCatalog = doc
@@ -633,12 +640,8 @@ func (c *checker) learnMCPCatalog(u string) {
 // reads its tool catalog advertisement.
 func (c *checker) learnAICatalog(u string) {
 	c.toolsStatusLevel = LevelShould
-	p := c.pages[u]
-	if p == nil || p.err != nil || p.status != http.StatusOK || p.tooBig {
-		return
-	}
-	doc, err := checkDecode(p.body)
-	if err != nil {
+	doc, ok := c.decodedPage(u)
+	if !ok {
 		return
 	}
 	c.aiCatalog = doc
@@ -703,14 +706,7 @@ func checkAbsURL(s string) bool {
 
 // learnTools decodes /tools.
 func (c *checker) learnTools(u string) {
-	p := c.pages[u]
-	if p == nil || p.err != nil || p.status != http.StatusOK || p.tooBig {
-		return
-	}
-	doc, err := checkDecode(p.body)
-	if err != nil {
-		return
-	}
+	doc, _ := c.decodedPage(u)
 	list, ok := doc.([]any)
 	if !ok {
 		return
