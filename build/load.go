@@ -383,9 +383,11 @@ type pendingTool struct {
 	origin       map[string]ref // field name to the value it came from
 	explicit     bool           // toolId declared rather than derived
 	claim        idClaim        // for derived toolIds
-	checkSchemas bool
+	checkSchemas bool           // false for a recorded tool hidden by classify
 }
 
+// from is where the tool's field came from, or the declaration itself when
+// the field was not written (a default).
 func (p *pendingTool) from(field string) ref {
 	if r, ok := p.origin[field]; ok {
 		return r
