@@ -25,6 +25,29 @@ type Config struct {
 	// AICatalog makes the build write /.well-known/ai-catalog.json and the
 	// v1 server cards it points at.
 	AICatalog bool
+	// Targets are the places the site is published, by name.
+	Targets map[string]Target
+}
+
+// Target is one place the site is published: an S3 bucket, usually behind
+// a CloudFront distribution, or GitHub Pages.
+type Target struct {
+	S3          *S3Target
+	CloudFront  *CloudFrontTarget
+	GitHubPages bool
+}
+
+// S3Target is a bucket of S3 or S3-compatible storage.
+type S3Target struct {
+	Bucket, Region, Prefix string
+	// Endpoint is set for S3-compatible storage, which is then addressed
+	// path-style.
+	Endpoint string
+}
+
+// CloudFrontTarget is the distribution in front of a bucket.
+type CloudFrontTarget struct {
+	DistributionID string
 }
 
 // The values of a tool's safety and provenance fields.

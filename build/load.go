@@ -334,9 +334,47 @@ func (l *loader) loadConfig(src *source, c *Config) {
 	c.CompactView = setting(m, "toolCatalog", "compactView")
 	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")
 	c.AICatalog = setting(m, "discovery", "aiCatalog")
+	targets, _ := m["targets"].(map[string]any)
+	for _, name := range sortedKeys(targets) {
+		t, msg := decodeTarget(targets[name].(map[string]any))
+		if msg != "" {
+			l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
+			continue
+		}
+		if c.Targets == nil {
+			c.Targets = map[string]Target{}
+		}
+		c.Targets[name] = t
+	}
 	if msg := checkOrigin(c.Origin); msg != "" {
 		l.errorf(top.at("site", "origin"), "origin", "%s", msg)
 	}
+}
+
+// decodeTarget reads a schema-valid publish target and applies the rules
+// the schema leaves to code.
+func decodeTarget(m map[string]any) (Target, string) {
+	var t Target
+	_, t.GitHubPages = m["githubPages"]
+	if s3, ok := m["s3"].(map[string]any); ok {
+		t.S3 = &S3Target{Bucket: str(s3, "bucket"), Region: str(s3, "region"), Prefix: str(s3, "prefix"), Endpoint: str(s3, "endpoint")}
+	}
+	if cf, ok := m["cloudfront"].(map[string]any); ok {
+		t.CloudFront = &CloudFrontTarget{DistributionID: str(cf, "distributionId")}
+	}
+	switch {
+	case t.S3 != nil && t.GitHubPages:
+		return t, "choose s3 or githubPages, not both: declare two targets to publish to both"
+	case t.CloudFront != nil && t.S3 == nil:
+		return t, "cloudfront fronts an S3 bucket: add s3"
+	case t.S3 == nil && !t.GitHubPages:
+		return t, "needs s3 or githubPages"
+	case t.S3 != nil && t.S3.Endpoint != "":
+		if msg := checkOrigin(t.S3.Endpoint); msg != "" {
+			return t, strings.Replace(msg, "origin", "endpoint", 1)
+		}
+	}
+	return t, ""
 }
 
 // setting reads a boolean setting of signpost.yaml; every one defaults to true.

@@ -230,3 +230,34 @@ func TestRuleOrigin(t *testing.T) {
 		}
 	}
 }
+
+func TestTargets(t *testing.T) {
+	cat := checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig + `targets:
+  production: {s3: {bucket: example-discovery, region: us-east-1}, cloudfront: {distributionId: E2EXAMPLE}}
+  local: {s3: {bucket: test-bucket, endpoint: "http://127.0.0.1:7070"}}
+  pages: {githubPages: {}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	})
+	want := map[string]Target{
+		"production": {S3: &S3Target{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &CloudFrontTarget{DistributionID: "E2EXAMPLE"}},
+		"local":      {S3: &S3Target{Bucket: "test-bucket", Endpoint: "http://127.0.0.1:7070"}},
+		"pages":      {GitHubPages: true},
+	}
+	if diff := cmp.Diff(want, cat.Config.Targets); diff != "" {
+		t.Errorf("targets (-want +got):\n%s", diff)
+	}
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig + `targets:
+  both: {s3: {bucket: abc}, githubPages: {}}
+  cdn: {cloudfront: {distributionId: E2EXAMPLE}}
+  plain: {s3: {bucket: abc, endpoint: "http://s3.example.net"}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	},
+		"signpost.yaml:3:9: target both: choose s3 or githubPages, not both: declare two targets to publish to both",
+		"signpost.yaml:4:8: target cdn: cloudfront fronts an S3 bucket: add s3",
+		"signpost.yaml:5:10: target plain: endpoint \"http://s3.example.net\" must use https: plain http is only for loopback hosts",
+	)
+}

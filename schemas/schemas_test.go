@@ -303,9 +303,9 @@ var validateCases = []validateCase{
 	{"routes ok", "route-table", goodRoutes, nil},
 
 	// config
-	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "targets": {}}`, []Violation{
+	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "publish": {}}`, []Violation{
+		{"/publish", `unknown field "publish"; allowed: discovery, site, targets, tenants, toolCatalog`},
 		{"/site/colour", `unknown field "colour"; allowed: displayName, origin, publisher`},
-		{"/targets", `unknown field "targets"; allowed: discovery, site, tenants, toolCatalog`},
 	}},
 	{"config missing site", "config", `{"tenants": []}`, []Violation{
 		{"", `missing required field "site"`},
