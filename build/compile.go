@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -126,6 +128,43 @@ type Site struct {
 // Build is a compiled catalog, ready to be written.
 type Build struct {
 	Sites []*Site
+	// Files are written beside the sites and the route table, never
+	// published as documents: the CloudFront Functions of an S3 target.
+	Files []File
+}
+
+// File is a file of the build output outside the sites.
+type File struct {
+	Path string // slash-separated, relative to the output folder
+	Body []byte
+}
+
+// AddCloudFront adds, for each site, the two CloudFront Functions that
+// route the HTTP contract to the site's objects in the bucket of target:
+// cloudfront/DIR/viewer-request.js and viewer-response.js. A site's objects
+// sit under the target's prefix, and with tenants under DIR too (tenants/ID),
+// so that one bucket can hold every tenant's site behind its own
+// distribution. It fails when a function exceeds CloudFront's size limit.
+func (b *Build) AddCloudFront(target *S3Target, compactView bool) error {
+	for _, s := range b.Sites {
+		prefix := target.Prefix
+		if s.Tenant != "" {
+			prefix = path.Join(prefix, s.Dir)
+		}
+		var routes []string
+		for _, d := range s.Documents {
+			routes = append(routes, d.Route.Route)
+		}
+		req, resp := CloudFrontFunctions(prefix, routes, compactView)
+		for name, code := range map[string][]byte{"viewer-request.js": req, "viewer-response.js": resp} {
+			if len(code) > CloudFrontFunctionMaxSize {
+				return fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d: the site has too many server cards for one function", name, s.Dir, len(code), CloudFrontFunctionMaxSize)
+			}
+			b.Files = append(b.Files, File{Path: path.Join("cloudfront", s.Dir, name), Body: code})
+		}
+	}
+	slices.SortFunc(b.Files, func(x, y File) int { return strings.Compare(x.Path, y.Path) })
+	return nil
 }
 
 // Compile turns a valid catalog into sites of documents: one per tenant, or

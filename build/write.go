@@ -95,6 +95,14 @@ func (b *Build) Write(ctx context.Context, out string) error {
 			})
 		}
 	}
+	for _, f := range b.Files {
+		g.Go(func() error {
+			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f.Body); err != nil {
+				return fmt.Errorf("write %s: %w", f.Path, err)
+			}
+			return nil
+		})
+	}
 	if err := g.Wait(); err != nil {
 		return err
 	}

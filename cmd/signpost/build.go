@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -14,6 +16,7 @@ import (
 func newBuildCmd() *cobra.Command {
 	format := formatFlag(build.FormatText)
 	out := "site"
+	var target string
 	cmd := &cobra.Command{
 		Use:   "build [DIR]",
 		Short: "Validate a catalog and compile it into a static site",
@@ -47,6 +50,17 @@ earlier build.`,
 			if err != nil {
 				return fmt.Errorf("build %s: %w", dir, err)
 			}
+			if target != "" {
+				t, ok := cat.Config.Targets[target]
+				if !ok {
+					return usageError{fmt.Errorf("no target %q in %s: it declares %s", target, build.ConfigFile, targetNames(cat.Config.Targets))}
+				}
+				if t.S3 != nil {
+					if err := b.AddCloudFront(t.S3, cat.Config.CompactView); err != nil {
+						return fmt.Errorf("build %s: %w", dir, err)
+					}
+				}
+			}
 			if err := b.Write(cmd.Context(), out); err != nil {
 				return err
 			}
@@ -57,8 +71,22 @@ earlier build.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", out, "output folder")
+	cmd.Flags().StringVar(&target, "target", "", "publish target of signpost.yaml to build for (an S3 target adds its CloudFront Functions)")
 	cmd.Flags().Var(&format, "format", "diagnostics format: text, json or github")
 	return cmd
+}
+
+// targetNames lists the declared targets for a message.
+func targetNames(targets map[string]build.Target) string {
+	if len(targets) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(targets))
+	for n := range targets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 func printSummary(w io.Writer, out string, b *build.Build) error {

@@ -1,0 +1,660 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// cloudFrontExampleCatalog is the catalog whose sites the functions are
+// generated for and tested against, relative to this package's folder.
+var cloudFrontExampleCatalog = filepath.Join("..", "catalogs", "example")
+
+// cloudFrontNodeTimeout bounds the one node process that runs every event.
+const cloudFrontNodeTimeout = 30 * time.Second
+
+// cfRoute is one entry of a site's route table.
+type cfRoute struct{ Route, View, Key string }
+
+// cfSite is a site of the example catalog as the functions see it.
+type cfSite struct {
+	Name   string // tenant, or "public"
+	Dir    string // the site's folder in the build output
+	Routes []cfRoute
+}
+
+// cloudFrontExampleSites builds the example catalog and returns its sites.
+func cloudFrontExampleSites(t *testing.T) []cfSite {
+	t.Helper()
+	ctx := t.Context()
+	cat, diags := Load(ctx, cloudFrontExampleCatalog)
+	if diags.HasErrors() {
+		var buf bytes.Buffer
+		_ = diags.Write(&buf, "text")
+		t.Fatalf("load %s:\n%s", cloudFrontExampleCatalog, buf.String())
+	}
+	b, err := Compile(ctx, cat)
+	if err != nil {
+		t.Fatalf("compile %s: %v", cloudFrontExampleCatalog, err)
+	}
+	var sites []cfSite
+	for _, s := range b.Sites {
+		site := cfSite{Name: s.Tenant, Dir: s.Dir}
+		if site.Name == "" {
+			site.Name = "public"
+		}
+		for _, d := range s.Documents {
+			site.Routes = append(site.Routes, cfRoute{Route: d.Route.Route, View: d.View, Key: d.Key})
+		}
+		sites = append(sites, site)
+	}
+	if len(sites) == 0 {
+		t.Fatalf("%s builds no site", cloudFrontExampleCatalog)
+	}
+	return sites
+}
+
+// otherRoutes returns the site's routes outside the tool catalog, sorted.
+func (s cfSite) otherRoutes() []string {
+	var out []string
+	for _, r := range s.Routes {
+		if r.Route != "/tools" && !strings.HasPrefix(r.Route, "/tools/") && !slices.Contains(out, r.Route) {
+			out = append(out, r.Route)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// compact reports whether the site serves the compact view.
+func (s cfSite) compact() bool {
+	return slices.ContainsFunc(s.Routes, func(r cfRoute) bool { return r.View == "compact" })
+}
+
+// key returns the key that answers route in view: the compact document
+// when the site has one, else the standard one.
+func (s cfSite) key(route, view string) string {
+	std := ""
+	for _, r := range s.Routes {
+		if r.Route != route {
+			continue
+		}
+		if view == "compact" && r.View == "compact" {
+			return r.Key
+		}
+		if r.View == "standard" {
+			std = r.Key
+		}
+	}
+	return std
+}
+
+// The headers every answer carries.
+var cfCORS = map[string]string{
+	"access-control-allow-origin":   "*",
+	"access-control-allow-methods":  "GET, HEAD, OPTIONS",
+	"access-control-allow-headers":  "Content-Type, If-None-Match",
+	"access-control-expose-headers": "ETag",
+}
+
+// cfHeaders returns CloudFront-shaped headers: the CORS ones when cors is
+// set, and extra.
+func cfHeaders(cors bool, extra map[string]string) map[string]any {
+	h := map[string]any{}
+	if cors {
+		for k, v := range cfCORS {
+			h[k] = map[string]any{"value": v}
+		}
+	}
+	for k, v := range extra {
+		h[k] = map[string]any{"value": v}
+	}
+	return h
+}
+
+// cfQuery returns a CloudFront-shaped query string of one parameter: one
+// value, or several (multiValue, with value holding the first).
+func cfQuery(name string, values ...string) map[string]any {
+	p := map[string]any{"value": values[0]}
+	if len(values) > 1 {
+		var mv []any
+		for _, v := range values {
+			mv = append(mv, map[string]any{"value": v})
+		}
+		p["multiValue"] = mv
+	}
+	return map[string]any{name: p}
+}
+
+// cfRequestEvent returns a viewer-request event.
+func cfRequestEvent(method, uri string, query map[string]any) map[string]any {
+	if query == nil {
+		query = map[string]any{}
+	}
+	return map[string]any{
+		"version": "1.0",
+		"context": map[string]any{
+			"distributionDomainName": "d111111abcdef8.cloudfront.net",
+			"distributionId":         "EDFDVBD6EXAMPLE",
+			"eventType":              "viewer-request",
+			"requestId":              "4TyzHTaYWb1GX1qTfsHhEqV6HUDd_BzoBZnwfnvQc_1oF26ClkoUSEQ==",
+		},
+		"viewer": map[string]any{"ip": "198.51.100.11"},
+		"request": map[string]any{
+			"method":      method,
+			"uri":         uri,
+			"querystring": query,
+			"headers": cfHeaders(false, map[string]string{
+				"host":            "discovery.example.com",
+				"accept":          "application/json",
+				"accept-encoding": "gzip",
+			}),
+			"cookies": map[string]any{},
+		},
+	}
+}
+
+// cfForwarded is what the viewer-request function returns for a request it
+// lets through: the same request, at uri, without its query string.
+func cfForwarded(event map[string]any, uri string) map[string]any {
+	req := map[string]any{}
+	for k, v := range event["request"].(map[string]any) {
+		req[k] = v
+	}
+	req["uri"] = uri
+	req["querystring"] = map[string]any{}
+	return req
+}
+
+// cfError is the response the viewer-request function generates for an
+// error: the JSON body of `signpost serve` (publish.writeError), none for
+// HEAD.
+func cfError(method string, status int, text, message string, extra map[string]string) map[string]any {
+	h := map[string]string{"content-type": "application/json", "cache-control": "no-store"}
+	for k, v := range extra {
+		h[k] = v
+	}
+	res := map[string]any{"statusCode": status, "statusDescription": text, "headers": cfHeaders(true, h)}
+	if method != "HEAD" {
+		var e struct {
+			Error struct {
+				Status  int    `json:"status"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		e.Error.Status, e.Error.Message = status, message
+		body, _ := json.Marshal(e)
+		res["body"] = map[string]any{"encoding": "text", "data": string(body) + "\n"}
+	}
+	return res
+}
+
+// cfResponseEvent returns a viewer-response event for a request to uri
+// (already rewritten) answered by the origin with status and headers.
+func cfResponseEvent(uri string, status int, text string, headers map[string]any) map[string]any {
+	ev := cfRequestEvent("GET", uri, nil)
+	ev["context"].(map[string]any)["eventType"] = "viewer-response"
+	ev["response"] = map[string]any{"statusCode": status, "statusDescription": text, "headers": headers}
+	return ev
+}
+
+// cfCase is one event for one function, and the exact result it must give.
+type cfCase struct {
+	name     string
+	function string // a key of the functions map
+	event    map[string]any
+	want     any
+}
+
+// cfResult is what the harness reports for one event.
+type cfResult struct {
+	Result json.RawMessage `json:"result"`
+	Error  string          `json:"error"`
+	Logs   []string        `json:"logs"`
+}
+
+// cloudFrontHarness runs CloudFront Functions under node. It reads
+// {"functions": {name: source}, "cases": [{"function": name, "event": {...}}]}
+// on stdin and writes one {"result"} or {"error"} per case on stdout. Each
+// case runs in a fresh vm context that holds the ECMAScript built-ins and
+// console.log, nothing of node (no require, process, Buffer, timers), and
+// not the built-ins that cloudfront-js-2.0 lacks.
+const cloudFrontHarness = `'use strict';
+const vm = require('vm');
+
+const absent = ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'WeakRef',
+  'FinalizationRegistry', 'Intl'];
+
+function run(source, name, event) {
+  const logs = [];
+  const context = vm.createContext({});
+  vm.runInContext(absent.map((g) => 'delete globalThis.' + g + ';').join(''), context);
+  context.console = { log: (...args) => { logs.push(args.map(String).join(' ')); } };
+  try {
+    vm.runInContext(source, context, { filename: name + '.js', timeout: 1000 });
+    const shape = vm.runInContext('typeof handler === "function" ? handler.length : -1', context);
+    if (shape !== 1) {
+      return { error: 'no function handler(event) at the top level', logs };
+    }
+    // The event is parsed inside the context, so that every object the
+    // handler sees and returns belongs to the function's own realm.
+    const call = 'JSON.stringify(handler(JSON.parse(' + JSON.stringify(JSON.stringify(event)) + ')))';
+    const out = vm.runInContext(call, context, { timeout: 1000 });
+    if (typeof out !== 'string') {
+      return { error: 'handler returned nothing', logs };
+    }
+    return { result: JSON.parse(out), logs };
+  } catch (e) {
+    return { error: String(e && e.stack ? e.stack : e), logs };
+  }
+}
+
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => { input += chunk; });
+process.stdin.on('end', () => {
+  const req = JSON.parse(input);
+  const results = req.cases.map((c) => {
+    const source = req.functions[c.function];
+    if (typeof source !== 'string') {
+      return { error: 'unknown function ' + c.function, logs: [] };
+    }
+    return run(source, c.function, c.event);
+  });
+  process.stdout.write(JSON.stringify(results));
+});
+`
+
+// runCloudFront runs every case under node, in one process, and checks each
+// result.
+func runCloudFront(t *testing.T, functions map[string][]byte, cases []cfCase) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node is needed to test the CloudFront Functions: %v", err)
+		}
+		t.Skipf("node not found, CloudFront Functions not run: %v", err)
+	}
+	harness := filepath.Join(t.TempDir(), "harness.js")
+	if err := os.WriteFile(harness, []byte(cloudFrontHarness), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type inCase struct {
+		Function string         `json:"function"`
+		Event    map[string]any `json:"event"`
+	}
+	in := struct {
+		Functions map[string]string `json:"functions"`
+		Cases     []inCase          `json:"cases"`
+	}{Functions: map[string]string{}}
+	for name, src := range functions {
+		in.Functions[name] = string(src)
+	}
+	for _, c := range cases {
+		in.Cases = append(in.Cases, inCase{c.function, c.event})
+	}
+	stdin, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, harness)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node %s: %v\n%s", harness, err, stderr.String())
+	}
+	var results []cfResult
+	if err := json.Unmarshal(stdout.Bytes(), &results); err != nil {
+		t.Fatalf("harness output: %v\n%s", err, stdout.String())
+	}
+	if len(results) != len(cases) {
+		t.Fatalf("harness gave %d results for %d cases", len(results), len(cases))
+	}
+	for i, c := range cases {
+		r := results[i]
+		if r.Error != "" {
+			t.Errorf("%s: %s", c.name, r.Error)
+			continue
+		}
+		var got any
+		if err := json.Unmarshal(r.Result, &got); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if diff := cmp.Diff(cfNormalize(t, c.want), got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+		if len(r.Logs) > 0 {
+			t.Errorf("%s: the function logged %q", c.name, r.Logs)
+		}
+	}
+}
+
+// cfNormalize gives v the shape encoding/json decodes JSON into.
+func cfNormalize(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// cfKeyPrefix is the URI prefix of the objects of a site under prefix.
+func cfKeyPrefix(prefix string) string {
+	if prefix == "" {
+		return "/"
+	}
+	return "/" + prefix + "/"
+}
+
+// viewerRequestCases returns the events of the contract for a site
+// published under prefix, with the function named fn.
+func viewerRequestCases(site cfSite, prefix, fn string) []cfCase {
+	kp := cfKeyPrefix(prefix)
+	var cases []cfCase
+	forward := func(name string, ev map[string]any, key string) {
+		cases = append(cases, cfCase{name: fn + ": " + name, function: fn, event: ev, want: cfForwarded(ev, kp+key)})
+	}
+	fail := func(name string, ev map[string]any, want map[string]any) {
+		cases = append(cases, cfCase{name: fn + ": " + name, function: fn, event: ev, want: want})
+	}
+	notFound := func(method, message string) map[string]any {
+		return cfError(method, 404, "Not Found", message, nil)
+	}
+
+	// Every route of the route table, in both views, and with a view that
+	// is neither.
+	var seen []string
+	for _, r := range site.Routes {
+		if slices.Contains(seen, r.Route) {
+			continue
+		}
+		seen = append(seen, r.Route)
+		forward("GET "+r.Route, cfRequestEvent("GET", r.Route, nil), site.key(r.Route, "standard"))
+		forward("GET "+r.Route+"?view=compact", cfRequestEvent("GET", r.Route, cfQuery("view", "compact")), site.key(r.Route, "compact"))
+		forward("GET "+r.Route+"?view=full", cfRequestEvent("GET", r.Route, cfQuery("view", "full")), site.key(r.Route, "standard"))
+		forward("HEAD "+r.Route+"?view=compact", cfRequestEvent("HEAD", r.Route, cfQuery("view", "compact")), site.key(r.Route, "compact"))
+	}
+	if len(seen) == 0 {
+		return nil
+	}
+	compact := site.key("/tools", "compact")
+
+	// The view parameter: first value wins, escapes are decoded, other
+	// parameters are dropped too.
+	forward("view=compact&view=full", cfRequestEvent("GET", "/tools", cfQuery("view", "compact", "full")), compact)
+	forward("view=full&view=compact", cfRequestEvent("GET", "/tools", cfQuery("view", "full", "compact")), "tools.json")
+	forward("view=%63ompact", cfRequestEvent("GET", "/tools", cfQuery("view", "%63ompact")), compact)
+	forward("%76iew=compact", cfRequestEvent("GET", "/tools", cfQuery("%76iew", "compact")), compact)
+	forward("view=%zz", cfRequestEvent("GET", "/tools", cfQuery("view", "%zz")), "tools.json")
+	forward("view=", cfRequestEvent("GET", "/tools", cfQuery("view", "")), "tools.json")
+	forward("view=COMPACT", cfRequestEvent("GET", "/tools", cfQuery("view", "COMPACT")), "tools.json")
+	both := cfQuery("lang", "en")
+	both["view"] = map[string]any{"value": "compact"}
+	forward("lang=en&view=compact", cfRequestEvent("GET", "/tools", both), compact)
+
+	// A toolId that is well formed but not in the catalog goes to S3, whose
+	// 403 the viewer-response function (or the custom error response) turns
+	// into a 404.
+	forward("unknown toolId", cfRequestEvent("GET", "/tools/no_such_tool", nil), "tools/no_such_tool.json")
+	unknownCompact := "tools/no_such_tool.json"
+	if site.compact() {
+		unknownCompact = "tools/no_such_tool.compact.json"
+	}
+	forward("unknown toolId, compact", cfRequestEvent("GET", "/tools/no_such_tool", cfQuery("view", "compact")), unknownCompact)
+	long := strings.Repeat("a", 48)
+	forward("toolId of 48 characters", cfRequestEvent("GET", "/tools/"+long, nil), "tools/"+long+".json")
+	forward("escaped toolId", cfRequestEvent("GET", "/tools/get%5Fforecast", nil), "tools/get_forecast.json")
+	if len(site.otherRoutes()) > 0 {
+		r := site.otherRoutes()[0]
+		escaped := strings.Replace(r, ".", "%2E", 1)
+		forward("escaped route "+escaped, cfRequestEvent("GET", escaped, nil), site.key(r, "standard"))
+	}
+
+	// Ids that cannot be toolIds, paths that are no route, and the object
+	// keys themselves: answered here, never asked of S3.
+	for _, c := range []struct{ uri, message string }{
+		{"/tools/Get-Forecast", `no tool "Get-Forecast" in this catalog`},
+		{"/tools/get_forecast.json", `no tool "get_forecast.json" in this catalog`},
+		{"/tools/" + long + "a", `no tool "` + long + `a" in this catalog`},
+		{"/tools/..%2Fx", `nothing at "/tools/../x"`},
+		{"/tools/a/b", `nothing at "/tools/a/b"`},
+		{"/tools/", `nothing at "/tools/"`},
+		{"/tools/%zz", `nothing at "/tools/%zz"`},
+		{"/nope", `nothing at "/nope"`},
+		{"/", `nothing at "/"`},
+		{"/tools.json", `nothing at "/tools.json"`},
+		{"/tools.compact.json", `nothing at "/tools.compact.json"`},
+		{"/__proto__", `nothing at "/__proto__"`},
+		{"/.well-known/mcp/catalog.json/", `nothing at "/.well-known/mcp/catalog.json/"`},
+	} {
+		fail("GET "+c.uri, cfRequestEvent("GET", c.uri, nil), notFound("GET", c.message))
+		fail("GET "+c.uri+"?view=compact", cfRequestEvent("GET", c.uri, cfQuery("view", "compact")), notFound("GET", c.message))
+	}
+	// Files beside the routes, in the folders the routes are in: another
+	// name, the end of a route's name, and a route's name with more after.
+	for _, r := range site.otherRoutes() {
+		dir, file := r[:strings.LastIndex(r, "/")+1], r[strings.LastIndex(r, "/")+1:]
+		for _, uri := range []string{dir + "nope.json", dir + file[1:], dir + file[:len(file)-1], r + "/x.json"} {
+			if !slices.Contains(site.otherRoutes(), uri) {
+				fail("GET "+uri, cfRequestEvent("GET", uri, nil), notFound("GET", fmt.Sprintf("nothing at %q", uri)))
+			}
+		}
+	}
+	fail("HEAD /nope", cfRequestEvent("HEAD", "/nope", nil), notFound("HEAD", `nothing at "/nope"`))
+	fail("HEAD /tools/Bad", cfRequestEvent("HEAD", "/tools/Bad", nil), notFound("HEAD", `no tool "Bad" in this catalog`))
+
+	// Methods: OPTIONS is a preflight wherever it goes; the others are not
+	// allowed, wherever they go.
+	preflight := map[string]any{"statusCode": 204, "statusDescription": "No Content",
+		"headers": cfHeaders(true, map[string]string{"access-control-max-age": "86400", "allow": "GET, HEAD, OPTIONS"})}
+	for _, uri := range []string{"/tools", "/tools/get_forecast", "/nope"} {
+		ev := cfRequestEvent("OPTIONS", uri, cfQuery("view", "compact"))
+		ev["request"].(map[string]any)["headers"].(map[string]any)["access-control-request-method"] = map[string]any{"value": "GET"}
+		fail("OPTIONS "+uri, ev, preflight)
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+		for _, uri := range []string{"/tools", "/nope"} {
+			fail(m+" "+uri, cfRequestEvent(m, uri, nil),
+				cfError(m, 405, "Method Not Allowed", "method "+m+" is not allowed: use GET or HEAD", map[string]string{"allow": "GET, HEAD, OPTIONS"}))
+		}
+	}
+	return cases
+}
+
+// viewerResponseCases returns the responses of S3 (and CloudFront) the
+// viewer-response function named fn must complete.
+func viewerResponseCases(prefix, fn string) []cfCase {
+	kp := cfKeyPrefix(prefix)
+	doc := map[string]string{
+		"content-type":   "application/json",
+		"cache-control":  "public, max-age=3600",
+		"etag":           `"0f343b0931126a20f133d67c2b018a3b"`,
+		"last-modified":  "Mon, 30 Nov 2026 06:00:00 GMT",
+		"content-length": "1234",
+	}
+	withCORS := func(h map[string]string) map[string]any { return cfHeaders(true, h) }
+	resp := func(status int, text string, h map[string]any) map[string]any {
+		return map[string]any{"statusCode": status, "statusDescription": text, "headers": h}
+	}
+	s3Error := map[string]string{"content-type": "application/xml", "server": "AmazonS3"}
+	// S3 answers CORS itself to requests with an Origin; ours replace its.
+	s3CORS := map[string]string{"access-control-allow-origin": "*", "access-control-allow-methods": "GET", "vary": "Origin"}
+	return []cfCase{
+		{fn + ": 200", fn, cfResponseEvent(kp+"tools.json", 200, "OK", cfHeaders(false, doc)), resp(200, "OK", withCORS(doc))},
+		{fn + ": 304", fn, cfResponseEvent(kp+"tools.json", 304, "Not Modified", cfHeaders(false, map[string]string{"etag": doc["etag"]})),
+			resp(304, "Not Modified", withCORS(map[string]string{"etag": doc["etag"]}))},
+		{fn + ": 200 with S3's CORS", fn, cfResponseEvent(kp+"tools.json", 200, "OK", cfHeaders(false, s3CORS)),
+			resp(200, "OK", withCORS(map[string]string{"vary": "Origin"}))},
+		{fn + ": 403 from S3", fn, cfResponseEvent(kp+"tools/no_such_tool.json", 403, "Forbidden", cfHeaders(false, s3Error)),
+			resp(404, "Not Found", withCORS(s3Error))},
+		{fn + ": 404 from S3", fn, cfResponseEvent(kp+"tools/no_such_tool.json", 404, "Not Found", cfHeaders(false, s3Error)),
+			resp(404, "Not Found", withCORS(s3Error))},
+		{fn + ": 500", fn, cfResponseEvent(kp+"tools.json", 500, "Internal Server Error", cfHeaders(false, s3Error)),
+			resp(500, "Internal Server Error", withCORS(s3Error))},
+	}
+}
+
+// checkCloudFrontSource checks what CloudFront checks before it runs a
+// function, and what the runtime does not offer.
+func checkCloudFrontSource(t *testing.T, name string, src []byte) {
+	t.Helper()
+	if len(src) > CloudFrontFunctionMaxSize {
+		t.Errorf("%s: %d bytes, more than CloudFront's %d", name, len(src), CloudFrontFunctionMaxSize)
+	}
+	if !bytes.Contains(src, []byte("\nfunction handler(event) {\n")) {
+		t.Errorf("%s: no top-level function handler(event)", name)
+	}
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`\brequire\s*\(`), regexp.MustCompile(`(?m)^\s*import\b`), regexp.MustCompile(`\bexport\b`),
+		regexp.MustCompile(`\basync\b`), regexp.MustCompile(`\bawait\b`), regexp.MustCompile(`\{\{|\}\}`),
+	} {
+		if loc := re.FindIndex(src); loc != nil {
+			t.Errorf("%s: %q is not for cloudfront-js-2.0 (or is a template left over)", name, src[loc[0]:loc[1]])
+		}
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.TrimRight(line, " \t") != line {
+			t.Errorf("%s:%d: trailing space", name, i+1)
+		}
+	}
+}
+
+// TestCloudFrontFunctions runs the functions generated for every site of
+// the example catalog, under the site's own prefix and under none (a
+// distribution whose origin path is the site's folder), against
+// CloudFront-shaped events.
+func TestCloudFrontFunctions(t *testing.T) {
+	sites := cloudFrontExampleSites(t)
+	functions := map[string][]byte{}
+	var cases []cfCase
+	type variant struct {
+		site   cfSite
+		prefix string
+	}
+	variants := []variant{{sites[0], ""}}
+	for _, s := range sites {
+		variants = append(variants, variant{s, s.Dir})
+	}
+	for _, v := range variants {
+		req, resp := CloudFrontFunctions(v.prefix, v.site.otherRoutes(), v.site.compact())
+		name := v.site.Name + " under " + cfKeyPrefix(v.prefix)
+		checkCloudFrontSource(t, name+" viewer-request", req)
+		checkCloudFrontSource(t, name+" viewer-response", resp)
+		t.Logf("%s: viewer-request %d bytes, viewer-response %d bytes", name, len(req), len(resp))
+		functions[name+" viewer-request"] = req
+		functions[name+" viewer-response"] = resp
+		cases = append(cases, viewerRequestCases(v.site, v.prefix, name+" viewer-request")...)
+		cases = append(cases, viewerResponseCases(v.prefix, name+" viewer-response")...)
+	}
+	runCloudFront(t, functions, cases)
+}
+
+// TestCloudFrontFunctionsWithoutCompactView checks that a site without the
+// compact view answers ?view=compact with the standard documents.
+func TestCloudFrontFunctionsWithoutCompactView(t *testing.T) {
+	site := cfSite{Name: "plain", Routes: []cfRoute{
+		{"/.well-known/ai-catalog.json", "standard", ".well-known/ai-catalog.json"},
+		{"/tools", "standard", "tools.json"},
+		{"/tools/get_forecast", "standard", "tools/get_forecast.json"},
+	}}
+	req, resp := CloudFrontFunctions("sites/plain", site.otherRoutes(), false)
+	checkCloudFrontSource(t, "viewer-request", req)
+	cases := viewerRequestCases(site, "sites/plain", "viewer-request")
+	cases = append(cases, viewerResponseCases("sites/plain", "viewer-response")...)
+	runCloudFront(t, map[string][]byte{"viewer-request": req, "viewer-response": resp}, cases)
+}
+
+// TestCloudFrontFunctionsRouteKeys checks the routes argument: routes whose
+// keys need escaping, routes the tool rules answer, relative paths, and a
+// prefix with stray slashes.
+func TestCloudFrontFunctionsRouteKeys(t *testing.T) {
+	routes := []string{
+		"/.well-known/mcp/servers/com.example/weather.json",
+		"/cards/a b+c.json",
+		"/cards/caf\u00e9.json",
+		"/tools", "/tools/get_forecast", // answered by the tool rules
+		"relative.json", // no route: ignored
+	}
+	req, resp := CloudFrontFunctions("/tenants/acme/", routes, true)
+	checkCloudFrontSource(t, "viewer-request", req)
+	if !bytes.Contains(req, []byte(`var KEY_PREFIX = "/tenants/acme/";`)) {
+		t.Errorf("KEY_PREFIX not /tenants/acme/:\n%s", req)
+	}
+	for _, s := range []string{`"/tools"`, `"/tools/get_forecast"`, `"relative.json"`} {
+		if bytes.Contains(req, []byte(s)) {
+			t.Errorf("route %s is in the function", s)
+		}
+	}
+	fn := "viewer-request"
+	get := func(uri string) map[string]any { return cfRequestEvent("GET", uri, nil) }
+	cases := []cfCase{
+		{"card", fn, get("/.well-known/mcp/servers/com.example/weather.json"),
+			cfForwarded(get("/.well-known/mcp/servers/com.example/weather.json"), "/tenants/acme/.well-known/mcp/servers/com.example/weather.json")},
+		{"space and plus", fn, get("/cards/a%20b+c.json"), cfForwarded(get("/cards/a%20b+c.json"), "/tenants/acme/cards/a%20b%2Bc.json")},
+		{"non-ASCII", fn, get("/cards/caf%C3%A9.json"), cfForwarded(get("/cards/caf%C3%A9.json"), "/tenants/acme/cards/caf%C3%A9.json")},
+		{"relative route", fn, get("/relative.json"), cfError("GET", 404, "Not Found", `nothing at "/relative.json"`, nil)},
+		{"tool", fn, get("/tools/get_forecast"), cfForwarded(get("/tools/get_forecast"), "/tenants/acme/tools/get_forecast.json")},
+	}
+	runCloudFront(t, map[string][]byte{fn: req, "viewer-response": resp}, cases)
+}
+
+// TestCloudFrontFunctionsDeterministic checks that the output depends only
+// on the arguments, not on the order of the routes.
+func TestCloudFrontFunctionsDeterministic(t *testing.T) {
+	routes := []string{"/b.json", "/a.json", "/c/d.json", "/a.json"}
+	req1, resp1 := CloudFrontFunctions("p", routes, true)
+	slices.Reverse(routes)
+	req2, resp2 := CloudFrontFunctions("p", routes, true)
+	if !bytes.Equal(req1, req2) || !bytes.Equal(resp1, resp2) {
+		t.Errorf("output depends on the order of the routes:\n%s\n---\n%s", req1, req2)
+	}
+	if !bytes.Contains(req1, []byte(`"/": "/a.json/b.json/",`)) || !bytes.Contains(req1, []byte(`"/c/": "/d.json/"`)) {
+		t.Errorf("routes not listed once each, by folder:\n%s", req1)
+	}
+	req3, _ := CloudFrontFunctions("q", routes, true)
+	if bytes.Equal(req1, req3) {
+		t.Error("the prefix does not change the viewer-request function")
+	}
+}
+
+// TestCloudFrontFunctionsSize checks that a normal site's functions fit in
+// CloudFront's 10 KB: the example catalog, and a catalog of 40 servers, each
+// with both cards at their default paths.
+func TestCloudFrontFunctionsSize(t *testing.T) {
+	for _, s := range cloudFrontExampleSites(t) {
+		req, resp := CloudFrontFunctions(s.Dir, s.otherRoutes(), s.compact())
+		if len(req) > CloudFrontFunctionMaxSize || len(resp) > CloudFrontFunctionMaxSize {
+			t.Errorf("site %s: %d and %d bytes, more than %d", s.Name, len(req), len(resp), CloudFrontFunctionMaxSize)
+		}
+	}
+	routes := []string{"/.well-known/ai-catalog.json", "/.well-known/mcp/catalog.json"}
+	for i := range 40 {
+		name := fmt.Sprintf("com.example-corp/server-%02d", i)
+		routes = append(routes, "/.well-known/mcp/servers/"+name+".json", "/.well-known/mcp/server-cards/"+name+".json")
+	}
+	req, resp := CloudFrontFunctions("tenants/example-tenant", routes, true)
+	t.Logf("%d routes: viewer-request %d bytes, viewer-response %d bytes", len(routes), len(req), len(resp))
+	checkCloudFrontSource(t, "viewer-request", req)
+	checkCloudFrontSource(t, "viewer-response", resp)
+}
