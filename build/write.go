@@ -58,6 +58,32 @@ func (b *Build) RouteTable() RouteTable {
 // previous build (it holds a route table): Write never replaces a folder it
 // did not create.
 func (b *Build) Write(ctx context.Context, out string) error {
+	files := b.Files
+	for _, s := range b.Sites {
+		for _, d := range s.Documents {
+			files = append(files, File{Path: path.Join(s.Dir, d.Key), Body: d.Body})
+		}
+	}
+	table, err := jsonFile(RouteTableFile, b.RouteTable())
+	if err != nil {
+		return err
+	}
+	return writeTree(ctx, out, append(files, table))
+}
+
+// jsonFile encodes v as an indented JSON file of the build output.
+func jsonFile(name string, v any) (File, error) {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return File{}, fmt.Errorf("write %s: %w", name, err)
+	}
+	return File{Path: name, Body: append(data, '\n')}, nil
+}
+
+// writeTree writes files into a temporary folder beside out, a few at once
+// (creating files waits on the filesystem more than on the CPU), then puts
+// the folder in out's place. On failure out is left as it was.
+func writeTree(ctx context.Context, out string, files []File) error {
 	if err := checkReplaceable(out); err != nil {
 		return err
 	}
@@ -78,25 +104,13 @@ func (b *Build) Write(ctx context.Context, out string) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("write build: %w", err)
 	}
-	// Creating files waits on the filesystem more than on the CPU, so a
-	// few are written at once.
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(writeWorkers)
-	for _, s := range b.Sites {
-		for _, d := range s.Documents {
-			g.Go(func() error {
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				if err := writeFile(filepath.Join(tmp, filepath.FromSlash(path.Join(s.Dir, d.Key))), d.Body); err != nil {
-					return fmt.Errorf("write %s: %w", d.Key, err)
-				}
-				return nil
-			})
-		}
-	}
-	for _, f := range b.Files {
+	for _, f := range files {
 		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
 			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f.Body); err != nil {
 				return fmt.Errorf("write %s: %w", f.Path, err)
 			}
@@ -106,12 +120,8 @@ func (b *Build) Write(ctx context.Context, out string) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	table, err := json.MarshalIndent(b.RouteTable(), "", "  ")
-	if err != nil {
-		return fmt.Errorf("write route table: %w", err)
-	}
-	if err := writeFile(filepath.Join(tmp, RouteTableFile), append(table, '\n')); err != nil {
-		return fmt.Errorf("write route table: %w", err)
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if err := swapDir(tmp, out); err != nil {
 		return err

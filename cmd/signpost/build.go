@@ -50,9 +50,10 @@ earlier build.`,
 			if err != nil {
 				return fmt.Errorf("build %s: %w", dir, err)
 			}
+			var t build.Target
 			if target != "" {
-				t, ok := cat.Config.Targets[target]
-				if !ok {
+				var ok bool
+				if t, ok = cat.Config.Targets[target]; !ok {
 					return usageError{fmt.Errorf("no target %q in %s: it declares %s", target, build.ConfigFile, targetNames(cat.Config.Targets))}
 				}
 				if t.S3 != nil {
@@ -61,7 +62,17 @@ earlier build.`,
 					}
 				}
 			}
-			if err := b.Write(cmd.Context(), out); err != nil {
+			if t.GitHubPages {
+				gaps, err := b.WritePages(cmd.Context(), out)
+				if err != nil {
+					return err
+				}
+				if format != build.FormatJSON {
+					if err := build.WritePagesReport(cmd.OutOrStdout(), b.Sites, gaps); err != nil {
+						return err
+					}
+				}
+			} else if err := b.Write(cmd.Context(), out); err != nil {
 				return err
 			}
 			if format == build.FormatJSON {
@@ -71,7 +82,7 @@ earlier build.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", out, "output folder")
-	cmd.Flags().StringVar(&target, "target", "", "publish target of signpost.yaml to build for (an S3 target adds its CloudFront Functions)")
+	cmd.Flags().StringVar(&target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve")
 	cmd.Flags().Var(&format, "format", "diagnostics format: text, json or github")
 	return cmd
 }

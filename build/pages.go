@@ -1,0 +1,437 @@
+package build
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strings"
+)
+
+// GitHub Pages serves the files of a folder as they are, with headers it
+// chooses itself: the media type of the file's extension, its own
+// Cache-Control and ETag, and Access-Control-Allow-Origin: * alone. It has
+// no rewrites and no query routing, and answers a missing file with its own
+// HTML 404 page. So a site built for Pages serves every document at a path
+// that ends in .json, and the build says, route by route, where that falls
+// short of the HTTP contract and what to put in front of Pages to close the
+// gap.
+//
+// Pages sends ETags of its own, not the route table's, but strong
+// validators all the same: they are not listed as a gap.
+
+// PagesReportFile is the name of the Pages report in a build output folder:
+// for each site, the requirements GitHub Pages cannot meet.
+const PagesReportFile = "pages-report.json"
+
+// PagesReportFormat is the version of the Pages report's layout.
+const PagesReportFormat = 1
+
+// pagesNoJekyll is the file that stops Pages from running Jekyll on a
+// branch deployment, which would leave out .well-known and every other
+// folder whose name starts with "." or "_".
+const pagesNoJekyll = ".nojekyll"
+
+// The routes of a PagesGap that are not routes of the route table.
+const (
+	// PagesEveryRoute is the route of a gap every route of a site has.
+	PagesEveryRoute = "*"
+	// PagesUnknownTool is the route of the gap of unknown toolIds.
+	PagesUnknownTool = "/tools/{toolId}"
+)
+
+// What GitHub Pages sends.
+const (
+	pagesCacheControl = "max-age=600"
+	pagesJSONType     = "application/json"
+)
+
+// The remedies a Fix names: what to put in front of Pages, or where to
+// publish instead.
+const (
+	pagesFront   = "in a CDN or worker in front of Pages, "
+	pagesInstead = "; or publish to S3 + CloudFront with signpost publish"
+)
+
+// PagesGap is one requirement of the HTTP contract that GitHub Pages cannot
+// meet for a route.
+type PagesGap struct {
+	// Route is the route of the route table the gap is about; or
+	// PagesEveryRoute for a gap every route of the site has; or
+	// PagesUnknownTool for what unknown toolIds get.
+	Route string `json:"route"`
+	// View is the route's view; empty when Route is not a route of the
+	// table.
+	View string `json:"view"`
+	// Requirement is what the contract asks, e.g. "Content-Type
+	// application/ai-catalog+json".
+	Requirement string `json:"requirement"`
+	// Served is what Pages serves instead.
+	Served string `json:"served"`
+	// Fix is what to put in front of Pages, or where to publish instead,
+	// to meet the requirement: one line.
+	Fix string `json:"fix"`
+}
+
+// label is how a report names the gap's route.
+func (g PagesGap) label() string {
+	switch {
+	case g.Route == PagesEveryRoute:
+		return "every route"
+	case g.View == ViewCompact:
+		return g.Route + "?view=compact"
+	}
+	return g.Route
+}
+
+// PagesLayout maps a site's documents to the files Pages serves and lists
+// the gaps, deterministically. The files are the site's documents in the
+// same order, each with Route.Key changed to the path Pages serves it at,
+// relative to the site's folder: "tools.json", "tools/get_forecast.json",
+// "tools/get_forecast.compact.json", ".well-known/ai-catalog.json". Their
+// other fields stay the contract's, as the route table records them; what
+// Pages serves instead is in the gaps.
+//
+// Every path ends in .json, so Pages serves every document as
+// application/json, and no file is also a folder: /tools and
+// /tools/{toolId} are served at /tools.json and /tools/{toolId}.json, and
+// the compact view, which Pages cannot select by query, at the .compact.json
+// beside them.
+//
+// The gaps are sorted by route, gaps for every route first, then by view,
+// the standard view first.
+func PagesLayout(s *Site) (files []Document, gaps []PagesGap) {
+	files = make([]Document, 0, len(s.Documents))
+	var aiCatalog, toolCatalog bool
+	for _, d := range s.Documents {
+		aiCatalog = aiCatalog || d.Route.Route == RouteAICatalog
+		toolCatalog = toolCatalog || d.Route.Route == "/tools"
+	}
+	gaps = append(gaps,
+		PagesGap{
+			Route:       PagesEveryRoute,
+			Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
+			Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
+			Fix:         pagesFront + "add the three headers to every response, errors included" + pagesInstead,
+		},
+		PagesGap{
+			Route:       PagesEveryRoute,
+			Requirement: "Cache-Control: " + CacheControl + " (a SHOULD)",
+			Served:      "Cache-Control: " + pagesCacheControl + ", so clients revalidate every 10 minutes rather than every hour",
+			Fix:         pagesFront + "set Cache-Control: " + CacheControl + pagesInstead + "; harmless to leave as it is",
+		},
+	)
+	if toolCatalog {
+		gaps = append(gaps, PagesGap{
+			Route:       PagesUnknownTool,
+			Requirement: "a JSON 404 for an unknown toolId",
+			Served:      "its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too)",
+			Fix:         pagesFront + "answer an unknown /tools/{toolId} with a JSON 404" + pagesInstead,
+		})
+	}
+	for _, d := range s.Documents {
+		f := d
+		f.Key = pagesPath(d.Route.Route, d.View, d.Key)
+		files = append(files, f)
+		gaps = append(gaps, pagesRouteGaps(f.Route, aiCatalog)...)
+	}
+	slices.SortStableFunc(gaps, func(a, b PagesGap) int {
+		return cmp.Or(
+			cmp.Compare(pagesRouteRank(a.Route), pagesRouteRank(b.Route)),
+			strings.Compare(a.Route, b.Route),
+			cmp.Compare(pagesViewRank(a.View), pagesViewRank(b.View)),
+			strings.Compare(a.View, b.View),
+		)
+	})
+	return files, gaps
+}
+
+// pagesPath is the path, relative to the site's folder, at which Pages
+// serves the document of route in view. It is chosen here rather than taken
+// from the document's key, so that the Pages layout stays what Pages needs
+// whatever layout other hosts get: a path ending in .json, and no file
+// where a folder must be.
+func pagesPath(route, view, key string) string {
+	suffix := ".json"
+	if view == ViewCompact {
+		suffix = ".compact.json"
+	}
+	switch {
+	case route == "/tools":
+		return "tools" + suffix
+	case strings.HasPrefix(route, "/tools/"):
+		return "tools/" + strings.TrimPrefix(route, "/tools/") + suffix
+	case view == ViewStandard:
+		return strings.TrimPrefix(route, "/")
+	}
+	return key
+}
+
+// pagesContentType is the media type Pages serves a file with: the one of
+// its extension.
+func pagesContentType(key string) string {
+	switch ext := path.Ext(key); ext {
+	case ".json":
+		return pagesJSONType
+	case "":
+		return "application/octet-stream"
+	default:
+		return "the media type Pages gives " + ext + " files"
+	}
+}
+
+// pagesRouteGaps lists what Pages cannot do for one file of a site: serve it
+// at the contract's URL, and with the contract's Content-Type. aiCatalog
+// says whether the site's AI catalog advertises /tools.
+func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
+	var gaps []PagesGap
+	url := "/" + r.Key
+	switch {
+	case r.View == ViewCompact && r.Route == "/tools":
+		gaps = append(gaps, PagesGap{
+			Route:       r.Route,
+			View:        r.View,
+			Requirement: "?view=compact to select the compact list",
+			Served:      "the compact list at " + url + " instead; Pages ignores the query",
+			Fix:         pagesFront + "rewrite /tools?view=compact to " + url + pagesInstead,
+		})
+	case r.View == ViewCompact:
+		gaps = append(gaps, PagesGap{
+			Route:       r.Route,
+			View:        r.View,
+			Requirement: "?view=compact to select the compact descriptor",
+			Served:      "it at " + url + " instead; Pages ignores the query",
+			Fix:         pagesFront + "rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json" + pagesInstead,
+		})
+	case r.View != ViewStandard:
+		// Only the tool catalog has another view.
+	case r.Route == "/tools":
+		what := "/tools"
+		if aiCatalog {
+			what += ", the URL " + RouteAICatalog + " advertises,"
+		}
+		gaps = append(gaps, PagesGap{
+			Route:       r.Route,
+			View:        r.View,
+			Requirement: "the list at /tools",
+			Served:      "it at " + url + " instead; " + what + " is Pages' HTML 404",
+			Fix:         pagesFront + "rewrite /tools to " + url + pagesInstead,
+		})
+	case url != r.Route && strings.HasPrefix(r.Route, "/tools/"):
+		gaps = append(gaps, PagesGap{
+			Route:       r.Route,
+			View:        r.View,
+			Requirement: "the descriptor at " + r.Route,
+			Served:      "it at " + url + " instead; " + r.Route + " is Pages' HTML 404",
+			Fix:         pagesFront + "rewrite /tools/{toolId} to /tools/{toolId}.json" + pagesInstead,
+		})
+	case url != r.Route:
+		gaps = append(gaps, PagesGap{
+			Route:       r.Route,
+			View:        r.View,
+			Requirement: "the document at " + r.Route,
+			Served:      "it at " + url + " instead",
+			Fix:         pagesFront + "rewrite " + r.Route + " to " + url + pagesInstead,
+		})
+	}
+	if served := pagesContentType(r.Key); served != r.ContentType {
+		why := ", the type of the " + path.Ext(r.Key) + " extension"
+		if r.ContentType == ContentTypeServerCardDraft {
+			why += ": clients that check it, as the draft spec says they should, reject the card"
+		}
+		gaps = append(gaps, PagesGap{
+			Route:       r.Route,
+			View:        r.View,
+			Requirement: "Content-Type " + r.ContentType,
+			Served:      served + why,
+			Fix:         pagesFront + "set Content-Type: " + r.ContentType + " on " + r.Route + pagesInstead + ", which stores it on the object",
+		})
+	}
+	return gaps
+}
+
+func pagesRouteRank(route string) int {
+	if route == PagesEveryRoute {
+		return 0
+	}
+	return 1
+}
+
+func pagesViewRank(view string) int {
+	switch view {
+	case "", ViewStandard:
+		return 0
+	case ViewCompact:
+		return 1
+	}
+	return 2
+}
+
+// pagesCounts counts a site's routes (route and view pairs), those served
+// exactly as the contract says, and those whose own URL and Content-Type
+// are right, whatever every route lacks.
+func pagesCounts(s *Site, gaps []PagesGap) (routes, exact, ownRight int) {
+	type rv struct{ route, view string }
+	gapped := map[rv]bool{}
+	everyRoute := false
+	for _, g := range gaps {
+		gapped[rv{g.Route, g.View}] = true
+		everyRoute = everyRoute || g.Route == PagesEveryRoute
+	}
+	for _, d := range s.Documents {
+		if !gapped[rv{d.Route.Route, d.View}] {
+			ownRight++
+		}
+	}
+	if !everyRoute {
+		exact = ownRight
+	}
+	return len(s.Documents), exact, ownRight
+}
+
+// pagesReport is the layout of pages-report.json.
+type pagesReport struct {
+	Format int               `json:"format"`
+	Target string            `json:"target"`
+	Sites  []pagesReportSite `json:"sites"`
+}
+
+type pagesReportSite struct {
+	Tenant string `json:"tenant"`
+	Dir    string `json:"dir"`
+	// Routes counts the site's routes and views; Exact those Pages
+	// serves exactly as the contract says.
+	Routes int        `json:"routes"`
+	Exact  int        `json:"exact"`
+	Gaps   []PagesGap `json:"gaps"`
+}
+
+// WritePages writes the build for GitHub Pages to the folder out,
+// atomically, as Write does: one folder per site as in the normal layout
+// (public/, or tenants/ID/ for each tenant), each the root of a Pages site
+// with its documents at the paths PagesLayout chooses and a .nojekyll; the
+// route table, whose keys are those paths; pages-report.json, the gaps of
+// each site; and the build's Files beside them. It returns the gaps, one slice per site of b.Sites. A
+// failed WritePages leaves out as it was.
+//
+// The route table keeps the contract's headers, so the folder also serves
+// and publishes exactly as a normal build does; the Pages paths are plain
+// files, so any static host can serve it.
+func (b *Build) WritePages(ctx context.Context, out string) ([][]PagesGap, error) {
+	files := make([][]Document, len(b.Sites))
+	gaps := make([][]PagesGap, len(b.Sites))
+	rt := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
+	report := pagesReport{Format: PagesReportFormat, Target: "github-pages", Sites: []pagesReportSite{}}
+	for i, s := range b.Sites {
+		files[i], gaps[i] = PagesLayout(s)
+		if err := checkPagesPaths(s, files[i]); err != nil {
+			return nil, err
+		}
+		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: make([]Route, 0, len(files[i]))}
+		for _, f := range files[i] {
+			sr.Routes = append(sr.Routes, f.Route)
+		}
+		rt.Sites = append(rt.Sites, sr)
+		routes, exact, _ := pagesCounts(s, gaps[i])
+		report.Sites = append(report.Sites, pagesReportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: gaps[i]})
+	}
+
+	outFiles := b.Files
+	for i, s := range b.Sites {
+		outFiles = append(outFiles, File{Path: path.Join(s.Dir, pagesNoJekyll)})
+		for _, f := range files[i] {
+			outFiles = append(outFiles, File{Path: path.Join(s.Dir, f.Key), Body: f.Body})
+		}
+	}
+	for _, doc := range []struct {
+		name string
+		v    any
+	}{{RouteTableFile, rt}, {PagesReportFile, report}} {
+		f, err := jsonFile(doc.name, doc.v)
+		if err != nil {
+			return nil, err
+		}
+		outFiles = append(outFiles, f)
+	}
+	if err := writeTree(ctx, out, outFiles); err != nil {
+		return nil, err
+	}
+	return gaps, nil
+}
+
+// checkPagesPaths refuses a site whose Pages paths would overwrite one
+// another, or need a file where a folder must be: a card path such as
+// /tools.json is valid, but it is also where Pages serves the list.
+func checkPagesPaths(s *Site, files []Document) error {
+	owner := map[string]string{pagesNoJekyll: "the " + pagesNoJekyll + " file"}
+	for _, f := range files {
+		what := "route " + f.Route.Route
+		if f.View != ViewStandard {
+			what += "?view=" + f.View
+		}
+		if prev, ok := owner[f.Key]; ok {
+			return fmt.Errorf("write build: site %s: %s and %s would both be served at /%s on GitHub Pages", s.Dir, prev, what, f.Key)
+		}
+		owner[f.Key] = what
+	}
+	for _, f := range files {
+		for dir := path.Dir(f.Key); dir != "."; dir = path.Dir(dir) {
+			if prev, ok := owner[dir]; ok {
+				return fmt.Errorf("write build: site %s: %s is served at /%s, which must be a folder for route %s on GitHub Pages", s.Dir, prev, dir, f.Route.Route)
+			}
+		}
+	}
+	return nil
+}
+
+// WritePagesReport prints, for each site, what GitHub Pages cannot serve as
+// the contract says: one line per gap, in the order PagesLayout gives them,
+// each with its fix, and a line counting the routes Pages serves exactly as
+// the contract says. Notes on deploying to Pages follow the sites. gaps
+// holds one slice per site, as WritePages returns them.
+func WritePagesReport(w io.Writer, sites []*Site, gaps [][]PagesGap) error {
+	if len(sites) != len(gaps) {
+		return errors.New("pages report: one list of gaps per site is needed")
+	}
+	var sb strings.Builder
+	tenants := false
+	for i, s := range sites {
+		tenants = tenants || s.Tenant != ""
+		routes, exact, ownRight := pagesCounts(s, gaps[i])
+		fmt.Fprintf(&sb, "%s/", s.Dir)
+		if s.Tenant != "" {
+			fmt.Fprintf(&sb, " (tenant %s)", s.Tenant)
+		}
+		fmt.Fprintf(&sb, ": %s on GitHub Pages, %s\n", count(routes, "route", "routes"), count(len(gaps[i]), "gap", "gaps"))
+		for _, g := range gaps[i] {
+			fmt.Fprintf(&sb, "  %s: needs %s; Pages serves %s. Fix: %s.\n", g.label(), g.Requirement, g.Served, g.Fix)
+		}
+		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says", exact, count(routes, "route", "routes"), plural(exact, "is", "are"))
+		if more := ownRight - exact; more > 0 {
+			fmt.Fprintf(&sb, "; %d more %s the contract's URL and Content-Type but not the headers every route needs", more, plural(more, "has", "have"))
+		}
+		sb.WriteString(".\n")
+	}
+	sb.WriteString("Deploying to GitHub Pages:\n")
+	sb.WriteString("  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; signpost publish to S3 + CloudFront closes them without Pages.\n")
+	if tenants {
+		sb.WriteString("  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n")
+	}
+	sb.WriteString("  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n")
+	sb.WriteString("  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n")
+	sb.WriteString("  Pages sends strong ETags of its own, not those of " + RouteTableFile + "; that is not a gap.\n")
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

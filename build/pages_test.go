@@ -1,0 +1,783 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"text/template"
+
+	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+)
+
+// Where the tests find their inputs. In build/, they are
+// "../catalogs/example" and "../templates/github/deploy-pages.yml".
+var (
+	pagesExampleCatalog   = filepath.Join("..", "catalogs", "example")
+	pagesWorkflowTemplate = filepath.Join("..", "templates", "github", "deploy-pages.yml.tmpl")
+)
+
+// pagesExample loads and compiles the example catalog.
+func pagesExample(t testing.TB) *Build {
+	t.Helper()
+	ctx := context.Background()
+	cat, diags := Load(ctx, pagesExampleCatalog)
+	if diags.HasErrors() {
+		var sb strings.Builder
+		_ = diags.Write(&sb, FormatText)
+		t.Fatalf("load %s:\n%s", pagesExampleCatalog, sb.String())
+	}
+	b, err := Compile(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Sites) == 0 {
+		t.Fatal("the example builds no site")
+	}
+	return b
+}
+
+// pagesSite returns the site of tenant.
+func pagesSite(t testing.TB, b *Build, tenant string) *Site {
+	t.Helper()
+	for _, s := range b.Sites {
+		if s.Tenant == tenant {
+			return s
+		}
+	}
+	t.Fatalf("no site for tenant %q", tenant)
+	return nil
+}
+
+// wantPagesPath is where Pages must serve a route: a path ending in .json,
+// never a file where a folder must be.
+func wantPagesPath(route, view string) string {
+	suffix := ".json"
+	if view == ViewCompact {
+		suffix = ".compact.json"
+	}
+	if route == "/tools" || strings.HasPrefix(route, "/tools/") {
+		return route[1:] + suffix
+	}
+	return route[1:]
+}
+
+func TestPagesLayoutFiles(t *testing.T) {
+	b := pagesExample(t)
+	for _, s := range b.Sites {
+		t.Run(s.Dir, func(t *testing.T) {
+			files, _ := PagesLayout(s)
+			want := make([]Document, 0, len(s.Documents))
+			for _, d := range s.Documents {
+				d.Key = wantPagesPath(d.Route.Route, d.View)
+				want = append(want, d)
+			}
+			if diff := cmp.Diff(want, files); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+			keys := map[string]bool{}
+			for _, f := range files {
+				if !strings.HasSuffix(f.Key, ".json") {
+					t.Errorf("%s is served at %s: Pages would not serve it as application/json", f.Route.Route, f.Key)
+				}
+				keys[f.Key] = true
+			}
+			for k := range keys {
+				for dir := path.Dir(k); dir != "."; dir = path.Dir(dir) {
+					if keys[dir] {
+						t.Errorf("%s is a file and the folder of %s", dir, k)
+					}
+				}
+			}
+		})
+	}
+
+	// Golden paths for a few routes of the first tenant.
+	files, _ := PagesLayout(pagesSite(t, b, "acme"))
+	got := map[string]string{}
+	for _, f := range files {
+		got[f.Route.Route+"?view="+f.View] = f.Key
+	}
+	for rv, key := range map[string]string{
+		"/tools?view=standard":                                                 "tools.json",
+		"/tools?view=compact":                                                  "tools.compact.json",
+		"/tools/get_forecast?view=standard":                                    "tools/get_forecast.json",
+		"/tools/get_forecast?view=compact":                                     "tools/get_forecast.compact.json",
+		"/.well-known/ai-catalog.json?view=standard":                           ".well-known/ai-catalog.json",
+		"/.well-known/mcp/catalog.json?view=standard":                          ".well-known/mcp/catalog.json",
+		"/.well-known/mcp-server-card/docs.json?view=standard":                 ".well-known/mcp-server-card/docs.json",
+		"/.well-known/mcp/servers/com.example/weather.json?view=standard":      ".well-known/mcp/servers/com.example/weather.json",
+		"/.well-known/mcp/server-cards/com.example/weather.json?view=standard": ".well-known/mcp/server-cards/com.example/weather.json",
+	} {
+		if got[rv] != key {
+			t.Errorf("%s is served at %q, want %q", rv, got[rv], key)
+		}
+	}
+}
+
+// The gaps of a few routes of the example, written out in full.
+var pagesGoldenGaps = []PagesGap{
+	{
+		Route:       "*",
+		Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
+		Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
+		Fix:         "in a CDN or worker in front of Pages, add the three headers to every response, errors included; or publish to S3 + CloudFront with signpost publish",
+	},
+	{
+		Route:       "*",
+		Requirement: "Cache-Control: public, max-age=3600 (a SHOULD)",
+		Served:      "Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour",
+		Fix:         "in a CDN or worker in front of Pages, set Cache-Control: public, max-age=3600; or publish to S3 + CloudFront with signpost publish; harmless to leave as it is",
+	},
+	{
+		Route:       "/.well-known/ai-catalog.json",
+		View:        "standard",
+		Requirement: "Content-Type application/ai-catalog+json",
+		Served:      "application/json, the type of the .json extension",
+		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json; or publish to S3 + CloudFront with signpost publish, which stores it on the object",
+	},
+	{
+		Route:       "/.well-known/mcp/server-cards/com.example/weather.json",
+		View:        "standard",
+		Requirement: "Content-Type application/mcp-server-card+json",
+		Served:      "application/json, the type of the .json extension",
+		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server-card+json on /.well-known/mcp/server-cards/com.example/weather.json; or publish to S3 + CloudFront with signpost publish, which stores it on the object",
+	},
+	{
+		Route:       "/.well-known/mcp/servers/com.example/weather.json",
+		View:        "standard",
+		Requirement: "Content-Type application/mcp-server+json",
+		Served:      "application/json, the type of the .json extension: clients that check it, as the draft spec says they should, reject the card",
+		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server+json on /.well-known/mcp/servers/com.example/weather.json; or publish to S3 + CloudFront with signpost publish, which stores it on the object",
+	},
+	{
+		Route:       "/tools",
+		View:        "standard",
+		Requirement: "the list at /tools",
+		Served:      "it at /tools.json instead; /tools, the URL /.well-known/ai-catalog.json advertises, is Pages' HTML 404",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools to /tools.json; or publish to S3 + CloudFront with signpost publish",
+	},
+	{
+		Route:       "/tools",
+		View:        "compact",
+		Requirement: "?view=compact to select the compact list",
+		Served:      "the compact list at /tools.compact.json instead; Pages ignores the query",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 + CloudFront with signpost publish",
+	},
+	{
+		Route:       "/tools/get_forecast",
+		View:        "standard",
+		Requirement: "the descriptor at /tools/get_forecast",
+		Served:      "it at /tools/get_forecast.json instead; /tools/get_forecast is Pages' HTML 404",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId} to /tools/{toolId}.json; or publish to S3 + CloudFront with signpost publish",
+	},
+	{
+		Route:       "/tools/get_forecast",
+		View:        "compact",
+		Requirement: "?view=compact to select the compact descriptor",
+		Served:      "it at /tools/get_forecast.compact.json instead; Pages ignores the query",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json; or publish to S3 + CloudFront with signpost publish",
+	},
+	{
+		Route:       "/tools/{toolId}",
+		Requirement: "a JSON 404 for an unknown toolId",
+		Served:      "its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too)",
+		Fix:         "in a CDN or worker in front of Pages, answer an unknown /tools/{toolId} with a JSON 404; or publish to S3 + CloudFront with signpost publish",
+	},
+}
+
+// pagesGapKind classifies a gap by what the contract asks.
+func pagesGapKind(g PagesGap) string {
+	switch {
+	case g.Route == PagesEveryRoute && strings.HasPrefix(g.Requirement, "Access-Control-"):
+		return "cors"
+	case g.Route == PagesEveryRoute && strings.HasPrefix(g.Requirement, "Cache-Control:"):
+		return "cache"
+	case g.Route == PagesUnknownTool:
+		return "404"
+	case strings.HasPrefix(g.Requirement, "Content-Type "):
+		return "type"
+	case strings.HasPrefix(g.Requirement, "?view=compact to "):
+		return "view"
+	case strings.HasPrefix(g.Requirement, "the list at ") || strings.HasPrefix(g.Requirement, "the descriptor at "):
+		return "url"
+	}
+	return "unknown: " + g.Requirement
+}
+
+type pagesGapID struct{ Route, View, Kind string }
+
+// wantPagesGaps is every gap a site must get on Pages, in the order
+// PagesLayout gives them, worked out from the documents alone.
+func wantPagesGaps(s *Site) []pagesGapID {
+	want := []pagesGapID{{"*", "", "cors"}, {"*", "", "cache"}}
+	var standard, compact []pagesGapID
+	for _, d := range s.Documents {
+		id := pagesGapID{Route: d.Route.Route, View: d.View}
+		var ids []pagesGapID
+		switch {
+		case d.View == ViewCompact:
+			id.Kind = "view"
+			ids = append(ids, id)
+		case d.Route.Route == "/tools" || strings.HasPrefix(d.Route.Route, "/tools/"):
+			id.Kind = "url"
+			ids = append(ids, id)
+		}
+		if d.ContentType != "application/json" {
+			id.Kind = "type"
+			ids = append(ids, id)
+		}
+		if d.View == ViewCompact {
+			compact = append(compact, ids...)
+		} else {
+			standard = append(standard, ids...)
+		}
+	}
+	// Documents are sorted by route, then view name; gaps put the
+	// standard view of a route before its compact one.
+	byRoute := func(ids []pagesGapID) map[string][]pagesGapID {
+		m := map[string][]pagesGapID{}
+		for _, id := range ids {
+			m[id.Route] = append(m[id.Route], id)
+		}
+		return m
+	}
+	std, cpt := byRoute(standard), byRoute(compact)
+	var routes []string
+	for _, d := range s.Documents {
+		if len(routes) == 0 || routes[len(routes)-1] != d.Route.Route {
+			routes = append(routes, d.Route.Route)
+		}
+	}
+	routes = append(routes, PagesUnknownTool)
+	slices.Sort(routes)
+	for _, r := range routes {
+		if r == PagesUnknownTool {
+			want = append(want, pagesGapID{PagesUnknownTool, "", "404"})
+			continue
+		}
+		want = append(want, std[r]...)
+		want = append(want, cpt[r]...)
+	}
+	return want
+}
+
+func TestPagesLayoutGaps(t *testing.T) {
+	b := pagesExample(t)
+	for _, s := range b.Sites {
+		t.Run(s.Dir, func(t *testing.T) {
+			_, gaps := PagesLayout(s)
+			var got []pagesGapID
+			for _, g := range gaps {
+				got = append(got, pagesGapID{g.Route, g.View, pagesGapKind(g)})
+				if g.Requirement == "" || g.Served == "" || g.Fix == "" {
+					t.Errorf("gap %+v: a field is empty", g)
+				}
+				for _, text := range []string{g.Requirement, g.Served, g.Fix} {
+					if strings.ContainsAny(text, "\n\r") {
+						t.Errorf("gap of %s: %q is not one line", g.Route, text)
+					}
+				}
+				if !strings.Contains(g.Fix, "in front of Pages") || !strings.Contains(g.Fix, "signpost publish") {
+					t.Errorf("gap of %s: the fix %q names no remedy", g.Route, g.Fix)
+				}
+			}
+			if diff := cmp.Diff(wantPagesGaps(s), got); diff != "" {
+				t.Errorf("gaps (-want +got):\n%s", diff)
+			}
+
+			// Counts, by kind.
+			kinds := map[string]int{}
+			for _, id := range got {
+				kinds[id.Kind]++
+			}
+			types := 0
+			for _, d := range s.Documents {
+				if d.ContentType != ContentTypeJSON {
+					types++
+				}
+			}
+			wantKinds := map[string]int{"cors": 1, "cache": 1, "404": 1, "url": s.Tools + 1, "view": s.Tools + 1, "type": types}
+			if diff := cmp.Diff(wantKinds, kinds); diff != "" {
+				t.Errorf("gaps by kind (-want +got):\n%s", diff)
+			}
+			// The MCP catalog is application/json by its spec: it has no
+			// gap of its own.
+			for _, g := range gaps {
+				if g.Route == RouteMCPCatalog {
+					t.Errorf("unexpected gap for %s: %+v", RouteMCPCatalog, g)
+				}
+			}
+		})
+	}
+
+	// Golden gaps for a few routes.
+	_, gaps := PagesLayout(pagesSite(t, b, "acme"))
+	golden := map[string]bool{}
+	for _, g := range pagesGoldenGaps {
+		golden[g.Route+"?"+g.View] = true
+	}
+	var got []PagesGap
+	for _, g := range gaps {
+		if golden[g.Route+"?"+g.View] {
+			got = append(got, g)
+		}
+	}
+	if diff := cmp.Diff(pagesGoldenGaps, got); diff != "" {
+		t.Errorf("gaps of the golden routes (-want +got):\n%s", diff)
+	}
+}
+
+// The example's tenants see different tools, and so get different gaps.
+func TestPagesLayoutPerTenant(t *testing.T) {
+	b := pagesExample(t)
+	if len(b.Sites) < 2 {
+		t.Skip("the example has no tenants")
+	}
+	tools := map[string]map[string]bool{}
+	for _, s := range b.Sites {
+		_, gaps := PagesLayout(s)
+		tools[s.Tenant] = map[string]bool{}
+		for _, g := range gaps {
+			if strings.HasPrefix(g.Route, "/tools/") && g.Route != PagesUnknownTool {
+				tools[s.Tenant][g.Route] = true
+			}
+		}
+		if len(tools[s.Tenant]) != s.Tools {
+			t.Errorf("%s: gaps for %d tools, the site has %d", s.Dir, len(tools[s.Tenant]), s.Tools)
+		}
+	}
+	if cmp.Equal(tools[b.Sites[0].Tenant], tools[b.Sites[1].Tenant]) {
+		t.Errorf("tenants %s and %s get the gaps of the same tools", b.Sites[0].Tenant, b.Sites[1].Tenant)
+	}
+}
+
+func TestPagesLayoutDeterministic(t *testing.T) {
+	b1, b2 := pagesExample(t), pagesExample(t)
+	for i := range b1.Sites {
+		f1, g1 := PagesLayout(b1.Sites[i])
+		f2, g2 := PagesLayout(b2.Sites[i])
+		f3, g3 := PagesLayout(b1.Sites[i])
+		if !cmp.Equal(f1, f2) || !cmp.Equal(g1, g2) || !cmp.Equal(f1, f3) || !cmp.Equal(g1, g3) {
+			t.Errorf("%s: PagesLayout differs between runs", b1.Sites[i].Dir)
+		}
+	}
+	// PagesLayout does not change the site.
+	before := slices.Clone(b1.Sites[0].Documents)
+	PagesLayout(b1.Sites[0])
+	if !cmp.Equal(before, b1.Sites[0].Documents) {
+		t.Error("PagesLayout changed the site's documents")
+	}
+}
+
+// pagesReadTree returns every file under dir by slash path.
+func pagesReadTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// pagesNoLeftovers fails when out's parent holds anything but out.
+func pagesNoLeftovers(t testing.TB, out string) {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Dir(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != filepath.Base(out) {
+			t.Errorf("left behind beside %s: %s", out, e.Name())
+		}
+	}
+}
+
+func TestWritePages(t *testing.T) {
+	ctx := context.Background()
+	b := pagesExample(t)
+	b.Files = []File{{Path: "extra/notes.txt", Body: []byte("beside the sites\n")}}
+	out := filepath.Join(t.TempDir(), "site")
+	gaps, err := b.WritePages(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pagesNoLeftovers(t, out)
+	tree := pagesReadTree(t, out)
+
+	want := map[string]string{}
+	wantTable := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
+	wantReport := pagesReport{Format: PagesReportFormat, Target: "github-pages", Sites: []pagesReportSite{}}
+	if len(gaps) != len(b.Sites) {
+		t.Fatalf("WritePages returned %d lists of gaps for %d sites", len(gaps), len(b.Sites))
+	}
+	for i, s := range b.Sites {
+		files, wantGaps := PagesLayout(s)
+		if diff := cmp.Diff(wantGaps, gaps[i]); diff != "" {
+			t.Errorf("%s: gaps (-PagesLayout +WritePages):\n%s", s.Dir, diff)
+		}
+		want[s.Dir+"/.nojekyll"] = ""
+		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []Route{}}
+		for _, f := range files {
+			want[s.Dir+"/"+f.Key] = string(f.Body)
+			sr.Routes = append(sr.Routes, f.Route)
+		}
+		wantTable.Sites = append(wantTable.Sites, sr)
+		wantReport.Sites = append(wantReport.Sites, pagesReportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: len(s.Documents), Exact: 0, Gaps: wantGaps})
+	}
+	want["extra/notes.txt"] = "beside the sites\n"
+	want[RouteTableFile] = tree[RouteTableFile]
+	want[PagesReportFile] = tree[PagesReportFile]
+	if diff := cmp.Diff(want, tree); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+
+	rt, err := ReadRouteTable(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantTable, *rt); diff != "" {
+		t.Errorf("route table (-want +got):\n%s", diff)
+	}
+	var report pagesReport
+	dec := json.NewDecoder(strings.NewReader(tree[PagesReportFile]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&report); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantReport, report); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", PagesReportFile, diff)
+	}
+
+	// The folder is a build like any other: writing it again, normally
+	// or for Pages, replaces it.
+	if err := b.Write(ctx, out); err != nil {
+		t.Fatalf("Write over a Pages build: %v", err)
+	}
+	if _, err := b.WritePages(ctx, out); err != nil {
+		t.Fatalf("WritePages over a build: %v", err)
+	}
+	if diff := cmp.Diff(tree, pagesReadTree(t, out)); diff != "" {
+		t.Errorf("the second Pages build differs (-first +second):\n%s", diff)
+	}
+}
+
+func TestWritePagesDeterministic(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var trees []map[string]string
+	for i := range 2 {
+		out := filepath.Join(dir, fmt.Sprint("site", i))
+		if _, err := pagesExample(t).WritePages(ctx, out); err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, pagesReadTree(t, out))
+	}
+	if diff := cmp.Diff(trees[0], trees[1]); diff != "" {
+		t.Errorf("two Pages builds differ (-first +second):\n%s", diff)
+	}
+}
+
+func TestWritePagesAtomic(t *testing.T) {
+	ctx := context.Background()
+	// withDocument is the example with one more document in its first site.
+	withDocument := func(route, contentType string) *Build {
+		b := pagesExample(t)
+		s := b.Sites[0]
+		s.Documents = append(s.Documents, newDocument(route, ViewStandard, contentType, []byte("{}\n")))
+		sortDocuments(s.Documents)
+		return b
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	for _, tc := range []struct {
+		name    string
+		ctx     context.Context
+		build   *Build
+		wantErr string
+	}{
+		{
+			// Fails half-way: a file name longer than any filesystem takes.
+			name:    "a file cannot be written",
+			ctx:     ctx,
+			build:   withDocument("/.well-known/mcp/servers/"+strings.Repeat("x", 300)+".json", ContentTypeServerCardDraft),
+			wantErr: "file name too long",
+		},
+		{
+			name:    "canceled",
+			ctx:     canceled,
+			build:   pagesExample(t),
+			wantErr: context.Canceled.Error(),
+		},
+		{
+			name:    "two routes at one path",
+			ctx:     ctx,
+			build:   withDocument("/tools.json", ContentTypeServerCardV1),
+			wantErr: "route /tools and route /tools.json would both be served at /tools.json on GitHub Pages",
+		},
+		{
+			name:    "a file where a folder must be",
+			ctx:     ctx,
+			build:   withDocument("/.well-known/mcp", ContentTypeServerCardV1),
+			wantErr: "route /.well-known/mcp is served at /.well-known/mcp, which must be a folder for route /.well-known/mcp/",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "site")
+			if _, err := pagesExample(t).WritePages(ctx, out); err != nil {
+				t.Fatal(err)
+			}
+			before := pagesReadTree(t, out)
+			gaps, err := tc.build.WritePages(tc.ctx, out)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("WritePages: got error %v, want one with %q", err, tc.wantErr)
+			}
+			if gaps != nil {
+				t.Errorf("WritePages failed but returned gaps")
+			}
+			if diff := cmp.Diff(before, pagesReadTree(t, out)); diff != "" {
+				t.Errorf("a failed WritePages changed the previous build (-before +after):\n%s", diff)
+			}
+			pagesNoLeftovers(t, out)
+		})
+	}
+}
+
+func TestWritePagesKeepsOtherFolders(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "src")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := pagesExample(t).WritePages(context.Background(), out)
+	if err == nil || !strings.Contains(err.Error(), "not a signpost build") {
+		t.Fatalf("WritePages into a source folder: got %v, want a refusal", err)
+	}
+	if diff := cmp.Diff(map[string]string{"main.go": "package main\n"}, pagesReadTree(t, out)); diff != "" {
+		t.Errorf("the folder changed (-want +got):\n%s", diff)
+	}
+}
+
+// pagesSmallSite is a site of one tool with every kind of gap.
+func pagesSmallSite() *Site {
+	docs := []Document{
+		newDocument(RouteAICatalog, ViewStandard, ContentTypeAICatalog, []byte("{}\n")),
+		newDocument(RouteMCPCatalog, ViewStandard, ContentTypeJSON, []byte("{}\n")),
+		newDocument("/tools", ViewStandard, ContentTypeJSON, []byte("[{}]\n")),
+		newDocument("/tools", ViewCompact, ContentTypeJSON, []byte(`{"tools":[{}]}`+"\n")),
+		newDocument("/tools/get_forecast", ViewStandard, ContentTypeJSON, []byte("{}\n")),
+		newDocument("/tools/get_forecast", ViewCompact, ContentTypeJSON, []byte("{}\n")),
+	}
+	sortDocuments(docs)
+	return &Site{Dir: "public", Documents: docs, Tools: 1}
+}
+
+func TestWritePagesReport(t *testing.T) {
+	s := pagesSmallSite()
+	_, gaps := PagesLayout(s)
+	var buf bytes.Buffer
+	if err := WritePagesReport(&buf, []*Site{s}, [][]PagesGap{gaps}); err != nil {
+		t.Fatal(err)
+	}
+	const front = "in a CDN or worker in front of Pages, "
+	const instead = "; or publish to S3 + CloudFront with signpost publish"
+	want := "public/: 6 routes on GitHub Pages, 8 gaps\n" +
+		"  every route: needs Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response; Pages serves only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag. Fix: " + front + "add the three headers to every response, errors included" + instead + ".\n" +
+		"  every route: needs Cache-Control: public, max-age=3600 (a SHOULD); Pages serves Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour. Fix: " + front + "set Cache-Control: public, max-age=3600" + instead + "; harmless to leave as it is.\n" +
+		"  /.well-known/ai-catalog.json: needs Content-Type application/ai-catalog+json; Pages serves application/json, the type of the .json extension. Fix: " + front + "set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json" + instead + ", which stores it on the object.\n" +
+		"  /tools: needs the list at /tools; Pages serves it at /tools.json instead; /tools, the URL /.well-known/ai-catalog.json advertises, is Pages' HTML 404. Fix: " + front + "rewrite /tools to /tools.json" + instead + ".\n" +
+		"  /tools?view=compact: needs ?view=compact to select the compact list; Pages serves the compact list at /tools.compact.json instead; Pages ignores the query. Fix: " + front + "rewrite /tools?view=compact to /tools.compact.json" + instead + ".\n" +
+		"  /tools/get_forecast: needs the descriptor at /tools/get_forecast; Pages serves it at /tools/get_forecast.json instead; /tools/get_forecast is Pages' HTML 404. Fix: " + front + "rewrite /tools/{toolId} to /tools/{toolId}.json" + instead + ".\n" +
+		"  /tools/get_forecast?view=compact: needs ?view=compact to select the compact descriptor; Pages serves it at /tools/get_forecast.compact.json instead; Pages ignores the query. Fix: " + front + "rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json" + instead + ".\n" +
+		"  /tools/{toolId}: needs a JSON 404 for an unknown toolId; Pages serves its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too). Fix: " + front + "answer an unknown /tools/{toolId} with a JSON 404" + instead + ".\n" +
+		"  0 of 6 routes are served exactly as the contract says; 1 more has the contract's URL and Content-Type but not the headers every route needs.\n" +
+		"Deploying to GitHub Pages:\n" +
+		"  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; signpost publish to S3 + CloudFront closes them without Pages.\n" +
+		"  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n" +
+		"  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n" +
+		"  Pages sends strong ETags of its own, not those of routes.json; that is not a gap.\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+
+	// Without the headers every route lacks, the count says so.
+	buf.Reset()
+	if err := WritePagesReport(&buf, []*Site{s}, [][]PagesGap{gaps[2:]}); err != nil {
+		t.Fatal(err)
+	}
+	if line := "  1 of 6 routes is served exactly as the contract says.\n"; !strings.Contains(buf.String(), line) {
+		t.Errorf("report without the gaps of every route lacks %q:\n%s", line, buf.String())
+	}
+
+	if err := WritePagesReport(&buf, []*Site{s}, nil); err == nil {
+		t.Error("WritePagesReport took no gaps for one site")
+	}
+}
+
+func TestWritePagesReportExample(t *testing.T) {
+	b := pagesExample(t)
+	gaps := make([][]PagesGap, len(b.Sites))
+	for i, s := range b.Sites {
+		_, gaps[i] = PagesLayout(s)
+	}
+	var buf bytes.Buffer
+	if err := WritePagesReport(&buf, b.Sites, gaps); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	wantLines := 0
+	for i, s := range b.Sites {
+		wantLines += 1 + len(gaps[i]) + 1
+		header := fmt.Sprintf("%s/ (tenant %s): %d routes on GitHub Pages, %d gaps\n", s.Dir, s.Tenant, len(s.Documents), len(gaps[i]))
+		if s.Tenant == "" {
+			header = fmt.Sprintf("%s/: %d routes on GitHub Pages, %d gaps\n", s.Dir, len(s.Documents), len(gaps[i]))
+		}
+		if !strings.Contains(text, header) {
+			t.Errorf("no header %q", header)
+		}
+		// Only the MCP catalog has its contract URL and Content-Type.
+		end := fmt.Sprintf("  0 of %d routes are served exactly as the contract says; 1 more has the contract's URL and Content-Type but not the headers every route needs.\n", len(s.Documents))
+		if !strings.Contains(text, end) {
+			t.Errorf("no closing line %q", end)
+		}
+	}
+	wantLines += 6 // the notes, tenants included
+	if len(lines) != wantLines {
+		t.Errorf("%d lines, want %d:\n%s", len(lines), wantLines, text)
+	}
+	for _, line := range []string{
+		"  /tools?view=compact: needs ?view=compact to select the compact list; Pages serves the compact list at /tools.compact.json instead; Pages ignores the query. Fix: in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 + CloudFront with signpost publish.\n",
+		"  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n",
+	} {
+		if !strings.Contains(text, line) {
+			t.Errorf("report lacks %q", line)
+		}
+	}
+}
+
+func TestDeployPagesWorkflow(t *testing.T) {
+	raw, err := os.ReadFile(pagesWorkflowTemplate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The template is valid YAML as it is, for editors and linters.
+	var unrendered map[string]any
+	if err := yaml.Unmarshal(raw, &unrendered); err != nil {
+		t.Fatalf("%s, unrendered: %v", pagesWorkflowTemplate, err)
+	}
+	tpl, err := template.New(pagesWorkflowTemplate).Option("missingkey=error").Parse(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := tpl.Execute(&buf, struct{ Version string }{"v1.2.3"}); err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Name string
+		On   struct {
+			Push struct {
+				Branches []string
+			}
+			WorkflowDispatch *struct{} `yaml:"workflow_dispatch"`
+		}
+		Permissions map[string]string
+		Concurrency struct {
+			Group            string
+			CancelInProgress bool `yaml:"cancel-in-progress"`
+		}
+		Jobs map[string]struct {
+			RunsOn      string `yaml:"runs-on"`
+			Environment struct{ Name, URL string }
+			Steps       []struct {
+				ID, Name, Uses, Run string
+				With                map[string]any
+			}
+		}
+	}
+	dec := yaml.NewDecoder(&buf)
+	dec.KnownFields(true)
+	if err := dec.Decode(&wf); err != nil {
+		t.Fatalf("%s, rendered: %v", pagesWorkflowTemplate, err)
+	}
+	if wf.Name == "" {
+		t.Error("the workflow has no name")
+	}
+	if diff := cmp.Diff([]string{"main"}, wf.On.Push.Branches); diff != "" {
+		t.Errorf("on.push.branches (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"contents": "read", "pages": "write", "id-token": "write"}, wf.Permissions); diff != "" {
+		t.Errorf("permissions (-want +got):\n%s", diff)
+	}
+	if wf.Concurrency.Group != "pages" || wf.Concurrency.CancelInProgress {
+		t.Errorf("concurrency = %+v, want group pages, a deployment in progress left to finish", wf.Concurrency)
+	}
+	job, ok := wf.Jobs["deploy"]
+	if !ok || len(wf.Jobs) != 1 {
+		t.Fatalf("jobs = %v, want one, deploy", slices.Sorted(func(yield func(string) bool) {
+			for k := range wf.Jobs {
+				if !yield(k) {
+					return
+				}
+			}
+		}))
+	}
+	if job.RunsOn != "ubuntu-latest" || job.Environment.Name != "github-pages" || job.Environment.URL != "${{ steps.deployment.outputs.page_url }}" {
+		t.Errorf("deploy job: runs-on %q, environment %+v", job.RunsOn, job.Environment)
+	}
+	type step struct {
+		Uses, Run string
+		With      map[string]any
+	}
+	var got []step
+	for _, s := range job.Steps {
+		got = append(got, step{s.Uses, s.Run, s.With})
+	}
+	want := []step{
+		{Uses: "actions/checkout@v5"},
+		{Uses: "actions/setup-go@v6", With: map[string]any{"go-version-file": "go.mod"}},
+		{Run: "go run github.com/signpost-dev/signpost/cmd/signpost@v1.2.3 build catalog --target pages --out site"},
+		{Uses: "actions/configure-pages@v5"},
+		{Uses: "actions/upload-pages-artifact@v5", With: map[string]any{"path": "site/public", "include-hidden-files": true}},
+		{Uses: "actions/deploy-pages@v4"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("steps (-want +got):\n%s", diff)
+	}
+	if last := job.Steps[len(job.Steps)-1]; last.ID != "deployment" {
+		t.Errorf("the deploy step's id is %q; the environment's url reads steps.deployment", last.ID)
+	}
+}
+
+func TestCheckPagesPathsMessage(t *testing.T) {
+	s := &Site{Dir: "public"}
+	files := []Document{{Route: Route{Route: "/a.json", View: ViewStandard, Key: "a.json"}}, {Route: Route{Route: "/a.json/b.json", View: ViewStandard, Key: "a.json/b.json"}}}
+	err := checkPagesPaths(s, files)
+	if err == nil || !strings.Contains(err.Error(), "route /a.json is served at /a.json, which must be a folder for route /a.json/b.json") {
+		t.Errorf("checkPagesPaths: %v", err)
+	}
+}
