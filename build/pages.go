@@ -53,7 +53,7 @@ const (
 // publish instead.
 const (
 	pagesFront   = "in a CDN or worker in front of Pages, "
-	pagesInstead = "; or publish to S3 + CloudFront with signpost publish"
+	pagesInstead = "; or publish to S3 behind CloudFront instead"
 )
 
 // PagesGap is one requirement of the HTTP contract that GitHub Pages cannot
@@ -416,7 +416,7 @@ func WritePagesReport(w io.Writer, sites []*Site, gaps [][]PagesGap) error {
 		sb.WriteString(".\n")
 	}
 	sb.WriteString("Deploying to GitHub Pages:\n")
-	sb.WriteString("  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; signpost publish to S3 + CloudFront closes them without Pages.\n")
+	sb.WriteString("  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.\n")
 	if tenants {
 		sb.WriteString("  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n")
 	}

@@ -129,68 +129,68 @@ var pagesGoldenGaps = []PagesGap{
 		Route:       "*",
 		Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
 		Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
-		Fix:         "in a CDN or worker in front of Pages, add the three headers to every response, errors included; or publish to S3 + CloudFront with signpost publish",
+		Fix:         "in a CDN or worker in front of Pages, add the three headers to every response, errors included; or publish to S3 behind CloudFront instead",
 	},
 	{
 		Route:       "*",
 		Requirement: "Cache-Control: public, max-age=3600 (a SHOULD)",
 		Served:      "Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour",
-		Fix:         "in a CDN or worker in front of Pages, set Cache-Control: public, max-age=3600; or publish to S3 + CloudFront with signpost publish; harmless to leave as it is",
+		Fix:         "in a CDN or worker in front of Pages, set Cache-Control: public, max-age=3600; or publish to S3 behind CloudFront instead; harmless to leave as it is",
 	},
 	{
 		Route:       "/.well-known/ai-catalog.json",
 		View:        "standard",
 		Requirement: "Content-Type application/ai-catalog+json",
 		Served:      "application/json, the type of the .json extension",
-		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json; or publish to S3 + CloudFront with signpost publish, which stores it on the object",
+		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json; or publish to S3 behind CloudFront instead, which stores it on the object",
 	},
 	{
 		Route:       "/.well-known/mcp/server-cards/com.example/weather.json",
 		View:        "standard",
 		Requirement: "Content-Type application/mcp-server-card+json",
 		Served:      "application/json, the type of the .json extension",
-		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server-card+json on /.well-known/mcp/server-cards/com.example/weather.json; or publish to S3 + CloudFront with signpost publish, which stores it on the object",
+		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server-card+json on /.well-known/mcp/server-cards/com.example/weather.json; or publish to S3 behind CloudFront instead, which stores it on the object",
 	},
 	{
 		Route:       "/.well-known/mcp/servers/com.example/weather.json",
 		View:        "standard",
 		Requirement: "Content-Type application/mcp-server+json",
 		Served:      "application/json, the type of the .json extension: clients that check it, as the draft spec says they should, reject the card",
-		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server+json on /.well-known/mcp/servers/com.example/weather.json; or publish to S3 + CloudFront with signpost publish, which stores it on the object",
+		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server+json on /.well-known/mcp/servers/com.example/weather.json; or publish to S3 behind CloudFront instead, which stores it on the object",
 	},
 	{
 		Route:       "/tools",
 		View:        "standard",
 		Requirement: "the list at /tools",
 		Served:      "it at /tools.json instead; /tools, the URL /.well-known/ai-catalog.json advertises, is Pages' HTML 404",
-		Fix:         "in a CDN or worker in front of Pages, rewrite /tools to /tools.json; or publish to S3 + CloudFront with signpost publish",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools to /tools.json; or publish to S3 behind CloudFront instead",
 	},
 	{
 		Route:       "/tools",
 		View:        "compact",
 		Requirement: "?view=compact to select the compact list",
 		Served:      "the compact list at /tools.compact.json instead; Pages ignores the query",
-		Fix:         "in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 + CloudFront with signpost publish",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 behind CloudFront instead",
 	},
 	{
 		Route:       "/tools/get_forecast",
 		View:        "standard",
 		Requirement: "the descriptor at /tools/get_forecast",
 		Served:      "it at /tools/get_forecast.json instead; /tools/get_forecast is Pages' HTML 404",
-		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId} to /tools/{toolId}.json; or publish to S3 + CloudFront with signpost publish",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId} to /tools/{toolId}.json; or publish to S3 behind CloudFront instead",
 	},
 	{
 		Route:       "/tools/get_forecast",
 		View:        "compact",
 		Requirement: "?view=compact to select the compact descriptor",
 		Served:      "it at /tools/get_forecast.compact.json instead; Pages ignores the query",
-		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json; or publish to S3 + CloudFront with signpost publish",
+		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json; or publish to S3 behind CloudFront instead",
 	},
 	{
 		Route:       "/tools/{toolId}",
 		Requirement: "a JSON 404 for an unknown toolId",
 		Served:      "its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too)",
-		Fix:         "in a CDN or worker in front of Pages, answer an unknown /tools/{toolId} with a JSON 404; or publish to S3 + CloudFront with signpost publish",
+		Fix:         "in a CDN or worker in front of Pages, answer an unknown /tools/{toolId} with a JSON 404; or publish to S3 behind CloudFront instead",
 	},
 }
 
@@ -286,7 +286,7 @@ func TestPagesLayoutGaps(t *testing.T) {
 						t.Errorf("gap of %s: %q is not one line", g.Route, text)
 					}
 				}
-				if !strings.Contains(g.Fix, "in front of Pages") || !strings.Contains(g.Fix, "signpost publish") {
+				if !strings.Contains(g.Fix, "in front of Pages") || !strings.Contains(g.Fix, "S3 behind CloudFront") {
 					t.Errorf("gap of %s: the fix %q names no remedy", g.Route, g.Fix)
 				}
 			}
@@ -603,7 +603,7 @@ func TestWritePagesReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	const front = "in a CDN or worker in front of Pages, "
-	const instead = "; or publish to S3 + CloudFront with signpost publish"
+	const instead = "; or publish to S3 behind CloudFront instead"
 	want := "public/: 6 routes on GitHub Pages, 8 gaps\n" +
 		"  every route: needs Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response; Pages serves only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag. Fix: " + front + "add the three headers to every response, errors included" + instead + ".\n" +
 		"  every route: needs Cache-Control: public, max-age=3600 (a SHOULD); Pages serves Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour. Fix: " + front + "set Cache-Control: public, max-age=3600" + instead + "; harmless to leave as it is.\n" +
@@ -615,7 +615,7 @@ func TestWritePagesReport(t *testing.T) {
 		"  /tools/{toolId}: needs a JSON 404 for an unknown toolId; Pages serves its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too). Fix: " + front + "answer an unknown /tools/{toolId} with a JSON 404" + instead + ".\n" +
 		"  0 of 6 routes are served exactly as the contract says; 1 more has the contract's URL and Content-Type but not the headers every route needs.\n" +
 		"Deploying to GitHub Pages:\n" +
-		"  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; signpost publish to S3 + CloudFront closes them without Pages.\n" +
+		"  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.\n" +
 		"  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n" +
 		"  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n" +
 		"  Pages sends strong ETags of its own, not those of routes.json; that is not a gap.\n"
@@ -670,7 +670,7 @@ func TestWritePagesReportExample(t *testing.T) {
 		t.Errorf("%d lines, want %d:\n%s", len(lines), wantLines, text)
 	}
 	for _, line := range []string{
-		"  /tools?view=compact: needs ?view=compact to select the compact list; Pages serves the compact list at /tools.compact.json instead; Pages ignores the query. Fix: in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 + CloudFront with signpost publish.\n",
+		"  /tools?view=compact: needs ?view=compact to select the compact list; Pages serves the compact list at /tools.compact.json instead; Pages ignores the query. Fix: in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 behind CloudFront instead.\n",
 		"  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n",
 	} {
 		if !strings.Contains(text, line) {
