@@ -1,7 +1,8 @@
-// Package templates holds the text signpost writes out for its users,
-// embedded so that the binary is all a team needs: the CloudFront Functions
-// that route the HTTP contract to S3 objects (cloudfront/), and later the
-// starter catalog, CI workflows and host configurations.
+// Package templates holds the text signpost writes out for its users: the
+// CloudFront Functions that route the HTTP contract to S3 objects
+// (cloudfront/, embedded) and the GitHub Pages workflow (github/). The
+// starter catalog of signpost init and the other CI workflows will live here
+// too.
 package templates
 
 import "embed"
