@@ -20,8 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 
 const exampleDir = "../catalogs/example"
 
-// buildTo loads, compiles and writes the catalog dir into a new folder.
-func buildTo(t testing.TB, dir string) (string, *Build) {
+// compiled loads and compiles the catalog dir, failing the test on any
+// diagnostic of severity error.
+func compiled(t testing.TB, dir string) *Build {
 	t.Helper()
 	ctx := context.Background()
 	cat, diags := Load(ctx, dir)
@@ -32,8 +33,19 @@ func buildTo(t testing.TB, dir string) (string, *Build) {
 	}
 	b, err := Compile(ctx, cat)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("compile %s: %v", dir, err)
 	}
+	if len(b.Sites) == 0 {
+		t.Fatalf("%s builds no site", dir)
+	}
+	return b
+}
+
+// buildTo loads, compiles and writes the catalog dir into a new folder.
+func buildTo(t testing.TB, dir string) (string, *Build) {
+	t.Helper()
+	ctx := context.Background()
+	b := compiled(t, dir)
 	out := filepath.Join(t.TempDir(), "site")
 	if err := b.Write(ctx, out); err != nil {
 		t.Fatal(err)

@@ -37,17 +37,7 @@ type cfSite struct {
 // cloudFrontExampleSites builds the example catalog and returns its sites.
 func cloudFrontExampleSites(t *testing.T) []cfSite {
 	t.Helper()
-	ctx := t.Context()
-	cat, diags := Load(ctx, cloudFrontExampleCatalog)
-	if diags.HasErrors() {
-		var buf bytes.Buffer
-		_ = diags.Write(&buf, "text")
-		t.Fatalf("load %s:\n%s", cloudFrontExampleCatalog, buf.String())
-	}
-	b, err := Compile(ctx, cat)
-	if err != nil {
-		t.Fatalf("compile %s: %v", cloudFrontExampleCatalog, err)
-	}
+	b := compiled(t, cloudFrontExampleCatalog)
 	var sites []cfSite
 	for _, s := range b.Sites {
 		site := cfSite{Name: s.Tenant, Dir: s.Dir}
@@ -336,27 +326,13 @@ func runCloudFront(t *testing.T, functions map[string][]byte, cases []cfCase) {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		if diff := cmp.Diff(cfNormalize(t, c.want), got); diff != "" {
+		if diff := cmp.Diff(plainJSON(t, c.want), got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
 		}
 		if len(r.Logs) > 0 {
 			t.Errorf("%s: the function logged %q", c.name, r.Logs)
 		}
 	}
-}
-
-// cfNormalize gives v the shape encoding/json decodes JSON into.
-func cfNormalize(t *testing.T, v any) any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // cfKeyPrefix is the URI prefix of the objects of a site under prefix.

@@ -28,21 +28,7 @@ var (
 // pagesExample loads and compiles the example catalog.
 func pagesExample(t testing.TB) *Build {
 	t.Helper()
-	ctx := context.Background()
-	cat, diags := Load(ctx, pagesExampleCatalog)
-	if diags.HasErrors() {
-		var sb strings.Builder
-		_ = diags.Write(&sb, FormatText)
-		t.Fatalf("load %s:\n%s", pagesExampleCatalog, sb.String())
-	}
-	b, err := Compile(ctx, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Sites) == 0 {
-		t.Fatal("the example builds no site")
-	}
-	return b
+	return compiled(t, pagesExampleCatalog)
 }
 
 // pagesSite returns the site of tenant.
