@@ -5,6 +5,9 @@ GO          ?= go
 BIN         := $(CURDIR)/bin
 STATICCHECK := $(BIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
+# A real S3 server for the publish tests, started by the tests themselves.
+VERSITYGW := $(BIN)/versitygw
+VERSITYGW_VERSION := v1.8.0
 
 .PHONY: all build test check lint fmt vet staticcheck bench tools clean
 
@@ -15,7 +18,7 @@ build:
 	$(GO) build -o $(BIN)/signpost ./cmd/signpost
 
 ## test: run every test (the README's test command)
-test:
+test: $(VERSITYGW)
 	$(GO) test -count=1 ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -37,14 +40,17 @@ vet:
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
 
-## bench: run the benchmarks (build speed and memory on a generated 10,000-tool catalog)
-bench:
+## bench: run the benchmarks (build, serve and publish speed; see the README)
+bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
-tools: $(STATICCHECK)
+tools: $(STATICCHECK) $(VERSITYGW)
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+$(VERSITYGW):
+	GOBIN=$(BIN) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
 clean:
 	rm -rf $(BIN) site

@@ -1,0 +1,395 @@
+// Package publish uploads a built site to S3 or S3-compatible storage:
+// plan (compare the site with the bucket), then apply in an order that never
+// leaves a list or catalog naming a document that is not there.
+package publish
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+// S3API is the few S3 calls publishing needs. *s3.Client satisfies it;
+// tests wrap it to count calls and to make them fail.
+type S3API interface {
+	ListObjectsV2(ctx context.Context, params *s3.ListObjectsV2Input, optFns ...func(*s3.Options)) (*s3.ListObjectsV2Output, error)
+	PutObject(ctx context.Context, params *s3.PutObjectInput, optFns ...func(*s3.Options)) (*s3.PutObjectOutput, error)
+	DeleteObjects(ctx context.Context, params *s3.DeleteObjectsInput, optFns ...func(*s3.Options)) (*s3.DeleteObjectsOutput, error)
+	GetObject(ctx context.Context, params *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
+	PutBucketCors(ctx context.Context, params *s3.PutBucketCorsInput, optFns ...func(*s3.Options)) (*s3.PutBucketCorsOutput, error)
+}
+
+// ManifestName is the object, under the prefix, that records the headers of
+// every published document, so that a change of headers alone is seen
+// without reading every object back.
+const ManifestName = ".signpost-manifest.json"
+
+// Reasons for an upload.
+const (
+	ReasonNew            = "new"
+	ReasonContentChanged = "content changed"
+	ReasonHeadersChanged = "headers changed"
+)
+
+// maxDeleteBatch is the most keys one DeleteObjects call accepts.
+const maxDeleteBatch = 1000
+
+// Upload is one document to put, at object key Key.
+type Upload struct {
+	Key    string
+	Reason string
+	Doc    build.Document
+}
+
+// Plan is what publishing a site to a bucket would change.
+type Plan struct {
+	Bucket, Prefix string
+	// Uploads holds the documents first, then the lists and catalogs
+	// (route /tools and the .well-known catalogs), each group sorted by key.
+	Uploads []Upload
+	// Deletes holds the object keys under the prefix that the site does
+	// not have, sorted.
+	Deletes []string
+	// Unchanged counts the documents already in the bucket as built.
+	Unchanged int
+
+	manifest        []byte // the manifest of the site
+	manifestChanged bool   // the bucket's manifest is missing or differs
+}
+
+// manifestEntry is what the manifest records of one document.
+type manifestEntry struct {
+	SHA256       string `json:"sha256"`
+	ContentType  string `json:"contentType"`
+	CacheControl string `json:"cacheControl"`
+}
+
+// normalizePrefix makes a non-empty prefix end with exactly one "/".
+func normalizePrefix(prefix string) string {
+	prefix = strings.Trim(prefix, "/")
+	if prefix == "" {
+		return ""
+	}
+	return prefix + "/"
+}
+
+// isListOrCatalog reports whether a document names other documents, and
+// must therefore be uploaded after them.
+func isListOrCatalog(d *build.Document) bool {
+	switch d.Route.Route {
+	case "/tools", build.RouteMCPCatalog, build.RouteAICatalog:
+		return true
+	}
+	return false
+}
+
+func md5Hex(b []byte) string {
+	s := md5.Sum(b)
+	return hex.EncodeToString(s[:])
+}
+
+// PlanS3 compares the documents of one site with the objects under prefix
+// in bucket: one paginated listing for keys and ETags (the MD5 of a body put
+// in one part) and one read of the manifest for headers. It changes nothing.
+func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*Plan, error) {
+	prefix = normalizePrefix(prefix)
+	manifestKey := prefix + ManifestName
+	remote := map[string]string{} // key → ETag without quotes
+	var token *string
+	for {
+		in := &s3.ListObjectsV2Input{Bucket: aws.String(bucket), ContinuationToken: token}
+		if prefix != "" {
+			in.Prefix = aws.String(prefix)
+		}
+		out, err := api.ListObjectsV2(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("list s3://%s/%s: %w", bucket, prefix, err)
+		}
+		for _, o := range out.Contents {
+			remote[aws.ToString(o.Key)] = strings.Trim(aws.ToString(o.ETag), `"`)
+		}
+		if !aws.ToBool(out.IsTruncated) || out.NextContinuationToken == nil {
+			break
+		}
+		token = out.NextContinuationToken
+	}
+
+	entries := make(map[string]manifestEntry, len(docs))
+	for i := range docs {
+		d := &docs[i]
+		entries[d.Route.Key] = manifestEntry{SHA256: d.SHA256, ContentType: d.ContentType, CacheControl: d.CacheControl}
+	}
+	manifest, err := json.Marshal(entries) // map keys are sorted: deterministic
+	if err != nil {
+		return nil, err
+	}
+	manifest = append(manifest, '\n')
+
+	p := &Plan{Bucket: bucket, Prefix: prefix, manifest: manifest}
+	old := map[string]manifestEntry{}
+	if etag, ok := remote[manifestKey]; ok {
+		p.manifestChanged = etag != md5Hex(manifest)
+		old, err = readManifest(ctx, api, bucket, manifestKey)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		p.manifestChanged = true
+	}
+
+	var documents, lists []Upload
+	seen := make(map[string]bool, len(docs))
+	for i := range docs {
+		d := docs[i]
+		key := prefix + d.Route.Key
+		seen[key] = true
+		reason := ""
+		etag, ok := remote[key]
+		switch {
+		case !ok:
+			reason = ReasonNew
+		case etag != md5Hex(d.Body):
+			reason = ReasonContentChanged
+		default:
+			e, ok := old[d.Route.Key]
+			if !ok || e.ContentType != d.ContentType || e.CacheControl != d.CacheControl {
+				reason = ReasonHeadersChanged
+			}
+		}
+		if reason == "" {
+			p.Unchanged++
+			continue
+		}
+		u := Upload{Key: key, Reason: reason, Doc: d}
+		if isListOrCatalog(&d) {
+			lists = append(lists, u)
+		} else {
+			documents = append(documents, u)
+		}
+	}
+	byKey := func(a, b Upload) int { return strings.Compare(a.Key, b.Key) }
+	slices.SortFunc(documents, byKey)
+	slices.SortFunc(lists, byKey)
+	p.Uploads = append(documents, lists...)
+	for key := range remote {
+		if key != manifestKey && !seen[key] {
+			p.Deletes = append(p.Deletes, key)
+		}
+	}
+	slices.Sort(p.Deletes)
+	return p, nil
+}
+
+// readManifest reads the manifest at key; an unreadable one is empty, so
+// that every document is compared again.
+func readManifest(ctx context.Context, api S3API, bucket, key string) (map[string]manifestEntry, error) {
+	out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		if isNotFound(err) {
+			return map[string]manifestEntry{}, nil
+		}
+		return nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(out.Body)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	m := map[string]manifestEntry{}
+	if json.Unmarshal(data, &m) != nil {
+		return map[string]manifestEntry{}, nil
+	}
+	return m, nil
+}
+
+func isNotFound(err error) bool {
+	var nsk *types.NoSuchKey
+	if errors.As(err, &nsk) {
+		return true
+	}
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		switch ae.ErrorCode() {
+		case "NoSuchKey", "NotFound":
+			return true
+		}
+	}
+	return false
+}
+
+// ApplyOptions tunes Apply.
+type ApplyOptions struct {
+	// MaxDeletes bounds the deletes: when it is >= 0 and the plan has more
+	// deletes, none is made. A negative value allows any number. The zero
+	// value allows none.
+	MaxDeletes int
+	// Concurrency is the number of uploads in flight; 8 when <= 0.
+	Concurrency int
+	// Progress, when set, is called after each upload and each delete batch
+	// with the work done and the total, never concurrently.
+	Progress func(done, total int)
+}
+
+// Applied is what Apply did.
+type Applied struct {
+	Uploaded, Deleted int
+	// DeletesRefused is set when the plan had more deletes than
+	// ApplyOptions.MaxDeletes and none was made.
+	DeletesRefused bool
+	// Bytes is the size of the documents uploaded.
+	Bytes int64
+}
+
+// Apply carries out the plan: every document upload completes, then every
+// list and catalog upload, then the manifest, then the deletes, so that no
+// list or catalog ever names a document that is not in the bucket.
+func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applied, error) {
+	conc := opts.Concurrency
+	if conc <= 0 {
+		conc = 8
+	}
+	res := &Applied{}
+	deletes := p.Deletes
+	if opts.MaxDeletes >= 0 && len(deletes) > opts.MaxDeletes {
+		res.DeletesRefused = true
+		deletes = nil
+	}
+	total := len(p.Uploads) + len(deletes)
+	var mu sync.Mutex
+	done := 0
+	step := func(n int, bytes int64, uploaded, deleted int) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		res.Bytes += bytes
+		res.Uploaded += uploaded
+		res.Deleted += deleted
+		if opts.Progress != nil {
+			opts.Progress(done, total)
+		}
+	}
+
+	split := len(p.Uploads)
+	for i, u := range p.Uploads {
+		if isListOrCatalog(&u.Doc) {
+			split = i
+			break
+		}
+	}
+	for _, group := range [][]Upload{p.Uploads[:split], p.Uploads[split:]} {
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(conc)
+		for _, u := range group {
+			g.Go(func() error {
+				if err := put(gctx, api, p.Bucket, u.Key, u.Doc.Body, u.Doc.ContentType, u.Doc.CacheControl); err != nil {
+					return err
+				}
+				step(1, int64(len(u.Doc.Body)), 1, 0)
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return res, err
+		}
+	}
+
+	if p.manifestChanged {
+		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, build.ContentTypeJSON, "no-cache"); err != nil {
+			return res, err
+		}
+	}
+
+	for start := 0; start < len(deletes); start += maxDeleteBatch {
+		batch := deletes[start:min(start+maxDeleteBatch, len(deletes))]
+		ids := make([]types.ObjectIdentifier, len(batch))
+		for i, k := range batch {
+			ids[i] = types.ObjectIdentifier{Key: aws.String(k)}
+		}
+		out, err := api.DeleteObjects(ctx, &s3.DeleteObjectsInput{
+			Bucket: aws.String(p.Bucket),
+			Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(true)},
+		})
+		if err != nil {
+			return res, fmt.Errorf("publish %s: delete: %w", batch[0], err)
+		}
+		if len(out.Errors) > 0 {
+			e := out.Errors[0]
+			return res, fmt.Errorf("publish %s: delete: %s: %s", aws.ToString(e.Key), aws.ToString(e.Code), aws.ToString(e.Message))
+		}
+		step(len(batch), 0, 0, len(batch))
+	}
+	return res, nil
+}
+
+// put uploads one object with its headers and its MD5, and no ACL.
+func put(ctx context.Context, api S3API, bucket, key string, body []byte, contentType, cacheControl string) error {
+	sum := md5.Sum(body)
+	_, err := api.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:        aws.String(bucket),
+		Key:           aws.String(key),
+		Body:          bytes.NewReader(body),
+		ContentLength: aws.Int64(int64(len(body))),
+		ContentType:   aws.String(contentType),
+		CacheControl:  aws.String(cacheControl),
+		ContentMD5:    aws.String(base64.StdEncoding.EncodeToString(sum[:])),
+	})
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", key, err)
+	}
+	return nil
+}
+
+// SetBucketCORS sets the bucket's CORS rule: any origin may GET and HEAD.
+func SetBucketCORS(ctx context.Context, api S3API, bucket string) error {
+	_, err := api.PutBucketCors(ctx, &s3.PutBucketCorsInput{
+		Bucket: aws.String(bucket),
+		CORSConfiguration: &types.CORSConfiguration{CORSRules: []types.CORSRule{{
+			AllowedOrigins: []string{"*"},
+			AllowedMethods: []string{"GET", "HEAD"},
+			AllowedHeaders: []string{"Content-Type", "If-None-Match"},
+			ExposeHeaders:  []string{"ETag"},
+			MaxAgeSeconds:  aws.Int32(86400),
+		}}},
+	})
+	if err != nil {
+		return fmt.Errorf("set CORS of bucket %s: %w", bucket, err)
+	}
+	return nil
+}
+
+// NewS3Client makes a client with the default credential chain. With an
+// endpoint (S3-compatible storage), it addresses buckets path-style.
+func NewS3Client(ctx context.Context, region, endpoint string) (*s3.Client, error) {
+	var opts []func(*config.LoadOptions) error
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	return s3.NewFromConfig(cfg, func(o *s3.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+			o.UsePathStyle = true
+		}
+	}), nil
+}
