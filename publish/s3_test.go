@@ -6,33 +6,27 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
 // exampleCatalog is the example catalog, relative to this package.
 var exampleCatalog = "../catalogs/example"
 
 const (
-	testAccessKey = "signpost-test-access"
-	testSecretKey = "signpost-test-secret-key"
-	testRegion    = "us-east-1"
+	testRegion = s3test.Region
 )
 
 // testEndpoint is the versitygw started by TestMain; empty when none runs
@@ -48,110 +42,14 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
-	bin, err := versitygwBinary()
+	srv, err := s3test.Start()
 	if err != nil {
 		serverMissing = err.Error()
 		return m.Run()
 	}
-	dir, err := os.MkdirTemp("", "signpost-s3-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	port, err := freePort()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	addr := "127.0.0.1:" + port
-	cmd := exec.Command(bin, "--port", addr, "posix", dir)
-	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+testAccessKey, "ROOT_SECRET_KEY="+testSecretKey)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "start %s: %v\n", bin, err)
-		return 1
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	defer func() {
-		cmd.Process.Kill()
-		<-exited
-	}()
-	if err := waitReady("http://"+addr+"/", exited, 30*time.Second); err != nil {
-		fmt.Fprintf(os.Stderr, "versitygw: %v\n%s", err, logs.String())
-		return 1
-	}
-	testEndpoint = "http://" + addr
-	os.Setenv("AWS_ACCESS_KEY_ID", testAccessKey)
-	os.Setenv("AWS_SECRET_ACCESS_KEY", testSecretKey)
-	os.Setenv("AWS_REGION", testRegion)
-	// Keep the client away from any shared AWS configuration of the machine.
-	os.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "no-config"))
-	os.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "no-credentials"))
-	os.Unsetenv("AWS_PROFILE")
-	os.Unsetenv("AWS_SESSION_TOKEN")
+	defer srv.Close()
+	testEndpoint = srv.Endpoint
 	return m.Run()
-}
-
-// versitygwBinary finds the server: $SIGNPOST_VERSITYGW, else bin/versitygw
-// at the module root (the Makefile installs it there).
-func versitygwBinary() (string, error) {
-	if p := os.Getenv("SIGNPOST_VERSITYGW"); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("SIGNPOST_VERSITYGW: %v", err)
-		}
-		return p, nil
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "bin", "versitygw")
-			if _, err := os.Stat(p); err != nil {
-				return "", fmt.Errorf("no versitygw at %s (make installs it; or set SIGNPOST_VERSITYGW)", p)
-			}
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the test folder")
-		}
-		dir = parent
-	}
-}
-
-func freePort() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	_, port, err := net.SplitHostPort(l.Addr().String())
-	return port, err
-}
-
-// waitReady polls url until the server answers anything, it exits, or the
-// timeout passes.
-func waitReady(url string, exited <-chan struct{}, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	client := &http.Client{Timeout: time.Second}
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return errors.New("exited before answering")
-		default:
-		}
-		if resp, err := client.Get(url); err == nil {
-			resp.Body.Close()
-			return nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return fmt.Errorf("no answer within %v", timeout)
 }
 
 // testAPI is S3API plus the calls only tests make.

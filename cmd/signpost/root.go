@@ -74,6 +74,7 @@ and writes the route table that says how each document must be served.`,
 		newImportCmd(),
 		newServeCmd(),
 		newCheckCmd(),
+		newPublishCmd(),
 		newSchemaCmd(),
 		newVersionCmd(),
 	)

@@ -1,0 +1,148 @@
+// Package s3test runs a real S3 server, versitygw, on 127.0.0.1 for the
+// tests of the packages that publish to S3. The Makefile installs the
+// server into bin/; $SIGNPOST_VERSITYGW names another binary.
+package s3test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// Credentials and region of the test server.
+const (
+	AccessKey = "signpost-test-access"
+	SecretKey = "signpost-test-secret-key"
+	Region    = "us-east-1"
+)
+
+// startTimeout bounds the wait for the server to answer.
+const startTimeout = 30 * time.Second
+
+// Server is a running versitygw with the posix backend in a temporary
+// folder.
+type Server struct {
+	Endpoint string // http://127.0.0.1:PORT
+	dir      string
+	cmd      *exec.Cmd
+	exited   chan struct{}
+}
+
+// Start finds the server binary and starts it on a free loopback port. It
+// also points the AWS SDK's default credential chain at the server's
+// credentials, and away from any AWS configuration of the machine, for the
+// rest of the process.
+func Start() (*Server, error) {
+	bin, err := binary()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "signpost-s3-")
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	addr := "127.0.0.1:" + port
+	s := &Server{Endpoint: "http://" + addr, dir: dir, exited: make(chan struct{})}
+	s.cmd = exec.Command(bin, "--port", addr, "posix", filepath.Join(dir))
+	s.cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+AccessKey, "ROOT_SECRET_KEY="+SecretKey)
+	var logs bytes.Buffer
+	s.cmd.Stdout, s.cmd.Stderr = &logs, &logs
+	if err := s.cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	go func() { _ = s.cmd.Wait(); close(s.exited) }()
+	if err := waitReady(s.Endpoint+"/", s.exited, startTimeout); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("versitygw: %w\n%s", err, logs.String())
+	}
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID":           AccessKey,
+		"AWS_SECRET_ACCESS_KEY":       SecretKey,
+		"AWS_REGION":                  Region,
+		"AWS_CONFIG_FILE":             filepath.Join(dir, "no-config"),
+		"AWS_SHARED_CREDENTIALS_FILE": filepath.Join(dir, "no-credentials"),
+	} {
+		os.Setenv(k, v)
+	}
+	os.Unsetenv("AWS_PROFILE")
+	os.Unsetenv("AWS_SESSION_TOKEN")
+	return s, nil
+}
+
+// Close stops the server and removes its data.
+func (s *Server) Close() {
+	_ = s.cmd.Process.Kill()
+	<-s.exited
+	os.RemoveAll(s.dir)
+}
+
+// binary finds the server: $SIGNPOST_VERSITYGW, else bin/versitygw at the
+// module root.
+func binary() (string, error) {
+	if p := os.Getenv("SIGNPOST_VERSITYGW"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("SIGNPOST_VERSITYGW: %w", err)
+		}
+		return p, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			p := filepath.Join(dir, "bin", "versitygw")
+			if _, err := os.Stat(p); err != nil {
+				return "", fmt.Errorf("no versitygw at %s (make test installs it; or set SIGNPOST_VERSITYGW)", p)
+			}
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the test folder")
+		}
+		dir = parent
+	}
+}
+
+func freePort() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	_, port, err := net.SplitHostPort(l.Addr().String())
+	return port, err
+}
+
+// waitReady polls url until the server answers anything, it exits, or the
+// timeout passes.
+func waitReady(url string, exited <-chan struct{}, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	client := &http.Client{Timeout: time.Second}
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return errors.New("exited before answering")
+		default:
+		}
+		if resp, err := client.Get(url); err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("no answer within %v", timeout)
+}
