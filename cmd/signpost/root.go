@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +13,18 @@ import (
 
 // version is set at release time with -ldflags "-X main.version=…".
 var version = "dev"
+
+// buildVersion is version, or the module version the go command recorded
+// when signpost was installed with go install.
+func buildVersion() string {
+	if version != "dev" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
 
 // Exit codes.
 const (
@@ -54,15 +67,20 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "signpost",
 		Short: "Publish agent-discovery documents from YAML declarations",
-		Long: `signpost validates YAML declarations of MCP servers and tools, compiles them into
-a static site of JSON documents (the tool catalog at /tools and /tools/{toolId}),
-and writes the route table that says how each document must be served.`,
+		Long: `signpost validates YAML declarations of MCP servers and tools and compiles them
+into a static site of JSON documents: the tool catalog at /tools and
+/tools/{toolId} with its compact view, MCP server cards, and the discovery
+catalogs /.well-known/mcp/catalog.json and /.well-known/ai-catalog.json. The
+route table beside the site says how each document must be served; serve,
+check and publish follow it.`,
 		Example: `  signpost validate catalogs/example
   signpost build catalogs/example --out site
-  signpost schema tool-descriptor`,
+  signpost serve catalogs/example --tenant acme
+  signpost check http://127.0.0.1:8080
+  signpost publish catalogs/example --target production --dry-run`,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
-		Version:           version,
+		Version:           buildVersion(),
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
 	}
 	root.SetOut(stdout)

@@ -13,7 +13,7 @@ func newVersionCmd() *cobra.Command {
 		Example: "  signpost version",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "signpost %s\n", version)
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "signpost %s\n", buildVersion())
 			return err
 		},
 	}
