@@ -1,5 +1,7 @@
 package build
 
+import "slices"
+
 // Catalog is a loaded, validated catalog folder.
 type Catalog struct {
 	Config Config
@@ -101,15 +103,7 @@ func (t *Tool) Published() bool { return t.Status == StatusActive }
 // VisibleTo reports whether tenant may see the tool ("" is the site without
 // tenants, which sees every tool).
 func (t *Tool) VisibleTo(tenant string) bool {
-	if tenant == "" || len(t.Tenants) == 0 {
-		return true
-	}
-	for _, x := range t.Tenants {
-		if x == tenant {
-			return true
-		}
-	}
-	return false
+	return tenant == "" || len(t.Tenants) == 0 || slices.Contains(t.Tenants, tenant)
 }
 
 // Annotations are the four MCP tool hints, derived from the safety fields as

@@ -200,18 +200,6 @@ func (l *loader) checkServers(servers []pendingServer, tools []*pendingTool) {
 			l.errorf(servers[i].at.at(splitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
 	}
-	// The tool catalog's documents sit at keys of their own (tools.json,
-	// tools/…); a card there would overwrite one.
-	for _, s := range servers {
-		if s.server.crossHost() {
-			continue
-		}
-		for field, p := range map[string]string{"draftPath": s.server.draftPath(), "v1Path": s.server.v1Path()} {
-			if key := strings.TrimPrefix(p, "/"); key == listKey(ViewStandard) || key == listKey(ViewCompact) || strings.HasPrefix(key, "tools/") {
-				l.errorf(s.at.at("card", field), "server", "card path %s is where the tool catalog's own files go: choose a path outside /tools", p)
-			}
-		}
-	}
 	if len(servers) == 0 {
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -364,28 +363,6 @@ func TestPagesLayoutDeterministic(t *testing.T) {
 	}
 }
 
-// pagesReadTree returns every file under dir by slash path.
-func pagesReadTree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // pagesNoLeftovers fails when out's parent holds anything but out.
 func pagesNoLeftovers(t testing.TB, out string) {
 	t.Helper()
@@ -410,7 +387,7 @@ func TestWritePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	pagesNoLeftovers(t, out)
-	tree := pagesReadTree(t, out)
+	tree := readTree(t, out)
 
 	want := map[string]string{}
 	wantTable := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
@@ -464,7 +441,7 @@ func TestWritePages(t *testing.T) {
 	if _, err := b.WritePages(ctx, out); err != nil {
 		t.Fatalf("WritePages over a build: %v", err)
 	}
-	if diff := cmp.Diff(tree, pagesReadTree(t, out)); diff != "" {
+	if diff := cmp.Diff(tree, readTree(t, out)); diff != "" {
 		t.Errorf("the second Pages build differs (-first +second):\n%s", diff)
 	}
 }
@@ -478,7 +455,7 @@ func TestWritePagesDeterministic(t *testing.T) {
 		if _, err := pagesExample(t).WritePages(ctx, out); err != nil {
 			t.Fatal(err)
 		}
-		trees = append(trees, pagesReadTree(t, out))
+		trees = append(trees, readTree(t, out))
 	}
 	if diff := cmp.Diff(trees[0], trees[1]); diff != "" {
 		t.Errorf("two Pages builds differ (-first +second):\n%s", diff)
@@ -534,7 +511,7 @@ func TestWritePagesAtomic(t *testing.T) {
 			if _, err := pagesExample(t).WritePages(ctx, out); err != nil {
 				t.Fatal(err)
 			}
-			before := pagesReadTree(t, out)
+			before := readTree(t, out)
 			gaps, err := tc.build.WritePages(tc.ctx, out)
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("WritePages: got error %v, want one with %q", err, tc.wantErr)
@@ -542,7 +519,7 @@ func TestWritePagesAtomic(t *testing.T) {
 			if gaps != nil {
 				t.Errorf("WritePages failed but returned gaps")
 			}
-			if diff := cmp.Diff(before, pagesReadTree(t, out)); diff != "" {
+			if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
 				t.Errorf("a failed WritePages changed the previous build (-before +after):\n%s", diff)
 			}
 			pagesNoLeftovers(t, out)
@@ -562,7 +539,7 @@ func TestWritePagesKeepsOtherFolders(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not a signpost build") {
 		t.Fatalf("WritePages into a source folder: got %v, want a refusal", err)
 	}
-	if diff := cmp.Diff(map[string]string{"main.go": "package main\n"}, pagesReadTree(t, out)); diff != "" {
+	if diff := cmp.Diff(map[string]string{"main.go": "package main\n"}, readTree(t, out)); diff != "" {
 		t.Errorf("the folder changed (-want +got):\n%s", diff)
 	}
 }

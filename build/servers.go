@@ -739,10 +739,14 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 			{ptr("v1Path", s.V1Path, serverV1PathPrefix+s.Name+".json"), "v1", s.v1Path()},
 		}
 	}
+	// The catalogs' routes, and the tool catalog's routes and list objects
+	// (a card at /tools.json would overwrite the list in the bucket).
 	reserved := map[string]string{
 		strings.ToLower(RouteMCPCatalog): "the MCP catalog",
 		strings.ToLower(RouteAICatalog):  "the AI catalog",
 		serverToolsRoute:                 "the tool catalog",
+		"/" + listKey(ViewStandard):      "the tool catalog",
+		"/" + listKey(ViewCompact):       "the tool catalog",
 	}
 	claims := map[string]claim{}
 	for i, s := range servers {

@@ -404,6 +404,10 @@ func TestCheckServers(t *testing.T) {
 			1: {
 				{"/card/draftPath", `draft card path "/.well-known/AI-catalog.json" is reserved for the AI catalog`},
 				{"/card/v1Path", `v1 card path "/Tools/b.json" is reserved for the tool catalog`}}}},
+		{"the tool lists' objects", []*Server{withPaths("com.example/a", "/tools.json", "/Tools.compact.json")}, map[int][]P{
+			0: {
+				{"/card/draftPath", `draft card path "/tools.json" is reserved for the tool catalog`},
+				{"/card/v1Path", `v1 card path "/Tools.compact.json" is reserved for the tool catalog`}}}},
 		{"a path inside another server's path", []*Server{withPaths("com.example/a", "/x/a.json/b.json", ""), withPaths("com.example/b", "/x/a.json", "")}, map[int][]P{
 			0: {{"/card/draftPath", `draft card path "/x/a.json/b.json" lies inside the draft card path "/x/a.json" of server "com.example/b": a file cannot also be a folder on static hosts`}}}},
 		{"a path inside the same server's path", []*Server{withPaths("com.example/a", "/a.json", "/a.json/v1.json")}, map[int][]P{

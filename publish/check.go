@@ -1261,6 +1261,10 @@ func (c *checker) annotations(u string) {
 		tier, _ := m["safetyTier"].(string)
 		replay, _ := m["replayPolicy"].(string)
 		egress, _ := m["egress"].(string)
+		// The hints as the build derives them; a hint is judged only when
+		// the field that decides it holds a known value.
+		d := (&build.Tool{SafetyTier: tier, ReplayPolicy: replay, Egress: egress}).Annotations()
+		knownTier := slices.Contains([]string{build.TierPure, build.TierRead, build.TierWrite, build.TierExec}, tier)
 		want := []struct {
 			hint  string
 			field string
@@ -1268,10 +1272,10 @@ func (c *checker) annotations(u string) {
 			known bool
 			is    bool
 		}{
-			{"readOnlyHint", "safetyTier", tier, slices.Contains([]string{build.TierPure, build.TierRead, build.TierWrite, build.TierExec}, tier), tier == build.TierPure || tier == build.TierRead},
-			{"destructiveHint", "safetyTier", tier, slices.Contains([]string{build.TierPure, build.TierRead, build.TierWrite, build.TierExec}, tier), tier == build.TierWrite || tier == build.TierExec},
-			{"idempotentHint", "replayPolicy", replay, slices.Contains([]string{build.ReplayDeterministic, build.ReplayIdempotent, build.ReplayKeyed, build.ReplayUnsafe}, replay), replay == build.ReplayDeterministic || replay == build.ReplayIdempotent},
-			{"openWorldHint", "egress", egress, slices.Contains([]string{build.EgressNone, build.EgressInternal, build.EgressInternet}, egress), egress != build.EgressNone},
+			{"readOnlyHint", "safetyTier", tier, knownTier, d.ReadOnlyHint},
+			{"destructiveHint", "safetyTier", tier, knownTier, d.DestructiveHint},
+			{"idempotentHint", "replayPolicy", replay, slices.Contains([]string{build.ReplayDeterministic, build.ReplayIdempotent, build.ReplayKeyed, build.ReplayUnsafe}, replay), d.IdempotentHint},
+			{"openWorldHint", "egress", egress, slices.Contains([]string{build.EgressNone, build.EgressInternal, build.EgressInternet}, egress), d.OpenWorldHint},
 		}
 		for _, w := range want {
 			got, ok := a[w.hint].(bool)
