@@ -47,9 +47,21 @@ type S3Target struct {
 	Endpoint string
 }
 
-// CloudFrontTarget is the distribution in front of a bucket.
+// CloudFrontTarget is the CloudFront in front of a bucket: one
+// distribution per site.
 type CloudFrontTarget struct {
-	DistributionID string
+	// Distributions maps a site's tenant ("" for the one site of a catalog
+	// without tenants) to the distribution that serves it.
+	Distributions map[string]Distribution
+}
+
+// Distribution is the CloudFront distribution in front of one site.
+type Distribution struct {
+	ID string
+	// FunctionName, when set, is the stem of the site's two function names
+	// (FunctionName-viewer-request, FunctionName-viewer-response), whose
+	// code publish keeps up to date.
+	FunctionName string
 }
 
 // The values of a tool's safety and provenance fields.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"text/template"
@@ -129,6 +130,13 @@ func cloudFrontObjectJS(m map[string]string) string {
 	}
 	b.WriteString("}")
 	return b.String()
+}
+
+// CloudFrontPath returns the URI path of the object key under prefix as
+// the viewer-request function writes it (each segment escaped), which is
+// the path CloudFront caches the object under.
+func CloudFrontPath(prefix, key string) string {
+	return "/" + cloudFrontEscapeKey(strings.Trim(path.Join(prefix, key), "/"))
 }
 
 // cloudFrontEscapeKey escapes an object key for a request URI, one segment

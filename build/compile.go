@@ -147,24 +147,37 @@ type File struct {
 // distribution. It fails when a function exceeds CloudFront's size limit.
 func (b *Build) AddCloudFront(target *S3Target, compactView bool) error {
 	for _, s := range b.Sites {
-		prefix := target.Prefix
-		if s.Tenant != "" {
-			prefix = path.Join(prefix, s.Dir)
+		req, resp, err := s.CloudFrontFunctions(target, compactView)
+		if err != nil {
+			return err
 		}
-		var routes []string
-		for _, d := range s.Documents {
-			routes = append(routes, d.Route.Route)
-		}
-		req, resp := CloudFrontFunctions(prefix, routes, compactView)
-		for name, code := range map[string][]byte{"viewer-request.js": req, "viewer-response.js": resp} {
-			if len(code) > CloudFrontFunctionMaxSize {
-				return fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d: the site has too many server cards for one function", name, s.Dir, len(code), CloudFrontFunctionMaxSize)
-			}
-			b.Files = append(b.Files, File{Path: path.Join("cloudfront", s.Dir, name), Body: code})
-		}
+		b.Files = append(b.Files,
+			File{Path: path.Join("cloudfront", s.Dir, "viewer-request.js"), Body: req},
+			File{Path: path.Join("cloudfront", s.Dir, "viewer-response.js"), Body: resp})
 	}
 	slices.SortFunc(b.Files, func(x, y File) int { return strings.Compare(x.Path, y.Path) })
 	return nil
+}
+
+// CloudFrontFunctions returns the code of the site's two CloudFront
+// Functions for the bucket of target (see AddCloudFront). It fails when a
+// function exceeds CloudFront's size limit.
+func (s *Site) CloudFrontFunctions(target *S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
+	prefix := target.Prefix
+	if s.Tenant != "" {
+		prefix = path.Join(prefix, s.Dir)
+	}
+	var routes []string
+	for _, d := range s.Documents {
+		routes = append(routes, d.Route.Route)
+	}
+	req, resp := CloudFrontFunctions(prefix, routes, compactView)
+	for name, code := range map[string][]byte{"viewer-request": req, "viewer-response": resp} {
+		if len(code) > CloudFrontFunctionMaxSize {
+			return nil, nil, fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d: the site has too many server cards for one function", name, s.Dir, len(code), CloudFrontFunctionMaxSize)
+		}
+	}
+	return req, resp, nil
 }
 
 // Compile turns a valid catalog into sites of documents: one per tenant, or

@@ -324,7 +324,7 @@ func (l *loader) loadConfig(src *source, c *Config) {
 	c.AICatalog = setting(m, "discovery", "aiCatalog")
 	targets, _ := m["targets"].(map[string]any)
 	for _, name := range sortedKeys(targets) {
-		t, msg := decodeTarget(targets[name].(map[string]any))
+		t, msg := decodeTarget(targets[name].(map[string]any), c.Tenants)
 		if msg != "" {
 			l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
 			continue
@@ -341,14 +341,18 @@ func (l *loader) loadConfig(src *source, c *Config) {
 
 // decodeTarget reads a schema-valid publish target and applies the rules
 // the schema leaves to code.
-func decodeTarget(m map[string]any) (Target, string) {
+func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 	var t Target
 	_, t.GitHubPages = m["githubPages"]
 	if s3, ok := m["s3"].(map[string]any); ok {
 		t.S3 = &S3Target{Bucket: str(s3, "bucket"), Region: str(s3, "region"), Prefix: str(s3, "prefix"), Endpoint: str(s3, "endpoint")}
 	}
 	if cf, ok := m["cloudfront"].(map[string]any); ok {
-		t.CloudFront = &CloudFrontTarget{DistributionID: str(cf, "distributionId")}
+		var msg string
+		t.CloudFront, msg = decodeCloudFront(cf, tenants)
+		if msg != "" {
+			return t, msg
+		}
 	}
 	switch {
 	case t.S3 != nil && t.GitHubPages:
@@ -360,6 +364,53 @@ func decodeTarget(m map[string]any) (Target, string) {
 	case t.S3 != nil && t.S3.Endpoint != "":
 		if msg := checkOrigin(t.S3.Endpoint); msg != "" {
 			return t, strings.Replace(msg, "origin", "endpoint", 1)
+		}
+	}
+	return t, ""
+}
+
+// decodeCloudFront reads a schema-valid cloudfront section: one
+// distribution for a catalog without tenants, one per tenant otherwise.
+func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, string) {
+	t := &CloudFrontTarget{Distributions: map[string]Distribution{}}
+	per, hasTenants := cf["tenants"].(map[string]any)
+	_, hasID := cf["distributionId"]
+	_, hasFunction := cf["functionName"]
+	switch {
+	case len(tenants) == 0 && hasTenants:
+		return t, "cloudfront lists tenants, but the catalog declares none: name the one distribution with distributionId"
+	case len(tenants) == 0 && !hasID:
+		return t, "cloudfront needs the distributionId of the distribution in front of the bucket"
+	case len(tenants) == 0:
+		t.Distributions[""] = Distribution{ID: str(cf, "distributionId"), FunctionName: str(cf, "functionName")}
+		return t, ""
+	case hasID || hasFunction:
+		return t, fmt.Sprintf("the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {%s: {distributionId: ...}, ...}} instead of distributionId and functionName", tenants[0])
+	}
+	var missing []string
+	for _, id := range tenants {
+		d, ok := per[id].(map[string]any)
+		if !ok {
+			missing = append(missing, id)
+			continue
+		}
+		t.Distributions[id] = Distribution{ID: str(d, "distributionId"), FunctionName: str(d, "functionName")}
+	}
+	if len(missing) > 0 {
+		return t, "cloudfront.tenants has no distribution for " + joinSome(missing, 5) + ": every tenant's site needs its own"
+	}
+	for _, id := range sortedKeys(per) {
+		if !slices.Contains(tenants, id) {
+			return t, fmt.Sprintf("cloudfront.tenants names %s, which is not a tenant of the catalog", id)
+		}
+	}
+	names := map[string]string{}
+	for _, id := range tenants {
+		if fn := t.Distributions[id].FunctionName; fn != "" {
+			if other, dup := names[fn]; dup {
+				return t, fmt.Sprintf("tenants %s and %s share the functionName %s, but their sites need different functions: give each its own", other, id, fn)
+			}
+			names[fn] = id
 		}
 	}
 	return t, ""

@@ -234,14 +234,14 @@ func TestRuleOrigin(t *testing.T) {
 func TestTargets(t *testing.T) {
 	cat := checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig + `targets:
-  production: {s3: {bucket: example-discovery, region: us-east-1}, cloudfront: {distributionId: E2EXAMPLE}}
+  production: {s3: {bucket: example-discovery, region: us-east-1}, cloudfront: {distributionId: E2EXAMPLE, functionName: example-discovery}}
   local: {s3: {bucket: test-bucket, endpoint: "http://127.0.0.1:7070"}}
   pages: {githubPages: {}}
 `,
 		"t.yaml": "tools:\n" + tool(),
 	})
 	want := map[string]Target{
-		"production": {S3: &S3Target{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &CloudFrontTarget{DistributionID: "E2EXAMPLE"}},
+		"production": {S3: &S3Target{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &CloudFrontTarget{Distributions: map[string]Distribution{"": {ID: "E2EXAMPLE", FunctionName: "example-discovery"}}}},
 		"local":      {S3: &S3Target{Bucket: "test-bucket", Endpoint: "http://127.0.0.1:7070"}},
 		"pages":      {GitHubPages: true},
 	}
@@ -259,5 +259,51 @@ func TestTargets(t *testing.T) {
 		"signpost.yaml:3:9: target both: choose s3 or githubPages, not both: declare two targets to publish to both",
 		"signpost.yaml:4:8: target cdn: cloudfront fronts an S3 bucket: add s3",
 		"signpost.yaml:5:10: target plain: endpoint \"http://s3.example.net\" must use https: plain http is only for loopback hosts",
+	)
+}
+
+// TestCloudFrontTenants checks that a catalog with tenants names one
+// distribution per tenant, and one without names exactly one.
+func TestCloudFrontTenants(t *testing.T) {
+	withTenants := testConfig + "tenants: [acme, globex]\ntargets:\n"
+	cat := checkDiags(t, map[string]string{
+		"signpost.yaml": withTenants + `  production:
+    s3: {bucket: example-discovery}
+    cloudfront:
+      tenants:
+        acme: {distributionId: E1ACME, functionName: example-acme}
+        globex: {distributionId: E1GLOBEX}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	})
+	want := &CloudFrontTarget{Distributions: map[string]Distribution{
+		"acme":   {ID: "E1ACME", FunctionName: "example-acme"},
+		"globex": {ID: "E1GLOBEX"},
+	}}
+	if diff := cmp.Diff(want, cat.Config.Targets["production"].CloudFront); diff != "" {
+		t.Errorf("cloudfront (-want +got):\n%s", diff)
+	}
+	checkDiags(t, map[string]string{
+		"signpost.yaml": withTenants + `  one: {s3: {bucket: abc}, cloudfront: {distributionId: E1}}
+  partial: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1}}}}
+  stranger: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1}, globex: {distributionId: E2}, initech: {distributionId: E3}}}}
+  shared: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: f}, globex: {distributionId: E2, functionName: f}}}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	},
+		"signpost.yaml:4:8: target one: the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {acme: {distributionId: ...}, ...}} instead of distributionId and functionName",
+		"signpost.yaml:5:12: target partial: cloudfront.tenants has no distribution for globex: every tenant's site needs its own",
+		"signpost.yaml:6:13: target stranger: cloudfront.tenants names initech, which is not a tenant of the catalog",
+		"signpost.yaml:7:11: target shared: tenants acme and globex share the functionName f, but their sites need different functions: give each its own",
+	)
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig + `targets:
+  many: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1}}}}
+  none: {s3: {bucket: abc}, cloudfront: {functionName: f}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	},
+		"signpost.yaml:3:9: target many: cloudfront lists tenants, but the catalog declares none: name the one distribution with distributionId",
+		"signpost.yaml:4:9: target none: cloudfront needs the distributionId of the distribution in front of the bucket",
 	)
 }

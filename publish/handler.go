@@ -146,16 +146,7 @@ func notFoundMessage(path string) string {
 
 // writeError answers with a small JSON error document.
 func writeError(w http.ResponseWriter, r *http.Request, status int, message string) {
-	body, _ := json.Marshal(struct {
-		Error struct {
-			Status  int    `json:"status"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{struct {
-		Status  int    `json:"status"`
-		Message string `json:"message"`
-	}{status, message}})
-	body = append(body, '\n')
+	body := errorBody(status, message)
 	hdr := w.Header()
 	hdr.Set("Content-Type", build.ContentTypeJSON)
 	hdr.Set("Cache-Control", errorCache)
@@ -164,6 +155,19 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, message stri
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
+}
+
+// errorBody is the JSON error document of every error signpost answers:
+// {"error":{"status":404,"message":"..."}}.
+func errorBody(status int, message string) []byte {
+	type errorObject struct {
+		Status  int    `json:"status"`
+		Message string `json:"message"`
+	}
+	body, _ := json.Marshal(struct {
+		Error errorObject `json:"error"`
+	}{errorObject{status, message}})
+	return append(body, '\n')
 }
 
 // acceptsGzip reports whether Accept-Encoding values allow gzip: named

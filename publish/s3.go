@@ -71,12 +71,16 @@ type Plan struct {
 	// Unchanged counts the documents already in the bucket as built.
 	Unchanged int
 
-	manifest        []byte // the manifest of the site
-	manifestChanged bool   // the bucket's manifest is missing or differs
+	manifest        []byte            // the manifest of the site
+	manifestChanged bool              // the bucket's manifest is missing or differs
+	deletedRoutes   map[string]string // key of a delete → its route, as the old manifest has it
 }
 
 // manifestEntry is what the manifest records of one document.
 type manifestEntry struct {
+	// Route is the document's route, so that what a later publish deletes
+	// can be invalidated by route too.
+	Route        string `json:"route,omitempty"`
 	SHA256       string `json:"sha256"`
 	ContentType  string `json:"contentType"`
 	CacheControl string `json:"cacheControl"`
@@ -135,7 +139,7 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	entries := make(map[string]manifestEntry, len(docs))
 	for i := range docs {
 		d := &docs[i]
-		entries[d.Route.Key] = manifestEntry{SHA256: d.SHA256, ContentType: d.ContentType, CacheControl: d.CacheControl}
+		entries[d.Route.Key] = manifestEntry{Route: d.Route.Route, SHA256: d.SHA256, ContentType: d.ContentType, CacheControl: d.CacheControl}
 	}
 	manifest, err := json.Marshal(entries) // map keys are sorted: deterministic
 	if err != nil {
@@ -192,6 +196,12 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	for key := range remote {
 		if key != manifestKey && !seen[key] {
 			p.Deletes = append(p.Deletes, key)
+			if r := old[strings.TrimPrefix(key, prefix)].Route; r != "" {
+				if p.deletedRoutes == nil {
+					p.deletedRoutes = map[string]string{}
+				}
+				p.deletedRoutes[key] = r
+			}
 		}
 	}
 	slices.Sort(p.Deletes)
@@ -246,6 +256,11 @@ type ApplyOptions struct {
 	// Progress, when set, is called after each upload and each delete batch
 	// with the work done and the total, never concurrently.
 	Progress func(done, total int)
+	// BeforeLists, when set, runs once the documents are uploaded and
+	// before any list or catalog is: the moment to switch the routing of a
+	// distribution to the new documents (see ApplyFunction). Its error
+	// stops Apply.
+	BeforeLists func(ctx context.Context) error
 }
 
 // Applied is what Apply did.
@@ -294,7 +309,12 @@ func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applie
 			break
 		}
 	}
-	for _, group := range [][]Upload{p.Uploads[:split], p.Uploads[split:]} {
+	for i, group := range [][]Upload{p.Uploads[:split], p.Uploads[split:]} {
+		if i == 1 && opts.BeforeLists != nil {
+			if err := opts.BeforeLists(ctx); err != nil {
+				return res, err
+			}
+		}
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(conc)
 		for _, u := range group {

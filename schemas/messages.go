@@ -311,6 +311,7 @@ func (f *flattener) value(ptr []string) any {
 // patternNames says in words what the patterns of our schemas require.
 var patternNames = map[string]string{
 	"^[a-z][a-z0-9]*(_[a-z0-9]+)*$":                      "be ASCII snake case (lower-case letters and digits in words joined by single underscores, starting with a letter)",
+	"^[A-Za-z0-9_-]{1,48}$":                              "be a CloudFront function name stem: 1 to 48 letters, digits, '-' or '_' (publish adds -viewer-request and -viewer-response)",
 	"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$":               "be a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
 	"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$":            "be empty or a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
 	"^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$":                   "be a server name of the form reverse-DNS/name, such as com.example/weather",

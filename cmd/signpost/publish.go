@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -23,6 +25,7 @@ func newPublishCmd() *cobra.Command {
 	var s3 build.S3Target
 	var dryRun bool
 	maxDeletes := defaultMaxDeletes
+	maxPaths := publish.DefaultMaxInvalidationPaths
 	cmd := &cobra.Command{
 		Use:   "publish [DIR] --target NAME",
 		Short: "Upload a catalog's sites to S3, in an order that never breaks a link",
@@ -47,8 +50,16 @@ Credentials come from the default AWS chain (environment, shared files, SSO,
 instance roles) and are never printed. With --endpoint (S3-compatible storage)
 the bucket is addressed path-style.
 
-CloudFront invalidations and function updates are not done yet: build
---target writes the functions for you to attach.`,
+With a cloudfront distribution in the target, each site's plan also lists
+the distribution's work, done in this order: the two CloudFront Functions
+(when functionName is set: created if missing, updated and published when the
+build changes their code) switch over once the documents are uploaded and
+before the lists are; after the deletes, one invalidation names the routes
+and objects whose content changed or that were deleted, collapsed into
+wildcards past --max-invalidation-paths. New documents need no invalidation.
+Each site also gets the object .signpost-404.json, the page the distribution
+answers unknown keys with (see templates/aws). CloudFront calls use the same
+credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 		Example: `  signpost publish catalogs/example --target production --dry-run
   signpost publish --target production --max-deletes 10
   signpost publish --target local --endpoint http://127.0.0.1:7070 --format json`,
@@ -91,37 +102,50 @@ CloudFront invalidations and function updates are not done yet: build
 			if err != nil {
 				return fmt.Errorf("publish: %w", err)
 			}
+			var cf publish.CloudFrontAPI
+			if t.CloudFront != nil {
+				if cf, err = publish.NewCloudFrontClient(ctx); err != nil {
+					return fmt.Errorf("publish: %w", err)
+				}
+			}
 
 			report := publishReport{Bucket: dest.Bucket, DryRun: dryRun}
-			var plans []*publish.Plan
+			var sites []*sitePublish
 			for _, s := range b.Sites {
-				prefix := dest.Prefix
-				if s.Tenant != "" {
-					prefix = path.Join(prefix, s.Dir)
-				}
-				p, err := publish.PlanS3(ctx, client, dest.Bucket, prefix, s.Documents)
+				sp, err := planSite(ctx, client, cf, &dest, t.CloudFront, s, cat.Config.CompactView, maxPaths)
 				if err != nil {
 					return err
 				}
-				plans = append(plans, p)
-				report.Sites = append(report.Sites, newSiteReport(s.Tenant, p))
+				sites = append(sites, sp)
+				report.Sites = append(report.Sites, sp.report)
 			}
 			out := cmd.OutOrStdout()
 			if format == "text" {
-				for i, p := range plans {
-					printPlan(out, report.Sites[i].Tenant, p)
+				for _, sp := range sites {
+					printPlan(out, sp)
 				}
 			}
 			if !dryRun {
 				if err := publish.SetBucketCORS(ctx, client, dest.Bucket); err != nil {
 					return err
 				}
-				for i, p := range plans {
-					res, err := p.Apply(ctx, client, publish.ApplyOptions{MaxDeletes: maxDeletes, Progress: progress(cmd.ErrOrStderr())})
+				for i, sp := range sites {
+					res, err := sp.plan.Apply(ctx, client, publish.ApplyOptions{
+						MaxDeletes:  maxDeletes,
+						Progress:    progress(cmd.ErrOrStderr()),
+						BeforeLists: sp.applyFunctions(cf),
+					})
 					if err != nil {
 						return err
 					}
 					report.Sites[i].Applied = res
+					if sp.distribution != "" {
+						id, err := publish.Invalidate(ctx, cf, sp.distribution, sp.paths)
+						if err != nil {
+							return err
+						}
+						report.Sites[i].CloudFront.InvalidationID = id
+					}
 				}
 			}
 			if format == "json" {
@@ -150,6 +174,7 @@ CloudFront invalidations and function updates are not done yet: build
 	f.StringVar(&s3.Endpoint, "endpoint", "", "endpoint of S3-compatible storage, instead of the target's")
 	f.BoolVar(&dryRun, "dry-run", false, "print the plan and change nothing")
 	f.IntVar(&maxDeletes, "max-deletes", maxDeletes, "most objects deleted; more refuses every delete (-1: no limit)")
+	f.IntVar(&maxPaths, "max-invalidation-paths", maxPaths, "most paths one CloudFront invalidation lists before they are collapsed into wildcards")
 	f.StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
 }
@@ -162,12 +187,13 @@ type publishReport struct {
 }
 
 type siteReport struct {
-	Tenant    string           `json:"tenant"`
-	Prefix    string           `json:"prefix"`
-	Uploads   []uploadReport   `json:"uploads"`
-	Deletes   []string         `json:"deletes"`
-	Unchanged int              `json:"unchanged"`
-	Applied   *publish.Applied `json:"applied,omitempty"`
+	Tenant     string            `json:"tenant"`
+	Prefix     string            `json:"prefix"`
+	Uploads    []uploadReport    `json:"uploads"`
+	Deletes    []string          `json:"deletes"`
+	Unchanged  int               `json:"unchanged"`
+	CloudFront *cloudFrontReport `json:"cloudfront,omitempty"`
+	Applied    *publish.Applied  `json:"applied,omitempty"`
 }
 
 type uploadReport struct {
@@ -175,44 +201,159 @@ type uploadReport struct {
 	Reason string `json:"reason"`
 }
 
-func newSiteReport(tenant string, p *publish.Plan) siteReport {
-	r := siteReport{Tenant: tenant, Prefix: p.Prefix, Uploads: []uploadReport{}, Deletes: p.Deletes, Unchanged: p.Unchanged}
-	if r.Deletes == nil {
-		r.Deletes = []string{}
-	}
-	for _, u := range p.Uploads {
-		r.Uploads = append(r.Uploads, uploadReport{Key: u.Key, Reason: u.Reason})
-	}
-	return r
+// cloudFrontReport is what publish plans and does to a site's
+// distribution.
+type cloudFrontReport struct {
+	DistributionID string           `json:"distributionId"`
+	Functions      []functionReport `json:"functions"`
+	Invalidations  []string         `json:"invalidations"`
+	InvalidationID string           `json:"invalidationId,omitempty"`
 }
 
-func printPlan(w io.Writer, tenant string, p *publish.Plan) {
-	site := "site"
-	if tenant != "" {
-		site = "tenant " + tenant
+type functionReport struct {
+	Name   string `json:"name"`
+	Action string `json:"action"`
+}
+
+// sitePublish is the plan of one site: its objects, and its distribution's
+// functions and invalidations.
+type sitePublish struct {
+	plan         *publish.Plan
+	functions    []publish.FunctionPlan
+	distribution string
+	paths        []string
+	report       siteReport
+}
+
+// planSite plans the publishing of one site to the bucket of dest and, with
+// cf set, to the site's distribution.
+func planSite(ctx context.Context, s3 publish.S3API, cf publish.CloudFrontAPI, dest *build.S3Target, cft *build.CloudFrontTarget, s *build.Site, compactView bool, maxPaths int) (*sitePublish, error) {
+	prefix := dest.Prefix
+	if s.Tenant != "" {
+		prefix = path.Join(prefix, s.Dir)
 	}
-	fmt.Fprintf(w, "plan for %s at s3://%s/%s: %d uploads, %d deletes, %d unchanged\n", site, p.Bucket, p.Prefix, len(p.Uploads), len(p.Deletes), p.Unchanged)
+	docs := s.Documents
+	if cft != nil {
+		// The page the distribution answers unknown keys with.
+		docs = append(slices.Clip(docs), publish.ErrorDocument())
+	}
+	p, err := publish.PlanS3(ctx, s3, dest.Bucket, prefix, docs)
+	if err != nil {
+		return nil, err
+	}
+	sp := &sitePublish{plan: p}
+	sp.report = siteReport{Tenant: s.Tenant, Prefix: p.Prefix, Uploads: []uploadReport{}, Deletes: p.Deletes, Unchanged: p.Unchanged}
+	if sp.report.Deletes == nil {
+		sp.report.Deletes = []string{}
+	}
+	for _, u := range p.Uploads {
+		sp.report.Uploads = append(sp.report.Uploads, uploadReport{Key: u.Key, Reason: u.Reason})
+	}
+	if cft == nil {
+		return sp, nil
+	}
+	dist := cft.Distributions[s.Tenant]
+	sp.distribution = dist.ID
+	sp.paths = publish.InvalidationPaths(p, maxPaths)
+	sp.report.CloudFront = &cloudFrontReport{DistributionID: dist.ID, Functions: []functionReport{}, Invalidations: sp.paths}
+	if sp.paths == nil {
+		sp.report.CloudFront.Invalidations = []string{}
+	}
+	if dist.FunctionName == "" {
+		return sp, nil
+	}
+	req, resp, err := s.CloudFrontFunctions(dest, compactView)
+	if err != nil {
+		return nil, err
+	}
+	reqName, respName := publish.FunctionNames(dist.FunctionName)
+	for _, f := range []struct {
+		name string
+		code []byte
+	}{{reqName, req}, {respName, resp}} {
+		fp, err := publish.PlanFunction(ctx, cf, f.name, f.code)
+		if err != nil {
+			return nil, err
+		}
+		sp.functions = append(sp.functions, fp)
+		sp.report.CloudFront.Functions = append(sp.report.CloudFront.Functions, functionReport{Name: fp.Name, Action: fp.Action})
+	}
+	return sp, nil
+}
+
+// applyFunctions returns the step that brings the site's functions up to
+// date, or nil when there is none. Apply runs it once the documents are
+// uploaded and before the lists: the new routes then lead to objects that
+// exist, and no list names a route the distribution does not serve yet.
+func (sp *sitePublish) applyFunctions(cf publish.CloudFrontAPI) func(context.Context) error {
+	if len(sp.functions) == 0 {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		for _, f := range sp.functions {
+			if err := publish.ApplyFunction(ctx, cf, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func siteName(tenant string) string {
+	if tenant == "" {
+		return "site"
+	}
+	return "tenant " + tenant
+}
+
+func printPlan(w io.Writer, sp *sitePublish) {
+	p := sp.plan
+	fmt.Fprintf(w, "plan for %s at s3://%s/%s: %d uploads, %d deletes, %d unchanged\n", siteName(sp.report.Tenant), p.Bucket, p.Prefix, len(p.Uploads), len(p.Deletes), p.Unchanged)
 	for _, u := range p.Uploads {
 		fmt.Fprintf(w, "  upload %s (%s)\n", u.Key, u.Reason)
 	}
 	for _, k := range p.Deletes {
 		fmt.Fprintf(w, "  delete %s\n", k)
 	}
+	if sp.distribution == "" {
+		return
+	}
+	for _, f := range sp.functions {
+		fmt.Fprintf(w, "  function %s: %s\n", f.Name, f.Action)
+	}
+	fmt.Fprintf(w, "  invalidate %s on distribution %s\n", count(len(sp.paths), "path"), sp.distribution)
+	for _, q := range sp.paths {
+		fmt.Fprintf(w, "    %s\n", q)
+	}
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // printPublished prints the one-line result of each site.
 func printPublished(w io.Writer, r publishReport) {
 	for _, s := range r.Sites {
-		name := "site"
-		if s.Tenant != "" {
-			name = "tenant " + s.Tenant
-		}
+		name := siteName(s.Tenant)
 		switch {
 		case r.DryRun:
 			fmt.Fprintf(w, "dry run: nothing changed for %s\n", name)
 		case s.Applied != nil:
-			fmt.Fprintf(w, "published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged\n",
-				name, r.Bucket, s.Prefix, s.Applied.Uploaded, s.Applied.Bytes, s.Applied.Deleted, s.Unchanged)
+			extra := ""
+			if c := s.CloudFront; c != nil {
+				updated := 0
+				for _, f := range c.Functions {
+					if f.Action != publish.FunctionUnchanged {
+						updated++
+					}
+				}
+				extra = fmt.Sprintf("; distribution %s: %d functions updated, %s invalidated", c.DistributionID, updated, count(len(c.Invalidations), "path"))
+			}
+			fmt.Fprintf(w, "published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s\n",
+				name, r.Bucket, s.Prefix, s.Applied.Uploaded, s.Applied.Bytes, s.Applied.Deleted, s.Unchanged, extra)
 		}
 	}
 }

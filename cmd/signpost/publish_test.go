@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/signpost-dev/signpost/internal/cftest"
 	"github.com/signpost-dev/signpost/internal/s3test"
 	"github.com/signpost-dev/signpost/publish"
 )
@@ -89,5 +92,171 @@ func TestPublishCommand(t *testing.T) {
 	}
 	if code := run(ctx, []string{"publish", dir}, io.Discard, io.Discard); code != exitUsage {
 		t.Errorf("publish without --target: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestPublishCloudFront drives signpost publish against a real S3 server
+// and a fake CloudFront API, for a catalog with two tenants, each behind
+// its own distribution: the functions are created, kept and updated as
+// the routes change, and only what changed is invalidated.
+func TestPublishCloudFront(t *testing.T) {
+	srv, err := s3test.Start()
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("versitygw is required in CI: %v", err)
+		}
+		t.Skipf("no S3 server: %v", err)
+	}
+	defer srv.Close()
+	cf := cftest.Start()
+	defer cf.Close()
+	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)
+	ctx := context.Background()
+	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("discovery")}); err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("signpost.yaml", "site: {origin: https://example.com, publisher: example.com}\ntenants: [acme, globex]\n"+
+		"targets:\n  production:\n    s3: {bucket: discovery, endpoint: \""+srv.Endpoint+"\"}\n"+
+		"    cloudfront:\n      tenants:\n        acme: {distributionId: E1ACME, functionName: discovery-acme}\n        globex: {distributionId: E1GLOBEX}\n")
+	tool := func(id, description string) string {
+		return "tools:\n  - toolId: " + id + "\n    description: " + description + "\n    source: host-extension\n    safetyTier: read\n    replayPolicy: deterministic\n    egress: none\n"
+	}
+	write("a.yaml", tool("get_forecast", "A forecast."))
+	write("b.yaml", tool("get_alerts", "Alerts."))
+	publishJSON := func(args ...string) publishReport {
+		t.Helper()
+		var out, errOut strings.Builder
+		code := run(ctx, append([]string{"publish", dir, "--target", "production", "--format", "json"}, args...), &out, &errOut)
+		var report publishReport
+		if err := json.Unmarshal([]byte(out.String()), &report); err != nil || code != 0 {
+			t.Fatalf("publish %q: exit %d, %v:\n%s%s", args, code, err, out.String(), errOut.String())
+		}
+		return report
+	}
+	functions := func(r publishReport) string {
+		var b strings.Builder
+		for _, s := range r.Sites {
+			for _, f := range s.CloudFront.Functions {
+				fmt.Fprintf(&b, "%s=%s ", f.Name, f.Action)
+			}
+		}
+		return strings.TrimSpace(b.String())
+	}
+
+	// A dry run plans the functions and changes nothing.
+	r := publishJSON("--dry-run")
+	if got := functions(r); got != "discovery-acme-viewer-request=create discovery-acme-viewer-response=create" {
+		t.Errorf("dry run functions: %s", got)
+	}
+	if _, ok := cf.Function("discovery-acme-viewer-request"); ok || cf.Calls("CreateInvalidation") != 0 {
+		t.Fatal("a dry run changed the distribution")
+	}
+
+	// The first publish creates and publishes the functions, with the
+	// code signpost build writes, and has nothing to invalidate.
+	r = publishJSON()
+	if got := functions(r); got != "discovery-acme-viewer-request=create discovery-acme-viewer-response=create" {
+		t.Errorf("first publish functions: %s", got)
+	}
+	var built strings.Builder
+	site := filepath.Join(t.TempDir(), "site")
+	if code := run(ctx, []string{"build", dir, "--target", "production", "--out", site}, &built, &built); code != 0 {
+		t.Fatalf("build: %s", built.String())
+	}
+	for name, file := range map[string]string{"discovery-acme-viewer-request": "viewer-request.js", "discovery-acme-viewer-response": "viewer-response.js"} {
+		want, err := os.ReadFile(filepath.Join(site, "cloudfront", "tenants", "acme", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, ok := cf.Function(name); !ok || string(f.Live) != string(want) {
+			t.Errorf("function %s is not live with the built %s", name, file)
+		}
+	}
+	if n := cf.Calls("CreateInvalidation"); n != 0 {
+		t.Errorf("a first publish made %d invalidations", n)
+	}
+	obj, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("discovery"), Key: aws.String("tenants/globex/" + publish.ErrorDocumentName)})
+	if err != nil {
+		t.Fatalf("the error page is missing: %v", err)
+	}
+	obj.Body.Close()
+	if aws.ToString(obj.ContentType) != "application/json" {
+		t.Errorf("error page Content-Type %q", aws.ToString(obj.ContentType))
+	}
+
+	// Changing a tool invalidates its routes and objects and the lists',
+	// on each distribution; the functions stay as they are.
+	write("a.yaml", tool("get_forecast", "A forecast, described anew."))
+	r = publishJSON()
+	if got := functions(r); got != "discovery-acme-viewer-request=unchanged discovery-acme-viewer-response=unchanged" {
+		t.Errorf("functions after a tool change: %s", got)
+	}
+	inv := cf.Invalidations()
+	if len(inv) != 2 {
+		t.Fatalf("%d invalidations, want one per distribution: %+v", len(inv), inv)
+	}
+	want := []string{"/tenants/acme/tools.compact.json", "/tenants/acme/tools.json", "/tenants/acme/tools/get_forecast.compact.json", "/tenants/acme/tools/get_forecast.json", "/tools", "/tools/get_forecast"}
+	if inv[0].DistributionID != "E1ACME" || !slices.Equal(inv[0].Paths, want) {
+		t.Errorf("acme invalidation %+v, want paths %q", inv[0], want)
+	}
+	if inv[1].DistributionID != "E1GLOBEX" || len(inv[1].Paths) != len(want) {
+		t.Errorf("globex invalidation %+v", inv[1])
+	}
+	if id := r.Sites[0].CloudFront.InvalidationID; id == "" {
+		t.Error("the report has no invalidation id")
+	}
+
+	// A new server card is a new route: the viewer-request function must
+	// change; a republish then has nothing to do.
+	write("s.yaml", "servers:\n  - name: com.example/weather\n    version: 1.0.0\n    description: Weather.\n    remotes:\n      - {type: streamable-http, url: \"https://mcp.example.com/weather\"}\n")
+	r = publishJSON()
+	if got := functions(r); got != "discovery-acme-viewer-request=update discovery-acme-viewer-response=unchanged" {
+		t.Errorf("functions after a new server: %s", got)
+	}
+	r = publishJSON()
+	if got := functions(r); got != "discovery-acme-viewer-request=unchanged discovery-acme-viewer-response=unchanged" || len(r.Sites[0].Uploads) != 0 || len(r.Sites[0].CloudFront.Invalidations) != 0 {
+		t.Errorf("a no-op republish: %+v", r.Sites[0])
+	}
+	if n := cf.Calls("CreateInvalidation"); n != 4 {
+		t.Errorf("%d invalidations in all, want 4 (a tool change and the new catalogs, on two distributions)", n)
+	}
+
+	// The text plan names the distribution's work.
+	write("b.yaml", tool("get_alerts", "Alerts, described anew."))
+	var text strings.Builder
+	if code := run(ctx, []string{"publish", dir, "--target", "production", "--dry-run"}, &text, io.Discard); code != 0 {
+		t.Fatalf("dry run: exit %d\n%s", code, text.String())
+	}
+	for _, line := range []string{
+		"plan for tenant acme at s3://discovery/tenants/acme/: 4 uploads, 0 deletes,",
+		"  function discovery-acme-viewer-request: unchanged\n",
+		"  invalidate 6 paths on distribution E1ACME\n    /tenants/acme/tools.compact.json\n",
+		"  invalidate 6 paths on distribution E1GLOBEX\n",
+		"dry run: nothing changed for tenant globex\n",
+	} {
+		if !strings.Contains(text.String(), line) {
+			t.Errorf("dry run output lacks %q:\n%s", line, text.String())
+		}
+	}
+	write("b.yaml", tool("get_alerts", "Alerts."))
+
+	// A failing CloudFront stops the publish with an error naming what failed.
+	write("a.yaml", tool("get_forecast", "A forecast, described once more."))
+	cf.Fail("CreateInvalidation", 503)
+	var errOut strings.Builder
+	code := run(ctx, []string{"publish", dir, "--target", "production"}, io.Discard, &errOut)
+	if code != exitInvalid || !strings.Contains(errOut.String(), "invalidate 6 paths on distribution E1ACME") {
+		t.Errorf("failing invalidation: exit %d: %s", code, errOut.String())
 	}
 }

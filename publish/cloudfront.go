@@ -1,0 +1,266 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
+	cftypes "github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+// CloudFrontAPI is the few CloudFront calls publishing needs.
+// *cloudfront.Client satisfies it.
+type CloudFrontAPI interface {
+	CreateInvalidation(ctx context.Context, params *cloudfront.CreateInvalidationInput, optFns ...func(*cloudfront.Options)) (*cloudfront.CreateInvalidationOutput, error)
+	GetFunction(ctx context.Context, params *cloudfront.GetFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.GetFunctionOutput, error)
+	DescribeFunction(ctx context.Context, params *cloudfront.DescribeFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.DescribeFunctionOutput, error)
+	CreateFunction(ctx context.Context, params *cloudfront.CreateFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.CreateFunctionOutput, error)
+	UpdateFunction(ctx context.Context, params *cloudfront.UpdateFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.UpdateFunctionOutput, error)
+	PublishFunction(ctx context.Context, params *cloudfront.PublishFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.PublishFunctionOutput, error)
+}
+
+// ErrorDocumentName is the object, under a site's prefix, that a
+// distribution answers with when S3 has no object for a request: the
+// viewer-request function sends every well-formed toolId to S3, and S3
+// answers 403 for a key it does not hold. The distribution's custom error
+// response turns that 403 into a 404 with this page (see
+// templates/aws/cloudfront-s3.yaml).
+const ErrorDocumentName = ".signpost-404.json"
+
+// ErrorDocument is the object at ErrorDocumentName: the JSON error that
+// signpost serve gives for an unknown tool, in a form that fits every
+// unknown key.
+func ErrorDocument() build.Document {
+	body := errorBody(http.StatusNotFound, "no tool or document at this path in this catalog")
+	return build.Document{
+		Route: build.Route{Key: ErrorDocumentName, ContentType: build.ContentTypeJSON, CacheControl: errorCache},
+		Body:  body,
+	}
+}
+
+// DefaultMaxInvalidationPaths is how many paths an invalidation lists
+// before they are collapsed into wildcards. CloudFront allows 3,000 paths
+// in progress per distribution and charges for paths past 1,000 a month;
+// a wildcard counts as one path.
+const DefaultMaxInvalidationPaths = 100
+
+// InvalidationPaths returns the paths to invalidate on the distribution in
+// front of the site of plan p, after the plan is applied: the documents
+// whose content or headers changed, and the deleted ones. A new document
+// needs none: no cache holds it (an earlier 404 for its path is cached for
+// the distribution's short error caching TTL only).
+//
+// Each document gives two paths, as CloudFront advises for functions that
+// rewrite the URI: its logical route (/tools/get_forecast), and the path of
+// its object (/tools/get_forecast.json, under the prefix), which is what the
+// cache holds since the viewer-request function rewrites the URI before the
+// cache lookup. The query string is dropped by the function, so one path
+// covers both views of a route.
+//
+// With more than max paths (DefaultMaxInvalidationPaths when max <= 0),
+// paths are collapsed into a wildcard per folder ("/tools/*"; the lists at
+// the top of the site stay themselves), and if that is still too many,
+// into "/*". The result is sorted and has no duplicates.
+func InvalidationPaths(p *Plan, max int) []string {
+	if max <= 0 {
+		max = DefaultMaxInvalidationPaths
+	}
+	set := map[string]bool{}
+	add := func(route, key string) {
+		if route != "" {
+			set[invalidationEscape(build.CloudFrontPath("", route))] = true
+		}
+		set[invalidationEscape(build.CloudFrontPath("", key))] = true
+	}
+	for _, u := range p.Uploads {
+		if u.Reason != ReasonNew {
+			add(u.Doc.Route.Route, u.Key)
+		}
+	}
+	for _, key := range p.Deletes {
+		add(p.deletedRoutes[key], key)
+	}
+	paths := sortedSet(set)
+	if len(paths) <= max {
+		return paths
+	}
+	siteRoot := strings.TrimSuffix(build.CloudFrontPath(p.Prefix, ""), "/")
+	folders := map[string]bool{}
+	for _, q := range paths {
+		dir := path.Dir(q)
+		if dir == "/" || dir == siteRoot {
+			folders[q] = true // a file at the top of the site stays itself
+		} else {
+			folders[dir+"/*"] = true
+		}
+	}
+	if len(folders) <= max {
+		return sortedSet(folders)
+	}
+	return []string{"/*"}
+}
+
+func sortedSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// invalidationEscape escapes "*", which an invalidation path reads as a
+// wildcard, so that a key with a "*" in it invalidates only itself.
+func invalidationEscape(p string) string {
+	return strings.ReplaceAll(p, "*", "%2A")
+}
+
+// Invalidate asks the distribution to drop paths from its caches and
+// returns the invalidation's id. It does nothing for no paths.
+func Invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, paths []string) (string, error) {
+	if len(paths) == 0 {
+		return "", nil
+	}
+	// The caller reference must be new for every invalidation: CloudFront
+	// takes a repeated one for a retry of the first and does nothing.
+	var ref [16]byte
+	if _, err := rand.Read(ref[:]); err != nil {
+		return "", fmt.Errorf("invalidate %s: %w", distributionID, err)
+	}
+	out, err := api.CreateInvalidation(ctx, &cloudfront.CreateInvalidationInput{
+		DistributionId: aws.String(distributionID),
+		InvalidationBatch: &cftypes.InvalidationBatch{
+			CallerReference: aws.String("signpost-" + hex.EncodeToString(ref[:])),
+			Paths:           &cftypes.Paths{Quantity: aws.Int32(int32(len(paths))), Items: paths},
+		},
+	})
+	if err != nil {
+		return "", fmt.Errorf("invalidate %d paths on distribution %s: %w", len(paths), distributionID, err)
+	}
+	if out.Invalidation == nil {
+		return "", nil
+	}
+	return aws.ToString(out.Invalidation.Id), nil
+}
+
+// The actions a FunctionPlan can take.
+const (
+	FunctionCreate    = "create"
+	FunctionUpdate    = "update"
+	FunctionUnchanged = "unchanged"
+)
+
+// FunctionPlan is what publishing does to one CloudFront Function.
+type FunctionPlan struct {
+	Name string
+	// Action is FunctionCreate (missing), FunctionUpdate (the live code
+	// differs from the build's) or FunctionUnchanged.
+	Action string
+	Code   []byte `json:"-"`
+}
+
+// FunctionNames gives the names of the viewer-request and viewer-response
+// functions of stem.
+func FunctionNames(stem string) (viewerRequest, viewerResponse string) {
+	return stem + "-viewer-request", stem + "-viewer-response"
+}
+
+// PlanFunction compares the live code of the function name with code. It
+// changes nothing.
+func PlanFunction(ctx context.Context, api CloudFrontAPI, name string, code []byte) (FunctionPlan, error) {
+	p := FunctionPlan{Name: name, Code: code}
+	out, err := api.GetFunction(ctx, &cloudfront.GetFunctionInput{Name: aws.String(name), Stage: cftypes.FunctionStageLive})
+	switch {
+	case isNoSuchFunction(err):
+		p.Action = FunctionCreate
+	case err != nil:
+		return p, fmt.Errorf("read CloudFront function %s: %w", name, err)
+	case bytes.Equal(out.FunctionCode, code):
+		p.Action = FunctionUnchanged
+	default:
+		p.Action = FunctionUpdate
+	}
+	return p, nil
+}
+
+// functionComment labels the functions signpost manages.
+const functionComment = "Generated by signpost; updated by signpost publish"
+
+// ApplyFunction carries out p: it creates the function or updates its
+// code, then publishes it to the LIVE stage, which the distribution runs.
+func ApplyFunction(ctx context.Context, api CloudFrontAPI, p FunctionPlan) error {
+	cfg := &cftypes.FunctionConfig{Comment: aws.String(functionComment), Runtime: cftypes.FunctionRuntimeCloudfrontJs20}
+	var etag *string
+	switch p.Action {
+	case FunctionUnchanged:
+		return nil
+	case FunctionCreate:
+		out, err := api.CreateFunction(ctx, &cloudfront.CreateFunctionInput{Name: aws.String(p.Name), FunctionCode: p.Code, FunctionConfig: cfg})
+		if err != nil {
+			return fmt.Errorf("create CloudFront function %s: %w", p.Name, err)
+		}
+		etag = out.ETag
+	case FunctionUpdate:
+		// The update must name the version of the DEVELOPMENT stage it
+		// replaces, so that two publishes never overwrite each other.
+		desc, err := api.DescribeFunction(ctx, &cloudfront.DescribeFunctionInput{Name: aws.String(p.Name), Stage: cftypes.FunctionStageDevelopment})
+		if err != nil {
+			return fmt.Errorf("describe CloudFront function %s: %w", p.Name, err)
+		}
+		out, err := api.UpdateFunction(ctx, &cloudfront.UpdateFunctionInput{Name: aws.String(p.Name), IfMatch: desc.ETag, FunctionCode: p.Code, FunctionConfig: cfg})
+		if err != nil {
+			return fmt.Errorf("update CloudFront function %s: %w", p.Name, err)
+		}
+		etag = out.ETag
+	default:
+		return fmt.Errorf("CloudFront function %s: unknown action %q", p.Name, p.Action)
+	}
+	if aws.ToString(etag) == "" {
+		// Some responses carry the version under another header name.
+		desc, err := api.DescribeFunction(ctx, &cloudfront.DescribeFunctionInput{Name: aws.String(p.Name), Stage: cftypes.FunctionStageDevelopment})
+		if err != nil {
+			return fmt.Errorf("describe CloudFront function %s: %w", p.Name, err)
+		}
+		etag = desc.ETag
+	}
+	if _, err := api.PublishFunction(ctx, &cloudfront.PublishFunctionInput{Name: aws.String(p.Name), IfMatch: etag}); err != nil {
+		return fmt.Errorf("publish CloudFront function %s: %w", p.Name, err)
+	}
+	return nil
+}
+
+func isNoSuchFunction(err error) bool {
+	if err == nil {
+		return false
+	}
+	var nsf *cftypes.NoSuchFunctionExists
+	if errors.As(err, &nsf) {
+		return true
+	}
+	var ae smithy.APIError
+	return errors.As(err, &ae) && ae.ErrorCode() == "NoSuchFunctionExists"
+}
+
+// NewCloudFrontClient makes a client with the default credential chain.
+// CloudFront is a global service, signed for us-east-1. The endpoint can
+// be changed the SDK's way, with AWS_ENDPOINT_URL_CLOUDFRONT.
+func NewCloudFrontClient(ctx context.Context) (*cloudfront.Client, error) {
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion("us-east-1"))
+	if err != nil {
+		return nil, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	return cloudfront.NewFromConfig(cfg), nil
+}

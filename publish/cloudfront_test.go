@@ -1,0 +1,261 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/cftest"
+)
+
+// newCloudFront starts the fake CloudFront API and returns a real SDK
+// client for it.
+func newCloudFront(t *testing.T) (*cftest.Server, *cloudfront.Client) {
+	t.Helper()
+	srv := cftest.Start()
+	t.Cleanup(srv.Close)
+	client := cloudfront.New(cloudfront.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(srv.URL),
+		Credentials:  credentials.NewStaticCredentialsProvider("test-access", "test-secret", ""),
+	})
+	return srv, client
+}
+
+func upload(key, route, reason string) Upload {
+	return Upload{Key: key, Reason: reason, Doc: build.Document{Route: build.Route{Route: route, Key: strings.TrimPrefix(key, "tenants/acme/")}}}
+}
+
+func TestInvalidationPaths(t *testing.T) {
+	p := &Plan{
+		Prefix: "tenants/acme/",
+		Uploads: []Upload{
+			upload("tenants/acme/tools/get_forecast.json", "/tools/get_forecast", ReasonContentChanged),
+			upload("tenants/acme/tools/get_forecast.compact.json", "/tools/get_forecast", ReasonHeadersChanged),
+			upload("tenants/acme/tools/new_tool.json", "/tools/new_tool", ReasonNew),
+			upload("tenants/acme/tools.json", "/tools", ReasonContentChanged),
+			upload("tenants/acme/.well-known/mcp/catalog.json", "/.well-known/mcp/catalog.json", ReasonContentChanged),
+		},
+		Deletes:       []string{"tenants/acme/tools/old*tool.json", "tenants/acme/tools/gone.json"},
+		deletedRoutes: map[string]string{"tenants/acme/tools/gone.json": "/tools/gone"},
+	}
+	want := []string{
+		"/.well-known/mcp/catalog.json",
+		"/tenants/acme/.well-known/mcp/catalog.json",
+		"/tenants/acme/tools.json",
+		"/tenants/acme/tools/get_forecast.compact.json",
+		"/tenants/acme/tools/get_forecast.json",
+		"/tenants/acme/tools/gone.json",
+		"/tenants/acme/tools/old%2Atool.json", // a "*" in a key is no wildcard
+		"/tools",
+		"/tools/get_forecast",
+		"/tools/gone",
+	}
+	if diff := cmp.Diff(want, InvalidationPaths(p, 0)); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	// Over the limit: a wildcard per folder; a top-level file stays itself.
+	wantFolders := []string{"/.well-known/mcp/*", "/tenants/acme/.well-known/mcp/*", "/tenants/acme/tools.json", "/tenants/acme/tools/*", "/tools", "/tools/*"}
+	if diff := cmp.Diff(wantFolders, InvalidationPaths(p, 9)); diff != "" {
+		t.Errorf("collapsed paths (-want +got):\n%s", diff)
+	}
+	if got := InvalidationPaths(p, 5); !slices.Equal(got, []string{"/*"}) {
+		t.Errorf("paths over every limit = %q, want /*", got)
+	}
+	if got := InvalidationPaths(&Plan{Uploads: []Upload{upload("tools/x.json", "/tools/x", ReasonNew)}}, 0); len(got) != 0 {
+		t.Errorf("a new document alone gives paths %q, want none", got)
+	}
+}
+
+func TestInvalidate(t *testing.T) {
+	srv, client := newCloudFront(t)
+	ctx := context.Background()
+	paths := []string{"/tools", "/tools.json"}
+	for range 2 {
+		id, err := Invalidate(ctx, client, "E2EXAMPLE", paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id == "" {
+			t.Error("no invalidation id")
+		}
+	}
+	got := srv.Invalidations()
+	if len(got) != 2 || got[0].DistributionID != "E2EXAMPLE" || !slices.Equal(got[0].Paths, paths) {
+		t.Fatalf("invalidations %+v", got)
+	}
+	if got[0].CallerReference == got[1].CallerReference {
+		t.Error("two invalidations share a caller reference: CloudFront would take the second for a retry of the first")
+	}
+	if id, err := Invalidate(ctx, client, "E2EXAMPLE", nil); id != "" || err != nil || srv.Calls("CreateInvalidation") != 2 {
+		t.Errorf("no paths: id %q, err %v, %d calls; want nothing done", id, err, srv.Calls("CreateInvalidation"))
+	}
+	srv.Fail("CreateInvalidation", http.StatusServiceUnavailable)
+	_, err := Invalidate(ctx, client, "E2EXAMPLE", paths)
+	if err == nil || !strings.Contains(err.Error(), "invalidate 2 paths on distribution E2EXAMPLE") {
+		t.Errorf("failing service: error %v, want one naming the distribution", err)
+	}
+}
+
+func TestFunctionLifecycle(t *testing.T) {
+	srv, client := newCloudFront(t)
+	ctx := context.Background()
+	req, _ := FunctionNames("example")
+	v1 := []byte("function handler(event) { return event.request; }\n")
+	v2 := []byte("function handler(event) { var r = event.request; return r; }\n")
+
+	for _, step := range []struct {
+		code []byte
+		want string
+	}{
+		{v1, FunctionCreate},
+		{v1, FunctionUnchanged},
+		{v2, FunctionUpdate},
+		{v2, FunctionUnchanged},
+	} {
+		p, err := PlanFunction(ctx, client, req, step.code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Action != step.want {
+			t.Fatalf("plan for %q: %s, want %s", step.code, p.Action, step.want)
+		}
+		if err := ApplyFunction(ctx, client, p); err != nil {
+			t.Fatal(err)
+		}
+		f, ok := srv.Function(req)
+		if !ok || string(f.Live) != string(step.code) || string(f.Development) != string(step.code) {
+			t.Fatalf("after %s: function %+v, want %q live", step.want, f, step.code)
+		}
+		if f.Runtime != "cloudfront-js-2.0" {
+			t.Errorf("runtime %q, want cloudfront-js-2.0", f.Runtime)
+		}
+	}
+	if n := srv.Calls("UpdateFunction") + srv.Calls("CreateFunction"); n != 2 {
+		t.Errorf("%d creates and updates for two changes of code", n)
+	}
+
+	// Code changed in the DEVELOPMENT stage by someone else since the
+	// plan: the update still names the version it replaces, read just
+	// before it, so it goes through, and publishing makes it live.
+	srv.AddFunction("other-viewer-request", []byte("old"))
+	p, err := PlanFunction(ctx, client, "other-viewer-request", v1)
+	if err != nil || p.Action != FunctionUpdate {
+		t.Fatalf("plan %+v, %v", p, err)
+	}
+	srv.Fail("PublishFunction", http.StatusServiceUnavailable)
+	err = ApplyFunction(ctx, client, p)
+	if err == nil || !strings.Contains(err.Error(), "publish CloudFront function other-viewer-request") {
+		t.Errorf("failing publish: error %v, want one naming the function", err)
+	}
+	srv.Fail("PublishFunction", 0)
+	// The next run sees the live code still old and finishes the job.
+	p, err = PlanFunction(ctx, client, "other-viewer-request", v1)
+	if err != nil || p.Action != FunctionUpdate {
+		t.Fatalf("replan %+v, %v", p, err)
+	}
+	if err := ApplyFunction(ctx, client, p); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := srv.Function("other-viewer-request"); string(f.Live) != string(v1) {
+		t.Errorf("live code %q after a retry", f.Live)
+	}
+
+	srv.Fail("GetFunction", http.StatusForbidden)
+	if _, err := PlanFunction(ctx, client, req, v1); err == nil || !strings.Contains(err.Error(), "read CloudFront function "+req) {
+		t.Errorf("failing read: error %v", err)
+	}
+}
+
+func TestErrorDocument(t *testing.T) {
+	d := ErrorDocument()
+	want := `{"error":{"status":404,"message":"no tool or document at this path in this catalog"}}` + "\n"
+	if string(d.Body) != want || d.Route.Key != ErrorDocumentName || d.ContentType != build.ContentTypeJSON || d.CacheControl != "no-store" {
+		t.Errorf("error document %+v %q", d.Route, d.Body)
+	}
+}
+
+// TestPublishInvalidatesChangedTool publishes the example to S3, changes
+// one tool and removes another, and checks the invalidation names exactly
+// their routes and objects and those of the lists that name them.
+func TestPublishInvalidatesChangedTool(t *testing.T) {
+	client, bucket := newBucket(t)
+	docs, dir := loadExample(t, nil)
+	first, _ := publish(t, client, bucket, dir, docs, ApplyOptions{})
+	if got := InvalidationPaths(first, 0); len(got) != 0 {
+		t.Errorf("a first publish invalidates %q, want nothing", got)
+	}
+	changed, _ := loadExample(t, func(c *build.Catalog) {
+		findTool(t, c, "get_forecast").Description = "Daily weather forecast, described anew."
+		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
+	})
+	p, _ := publish(t, client, bucket, dir, changed, ApplyOptions{MaxDeletes: 10})
+	pre := "/" + dir
+	want := []string{
+		pre + "/tools.compact.json",
+		pre + "/tools.json",
+		pre + "/tools/get_forecast.compact.json",
+		pre + "/tools/get_forecast.json",
+		pre + "/tools/get_weather_alerts.compact.json",
+		pre + "/tools/get_weather_alerts.json",
+		"/tools",
+		"/tools/get_forecast",
+		"/tools/get_weather_alerts",
+	}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, InvalidationPaths(p, 0)); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+}
+
+// TestBeforeListsOrder checks that the hook runs after the last document
+// and before the first list or catalog, and that its error stops Apply.
+func TestBeforeListsOrder(t *testing.T) {
+	client, bucket := newBucket(t)
+	docs, dir := loadExample(t, nil)
+	api := &counting{S3API: client}
+	before := -1
+	publish(t, api, bucket, dir, docs, ApplyOptions{BeforeLists: func(context.Context) error {
+		api.mu.Lock()
+		before = len(api.puts)
+		api.mu.Unlock()
+		return nil
+	}})
+	if before <= 0 {
+		t.Fatalf("BeforeLists ran after %d uploads", before)
+	}
+	isList := func(key string) bool {
+		for _, l := range []string{"/tools.json", "/tools.compact.json", "/.well-known/mcp/catalog.json", "/.well-known/ai-catalog.json"} {
+			if strings.HasSuffix(key, l) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, key := range api.puts {
+		if i < before && isList(key) {
+			t.Errorf("list %s uploaded before the hook", key)
+		}
+		if i >= before && !isList(key) && !strings.HasSuffix(key, ManifestName) {
+			t.Errorf("document %s uploaded after the hook", key)
+		}
+	}
+
+	failing := errors.New("routing not switched")
+	p, err := PlanS3(context.Background(), client, bucket, dir, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(context.Background(), client, ApplyOptions{BeforeLists: func(context.Context) error { return failing }}); err != failing {
+		t.Errorf("Apply with a failing hook: %v, want its error", err)
+	}
+}
