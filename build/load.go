@@ -510,6 +510,7 @@ func (l *loader) loadDeclarations(src *source) ([]*pendingTool, []pendingServer)
 func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 	t := &Tool{
 		ToolID:       str(m, "toolId"),
+		Name:         str(m, "name"),
 		Title:        strings.TrimSpace(str(m, "title")),
 		Description:  strings.TrimSpace(str(m, "description")),
 		Source:       str(m, "source"),
@@ -521,7 +522,7 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 		Tenants:      strs(m, "tenants"),
 	}
 	p := &pendingTool{tool: t, at: at, explicit: true, checkSchemas: true, origin: map[string]ref{}}
-	for _, f := range []string{"toolId", "title", "description", "safetyTier", "tenants", "server"} {
+	for _, f := range []string{"toolId", "name", "title", "description", "safetyTier", "tenants", "server"} {
 		p.origin[f] = at.at(f)
 	}
 	t.InputSchema, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])
@@ -530,6 +531,9 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 	}
 	if t.InputSchema == nil {
 		t.InputSchema = map[string]any{"type": "object"}
+	}
+	if t.Name != "" && t.Source == SourceHostExtension {
+		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 	}
 	return p
 }
@@ -704,27 +708,19 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 // structured results are always objects), with a warning.
 func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
 	at := rat.at(field)
-	v, ok := obj[field]
-	if !ok {
+	m, kind := recordedSchemaValue(obj, field)
+	switch kind {
+	case recordedSchemaAbsent:
 		if required {
 			l.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
 			return map[string]any{"type": "object"}, at
 		}
 		return nil, at
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, jsonTypeName(v))
+	case recordedSchemaNotObject:
+		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, jsonTypeName(obj[field]))
 		return nil, at
-	}
-	if _, typed := m["type"]; !typed {
+	case recordedSchemaUntyped:
 		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
-		c := make(map[string]any, len(m)+1)
-		for k, x := range m {
-			c[k] = x
-		}
-		c["type"] = "object"
-		m = c
 	}
 	return m, at
 }
@@ -874,29 +870,44 @@ func (l *loader) checkPublished(p *pendingTool) {
 			continue
 		}
 		at := p.from(f.name)
-		if m, ok := f.schema.(map[string]any); !ok || m["type"] != "object" {
-			l.errorf(at, "schema-root", "%s must be a JSON Schema with \"type\": \"object\" at its root (tool arguments and results are objects)", f.name)
-		}
-		vs := l.valid.CheckSchema(f.schema)
-		for _, v := range vs {
-			l.errorf(at.at(splitPointer(v.Pointer)...), "json-schema", "%s: %s", f.name, v.Message)
-		}
-		for _, pr := range checkSchemaRefs(f.schema) {
-			l.errorf(at.at(splitPointer(pr.Pointer)...), "schema-ref", "%s", pr.Message)
-		}
-		// One diagnostic per value: a schema finding (a default on a
-		// password property) says more than a pattern match on the same value.
-		found := map[string]bool{}
-		for _, s := range findSchemaSecrets(f.schema) {
-			found[s.Pointer] = true
-			l.errorf(at.at(splitPointer(s.Pointer)...), "credential", "%s: remove it; published documents are public", s.Reason)
-		}
-		for _, s := range findSecrets(f.schema) {
-			if !found[s.Pointer] {
-				l.errorf(at.at(splitPointer(s.Pointer)...), "credential", "%s: remove it; published documents are public", s.Reason)
-			}
+		for _, pr := range publishedSchemaProblems(l.valid, f.name, f.schema) {
+			l.errorf(at.at(splitPointer(pr.Pointer)...), pr.Rule, "%s", pr.Message)
 		}
 	}
+}
+
+// publishProblem is one reason a tool's schema cannot be published.
+type publishProblem struct {
+	Pointer string // where in the schema, "" for the root
+	Rule    string // the diagnostic's rule
+	Message string
+}
+
+// publishedSchemaProblems checks the inputSchema or outputSchema (field)
+// of a tool to publish: an object schema, valid for its dialect, whose
+// $refs resolve, and that holds no credential material. The loader and
+// signpost import mcp both use it, so that what one accepts the other does.
+func publishedSchemaProblems(valid *schemas.Validator, field string, schema any) []publishProblem {
+	var out []publishProblem
+	if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
+		out = append(out, publishProblem{"", "schema-root", field + ` must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`})
+	}
+	for _, v := range valid.CheckSchema(schema) {
+		out = append(out, publishProblem{v.Pointer, "json-schema", field + ": " + v.Message})
+	}
+	for _, pr := range checkSchemaRefs(schema) {
+		out = append(out, publishProblem{pr.Pointer, "schema-ref", pr.Message})
+	}
+	// One problem per value: a schema finding (a default on a password
+	// property) says more than a pattern match on the same value.
+	found := map[string]bool{}
+	for _, s := range append(findSchemaSecrets(schema), findSecrets(schema)...) {
+		if !found[s.Pointer] {
+			found[s.Pointer] = true
+			out = append(out, publishProblem{s.Pointer, "credential", s.Reason + ": remove it; published documents are public"})
+		}
+	}
+	return out
 }
 
 func str(m map[string]any, k string) string {

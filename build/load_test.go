@@ -307,3 +307,36 @@ func TestCloudFrontTenants(t *testing.T) {
 		"signpost.yaml:4:9: target none: cloudfront needs the distributionId of the distribution in front of the bucket",
 	)
 }
+
+// TestDeclaredToolName checks that a declared tool keeps its name at its
+// source, which an MCP client calls it by, and that a host extension
+// cannot have one.
+func TestDeclaredToolName(t *testing.T) {
+	cat := checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml":        "tools:\n" + tool("source", "mcp", "name", "getForecast", "safetyTier", "read"),
+	})
+	if len(cat.Tools) != 1 || cat.Tools[0].Name != "getForecast" {
+		t.Fatalf("tools %+v, want one named getForecast", cat.Tools)
+	}
+	b, err := Compile(context.Background(), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range b.Sites[0].Documents {
+		if d.Route.Route == "/tools/get_forecast" && d.Route.View == ViewStandard {
+			found = true
+			if !strings.Contains(string(d.Body), `"name":"getForecast"`) {
+				t.Errorf("descriptor lacks the name: %s", d.Body)
+			}
+		}
+	}
+	if !found {
+		t.Error("no descriptor of get_forecast")
+	}
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"t.yaml":        "tools:\n" + tool("name", "getForecast"),
+	}, "t.yaml:8:11: name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
+}

@@ -278,7 +278,7 @@ const (
 	]}, {"tenant": "acme", "dir": "tenants/acme", "routes": []}]}`
 )
 
-const allowedToolFields = "description, egress, inputSchema, outputSchema, replayPolicy, safetyTier, server, source, status, tenants, title, toolId"
+const allowedToolFields = "description, egress, inputSchema, name, outputSchema, replayPolicy, safetyTier, server, source, status, tenants, title, toolId"
 
 type validateCase struct {
 	name     string

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,8 +20,9 @@ func newImportCmd() *cobra.Command {
 		Short: "Turn documents published elsewhere into declarations",
 		Long: `Import reads documents published elsewhere and writes signpost declarations
 from them, to review and commit. "import server" reads MCP registry server.json
-documents.`,
-		Example: `  signpost import server server.json -o servers.yaml`,
+documents; "import mcp" reads recorded MCP tools/list results.`,
+		Example: `  signpost import server server.json -o servers.yaml
+  signpost import mcp github.tools-list.json --server com.example/github -o github.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())}
@@ -29,7 +31,7 @@ documents.`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newImportServerCmd())
+	cmd.AddCommand(newImportServerCmd(), newImportMCPCmd())
 	return cmd
 }
 
@@ -150,9 +152,15 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	if err != nil {
 		return err
 	}
+	return writeImported(cmd.OutOrStdout(), stderr, out, summary, decl)
+}
+
+// writeImported writes the declarations an import made to out, or to
+// stdout when out is empty, and ends the report with its summary.
+func writeImported(stdout, stderr io.Writer, out, summary string, decl []byte) error {
 	if out == "" {
 		fmt.Fprintln(stderr, summary)
-		_, err := cmd.OutOrStdout().Write(decl)
+		_, err := stdout.Write(decl)
 		return err
 	}
 	if err := writeFileAtomic(out, decl); err != nil {
@@ -225,4 +233,185 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+func newImportMCPCmd() *cobra.Command {
+	var out, server, prefix string
+	var classify []string
+	var strict bool
+	cmd := &cobra.Command{
+		Use:   "mcp FILE...",
+		Short: "Declare the tools of recorded MCP tools/list results",
+		Long: `Import mcp reads recorded MCP tools/list results and writes tool declarations
+(YAML) of their tools, to review and commit.
+
+A FILE holds what an mcp: import of a catalog reads: a bare array of MCP Tool
+objects, a tools/list result ({"tools": [...], "nextCursor": ...}), a JSON-RPC
+response carrying one, or an array of such pages (a paginated listing). "-"
+reads standard input.
+
+Every tool gets source: mcp. The server's annotations (readOnlyHint and the
+others) are ignored: they are the server's claims, not the host's decision;
+they are shown in a comment beside the tool, for the reviewer. A tool is
+safetyTier: write unless --classify names it; every tool is replayPolicy:
+unsafe and egress: internet, the defaults of an mcp: import. A toolId is
+derived from the MCP name as an mcp: import derives it (snake case, with
+--tool-id-prefix, a digest suffix on collisions). The MCP name is kept in the
+comment above the tool.
+
+Every tool is reported on stderr, one line each:
+
+  FILE#POINTER: NAME: imported
+  FILE#POINTER: NAME: imported (NOTES)
+  FILE#POINTER: NAME: left out: REASON
+
+Each declaration written passes the checks "signpost validate" makes of a
+tool (its toolId may still collide with another tool of the catalog: give
+each server its own --tool-id-prefix). The notes say what was changed to get
+there: an absent or empty inputSchema is written as {"type": "object"}, and
+one without a type gets "type": "object" (MCP tool arguments are objects);
+draft-04 forms are converted (a boolean exclusiveMinimum or exclusiveMaximum
+becomes the bound itself, and a draft-04 schema's "id" becomes "$id" and its
+$schema draft-07); a credential-looking default or example is removed; an
+outputSchema that cannot be published is left out. A tool is left out when it has no name, repeats a name already
+recorded (in any FILE or page: the first is kept), has no description, or
+has an inputSchema that cannot be repaired: not an object or not of type
+object, an invalid or external $ref, a schema that is invalid, or credential
+material in a const, an enum or a description.
+
+The declarations go to stdout, or to OUT with -o (written atomically), sorted
+by MCP name, under a comment naming the FILEs. Exit status is 0 even when some
+tools are left out; 1 when a FILE cannot be read or is not a recording, or
+--classify names a tool no FILE records, or, with --strict, when a tool is
+left out (in every case nothing is written); 2 for bad usage: no FILE, or a
+malformed --classify, --server or --tool-id-prefix.`,
+		Example: `  signpost import mcp github.tools-list.json
+  signpost import mcp page1.json page2.json --server com.example/github --tool-id-prefix gh \
+    --classify read=get_issue,list_issues --classify pure=get_me -o catalogs/example/github.yaml
+  signpost import mcp --strict weather.json -o weather.yaml   # fail when a tool is left out`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{errors.New("import mcp needs at least one FILE (- for standard input)")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := build.MCPImportOptions{Server: server, ToolIDPrefix: prefix}
+			var err error
+			if opts.Classify, err = parseClassify(classify); err != nil {
+				return usageError{err}
+			}
+			if err := opts.Check(); err != nil {
+				return usageError{err}
+			}
+			return runImportMCP(cmd, args, opts, out, strict)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the declarations to this file instead of stdout")
+	cmd.Flags().StringVar(&server, "server", "", "the MCP server the tools belong to, as reverse-DNS/name (com.example/github)")
+	cmd.Flags().StringVar(&prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
+	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME[,NAME...]: the safety tier (pure, read or write) of the named MCP tools; repeatable")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1, writing nothing, when a tool is left out")
+	return cmd
+}
+
+// parseClassify reads --classify TIER=NAME,NAME... flags into the tier of
+// each MCP name.
+func parseClassify(flags []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range flags {
+		tier, names, ok := strings.Cut(f, "=")
+		if !ok || tier == "" || strings.TrimSpace(names) == "" {
+			return nil, fmt.Errorf("--classify %q: want TIER=NAME[,NAME...], for example read=get_issue,list_issues", f)
+		}
+		switch tier {
+		case build.TierPure, build.TierRead, build.TierWrite:
+		case build.TierExec:
+			return nil, fmt.Errorf("--classify %q: exec is only for host extensions; an MCP tool is pure, read or write", f)
+		default:
+			return nil, fmt.Errorf("--classify %q: unknown safety tier %q: use pure, read or write", f, tier)
+		}
+		for _, name := range strings.Split(names, ",") {
+			if name == "" {
+				return nil, fmt.Errorf("--classify %q: empty tool name", f)
+			}
+			if prev, dup := out[name]; dup && prev != tier {
+				return nil, fmt.Errorf("--classify: tool %q is classified both %s and %s", name, prev, tier)
+			}
+			out[name] = tier
+		}
+	}
+	return out, nil
+}
+
+func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions, out string, strict bool) error {
+	stderr := cmd.ErrOrStderr()
+	var recs []build.MCPRecording
+	var unread []error
+	for _, arg := range args {
+		label, data, err := readImportFile(cmd, arg)
+		if err != nil {
+			unread = append(unread, err)
+			continue
+		}
+		recs = append(recs, build.MCPRecording{Label: label, Data: data})
+	}
+	imp, err := build.ImportMCP(cmd.Context(), recs, opts)
+	if err != nil {
+		return err
+	}
+	for _, f := range imp.Files {
+		if f.Tools == 0 {
+			fmt.Fprintf(stderr, "%s: no tools recorded\n", f.Label)
+		}
+	}
+	counts := map[string]int{}
+	changed, substituted := 0, 0
+	for _, t := range imp.Tools {
+		counts[t.Status]++
+		if t.Status == build.ImportImported && t.Reason != "" {
+			changed++
+		}
+		if t.Substituted {
+			substituted++
+		}
+		fmt.Fprintln(stderr, mcpImportLine(t))
+	}
+	for _, e := range unread {
+		fmt.Fprintln(stderr, e)
+	}
+	for _, e := range imp.Errors {
+		fmt.Fprintln(stderr, e)
+	}
+
+	summary := fmt.Sprintf("%d %s: %d imported (%d with changes, %d with an input schema substituted), %d left out",
+		len(imp.Tools), plural(len(imp.Tools), "tool", "tools"), counts[build.ImportImported], changed, substituted, counts[build.ImportLeftOut])
+	if n := len(unread) + len(imp.Errors); n > 0 {
+		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary, n, plural(n, "error", "errors"))
+		return reportedError{exitInvalid}
+	}
+	if strict && counts[build.ImportLeftOut] > 0 {
+		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary)
+		return reportedError{exitInvalid}
+	}
+	decl, err := build.ToolsYAML(imp)
+	if err != nil {
+		return err
+	}
+	return writeImported(cmd.OutOrStdout(), stderr, out, summary, decl)
+}
+
+// mcpImportLine is the report line of one recorded tool.
+func mcpImportLine(t build.ImportedTool) string {
+	prefix := t.Source + ": "
+	if t.Name != "" {
+		prefix += t.Name + ": "
+	}
+	switch {
+	case t.Status == build.ImportLeftOut:
+		return prefix + "left out: " + t.Reason
+	case t.Reason != "":
+		return prefix + "imported (" + t.Reason + ")"
+	}
+	return prefix + "imported"
 }

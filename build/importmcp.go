@@ -1,0 +1,743 @@
+package build
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// Import of recorded MCP tools/list results as tool declarations.
+//
+// A recording is read exactly as an mcp: import of the loader reads it
+// (parseJSON, then recordedTools), so whatever shape the loader accepts, the
+// importer accepts. What comes out is a tools: list a catalog can commit and
+// edit: every tool source mcp, safetyTier write unless the host classified
+// it, replayPolicy unsafe and egress internet, the defaults the loader gives
+// an unclassified recorded tool. The server's annotations are its own claims
+// and never set a safety field; they are shown in a comment, as evidence
+// for the reviewer who classifies the tool.
+//
+// Every declaration written passes the loader's checks: a schema the loader
+// would reject is repaired when a mechanical change keeps its meaning (a
+// missing type, draft-04 bounds, a credential-looking default), and the
+// tool is left out otherwise. Each change and each tool left out is said in
+// the outcome's Reason.
+
+// ImportLeftOut is the status of a recorded tool that was not turned into a
+// declaration; Reason says why.
+const ImportLeftOut = "left-out"
+
+// MCPRecording is one recorded tools/list file to import.
+type MCPRecording struct {
+	// Label names the file in messages, sources and the header comment:
+	// the path as the user gave it, or "stdin".
+	Label string
+	// Data is the file's bytes: a bare array of MCP Tool objects, a
+	// tools/list result {"tools": [...], "nextCursor": ...}, a JSON-RPC
+	// response carrying one, or an array of such pages.
+	Data []byte
+}
+
+// MCPImportOptions are the host's decisions about the imported tools.
+type MCPImportOptions struct {
+	// Server names the MCP server the tools belong to (reverse-DNS/name);
+	// empty leaves server out.
+	Server string
+	// ToolIDPrefix is prepended, with "_", to every derived toolId, as the
+	// toolIdPrefix of an mcp: import is.
+	ToolIDPrefix string
+	// Classify gives the safety tier (pure, read or write) of tools by MCP
+	// name. A name that no recording holds is an error of the import.
+	Classify map[string]string
+}
+
+// Check explains what is wrong with the options, or returns nil.
+func (o MCPImportOptions) Check() error {
+	if o.Server != "" && !cardNamePattern.MatchString(o.Server) {
+		return fmt.Errorf("server %q is not a server name: reverse-DNS namespace, one \"/\", then the name, for example com.example/github", o.Server)
+	}
+	if o.ToolIDPrefix != "" && (len(o.ToolIDPrefix) > maxToolIDPrefixLen || !toolIDRE.MatchString(o.ToolIDPrefix)) {
+		return fmt.Errorf("tool-id prefix %q must be ASCII snake case of at most %d characters, for example gh", o.ToolIDPrefix, maxToolIDPrefixLen)
+	}
+	for _, name := range sortedKeys(o.Classify) {
+		switch tier := o.Classify[name]; tier {
+		case TierPure, TierRead, TierWrite:
+		case TierExec:
+			return fmt.Errorf("tool %q cannot be classified exec: exec is only for host extensions; use write", name)
+		default:
+			return fmt.Errorf("tool %q: unknown safety tier %q: use pure, read or write", name, tier)
+		}
+	}
+	return nil
+}
+
+// maxToolIDPrefixLen is the longest toolIdPrefix the declarations schema
+// accepts.
+const maxToolIDPrefixLen = 16
+
+// ImportedTool is the outcome of importing one recorded MCP tool.
+type ImportedTool struct {
+	// Source names the tool: FILE#POINTER, the JSON pointer of the Tool
+	// object in the recording.
+	Source string
+	// Name is the tool's MCP name, when it has one.
+	Name string
+	// Status is ImportImported or ImportLeftOut.
+	Status string
+	// Reason is one line. For ImportLeftOut it says why; for
+	// ImportImported it lists what the import changed ("; " separated), and
+	// is empty when the tool was taken as it is.
+	Reason string
+	// Substituted is true when the tool had no usable input schema and
+	// {"type": "object"} was written in its place.
+	Substituted bool
+	// Annotations is the server's annotations as compact JSON, shown in a
+	// comment and otherwise ignored; empty when there were none.
+	Annotations string
+	// Declaration is the tool declaration, in JSON types; nil unless
+	// Status is ImportImported.
+	Declaration map[string]any
+}
+
+// MCPImportFile counts the tools of one recording.
+type MCPImportFile struct {
+	Label                 string
+	Tools, Imported, Left int
+	Substituted, Changed  int
+}
+
+// MCPImport is the outcome of importing recordings.
+type MCPImport struct {
+	// Tools is every recorded tool of the files read, in file order.
+	Tools []ImportedTool
+	// Files counts the tools of each file read, in argument order.
+	Files []MCPImportFile
+	// Errors are the problems that stop the import, one line each: a file
+	// that is not a recording, a classified name no file records. When
+	// there are any, nothing should be written.
+	Errors []string
+}
+
+// ImportMCP reads recorded tools/list results and turns every tool into a
+// declaration or says why it was left out. A name recorded twice, in one
+// file or across files, keeps its first recording. The error is for bad
+// options and cancellation; problems of the input are in the result.
+func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) (*MCPImport, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
+	}
+	valid, err := schemas.NewValidator()
+	if err != nil {
+		return nil, fmt.Errorf("load embedded schemas: %w", err)
+	}
+	imp := &MCPImport{}
+	seen := map[string]string{} // MCP name to the source of its first recording
+	type claimed struct {
+		tool  int
+		claim idClaim
+	}
+	var claims []claimed
+	for _, rec := range recs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		recorded, msg := readRecording(rec)
+		if msg != "" {
+			imp.Errors = append(imp.Errors, msg)
+			continue
+		}
+		file := MCPImportFile{Label: rec.Label}
+		for _, rt := range recorded {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			t := importRecordedTool(valid, rec.Label+"#"+rt.ptr, rt.obj, opts, seen)
+			file.Tools++
+			if t.Status == ImportImported {
+				file.Imported++
+				if t.Substituted {
+					file.Substituted++
+				}
+				if t.Reason != "" {
+					file.Changed++
+				}
+				base := snakeCase(t.Name)
+				c := idClaim{base: base, canonical: base == t.Name, identity: opts.Server + "\x00" + t.Name}
+				if opts.ToolIDPrefix != "" {
+					c.base = opts.ToolIDPrefix + "_" + base
+				}
+				claims = append(claims, claimed{len(imp.Tools), c})
+			} else {
+				file.Left++
+			}
+			imp.Tools = append(imp.Tools, t)
+		}
+		imp.Files = append(imp.Files, file)
+	}
+	for _, name := range sortedKeys(opts.Classify) {
+		if _, ok := seen[name]; !ok {
+			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: check the spelling (recorded tools: %s)", name, joinSome(sortedKeys(seen), 8)))
+		}
+	}
+	// The toolIds are derived as the loader derives them for an mcp:
+	// import with the same server and prefix, so that switching between the
+	// two keeps every tool's URL.
+	cs := make([]idClaim, len(claims))
+	for i, c := range claims {
+		cs[i] = c.claim
+	}
+	for i, id := range deriveToolIDs(cs, nil) {
+		imp.Tools[claims[i].tool].Declaration["toolId"] = id
+	}
+	return imp, nil
+}
+
+// readRecording parses one file the way the loader reads the from: of an
+// mcp: import, and finds its Tool objects. The message, one line naming the
+// file, says why it is not a recording.
+func readRecording(rec MCPRecording) ([]recordedTool, string) {
+	data := bytes.TrimPrefix(rec.Data, []byte("\uFEFF"))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Sprintf("%s: no JSON value: the file is empty", rec.Label)
+	}
+	src, ps := parseJSON(rec.Label, rec.Label, data)
+	if len(ps) > 0 {
+		return nil, fmt.Sprintf("%s: line %d, column %d: %s", rec.Label, ps[0].line, ps[0].col, ps[0].msg)
+	}
+	recorded, msg := recordedTools(src.value)
+	if msg != "" {
+		return nil, fmt.Sprintf("%s: %s", rec.Label, msg)
+	}
+	return recorded, ""
+}
+
+// importRecordedTool turns one Tool object into a declaration (without its
+// toolId, which depends on the other tools) or says why it cannot be one.
+func importRecordedTool(valid *schemas.Validator, source string, obj map[string]any, opts MCPImportOptions, seen map[string]string) ImportedTool {
+	t := ImportedTool{Source: source, Status: ImportLeftOut}
+	if a, ok := obj["annotations"]; ok {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(a) == nil {
+			t.Annotations = strings.TrimSpace(b.String())
+		}
+	}
+	name, _ := obj["name"].(string)
+	t.Name = name
+	if name == "" {
+		t.Reason = "no name: every MCP tool needs a non-empty string name"
+		return t
+	}
+	if first, dup := seen[name]; dup {
+		t.Reason = "recorded twice: the first recording, " + first + ", is the one imported"
+		return t
+	}
+	seen[name] = source
+	if snakeCase(name) == "" {
+		t.Reason = "no toolId can be derived from a name without ASCII letters or digits: declare the tool by hand"
+		return t
+	}
+	description := strings.TrimSpace(str(obj, "description"))
+	if description == "" {
+		t.Reason = "no description: a catalog tool needs one; declare the tool by hand with a description"
+		return t
+	}
+	title := strings.TrimSpace(str(obj, "title"))
+	for _, f := range []struct{ name, value string }{{"title", title}, {"description", description}} {
+		if s := findSecrets(f.value); len(s) > 0 {
+			t.Reason = fmt.Sprintf("%s: %s; published documents are public", f.name, s[0].Reason)
+			return t
+		}
+	}
+
+	var notes []string
+	in, kind := recordedSchemaValue(obj, "inputSchema")
+	switch kind {
+	case recordedSchemaAbsent:
+		in, t.Substituted = map[string]any{"type": "object"}, true
+		notes = append(notes, `no inputSchema: wrote {"type": "object"}`)
+	case recordedSchemaNotObject:
+		t.Reason = fmt.Sprintf("inputSchema must be a JSON Schema object, got %s", jsonTypeName(obj["inputSchema"]))
+		return t
+	case recordedSchemaUntyped:
+		if len(in) == 1 {
+			t.Substituted = true
+			notes = append(notes, `inputSchema {} replaced by {"type": "object"}`)
+		} else {
+			notes = append(notes, `inputSchema has no type: added "type": "object"`)
+		}
+	}
+	fixed, problem := repairSchema(valid, "inputSchema", in)
+	if problem != "" {
+		t.Reason = problem
+		return t
+	}
+	notes = append(notes, fixed...)
+
+	out, kind := recordedSchemaValue(obj, "outputSchema")
+	switch kind {
+	case recordedSchemaNotObject:
+		notes = append(notes, fmt.Sprintf("outputSchema left out: it must be a JSON Schema object, got %s", jsonTypeName(obj["outputSchema"])))
+	case recordedSchemaUntyped:
+		notes = append(notes, `outputSchema has no type: added "type": "object"`)
+	}
+	if out != nil {
+		fixed, problem := repairSchema(valid, "outputSchema", out)
+		if problem != "" {
+			// The output schema is optional: the tool is still usable
+			// without it, so only the schema is left out.
+			notes = append(notes, "outputSchema left out: "+problem)
+			out = nil
+		} else {
+			notes = append(notes, fixed...)
+		}
+	}
+
+	decl := map[string]any{
+		"name":         name,
+		"description":  description,
+		"source":       SourceMCP,
+		"safetyTier":   cmp.Or(opts.Classify[name], TierWrite),
+		"replayPolicy": ReplayUnsafe,
+		"egress":       EgressInternet,
+		"inputSchema":  in,
+	}
+	if title != "" {
+		decl["title"] = title
+	}
+	if opts.Server != "" {
+		decl["server"] = opts.Server
+	}
+	if out != nil {
+		decl["outputSchema"] = out
+	}
+	t.Status, t.Reason, t.Declaration = ImportImported, strings.Join(notes, "; "), decl
+	return t
+}
+
+// How an MCP tool records one of its schemas.
+const (
+	recordedSchemaAbsent    = iota // no such field
+	recordedSchemaNotObject        // a value that is not a JSON object
+	recordedSchemaUntyped          // an object without "type": the result has "type": "object" added
+	recordedSchemaTyped            // an object with "type", taken as it is
+)
+
+// recordedSchemaValue reads an MCP tool's input or output schema as both the
+// loader and the importer take it: a schema without a type gets
+// "type": "object" (MCP arguments and structured results are always
+// objects) in a copy, so the recording itself is never changed.
+func recordedSchemaValue(obj map[string]any, field string) (map[string]any, int) {
+	v, ok := obj[field]
+	if !ok {
+		return nil, recordedSchemaAbsent
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, recordedSchemaNotObject
+	}
+	if _, typed := m["type"]; typed {
+		return m, recordedSchemaTyped
+	}
+	c := make(map[string]any, len(m)+1)
+	for k, x := range m {
+		c[k] = x
+	}
+	c["type"] = "object"
+	return c, recordedSchemaUntyped
+}
+
+// draft07 is the $schema a converted draft-04 or draft-06 schema gets:
+// draft-07 keeps their other rules ($ref beside other keywords, items as an
+// array, dependencies), so nothing else changes meaning.
+const draft07 = "http://json-schema.org/draft-07/schema#"
+
+// repairSchema makes the mechanical changes that let the loader accept a
+// recorded schema, in place, and then checks it as the loader does. It
+// returns what it changed, or the problem that leaves the schema out.
+func repairSchema(valid *schemas.Validator, field string, schema map[string]any) (notes []string, problem string) {
+	if n := convertDraft04(schema); n != "" {
+		notes = append(notes, field+": "+n)
+	}
+	// A credential in default or examples is an annotation: removing it
+	// leaves what the schema accepts unchanged. Elsewhere (const, enum, a
+	// description) the tool cannot be published as it is.
+	found := map[string]bool{}
+	for _, s := range append(findSchemaSecrets(schema), findSecrets(schema)...) {
+		if found[s.Pointer] {
+			continue
+		}
+		found[s.Pointer] = true
+		kw, ok := removeSchemaAnnotation(schema, s.Pointer)
+		if !ok {
+			return nil, fmt.Sprintf("%s: %s; published documents are public", schemaAt(field, s.Pointer), s.Reason)
+		}
+		notes = append(notes, fmt.Sprintf("%s: removed a credential-looking %s (%s)", schemaAt(field, s.Pointer), kw, s.Reason))
+	}
+	if ps := publishedSchemaProblems(valid, field, schema); len(ps) > 0 {
+		msg := ps[0].Message
+		if ps[0].Pointer != "" {
+			msg = schemaAt(field, ps[0].Pointer) + ": " + strings.TrimPrefix(msg, field+": ")
+		}
+		if len(ps) > 1 {
+			return nil, fmt.Sprintf("%s (and %d more)", msg, len(ps)-1)
+		}
+		return nil, msg
+	}
+	// The YAML file nests the schema three levels deep (tools, the item,
+	// the field); the loader refuses files nested deeper than maxDepth.
+	if d := nesting(schema); d+3 > maxDepth {
+		return nil, fmt.Sprintf("%s is nested %d levels deep; a declaration file allows %d", field, d, maxDepth-3)
+	}
+	return notes, ""
+}
+
+// schemaAt names a place in a tool's schema for a message.
+func schemaAt(field, pointer string) string {
+	if pointer == "" {
+		return field
+	}
+	return field + " at " + pointer
+}
+
+// convertDraft04 rewrites the draft-04 forms of a schema as draft-07 ones,
+// in place, and says what it did ("" for nothing). Boolean
+// exclusiveMinimum and exclusiveMaximum become the bound itself, wherever
+// they are (servers send them without $schema too); when $schema names
+// draft-04, "id" becomes "$id", and a draft-04 or draft-06 $schema becomes
+// draft-07, whose rules are otherwise the same.
+func convertDraft04(root map[string]any) string {
+	dialect := ""
+	if s, ok := root["$schema"].(string); ok {
+		dialect = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(s, "http://"), "https://"), "#")
+	}
+	draft04 := dialect == "json-schema.org/draft-04/schema"
+	bounds, ids := 0, 0
+	walkSchemaObjects(root, 0, func(m map[string]any) {
+		for _, b := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+			excl, ok := m[b[0]].(bool)
+			if !ok {
+				continue
+			}
+			bounds++
+			bound, isNumber := m[b[1]].(json.Number)
+			switch {
+			case excl && isNumber:
+				m[b[0]] = bound
+				delete(m, b[1])
+			default:
+				// false, or true without a bound to make exclusive:
+				// either way it constrains nothing.
+				delete(m, b[0])
+			}
+		}
+		if id, ok := m["id"].(string); ok && draft04 {
+			if _, has := m["$id"]; !has {
+				m["$id"] = id
+				delete(m, "id")
+				ids++
+			}
+		}
+	})
+	var did []string
+	if bounds > 0 {
+		did = append(did, fmt.Sprintf("%d boolean exclusiveMinimum/exclusiveMaximum made numbers (draft-04)", bounds))
+	}
+	if ids > 0 {
+		did = append(did, fmt.Sprintf("%d \"id\" renamed \"$id\"", ids))
+	}
+	if draft04 || dialect == "json-schema.org/draft-06/schema" {
+		root["$schema"] = draft07
+		did = append(did, "$schema "+strings.TrimSuffix(strings.TrimPrefix(dialect, "json-schema.org/"), "/schema")+" changed to draft-07")
+	}
+	return strings.Join(did, ", ")
+}
+
+// walkSchemaObjects calls fn on every schema object of a schema document:
+// the root and the members of keywords that hold subschemas, never instance
+// data (enum, default, ...) or a property's name. fn may change the keys of
+// the object it is given; it runs before that object's subschemas are
+// visited.
+func walkSchemaObjects(v any, depth int, fn func(map[string]any)) {
+	m, ok := v.(map[string]any)
+	if !ok || depth > maxSchemaRefDepth {
+		return
+	}
+	fn(m)
+	for _, k := range sortedKeys(m) {
+		switch x := m[k]; schemaKeyword(k) {
+		case skSchema:
+			walkSchemaObjects(x, depth+1, fn)
+		case skSchemaMap, skDependencies:
+			if mm, ok := x.(map[string]any); ok {
+				for _, kk := range sortedKeys(mm) {
+					walkSchemaObjects(mm[kk], depth+1, fn)
+				}
+			}
+		case skSchemaList, skItems:
+			if list, ok := x.([]any); ok {
+				for _, e := range list {
+					walkSchemaObjects(e, depth+1, fn)
+				}
+			} else {
+				walkSchemaObjects(x, depth+1, fn)
+			}
+		}
+	}
+}
+
+// removeSchemaAnnotation removes the default, examples or example keyword of
+// a schema object that holds the value at pointer, and returns the keyword.
+// ok is false when the value is not inside one (a const, an enum, a
+// description, a property's name).
+func removeSchemaAnnotation(root map[string]any, pointer string) (string, bool) {
+	var cur any = root
+	inSchema := true
+	for _, seg := range splitPointer(pointer) {
+		if !inSchema {
+			// A member of a keyword that holds subschemas.
+			switch c := cur.(type) {
+			case map[string]any:
+				cur = c[seg]
+			case []any:
+				i, ok := arrayIndex(seg)
+				if !ok || i >= len(c) {
+					return "", false
+				}
+				cur = c[i]
+			default:
+				return "", false
+			}
+			inSchema = true
+			continue
+		}
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		next, ok := m[seg]
+		if !ok {
+			return "", false
+		}
+		switch seg {
+		case "default", "examples", "example":
+			delete(m, seg)
+			return seg, true
+		}
+		switch schemaKeyword(seg) {
+		case skSchema:
+		case skItems:
+			_, isList := next.([]any)
+			inSchema = !isList
+		case skSchemaMap, skSchemaList, skDependencies:
+			inSchema = false
+		default:
+			return "", false
+		}
+		cur = next
+	}
+	return "", false
+}
+
+// nesting is how many levels of objects and arrays v holds below itself.
+func nesting(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			d = max(d, 1+nesting(e))
+		}
+	case []any:
+		for _, e := range x {
+			d = max(d, 1+nesting(e))
+		}
+	}
+	return d
+}
+
+// ToolsYAML renders the imported tools (Status ImportImported) as one
+// declaration file, sorted by MCP name: a header comment naming the source
+// files with their counts, then tools, each below a comment naming its MCP
+// name and source, the import notes and the server's (ignored) annotations.
+// The same import always gives the same bytes.
+func ToolsYAML(imp *MCPImport) ([]byte, error) {
+	var tools []ImportedTool
+	for _, t := range imp.Tools {
+		if t.Status == ImportImported {
+			tools = append(tools, t)
+		}
+	}
+	slices.SortStableFunc(tools, func(a, b ImportedTool) int { return strings.Compare(a.Name, b.Name) })
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, t := range tools {
+		item, err := toolYAMLNode(t.Declaration)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.Source, err)
+		}
+		item.HeadComment = "# MCP tool " + yamlCommentText(t.Name) + ", from " + yamlCommentText(t.Source)
+		if t.Reason != "" {
+			item.HeadComment += "\n# import notes: " + yamlCommentText(t.Reason)
+		}
+		if t.Annotations != "" {
+			item.HeadComment += "\n# server annotations, ignored: " + yamlCommentText(t.Annotations)
+		}
+		seq.Content = append(seq.Content, item)
+	}
+	if len(seq.Content) == 0 {
+		seq.Style = yaml.FlowStyle
+	}
+	header := []string{
+		"# MCP tools imported by `signpost import mcp` from recorded tools/list results.",
+		"# Every tool is source: mcp. The server's annotations (readOnlyHint and the",
+		"# others) are ignored: they are the server's claims, not this catalog's",
+		"# decision. A tool not classified with --classify is safetyTier: write, and",
+		"# every tool is replayPolicy: unsafe and egress: internet. Review each tool's",
+		"# safety fields and import notes, then edit freely.",
+	}
+	if len(imp.Files) == 0 {
+		header = append(header, "# No recordings were imported.")
+	}
+	for _, f := range imp.Files {
+		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported (%d with changes, %d with an input schema substituted), %d left out",
+			yamlCommentText(f.Label), f.Tools, importPlural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
+	}
+	root := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{yamlStringNode("tools"), seq}}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.Join(header, "\n"), Content: []*yaml.Node{root}}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	if b.Len() > maxFileSize {
+		return nil, fmt.Errorf("the declarations are %d bytes, over the %d a catalog file may hold: import the recordings into several files", b.Len(), maxFileSize)
+	}
+	return b.Bytes(), nil
+}
+
+// toolFieldOrder is the order of a tool declaration's fields.
+var toolFieldOrder = []string{"toolId", "name", "title", "description", "server", "source", "safetyTier", "replayPolicy", "egress", "inputSchema", "outputSchema"}
+
+// schemaFirstKeys lead a schema object, in this order; other keywords
+// follow, sorted.
+var schemaFirstKeys = []string{"$schema", "$id", "$anchor", "title", "description", "type"}
+
+func toolYAMLNode(decl map[string]any) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for _, k := range toolFieldOrder {
+		v, ok := decl[k]
+		if !ok {
+			continue
+		}
+		role := roleData
+		if k == "inputSchema" || k == "outputSchema" {
+			role = roleSchema
+		}
+		val, err := schemaYAMLNode(v, role)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		n.Content = append(n.Content, yamlStringNode(k), val)
+	}
+	return n, nil
+}
+
+// What a value in a schema document is, which fixes its key order.
+const (
+	roleData       = iota // instance data or an unknown keyword's value: keys sorted
+	roleSchema            // a schema object: schemaFirstKeys, then sorted
+	roleSchemaMap         // properties, $defs, ...: sorted names, schema values
+	roleSchemaList        // allOf, prefixItems, ...: schema elements
+	roleItems             // a schema, or an array of them
+)
+
+func childRole(key string) int {
+	switch schemaKeyword(key) {
+	case skSchema:
+		return roleSchema
+	case skSchemaMap, skDependencies:
+		return roleSchemaMap
+	case skSchemaList:
+		return roleSchemaList
+	case skItems:
+		return roleItems
+	}
+	return roleData
+}
+
+// schemaYAMLNode builds the YAML node of a JSON value of a tool
+// declaration. Lists of scalars (required, enum, type) go on one line.
+func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
+	switch t := v.(type) {
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode}
+		keys := sortedKeys(t)
+		if role == roleSchema || role == roleItems {
+			slices.SortStableFunc(keys, func(a, b string) int {
+				ia, ib := slices.Index(schemaFirstKeys, a), slices.Index(schemaFirstKeys, b)
+				if ia < 0 {
+					ia = len(schemaFirstKeys)
+				}
+				if ib < 0 {
+					ib = len(schemaFirstKeys)
+				}
+				return ia - ib
+			})
+		}
+		for _, k := range keys {
+			r := roleData
+			switch role {
+			case roleSchema, roleItems:
+				r = childRole(k)
+			case roleSchemaMap:
+				r = roleSchema
+			}
+			val, err := schemaYAMLNode(t[k], r)
+			if err != nil {
+				return nil, err
+			}
+			key := yamlStringNode(k)
+			if k == "<<" {
+				// Plain, it would read back as a merge key.
+				key.Style = yaml.DoubleQuotedStyle
+			}
+			n.Content = append(n.Content, key, val)
+		}
+		if len(n.Content) == 0 {
+			n.Style = yaml.FlowStyle
+		}
+		return n, nil
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode}
+		r := roleData
+		if role == roleSchemaList || role == roleItems || role == roleSchemaMap {
+			r = roleSchema
+		}
+		scalars := true
+		for _, e := range t {
+			val, err := schemaYAMLNode(e, r)
+			if err != nil {
+				return nil, err
+			}
+			scalars = scalars && val.Kind == yaml.ScalarNode && !strings.ContainsAny(val.Value, "\n\r")
+			n.Content = append(n.Content, val)
+		}
+		if scalars {
+			n.Style = yaml.FlowStyle
+		}
+		return n, nil
+	}
+	return cardYAMLNode(v, cardAny)
+}

@@ -1,0 +1,426 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// importMCPText imports recordings given as label and text pairs.
+func importMCPText(t *testing.T, opts MCPImportOptions, files ...string) *MCPImport {
+	t.Helper()
+	var recs []MCPRecording
+	for i := 0; i+1 < len(files); i += 2 {
+		recs = append(recs, MCPRecording{Label: files[i], Data: []byte(files[i+1])})
+	}
+	imp, err := ImportMCP(context.Background(), recs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imp
+}
+
+// importLines are the outcomes as the command reports them.
+func importLines(imp *MCPImport) []string {
+	var out []string
+	for _, tl := range imp.Tools {
+		line := tl.Source + ": " + tl.Name + ": " + tl.Status
+		if tl.Reason != "" {
+			line += ": " + tl.Reason
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// loadImported renders the import, puts it in a catalog beside extra files
+// and loads it, failing on any error diagnostic.
+func loadImported(t *testing.T, imp *MCPImport, extra map[string]string) (*Catalog, []byte) {
+	t.Helper()
+	decl, err := ToolsYAML(imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"signpost.yaml": testConfig, "imported.yaml": string(decl)}
+	for k, v := range extra {
+		files[k] = v
+	}
+	dir := writeCatalog(t, files)
+	cat, diags := Load(context.Background(), dir)
+	if diags.HasErrors() {
+		t.Fatalf("the imported declarations do not load:\n%s\n--- imported.yaml\n%s", diags, decl)
+	}
+	return cat, decl
+}
+
+func TestImportMCPShapesAndPages(t *testing.T) {
+	tool := func(name string) string {
+		return `{"name": "` + name + `", "description": "Tool ` + name + `.", "inputSchema": {"type": "object"}}`
+	}
+	imp := importMCPText(t, MCPImportOptions{Server: "com.example/t"},
+		"bare.json", `[`+tool("b1")+`]`,
+		"result.json", `{"tools": [`+tool("r1")+`], "nextCursor": "c2"}`,
+		"rpc.json", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [`+tool("j1")+`]}}`,
+		"pages.json", `[{"jsonrpc": "2.0", "id": 1, "result": {"tools": [`+tool("p1")+`, `+tool("r1")+`], "nextCursor": "x"}},
+		               {"jsonrpc": "2.0", "id": 2, "result": {"tools": [`+tool("p2")+`, `+tool("p1")+`]}}]`,
+	)
+	want := []string{
+		"bare.json#/0: b1: imported",
+		"result.json#/tools/0: r1: imported",
+		"rpc.json#/result/tools/0: j1: imported",
+		"pages.json#/0/result/tools/0: p1: imported",
+		"pages.json#/0/result/tools/1: r1: left-out: recorded twice: the first recording, result.json#/tools/0, is the one imported",
+		"pages.json#/1/result/tools/0: p2: imported",
+		"pages.json#/1/result/tools/1: p1: left-out: recorded twice: the first recording, pages.json#/0/result/tools/0, is the one imported",
+	}
+	if diff := cmp.Diff(want, importLines(imp)); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	if len(imp.Errors) != 0 {
+		t.Errorf("errors = %q", imp.Errors)
+	}
+	cat, _ := loadImported(t, imp, nil)
+	var got []string
+	for _, tl := range cat.Tools {
+		got = append(got, strings.Join([]string{tl.ToolID, tl.Source, tl.Server, tl.SafetyTier, tl.ReplayPolicy, tl.Egress}, " "))
+	}
+	wantTools := []string{
+		"b1 mcp com.example/t write unsafe internet",
+		"j1 mcp com.example/t write unsafe internet",
+		"p1 mcp com.example/t write unsafe internet",
+		"p2 mcp com.example/t write unsafe internet",
+		"r1 mcp com.example/t write unsafe internet",
+	}
+	if diff := cmp.Diff(wantTools, got); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+}
+
+func TestImportMCPRecordingErrors(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{"empty", "  \n", "r.json: no JSON value: the file is empty"},
+		{"not json", `{"tools": [}`, "r.json: line 1, column 12: "},
+		{"json-rpc error", `{"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no"}}`,
+			"r.json: the recording is a JSON-RPC error, not a tools/list result"},
+		{"not tools", `{"items": []}`, `r.json: the document has no "tools" array: expected an array of MCP tools`},
+		{"duplicate key", `{"tools": [], "tools": []}`, `r.json: line 1, column 15: duplicate key "tools"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			imp := importMCPText(t, MCPImportOptions{}, "r.json", tc.data)
+			if len(imp.Errors) != 1 || !strings.HasPrefix(imp.Errors[0], tc.want) {
+				t.Errorf("errors = %q, want one starting %q", imp.Errors, tc.want)
+			}
+		})
+	}
+}
+
+func TestImportMCPClassify(t *testing.T) {
+	imp := importMCPText(t, MCPImportOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": TierRead}},
+		"tickets.json", recordedTickets)
+	if len(imp.Errors) != 0 {
+		t.Fatalf("errors = %q", imp.Errors)
+	}
+	cat, _ := loadImported(t, imp, nil)
+	got := map[string]string{}
+	for _, tl := range cat.Tools {
+		got[tl.ToolID] = tl.SafetyTier
+	}
+	// The annotations claim delete_ticket is read-only: ignored.
+	want := map[string]string{
+		"tk_get_ticket_" + digestSuffix("\x00getTicket"):  TierRead,
+		"tk_get_ticket_" + digestSuffix("\x00get-ticket"): TierWrite,
+		"tk_delete_ticket": TierWrite,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tiers (-want +got):\n%s", diff)
+	}
+}
+
+func TestImportMCPClassifyUnknown(t *testing.T) {
+	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"getTicekt": TierRead}}, "tickets.json", recordedTickets)
+	want := []string{`--classify names "getTicekt", which no recording holds: check the spelling (recorded tools: delete_ticket, get-ticket, getTicket)`}
+	if diff := cmp.Diff(want, imp.Errors); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestImportMCPOptionsCheck(t *testing.T) {
+	for _, tc := range []struct {
+		opts MCPImportOptions
+		want string
+	}{
+		{MCPImportOptions{Server: "github"}, `server "github" is not a server name`},
+		{MCPImportOptions{ToolIDPrefix: "GH"}, `tool-id prefix "GH" must be ASCII snake case`},
+		{MCPImportOptions{ToolIDPrefix: "a_very_long_prefix"}, `tool-id prefix "a_very_long_prefix" must be ASCII snake case of at most 16`},
+		{MCPImportOptions{Classify: map[string]string{"x": TierExec}}, `tool "x" cannot be classified exec`},
+		{MCPImportOptions{Classify: map[string]string{"x": "safe"}}, `tool "x": unknown safety tier "safe"`},
+	} {
+		_, err := ImportMCP(context.Background(), nil, tc.opts)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want %q", tc.opts, err, tc.want)
+		}
+	}
+}
+
+// TestImportMCPSchemaProblems imports tools whose schemas the loader would
+// reject or warn about: each is repaired (and says so) or left out (and
+// says why), and what is written loads without an error.
+func TestImportMCPSchemaProblems(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool string
+		want       string // status: reason
+		in         string // the inputSchema written, as JSON; "" when left out
+	}{
+		{"fine", `"inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}`,
+			"imported", `{"type": "object", "properties": {"q": {"type": "string"}}}`},
+		{"missing inputSchema", ``,
+			`imported: no inputSchema: wrote {"type": "object"}`, `{"type": "object"}`},
+		{"empty inputSchema", `"inputSchema": {}`,
+			`imported: inputSchema {} replaced by {"type": "object"}`, `{"type": "object"}`},
+		{"untyped inputSchema", `"inputSchema": {"properties": {"q": {"type": "string"}}}`,
+			`imported: inputSchema has no type: added "type": "object"`, `{"type": "object", "properties": {"q": {"type": "string"}}}`},
+		{"null inputSchema", `"inputSchema": null`,
+			"left-out: inputSchema must be a JSON Schema object, got null", ""},
+		{"string root", `"inputSchema": {"type": "string"}`,
+			`left-out: inputSchema must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`, ""},
+		{"draft-04 bounds without $schema", `"inputSchema": {"type": "object", "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 9, "exclusiveMaximum": false}}}`,
+			"imported: inputSchema: 2 boolean exclusiveMinimum/exclusiveMaximum made numbers (draft-04)",
+			`{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0, "maximum": 9}}}`},
+		{"draft-04 $schema and id", `"inputSchema": {"$schema": "http://json-schema.org/draft-04/schema#", "id": "#root", "type": "object",
+			"properties": {"id": {"type": "integer", "maximum": 5, "exclusiveMaximum": true}}}`,
+			`imported: inputSchema: 1 boolean exclusiveMinimum/exclusiveMaximum made numbers (draft-04), 1 "id" renamed "$id", $schema draft-04 changed to draft-07`,
+			`{"$schema": "http://json-schema.org/draft-07/schema#", "$id": "#root", "type": "object", "properties": {"id": {"type": "integer", "exclusiveMaximum": 5}}}`},
+		{"draft-06 $schema", `"inputSchema": {"$schema": "http://json-schema.org/draft-06/schema#", "type": "object"}`,
+			`imported: inputSchema: $schema draft-06 changed to draft-07`,
+			`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}`},
+		{"invalid $ref", `"inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/definitions/missing"}}}`,
+			`left-out: inputSchema at /properties/a/$ref: `, ""},
+		{"external $ref", `"inputSchema": {"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}`,
+			`left-out: inputSchema at /properties/a/$ref: `, ""},
+		{"invalid schema", `"inputSchema": {"type": "object", "required": "q"}`,
+			`left-out: inputSchema at /required: `, ""},
+		{"credential default", `"inputSchema": {"type": "object", "properties": {"api_key": {"type": "string", "default": "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}}}`,
+			`imported: inputSchema at /properties/api_key/default: removed a credential-looking default (`,
+			`{"type": "object", "properties": {"api_key": {"type": "string"}}}`},
+		{"credential enum", `"inputSchema": {"type": "object", "properties": {"token": {"type": "string", "enum": ["ghp_R4nd0mT0k3nV4lu3Th4tL00ksR3alAbCdEf12"]}}}`,
+			`left-out: inputSchema at /properties/token/enum/0: `, ""},
+		{"bad outputSchema", `"inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}`,
+			`imported: outputSchema left out: outputSchema must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`, `{"type": "object"}`},
+		{"untyped outputSchema", `"inputSchema": {"type": "object"}, "outputSchema": {}`,
+			`imported: outputSchema has no type: added "type": "object"`, `{"type": "object"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := `[{"name": "t", "description": "T."` + map[bool]string{true: ", ", false: ""}[tc.tool != ""] + tc.tool + `}]`
+			imp := importMCPText(t, MCPImportOptions{}, "r.json", rec)
+			if len(imp.Tools) != 1 {
+				t.Fatalf("tools = %+v", imp.Tools)
+			}
+			got := imp.Tools[0].Status
+			if imp.Tools[0].Reason != "" {
+				got += ": " + imp.Tools[0].Reason
+			}
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("outcome %q, want it to start %q", got, tc.want)
+			}
+			cat, _ := loadImported(t, imp, nil)
+			if tc.in == "" {
+				if len(cat.Tools) != 0 {
+					t.Errorf("left out, yet declared: %v", cat.Tools)
+				}
+				return
+			}
+			if len(cat.Tools) != 1 {
+				t.Fatalf("tools = %v", cat.Tools)
+			}
+			want, _ := parseJSON("want", "want", []byte(tc.in))
+			if diff := cmp.Diff(want.value, cat.Tools[0].InputSchema); diff != "" {
+				t.Errorf("inputSchema (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestImportMCPToolProblems(t *testing.T) {
+	rec := `[{"name": "", "description": "Nameless.", "inputSchema": {"type": "object"}},
+	         {"name": "quiet", "inputSchema": {"type": "object"}},
+	         {"name": "日本", "description": "No ASCII.", "inputSchema": {"type": "object"}},
+	         {"name": "leaky", "description": "Use sk_live_4eC39HqLyjWDarjtT1zdp7dc to call.", "inputSchema": {"type": "object"}},
+	         {"name": "ok", "title": "  OK  ", "description": "  Fine.  ", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}]`
+	imp := importMCPText(t, MCPImportOptions{}, "r.json", rec)
+	got := importLines(imp)
+	want := []string{
+		"r.json#/0: : left-out: no name: every MCP tool needs a non-empty string name",
+		"r.json#/1: quiet: left-out: no description: a catalog tool needs one; declare the tool by hand with a description",
+		"r.json#/2: 日本: left-out: no toolId can be derived from a name without ASCII letters or digits: declare the tool by hand",
+		"r.json#/3: leaky: left-out: description: ",
+		"r.json#/4: ok: imported",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("outcomes = %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("outcome %d = %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+	cat, decl := loadImported(t, imp, nil)
+	if len(cat.Tools) != 1 || cat.Tools[0].Title != "OK" || cat.Tools[0].Description != "Fine." {
+		t.Errorf("tools = %+v", cat.Tools)
+	}
+	if !bytes.Contains(decl, []byte("  # MCP tool ok, from r.json#/4\n  # server annotations, ignored: {\"readOnlyHint\":true}\n  - toolId: ok\n")) {
+		t.Errorf("no comments naming the tool and its annotations:\n%s", decl)
+	}
+}
+
+func TestToolsYAML(t *testing.T) {
+	rec := `{"tools": [
+	  {"name": "zeta", "description": "Last.", "inputSchema": {"type": "object", "required": ["b", "a"],
+	    "properties": {"type": {"type": "string", "enum": ["x", "y"]}, "<<": {"type": "integer", "default": 3}}}},
+	  {"name": "alpha", "title": "First", "description": "First.\nSecond line.", "outputSchema": {"type": "object", "properties": {}}}]}`
+	imp := importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": TierRead}}, "rec/abc.json", rec)
+	_, got := loadImported(t, imp, nil)
+	want := `# MCP tools imported by ` + "`signpost import mcp`" + ` from recorded tools/list results.
+# Every tool is source: mcp. The server's annotations (readOnlyHint and the
+# others) are ignored: they are the server's claims, not this catalog's
+# decision. A tool not classified with --classify is safetyTier: write, and
+# every tool is replayPolicy: unsafe and egress: internet. Review each tool's
+# safety fields and import notes, then edit freely.
+# rec/abc.json: 2 tools, 2 imported (1 with changes, 1 with an input schema substituted), 0 left out
+
+tools:
+  # MCP tool alpha, from rec/abc.json#/tools/1
+  # import notes: no inputSchema: wrote {"type": "object"}
+  - toolId: alpha
+    name: alpha
+    title: First
+    description: |-
+      First.
+      Second line.
+    server: com.example/abc
+    source: mcp
+    safetyTier: write
+    replayPolicy: unsafe
+    egress: internet
+    inputSchema:
+      type: object
+    outputSchema:
+      type: object
+      properties: {}
+  # MCP tool zeta, from rec/abc.json#/tools/0
+  - toolId: zeta
+    name: zeta
+    description: Last.
+    server: com.example/abc
+    source: mcp
+    safetyTier: read
+    replayPolicy: unsafe
+    egress: internet
+    inputSchema:
+      type: object
+      properties:
+        "<<":
+          type: integer
+          default: 3
+        type:
+          type: string
+          enum: [x, "y"]
+      required: [b, a]
+`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("YAML (-want +got):\n%s", diff)
+	}
+	again, err := ToolsYAML(importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": TierRead}}, "rec/abc.json", rec))
+	if err != nil || !bytes.Equal(again, got) {
+		t.Errorf("a second import gives other bytes (err %v)", err)
+	}
+	empty, err := ToolsYAML(&MCPImport{})
+	if err != nil || !bytes.HasSuffix(empty, []byte("# No recordings were imported.\n\ntools: []\n")) {
+		t.Errorf("empty import:\n%s (err %v)", empty, err)
+	}
+}
+
+// TestImportMCPCorpus imports the tools of real MCP servers, one file per
+// server as a catalog would, checks that the declarations load without an
+// error and build, and that they publish what an mcp: import of the same
+// recordings publishes: the same toolIds, descriptions and schemas.
+func TestImportMCPCorpus(t *testing.T) {
+	servers := []struct{ file, server, prefix string }{
+		{"github-mcp-server.tools.json", "io.github.github/github-mcp-server", "gh"},
+		{"kubernetes-mcp-server.tools.json", "io.github.containers/kubernetes-mcp-server", "k8s"},
+	}
+	declared := map[string]string{"signpost.yaml": testConfig}
+	recorded := map[string]string{"signpost.yaml": testConfig}
+	total, imported := 0, 0
+	for _, s := range servers {
+		corpusTools(t, s.file) // skips without the corpus
+		data, err := os.ReadFile(filepath.Join(filepath.FromSlash(corpusDir), s.file))
+		if errors.Is(err, fs.ErrNotExist) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		imp, err := ImportMCP(context.Background(), []MCPRecording{{Label: s.file, Data: data}}, MCPImportOptions{Server: s.server, ToolIDPrefix: s.prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(imp.Errors) > 0 {
+			t.Fatalf("%s: %q", s.file, imp.Errors)
+		}
+		for _, tl := range imp.Tools {
+			total++
+			if tl.Status == ImportImported {
+				imported++
+			} else {
+				t.Errorf("%s: left out: %s", tl.Source, tl.Reason)
+			}
+		}
+		decl, err := ToolsYAML(imp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(decl, []byte("annotations:")) || bytes.Contains(decl, []byte("readOnlyHint: ")) {
+			t.Errorf("%s: annotations copied into the declarations", s.file)
+		}
+		declared[s.prefix+".yaml"] = string(decl)
+		recorded["rec/"+s.file] = string(data)
+		recorded[s.prefix+".yaml"] = "mcp:\n  from: rec/" + s.file + "\n  server: " + s.server + "\n  toolIdPrefix: " + s.prefix + "\n"
+	}
+	if total != 164 || imported != 164 {
+		t.Errorf("%d of %d corpus tools imported, want 164 of 164", imported, total)
+	}
+
+	dir := writeCatalog(t, declared)
+	cat, diags := Load(context.Background(), dir)
+	if diags.HasErrors() {
+		t.Fatalf("imported corpus declarations do not load:\n%s", diags)
+	}
+	if _, err := Compile(context.Background(), cat); err != nil {
+		t.Fatalf("imported corpus declarations do not build: %v", err)
+	}
+	ref, diags := Load(context.Background(), writeCatalog(t, recorded))
+	if diags.HasErrors() {
+		t.Fatalf("the corpus as an mcp: import does not load:\n%s", diags)
+	}
+	type published struct {
+		Title, Description, Server, Source, Tier, Replay, Egress string
+		Input, Output                                            any
+	}
+	view := func(c *Catalog) map[string]published {
+		m := map[string]published{}
+		for _, tl := range c.Tools {
+			m[tl.ToolID] = published{tl.Title, tl.Description, tl.Server, tl.Source, tl.SafetyTier, tl.ReplayPolicy, tl.Egress, tl.InputSchema, tl.OutputSchema}
+		}
+		return m
+	}
+	if diff := cmp.Diff(view(ref), view(cat)); diff != "" {
+		t.Errorf("declarations differ from the mcp: import (-mcp +declarations):\n%s", diff)
+	}
+}
