@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -36,6 +38,10 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *updateScripts,
 		Setup: func(env *testscript.Env) error {
+			// The diff and flow scripts skip without git; CI must have it.
+			if _, err := exec.LookPath("git"); err != nil && os.Getenv("CI") != "" {
+				return fmt.Errorf("git is required in CI: %w", err)
+			}
 			env.Setenv("EXAMPLE", example)
 			env.Setenv("CORPUS", corpus)
 			return nil

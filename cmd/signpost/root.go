@@ -93,6 +93,7 @@ check and publish follow it.`,
 		newServeCmd(),
 		newCheckCmd(),
 		newPublishCmd(),
+		newDiffCmd(),
 		newSchemaCmd(),
 		newVersionCmd(),
 	)

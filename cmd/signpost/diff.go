@@ -1,0 +1,222 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/publish"
+)
+
+// diffFormat is the --format flag of diff.
+type diffFormat string
+
+func (f *diffFormat) String() string { return string(*f) }
+func (f *diffFormat) Type() string   { return "text|json|markdown" }
+func (f *diffFormat) Set(s string) error {
+	switch s {
+	case build.FormatText, build.FormatJSON, build.FormatMarkdown:
+		*f = diffFormat(s)
+		return nil
+	}
+	return fmt.Errorf("must be text, json or markdown")
+}
+
+func newDiffCmd() *cobra.Command {
+	format := diffFormat(build.FormatText)
+	var failOn, repo, catalog string
+	cmd := &cobra.Command{
+		Use:   "diff OLD NEW",
+		Short: "Show what changes between two versions of a catalog, risks first",
+		Long: `Diff compares two versions of a catalog and reports the tools, servers and
+tenants added, removed and changed, and first of all the risks a reviewer
+should look at twice. Each side is one of:
+
+  - a catalog folder (it is validated and built in memory),
+  - a built site: a folder with routes.json, as signpost build writes it,
+  - a Git revision of the repository (main, HEAD~1, v1.2.0, a commit SHA):
+    the catalog folder at that commit is extracted and built.
+
+An argument that names an existing path is a path, even when a branch or
+tag has the same name; write the revision differently (refs/heads/NAME) to
+mean the revision. Revisions are read from the Git repository that contains
+--repo (default: the current folder); the catalog is the folder --catalog
+inside it, relative to the repository's top (default: where --repo is in the
+repository, so the current folder's place). So, inside a catalog folder,
+"signpost diff HEAD~1 ." shows what the working copy changes.
+
+Risks, in the order reports list them:
+  tier-raised            a tool's safetyTier went up: pure < read < write < exec
+  egress-widened         a tool's egress went up: none < internal < internet
+  replay-loosened        a tool's replayPolicy went from stricter to looser:
+                         deterministic < idempotent < keyed < unsafe
+  tool-removed           a toolId is gone, from every tenant or from one;
+                         or a tenant's site is gone
+  tool-reassigned        a toolId now names another tool: its MCP server,
+                         MCP name or source changed
+  tenant-widened         a tool is published to a tenant that did not see
+                         it, or there is a new tenant
+  compact-changed        the compact view was switched on or off, or a tool's
+                         compact descriptor changed while its standard one
+                         did not
+  server-removed         an MCP server is no longer published
+  server-remote-changed  a server's remote endpoints, or the card URL of a
+                         server another host serves, changed
+
+--format text (default) is for people, json is the whole change with stable
+field names, markdown is a report for a pull-request comment or a GitHub job
+summary. --fail-on KIND,... exits 1 after printing when one of those risks
+is present ("any" for any risk). Exit status: 0 when done, 1 when a side is
+invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
+		Example: `  signpost diff HEAD~1 .                          # inside a catalog folder
+  signpost diff main HEAD --catalog catalogs/example
+  signpost diff site-old catalogs/example         # a built site against a catalog
+  signpost diff main . --format markdown >> "$GITHUB_STEP_SUMMARY"
+  signpost diff main . --fail-on tier-raised,egress-widened,tool-removed`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var kinds []string
+			if cmd.Flags().Changed("fail-on") {
+				var err error
+				if kinds, err = build.ParseRiskKinds(failOn); err != nil {
+					return usageError{fmt.Errorf("--fail-on: %w", err)}
+				}
+			}
+			ctx := cmd.Context()
+			sides := diffSides{repo: repo, catalog: catalog, catalogSet: cmd.Flags().Changed("catalog"), stderr: cmd.ErrOrStderr()}
+			old, err := sides.load(ctx, "old", args[0])
+			if err != nil {
+				return err
+			}
+			new, err := sides.load(ctx, "new", args[1])
+			if err != nil {
+				return err
+			}
+			change, err := build.Diff(old, new)
+			if err != nil {
+				return err
+			}
+			change.Old, change.New = args[0], args[1]
+			if err := change.Write(cmd.OutOrStdout(), string(format)); err != nil {
+				return err
+			}
+			if kinds != nil && change.HasRisk(kinds...) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "signpost: the change carries a risk named by --fail-on %s\n", failOn)
+				return reportedError{exitInvalid}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Var(&format, "format", "output format: text, json or markdown")
+	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(build.RiskKinds(), ", "))
+	cmd.Flags().StringVar(&repo, "repo", ".", "a folder inside the Git repository that revisions are read from")
+	cmd.Flags().StringVar(&catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the place of --repo)")
+	return cmd
+}
+
+// diffSides loads each side of a diff.
+type diffSides struct {
+	repo, catalog string
+	catalogSet    bool
+	stderr        io.Writer
+}
+
+// load builds one side: a built site, a catalog folder or a Git revision.
+func (d diffSides) load(ctx context.Context, which, arg string) (*build.Build, error) {
+	fi, err := os.Stat(arg)
+	switch {
+	case err == nil && !fi.IsDir():
+		return nil, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, build.RouteTableFile)
+	case err == nil && publish.IsBuild(arg):
+		return openBuiltSite(ctx, which, arg)
+	case err == nil:
+		return d.compile(ctx, which, arg, arg, "")
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s side %s: %w", which, arg, err)
+	}
+	catalog := d.catalog
+	if !d.catalogSet {
+		// The current folder's place in the repository, so that
+		// "signpost diff HEAD~1 ." compares like with like.
+		prefix, err := build.GitPrefix(ctx, d.repo)
+		if err != nil {
+			return nil, fmt.Errorf("%s side %s is not a path, and reading it as a Git revision failed: %w", which, arg, err)
+		}
+		catalog = prefix
+	}
+	rev, err := build.ExtractRevision(ctx, d.repo, arg, catalog)
+	if err != nil {
+		return nil, fmt.Errorf("%s side: %w", which, err)
+	}
+	defer rev.Close()
+	if _, err := os.Stat(filepath.Join(rev.Dir, build.ConfigFile)); err != nil {
+		return nil, fmt.Errorf("%s side: %s has no %s in %q, so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
+	}
+	// Diagnostics name files as REV:PATH, as git does.
+	prefix := arg + ":"
+	if rev.Path != "" {
+		prefix += rev.Path + "/"
+	}
+	return d.compile(ctx, which, arg, rev.Dir, prefix)
+}
+
+// compile loads and builds the catalog folder dir. prefix, when set,
+// replaces dir in diagnostics: a revision's folder is temporary.
+func (d diffSides) compile(ctx context.Context, which, arg, dir, prefix string) (*build.Build, error) {
+	cat, diags := build.Load(ctx, dir)
+	if diags.HasErrors() {
+		if prefix != "" {
+			for i := range diags {
+				if rel, err := filepath.Rel(dir, diags[i].File); err == nil && filepath.IsLocal(rel) {
+					diags[i].File = prefix + filepath.ToSlash(rel)
+				} else if err == nil && rel == "." {
+					diags[i].File = strings.TrimSuffix(prefix, "/")
+				}
+				diags[i].Message = strings.ReplaceAll(diags[i].Message, dir, strings.TrimSuffix(prefix, "/"))
+			}
+		}
+		var errs build.Diagnostics
+		for _, dg := range diags {
+			if dg.Severity == build.Error {
+				errs = append(errs, dg)
+			}
+		}
+		if err := errs.Write(d.stderr, build.FormatText); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(d.stderr, "signpost: %s side %s: the catalog is invalid (%d %s): fix it, or compare another version\n", which, arg, diags.Errors(), plural(diags.Errors(), "error", "errors"))
+		return nil, reportedError{exitInvalid}
+	}
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		return nil, fmt.Errorf("%s side %s: %w", which, arg, err)
+	}
+	return b, nil
+}
+
+// openBuiltSite reads a build output folder, checking every document
+// against its route table, as serve and publish do.
+func openBuiltSite(ctx context.Context, which, dir string) (*build.Build, error) {
+	site, err := publish.Open(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s side %s: %w", which, dir, err)
+	}
+	b := &build.Build{}
+	for _, sr := range site.Routes.Sites {
+		docs, err := site.Documents(sr.Tenant)
+		if err != nil {
+			return nil, fmt.Errorf("%s side %s: %w", which, dir, err)
+		}
+		b.Sites = append(b.Sites, &build.Site{Tenant: sr.Tenant, Dir: sr.Dir, Documents: docs})
+	}
+	return b, nil
+}

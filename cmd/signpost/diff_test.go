@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDiffExitCodes runs signpost diff and checks the exit status of each
+// outcome: 0 done, 1 a --fail-on risk or an invalid side, 2 bad usage.
+func TestDiffExitCodes(t *testing.T) {
+	example := filepath.Join("..", "..", "catalogs", "example")
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const config = "site: {origin: https://example.com, publisher: example.com}\n"
+	write("old/signpost.yaml", config)
+	write("old/tools.yaml", "tools:\n  - {toolId: t, description: T., source: openapi, safetyTier: read, replayPolicy: keyed, egress: none}\n")
+	write("new/signpost.yaml", config)
+	write("new/tools.yaml", "tools:\n  - {toolId: t, description: T., source: openapi, safetyTier: write, replayPolicy: keyed, egress: none}\n")
+	write("bad/signpost.yaml", config)
+	write("bad/tools.yaml", "tools:\n  - {toolId: t}\n")
+	old, new, bad := filepath.Join(dir, "old"), filepath.Join(dir, "new"), filepath.Join(dir, "bad")
+
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		wantStdout string
+		wantStderr string
+	}{
+		{"no change", []string{example, example}, 0, "no changes", ""},
+		{"risk without --fail-on", []string{old, new}, 0, "tier-raised", ""},
+		{"--fail-on a risk present", []string{old, new, "--fail-on", "tool-removed,tier-raised"}, 1, "tier-raised", "--fail-on tool-removed,tier-raised"},
+		{"--fail-on any", []string{old, new, "--fail-on", "any"}, 1, "tier-raised", "--fail-on any"},
+		{"--fail-on a risk absent", []string{old, new, "--fail-on", "tool-removed"}, 0, "tier-raised", ""},
+		{"--fail-on without risks", []string{example, example, "--fail-on", "any"}, 0, "no changes", ""},
+		{"invalid old side", []string{bad, new}, 1, "", "old side " + bad + ": the catalog is invalid"},
+		{"invalid new side", []string{old, bad}, 1, "", "new side " + bad + ": the catalog is invalid"},
+		{"one argument", []string{old}, 2, "", "accepts 2 arg(s)"},
+		{"unknown format", []string{old, new, "--format", "html"}, 2, "", "must be text, json or markdown"},
+		{"unknown risk", []string{old, new, "--fail-on", "tier-lowered"}, 2, "", `unknown risk kind "tier-lowered"`},
+		{"empty --fail-on", []string{old, new, "--fail-on", ""}, 2, "", "no risk kind"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			code := run(context.Background(), append([]string{"diff"}, tt.args...), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tt.wantStdout) {
+				t.Errorf("stdout lacks %q:\n%s", tt.wantStdout, stdout.String())
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantStderr, stderr.String())
+			}
+			if tt.code == 0 && stderr.Len() > 0 {
+				t.Errorf("stderr is not empty:\n%s", stderr.String())
+			}
+		})
+	}
+}
