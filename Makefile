@@ -8,6 +8,10 @@ STATICCHECK_VERSION := v0.8.2
 # A real S3 server for the publish tests, started by the tests themselves.
 VERSITYGW := $(BIN)/versitygw
 VERSITYGW_VERSION := v1.8.0
+# A GitHub Actions workflow linter, for the workflows signpost init writes.
+# A relative name, so that `make bin/actionlint` installs it.
+ACTIONLINT := bin/actionlint
+ACTIONLINT_VERSION := v1.7.12
 
 .PHONY: all build test check lint fmt vet staticcheck bench tools clean
 
@@ -18,7 +22,7 @@ build:
 	$(GO) build -o $(BIN)/signpost ./cmd/signpost
 
 ## test: run every test (the README's test command)
-test: $(VERSITYGW)
+test: $(VERSITYGW) $(ACTIONLINT)
 	$(GO) test -count=1 ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -44,13 +48,16 @@ staticcheck: $(STATICCHECK)
 bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
-tools: $(STATICCHECK) $(VERSITYGW)
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT)
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 $(VERSITYGW):
 	GOBIN=$(BIN) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+$(ACTIONLINT):
+	GOBIN=$(BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 clean:
 	rm -rf $(BIN) site

@@ -1,8 +1,8 @@
 // Package templates holds the text signpost writes out for its users: the
 // CloudFront Functions that route the HTTP contract to S3 objects
-// (cloudfront/, embedded) and the GitHub Pages workflow (github/). The
-// starter catalog of signpost init and the other CI workflows will live here
-// too.
+// (cloudfront/), the GitHub Pages workflow (github/), and the starter
+// catalog repository of signpost init with its GitHub Actions workflow
+// (init/).
 package templates
 
 import "embed"
@@ -13,3 +13,13 @@ import "embed"
 //
 //go:embed cloudfront/*.js.tmpl
 var CloudFront embed.FS
+
+// Init holds the starter catalog repository that signpost init writes, as
+// text/template sources under init/: each file's path below init/, without
+// .tmpl, is where it goes in the new repository, except that github/ is
+// written as .github/ (embed leaves out names that start with a dot). The
+// templates use the delimiters <% and %>, since GitHub Actions expressions
+// already use {{ }}.
+//
+//go:embed init
+var Init embed.FS

@@ -72,11 +72,15 @@ into a static site of JSON documents: the tool catalog at /tools and
 /tools/{toolId} with its compact view, MCP server cards, and the discovery
 catalogs /.well-known/mcp/catalog.json and /.well-known/ai-catalog.json. The
 route table beside the site says how each document must be served; serve,
-check and publish follow it.`,
-		Example: `  signpost validate catalogs/example
+check and publish follow it. init starts a catalog repository with a
+workflow that checks pull requests, and diff shows a reviewer what a change
+does, risks first.`,
+		Example: `  signpost init my-catalog --publish pages
+  signpost validate catalogs/example
   signpost build catalogs/example --out site
   signpost serve catalogs/example --tenant acme
   signpost check http://127.0.0.1:8080
+  signpost diff main HEAD --catalog catalogs/example --format markdown
   signpost publish catalogs/example --target production --dry-run`,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
@@ -87,6 +91,7 @@ check and publish follow it.`,
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
+		newInitCmd(),
 		newValidateCmd(),
 		newBuildCmd(),
 		newImportCmd(),
