@@ -5,17 +5,22 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
 	cftypes "github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 
 	"github.com/signpost-dev/signpost/build"
@@ -25,6 +30,7 @@ import (
 // *cloudfront.Client satisfies it.
 type CloudFrontAPI interface {
 	CreateInvalidation(ctx context.Context, params *cloudfront.CreateInvalidationInput, optFns ...func(*cloudfront.Options)) (*cloudfront.CreateInvalidationOutput, error)
+	GetInvalidation(ctx context.Context, params *cloudfront.GetInvalidationInput, optFns ...func(*cloudfront.Options)) (*cloudfront.GetInvalidationOutput, error)
 	GetFunction(ctx context.Context, params *cloudfront.GetFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.GetFunctionOutput, error)
 	DescribeFunction(ctx context.Context, params *cloudfront.DescribeFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.DescribeFunctionOutput, error)
 	CreateFunction(ctx context.Context, params *cloudfront.CreateFunctionInput, optFns ...func(*cloudfront.Options)) (*cloudfront.CreateFunctionOutput, error)
@@ -57,11 +63,34 @@ func ErrorDocument() build.Document {
 // a wildcard counts as one path.
 const DefaultMaxInvalidationPaths = 100
 
-// InvalidationPaths returns the paths to invalidate on the distribution in
-// front of the site of plan p, after the plan is applied: the documents
-// whose content or headers changed, and the deleted ones. A new document
-// needs none: no cache holds it (an earlier 404 for its path is cached for
-// the distribution's short error caching TTL only).
+// Invalidation is what a publish invalidates on the distribution in front
+// of a site, in two parts, because a list must never be served from a
+// cache once a document it names is deleted:
+//
+//   - Updated: the documents whose content or headers changed, the lists
+//     among them, and what an earlier publish left pending. When the plan
+//     deletes anything, these are invalidated, and the invalidation waited
+//     for, before the deletes.
+//   - Deleted: the documents the plan deletes, invalidated after them.
+//
+// A new document needs none: no cache holds it (an earlier 404 for its path
+// is cached for the distribution's short error caching TTL only).
+type Invalidation struct {
+	Updated, Deleted []string
+}
+
+// Paths returns every path of inv, sorted.
+func (inv Invalidation) Paths() []string {
+	set := map[string]bool{}
+	for _, q := range append(slices.Clone(inv.Updated), inv.Deleted...) {
+		set[q] = true
+	}
+	return sortedSet(set)
+}
+
+// InvalidationPaths returns the invalidation of the distribution in front
+// of the site of plan p, plus pending, the paths an earlier publish did not
+// get to invalidate.
 //
 // Each document gives two paths, as CloudFront advises for functions that
 // rewrite the URI: its logical route (/tools/get_forecast), and the path of
@@ -70,16 +99,16 @@ const DefaultMaxInvalidationPaths = 100
 // cache lookup. The query string is dropped by the function, so one path
 // covers both views of a route.
 //
-// With more than max paths (DefaultMaxInvalidationPaths when max <= 0),
-// paths are collapsed into a wildcard per folder ("/tools/*"; the lists at
-// the top of the site stay themselves), and if that is still too many,
-// into "/*". The result is sorted and has no duplicates.
-func InvalidationPaths(p *Plan, max int) []string {
+// With more than max paths in a part (DefaultMaxInvalidationPaths when
+// max <= 0), its paths are collapsed into a wildcard per folder ("/tools/*";
+// the lists at the top of the site stay themselves), and if that is still
+// too many, into "/*". Each part is sorted and has no duplicates.
+func InvalidationPaths(p *Plan, pending []string, max int) Invalidation {
 	if max <= 0 {
 		max = DefaultMaxInvalidationPaths
 	}
-	set := map[string]bool{}
-	add := func(route, key string) {
+	updated, deleted := map[string]bool{}, map[string]bool{}
+	add := func(set map[string]bool, route, key string) {
 		if route != "" {
 			set[invalidationEscape(build.CloudFrontPath("", route))] = true
 		}
@@ -87,23 +116,35 @@ func InvalidationPaths(p *Plan, max int) []string {
 	}
 	for _, u := range p.Uploads {
 		if u.Reason != ReasonNew {
-			add(u.Doc.Route.Route, u.Key)
+			add(updated, u.Doc.Route.Route, u.Key)
 		}
 	}
-	for _, key := range p.Deletes {
-		add(p.deletedRoutes[key], key)
+	for _, q := range pending {
+		updated[q] = true
 	}
+	for _, key := range p.Deletes {
+		add(deleted, p.deletedRoutes[key], key)
+	}
+	siteRoot := strings.TrimSuffix(build.CloudFrontPath(p.Prefix, ""), "/")
+	return Invalidation{Updated: collapsePaths(updated, siteRoot, max), Deleted: collapsePaths(deleted, siteRoot, max)}
+}
+
+// collapsePaths returns the paths of set, or, when there are more than max,
+// a wildcard for each folder, or "/*".
+func collapsePaths(set map[string]bool, siteRoot string, max int) []string {
 	paths := sortedSet(set)
 	if len(paths) <= max {
 		return paths
 	}
-	siteRoot := strings.TrimSuffix(build.CloudFrontPath(p.Prefix, ""), "/")
 	folders := map[string]bool{}
 	for _, q := range paths {
 		dir := path.Dir(q)
-		if dir == "/" || dir == siteRoot {
+		switch {
+		case q == "/*" || strings.HasSuffix(q, "/*"):
+			folders[q] = true // already a wildcard
+		case dir == "/" || dir == siteRoot:
 			folders[q] = true // a file at the top of the site stays itself
-		} else {
+		default:
 			folders[dir+"/*"] = true
 		}
 	}
@@ -156,6 +197,102 @@ func Invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, p
 	return aws.ToString(out.Invalidation.Id), nil
 }
 
+// WaitInvalidation polls the invalidation id of the distribution until
+// CloudFront reports it Completed, or ctx ends: at once, then after a
+// tenth of interval, doubling the pause up to interval.
+func WaitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id string, interval time.Duration) error {
+	pause := max(interval/10, time.Millisecond)
+	for {
+		out, err := api.GetInvalidation(ctx, &cloudfront.GetInvalidationInput{DistributionId: aws.String(distributionID), Id: aws.String(id)})
+		if err != nil {
+			return fmt.Errorf("wait for invalidation %s on distribution %s: %w", id, distributionID, err)
+		}
+		if out.Invalidation != nil && aws.ToString(out.Invalidation.Status) == "Completed" {
+			return nil
+		}
+		t := time.NewTimer(pause)
+		pause = min(2*pause, interval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("wait for invalidation %s on distribution %s: %w; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds", id, distributionID, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// PendingInvalidationName is the object, under a site's prefix, that holds
+// the paths a publish means to invalidate, written before the first upload
+// and deleted once they are invalidated. A publish that fails in between
+// leaves it, and the next publish invalidates its paths too: otherwise the
+// documents it uploaded would look unchanged and stay cached.
+const PendingInvalidationName = ".signpost-invalidation.json"
+
+// pendingInvalidation is the body of the PendingInvalidationName object.
+type pendingInvalidation struct {
+	DistributionID string   `json:"distributionId"`
+	Paths          []string `json:"paths"`
+}
+
+// ReadPendingInvalidation returns the paths an earlier publish of the site
+// of p left to invalidate on distributionID: none when there is no
+// PendingInvalidationName object, or it names another distribution.
+func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan, distributionID string) ([]string, error) {
+	key := p.Prefix + PendingInvalidationName
+	if _, ok := p.own[key]; !ok {
+		return nil, nil
+	}
+	out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(p.Bucket), Key: aws.String(key)})
+	if err != nil {
+		if isNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(out.Body, 16<<20))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	var pi pendingInvalidation
+	if json.Unmarshal(data, &pi) != nil || pi.DistributionID != distributionID {
+		return nil, nil
+	}
+	var paths []string
+	for _, q := range pi.Paths {
+		if strings.HasPrefix(q, "/") && !strings.ContainsAny(q, "\x00\n\r") {
+			paths = append(paths, q)
+		}
+	}
+	return paths, nil
+}
+
+// SavePendingInvalidation records paths as pending for the site of p.
+func SavePendingInvalidation(ctx context.Context, api S3API, p *Plan, distributionID string, paths []string) error {
+	body, err := json.Marshal(pendingInvalidation{DistributionID: distributionID, Paths: paths})
+	if err != nil {
+		return err
+	}
+	return put(ctx, api, p.Bucket, p.Prefix+PendingInvalidationName, append(body, '\n'), build.ContentTypeJSON, "no-store")
+}
+
+// ClearPendingInvalidation deletes the site's pending paths, once they are
+// invalidated.
+func ClearPendingInvalidation(ctx context.Context, api S3API, p *Plan) error {
+	key := p.Prefix + PendingInvalidationName
+	out, err := api.DeleteObjects(ctx, &s3.DeleteObjectsInput{
+		Bucket: aws.String(p.Bucket),
+		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String(key)}}, Quiet: aws.Bool(true)},
+	})
+	if err == nil && len(out.Errors) > 0 {
+		err = fmt.Errorf("%s: %s", aws.ToString(out.Errors[0].Code), aws.ToString(out.Errors[0].Message))
+	}
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", key, err)
+	}
+	return nil
+}
+
 // The actions a FunctionPlan can take.
 const (
 	FunctionCreate    = "create"
@@ -185,7 +322,18 @@ func PlanFunction(ctx context.Context, api CloudFrontAPI, name string, code []by
 	out, err := api.GetFunction(ctx, &cloudfront.GetFunctionInput{Name: aws.String(name), Stage: cftypes.FunctionStageLive})
 	switch {
 	case isNoSuchFunction(err):
-		p.Action = FunctionCreate
+		// Never published, or not there at all: a function created but
+		// not published (an earlier publish that failed half-way, or
+		// infrastructure without auto-publish) is updated, not created.
+		_, derr := api.DescribeFunction(ctx, &cloudfront.DescribeFunctionInput{Name: aws.String(name), Stage: cftypes.FunctionStageDevelopment})
+		switch {
+		case derr == nil:
+			p.Action = FunctionUpdate
+		case isNoSuchFunction(derr):
+			p.Action = FunctionCreate
+		default:
+			return p, fmt.Errorf("read CloudFront function %s: %w", name, derr)
+		}
 	case err != nil:
 		return p, fmt.Errorf("read CloudFront function %s: %w", name, err)
 	case bytes.Equal(out.FunctionCode, code):

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -48,30 +49,46 @@ func TestInvalidationPaths(t *testing.T) {
 		Deletes:       []string{"tenants/acme/tools/old*tool.json", "tenants/acme/tools/gone.json"},
 		deletedRoutes: map[string]string{"tenants/acme/tools/gone.json": "/tools/gone"},
 	}
-	want := []string{
-		"/.well-known/mcp/catalog.json",
-		"/tenants/acme/.well-known/mcp/catalog.json",
-		"/tenants/acme/tools.json",
-		"/tenants/acme/tools/get_forecast.compact.json",
-		"/tenants/acme/tools/get_forecast.json",
-		"/tenants/acme/tools/gone.json",
-		"/tenants/acme/tools/old%2Atool.json", // a "*" in a key is no wildcard
-		"/tools",
-		"/tools/get_forecast",
-		"/tools/gone",
+	want := Invalidation{
+		Updated: []string{
+			"/.well-known/mcp/catalog.json",
+			"/pending/from/before",
+			"/tenants/acme/.well-known/mcp/catalog.json",
+			"/tenants/acme/tools.json",
+			"/tenants/acme/tools/get_forecast.compact.json",
+			"/tenants/acme/tools/get_forecast.json",
+			"/tools",
+			"/tools/get_forecast",
+		},
+		Deleted: []string{
+			"/tenants/acme/tools/gone.json",
+			"/tenants/acme/tools/old%2Atool.json", // a "*" in a key is no wildcard
+			"/tools/gone",
+		},
 	}
-	if diff := cmp.Diff(want, InvalidationPaths(p, 0)); diff != "" {
+	pending := []string{"/pending/from/before", "/tools"}
+	if diff := cmp.Diff(want, InvalidationPaths(p, pending, 0)); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
-	// Over the limit: a wildcard per folder; a top-level file stays itself.
-	wantFolders := []string{"/.well-known/mcp/*", "/tenants/acme/.well-known/mcp/*", "/tenants/acme/tools.json", "/tenants/acme/tools/*", "/tools", "/tools/*"}
-	if diff := cmp.Diff(wantFolders, InvalidationPaths(p, 9)); diff != "" {
+	if got := InvalidationPaths(p, pending, 0).Paths(); len(got) != 11 || !slices.IsSorted(got) {
+		t.Errorf("all paths %q", got)
+	}
+	// Over the limit: a wildcard per folder; a file at the top of the
+	// site stays itself, and so does a wildcard.
+	wantFolders := Invalidation{
+		Updated: []string{"/.well-known/mcp/*", "/pending/from/*", "/tenants/acme/.well-known/mcp/*", "/tenants/acme/tools.json", "/tenants/acme/tools/*", "/tools", "/tools/*"},
+		Deleted: want.Deleted,
+	}
+	if diff := cmp.Diff(wantFolders, InvalidationPaths(p, pending, 7)); diff != "" {
 		t.Errorf("collapsed paths (-want +got):\n%s", diff)
 	}
-	if got := InvalidationPaths(p, 5); !slices.Equal(got, []string{"/*"}) {
+	if got := InvalidationPaths(p, pending, 2).Deleted; !slices.Equal(got, []string{"/tenants/acme/tools/*", "/tools/*"}) {
+		t.Errorf("collapsed deleted paths %q", got)
+	}
+	if got := InvalidationPaths(p, []string{"/tools/*"}, 1); !slices.Equal(got.Updated, []string{"/*"}) || !slices.Equal(got.Deleted, []string{"/*"}) {
 		t.Errorf("paths over every limit = %q, want /*", got)
 	}
-	if got := InvalidationPaths(&Plan{Uploads: []Upload{upload("tools/x.json", "/tools/x", ReasonNew)}}, 0); len(got) != 0 {
+	if got := InvalidationPaths(&Plan{Uploads: []Upload{upload("tools/x.json", "/tools/x", ReasonNew)}}, nil, 0); len(got.Paths()) != 0 {
 		t.Errorf("a new document alone gives paths %q, want none", got)
 	}
 }
@@ -191,7 +208,7 @@ func TestPublishInvalidatesChangedTool(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
 	first, _ := publish(t, client, bucket, dir, docs, ApplyOptions{})
-	if got := InvalidationPaths(first, 0); len(got) != 0 {
+	if got := InvalidationPaths(first, nil, 0).Paths(); len(got) != 0 {
 		t.Errorf("a first publish invalidates %q, want nothing", got)
 	}
 	changed, _ := loadExample(t, func(c *build.Catalog) {
@@ -212,7 +229,7 @@ func TestPublishInvalidatesChangedTool(t *testing.T) {
 		"/tools/get_weather_alerts",
 	}
 	slices.Sort(want)
-	if diff := cmp.Diff(want, InvalidationPaths(p, 0)); diff != "" {
+	if diff := cmp.Diff(want, InvalidationPaths(p, nil, 0).Paths()); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
 }
@@ -257,5 +274,132 @@ func TestBeforeListsOrder(t *testing.T) {
 	}
 	if _, err := p.Apply(context.Background(), client, ApplyOptions{BeforeLists: func(context.Context) error { return failing }}); err != failing {
 		t.Errorf("Apply with a failing hook: %v, want its error", err)
+	}
+}
+
+// TestFunctionNeverPublished checks that a function created but never
+// published (an earlier publish failed between the two calls) is updated
+// and published, not created again.
+func TestFunctionNeverPublished(t *testing.T) {
+	srv, client := newCloudFront(t)
+	ctx := context.Background()
+	code := []byte("function handler(event) { return event.request; }\n")
+	p, err := PlanFunction(ctx, client, "site-viewer-request", code)
+	if err != nil || p.Action != FunctionCreate {
+		t.Fatalf("plan %+v, %v", p, err)
+	}
+	srv.Fail("PublishFunction", http.StatusServiceUnavailable)
+	if err := ApplyFunction(ctx, client, p); err == nil {
+		t.Fatal("publish did not fail")
+	}
+	srv.Fail("PublishFunction", 0)
+	p, err = PlanFunction(ctx, client, "site-viewer-request", code)
+	if err != nil || p.Action != FunctionUpdate {
+		t.Fatalf("plan of a function never published: %+v, %v; want update", p, err)
+	}
+	if err := ApplyFunction(ctx, client, p); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := srv.Function("site-viewer-request"); string(f.Live) != string(code) {
+		t.Errorf("live code %q", f.Live)
+	}
+}
+
+func TestWaitInvalidation(t *testing.T) {
+	srv, client := newCloudFront(t)
+	ctx := context.Background()
+	srv.CompleteAfter(2)
+	id, err := Invalidate(ctx, client, "E2EXAMPLE", []string{"/tools"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WaitInvalidation(ctx, client, "E2EXAMPLE", id, time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if polls := srv.Invalidations()[0].Polls; polls != 3 {
+		t.Errorf("%d polls, want 3 (two in progress, then completed)", polls)
+	}
+	srv.CompleteAfter(1 << 30)
+	id, err = Invalidate(ctx, client, "E2EXAMPLE", []string{"/tools"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	err = WaitInvalidation(tctx, client, "E2EXAMPLE", id, 5*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "raise --invalidation-timeout") {
+		t.Errorf("a wait that times out: %v", err)
+	}
+}
+
+// TestPendingInvalidation checks that the pending paths survive in the
+// bucket until cleared, and that no plan deletes signpost's own objects.
+func TestPendingInvalidation(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	docs, dir := loadExample(t, nil)
+	p, _ := publish(t, client, bucket, dir, docs, ApplyOptions{})
+	if got, err := ReadPendingInvalidation(ctx, client, p, "E1"); err != nil || got != nil {
+		t.Fatalf("pending before any: %q, %v", got, err)
+	}
+	paths := []string{"/tools", "/tools/get_forecast"}
+	if err := SavePendingInvalidation(ctx, client, p, "E1", paths); err != nil {
+		t.Fatal(err)
+	}
+	p, err := PlanS3(ctx, client, bucket, dir, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Deletes) != 0 || len(p.Uploads) != 0 {
+		t.Errorf("a plan with a pending object: uploads %v, deletes %q; want none", p.Uploads, p.Deletes)
+	}
+	if got, err := ReadPendingInvalidation(ctx, client, p, "E1"); err != nil || !slices.Equal(got, paths) {
+		t.Errorf("pending %q, %v; want %q", got, err, paths)
+	}
+	if got, _ := ReadPendingInvalidation(ctx, client, p, "E2OTHER"); got != nil {
+		t.Errorf("pending paths of another distribution: %q", got)
+	}
+	if err := ClearPendingInvalidation(ctx, client, p); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(bucketKeys(t, client, bucket), p.Prefix+PendingInvalidationName) {
+		t.Error("the pending object is still there after Clear")
+	}
+}
+
+// TestBeforeDeletesOrder checks that the hook runs after the manifest and
+// before the first delete, only when there are deletes, and that its error
+// leaves every object in place.
+func TestBeforeDeletesOrder(t *testing.T) {
+	client, bucket := newBucket(t)
+	docs, dir := loadExample(t, nil)
+	ran := false
+	publish(t, client, bucket, dir, docs, ApplyOptions{BeforeDeletes: func(context.Context) error { ran = true; return nil }})
+	if ran {
+		t.Error("BeforeDeletes ran for a plan without deletes")
+	}
+	fewer := docs[:len(docs)-1]
+	api := &counting{S3API: client}
+	hookAt := -1
+	publish(t, api, bucket, dir, fewer, ApplyOptions{MaxDeletes: 1, BeforeDeletes: func(context.Context) error {
+		api.mu.Lock()
+		hookAt = len(api.calls)
+		api.mu.Unlock()
+		return nil
+	}})
+	if hookAt < 0 || hookAt >= len(api.calls) || api.calls[hookAt] != "DeleteObjects" || !slices.Contains(api.calls[:hookAt], "PutObject") {
+		t.Errorf("calls %q, hook before call %d: want it after the manifest and before DeleteObjects", api.calls, hookAt)
+	}
+
+	p, err := PlanS3(context.Background(), client, bucket, dir, docs[:len(docs)-2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	failing := errors.New("lists not yet invalidated")
+	if _, err := p.Apply(context.Background(), client, ApplyOptions{MaxDeletes: 1, BeforeDeletes: func(context.Context) error { return failing }}); err != failing {
+		t.Errorf("Apply with a failing hook: %v, want its error", err)
+	}
+	if keys := bucketKeys(t, client, bucket); !slices.Contains(keys, normalizePrefix(dir)+docs[len(docs)-2].Route.Key) {
+		t.Error("a document was deleted although the hook failed")
 	}
 }

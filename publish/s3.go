@@ -74,6 +74,17 @@ type Plan struct {
 	manifest        []byte            // the manifest of the site
 	manifestChanged bool              // the bucket's manifest is missing or differs
 	deletedRoutes   map[string]string // key of a delete → its route, as the old manifest has it
+	own             map[string]string // signpost's own objects under the prefix (key → ETag)
+}
+
+// ownObjectPrefix starts the names of the objects signpost keeps beside a
+// site's documents (the manifest, pending invalidations). A plan never
+// deletes them.
+const ownObjectPrefix = ".signpost-"
+
+func isOwnObject(key, prefix string) bool {
+	name, ok := strings.CutPrefix(key, prefix)
+	return ok && strings.HasPrefix(name, ownObjectPrefix) && !strings.Contains(name, "/")
 }
 
 // manifestEntry is what the manifest records of one document.
@@ -147,7 +158,7 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	}
 	manifest = append(manifest, '\n')
 
-	p := &Plan{Bucket: bucket, Prefix: prefix, manifest: manifest}
+	p := &Plan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}}
 	old := map[string]manifestEntry{}
 	if etag, ok := remote[manifestKey]; ok {
 		p.manifestChanged = etag != md5Hex(manifest)
@@ -193,15 +204,20 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	slices.SortFunc(documents, byKey)
 	slices.SortFunc(lists, byKey)
 	p.Uploads = append(documents, lists...)
-	for key := range remote {
-		if key != manifestKey && !seen[key] {
-			p.Deletes = append(p.Deletes, key)
-			if r := old[strings.TrimPrefix(key, prefix)].Route; r != "" {
-				if p.deletedRoutes == nil {
-					p.deletedRoutes = map[string]string{}
-				}
-				p.deletedRoutes[key] = r
+	for key, etag := range remote {
+		if seen[key] {
+			continue
+		}
+		if isOwnObject(key, prefix) {
+			p.own[key] = etag
+			continue
+		}
+		p.Deletes = append(p.Deletes, key)
+		if r := old[strings.TrimPrefix(key, prefix)].Route; r != "" {
+			if p.deletedRoutes == nil {
+				p.deletedRoutes = map[string]string{}
 			}
+			p.deletedRoutes[key] = r
 		}
 	}
 	slices.Sort(p.Deletes)
@@ -261,6 +277,11 @@ type ApplyOptions struct {
 	// distribution to the new documents (see ApplyFunction). Its error
 	// stops Apply.
 	BeforeLists func(ctx context.Context) error
+	// BeforeDeletes, when set, runs after the manifest is uploaded and
+	// before the first delete, when there are deletes to make: the moment to
+	// drop the old lists from a distribution's caches, so that none is
+	// served naming a deleted document. Its error stops Apply.
+	BeforeDeletes func(ctx context.Context) error
 }
 
 // Applied is what Apply did.
@@ -337,6 +358,11 @@ func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applie
 		}
 	}
 
+	if len(deletes) > 0 && opts.BeforeDeletes != nil {
+		if err := opts.BeforeDeletes(ctx); err != nil {
+			return res, err
+		}
+	}
 	for start := 0; start < len(deletes); start += maxDeleteBatch {
 		batch := deletes[start:min(start+maxDeleteBatch, len(deletes))]
 		ids := make([]types.ObjectIdentifier, len(batch))

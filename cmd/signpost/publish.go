@@ -8,12 +8,25 @@ import (
 	"os"
 	"path"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/publish"
 )
+
+// maxInvalidationPaths is the most paths CloudFront lets be in progress on
+// a distribution.
+const maxInvalidationPaths = 3000
+
+// defaultInvalidationTimeout bounds the wait for an invalidation before
+// deletes; CloudFront usually completes one in under a few minutes.
+const defaultInvalidationTimeout = 15 * time.Minute
+
+// invalidationPollInterval is how often publish asks whether an
+// invalidation is complete.
+const invalidationPollInterval = 10 * time.Second
 
 // defaultMaxDeletes is how many objects publish deletes at most unless told
 // otherwise: enough for ordinary removals, few enough that a wrong prefix or
@@ -26,6 +39,7 @@ func newPublishCmd() *cobra.Command {
 	var dryRun bool
 	maxDeletes := defaultMaxDeletes
 	maxPaths := publish.DefaultMaxInvalidationPaths
+	invalidationTimeout := defaultInvalidationTimeout
 	cmd := &cobra.Command{
 		Use:   "publish [DIR] --target NAME",
 		Short: "Upload a catalog's sites to S3, in an order that never breaks a link",
@@ -54,9 +68,13 @@ With a cloudfront distribution in the target, each site's plan also lists
 the distribution's work, done in this order: the two CloudFront Functions
 (when functionName is set: created if missing, updated and published when the
 build changes their code) switch over once the documents are uploaded and
-before the lists are; after the deletes, one invalidation names the routes
-and objects whose content changed or that were deleted, collapsed into
-wildcards past --max-invalidation-paths. New documents need no invalidation.
+before the lists are. The routes and objects whose content changed or that
+are deleted are invalidated (new documents need none), collapsed into
+wildcards past --max-invalidation-paths: with deletes, the changed ones
+first, waiting up to --invalidation-timeout for CloudFront to drop the old
+lists before anything is deleted, then the deleted ones. The paths are kept
+in the bucket (.signpost-invalidation.json) until invalidated, so a publish
+that fails half-way leaves them to the next one.
 Each site also gets the object .signpost-404.json, the page the distribution
 answers unknown keys with (see templates/aws). CloudFront calls use the same
 credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
@@ -69,6 +87,12 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 			dir := catalogDir(args)
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json")}
+			}
+			if maxPaths < 1 || maxPaths > maxInvalidationPaths {
+				return usageError{fmt.Errorf("--max-invalidation-paths must be 1 to %d: CloudFront allows %d paths in progress per distribution", maxInvalidationPaths, maxInvalidationPaths)}
+			}
+			if invalidationTimeout <= 0 {
+				return usageError{fmt.Errorf("--invalidation-timeout must be positive")}
 			}
 			if target == "" {
 				return usageError{fmt.Errorf("--target is required: name an s3 target of %s", build.ConfigFile)}
@@ -130,22 +154,12 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 					return err
 				}
 				for i, sp := range sites {
-					res, err := sp.plan.Apply(ctx, client, publish.ApplyOptions{
-						MaxDeletes:  maxDeletes,
-						Progress:    progress(cmd.ErrOrStderr()),
-						BeforeLists: sp.applyFunctions(cf),
-					})
+					opts := publish.ApplyOptions{MaxDeletes: maxDeletes, Progress: progress(cmd.ErrOrStderr())}
+					res, err := sp.apply(ctx, client, cf, opts, invalidationTimeout)
 					if err != nil {
 						return err
 					}
 					report.Sites[i].Applied = res
-					if sp.distribution != "" {
-						id, err := publish.Invalidate(ctx, cf, sp.distribution, sp.paths)
-						if err != nil {
-							return err
-						}
-						report.Sites[i].CloudFront.InvalidationID = id
-					}
 				}
 			}
 			if format == "json" {
@@ -175,6 +189,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	f.BoolVar(&dryRun, "dry-run", false, "print the plan and change nothing")
 	f.IntVar(&maxDeletes, "max-deletes", maxDeletes, "most objects deleted; more refuses every delete (-1: no limit)")
 	f.IntVar(&maxPaths, "max-invalidation-paths", maxPaths, "most paths one CloudFront invalidation lists before they are collapsed into wildcards")
+	f.DurationVar(&invalidationTimeout, "invalidation-timeout", invalidationTimeout, "longest wait for CloudFront to drop the old lists before documents are deleted")
 	f.StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
 }
@@ -206,8 +221,11 @@ type uploadReport struct {
 type cloudFrontReport struct {
 	DistributionID string           `json:"distributionId"`
 	Functions      []functionReport `json:"functions"`
-	Invalidations  []string         `json:"invalidations"`
-	InvalidationID string           `json:"invalidationId,omitempty"`
+	// Invalidations are every path to invalidate; Pending those an earlier
+	// publish left, included in Invalidations.
+	Invalidations   []string `json:"invalidations"`
+	Pending         []string `json:"pending"`
+	InvalidationIDs []string `json:"invalidationIds"`
 }
 
 type functionReport struct {
@@ -221,7 +239,7 @@ type sitePublish struct {
 	plan         *publish.Plan
 	functions    []publish.FunctionPlan
 	distribution string
-	paths        []string
+	inv          publish.Invalidation
 	report       siteReport
 }
 
@@ -254,11 +272,13 @@ func planSite(ctx context.Context, s3 publish.S3API, cf publish.CloudFrontAPI, d
 	}
 	dist := cft.Distributions[s.Tenant]
 	sp.distribution = dist.ID
-	sp.paths = publish.InvalidationPaths(p, maxPaths)
-	sp.report.CloudFront = &cloudFrontReport{DistributionID: dist.ID, Functions: []functionReport{}, Invalidations: sp.paths}
-	if sp.paths == nil {
-		sp.report.CloudFront.Invalidations = []string{}
+	pending, err := publish.ReadPendingInvalidation(ctx, s3, p, dist.ID)
+	if err != nil {
+		return nil, err
 	}
+	sp.inv = publish.InvalidationPaths(p, pending, maxPaths)
+	sp.report.CloudFront = &cloudFrontReport{DistributionID: dist.ID, Functions: []functionReport{},
+		Invalidations: orEmpty(sp.inv.Paths()), Pending: orEmpty(pending), InvalidationIDs: []string{}}
 	if dist.FunctionName == "" {
 		return sp, nil
 	}
@@ -279,6 +299,72 @@ func planSite(ctx context.Context, s3 publish.S3API, cf publish.CloudFrontAPI, d
 		sp.report.CloudFront.Functions = append(sp.report.CloudFront.Functions, functionReport{Name: fp.Name, Action: fp.Action})
 	}
 	return sp, nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// apply carries out the plan of the site, and its distribution's part:
+//
+//  1. the paths to invalidate are recorded as pending in the bucket, so
+//     that a publish that fails half-way leaves them to the next one;
+//  2. documents are uploaded, the functions switched over, the lists and
+//     catalogs uploaded (Plan.Apply);
+//  3. when there are deletes, the changed paths are invalidated first and
+//     the invalidation waited for (at most wait), so that no cache serves an
+//     old list naming a document about to be deleted; then the deletes;
+//  4. the rest is invalidated, and the pending paths cleared.
+func (sp *sitePublish) apply(ctx context.Context, s3 publish.S3API, cf publish.CloudFrontAPI, opts publish.ApplyOptions, wait time.Duration) (*publish.Applied, error) {
+	all := sp.inv.Paths()
+	cfr := sp.report.CloudFront
+	if sp.distribution != "" && len(all) > 0 {
+		if err := publish.SavePendingInvalidation(ctx, s3, sp.plan, sp.distribution, all); err != nil {
+			return nil, err
+		}
+	}
+	opts.BeforeLists = sp.applyFunctions(cf)
+	invalidated := false
+	if sp.distribution != "" && len(sp.inv.Updated) > 0 {
+		opts.BeforeDeletes = func(ctx context.Context) error {
+			id, err := publish.Invalidate(ctx, cf, sp.distribution, sp.inv.Updated)
+			if err != nil {
+				return err
+			}
+			cfr.InvalidationIDs = append(cfr.InvalidationIDs, id)
+			wctx, cancel := context.WithTimeout(ctx, wait)
+			defer cancel()
+			if err := publish.WaitInvalidation(wctx, cf, sp.distribution, id, invalidationPollInterval); err != nil {
+				return err
+			}
+			invalidated = true
+			return nil
+		}
+	}
+	res, err := sp.plan.Apply(ctx, s3, opts)
+	if err != nil || sp.distribution == "" {
+		return res, err
+	}
+	rest := all
+	if invalidated {
+		rest = sp.inv.Deleted
+	}
+	id, err := publish.Invalidate(ctx, cf, sp.distribution, rest)
+	if err != nil {
+		return res, err
+	}
+	if id != "" {
+		cfr.InvalidationIDs = append(cfr.InvalidationIDs, id)
+	}
+	if len(all) > 0 {
+		if err := publish.ClearPendingInvalidation(ctx, s3, sp.plan); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
 }
 
 // applyFunctions returns the step that brings the site's functions up to
@@ -321,8 +407,16 @@ func printPlan(w io.Writer, sp *sitePublish) {
 	for _, f := range sp.functions {
 		fmt.Fprintf(w, "  function %s: %s\n", f.Name, f.Action)
 	}
-	fmt.Fprintf(w, "  invalidate %s on distribution %s\n", count(len(sp.paths), "path"), sp.distribution)
-	for _, q := range sp.paths {
+	all := sp.inv.Paths()
+	note := ""
+	if n := len(sp.report.CloudFront.Pending); n > 0 {
+		note = fmt.Sprintf(", %d left pending by an earlier publish", n)
+	}
+	if len(p.Deletes) > 0 && len(sp.inv.Updated) > 0 {
+		note += "; the changed ones before the deletes, waiting for CloudFront, then the deleted ones"
+	}
+	fmt.Fprintf(w, "  invalidate %s on distribution %s%s\n", count(len(all), "path"), sp.distribution, note)
+	for _, q := range all {
 		fmt.Fprintf(w, "    %s\n", q)
 	}
 }

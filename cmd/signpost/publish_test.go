@@ -213,8 +213,8 @@ func TestPublishCloudFront(t *testing.T) {
 	if inv[1].DistributionID != "E1GLOBEX" || len(inv[1].Paths) != len(want) {
 		t.Errorf("globex invalidation %+v", inv[1])
 	}
-	if id := r.Sites[0].CloudFront.InvalidationID; id == "" {
-		t.Error("the report has no invalidation id")
+	if ids := r.Sites[0].CloudFront.InvalidationIDs; len(ids) != 1 {
+		t.Errorf("the report has invalidation ids %q, want one", ids)
 	}
 
 	// A new server card is a new route: the viewer-request function must
@@ -258,5 +258,36 @@ func TestPublishCloudFront(t *testing.T) {
 	code := run(ctx, []string{"publish", dir, "--target", "production"}, io.Discard, &errOut)
 	if code != exitInvalid || !strings.Contains(errOut.String(), "invalidate 6 paths on distribution E1ACME") {
 		t.Errorf("failing invalidation: exit %d: %s", code, errOut.String())
+	}
+	// The documents are up, so the next publish finds nothing to upload,
+	// but the paths the failed one meant to invalidate stay pending.
+	cf.Fail("CreateInvalidation", 0)
+	before := len(cf.Invalidations())
+	r = publishJSON()
+	if c := r.Sites[0].CloudFront; len(r.Sites[0].Uploads) != 0 || len(c.Pending) != 6 || len(c.Invalidations) != 6 || len(c.InvalidationIDs) != 1 {
+		t.Errorf("a publish after a failed invalidation: %+v %+v", r.Sites[0], c)
+	}
+	if n := len(cf.Invalidations()) - before; n != 2 {
+		t.Errorf("%d invalidations, want one per distribution", n)
+	}
+	if r = publishJSON(); len(r.Sites[0].CloudFront.Pending) != 0 {
+		t.Errorf("pending paths after they were invalidated: %q", r.Sites[0].CloudFront.Pending)
+	}
+
+	// Removing a tool: the changed lists are invalidated and waited for
+	// before the delete, and the deleted paths after it.
+	if err := os.Remove(filepath.Join(dir, "b.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	cf.CompleteAfter(1)
+	before = len(cf.Invalidations())
+	r = publishJSON()
+	inv = cf.Invalidations()[before:]
+	if len(inv) != 4 || len(r.Sites[0].Deletes) != 2 || len(r.Sites[0].CloudFront.InvalidationIDs) != 2 {
+		t.Fatalf("removing a tool: invalidations %+v, site %+v", inv, r.Sites[0])
+	}
+	if first, second := inv[0], inv[1]; !slices.Contains(first.Paths, "/tools") || slices.Contains(first.Paths, "/tools/get_alerts") ||
+		first.Polls != 2 || !slices.Contains(second.Paths, "/tools/get_alerts") || slices.Contains(second.Paths, "/tools") {
+		t.Errorf("acme: first invalidation %+v (waited for), then %+v", first, second)
 	}
 }

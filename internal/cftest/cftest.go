@@ -29,6 +29,8 @@ type Function struct {
 type Invalidation struct {
 	DistributionID, CallerReference string
 	Paths                           []string
+	// Polls counts the GetInvalidation calls that asked for it.
+	Polls int
 }
 
 // Server is the fake. Its zero value is not usable: call Start.
@@ -42,6 +44,8 @@ type Server struct {
 	invalidations []Invalidation
 	calls         map[string]int
 	fail          map[string]int // operation → status to answer with
+	pollsToDone   int            // GetInvalidation calls before Completed
+	log           []string       // operations in the order they were called
 }
 
 // Start serves the fake on a free loopback port until Close.
@@ -79,6 +83,21 @@ func (s *Server) Invalidations() []Invalidation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.invalidations)
+}
+
+// CompleteAfter makes every invalidation report InProgress to its first
+// polls GetInvalidation calls, and Completed after.
+func (s *Server) CompleteAfter(polls int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pollsToDone = polls
+}
+
+// Log returns the operations called, in order.
+func (s *Server) Log() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.log)
 }
 
 // Calls returns how many times operation (for example "UpdateFunction")
@@ -131,6 +150,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && len(parts) == 3 && parts[0] == "distribution" && parts[2] == "invalidation":
 		op = "CreateInvalidation"
+	case r.Method == http.MethodGet && len(parts) == 4 && parts[0] == "distribution" && parts[2] == "invalidation":
+		op = "GetInvalidation"
 	case r.Method == http.MethodPost && len(parts) == 1 && parts[0] == "function":
 		op = "CreateFunction"
 	case r.Method == http.MethodGet && len(parts) == 2 && parts[0] == "function":
@@ -154,6 +175,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[op]++
+	s.log = append(s.log, op)
 	if status := s.fail[op]; status != 0 {
 		writeError(w, status, "ServiceUnavailable", "failing on purpose")
 		return
@@ -176,6 +198,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		id := fmt.Sprintf("I%d", len(s.invalidations))
 		w.Header().Set("Location", s.URL+apiPrefix+"distribution/"+parts[1]+"/invalidation/"+id)
 		writeXML(w, http.StatusCreated, fmt.Sprintf("<Invalidation><Id>%s</Id><Status>InProgress</Status><CreateTime>2026-01-01T00:00:00Z</CreateTime>%s</Invalidation>", id, body))
+	case "GetInvalidation":
+		var n int
+		if _, err := fmt.Sscanf(parts[3], "I%d", &n); err != nil || n < 1 || n > len(s.invalidations) || s.invalidations[n-1].DistributionID != parts[1] {
+			writeError(w, http.StatusNotFound, "NoSuchInvalidation", "no invalidation "+parts[3])
+			return
+		}
+		inv := &s.invalidations[n-1]
+		inv.Polls++
+		status := "InProgress"
+		if inv.Polls > s.pollsToDone {
+			status = "Completed"
+		}
+		var items strings.Builder
+		for _, p := range inv.Paths {
+			items.WriteString("<Path>")
+			_ = xml.EscapeText(&items, []byte(p))
+			items.WriteString("</Path>")
+		}
+		writeXML(w, http.StatusOK, fmt.Sprintf("<Invalidation><Id>%s</Id><Status>%s</Status><CreateTime>2026-01-01T00:00:00Z</CreateTime><InvalidationBatch><Paths><Quantity>%d</Quantity><Items>%s</Items></Paths><CallerReference>%s</CallerReference></InvalidationBatch></Invalidation>", parts[3], status, len(inv.Paths), items.String(), inv.CallerReference))
 	case "CreateFunction":
 		var req functionRequest
 		code, err := decodeFunction(body, &req)
