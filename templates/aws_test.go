@@ -610,6 +610,7 @@ type awsCase struct {
 	alias, cert                       string
 	gitHub                            string // the OIDC subject, or ""
 	attachTo                          string
+	bucketRegion                      string // the region in the origin's domain of a shared bucket
 }
 
 // awsCases covers a catalog without tenants and both kinds of tenant stack.
@@ -646,6 +647,17 @@ func awsCases() []awsCase {
 		keyPrefix:      "tenants/globex/",
 		functionPrefix: "globex",
 		attachTo:       "signpost-ci",
+		bucketRegion:   "us-east-1",
+	}, {
+		name: "tenant sharing a bucket in another region",
+		params: map[string]string{
+			"BucketName": "example-discovery", "FunctionNamePrefix": "initech", "SitePrefix": "tenants/initech",
+			"CreateBucket": "false", "BucketRegion": "eu-west-1",
+		},
+		bucket:         "example-discovery",
+		keyPrefix:      "tenants/initech/",
+		functionPrefix: "initech",
+		bucketRegion:   "eu-west-1",
 	}}
 }
 
@@ -799,7 +811,7 @@ func TestAWSTemplateDistribution(t *testing.T) {
 			}
 			wantDomain := "{GetAtt:Bucket.RegionalDomainName}"
 			if !c.ownsBucket {
-				wantDomain = c.bucket + ".s3.us-east-1.amazonaws.com"
+				wantDomain = c.bucket + ".s3." + c.bucketRegion + ".amazonaws.com"
 			}
 			if got := dig(o, "DomainName"); got != wantDomain {
 				t.Errorf("origin DomainName %v, want %s", got, wantDomain)
@@ -1077,12 +1089,14 @@ func TestAWSTemplateParameters(t *testing.T) {
 	}{
 		{name: "minimal", params: base},
 		{name: "alias without certificate", params: with("AliasDomainName", "a.example.com"), rules: []string{"AliasNeedsCertificate"}},
-		{name: "sharing without the bucket", params: with("CreateBucket", "false", "SharedBucketDistributionArns", "arn:aws:cloudfront::1:distribution/E1"), rules: []string{"SharingNeedsBucketOwner"}},
+		{name: "sharing without the bucket", params: with("CreateBucket", "false", "SharedBucketDistributionArns", "arn:aws:cloudfront::123456789012:distribution/E1"), rules: []string{"SharingNeedsBucketOwner"}},
 		{name: "prefix with slashes around", params: with("SitePrefix", "/tenants/acme/"), invalid: true},
 		{name: "prefix with a wildcard", params: with("SitePrefix", "tenants/*"), invalid: true},
 		{name: "function name too long", params: with("FunctionNamePrefix", strings.Repeat("a", 49)), invalid: true},
 		{name: "no function name", params: map[string]string{"BucketName": "example-discovery"}, invalid: true},
 		{name: "repository without owner", params: with("GitHubRepository", "catalog"), invalid: true},
+		{name: "shared ARNs with a space", params: with("SharedBucketDistributionArns", "arn:aws:cloudfront::123456789012:distribution/E1, arn:aws:cloudfront::123456789012:distribution/E2"), invalid: true},
+		{name: "bucket region with a space", params: with("CreateBucket", "false", "BucketRegion", "eu west"), invalid: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env, err := newCFNEnv(tpl, c.params)
