@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +32,11 @@ const (
 	// RiskReplayLoosened: a tool's replayPolicy moved up the order, from
 	// strictest to loosest, deterministic < idempotent < keyed < unsafe.
 	RiskReplayLoosened = "replay-loosened"
+	// RiskToolAdded: a new tool that can change state: its safetyTier is
+	// write or exec. (A tier this version does not know ranks above exec,
+	// as for RiskTierRaised, and counts too.) A new pure or read tool is
+	// listed as a change, not a risk.
+	RiskToolAdded = "tool-added"
 	// RiskToolRemoved: a toolId is no longer published, to any tenant or to
 	// one that still exists; or a tenant's whole site is gone.
 	RiskToolRemoved = "tool-removed"
@@ -43,12 +49,25 @@ const (
 	// RiskCompactChanged: the compact view was switched on or off, or a
 	// tool's compact descriptor changed while its standard one did not.
 	RiskCompactChanged = "compact-changed"
+	// RiskServerAdded: a new MCP server: a new endpoint clients connect to
+	// and send their credentials to.
+	RiskServerAdded = "server-added"
 	// RiskServerRemoved: an MCP server is no longer published.
 	RiskServerRemoved = "server-removed"
-	// RiskServerRemoteChanged: the URLs clients connect to changed: a
-	// server's remote endpoints, or the card URL of a server whose card
-	// another host serves.
+	// RiskServerRemoteChanged: what clients connect to changed: a server's
+	// remote endpoints (one added or removed, or anything else about one,
+	// such as its URL variables or headers), or the card URL of a server
+	// whose card another host serves.
 	RiskServerRemoteChanged = "server-remote-changed"
+	// RiskOriginChanged: the site's origin or publisher changed, so every
+	// URL and identifier the discovery catalogs publish changed. Both are
+	// read from the published catalogs: the origin from either, the
+	// publisher from the AI catalog.
+	RiskOriginChanged = "origin-changed"
+	// RiskRouteRemoved: a route other than the tool routes, one a client
+	// could fetch, is no longer published: a discovery catalog switched
+	// off, a server card moved or removed.
+	RiskRouteRemoved = "route-removed"
 )
 
 // RiskAny, given to HasRisk, matches every kind of risk.
@@ -60,8 +79,9 @@ const FormatMarkdown = "markdown"
 
 // riskKinds lists every kind of risk in report order.
 var riskKinds = []string{
-	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolRemoved, RiskToolReassigned,
-	RiskTenantWidened, RiskCompactChanged, RiskServerRemoved, RiskServerRemoteChanged,
+	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
+	RiskToolReassigned, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
+	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved,
 }
 
 // RiskKinds returns every kind of risk, in the order reports list them.
@@ -99,40 +119,50 @@ var (
 	replayOrder = []string{ReplayDeterministic, ReplayIdempotent, ReplayKeyed, ReplayUnsafe}
 )
 
+// rank is the place of v in order; a value outside it ranks above all.
+func rank(order []string, v string) int {
+	if i := slices.Index(order, v); i >= 0 {
+		return i
+	}
+	return len(order)
+}
+
 // widens reports whether moving from old to new goes up order.
 func widens(order []string, old, new string) bool {
-	rank := func(v string) int {
-		if i := slices.Index(order, v); i >= 0 {
-			return i
-		}
-		return len(order)
-	}
-	return old != new && rank(new) > rank(old)
+	return old != new && rank(order, new) > rank(order, old)
 }
 
 // Change is what differs between two builds of a catalog: the risks first,
-// then every tool, server and tenant added, removed or changed. Its JSON
-// form is stable (see DiffFormat); lists are sorted and never null.
+// then every tenant, tool, server and other document added, removed or
+// changed. Its JSON form is stable (see DiffFormat); lists are sorted and
+// never null.
 type Change struct {
 	Format int `json:"format"`
 	// Old and New name the two sides, as the user gave them.
 	Old string `json:"old"`
 	New string `json:"new"`
+	// OldEmpty says that the old side had no catalog (a revision from
+	// before the catalog was added) and was compared as an empty one.
+	OldEmpty bool `json:"oldEmpty"`
 	// Risks are sorted by kind, in the order of RiskKinds, then subject.
 	Risks   []Risk        `json:"risks"`
 	Tenants TenantChanges `json:"tenants"`
 	Tools   ToolChanges   `json:"tools"`
 	Servers ServerChanges `json:"servers"`
+	// Documents are the documents other than tools: the discovery
+	// catalogs and the server cards.
+	Documents DocumentChanges `json:"documents"`
 }
 
 // Risk is one change a reviewer should look at twice.
 type Risk struct {
 	Kind string `json:"kind"`
-	// ToolID, Server or Tenant is what the risk is about ("" when it is
-	// about something else).
+	// ToolID, Server, Tenant or Route is what the risk is about (all ""
+	// when it is about the whole site).
 	ToolID string `json:"toolId,omitempty"`
 	Server string `json:"server,omitempty"`
 	Tenant string `json:"tenant,omitempty"`
+	Route  string `json:"route,omitempty"`
 	// Old and New are the values that changed, when there are two.
 	Old     string `json:"old,omitempty"`
 	New     string `json:"new,omitempty"`
@@ -148,6 +178,8 @@ func (r Risk) subject() string {
 		return "server " + r.Server
 	case r.Tenant != "":
 		return "tenant " + r.Tenant
+	case r.Route != "":
+		return "route " + r.Route
 	}
 	return "site"
 }
@@ -161,6 +193,8 @@ func (r Risk) mdSubject() string {
 		return "server " + mdCode(r.Server)
 	case r.Tenant != "":
 		return "tenant " + mdCode(r.Tenant)
+	case r.Route != "":
+		return "route " + mdCode(r.Route)
 	}
 	return "site"
 }
@@ -257,15 +291,73 @@ type ServerChange struct {
 	// RemotesAdded and RemotesRemoved are "TYPE URL" of remote endpoints.
 	RemotesAdded   []string `json:"remotesAdded"`
 	RemotesRemoved []string `json:"remotesRemoved"`
+	// RemotesChanged are the remote endpoints, on both sides by "TYPE
+	// URL", whose other fields (variables, headers) changed.
+	RemotesChanged []RemoteChange `json:"remotesChanged"`
 }
 
-// Empty reports whether the two sides publish the same tools, servers and
-// tenants.
+// RemoteChange is a remote endpoint whose type and URL template stayed the
+// same while the rest of it changed.
+type RemoteChange struct {
+	// Remote is "TYPE URL" of the endpoint.
+	Remote string `json:"remote"`
+	// Fields are the endpoint's fields that changed, sorted, such as
+	// headers and variables; empty when the card lists the endpoint more
+	// than once, so that its fields cannot be paired.
+	Fields []string `json:"fields"`
+}
+
+// describe says what changed about the endpoint.
+func (r RemoteChange) describe() string {
+	what := "changed"
+	if len(r.Fields) > 0 {
+		what = strings.Join(r.Fields, ", ") + " changed"
+	}
+	return "remote " + r.Remote + ": " + what
+}
+
+// DocumentChanges are the documents other than the tool routes (/tools and
+// /tools/{toolId}) added, removed and changed, by route and view, each
+// sorted by route, then view. Only the sites of tenants on both sides are
+// compared: a site added or removed is in TenantChanges.
+type DocumentChanges struct {
+	Added   []DocumentSummary `json:"added"`
+	Removed []DocumentSummary `json:"removed"`
+	Changed []DocumentSummary `json:"changed"`
+}
+
+// DocumentSummary is a document added, removed or changed.
+type DocumentSummary struct {
+	Route string `json:"route"`
+	View  string `json:"view"`
+	// ContentType is the new side's, or the old side's for a document
+	// removed.
+	ContentType string `json:"contentType"`
+	// Tenants are the sites where the document was added, removed or
+	// changed (empty without tenants).
+	Tenants []string `json:"tenants"`
+}
+
+// describe is one line about the document.
+func (d DocumentSummary) describe() string {
+	about := []string{d.ContentType}
+	if d.View != ViewStandard {
+		about = append([]string{d.View + " view"}, about...)
+	}
+	if len(d.Tenants) > 0 {
+		about = append(about, "tenants "+strings.Join(d.Tenants, ", "))
+	}
+	return printable(d.Route+" ("+strings.Join(about, "; ")+")", 0)
+}
+
+// Empty reports whether the two sides publish the same tools, servers,
+// tenants and documents.
 func (c *Change) Empty() bool {
 	return len(c.Risks) == 0 && len(c.Tenants.Added) == 0 && len(c.Tenants.Removed) == 0 &&
 		len(c.Tenants.CompactView) == 0 && len(c.Tools.Added) == 0 && len(c.Tools.Removed) == 0 &&
 		len(c.Tools.Changed) == 0 && len(c.Servers.Added) == 0 && len(c.Servers.Removed) == 0 &&
-		len(c.Servers.Changed) == 0
+		len(c.Servers.Changed) == 0 && len(c.Documents.Added) == 0 && len(c.Documents.Removed) == 0 &&
+		len(c.Documents.Changed) == 0
 }
 
 // HasRisk reports whether the change carries a risk of one of kinds
@@ -282,10 +374,12 @@ func (c *Change) HasRisk(kinds ...string) bool {
 // Diff compares two builds of a catalog, old and new, document by document:
 // tools by their standard and compact descriptors, servers by their cards
 // (the v1 card, or the draft card when only that is published) and the
-// entries of the discovery catalogs, tenants by their sites. It reads the
-// documents only, so either side may be a catalog compiled in memory or a
-// built site read back from disk. A document that is not what signpost
-// writes is an error.
+// entries of the discovery catalogs, tenants by their sites, every other
+// document by route and view, and the origin and publisher the catalogs
+// publish. It reads the documents only, so either side may be a catalog
+// compiled in memory or a built site read back from disk; a nil or empty
+// Build is a catalog that publishes nothing. A document that is not what
+// signpost writes is an error.
 func Diff(old, new *Build) (*Change, error) {
 	before, err := snapshotBuild(old)
 	if err != nil {
@@ -296,21 +390,25 @@ func Diff(old, new *Build) (*Change, error) {
 		return nil, fmt.Errorf("diff: new side: %w", err)
 	}
 	c := &Change{
-		Format:  DiffFormat,
-		Risks:   []Risk{},
-		Tenants: TenantChanges{Added: []string{}, Removed: []string{}, CompactView: []CompactViewChange{}},
-		Tools:   ToolChanges{Added: []ToolSummary{}, Removed: []ToolSummary{}, Changed: []ToolChange{}},
-		Servers: ServerChanges{Added: []ServerSummary{}, Removed: []ServerSummary{}, Changed: []ServerChange{}},
+		Format:    DiffFormat,
+		Risks:     []Risk{},
+		Tenants:   TenantChanges{Added: []string{}, Removed: []string{}, CompactView: []CompactViewChange{}},
+		Tools:     ToolChanges{Added: []ToolSummary{}, Removed: []ToolSummary{}, Changed: []ToolChange{}},
+		Servers:   ServerChanges{Added: []ServerSummary{}, Removed: []ServerSummary{}, Changed: []ServerChange{}},
+		Documents: DocumentChanges{Added: []DocumentSummary{}, Removed: []DocumentSummary{}, Changed: []DocumentSummary{}},
 	}
 	c.diffTenants(before, after)
 	c.diffTools(before, after)
 	c.diffServers(before, after)
+	c.diffDocuments(before, after)
+	c.diffIdentity(before, after)
 	slices.SortStableFunc(c.Risks, func(a, b Risk) int {
 		return cmp.Or(
 			cmp.Compare(slices.Index(riskKinds, a.Kind), slices.Index(riskKinds, b.Kind)),
 			strings.Compare(a.ToolID, b.ToolID),
 			strings.Compare(a.Server, b.Server),
 			strings.Compare(a.Tenant, b.Tenant),
+			strings.Compare(a.Route, b.Route),
 		)
 	})
 	return c, nil
@@ -323,12 +421,26 @@ type snapshot struct {
 	sites   map[string]*siteState // by tenant
 	tools   map[string]*toolState // by toolId
 	servers map[string]*serverState
+	// origins and publishers are what the sites' discovery catalogs
+	// publish (see siteState.identity); empty when no catalog says.
+	origins    map[string]bool
+	publishers map[string]bool
 }
 
 type siteState struct {
 	compact bool
 	tools   int
+	// docs are the documents other than the tool routes.
+	docs map[docKey]Document
+	// What the discovery catalogs publish: the AI catalog's host domain
+	// and its tool catalog URL, and the URLs of both catalogs' entries.
+	publisher      string
+	toolCatalogURL string
+	entryURLs      []string
 }
+
+// docKey is a document's route and view.
+type docKey struct{ route, view string }
 
 type toolState struct {
 	desc     toolDoc
@@ -357,13 +469,19 @@ type toolDoc struct {
 type serverState struct {
 	card    map[string]json.RawMessage // without $schema; nil for a cross-host server
 	cardURL string                     // a cross-host server's card URL
-	remotes []string
+	remotes []string                   // "TYPE URL", sorted and unique
+	// remoteJSON holds, by "TYPE URL", the canonical JSON of each remote
+	// endpoint listed under it (usually one).
+	remoteJSON map[string][]json.RawMessage
 }
 
 // snapshotBuild reads the tools, servers and sites of a build from its
 // documents.
 func snapshotBuild(b *Build) (*snapshot, error) {
-	s := &snapshot{sites: map[string]*siteState{}, tools: map[string]*toolState{}, servers: map[string]*serverState{}}
+	s := &snapshot{
+		sites: map[string]*siteState{}, tools: map[string]*toolState{}, servers: map[string]*serverState{},
+		origins: map[string]bool{}, publishers: map[string]bool{},
+	}
 	if b == nil {
 		return s, nil
 	}
@@ -372,12 +490,19 @@ func snapshotBuild(b *Build) (*snapshot, error) {
 		if _, dup := s.sites[site.Tenant]; dup {
 			return nil, fmt.Errorf("two sites for tenant %q", site.Tenant)
 		}
-		st := &siteState{}
+		st := &siteState{docs: map[docKey]Document{}}
 		s.sites[site.Tenant] = st
 		for _, d := range site.Documents {
 			if err := s.readDocument(site.Tenant, st, d, entries); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", siteName(site.Tenant), d.Route.Route, err)
 			}
+		}
+		origin, publisher := st.identity()
+		if origin != "" {
+			s.origins[origin] = true
+		}
+		if publisher != "" {
+			s.publishers[publisher] = true
 		}
 	}
 	for name, u := range entries {
@@ -391,8 +516,56 @@ func snapshotBuild(b *Build) (*snapshot, error) {
 	return s, nil
 }
 
+// identity returns the origin and the publisher the site's discovery
+// catalogs publish. The publisher is the AI catalog's host domain. The
+// origin is the scheme and host of the AI catalog's tool catalog URL
+// (origin + /tools), or else of a catalog entry whose path is a route of
+// this site: a local server's card, at origin + its path. The MCP catalog
+// names no publisher, and a site with neither catalog publishes neither
+// value (its tool descriptors carry no URL): then "" is returned, and Diff
+// compares only what both sides publish.
+func (st *siteState) identity() (origin, publisher string) {
+	hostOf := func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return ""
+		}
+		return u.Scheme + "://" + u.Host
+	}
+	if st.toolCatalogURL != "" {
+		origin = hostOf(st.toolCatalogURL)
+	}
+	if origin == "" {
+		urls := slices.Sorted(slices.Values(st.entryURLs))
+		for _, raw := range urls {
+			u, err := url.Parse(raw)
+			if err != nil {
+				continue
+			}
+			if _, local := st.docs[docKey{u.Path, ViewStandard}]; local {
+				if origin = hostOf(raw); origin != "" {
+					break
+				}
+			}
+		}
+	}
+	return origin, st.publisher
+}
+
+// isToolRoute reports whether route is /tools or a tool's route.
+func isToolRoute(route string) bool {
+	return route == "/tools" || strings.HasPrefix(route, "/tools/")
+}
+
 func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entries map[string]string) error {
 	route := d.Route.Route
+	if !isToolRoute(route) {
+		k := docKey{route, d.View}
+		if _, dup := st.docs[k]; dup {
+			return fmt.Errorf("two documents for view %s", d.View)
+		}
+		st.docs[k] = d
+	}
 	switch {
 	case route == "/tools":
 		if d.View == ViewCompact {
@@ -425,13 +598,9 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 		}
 		st.tools++
 	case d.ContentType == ContentTypeServerCardV1 || d.ContentType == ContentTypeServerCardDraft:
-		var card map[string]json.RawMessage
-		if err := json.Unmarshal(d.Body, &card); err != nil {
-			return fmt.Errorf("not a server card: %w", err)
-		}
-		var name string
-		if err := json.Unmarshal(card["name"], &name); err != nil || name == "" {
-			return fmt.Errorf("a server card without a name")
+		card, name, err := readCard(d.Body)
+		if err != nil {
+			return err
 		}
 		// The v1 card wins over the draft card: they differ only by
 		// $schema, and the v1 card is the one AI catalogs point at.
@@ -439,22 +608,39 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 			return nil
 		}
 		delete(card, "$schema")
-		remotes, err := cardRemotes(card["remotes"])
+		remotes, remoteJSON, err := cardRemotes(card["remotes"])
 		if err != nil {
 			return err
 		}
-		s.servers[name] = &serverState{card: card, remotes: remotes}
+		s.servers[name] = &serverState{card: card, remotes: remotes, remoteJSON: remoteJSON}
 	case route == RouteAICatalog || route == RouteMCPCatalog:
 		var cat struct {
+			Host struct {
+				Domain string `json:"domain"`
+			} `json:"host"`
 			Entries []struct {
 				Identifier string `json:"identifier"`
 				URL        string `json:"url"`
+				Data       struct {
+					ToolCatalog struct {
+						URL string `json:"url"`
+					} `json:"toolCatalog"`
+				} `json:"data"`
 			} `json:"entries"`
 		}
 		if err := json.Unmarshal(d.Body, &cat); err != nil {
 			return fmt.Errorf("not a discovery catalog: %w", err)
 		}
+		if route == RouteAICatalog {
+			st.publisher = cat.Host.Domain
+		}
 		for _, e := range cat.Entries {
+			if e.Data.ToolCatalog.URL != "" && route == RouteAICatalog {
+				st.toolCatalogURL = e.Data.ToolCatalog.URL
+			}
+			if e.URL != "" {
+				st.entryURLs = append(st.entryURLs, e.URL)
+			}
 			var name string
 			if _, n, ok := strings.Cut(e.Identifier, ":mcp:"); ok && strings.HasPrefix(e.Identifier, "urn:air:") {
 				name = n
@@ -471,24 +657,91 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 	return nil
 }
 
-// cardRemotes lists a card's remotes as "TYPE URL", sorted.
-func cardRemotes(raw json.RawMessage) ([]string, error) {
-	out := []string{}
+// readCard reads a server card and its name.
+func readCard(body []byte) (map[string]json.RawMessage, string, error) {
+	var card map[string]json.RawMessage
+	if err := json.Unmarshal(body, &card); err != nil {
+		return nil, "", fmt.Errorf("not a server card: %w", err)
+	}
+	var name string
+	if err := json.Unmarshal(card["name"], &name); err != nil || name == "" {
+		return nil, "", fmt.Errorf("a server card without a name")
+	}
+	return card, name, nil
+}
+
+// cardRemotes lists a card's remotes as "TYPE URL", sorted and unique, and
+// the canonical JSON of the endpoints under each.
+func cardRemotes(raw json.RawMessage) ([]string, map[string][]json.RawMessage, error) {
+	out, all := []string{}, map[string][]json.RawMessage{}
 	if len(raw) == 0 {
-		return out, nil
+		return out, all, nil
 	}
-	var remotes []struct {
-		Type string `json:"type"`
-		URL  string `json:"url"`
-	}
+	var remotes []json.RawMessage
 	if err := json.Unmarshal(raw, &remotes); err != nil {
-		return nil, fmt.Errorf("a server card whose remotes are not a list of endpoints: %w", err)
+		return nil, nil, fmt.Errorf("a server card whose remotes are not a list of endpoints: %w", err)
 	}
 	for _, r := range remotes {
-		out = append(out, strings.TrimSpace(r.Type+" "+r.URL))
+		var ep struct {
+			Type string `json:"type"`
+			URL  string `json:"url"`
+		}
+		if err := json.Unmarshal(r, &ep); err != nil {
+			return nil, nil, fmt.Errorf("a server card whose remotes are not a list of endpoints: %w", err)
+		}
+		canon, err := canonicalJSON(r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("a server card with a remote that is not JSON: %w", err)
+		}
+		key := strings.TrimSpace(ep.Type + " " + ep.URL)
+		out = append(out, key)
+		all[key] = append(all[key], canon)
+	}
+	for _, eps := range all {
+		slices.SortFunc(eps, func(a, b json.RawMessage) int { return bytes.Compare(a, b) })
 	}
 	slices.Sort(out)
-	return slices.Compact(out), nil
+	return slices.Compact(out), all, nil
+}
+
+// canonicalJSON re-encodes a JSON value with sorted keys and no spaces, so
+// that equal values have equal bytes whatever wrote them.
+func canonicalJSON(raw []byte) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(b.Bytes()), nil
+}
+
+// remoteFields names the fields of a remote endpoint that differ between
+// two canonical encodings of it, sorted; nil when either is not an object.
+func remoteFields(old, new json.RawMessage) []string {
+	var b, a map[string]json.RawMessage
+	if json.Unmarshal(old, &b) != nil || json.Unmarshal(new, &a) != nil {
+		return nil
+	}
+	var fields []string
+	for k := range b {
+		if !bytes.Equal(b[k], a[k]) {
+			fields = append(fields, k)
+		}
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			fields = append(fields, k)
+		}
+	}
+	slices.Sort(fields)
+	return fields
 }
 
 // siteName names a site in messages.
@@ -529,8 +782,17 @@ func onOff(b bool) string {
 
 func (c *Change) diffTools(before, after *snapshot) {
 	for _, id := range slices.Sorted(maps.Keys(after.tools)) {
-		if _, ok := before.tools[id]; !ok && after.tools[id].standard != nil {
-			c.Tools.Added = append(c.Tools.Added, summarizeTool(after.tools[id]))
+		a := after.tools[id]
+		if _, ok := before.tools[id]; ok || a.standard == nil {
+			continue
+		}
+		c.Tools.Added = append(c.Tools.Added, summarizeTool(a))
+		if tier := a.desc.SafetyTier; rank(tierOrder, tier) >= rank(tierOrder, TierWrite) {
+			msg := "new " + tier + " tool"
+			if len(a.tenants) > 0 {
+				msg += " for " + tenantsWord(len(a.tenants)) + " " + strings.Join(a.tenants, ", ")
+			}
+			c.risk(Risk{Kind: RiskToolAdded, ToolID: id, New: tier, Message: msg})
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(before.tools)) {
@@ -643,9 +905,19 @@ func toolIdentity(d toolDoc) string {
 
 func (c *Change) diffServers(before, after *snapshot) {
 	for _, name := range slices.Sorted(maps.Keys(after.servers)) {
-		if _, ok := before.servers[name]; !ok {
-			c.Servers.Added = append(c.Servers.Added, summarizeServer(name, after.servers[name]))
+		if _, ok := before.servers[name]; ok {
+			continue
 		}
+		a := after.servers[name]
+		c.Servers.Added = append(c.Servers.Added, summarizeServer(name, a))
+		msg := "new server"
+		switch {
+		case a.cardURL != "":
+			msg += ", its card at " + a.cardURL
+		case len(a.remotes) > 0:
+			msg += ": clients connect to " + strings.Join(a.remotes, ", ")
+		}
+		c.risk(Risk{Kind: RiskServerAdded, Server: name, New: cmp.Or(strings.Join(a.remotes, ", "), a.cardURL), Message: msg})
 	}
 	for _, name := range slices.Sorted(maps.Keys(before.servers)) {
 		b := before.servers[name]
@@ -655,7 +927,7 @@ func (c *Change) diffServers(before, after *snapshot) {
 			c.risk(Risk{Kind: RiskServerRemoved, Server: name, Message: "no longer published"})
 			continue
 		}
-		sc := ServerChange{Name: name, Fields: []FieldChange{}, RemotesAdded: []string{}, RemotesRemoved: []string{}}
+		sc := ServerChange{Name: name, Fields: []FieldChange{}, RemotesAdded: []string{}, RemotesRemoved: []string{}, RemotesChanged: []RemoteChange{}}
 		keys := map[string]bool{"cardUrl": true}
 		for k := range b.card {
 			keys[k] = true
@@ -694,15 +966,28 @@ func (c *Change) diffServers(before, after *snapshot) {
 		for _, r := range b.remotes {
 			if !slices.Contains(a.remotes, r) {
 				sc.RemotesRemoved = append(sc.RemotesRemoved, r)
+				continue
 			}
+			// The same type and URL template: anything else about the
+			// endpoint (a variable's default or choices, a header) changes
+			// what clients send where.
+			bj, aj := b.remoteJSON[r], a.remoteJSON[r]
+			if slices.EqualFunc(bj, aj, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) }) {
+				continue
+			}
+			rc := RemoteChange{Remote: r, Fields: []string{}}
+			if len(bj) == 1 && len(aj) == 1 {
+				rc.Fields = append(rc.Fields, remoteFields(bj[0], aj[0])...)
+			}
+			sc.RemotesChanged = append(sc.RemotesChanged, rc)
 		}
-		if len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 {
+		if len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 || len(sc.RemotesChanged) > 0 {
 			c.risk(Risk{Kind: RiskServerRemoteChanged, Server: name, Old: strings.Join(sc.RemotesRemoved, ", "), New: strings.Join(sc.RemotesAdded, ", "), Message: remotesMessage(sc)})
 		}
 		if b.cardURL != a.cardURL && b.cardURL != "" && a.cardURL != "" {
 			c.risk(Risk{Kind: RiskServerRemoteChanged, Server: name, Old: b.cardURL, New: a.cardURL, Message: fmt.Sprintf("card URL %s -> %s", b.cardURL, a.cardURL)})
 		}
-		if len(sc.Fields) > 0 || len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 {
+		if len(sc.Fields) > 0 || len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 || len(sc.RemotesChanged) > 0 {
 			c.Servers.Changed = append(c.Servers.Changed, sc)
 		}
 	}
@@ -716,7 +1001,134 @@ func remotesMessage(sc ServerChange) string {
 	if len(sc.RemotesRemoved) > 0 {
 		parts = append(parts, "endpoint removed "+strings.Join(sc.RemotesRemoved, ", "))
 	}
+	for _, r := range sc.RemotesChanged {
+		parts = append(parts, r.describe())
+	}
 	return strings.Join(parts, "; ")
+}
+
+// diffDocuments compares the documents other than the tool routes of each
+// site on both sides, by route and view, and reports the routes no longer
+// published.
+func (c *Change) diffDocuments(before, after *snapshot) {
+	type entry struct {
+		contentType string
+		tenants     []string
+	}
+	added, removed, changed := map[docKey]*entry{}, map[docKey]*entry{}, map[docKey]*entry{}
+	note := func(m map[docKey]*entry, k docKey, contentType, tenant string) {
+		e := m[k]
+		if e == nil {
+			e = &entry{contentType: contentType, tenants: []string{}}
+			m[k] = e
+		}
+		if tenant != "" {
+			e.tenants = append(e.tenants, tenant)
+		}
+	}
+	var common []string
+	for _, t := range slices.Sorted(maps.Keys(before.sites)) {
+		a, ok := after.sites[t]
+		if !ok {
+			continue
+		}
+		common = append(common, t)
+		b := before.sites[t]
+		for _, k := range sortedDocKeys(a.docs) {
+			if bd, ok := b.docs[k]; !ok {
+				note(added, k, a.docs[k].ContentType, t)
+			} else if !bytes.Equal(bd.Body, a.docs[k].Body) || bd.ContentType != a.docs[k].ContentType {
+				note(changed, k, a.docs[k].ContentType, t)
+			}
+		}
+		for _, k := range sortedDocKeys(b.docs) {
+			if _, ok := a.docs[k]; !ok {
+				note(removed, k, b.docs[k].ContentType, t)
+			}
+		}
+	}
+	list := func(m map[docKey]*entry) []DocumentSummary {
+		out := []DocumentSummary{}
+		for _, k := range sortedDocKeys(m) {
+			out = append(out, DocumentSummary{Route: k.route, View: k.view, ContentType: m[k].contentType, Tenants: m[k].tenants})
+		}
+		return out
+	}
+	c.Documents.Added, c.Documents.Removed, c.Documents.Changed = list(added), list(removed), list(changed)
+
+	for _, d := range c.Documents.Removed {
+		tenant := ""
+		if len(d.Tenants) > 0 {
+			tenant = d.Tenants[0]
+		}
+		r := Risk{Kind: RiskRouteRemoved, Route: d.Route, Old: d.Route}
+		old := before.sites[tenant].docs[docKey{d.Route, d.View}]
+		r.Message, r.New = routeRemoved(old, after.sites[tenant])
+		if len(d.Tenants) > 0 && len(d.Tenants) < len(common) {
+			r.Message += " for " + tenantsWord(len(d.Tenants)) + " " + strings.Join(d.Tenants, ", ")
+		}
+		c.risk(r)
+	}
+}
+
+// routeRemoved says what became of a document no longer published at its
+// route: a catalog switched off, a card gone or moved (the same server's
+// card of the same type at another route of the new site, returned as
+// moved).
+func routeRemoved(old Document, now *siteState) (msg, moved string) {
+	switch old.Route.Route {
+	case RouteAICatalog:
+		return "the AI catalog is no longer published", ""
+	case RouteMCPCatalog:
+		return "the MCP catalog is no longer published", ""
+	}
+	kind := map[string]string{ContentTypeServerCardV1: "v1 card", ContentTypeServerCardDraft: "draft card"}[old.ContentType]
+	if kind == "" {
+		return "no longer published", ""
+	}
+	_, name, err := readCard(old.Body)
+	if err != nil {
+		return "no longer published", "" // read before: not reached
+	}
+	for _, k := range sortedDocKeys(now.docs) {
+		d := now.docs[k]
+		if d.ContentType != old.ContentType {
+			continue
+		}
+		if _, n, err := readCard(d.Body); err == nil && n == name {
+			return fmt.Sprintf("the %s of server %s moved to %s", kind, name, k.route), k.route
+		}
+	}
+	return fmt.Sprintf("the %s of server %s is no longer published", kind, name), ""
+}
+
+func sortedDocKeys[V any](m map[docKey]V) []docKey {
+	return slices.SortedFunc(maps.Keys(m), func(a, b docKey) int {
+		return cmp.Or(strings.Compare(a.route, b.route), strings.Compare(a.view, b.view))
+	})
+}
+
+// diffIdentity compares the origin and publisher both sides publish. A side
+// whose catalogs do not say (both discovery catalogs off, or only the MCP
+// catalog, which names no publisher) cannot be compared: nothing it
+// publishes carries the value, so nothing a client sees changed with it.
+func (c *Change) diffIdentity(before, after *snapshot) {
+	for _, f := range []struct {
+		what     string
+		old, new map[string]bool
+	}{
+		{"origin", before.origins, after.origins},
+		{"publisher", before.publishers, after.publishers},
+	} {
+		if len(f.old) == 0 || len(f.new) == 0 {
+			continue
+		}
+		old := strings.Join(slices.Sorted(maps.Keys(f.old)), ", ")
+		new := strings.Join(slices.Sorted(maps.Keys(f.new)), ", ")
+		if old != new {
+			c.risk(Risk{Kind: RiskOriginChanged, Old: old, New: new, Message: fmt.Sprintf("%s %s -> %s", f.what, old, new)})
+		}
+	}
 }
 
 // cardString is a card's string field, or its JSON when it is not a string.
@@ -782,6 +1194,7 @@ func (c *Change) counts() string {
 	part("tools", len(c.Tools.Added), len(c.Tools.Removed), len(c.Tools.Changed))
 	part("servers", len(c.Servers.Added), len(c.Servers.Removed), len(c.Servers.Changed))
 	part("tenants", len(c.Tenants.Added), len(c.Tenants.Removed), len(c.Tenants.CompactView))
+	part("documents", len(c.Documents.Added), len(c.Documents.Removed), len(c.Documents.Changed))
 	return strings.Join(parts, "; ")
 }
 
@@ -803,6 +1216,14 @@ func printable(s string, limit int) string {
 
 // valueLimit is the longest value the text and markdown reports show.
 const valueLimit = 72
+
+// tenantsWord is "tenant" or "tenants", before a list of n.
+func tenantsWord(n int) string {
+	if n == 1 {
+		return "tenant"
+	}
+	return "tenants"
+}
 
 func tenantLabel(t string) string {
 	if t == "" {
@@ -876,7 +1297,7 @@ func (s ServerSummary) describe() string {
 func (s ServerChange) details() []string {
 	var out []string
 	for _, f := range s.Fields {
-		if f.Field == "remotes" && (len(s.RemotesAdded) > 0 || len(s.RemotesRemoved) > 0) {
+		if f.Field == "remotes" && (len(s.RemotesAdded) > 0 || len(s.RemotesRemoved) > 0 || len(s.RemotesChanged) > 0) {
 			continue // said below, endpoint by endpoint
 		}
 		out = append(out, f.describe())
@@ -887,11 +1308,22 @@ func (s ServerChange) details() []string {
 	for _, r := range s.RemotesRemoved {
 		out = append(out, "remote removed "+printable(r, 0))
 	}
+	for _, r := range s.RemotesChanged {
+		out = append(out, printable(r.describe(), 0))
+	}
 	return out
 }
 
+// oldLabel names the old side in report headings.
+func (c *Change) oldLabel() string {
+	if c.OldEmpty {
+		return c.Old + " (no catalog)"
+	}
+	return c.Old
+}
+
 func (c *Change) writeText(b *strings.Builder) {
-	fmt.Fprintf(b, "signpost diff %s -> %s\n", printable(c.Old, 0), printable(c.New, 0))
+	fmt.Fprintf(b, "signpost diff %s -> %s\n", printable(c.oldLabel(), 0), printable(c.New, 0))
 	if c.Empty() {
 		b.WriteString("no changes\n")
 		return
@@ -945,6 +1377,18 @@ func (c *Change) writeText(b *strings.Builder) {
 			for _, d := range s.details() {
 				fmt.Fprintf(b, "      %s\n", d)
 			}
+		}
+	}
+	if len(c.Documents.Added)+len(c.Documents.Removed)+len(c.Documents.Changed) > 0 {
+		b.WriteString("\nDOCUMENTS\n")
+		for _, d := range c.Documents.Added {
+			fmt.Fprintf(b, "  + %s\n", d.describe())
+		}
+		for _, d := range c.Documents.Removed {
+			fmt.Fprintf(b, "  - %s\n", d.describe())
+		}
+		for _, d := range c.Documents.Changed {
+			fmt.Fprintf(b, "  ~ %s\n", d.describe())
 		}
 	}
 }
@@ -1003,7 +1447,11 @@ func mdList(b *strings.Builder, title string, items []string) {
 }
 
 func (c *Change) writeMarkdown(b *strings.Builder) {
-	fmt.Fprintf(b, "## signpost diff: %s → %s\n\n", mdCode(c.Old), mdCode(c.New))
+	old := mdCode(c.Old)
+	if c.OldEmpty {
+		old += " (no catalog)"
+	}
+	fmt.Fprintf(b, "## signpost diff: %s → %s\n\n", old, mdCode(c.New))
 	if c.Empty() {
 		b.WriteString("No changes.\n")
 		return
@@ -1078,6 +1526,33 @@ func (c *Change) writeMarkdown(b *strings.Builder) {
 		}
 		for _, s := range c.Servers.Changed {
 			changed = append(changed, mdCode(s.Name)+": "+mdText(strings.Join(s.details(), "; ")))
+		}
+		mdList(b, "Added", added)
+		mdList(b, "Removed", removed)
+		mdList(b, "Changed", changed)
+	}
+	if len(c.Documents.Added)+len(c.Documents.Removed)+len(c.Documents.Changed) > 0 {
+		b.WriteString("### Documents\n\n")
+		item := func(d DocumentSummary) string {
+			s := mdCode(d.Route)
+			if d.View != ViewStandard {
+				s += " (" + mdText(d.View) + " view)"
+			}
+			s += ": " + mdText(d.ContentType)
+			if len(d.Tenants) > 0 {
+				s += "; tenants " + mdText(strings.Join(d.Tenants, ", "))
+			}
+			return s
+		}
+		var added, removed, changed []string
+		for _, d := range c.Documents.Added {
+			added = append(added, item(d))
+		}
+		for _, d := range c.Documents.Removed {
+			removed = append(removed, item(d))
+		}
+		for _, d := range c.Documents.Changed {
+			changed = append(changed, item(d))
 		}
 		mdList(b, "Added", added)
 		mdList(b, "Removed", removed)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -101,8 +102,37 @@ func diffLines(c *Change) []string {
 	for _, s := range c.Servers.Changed {
 		out = append(out, "server ~ "+s.Name+": "+strings.Join(s.details(), "; "))
 	}
+	for _, d := range c.Documents.Added {
+		out = append(out, "doc + "+d.describe())
+	}
+	for _, d := range c.Documents.Removed {
+		out = append(out, "doc - "+d.describe())
+	}
+	for _, d := range c.Documents.Changed {
+		out = append(out, "doc ~ "+d.describe())
+	}
 	return out
 }
+
+// diffRemoteServers replaces the servers of diffBase: the weather server,
+// and one whose remote has a URL variable and a header.
+const diffRemoteServers = `servers:
+  - name: com.example/weather
+    version: 1.0.0
+    description: Weather.
+    remotes:
+      - {type: streamable-http, url: https://mcp.example.com/weather}
+  - name: com.example/billing
+    version: 1.0.0
+    description: Billing.
+    remotes:
+      - type: streamable-http
+        url: https://{region}.mcp.example.com/billing
+        variables:
+          region: {description: Data region, default: eu, choices: [eu, us]}
+        headers:
+          - {name: Authorization, description: Bearer token, isRequired: true, isSecret: true}
+`
 
 const (
 	tools   = "tools.yaml"
@@ -128,7 +158,38 @@ func TestDiff(t *testing.T) {
     egress: internet
     tenants: [globex]
 `}},
-			want: []string{"tool + run_code (host-extension, exec, unsafe, egress internet; tenants globex)"},
+			want: []string{
+				"risk tool-added tool run_code: new exec tool for tenant globex",
+				"tool + run_code (host-extension, exec, unsafe, egress internet; tenants globex)",
+			},
+		},
+		{
+			name: "write tool added",
+			edits: [][3]string{{tools, "", `  - toolId: update_thing
+    description: Updates a thing.
+    source: host-extension
+    safetyTier: write
+    replayPolicy: idempotent
+    egress: none
+`}},
+			want: []string{
+				"risk tool-added tool update_thing: new write tool for tenants acme, globex",
+				"tool + update_thing (host-extension, write, idempotent, egress none; tenants acme, globex)",
+			},
+		},
+		{
+			name: "read tool added",
+			edits: [][3]string{{tools, "", `  - toolId: list_things
+    description: Lists things.
+    source: openapi
+    safetyTier: read
+    replayPolicy: deterministic
+    egress: none
+`}},
+			want: []string{
+				"tool + list_things (openapi, read, deterministic, egress none; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
 		},
 		{
 			name:  "tool removed",
@@ -202,6 +263,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk tool-reassigned tool delete_thing: now names openapi (was host-extension)",
 				"tool ~ delete_thing: source host-extension -> openapi; compact descriptor changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
 			},
 		},
 		{
@@ -264,12 +326,30 @@ func TestDiff(t *testing.T) {
 				"risk compact-changed tenant globex: compact view switched off for tenant globex",
 				"tenant ~ acme compact on -> off",
 				"tenant ~ globex compact on -> off",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 			},
 		},
 		{
 			name:  "server added",
 			edits: [][3]string{{servers, "", "  - name: com.example/docs\n    version: 2.0.0\n    description: Docs.\n    remotes: [{type: sse, url: https://mcp.example.com/docs}]\n"}},
-			want:  []string{"server + com.example/docs (version 2.0.0; remotes sse https://mcp.example.com/docs)"},
+			want: []string{
+				"risk server-added server com.example/docs: new server: clients connect to sse https://mcp.example.com/docs",
+				"server + com.example/docs (version 2.0.0; remotes sse https://mcp.example.com/docs)",
+				"doc + /.well-known/mcp/server-cards/com.example/docs.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc + /.well-known/mcp/servers/com.example/docs.json (application/mcp-server+json; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "cross-host server added",
+			edits: [][3]string{{servers, "", "  - name: com.example/crm\n    cardUrl: https://crm.example.org/card.json\n"}},
+			want: []string{
+				"risk server-added server com.example/crm: new server, its card at https://crm.example.org/card.json",
+				"server + com.example/crm (card https://crm.example.org/card.json)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
 		},
 		{
 			name:  "server removed",
@@ -277,12 +357,34 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-removed server com.example/helpdesk: no longer published",
 				"server - com.example/helpdesk (card https://vendor.example.net/card.json)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "local server removed",
+			edits: [][3]string{{servers, "  - name: com.example/weather\n    version: 1.0.0\n    description: Weather.\n    remotes:\n      - {type: streamable-http, url: https://mcp.example.com/weather}\n", ""}, {tools, "    server: com.example/weather\n", ""}},
+			want: []string{
+				"risk tool-reassigned tool get_forecast: now names host-extension (was host-extension com.example/weather)",
+				"risk server-removed server com.example/weather: no longer published",
+				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
+				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
+				`tool ~ get_forecast: server "com.example/weather" -> (none)`,
+				"server - com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
+				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
 			},
 		},
 		{
 			name:  "server version changed",
 			edits: [][3]string{{servers, "1.0.0", "1.1.0"}, {servers, "description: Weather.", "description: Weather.\n    title: Weather"}},
-			want:  []string{`server ~ com.example/weather: title (none) -> "Weather"; version 1.0.0 -> 1.1.0`},
+			want: []string{
+				`server ~ com.example/weather: title (none) -> "Weather"; version 1.0.0 -> 1.1.0`,
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
 		},
 		{
 			name:  "server remote changed",
@@ -290,7 +392,113 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/weather: new endpoint streamable-http https://weather.example.net/mcp; endpoint removed streamable-http https://mcp.example.com/weather",
 				"server ~ com.example/weather: new remote streamable-http https://weather.example.net/mcp; remote removed streamable-http https://mcp.example.com/weather",
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
+		},
+		{
+			name:  "remote variable default changed",
+			base:  map[string]string{servers: diffRemoteServers},
+			edits: [][3]string{{servers, "default: eu", "default: us"}},
+			want: []string{
+				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "remote variable choices changed",
+			base:  map[string]string{servers: diffRemoteServers},
+			edits: [][3]string{{servers, "choices: [eu, us]", "choices: [eu, us, evil]"}},
+			want: []string{
+				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name: "remote header added and secret flipped",
+			base: map[string]string{servers: diffRemoteServers},
+			edits: [][3]string{
+				{servers, "isSecret: true}", "isSecret: false}\n          - {name: X-Tenant, description: Tenant, isRequired: false}"},
+				{servers, "https://mcp.example.com/weather}", "https://mcp.example.com/weather, headers: [{name: X-Region, value: eu}]}"},
+			},
+			want: []string{
+				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: headers changed",
+				"risk server-remote-changed server com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
+				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: headers changed",
+				"server ~ com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
+				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "AI catalog switched off",
+			edits: [][3]string{{config, "", "discovery: {aiCatalog: false}\n"}},
+			want: []string{
+				"risk route-removed route /.well-known/ai-catalog.json: the AI catalog is no longer published",
+				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
+				"doc - /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "MCP catalog switched off",
+			edits: [][3]string{{config, "", "discovery: {mcpCatalog: false}\n"}},
+			want: []string{
+				"risk route-removed route /.well-known/mcp/catalog.json: the MCP catalog is no longer published",
+				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
+				"doc - /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+				"doc - /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "card moved",
+			edits: [][3]string{{servers, "description: Weather.", "description: Weather.\n    card: {v1Path: /cards/weather.json}"}},
+			want: []string{
+				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather moved to /cards/weather.json",
+				"doc + /cards/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "origin changed",
+			edits: [][3]string{{config, "origin: https://example.com", "origin: https://tools.example.com"}},
+			want: []string{
+				"risk origin-changed site: origin https://example.com -> https://tools.example.com",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "publisher changed",
+			edits: [][3]string{{config, "publisher: example.com", "publisher: example.org"}},
+			want: []string{
+				"risk origin-changed site: publisher example.com -> example.org",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "origin changed, MCP catalog only",
+			base:  map[string]string{config: diffBase[config] + "discovery: {aiCatalog: false}\n"},
+			edits: [][3]string{{config, "origin: https://example.com", "origin: https://tools.example.com"}, {config, "publisher: example.com", "publisher: example.org"}},
+			want: []string{
+				"risk origin-changed site: origin https://example.com -> https://tools.example.com",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			// Nothing published carries the origin: nothing a client sees
+			// changed with it.
+			name:  "origin changed, no discovery",
+			base:  map[string]string{config: diffBase[config] + "discovery: {aiCatalog: false, mcpCatalog: false}\n"},
+			edits: [][3]string{{config, "origin: https://example.com", "origin: https://tools.example.com"}},
+			want:  []string{},
 		},
 		{
 			name:  "cross-host card moved",
@@ -298,6 +506,8 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/helpdesk: card URL https://vendor.example.net/card.json -> https://other.example.org/card.json",
 				`server ~ com.example/helpdesk: cardUrl "https://vendor.example.net/card.json" -> "https://other.example.org/card.json"`,
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
 			},
 		},
 	}
@@ -416,6 +626,19 @@ func TestParseRiskKinds(t *testing.T) {
 			t.Errorf("ParseRiskKinds(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
+	wantKinds := []string{
+		"tier-raised", "egress-widened", "replay-loosened", "tool-added", "tool-removed", "tool-reassigned",
+		"tenant-widened", "compact-changed", "server-added", "server-removed", "server-remote-changed",
+		"origin-changed", "route-removed",
+	}
+	if diff := cmp.Diff(wantKinds, RiskKinds()); diff != "" {
+		t.Errorf("RiskKinds (-want +got):\n%s", diff)
+	}
+	for _, k := range wantKinds {
+		if got, err := ParseRiskKinds(k); err != nil || !slices.Equal(got, []string{k}) {
+			t.Errorf("ParseRiskKinds(%q) = %v, %v", k, got, err)
+		}
+	}
 	c := &Change{Risks: []Risk{{Kind: RiskTierRaised}}}
 	if c.HasRisk(RiskToolRemoved) || !c.HasRisk(RiskToolRemoved, RiskTierRaised) || !c.HasRisk(RiskAny) {
 		t.Error("HasRisk")
@@ -440,7 +663,7 @@ func TestDiffWrite(t *testing.T) {
 	c.Old, c.New = "main", "."
 	want := map[string]string{
 		FormatText: `signpost diff main -> .
-2 risks; tools 1 removed, 1 changed; servers 1 changed
+2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 2 changed
 
 RISKS
   tier-raised   tool get_forecast  safetyTier read -> write
@@ -455,9 +678,13 @@ TOOLS
 SERVERS
   ~ com.example/weather
       version 1.0.0 -> 1.1.0
+
+DOCUMENTS
+  ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)
+  ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)
 `,
 		FormatMarkdown: "## signpost diff: `main` → `.`\n\n" +
-			"2 risks; tools 1 removed, 1 changed; servers 1 changed.\n\n" +
+			"2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 2 changed.\n\n" +
 			"### Risks\n\n" +
 			"| risk | subject | change |\n|---|---|---|\n" +
 			"| tier-raised | tool `get_forecast` | safetyTier read -> write |\n" +
@@ -466,7 +693,11 @@ SERVERS
 			"**Removed (1)**\n\n- `delete_thing`: host-extension, write, keyed, egress none; tenants acme\n\n" +
 			"**Changed (1)**\n\n- `get_forecast`: safetyTier read -> write; compact descriptor changed\n\n" +
 			"### Servers\n\n" +
-			"**Changed (1)**\n\n- `com.example/weather`: version 1.0.0 -> 1.1.0\n\n",
+			"**Changed (1)**\n\n- `com.example/weather`: version 1.0.0 -> 1.1.0\n\n" +
+			"### Documents\n\n" +
+			"**Changed (2)**\n\n" +
+			"- `/.well-known/mcp/server-cards/com.example/weather.json`: application/mcp-server-card+json; tenants acme, globex\n" +
+			"- `/.well-known/mcp/servers/com.example/weather.json`: application/mcp-server+json; tenants acme, globex\n\n",
 	}
 	for format, w := range want {
 		var b strings.Builder
@@ -487,7 +718,7 @@ SERVERS
 	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"format", "new", "old", "risks", "servers", "tenants", "tools"}, slices.Sorted(maps.Keys(got))); diff != "" {
+	if diff := cmp.Diff([]string{"documents", "format", "new", "old", "oldEmpty", "risks", "servers", "tenants", "tools"}, slices.Sorted(maps.Keys(got))); diff != "" {
 		t.Errorf("JSON keys (-want +got):\n%s", diff)
 	}
 	wantRisk := map[string]any{"kind": "tier-raised", "toolId": "get_forecast", "old": "read", "new": "write", "message": "safetyTier read -> write"}
@@ -496,10 +727,33 @@ SERVERS
 	}
 	wantServers := map[string]any{"added": []any{}, "removed": []any{}, "changed": []any{map[string]any{
 		"name": "com.example/weather", "fields": []any{map[string]any{"field": "version", "old": "1.0.0", "new": "1.1.0"}},
-		"remotesAdded": []any{}, "remotesRemoved": []any{},
+		"remotesAdded": []any{}, "remotesRemoved": []any{}, "remotesChanged": []any{},
 	}}}
 	if diff := cmp.Diff(wantServers, got["servers"]); diff != "" {
 		t.Errorf("JSON servers (-want +got):\n%s", diff)
+	}
+	wantDoc := map[string]any{"route": "/.well-known/mcp/servers/com.example/weather.json", "view": "standard", "contentType": "application/mcp-server+json", "tenants": []any{"acme", "globex"}}
+	if diff := cmp.Diff(wantDoc, got["documents"].(map[string]any)["changed"].([]any)[1]); diff != "" {
+		t.Errorf("JSON document (-want +got):\n%s", diff)
+	}
+	if got["oldEmpty"] != false {
+		t.Errorf("JSON oldEmpty = %v", got["oldEmpty"])
+	}
+
+	// An old side without a catalog is named so in every heading.
+	c.OldEmpty = true
+	for format, want := range map[string]string{
+		FormatText:     "signpost diff main (no catalog) -> .\n",
+		FormatMarkdown: "## signpost diff: `main` (no catalog) → `.`\n",
+		FormatJSON:     "  \"oldEmpty\": true,\n",
+	} {
+		b.Reset()
+		if err := c.Write(&b, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s with OldEmpty lacks %q:\n%s", format, want, b.String())
+		}
 	}
 
 	if err := c.Write(&b, "yaml"); err == nil {
@@ -589,37 +843,95 @@ func tarOf(t *testing.T, entries ...tar.Header) *bytes.Buffer {
 }
 
 func TestExtractTar(t *testing.T) {
+	ctx := context.Background()
+	lim := extractLimits{entry: 64, total: 1 << 20, files: 100, scanned: 1000}
 	ok := []tar.Header{
 		{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": "abc"}},
 		{Typeflag: tar.TypeDir, Name: "tools/", Mode: 0o755},
 		{Typeflag: tar.TypeReg, Name: "tools/a.yaml", Size: 3, Mode: 0o644},
 		{Typeflag: tar.TypeReg, Name: "signpost.yaml", Size: 1, Mode: 0o644},
+		{Typeflag: tar.TypeReg, Name: "tools/b.yml", Size: 2, Mode: 0o644},
+		// A declaration may name a .json file anywhere, dot-folders too.
+		{Typeflag: tar.TypeReg, Name: "schemas/in.json", Size: 2, Mode: 0o644},
+		{Typeflag: tar.TypeReg, Name: ".schemas/out.json", Size: 2, Mode: 0o644},
+		// Load never reads these: skipped, whatever their size.
+		{Typeflag: tar.TypeDir, Name: ".github/workflows/", Mode: 0o755},
+		{Typeflag: tar.TypeReg, Name: ".github/workflows/ci.yml", Size: 4, Mode: 0o644},
+		{Typeflag: tar.TypeReg, Name: "README.md", Size: 5, Mode: 0o644},
+		{Typeflag: tar.TypeReg, Name: "assets/video.mp4", Size: 1000, Mode: 0o644},
+		{Typeflag: tar.TypeSymlink, Name: "latest", Linkname: "/etc"},
+		{Typeflag: tar.TypeSymlink, Name: "tools/link.yaml", Linkname: "/etc/passwd"},
+		// A link a declaration might name: skipped, with a note.
+		{Typeflag: tar.TypeSymlink, Name: "schemas/link.json", Linkname: "in.json"},
+		{Typeflag: tar.TypeLink, Name: "schemas/hard.json", Linkname: "schemas/in.json"},
+		// Larger than Load reads: one byte over, so that Load says so.
+		{Typeflag: tar.TypeReg, Name: "tools/huge.yaml", Size: 1000, Mode: 0o644},
+		{Typeflag: tar.TypeReg, Name: "data/huge.json", Size: 1000, Mode: 0o644},
 	}
 	dir := t.TempDir()
-	if err := extractTar(context.Background(), tarOf(t, ok...), dir); err != nil {
+	notes, err := extractTar(ctx, tarOf(t, ok...), dir, lim)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readTree(t, dir); len(got) != 2 || len(got["tools/a.yaml"]) != 3 {
-		t.Errorf("extracted %v", slices.Sorted(maps.Keys(got)))
+	sizes := map[string]int{}
+	for name, body := range readTree(t, dir) {
+		sizes[name] = len(body)
+	}
+	wantSizes := map[string]int{
+		"signpost.yaml": 1, "tools/a.yaml": 3, "tools/b.yml": 2, "schemas/in.json": 2, ".schemas/out.json": 2,
+		"tools/huge.yaml": 65, "data/huge.json": 65,
+	}
+	if diff := cmp.Diff(wantSizes, sizes); diff != "" {
+		t.Errorf("extracted files (-want +got):\n%s", diff)
+	}
+	wantNotes := []string{
+		"skipped schemas/link.json: a link, and links are not followed in a revision; a declaration that names it will not find it",
+		"skipped schemas/hard.json: a link, and links are not followed in a revision; a declaration that names it will not find it",
+	}
+	if diff := cmp.Diff(wantNotes, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
 	}
 
+	// Notes are bounded.
+	var links []tar.Header
+	for i := range revisionMaxNotes + 3 {
+		links = append(links, tar.Header{Typeflag: tar.TypeSymlink, Name: fmt.Sprintf("l%02d.json", i), Linkname: "x.json"})
+	}
+	notes, err = extractTar(ctx, tarOf(t, links...), t.TempDir(), lim)
+	if err != nil || len(notes) != revisionMaxNotes+1 || notes[revisionMaxNotes] != "skipped 3 more links to .json files" {
+		t.Errorf("notes of %d links: %q, %v", len(links), notes, err)
+	}
+
+	many := func(n int, typ byte, ext string, size int64) []tar.Header {
+		var hs []tar.Header
+		for i := range n {
+			hs = append(hs, tar.Header{Typeflag: typ, Name: fmt.Sprintf("f%04d%s", i, ext), Size: size, Mode: 0o644})
+		}
+		return hs
+	}
 	tests := []struct {
 		name string
-		h    tar.Header
+		hs   []tar.Header
 		want string
 	}{
-		{"parent", tar.Header{Typeflag: tar.TypeReg, Name: "../evil.yaml"}, "not a path inside the catalog folder"},
-		{"absolute", tar.Header{Typeflag: tar.TypeReg, Name: "/etc/evil.yaml"}, "not a path inside the catalog folder"},
-		{"unclean", tar.Header{Typeflag: tar.TypeReg, Name: "tools/../../evil.yaml"}, "not a path inside the catalog folder"},
-		{"symlink", tar.Header{Typeflag: tar.TypeSymlink, Name: "link.yaml", Linkname: "/etc/passwd"}, "a link"},
-		{"hard link", tar.Header{Typeflag: tar.TypeLink, Name: "link.yaml", Linkname: "signpost.yaml"}, "a link"},
-		{"device", tar.Header{Typeflag: tar.TypeChar, Name: "dev"}, "not a regular file or folder"},
-		{"oversize", tar.Header{Typeflag: tar.TypeReg, Name: "big.json", Size: revisionMaxEntry + 1}, "more than the 16777216 a declaration may have"},
+		{"parent", []tar.Header{{Typeflag: tar.TypeReg, Name: "../evil.yaml"}}, "not a path inside the catalog folder"},
+		{"absolute", []tar.Header{{Typeflag: tar.TypeReg, Name: "/etc/evil.yaml"}}, "not a path inside the catalog folder"},
+		{"unclean", []tar.Header{{Typeflag: tar.TypeReg, Name: "tools/../../evil.yaml"}}, "not a path inside the catalog folder"},
+		{"skipped but outside", []tar.Header{{Typeflag: tar.TypeSymlink, Name: "../evil.md", Linkname: "x"}}, "not a path inside the catalog folder"},
+		{"device", []tar.Header{{Typeflag: tar.TypeChar, Name: "dev"}}, "refusing dev: a device or pipe"},
+		{"fifo", []tar.Header{{Typeflag: tar.TypeFifo, Name: "tools/pipe.yaml"}}, "refusing tools/pipe.yaml: a device or pipe"},
+		{"too many files", many(101, tar.TypeReg, ".yaml", 0), "refusing f0100.yaml: more than 100 declaration and .json files"},
+		{"too many entries", many(1001, tar.TypeReg, ".md", 0), "more than 1000 entries"},
+		{"too large", many(20, tar.TypeReg, ".json", 60), "the declaration and .json files are larger than 1024 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			lim := lim
+			if tt.name == "too large" {
+				lim.total = 1024
+			}
 			dir := t.TempDir()
-			err := extractTar(context.Background(), tarOf(t, tt.h), dir)
+			_, err := extractTar(ctx, tarOf(t, tt.hs...), dir, lim)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
@@ -627,6 +939,36 @@ func TestExtractTar(t *testing.T) {
 				t.Error("an entry landed outside the folder")
 			}
 		})
+	}
+}
+
+// TestExtractTarLimits checks the real bounds: a file over the size Load
+// reads is no error, and Load reports it as in a checkout.
+func TestExtractTarLimits(t *testing.T) {
+	dir := t.TempDir()
+	hs := []tar.Header{
+		{Typeflag: tar.TypeReg, Name: "signpost.yaml", Size: 0, Mode: 0o644},
+		{Typeflag: tar.TypeReg, Name: "big.yaml", Size: revisionMaxEntry + 10, Mode: 0o644},
+	}
+	if _, err := extractTar(context.Background(), tarOf(t, hs...), dir, revisionLimits()); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "big.yaml"))
+	if err != nil || fi.Size() != maxFileSize+1 {
+		t.Fatalf("big.yaml: %v, %v", fi, err)
+	}
+	_, diags := Load(context.Background(), dir)
+	if !strings.Contains(fmt.Sprint(diags), "file is larger than 16777216 bytes") {
+		t.Errorf("Load of an oversize declaration: %v", diags)
+	}
+}
+
+func TestRevisionLabel(t *testing.T) {
+	if got := revisionLabel("HEAD", ""); got != "HEAD" {
+		t.Errorf("top: %q", got)
+	}
+	if got := revisionLabel("HEAD", "catalogs/demo"); got != "HEAD:catalogs/demo" {
+		t.Errorf("folder: %q", got)
 	}
 }
 
@@ -696,7 +1038,100 @@ func TestExtractRevision(t *testing.T) {
 			t.Errorf("ExtractRevision(%q, %q) = %v, want %q", tt.rev, tt.path, err, tt.want)
 		}
 	}
+	var none *NoCatalogError
+	if _, err := ExtractRevision(ctx, repo, "HEAD", "catalogs/other"); !errors.As(err, &none) || none.Rev != "HEAD" || none.Path != "catalogs/other" {
+		t.Errorf("a missing folder: %v, want a NoCatalogError", err)
+	}
 	if _, err := GitPrefix(ctx, t.TempDir()); err == nil || !strings.Contains(err.Error(), "not inside a Git repository") {
 		t.Errorf("GitPrefix outside a repository: %v", err)
+	}
+
+	// The repository's top as the catalog folder: links, large files and
+	// the files Load never reads elsewhere in the repository are skipped.
+	write := func(name string, size int) {
+		t.Helper()
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, bytes.Repeat([]byte("x"), size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("assets/video.bin", maxFileSize+1)
+	write(".github/workflows/ci.yml", 10)
+	write("README.md", 10)
+	if err := os.Symlink("/etc", filepath.Join(repo, "etc")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("catalogs/demo/tools.yaml", filepath.Join(repo, "tools.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	run("add", ".")
+	run("commit", "-q", "-m", "a repository around the catalog")
+	rc, err = ExtractRevision(ctx, sub, "HEAD", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	got := readTree(t, rc.Dir)
+	if diff := cmp.Diff([]string{"catalogs/demo/servers.yaml", "catalogs/demo/signpost.yaml", "catalogs/demo/tools.yaml"}, slices.Sorted(maps.Keys(got))); diff != "" {
+		t.Errorf("extracted from the top (-want +got):\n%s", diff)
+	}
+	if len(rc.Notes) != 0 {
+		t.Errorf("notes: %q", rc.Notes)
+	}
+}
+
+// TestDiffFromEmpty compares a catalog with nothing, as for the change that
+// adds a catalog: everything is new, and the risks say what a reviewer
+// should look at.
+func TestDiffFromEmpty(t *testing.T) {
+	c, err := Diff(&Build{}, diffCatalog(t, diffBase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"risk tool-added tool delete_thing: new write tool for tenant acme",
+		"risk tenant-widened tenant acme: new site, publishing 2 tools",
+		"risk tenant-widened tenant globex: new site, publishing 1 tool",
+		"risk server-added server com.example/helpdesk: new server, its card at https://vendor.example.net/card.json",
+		"risk server-added server com.example/weather: new server: clients connect to streamable-http https://mcp.example.com/weather",
+		"tenant + acme",
+		"tenant + globex",
+		"tool + delete_thing (host-extension, write, keyed, egress none; tenants acme)",
+		"tool + get_forecast (host-extension, read, deterministic, egress internal; server com.example/weather; tenants acme, globex)",
+		"server + com.example/helpdesk (card https://vendor.example.net/card.json)",
+		"server + com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+}
+
+// TestDiffDocumentsOneTenant removes a route from one tenant's site only, as
+// a built site could: the risk names the tenant.
+func TestDiffDocumentsOneTenant(t *testing.T) {
+	old := diffCatalog(t, diffBase)
+	new := diffCatalog(t, diffBase)
+	for _, s := range new.Sites {
+		if s.Tenant == "acme" {
+			s.Documents = slices.DeleteFunc(s.Documents, func(d Document) bool { return d.Route.Route == RouteAICatalog })
+		}
+	}
+	c, err := Diff(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"risk route-removed route /.well-known/ai-catalog.json: the AI catalog is no longer published for tenant acme",
+		"doc - /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+	// The publisher is still read from globex's catalog: no origin risk.
+	if c.HasRisk(RiskOriginChanged) {
+		t.Error("origin-changed without a change of origin")
 	}
 }

@@ -37,9 +37,10 @@ func newDiffCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Show what changes between two versions of a catalog, risks first",
-		Long: `Diff compares two versions of a catalog and reports the tools, servers and
-tenants added, removed and changed, and first of all the risks a reviewer
-should look at twice. Each side is one of:
+		Long: `Diff compares two versions of a catalog and reports the tenants, tools,
+servers and other documents (discovery catalogs, server cards) added,
+removed and changed, and first of all the risks a reviewer should look at
+twice. Each side is one of:
 
   - a catalog folder (it is validated and built in memory),
   - a built site: a folder with routes.json, as signpost build writes it,
@@ -52,13 +53,19 @@ mean the revision. Revisions are read from the Git repository that contains
 --repo (default: the current folder); the catalog is the folder --catalog
 inside it, relative to the repository's top (default: where --repo is in the
 repository, so the current folder's place). So, inside a catalog folder,
-"signpost diff HEAD~1 ." shows what the working copy changes.
+"signpost diff HEAD~1 ." shows what the working copy changes. Only the
+files the catalog can be read from are extracted: *.yaml and *.yml outside
+folders whose names start with ".", and *.json; links and other files are
+skipped. When the OLD revision has no catalog there (the change that adds
+it), it is compared as an empty catalog, with a note; a NEW side without a
+catalog is an error.
 
 Risks, in the order reports list them:
   tier-raised            a tool's safetyTier went up: pure < read < write < exec
   egress-widened         a tool's egress went up: none < internal < internet
   replay-loosened        a tool's replayPolicy went from stricter to looser:
                          deterministic < idempotent < keyed < unsafe
+  tool-added             a new tool whose safetyTier is write or exec
   tool-removed           a toolId is gone, from every tenant or from one;
                          or a tenant's site is gone
   tool-reassigned        a toolId now names another tool: its MCP server,
@@ -68,9 +75,17 @@ Risks, in the order reports list them:
   compact-changed        the compact view was switched on or off, or a tool's
                          compact descriptor changed while its standard one
                          did not
+  server-added           a new MCP server: a new endpoint clients send
+                         their credentials to
   server-removed         an MCP server is no longer published
-  server-remote-changed  a server's remote endpoints, or the card URL of a
-                         server another host serves, changed
+  server-remote-changed  a server's remote endpoints changed (one added or
+                         removed, or its URL variables or headers), or the
+                         card URL of a server another host serves
+  origin-changed         the site's origin or publisher, as the discovery
+                         catalogs publish them, changed
+  route-removed          a route other than the tools' is no longer
+                         published: a discovery catalog switched off, a
+                         server card moved or removed
 
 --format text (default) is for people, json is the whole change with stable
 field names, markdown is a report for a pull-request comment or a GitHub job
@@ -93,11 +108,11 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			}
 			ctx := cmd.Context()
 			sides := diffSides{repo: repo, catalog: catalog, catalogSet: cmd.Flags().Changed("catalog"), stderr: cmd.ErrOrStderr()}
-			old, err := sides.load(ctx, "old", args[0])
+			old, oldEmpty, err := sides.load(ctx, "old", args[0])
 			if err != nil {
 				return err
 			}
-			new, err := sides.load(ctx, "new", args[1])
+			new, _, err := sides.load(ctx, "new", args[1])
 			if err != nil {
 				return err
 			}
@@ -105,7 +120,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			if err != nil {
 				return err
 			}
-			change.Old, change.New = args[0], args[1]
+			change.Old, change.New, change.OldEmpty = args[0], args[1], oldEmpty
 			if err := change.Write(cmd.OutOrStdout(), string(format)); err != nil {
 				return err
 			}
@@ -131,17 +146,22 @@ type diffSides struct {
 }
 
 // load builds one side: a built site, a catalog folder or a Git revision.
-func (d diffSides) load(ctx context.Context, which, arg string) (*build.Build, error) {
+// An old side that is a revision without a catalog (the change that adds
+// it) is an empty build, and empty is set: in a pull request's first
+// version there is nothing to compare with, which is no error.
+func (d diffSides) load(ctx context.Context, which, arg string) (b *build.Build, empty bool, err error) {
 	fi, err := os.Stat(arg)
 	switch {
 	case err == nil && !fi.IsDir():
-		return nil, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, build.RouteTableFile)
+		return nil, false, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, build.RouteTableFile)
 	case err == nil && publish.IsBuild(arg):
-		return openBuiltSite(ctx, which, arg)
+		b, err := openBuiltSite(ctx, which, arg)
+		return b, false, err
 	case err == nil:
-		return d.compile(ctx, which, arg, arg, "")
+		b, err := d.compile(ctx, which, arg, arg, "")
+		return b, false, err
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s side %s: %w", which, arg, err)
+		return nil, false, fmt.Errorf("%s side %s: %w", which, arg, err)
 	}
 	catalog := d.catalog
 	if !d.catalogSet {
@@ -149,24 +169,39 @@ func (d diffSides) load(ctx context.Context, which, arg string) (*build.Build, e
 		// "signpost diff HEAD~1 ." compares like with like.
 		prefix, err := build.GitPrefix(ctx, d.repo)
 		if err != nil {
-			return nil, fmt.Errorf("%s side %s is not a path, and reading it as a Git revision failed: %w", which, arg, err)
+			return nil, false, fmt.Errorf("%s side %s is not a path, and reading it as a Git revision failed: %w", which, arg, err)
 		}
 		catalog = prefix
 	}
+	noCatalog := func(why string) (*build.Build, bool, error) {
+		fmt.Fprintf(d.stderr, "signpost: %s side: %s: comparing against an empty catalog\n", which, why)
+		return &build.Build{}, true, nil
+	}
 	rev, err := build.ExtractRevision(ctx, d.repo, arg, catalog)
 	if err != nil {
-		return nil, fmt.Errorf("%s side: %w", which, err)
+		var none *build.NoCatalogError
+		if which == "old" && errors.As(err, &none) {
+			return noCatalog(fmt.Sprintf("revision %s has no folder %q", arg, cmp.Or(none.Path, ".")))
+		}
+		return nil, false, fmt.Errorf("%s side: %w", which, err)
 	}
 	defer rev.Close()
 	if _, err := os.Stat(filepath.Join(rev.Dir, build.ConfigFile)); err != nil {
-		return nil, fmt.Errorf("%s side: %s has no %s in %q, so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
+		if which == "old" {
+			return noCatalog(fmt.Sprintf("%s has no %s in %q", arg, build.ConfigFile, cmp.Or(rev.Path, ".")))
+		}
+		return nil, false, fmt.Errorf("%s side: %s has no %s in %q, so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
+	}
+	for _, n := range rev.Notes {
+		fmt.Fprintf(d.stderr, "signpost: %s side %s: %s\n", which, arg, n)
 	}
 	// Diagnostics name files as REV:PATH, as git does.
 	prefix := arg + ":"
 	if rev.Path != "" {
 		prefix += rev.Path + "/"
 	}
-	return d.compile(ctx, which, arg, rev.Dir, prefix)
+	b, err = d.compile(ctx, which, arg, rev.Dir, prefix)
+	return b, false, err
 }
 
 // compile loads and builds the catalog folder dir. prefix, when set,

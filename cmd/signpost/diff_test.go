@@ -28,9 +28,12 @@ func TestDiffExitCodes(t *testing.T) {
 	write("old/tools.yaml", "tools:\n  - {toolId: t, description: T., source: openapi, safetyTier: read, replayPolicy: keyed, egress: none}\n")
 	write("new/signpost.yaml", config)
 	write("new/tools.yaml", "tools:\n  - {toolId: t, description: T., source: openapi, safetyTier: write, replayPolicy: keyed, egress: none}\n")
+	write("added/signpost.yaml", config)
+	write("added/tools.yaml", "tools:\n  - {toolId: t, description: T., source: openapi, safetyTier: read, replayPolicy: keyed, egress: none}\n"+
+		"  - {toolId: run, description: Runs., source: host-extension, safetyTier: exec, replayPolicy: unsafe, egress: internet}\n")
 	write("bad/signpost.yaml", config)
 	write("bad/tools.yaml", "tools:\n  - {toolId: t}\n")
-	old, new, bad := filepath.Join(dir, "old"), filepath.Join(dir, "new"), filepath.Join(dir, "bad")
+	old, new, bad, added := filepath.Join(dir, "old"), filepath.Join(dir, "new"), filepath.Join(dir, "bad"), filepath.Join(dir, "added")
 
 	tests := []struct {
 		name       string
@@ -45,6 +48,9 @@ func TestDiffExitCodes(t *testing.T) {
 		{"--fail-on any", []string{old, new, "--fail-on", "any"}, 1, "tier-raised", "--fail-on any"},
 		{"--fail-on a risk absent", []string{old, new, "--fail-on", "tool-removed"}, 0, "tier-raised", ""},
 		{"--fail-on without risks", []string{example, example, "--fail-on", "any"}, 0, "no changes", ""},
+		{"--fail-on any and a new exec tool", []string{old, added, "--fail-on", "any"}, 1, "tool-added", "--fail-on any"},
+		{"--fail-on tool-added", []string{old, added, "--fail-on", "tool-added"}, 1, "new exec tool", "--fail-on tool-added"},
+		{"--fail-on a new kind absent", []string{old, added, "--fail-on", "server-added,route-removed,origin-changed"}, 0, "tool-added", ""},
 		{"invalid old side", []string{bad, new}, 1, "", "old side " + bad + ": the catalog is invalid"},
 		{"invalid new side", []string{old, bad}, 1, "", "new side " + bad + ": the catalog is invalid"},
 		{"one argument", []string{old}, 2, "", "accepts 2 arg(s)"},
