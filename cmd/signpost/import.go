@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -122,7 +125,7 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	failed, next := 0, 0
 	for _, f := range files {
 		if f.err != nil {
-			fmt.Fprintln(stderr, f.err)
+			fmt.Fprintln(stderr, terminalSafe(f.err.Error()))
 			failed++
 			continue
 		}
@@ -170,8 +173,13 @@ func writeImported(stdout, stderr io.Writer, out, summary string, decl []byte) e
 	return nil
 }
 
-// importLine is the report line of one document.
+// importLine is the report line of one document, safe for a terminal:
+// names and reasons come from the document.
 func importLine(s build.ImportedServer) string {
+	return terminalSafe(rawImportLine(s))
+}
+
+func rawImportLine(s build.ImportedServer) string {
 	prefix := s.Source + ": "
 	if s.Name != "" {
 		prefix += s.Name + ": "
@@ -378,10 +386,12 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 		fmt.Fprintln(stderr, mcpImportLine(t))
 	}
 	for _, e := range unread {
-		fmt.Fprintln(stderr, e)
+		fmt.Fprintln(stderr, terminalSafe(e.Error()))
 	}
+	// An error may quote the recordings (--classify lists the names
+	// recorded).
 	for _, e := range imp.Errors {
-		fmt.Fprintln(stderr, e)
+		fmt.Fprintln(stderr, terminalSafe(e))
 	}
 
 	summary := fmt.Sprintf("%d %s: %d imported (%d with changes, %d with an input schema substituted), %d left out",
@@ -401,8 +411,13 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 	return writeImported(cmd.OutOrStdout(), stderr, out, summary, decl)
 }
 
-// mcpImportLine is the report line of one recorded tool.
+// mcpImportLine is the report line of one recorded tool, safe for a
+// terminal: names and reasons come from the recording.
 func mcpImportLine(t build.ImportedTool) string {
+	return terminalSafe(rawMCPImportLine(t))
+}
+
+func rawMCPImportLine(t build.ImportedTool) string {
 	prefix := t.Source + ": "
 	if t.Name != "" {
 		prefix += t.Name + ": "
@@ -414,4 +429,34 @@ func mcpImportLine(t build.ImportedTool) string {
 		return prefix + "imported (" + t.Reason + ")"
 	}
 	return prefix + "imported"
+}
+
+// terminalSafe writes what a terminal would act on rather than show as Go
+// escapes: control characters (ESC, a newline) as \x1b and \n, invalid
+// UTF-8 as \xff, and the characters that break lines or reorder text
+// (U+2028, the bidirectional controls) as \u2028. A recorded name can then
+// neither rewrite the screen nor pass for another line of the report.
+func terminalSafe(s string) string {
+	if !strings.ContainsFunc(s, needsEscape) && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case needsEscape(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func needsEscape(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
 }

@@ -9,12 +9,15 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"text/template"
+	"time"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -74,6 +77,10 @@ var (
 	// release, a pre-release or a pseudo-version, without build metadata
 	// such as +dirty.
 	releasePattern = regexp.MustCompile(`^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
+	// catalogPathPattern matches the catalog folder paths the workflow can
+	// name as they are: no character that YAML or the shell reads
+	// specially, and no part that a command could take for a flag.
+	catalogPathPattern = regexp.MustCompile(`^[A-Za-z0-9._][A-Za-z0-9._-]*(/[A-Za-z0-9._][A-Za-z0-9._-]*)*$`)
 )
 
 // initOptions are the flags of signpost init.
@@ -101,12 +108,21 @@ type initData struct {
 	Version string
 	// ServerName and ServerURL are the starter MCP server's.
 	ServerName, ServerURL string
+	// Catalog is the catalog's folder relative to the top of its Git
+	// repository, slash-separated: "." at the top. It matches
+	// catalogPathPattern, so that it can stand unquoted in YAML and in
+	// shell commands. Site is the folder, relative to the top, that the
+	// workflow builds the site into: site/ in the catalog's folder.
+	Catalog, Site string
 }
 
 // initFile is one file of the starter repository.
 type initFile struct {
-	Path string // slash-separated, relative to the folder
-	Data []byte
+	// Path is slash-separated, relative to the catalog's folder, or to the
+	// top of the repository when AtTop is set.
+	Path  string
+	Data  []byte
+	AtTop bool
 }
 
 func newInitCmd() *cobra.Command {
@@ -119,6 +135,12 @@ missing: signpost.yaml, an MCP server in servers.yaml, two tools in
 tools/notes.yaml, a README.md that explains the flow, and the GitHub Actions
 workflow .github/workflows/signpost.yml. The catalog is valid as written:
 signpost validate and signpost build work on it at once.
+
+Inside a Git repository, the workflow goes to .github/workflows/signpost.yml
+at the repository's top, the only place GitHub runs workflows from, and
+every command in it names DIR's path from the top (git rev-parse
+--show-toplevel finds the top). Outside one, or without git, DIR is taken
+as the top.
 
 The workflow checks every pull request (validate with inline annotations,
 build, and signpost diff against the base commit in the job summary) and, with
@@ -135,10 +157,14 @@ and without --bucket and --role-arn for s3, init writes placeholders and says
 which ones to replace. The workflow installs signpost at the version that runs
 init, or at latest for a development build.
 
-Init never overwrites: when any of its files exists, it lists them, writes
-nothing and exits 1, unless --force. It writes every file to a staging folder
-first and checks the catalog there, so a failed init leaves DIR as it was.`,
+Init never overwrites: when any of its files exists (the workflow at the
+repository's top included, even one written for another catalog), it lists
+them, writes nothing and exits 1, unless --force. It writes every file to a
+staging folder first and checks the catalog there, then moves the files into
+place, and puts back what was there if a move fails: a failed init leaves DIR
+and the repository's top as they were.`,
 		Example: `  signpost init my-catalog
+  signpost init catalogs/acme     # in a repository: the workflow goes to its top
   signpost init --publish pages --origin https://tools.example.org
   signpost init --publish s3 --origin https://discovery.example.com \
       --bucket example-discovery --region eu-west-1 \
@@ -150,27 +176,27 @@ first and checks the catalog there, so a failed init leaves DIR as it was.`,
 			if err != nil {
 				return usageError{err}
 			}
+			place, err := findInitPlace(cmd.Context(), dir)
+			if err != nil {
+				return err
+			}
+			data.Catalog, data.Site = place.Catalog, place.site()
 			files, err := renderInit(data)
 			if err != nil {
 				return err
 			}
-			conflicts, err := initConflicts(dir, files)
+			conflicts, err := initConflicts(place, files)
 			if err != nil {
 				return err
 			}
 			if len(conflicts) > 0 && !opts.force {
-				w := cmd.ErrOrStderr()
-				fmt.Fprintf(w, "signpost: %s already has %s that init writes:\n", dir, plural(len(conflicts), "a file", "files"))
-				for _, c := range conflicts {
-					fmt.Fprintf(w, "  %s\n", displayPath(dir, c))
-				}
-				fmt.Fprintln(w, "Nothing was written. Run again with --force to overwrite them, or init another folder.")
+				printConflicts(cmd.ErrOrStderr(), place, conflicts)
 				return reportedError{exitInvalid}
 			}
-			if err := writeInit(cmd.Context(), dir, files); err != nil {
+			if err := writeInit(cmd.Context(), place, files); err != nil {
 				return err
 			}
-			return printInit(cmd.OutOrStdout(), dir, files, data)
+			return printInit(cmd.OutOrStdout(), place, files, data)
 		},
 	}
 	f := cmd.Flags()
@@ -321,10 +347,12 @@ func renderInit(d initData) ([]initFile, error) {
 			return fmt.Errorf("template %s: %w", name, err)
 		}
 		rel := strings.TrimSuffix(strings.TrimPrefix(name, "init/"), ".tmpl")
-		if strings.HasPrefix(rel, "github/") {
+		// GitHub reads workflows only at the top of the repository.
+		atTop := strings.HasPrefix(rel, "github/")
+		if atTop {
 			rel = "." + rel
 		}
-		files = append(files, initFile{Path: rel, Data: buf.Bytes()})
+		files = append(files, initFile{Path: rel, Data: buf.Bytes(), AtTop: atTop})
 		return nil
 	})
 	if err != nil {
@@ -348,104 +376,464 @@ func yamlScalar(s string) (string, error) {
 	return out, nil
 }
 
-// initConflicts lists the files of files that already exist in dir.
-func initConflicts(dir string, files []initFile) ([]string, error) {
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return nil, fmt.Errorf("init %s: it is a file, not a folder", dir)
+// initWorkflowPath is where the workflow goes, relative to the top of the
+// repository.
+const initWorkflowPath = ".github/workflows/signpost.yml"
+
+// initGitTimeout bounds git rev-parse, which answers at once unless
+// something is wrong.
+const initGitTimeout = 30 * time.Second
+
+// initPlace is where init writes: the catalog's folder, and the top of the
+// Git repository that holds it, where the workflow goes.
+type initPlace struct {
+	// Dir is the catalog's folder as the user named it.
+	Dir string
+	// Top is the repository's top, named like Dir (relative to the
+	// current folder when Dir is); Dir itself outside a repository.
+	Top string
+	// Catalog is Dir relative to Top, slash-separated; "." when they are
+	// the same folder.
+	Catalog string
+}
+
+// site is the folder the workflow builds into, relative to the top.
+func (p initPlace) site() string {
+	return path.Join(p.Catalog, "site")
+}
+
+// root is the folder f's Path is relative to.
+func (p initPlace) root(f initFile) string {
+	if f.AtTop {
+		return p.Top
 	}
-	var conflicts []string
-	for _, f := range files {
-		_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path)))
+	return p.Dir
+}
+
+// dest is where f goes.
+func (p initPlace) dest(f initFile) string {
+	return filepath.Join(p.root(f), filepath.FromSlash(f.Path))
+}
+
+// display names f for the user.
+func (p initPlace) display(f initFile) string {
+	return displayPath(p.root(f), f.Path)
+}
+
+// findInitPlace finds the top of the Git repository that dir is in (dir
+// need not exist yet: git runs in its nearest folder that does). Outside a
+// repository, or when git is not installed, dir is its own top.
+func findInitPlace(ctx context.Context, dir string) (initPlace, error) {
+	place := initPlace{Dir: dir, Top: dir, Catalog: "."}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return place, fmt.Errorf("init %s: it is a file, not a folder", dir)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return place, fmt.Errorf("init %s: %w", dir, err)
+	}
+	base, missing, err := existingFolder(abs)
+	if err != nil {
+		return place, fmt.Errorf("init %s: %w", dir, err)
+	}
+	top, ok, err := gitTop(ctx, base)
+	if err != nil {
+		return place, fmt.Errorf("init %s: %w", dir, err)
+	}
+	if !ok {
+		return place, nil
+	}
+	// git prints the top with links resolved: so is the folder, to compare.
+	realTop, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		return place, fmt.Errorf("init %s: the top of its Git repository: %w", dir, err)
+	}
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return place, fmt.Errorf("init %s: %w", dir, err)
+	}
+	rel, err := filepath.Rel(realTop, filepath.Join(append([]string{realBase}, missing...)...))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return place, fmt.Errorf("init %s: git says its repository's top is %s, which does not hold it", dir, top)
+	}
+	if rel == "." {
+		return place, nil
+	}
+	catalog := filepath.ToSlash(rel)
+	if !catalogPathPattern.MatchString(catalog) {
+		return place, fmt.Errorf("init %s: its path in the Git repository, %q, cannot stand in the workflow's commands: use folder names of letters, digits, '.', '_' and '-' (not starting with '-')", dir, catalog)
+	}
+	place.Catalog = catalog
+	place.Top = topName(dir, catalog, realTop)
+	return place, nil
+}
+
+// existingFolder returns the nearest folder of abs and its parents that
+// exists, and the names below it that do not, outermost first.
+func existingFolder(abs string) (string, []string, error) {
+	var missing []string
+	p := abs
+	for range 4096 {
+		fi, err := os.Stat(p)
 		switch {
+		case err == nil && fi.IsDir():
+			slices.Reverse(missing)
+			return p, missing, nil
 		case err == nil:
-			conflicts = append(conflicts, f.Path)
-		case errors.Is(err, fs.ErrNotExist):
-		default:
-			return nil, fmt.Errorf("init %s: %w", dir, err)
+			return "", nil, fmt.Errorf("%s, on its path, is a file, not a folder", filepath.Base(p))
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			// ENOTDIR: a file on the way, found further up.
+			return "", nil, err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		missing = append(missing, filepath.Base(p))
+		p = parent
+	}
+	return "", nil, fmt.Errorf("no folder of %s exists", abs)
+}
+
+// gitTop runs git rev-parse --show-toplevel in dir. ok is false when dir
+// is not in a Git repository or git is not installed.
+func gitTop(ctx context.Context, dir string) (top string, ok bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, initGitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel")
+	cmd.Dir = dir
+	// No prompts, and messages in English: one is recognized below.
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	switch {
+	case errors.Is(runErr, exec.ErrNotFound):
+		return "", false, nil
+	case ctx.Err() != nil:
+		return "", false, fmt.Errorf("find the top of its Git repository: git rev-parse: %w", ctx.Err())
+	case runErr != nil:
+		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "not a git repository") {
+			return "", false, nil
+		}
+		msg, _, _ = strings.Cut(msg, "\n")
+		if msg == "" {
+			msg = runErr.Error()
+		}
+		// Taking the folder for the top here could put the workflow where
+		// GitHub never runs it: better to stop.
+		return "", false, fmt.Errorf("find the top of its Git repository: git rev-parse --show-toplevel: %s: fix what git says, or init a folder outside the repository", msg)
+	}
+	top = strings.TrimSuffix(stdout.String(), "\n")
+	if top == "" {
+		return "", false, errors.New("find the top of its Git repository: git rev-parse --show-toplevel printed nothing")
+	}
+	return filepath.FromSlash(top), true, nil
+}
+
+// topName names the repository's top realTop for the user: dir without its
+// last parts when they are the catalog's path, else relative to the
+// current folder (absolute when dir is).
+func topName(dir, catalog, realTop string) string {
+	clean := path.Clean(filepath.ToSlash(dir))
+	cand := ""
+	switch {
+	case clean == catalog:
+		cand = "."
+	case strings.HasSuffix(clean, "/"+catalog):
+		cand = strings.TrimSuffix(clean, "/"+catalog)
+		if cand == "" {
+			cand = "/"
 		}
 	}
+	// A link on the way could make dir's parts differ from the path the
+	// top holds the folder at: trust the name only when it is the top.
+	if cand != "" && sameFolder(filepath.FromSlash(cand), realTop) {
+		return filepath.FromSlash(cand)
+	}
+	if !filepath.IsAbs(dir) {
+		if wd, err := os.Getwd(); err == nil {
+			if wd, err = filepath.EvalSymlinks(wd); err == nil {
+				if rel, err := filepath.Rel(wd, realTop); err == nil {
+					return rel
+				}
+			}
+		}
+	}
+	return realTop
+}
+
+// sameFolder reports whether a and b name the same existing folder.
+func sameFolder(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// initConflicts names, for the user and sorted, the files of files that
+// already exist.
+func initConflicts(place initPlace, files []initFile) ([]string, error) {
+	var conflicts []string
+	for _, f := range files {
+		_, err := os.Lstat(place.dest(f))
+		switch {
+		case err == nil:
+			conflicts = append(conflicts, place.display(f))
+		case errors.Is(err, fs.ErrNotExist):
+		default:
+			return nil, fmt.Errorf("init %s: %w", place.Dir, err)
+		}
+	}
+	slices.Sort(conflicts)
 	return conflicts, nil
 }
 
-// writeInit writes files into dir: first all of them into a staging folder
-// inside dir, where the catalog is loaded to prove it valid, then each is
-// renamed into place. A failure before the renames leaves dir as it was.
-func writeInit(ctx context.Context, dir string, files []initFile) (err error) {
+// printConflicts says which files are in the way and what to do.
+func printConflicts(w io.Writer, place initPlace, conflicts []string) {
+	if place.Catalog == "." {
+		fmt.Fprintf(w, "signpost: %s already has %s that init writes:\n", place.Dir, plural(len(conflicts), "a file", "files"))
+	} else {
+		fmt.Fprintf(w, "signpost: %s and its repository's top already have %s that init writes:\n", place.Dir, plural(len(conflicts), "a file", "files"))
+	}
+	for _, c := range conflicts {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
+	if workflow := displayPath(place.Top, initWorkflowPath); place.Catalog != "." && slices.Contains(conflicts, workflow) {
+		fmt.Fprintf(w, "The repository has one signpost workflow: with --force, %s checks %s and no other catalog.\n", workflow, place.Catalog)
+	}
+	fmt.Fprintln(w, "Nothing was written. Run again with --force to overwrite them, or init another folder.")
+}
+
+// writeInit writes files into the catalog's folder and the repository's
+// top: first all of them into a staging folder inside each (the one in the
+// catalog's folder is loaded to prove the catalog valid), then each is
+// renamed into place, the file it replaces moved aside. When anything
+// fails, the moves are undone and the folders init made removed, so that
+// both places are as they were.
+func writeInit(ctx context.Context, place initPlace, files []initFile) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	created := false
-	if _, statErr := os.Stat(dir); errors.Is(statErr, fs.ErrNotExist) {
-		created = true
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("init %s: %w", dir, err)
-	}
-	// The staging folder's name starts with "." so that nothing that reads
-	// the catalog in dir ever sees it.
-	stage, err := os.MkdirTemp(dir, ".signpost-init-")
-	if err != nil {
-		return fmt.Errorf("init %s: %w", dir, err)
-	}
+	w := initWrite{place: place, stages: map[string]string{}}
 	defer func() {
-		if rmErr := os.RemoveAll(stage); rmErr != nil && err == nil {
-			err = fmt.Errorf("init %s: remove the staging folder: %w", dir, rmErr)
+		if err != nil {
+			err = w.undo(err)
+			return
 		}
-		if err != nil && created {
-			_ = os.Remove(dir) // only if still empty
+		if rmErr := w.removeStages(); rmErr != nil {
+			err = fmt.Errorf("init %s: remove the staging folder: %w", place.Dir, rmErr)
 		}
 	}()
+	roots := []string{place.Dir}
+	if place.Top != place.Dir {
+		roots = append(roots, place.Top)
+	}
+	for _, root := range roots {
+		if err := w.mkdirs(root); err != nil {
+			return fmt.Errorf("init %s: %w", place.Dir, err)
+		}
+		// The staging folder's name starts with "." so that nothing that
+		// reads the catalog ever sees it.
+		stage, err := os.MkdirTemp(root, ".signpost-init-")
+		if err != nil {
+			return fmt.Errorf("init %s: %w", place.Dir, err)
+		}
+		w.stages[root] = stage
+	}
 	for _, f := range files {
-		p := filepath.Join(stage, filepath.FromSlash(f.Path))
+		p := filepath.Join(w.stages[place.root(f)], filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("init %s: %w", dir, err)
+			return fmt.Errorf("init %s: %w", place.Dir, err)
 		}
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return fmt.Errorf("init %s: %w", dir, err)
+			return fmt.Errorf("init %s: %w", place.Dir, err)
 		}
 	}
+	stage := w.stages[place.Dir]
 	if _, diags := build.Load(ctx, stage); diags.HasErrors() {
 		var msg strings.Builder
 		for _, d := range diags {
-			msg.WriteString("\n  " + strings.Replace(d.String(), filepath.ToSlash(stage), filepath.ToSlash(dir), 1))
+			msg.WriteString("\n  " + strings.Replace(d.String(), filepath.ToSlash(stage), filepath.ToSlash(place.Dir), 1))
 		}
-		return fmt.Errorf("init %s: the starter catalog would not be valid with these flags; nothing written:%s", dir, msg.String())
+		return fmt.Errorf("init %s: the starter catalog would not be valid with these flags; nothing written:%s", place.Dir, msg.String())
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var written []string
-	for _, f := range files {
-		dst := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return moveError(dir, written, err)
+	// The catalog's files first, then the workflow: one fixed order, so
+	// that what a failed move leaves to undo is predictable.
+	order := slices.Clone(files)
+	slices.SortStableFunc(order, func(a, b initFile) int {
+		switch {
+		case a.AtTop == b.AtTop:
+			return 0
+		case a.AtTop:
+			return 1
 		}
-		if err := os.Rename(filepath.Join(stage, filepath.FromSlash(f.Path)), dst); err != nil {
-			return moveError(dir, written, err)
+		return -1
+	})
+	for _, f := range order {
+		if err := w.move(f); err != nil {
+			return fmt.Errorf("init %s: %w", place.Dir, err)
 		}
-		written = append(written, f.Path)
 	}
 	return nil
 }
 
-// moveError reports a failure halfway through the renames, with the files
-// already in place, so that the user knows what to clean up.
-func moveError(dir string, written []string, err error) error {
-	if len(written) == 0 {
-		return fmt.Errorf("init %s: %w; nothing written", dir, err)
+// initWrite is one run of writeInit: what it made and moved, to undo.
+type initWrite struct {
+	place initPlace
+	// created are the folders init made, in the order made.
+	created []string
+	// stages maps each folder files go to (the catalog's, the top) to its
+	// staging folder.
+	stages map[string]string
+	// moved are the files renamed into place, or being renamed.
+	moved []initMove
+}
+
+// initMove is one file moved into place. backup is where the file it
+// replaces went, "" when there was none; placed says whether the new file
+// is in place.
+type initMove struct {
+	dst, backup string
+	placed      bool
+}
+
+// mkdirs makes dir and its missing parents, and remembers them.
+func (w *initWrite) mkdirs(dir string) error {
+	var missing []string
+	for p := filepath.Clean(dir); len(missing) < 4096; p = filepath.Dir(p) {
+		_, err := os.Stat(p)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, p)
+		if filepath.Dir(p) == p {
+			break
+		}
 	}
-	return fmt.Errorf("init %s: %w; already written: %s", dir, err, strings.Join(written, ", "))
+	for _, p := range slices.Backward(missing) {
+		if err := os.Mkdir(p, 0o755); err != nil {
+			return err
+		}
+		w.created = append(w.created, p)
+	}
+	return nil
+}
+
+// move renames f from its staging folder into place, moving the file
+// there aside into the staging folder.
+func (w *initWrite) move(f initFile) error {
+	dst := w.place.dest(f)
+	stage := w.stages[w.place.root(f)]
+	if err := w.mkdirs(filepath.Dir(dst)); err != nil {
+		return err
+	}
+	m := initMove{dst: dst}
+	fi, err := os.Lstat(dst)
+	switch {
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("%s is a folder: init writes a file there; move the folder away", w.place.display(f))
+	case err == nil:
+		// The staging folder's .old is outside what Load reads, and on
+		// the same file system as dst.
+		backup := filepath.Join(stage, ".old", filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(backup), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(dst, backup); err != nil {
+			return err
+		}
+		m.backup = backup
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	w.moved = append(w.moved, m)
+	if err := os.Rename(filepath.Join(stage, filepath.FromSlash(f.Path)), dst); err != nil {
+		return err
+	}
+	w.moved[len(w.moved)-1].placed = true
+	return nil
+}
+
+// undo puts back every file that was moved away, removes the files put in
+// place and the folders made, and returns cause with what could not be
+// undone. A staging folder that still holds a file that was there before
+// is kept, and named.
+func (w *initWrite) undo(cause error) error {
+	var failed []string
+	keep := map[string]bool{}
+	for _, m := range slices.Backward(w.moved) {
+		if m.placed {
+			if err := os.Remove(m.dst); err != nil {
+				failed = append(failed, err.Error())
+				continue
+			}
+		}
+		if m.backup != "" {
+			if err := os.Rename(m.backup, m.dst); err != nil {
+				failed = append(failed, fmt.Sprintf("%v (the file that was there is kept at %s)", err, m.backup))
+				for root, stage := range w.stages {
+					if strings.HasPrefix(m.backup, stage+string(filepath.Separator)) {
+						keep[root] = true
+					}
+				}
+			}
+		}
+	}
+	for root, stage := range w.stages {
+		if !keep[root] {
+			if err := os.RemoveAll(stage); err != nil {
+				failed = append(failed, err.Error())
+			}
+		}
+	}
+	for _, dir := range slices.Backward(w.created) {
+		_ = os.Remove(dir) // only if empty: a kept staging folder stays
+	}
+	if len(failed) > 0 {
+		slices.Sort(failed)
+		return fmt.Errorf("%w; undoing it failed too, check by hand: %s", cause, strings.Join(failed, "; "))
+	}
+	if len(w.moved) > 0 {
+		return fmt.Errorf("%w; nothing written: the files already moved into place were taken back", cause)
+	}
+	return cause
+}
+
+// removeStages removes the staging folders, and with them the files that
+// were replaced.
+func (w *initWrite) removeStages() error {
+	var errs []error
+	for _, stage := range w.stages {
+		errs = append(errs, os.RemoveAll(stage))
+	}
+	return errors.Join(errs...)
 }
 
 // printInit tells what init wrote, what to do next and which placeholders
 // to replace.
-func printInit(w io.Writer, dir string, files []initFile, d initData) error {
-	var b strings.Builder
+func printInit(w io.Writer, place initPlace, files []initFile, d initData) error {
+	var wrote []string
 	for _, f := range files {
-		fmt.Fprintf(&b, "wrote %s\n", displayPath(dir, f.Path))
+		wrote = append(wrote, "wrote "+place.display(f)+"\n")
+	}
+	slices.Sort(wrote)
+	var b strings.Builder
+	b.WriteString(strings.Join(wrote, ""))
+	config, workflow := displayPath(place.Dir, "signpost.yaml"), displayPath(place.Top, initWorkflowPath)
+	if place.Catalog != "." {
+		fmt.Fprintf(&b, "\nThe workflow is at the top of the Git repository, where GitHub runs it:\n%s checks the catalog at %s.\n", workflow, place.Catalog)
 	}
 	var todo []string
-	config, workflow := displayPath(dir, "signpost.yaml"), displayPath(dir, ".github/workflows/signpost.yml")
 	if d.Origin == defaultOrigin {
 		todo = append(todo, fmt.Sprintf("%s: site.origin %s, site.publisher %s", config, d.Origin, d.Publisher))
 	}
@@ -462,8 +850,8 @@ func printInit(w io.Writer, dir string, files []initFile, d initData) error {
 		}
 	}
 	arg := ""
-	if dir != "." {
-		arg = " " + dir
+	if place.Dir != "." {
+		arg = " " + place.Dir
 	}
 	fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then push to GitHub.\n", arg, arg)
 	switch d.Publish {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -26,11 +28,49 @@ const initWorkflowFile = ".github/workflows/signpost.yml"
 func initInto(t *testing.T, args ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "catalog")
+	runInit(t, dir, args...)
+	return dir
+}
+
+// initInRepo runs signpost init TOP/catalogs/acme with args, where TOP is
+// a new Git repository, and returns TOP.
+func initInRepo(t *testing.T, args ...string) string {
+	t.Helper()
+	top := gitRepo(t)
+	runInit(t, filepath.Join(top, "catalogs", "acme"), args...)
+	return top
+}
+
+func runInit(t *testing.T, dir string, args ...string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), append([]string{"init", dir}, args...), &stdout, &stderr); code != exitOK {
 		t.Fatalf("signpost init %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
 	}
-	return dir
+}
+
+// gitRepo makes a new Git repository and returns its top. Without git it
+// skips the test, except in CI, which must have git.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("git is required in CI: %v", err)
+		}
+		t.Skipf("git not found: %v", err)
+	}
+	top := filepath.Join(t.TempDir(), "repo")
+	if err := os.Mkdir(top, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), initGitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "init", "-q")
+	cmd.Dir = top
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return top
 }
 
 // The parts of a workflow the tests look at. Decoding with KnownFields
@@ -105,14 +145,15 @@ func setupSteps(version string, fullHistory bool) []workflowStep {
 	}
 }
 
-// checkJob is the pull-request job that every publish choice has.
-func checkJob(build string) workflowJob {
+// checkJob is the pull-request job that every publish choice has, for the
+// catalog at catalog.
+func checkJob(catalog, build string) workflowJob {
 	j := workflowJob{
 		Name:        "Validate, build and diff",
 		RunsOn:      "ubuntu-latest",
 		Permissions: map[string]string{"contents": "read"},
 		Steps: append(setupSteps("latest", true),
-			workflowStep{Name: "Validate", Run: "signpost validate . --format github"},
+			workflowStep{Name: "Validate", Run: "signpost validate " + catalog + " --format github"},
 			workflowStep{Name: "Build", Run: build},
 			workflowStep{
 				Name: "Diff against the base branch",
@@ -121,7 +162,7 @@ func checkJob(build string) workflowJob {
 					"BASE_SHA": "${{ github.event.pull_request.base.sha }}",
 					"FAIL_ON":  "${{ vars.SIGNPOST_FAIL_ON }}",
 				},
-				Run: `args=(--catalog . --format markdown)
+				Run: `args=(--catalog ` + catalog + ` --format markdown)
 if [ -n "$FAIL_ON" ]; then
   args+=(--fail-on "$FAIL_ON")
 fi
@@ -151,72 +192,104 @@ func publishJob(name string, permissions map[string]string, steps ...workflowSte
 }
 
 func TestInitWorkflow(t *testing.T) {
-	pagesJob := publishJob("Publish to GitHub Pages",
-		map[string]string{"contents": "read", "pages": "write", "id-token": "write"},
-		workflowStep{Name: "Build the site for Pages", Run: "signpost build . --target pages --out site"},
-		workflowStep{Uses: "actions/configure-pages@v5"},
-		workflowStep{Uses: "actions/upload-pages-artifact@v5", With: map[string]any{"path": "site/public", "include-hidden-files": true}},
-		workflowStep{ID: "deployment", Uses: "actions/deploy-pages@v4"},
-	)
-	pagesJob.Environment = &struct{ Name, URL string }{"github-pages", "${{ steps.deployment.outputs.page_url }}"}
+	// Each case is written at the top of a folder, and in catalogs/acme of
+	// a Git repository, where the workflow goes to the repository's top
+	// and names the catalog's folder in every command.
+	type place struct{ catalog, site string }
+	pagesJob := func(p place) workflowJob {
+		j := publishJob("Publish to GitHub Pages",
+			map[string]string{"contents": "read", "pages": "write", "id-token": "write"},
+			workflowStep{Name: "Build the site for Pages", Run: "signpost build " + p.catalog + " --target pages --out " + p.site},
+			workflowStep{Uses: "actions/configure-pages@v5"},
+			workflowStep{Uses: "actions/upload-pages-artifact@v5", With: map[string]any{"path": p.site + "/public", "include-hidden-files": true}},
+			workflowStep{ID: "deployment", Uses: "actions/deploy-pages@v4"},
+		)
+		j.Environment = &struct{ Name, URL string }{"github-pages", "${{ steps.deployment.outputs.page_url }}"}
+		return j
+	}
 	s3Step := func(role, region string) workflowStep {
 		return workflowStep{Uses: "aws-actions/configure-aws-credentials@v5", With: map[string]any{"role-to-assume": role, "aws-region": region}}
 	}
-	publishStep := workflowStep{Name: "Publish", Run: "signpost publish . --target production"}
+	publishStep := func(p place) workflowStep {
+		return workflowStep{Name: "Publish", Run: "signpost publish " + p.catalog + " --target production"}
+	}
 	s3Perms := map[string]string{"contents": "read", "id-token": "write"}
 	tests := []struct {
 		name string
 		args []string
-		jobs map[string]workflowJob
+		jobs func(p place) map[string]workflowJob
 	}{
-		{"none", nil, map[string]workflowJob{
-			"check": checkJob("signpost build . --out site"),
+		{"none", nil, func(p place) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check": checkJob(p.catalog, "signpost build "+p.catalog+" --out "+p.site),
+			}
 		}},
-		{"pages", []string{"--publish", "pages"}, map[string]workflowJob{
-			"check":   checkJob("signpost build . --target pages --out site"),
-			"publish": pagesJob,
+		{"pages", []string{"--publish", "pages"}, func(p place) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target pages --out "+p.site),
+				"publish": pagesJob(p),
+			}
 		}},
-		{"s3 placeholders", []string{"--publish", "s3"}, map[string]workflowJob{
-			"check":   checkJob("signpost build . --target production --out site"),
-			"publish": publishJob("Publish to S3", s3Perms, s3Step(placeholderRoleARN, "us-east-1"), publishStep),
+		{"s3 placeholders", []string{"--publish", "s3"}, func(p place) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --out "+p.site),
+				"publish": publishJob("Publish to S3", s3Perms, s3Step(placeholderRoleARN, "us-east-1"), publishStep(p)),
+			}
 		}},
-		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/signpost-publish"}, map[string]workflowJob{
-			"check":   checkJob("signpost build . --target production --out site"),
-			"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep),
+		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/signpost-publish"}, func(p place) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --out "+p.site),
+				"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep(p)),
+			}
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			wf := readWorkflow(t, initInto(t, tt.args...))
-			if wf.Name != "signpost" {
-				t.Errorf("name = %q", wf.Name)
+		for _, sub := range []bool{false, true} {
+			name, p := tt.name, place{".", "site"}
+			if sub {
+				name, p = tt.name+" in a subfolder", place{"catalogs/acme", "catalogs/acme/site"}
 			}
-			wantOn := map[string]*trigger{"pull_request": nil, "push": {Branches: []string{"main"}}, "workflow_dispatch": nil}
-			if diff := cmp.Diff(wantOn, wf.On); diff != "" {
-				t.Errorf("on (-want +got):\n%s", diff)
-			}
-			// Nothing by default: each job states what it needs.
-			if wf.Permissions == nil || len(wf.Permissions) != 0 {
-				t.Errorf("workflow permissions = %v, want {}", wf.Permissions)
-			}
-			if diff := cmp.Diff(tt.jobs, wf.Jobs); diff != "" {
-				t.Errorf("jobs (-want +got):\n%s", diff)
-			}
-			for name, job := range wf.Jobs {
-				if job.Permissions == nil {
-					t.Errorf("job %s states no permissions", name)
-				}
-				for _, s := range job.Steps {
-					if s.Uses != "" && !slices.Contains(pinnedActions, s.Uses) {
-						t.Errorf("job %s uses %s, not one of the pinned actions %v", name, s.Uses, pinnedActions)
+			t.Run(name, func(t *testing.T) {
+				var top string
+				if sub {
+					top = initInRepo(t, tt.args...)
+					if _, err := os.Stat(filepath.Join(top, "catalogs", "acme", ".github")); !errors.Is(err, os.ErrNotExist) {
+						t.Errorf("the catalog's folder has a .github, where GitHub never runs a workflow: %v", err)
 					}
-					// Values from the event reach scripts through env only.
-					if strings.Contains(s.Run, "${{") {
-						t.Errorf("job %s: an expression inside a run script:\n%s", name, s.Run)
+				} else {
+					top = initInto(t, tt.args...)
+				}
+				wf := readWorkflow(t, top)
+				if wf.Name != "signpost" {
+					t.Errorf("name = %q", wf.Name)
+				}
+				wantOn := map[string]*trigger{"pull_request": nil, "push": {Branches: []string{"main"}}, "workflow_dispatch": nil}
+				if diff := cmp.Diff(wantOn, wf.On); diff != "" {
+					t.Errorf("on (-want +got):\n%s", diff)
+				}
+				// Nothing by default: each job states what it needs.
+				if wf.Permissions == nil || len(wf.Permissions) != 0 {
+					t.Errorf("workflow permissions = %v, want {}", wf.Permissions)
+				}
+				if diff := cmp.Diff(tt.jobs(p), wf.Jobs); diff != "" {
+					t.Errorf("jobs (-want +got):\n%s", diff)
+				}
+				for name, job := range wf.Jobs {
+					if job.Permissions == nil {
+						t.Errorf("job %s states no permissions", name)
+					}
+					for _, s := range job.Steps {
+						if s.Uses != "" && !slices.Contains(pinnedActions, s.Uses) {
+							t.Errorf("job %s uses %s, not one of the pinned actions %v", name, s.Uses, pinnedActions)
+						}
+						// Values from the event reach scripts through env only.
+						if strings.Contains(s.Run, "${{") {
+							t.Errorf("job %s: an expression inside a run script:\n%s", name, s.Run)
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -238,7 +311,8 @@ func TestInitWorkflowVersion(t *testing.T) {
 		}
 	}
 	d := initData{Origin: defaultOrigin, Publisher: defaultPublisher, DisplayName: "X", Publish: publishNone,
-		Branch: "main", Version: "v1.2.3", ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes"}
+		Branch: "main", Version: "v1.2.3", ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes",
+		Catalog: ".", Site: "site"}
 	files, err := renderInit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -316,27 +390,158 @@ func TestInitCatalog(t *testing.T) {
 
 // TestInitInvalidStarter: when the files would not make a valid catalog,
 // init says why, naming the files where they were to go, and leaves no
-// trace: not even the folder it created.
+// trace: not even the folders it created, in the catalog's place or at the
+// repository's top.
 func TestInitInvalidStarter(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "new")
 	files := []initFile{
 		{Path: "signpost.yaml", Data: []byte("site: {origin: https://example.com}\n")},
 		{Path: "README.md", Data: []byte("# x\n")},
+		{Path: initWorkflowPath, Data: []byte("name: x\n"), AtTop: true},
 	}
-	err := writeInit(context.Background(), dir, files)
+	for _, sub := range []bool{false, true} {
+		t.Run(fmt.Sprintf("subfolder %v", sub), func(t *testing.T) {
+			root := t.TempDir()
+			place := initPlace{Dir: filepath.Join(root, "new"), Top: filepath.Join(root, "new"), Catalog: "."}
+			if sub {
+				place = initPlace{Dir: filepath.Join(root, "catalogs", "acme"), Top: root, Catalog: "catalogs/acme"}
+			}
+			err := writeInit(context.Background(), place, files)
+			if err == nil {
+				t.Fatal("writeInit wrote an invalid catalog")
+			}
+			for _, want := range []string{"the starter catalog would not be valid", filepath.ToSlash(place.Dir) + "/signpost.yaml:1:"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			if strings.Contains(err.Error(), ".signpost-init-") {
+				t.Errorf("error %q names the staging folder", err)
+			}
+			if got := listTree(t, root); len(got) > 0 {
+				t.Errorf("left behind: %v", got)
+			}
+		})
+	}
+}
+
+// TestInitUndo: when a move into place fails, the files already moved are
+// taken back, the ones they replaced put back, and the folders init made
+// removed, in the catalog's folder and at the repository's top alike.
+func TestInitUndo(t *testing.T) {
+	top := t.TempDir()
+	place := initPlace{Dir: filepath.Join(top, "catalogs", "acme"), Top: top, Catalog: "catalogs/acme"}
+	write := func(rel, data string) {
+		p := filepath.Join(top, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An old signpost.yaml that --force would replace, and a folder where
+	// the workflow goes: its move fails after the catalog's.
+	write("catalogs/acme/signpost.yaml", "# old\n")
+	write(".github/workflows/signpost.yml/keep", "x")
+	before := listTree(t, top)
+
+	files, err := renderInit(initData{Origin: defaultOrigin, Publisher: defaultPublisher, DisplayName: "X", Publish: publishNone,
+		Branch: "main", Version: "latest", ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes",
+		Catalog: place.Catalog, Site: place.site()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = writeInit(context.Background(), place, files)
 	if err == nil {
-		t.Fatal("writeInit wrote an invalid catalog")
+		t.Fatal("writeInit put a file where a folder is")
 	}
-	for _, want := range []string{"the starter catalog would not be valid", filepath.ToSlash(dir) + "/signpost.yaml:1:"} {
+	for _, want := range []string{"is a folder", "taken back"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-	if strings.Contains(err.Error(), ".signpost-init-") {
-		t.Errorf("error %q names the staging folder", err)
+	if diff := cmp.Diff(before, listTree(t, top)); diff != "" {
+		t.Errorf("files after a failed init (-before +after):\n%s", diff)
 	}
-	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s is left behind: %v", dir, err)
+	if data, err := os.ReadFile(filepath.Join(place.Dir, "signpost.yaml")); err != nil || string(data) != "# old\n" {
+		t.Errorf("signpost.yaml = %q, %v; want the old one back", data, err)
+	}
+}
+
+// listTree lists the files and folders under root, slash-separated.
+func listTree(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		out = append(out, filepath.ToSlash(rel))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestInitPlace: inside a Git repository, the workflow's place is the
+// repository's top, named as the user named the folder, and the catalog's
+// path is the folder's relative to it.
+func TestInitPlace(t *testing.T) {
+	outside := t.TempDir()
+	top := gitRepo(t)
+	if err := os.WriteFile(filepath.Join(top, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(top, "catalogs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, cwd, dir string
+		want           initPlace
+		err            string
+	}{
+		{name: "outside a repository", dir: filepath.Join(outside, "a", "b"),
+			want: initPlace{Dir: filepath.Join(outside, "a", "b"), Top: filepath.Join(outside, "a", "b"), Catalog: "."}},
+		{name: "the top", dir: top, want: initPlace{Dir: top, Top: top, Catalog: "."}},
+		{name: "a new subfolder", dir: filepath.Join(top, "catalogs", "acme", "x"),
+			want: initPlace{Dir: filepath.Join(top, "catalogs", "acme", "x"), Top: top, Catalog: "catalogs/acme/x"}},
+		{name: "relative", cwd: filepath.Dir(top), dir: "repo/catalogs/acme",
+			want: initPlace{Dir: "repo/catalogs/acme", Top: "repo", Catalog: "catalogs/acme"}},
+		{name: "relative, below", cwd: filepath.Join(top, "catalogs"), dir: "acme",
+			want: initPlace{Dir: "acme", Top: "..", Catalog: "catalogs/acme"}},
+		{name: "the current folder", cwd: filepath.Join(top, "catalogs"), dir: ".",
+			want: initPlace{Dir: ".", Top: "..", Catalog: "catalogs"}},
+		{name: "a name the workflow cannot hold", dir: filepath.Join(top, "my catalog"),
+			err: `its path in the Git repository, "my catalog", cannot stand in the workflow's commands`},
+		{name: "a name like a flag", dir: filepath.Join(top, "-x"),
+			err: `"-x", cannot stand in the workflow's commands`},
+		{name: "a file on the way", dir: filepath.Join(top, "file", "x"),
+			err: "file, on its path, is a file, not a folder"},
+		{name: "a file", dir: filepath.Join(top, "file"),
+			err: "it is a file, not a folder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.cwd != "" {
+				t.Chdir(tt.cwd)
+			}
+			got, err := findInitPlace(context.Background(), tt.dir)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one that says %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("place (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -351,16 +556,36 @@ func TestInitActionlint(t *testing.T) {
 		}
 		t.Skipf("%v; run make bin/actionlint", err)
 	}
-	for _, publish := range []string{publishS3, publishPages, publishNone} {
-		t.Run(publish, func(t *testing.T) {
-			dir := initInto(t, "--publish", publish)
+	for _, c := range []struct {
+		publish string
+		sub     bool // in catalogs/acme of a Git repository
+	}{
+		{publishS3, false},
+		{publishPages, false},
+		{publishNone, false},
+		{publishS3, true},
+		{publishPages, true},
+	} {
+		name := c.publish
+		if c.sub {
+			name += " in a subfolder"
+		}
+		t.Run(name, func(t *testing.T) {
+			var top string
+			if c.sub {
+				top = initInRepo(t, "--publish", c.publish)
+			} else {
+				top = initInto(t, "--publish", c.publish)
+			}
 			// shellcheck and pyflakes off, so that the result does not
 			// depend on what else the machine has installed.
-			cmd := exec.Command(bin, "-no-color", "-shellcheck=", "-pyflakes=", filepath.FromSlash(initWorkflowFile))
-			cmd.Dir = dir
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "-no-color", "-shellcheck=", "-pyflakes=", filepath.FromSlash(initWorkflowFile))
+			cmd.Dir = top
 			out, err := cmd.CombinedOutput()
 			if err != nil || len(out) > 0 {
-				t.Errorf("actionlint %s (--publish %s): %v\n%s", initWorkflowFile, publish, err, out)
+				t.Errorf("actionlint %s (%s): %v\n%s", initWorkflowFile, name, err, out)
 			}
 		})
 	}
