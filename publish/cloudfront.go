@@ -204,6 +204,9 @@ func WaitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id
 	pause := max(interval/10, time.Millisecond)
 	for {
 		out, err := api.GetInvalidation(ctx, &cloudfront.GetInvalidationInput{DistributionId: aws.String(distributionID), Id: aws.String(id)})
+		if err != nil && ctx.Err() != nil {
+			return waitTimedOut(distributionID, id, ctx.Err())
+		}
 		if err != nil {
 			return fmt.Errorf("wait for invalidation %s on distribution %s: %w", id, distributionID, err)
 		}
@@ -215,10 +218,14 @@ func WaitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("wait for invalidation %s on distribution %s: %w; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds", id, distributionID, ctx.Err())
+			return waitTimedOut(distributionID, id, ctx.Err())
 		case <-t.C:
 		}
 	}
+}
+
+func waitTimedOut(distributionID, id string, err error) error {
+	return fmt.Errorf("wait for invalidation %s on distribution %s: %w; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds", id, distributionID, err)
 }
 
 // PendingInvalidationName is the object, under a site's prefix, that holds

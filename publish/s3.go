@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -73,8 +74,13 @@ type Plan struct {
 
 	manifest        []byte            // the manifest of the site
 	manifestChanged bool              // the bucket's manifest is missing or differs
+	manifestETag    string            // the bucket's manifest's ETag, "" when missing
 	deletedRoutes   map[string]string // key of a delete → its route, as the old manifest has it
-	own             map[string]string // signpost's own objects under the prefix (key → ETag)
+	// keptEntries are the old manifest's entries of the deletes: when the
+	// deletes are refused, the manifest keeps them, since the objects stay.
+	keptEntries map[string]manifestEntry
+	entries     map[string]manifestEntry
+	own         map[string]string // signpost's own objects under the prefix (key → ETag)
 }
 
 // ownObjectPrefix starts the names of the objects signpost keeps beside a
@@ -158,9 +164,10 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	}
 	manifest = append(manifest, '\n')
 
-	p := &Plan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}}
+	p := &Plan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
 	old := map[string]manifestEntry{}
 	if etag, ok := remote[manifestKey]; ok {
+		p.manifestETag = etag
 		p.manifestChanged = etag != md5Hex(manifest)
 		old, err = readManifest(ctx, api, bucket, manifestKey)
 		if err != nil {
@@ -213,15 +220,32 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 			continue
 		}
 		p.Deletes = append(p.Deletes, key)
-		if r := old[strings.TrimPrefix(key, prefix)].Route; r != "" {
-			if p.deletedRoutes == nil {
-				p.deletedRoutes = map[string]string{}
+		if e, ok := old[strings.TrimPrefix(key, prefix)]; ok {
+			if p.keptEntries == nil {
+				p.keptEntries = map[string]manifestEntry{}
 			}
-			p.deletedRoutes[key] = r
+			p.keptEntries[strings.TrimPrefix(key, prefix)] = e
+			if e.Route != "" {
+				if p.deletedRoutes == nil {
+					p.deletedRoutes = map[string]string{}
+				}
+				p.deletedRoutes[key] = e.Route
+			}
 		}
 	}
 	slices.Sort(p.Deletes)
 	return p, nil
+}
+
+// manifestKeeping returns the manifest with the entries kept besides the
+// documents', and whether it differs from the bucket's.
+func (p *Plan) manifestKeeping(kept map[string]manifestEntry) ([]byte, bool) {
+	all := make(map[string]manifestEntry, len(p.entries)+len(kept))
+	maps.Copy(all, kept)
+	maps.Copy(all, p.entries)
+	m, _ := json.Marshal(all) // map keys are sorted: deterministic
+	m = append(m, '\n')
+	return m, md5Hex(m) != p.manifestETag
 }
 
 // readManifest reads the manifest at key; an unreadable one is empty, so
@@ -352,8 +376,14 @@ func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applie
 		}
 	}
 
-	if p.manifestChanged {
-		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, build.ContentTypeJSON, "no-cache"); err != nil {
+	manifest, changed := p.manifest, p.manifestChanged
+	if res.DeletesRefused && len(p.keptEntries) > 0 {
+		// The objects stay: so do their entries, and with them their
+		// routes, for the publish that deletes them.
+		manifest, changed = p.manifestKeeping(p.keptEntries)
+	}
+	if changed {
+		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, build.ContentTypeJSON, "no-cache"); err != nil {
 			return res, err
 		}
 	}

@@ -787,7 +787,7 @@ func TestAWSTemplateDistribution(t *testing.T) {
 				{[]any{"HttpVersion"}, "http2and3"},
 				{[]any{"PriceClass"}, priceClass},
 				{[]any{"DefaultCacheBehavior", "ViewerProtocolPolicy"}, "redirect-to-https"},
-				{[]any{"DefaultCacheBehavior", "AllowedMethods"}, []any{"GET", "HEAD", "OPTIONS"}},
+				{[]any{"DefaultCacheBehavior", "AllowedMethods"}, []any{"GET", "HEAD", "OPTIONS", "PUT", "POST", "PATCH", "DELETE"}},
 				{[]any{"DefaultCacheBehavior", "CachedMethods"}, []any{"GET", "HEAD"}},
 				{[]any{"DefaultCacheBehavior", "Compress"}, true},
 			} {
@@ -953,6 +953,7 @@ func TestAWSTemplatePublishPolicy(t *testing.T) {
 				"s3:DeleteObject":               {bucketArn + "/" + c.keyPrefix + "*"},
 				"s3:PutBucketCORS":              {bucketArn},
 				"cloudfront:CreateInvalidation": {"arn:aws:cloudfront::" + awsAccount + ":distribution/{Ref:Distribution}"},
+				"cloudfront:GetInvalidation":    {"arn:aws:cloudfront::" + awsAccount + ":distribution/{Ref:Distribution}"},
 				"cloudfront:DescribeFunction":   fns,
 				"cloudfront:GetFunction":        fns,
 				"cloudfront:CreateFunction":     fns,

@@ -173,7 +173,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 			}
 			for _, s := range report.Sites {
 				if s.Applied != nil && s.Applied.DeletesRefused {
-					fmt.Fprintf(cmd.ErrOrStderr(), "signpost: %d deletes planned for %s, more than --max-deletes %d: none made; check the plan, then raise the limit\n", len(s.Deletes), s.Prefix, maxDeletes)
+					fmt.Fprintf(cmd.ErrOrStderr(), "signpost: %d deletes planned for s3://%s/%s, more than --max-deletes %d: none made; check the plan, then raise the limit\n", len(s.Deletes), report.Bucket, s.Prefix, maxDeletes)
 					return reportedError{exitInvalid}
 				}
 			}
@@ -317,7 +317,9 @@ func orEmpty(s []string) []string {
 //  3. when there are deletes, the changed paths are invalidated first and
 //     the invalidation waited for (at most wait), so that no cache serves an
 //     old list naming a document about to be deleted; then the deletes;
-//  4. the rest is invalidated, and the pending paths cleared.
+//  4. the rest is invalidated, and the pending paths cleared; when the
+//     deletes were refused, the paths stay pending for the publish that
+//     makes them.
 func (sp *sitePublish) apply(ctx context.Context, s3 publish.S3API, cf publish.CloudFrontAPI, opts publish.ApplyOptions, wait time.Duration) (*publish.Applied, error) {
 	all := sp.inv.Paths()
 	cfr := sp.report.CloudFront
@@ -346,6 +348,16 @@ func (sp *sitePublish) apply(ctx context.Context, s3 publish.S3API, cf publish.C
 	}
 	res, err := sp.plan.Apply(ctx, s3, opts)
 	if err != nil || sp.distribution == "" {
+		return res, err
+	}
+	if res.DeletesRefused {
+		// Nothing was deleted. Invalidate what changed, and leave every
+		// path pending: the publish that makes the deletes then
+		// invalidates the lists again and waits before deleting.
+		id, err := publish.Invalidate(ctx, cf, sp.distribution, sp.inv.Updated)
+		if id != "" {
+			cfr.InvalidationIDs = append(cfr.InvalidationIDs, id)
+		}
 		return res, err
 	}
 	rest := all

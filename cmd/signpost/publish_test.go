@@ -280,14 +280,34 @@ func TestPublishCloudFront(t *testing.T) {
 		t.Fatal(err)
 	}
 	cf.CompleteAfter(1)
+	// First refused by --max-deletes: what changed is invalidated, without
+	// a wait, and every path stays pending for the publish that deletes.
+	before = len(cf.Invalidations())
+	errOut.Reset()
+	if code := run(ctx, []string{"publish", dir, "--target", "production", "--max-deletes", "0"}, io.Discard, &errOut); code != exitInvalid ||
+		!strings.Contains(errOut.String(), "deletes planned for s3://discovery/tenants/acme/, more than --max-deletes 0") {
+		t.Fatalf("refused deletes: exit %d: %s", code, errOut.String())
+	}
+	if inv := cf.Invalidations()[before:]; len(inv) != 2 || slices.Contains(inv[0].Paths, "/tools/get_alerts") || inv[0].Polls != 0 {
+		t.Errorf("refused deletes: invalidations %+v, want the changed paths of each distribution, not waited for", inv)
+	}
 	before = len(cf.Invalidations())
 	r = publishJSON()
+	if len(r.Sites[0].CloudFront.Pending) == 0 {
+		t.Error("no paths pending after refused deletes")
+	}
 	inv = cf.Invalidations()[before:]
 	if len(inv) != 4 || len(r.Sites[0].Deletes) != 2 || len(r.Sites[0].CloudFront.InvalidationIDs) != 2 {
 		t.Fatalf("removing a tool: invalidations %+v, site %+v", inv, r.Sites[0])
 	}
-	if first, second := inv[0], inv[1]; !slices.Contains(first.Paths, "/tools") || slices.Contains(first.Paths, "/tools/get_alerts") ||
-		first.Polls != 2 || !slices.Contains(second.Paths, "/tools/get_alerts") || slices.Contains(second.Paths, "/tools") {
+	// The first holds the lists (and what the refused run left pending)
+	// and is waited for; the second the deleted documents, by route too:
+	// the manifest kept their entries while they stayed.
+	if first, second := inv[0], inv[1]; !slices.Contains(first.Paths, "/tools") || first.Polls != 2 ||
+		!slices.Contains(second.Paths, "/tools/get_alerts") || !slices.Contains(second.Paths, "/tenants/acme/tools/get_alerts.json") || slices.Contains(second.Paths, "/tools") {
 		t.Errorf("acme: first invalidation %+v (waited for), then %+v", first, second)
+	}
+	if r = publishJSON(); len(r.Sites[0].CloudFront.Pending) != 0 || len(r.Sites[0].CloudFront.Invalidations) != 0 {
+		t.Errorf("a republish after the deletes: %+v", r.Sites[0].CloudFront)
 	}
 }
