@@ -93,7 +93,7 @@ var checkRules = []CheckRule{
 	{"ai-catalog.spec-version", LevelMust, `specVersion is "1.0"`},
 	{"ai-catalog.status", LevelShould, "/.well-known/ai-catalog.json is published (200)"},
 	{"cache.control", LevelShould, "every document but the MCP catalog is served with Cache-Control: public, max-age=3600"},
-	{"cache.etag", LevelShould, "every document has a strong ETag, and a GET with If-None-Match and that ETag gets 304"},
+	{"cache.etag", LevelShould, "every document has a strong ETag (a weak one only on a response compressed on the way, as CDNs do), and a GET with If-None-Match and that ETag gets 304"},
 	{"card.content-type", LevelMust, "a card is served with the media type its catalog entry names: application/mcp-server+json from the MCP catalog, the entry's type (application/mcp-server-card+json for v1 cards) from the AI catalog"},
 	{"card.cors-etag", LevelShould, "a card on the checked origin also allows the If-None-Match request header (Access-Control-Allow-Headers) and exposes ETag (Access-Control-Expose-Headers)"},
 	{"card.name", LevelMust, "a card's name is the server name its catalog identifier names"},
@@ -283,6 +283,9 @@ type checkResp struct {
 	body   []byte
 	tooBig bool
 	tls    uint16
+	// compressed is set when the response came content-encoded (the
+	// client asked for gzip and decompressed it).
+	compressed bool
 }
 
 // checkPage is one document and what fetching it showed.
@@ -499,7 +502,7 @@ func (c *checker) get(ctx context.Context, u, name, value string) checkResp {
 		return checkResp{err: err}
 	}
 	defer resp.Body.Close()
-	r := checkResp{status: resp.StatusCode, header: resp.Header}
+	r := checkResp{status: resp.StatusCode, header: resp.Header, compressed: resp.Uncompressed}
 	if resp.TLS != nil {
 		r.tls = resp.TLS.Version
 	}
@@ -1681,6 +1684,10 @@ func (c *checker) etag(p *checkPage) {
 	switch {
 	case etag == "":
 		c.add("cache.etag", ResultFail, p.url, "no ETag", "documents should have a strong ETag")
+	case strings.HasPrefix(etag, "W/") && p.compressed && checkStrongETag.MatchString(etag[2:]) && p.cond != nil && p.cond.err == nil && p.cond.status == http.StatusNotModified:
+		// A CDN that compresses a response weakens its ETag, rightly:
+		// the compressed bytes are not the ones the tag was made of.
+		c.add("cache.etag", ResultPass, p.url, "ETag: "+etag+" on a compressed response; If-None-Match: 304", "a weak ETag is right for bytes compressed on the way, and it revalidates")
 	case strings.HasPrefix(etag, "W/"):
 		c.add("cache.etag", ResultFail, p.url, "ETag: "+etag, "the ETag should be strong, a hash of the bytes")
 	case !checkStrongETag.MatchString(etag):

@@ -3,6 +3,7 @@ package publish
 import (
 	"bytes"
 	stdcmp "cmp"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -655,5 +656,47 @@ func TestReportWriteJSON(t *testing.T) {
 	}
 	if d := cmp.Diff(real.Findings, got.Findings); d != "" {
 		t.Errorf("findings (-want +got):\n%s", d)
+	}
+}
+
+// TestCheckWeakETag checks that a weak ETag passes cache.etag on a
+// response compressed on the way, as a CDN that compresses sends it, and
+// fails on bytes sent as they are.
+func TestCheckWeakETag(t *testing.T) {
+	site := correctHandler(t)
+	// cdn weakens every ETag, as CloudFront does to what it compresses,
+	// and gzips the body when asked and compress is set.
+	cdn := func(compress bool) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			gz := compress && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip")
+			r = r.Clone(r.Context())
+			r.Header.Del("Accept-Encoding")
+			rec := httptest.NewRecorder()
+			site.ServeHTTP(rec, r)
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			if e := w.Header().Get("ETag"); e != "" && !strings.HasPrefix(e, "W/") {
+				w.Header().Set("ETag", "W/"+e)
+			}
+			body := rec.Body.Bytes()
+			if gz && len(body) > 0 {
+				var b bytes.Buffer
+				zw := gzip.NewWriter(&b)
+				zw.Write(body)
+				zw.Close()
+				body = b.Bytes()
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Header().Del("Content-Length")
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(body)
+		})
+	}
+	if bad := checkTestBad(checkTestRun(t, cdn(true), "https://example.com", CheckOptions{})); len(bad) != 0 {
+		t.Errorf("weak ETags on compressed responses: rules not met %v, want none", bad)
+	}
+	if bad := checkTestBad(checkTestRun(t, cdn(false), "https://example.com", CheckOptions{})); !slices.Equal(bad, []string{"cache.etag"}) {
+		t.Errorf("weak ETags on uncompressed responses: rules not met %v, want [cache.etag]", bad)
 	}
 }
