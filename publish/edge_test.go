@@ -1,0 +1,301 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/edgetest"
+)
+
+// edgeTestBase is the origin the example catalog's documents name; the
+// client of checkTestServe sends it to the emulated edge.
+const edgeTestBase = "https://example.com"
+
+// edgeCORS are the CORS headers the response headers policy puts on every
+// response, and the functions and signpost serve too.
+var edgeCORS = map[string]string{
+	"Access-Control-Allow-Origin":   "*",
+	"Access-Control-Allow-Methods":  "GET, HEAD, OPTIONS",
+	"Access-Control-Allow-Headers":  "Content-Type, If-None-Match",
+	"Access-Control-Expose-Headers": "ETag",
+}
+
+// newEdge starts the emulated distribution of templates/aws/cloudfront-s3.yaml
+// in front of bucket for the site under sitePrefix, with the site's
+// functions; edit, when set, changes the distribution first. Without node it
+// skips the test, or fails it in CI.
+func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView bool, edit func(*edgetest.Distribution)) *edgetest.Edge {
+	t.Helper()
+	ctx := t.Context()
+	origin, err := NewS3Client(ctx, testRegion, testEndpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := filepath.Join(checkTestModuleRoot(t), "templates", "aws", "cloudfront-s3.yaml")
+	dist, err := edgetest.LoadTemplate(tpl, sitePrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(&dist)
+	}
+	req, resp, err := s.CloudFrontFunctions(&build.S3Target{Bucket: bucket}, compactView)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge, err := edgetest.New(ctx, edgetest.Config{
+		Distribution: dist, ViewerRequest: req, ViewerResponse: resp,
+		Origin: origin, Bucket: bucket,
+	})
+	if errors.Is(err, edgetest.ErrNoNode) {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node is required in CI: %v", err)
+		}
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := edge.Close(); err != nil {
+			t.Errorf("close the edge: %v", err)
+		}
+	})
+	return edge
+}
+
+// edgeDoc returns the body of the document of route in view.
+func edgeDoc(t *testing.T, s *build.Site, route, view string) build.Document {
+	t.Helper()
+	for _, d := range s.Documents {
+		if d.Route.Route == route && d.View == view {
+			return d
+		}
+	}
+	t.Fatalf("site %s has no document %s in view %s", s.Dir, route, view)
+	return build.Document{}
+}
+
+// edgeExchange is what a test sees of one response.
+type edgeExchange struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func edgeDo(t *testing.T, client *http.Client, method, route string, header map[string]string) edgeExchange {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, edgeTestBase+route, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, route, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, route, err)
+	}
+	return edgeExchange{resp.StatusCode, resp.Header, body}
+}
+
+// wantHeaders reports the headers of x that differ from want ("" for a
+// header that must be absent).
+func (x edgeExchange) wantHeaders(t *testing.T, what string, want map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for k := range want {
+		got[k] = strings.Join(x.header.Values(k), ", ")
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: headers (-want +got):\n%s", what, diff)
+	}
+}
+
+func withCORS(h map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range edgeCORS {
+		out[k] = v
+	}
+	for k, v := range h {
+		out[k] = v
+	}
+	return out
+}
+
+// TestEdgeServesTheContract publishes the example catalog, each tenant's
+// site under tenants/ID in one bucket with the JSON 404 page, puts an
+// emulated CloudFront distribution of templates/aws/cloudfront-s3.yaml in
+// front of each site with the site's functions, and checks each edge as
+// clients see it: signpost check passes every rule, MUST and SHOULD, and
+// the few answers the functions and the distribution give themselves are
+// exactly those of signpost serve.
+//
+// The example's help-desk card is advertised on a vendor host that does not
+// exist; the client of checkTestServe answers that host with a card, as in
+// TestCheckCorrectSite. Every other request goes to the edge.
+func TestEdgeServesTheContract(t *testing.T) {
+	api, bucket := newBucket(t)
+	ctx := context.Background()
+	cat, diags := build.Load(ctx, exampleCatalog)
+	if diags.HasErrors() {
+		var b strings.Builder
+		diags.Write(&b, "text")
+		t.Fatalf("load %s:\n%s", exampleCatalog, b.String())
+	}
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Sites) < 2 {
+		t.Fatalf("the example catalog builds %d sites, want one per tenant", len(b.Sites))
+	}
+	// One bucket, every site under its own prefix, as publish lays out a
+	// catalog with tenants (no s3.prefix).
+	for _, s := range b.Sites {
+		docs := append(slices.Clip(s.Documents), ErrorDocument())
+		publish(t, api, bucket, s.Dir, docs, ApplyOptions{})
+	}
+
+	for _, s := range b.Sites {
+		t.Run(s.Tenant, func(t *testing.T) {
+			if s.Dir != path.Join("tenants", s.Tenant) {
+				t.Fatalf("site folder %s, want tenants/%s", s.Dir, s.Tenant)
+			}
+			edge := newEdge(t, bucket, s.Dir, s, cat.Config.CompactView, nil)
+			client := checkTestServe(t, edge)
+
+			r, err := Check(t.Context(), edgeTestBase, CheckOptions{Client: client})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bad := checkTestBad(r); len(bad) > 0 || r.Failed() {
+				t.Errorf("rules not met through the edge: %v\n%s", bad, checkTestProblems(r))
+			}
+			passed := map[string]bool{}
+			for _, f := range r.Findings {
+				if f.Result == ResultPass {
+					passed[f.Rule] = true
+				}
+			}
+			for _, rule := range CheckRules() {
+				if rule.Level == LevelMust && !passed[rule.Name] {
+					t.Errorf("MUST rule %s never passed through the edge", rule.Name)
+				}
+			}
+
+			edgeDirect(t, client, s, cat.Config.CompactView)
+			edgeMethods(t, client)
+			if p := edge.Problems(); len(p) > 0 {
+				t.Errorf("the edge met problems:\n%s", strings.Join(p, "\n"))
+			}
+		})
+	}
+}
+
+// edgeDirect asserts the answers of the edge that matter most to clients,
+// one by one.
+func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bool) {
+	t.Helper()
+	errorPage := ErrorDocument()
+	tools := edgeDoc(t, s, "/tools", build.ViewStandard)
+
+	// An unknown but well-formed toolId reaches S3, which answers 403 (no
+	// s3:ListBucket); the custom error response makes it the JSON 404, with
+	// the CORS headers of the response headers policy.
+	for _, view := range []string{"", "?view=compact"} {
+		x := edgeDo(t, client, http.MethodGet, "/tools/no_such_tool"+view, nil)
+		if x.status != http.StatusNotFound || !bytes.Equal(x.body, errorPage.Body) {
+			t.Errorf("unknown toolId%s: %d %q, want 404 %q", view, x.status, x.body, errorPage.Body)
+		}
+		x.wantHeaders(t, "unknown toolId"+view, withCORS(map[string]string{"Content-Type": build.ContentTypeJSON, "Cache-Control": "no-store"}))
+	}
+	if x := edgeDo(t, client, http.MethodHead, "/tools/no_such_tool", nil); x.status != http.StatusNotFound || len(x.body) != 0 {
+		t.Errorf("HEAD unknown toolId: %d with %d bytes, want 404 without a body", x.status, len(x.body))
+	}
+	// A toolId that cannot be one is answered by the viewer-request function.
+	x := edgeDo(t, client, http.MethodGet, "/tools/Not-A-Tool", nil)
+	if x.status != http.StatusNotFound || !strings.Contains(string(x.body), `"status":404`) {
+		t.Errorf("malformed toolId: %d %q, want the JSON 404", x.status, x.body)
+	}
+	x.wantHeaders(t, "malformed toolId", withCORS(map[string]string{"Content-Type": build.ContentTypeJSON, "Cache-Control": "no-store"}))
+
+	// The tool list, with its headers from the object's metadata, and
+	// the compact view.
+	x = edgeDo(t, client, http.MethodGet, "/tools", nil)
+	if x.status != http.StatusOK || !bytes.Equal(x.body, tools.Body) {
+		t.Errorf("GET /tools: %d, %d bytes, want 200 and the %d bytes of the list", x.status, len(x.body), len(tools.Body))
+	}
+	x.wantHeaders(t, "GET /tools", withCORS(map[string]string{"Content-Type": tools.ContentType, "Cache-Control": tools.CacheControl}))
+	etag := x.header.Get("ETag")
+	if !strings.HasPrefix(etag, `"`) || !strings.HasSuffix(etag, `"`) || len(etag) < 3 {
+		t.Errorf("GET /tools: ETag %q is not a strong validator", etag)
+	}
+	if compactView {
+		compact := edgeDoc(t, s, "/tools", build.ViewCompact)
+		x = edgeDo(t, client, http.MethodGet, "/tools?view=compact", nil)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, compact.Body) {
+			t.Errorf("GET /tools?view=compact: %d %.100q, want the compact list %.100q", x.status, x.body, compact.Body)
+		}
+		x.wantHeaders(t, "GET /tools?view=compact", withCORS(map[string]string{"Content-Type": compact.ContentType}))
+	}
+	x = edgeDo(t, client, http.MethodHead, "/tools", nil)
+	if x.status != http.StatusOK || len(x.body) != 0 {
+		t.Errorf("HEAD /tools: %d with %d bytes, want 200 without a body", x.status, len(x.body))
+	}
+	x.wantHeaders(t, "HEAD /tools", withCORS(map[string]string{"Content-Type": tools.ContentType, "ETag": etag}))
+
+	// CloudFront answers a matching If-None-Match itself; the
+	// viewer-response function puts the CORS headers on the 304.
+	for _, inm := range []string{etag, `"other", ` + etag, "*"} {
+		x = edgeDo(t, client, http.MethodGet, "/tools", map[string]string{"If-None-Match": inm})
+		if x.status != http.StatusNotModified || len(x.body) != 0 {
+			t.Errorf("If-None-Match: %s: %d with %d bytes, want 304 without a body", inm, x.status, len(x.body))
+		}
+		x.wantHeaders(t, "If-None-Match: "+inm, withCORS(map[string]string{"ETag": etag}))
+	}
+	if x = edgeDo(t, client, http.MethodGet, "/tools", map[string]string{"If-None-Match": `"other"`}); x.status != http.StatusOK {
+		t.Errorf("If-None-Match of another ETag: %d, want 200", x.status)
+	}
+
+	// The preflight, answered by the viewer-request function.
+	x = edgeDo(t, client, http.MethodOptions, "/tools/get_forecast", map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "GET"})
+	if x.status != http.StatusNoContent || len(x.body) != 0 {
+		t.Errorf("OPTIONS: %d %q, want 204 without a body", x.status, x.body)
+	}
+	x.wantHeaders(t, "OPTIONS", withCORS(map[string]string{"Allow": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400"}))
+}
+
+// edgeMethods checks the methods other than GET, HEAD and OPTIONS: the
+// template lets every method reach the viewer-request function, which
+// answers them with the JSON 405 of signpost serve. (A cache behavior that
+// did not allow them would have CloudFront answer with an HTML 403 of its
+// own, which internal/edgetest's tests cover.)
+func edgeMethods(t *testing.T, client *http.Client) {
+	t.Helper()
+	want405 := withCORS(map[string]string{"Allow": "GET, HEAD, OPTIONS", "Content-Type": build.ContentTypeJSON, "Cache-Control": "no-store"})
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		x := edgeDo(t, client, m, "/tools", nil)
+		if x.status != http.StatusMethodNotAllowed || !strings.Contains(string(x.body), `"status":405`) {
+			t.Errorf("%s /tools: %d %q, want the JSON 405", m, x.status, x.body)
+		}
+		x.wantHeaders(t, m+" /tools", want405)
+	}
+}
