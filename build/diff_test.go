@@ -1,12 +1,12 @@
 package build
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -821,146 +821,347 @@ func TestDiffPrintable(t *testing.T) {
 	}
 }
 
-// tarOf builds a tar archive of the given headers, each with its body.
-func tarOf(t *testing.T, entries ...tar.Header) *bytes.Buffer {
-	t.Helper()
-	var b bytes.Buffer
-	tw := tar.NewWriter(&b)
-	for _, h := range entries {
-		if err := tw.WriteHeader(&h); err != nil {
-			t.Fatal(err)
-		}
-		if h.Typeflag == tar.TypeReg && h.Size > 0 {
-			if _, err := tw.Write(make([]byte, h.Size)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return &b
+// lsEntry is one entry of the output of git ls-tree -r -l -z; typ, when
+// set, replaces the object type git writes for mode.
+type lsEntry struct {
+	mode, name string
+	size       int64
+	typ        string
 }
 
-func TestExtractTar(t *testing.T) {
+// lsTree writes the output of git ls-tree -r -l -z for entries, each with
+// an object name made from its place.
+func lsTree(entries ...lsEntry) *strings.Reader {
+	var b strings.Builder
+	for i, e := range entries {
+		typ, size := "blob", fmt.Sprintf("%7d", e.size)
+		if e.mode == "160000" {
+			typ, size = "commit", "      -"
+		}
+		if e.typ != "" {
+			typ = e.typ
+		}
+		fmt.Fprintf(&b, "%s %s %040x %s\t%s\x00", e.mode, typ, i+1, size, e.name)
+	}
+	return strings.NewReader(b.String())
+}
+
+// TestExtractTree checks which entries of a revision's tree are extracted,
+// the notes about those left out, and the entries and wholes refused.
+func TestExtractTree(t *testing.T) {
 	ctx := context.Background()
 	lim := extractLimits{entry: 64, total: 1 << 20, files: 100, scanned: 1000}
-	ok := []tar.Header{
-		{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": "abc"}},
-		{Typeflag: tar.TypeDir, Name: "tools/", Mode: 0o755},
-		{Typeflag: tar.TypeReg, Name: "tools/a.yaml", Size: 3, Mode: 0o644},
-		{Typeflag: tar.TypeReg, Name: "signpost.yaml", Size: 1, Mode: 0o644},
-		{Typeflag: tar.TypeReg, Name: "tools/b.yml", Size: 2, Mode: 0o644},
+	ok := []lsEntry{
+		{mode: "100644", name: ".gitattributes", size: 30},
+		{mode: "100644", name: "signpost.yaml", size: 1},
+		{mode: "100644", name: "tools/a.yaml", size: 3},
+		{mode: "100755", name: "tools/b.yml", size: 2},
 		// A declaration may name a .json file anywhere, dot-folders too.
-		{Typeflag: tar.TypeReg, Name: "schemas/in.json", Size: 2, Mode: 0o644},
-		{Typeflag: tar.TypeReg, Name: ".schemas/out.json", Size: 2, Mode: 0o644},
+		{mode: "100644", name: "schemas/in.json", size: 2},
+		{mode: "100644", name: ".schemas/out.json", size: 2},
 		// Load never reads these: skipped, whatever their size.
-		{Typeflag: tar.TypeDir, Name: ".github/workflows/", Mode: 0o755},
-		{Typeflag: tar.TypeReg, Name: ".github/workflows/ci.yml", Size: 4, Mode: 0o644},
-		{Typeflag: tar.TypeReg, Name: "README.md", Size: 5, Mode: 0o644},
-		{Typeflag: tar.TypeReg, Name: "assets/video.mp4", Size: 1000, Mode: 0o644},
-		{Typeflag: tar.TypeSymlink, Name: "latest", Linkname: "/etc"},
-		{Typeflag: tar.TypeSymlink, Name: "tools/link.yaml", Linkname: "/etc/passwd"},
-		// A link a declaration might name: skipped, with a note.
-		{Typeflag: tar.TypeSymlink, Name: "schemas/link.json", Linkname: "in.json"},
-		{Typeflag: tar.TypeLink, Name: "schemas/hard.json", Linkname: "schemas/in.json"},
-		// Larger than Load reads: one byte over, so that Load says so.
-		{Typeflag: tar.TypeReg, Name: "tools/huge.yaml", Size: 1000, Mode: 0o644},
-		{Typeflag: tar.TypeReg, Name: "data/huge.json", Size: 1000, Mode: 0o644},
+		{mode: "100644", name: ".github/workflows/ci.yml", size: 4},
+		{mode: "100644", name: "README.md", size: 5},
+		{mode: "100644", name: "assets/video.mp4", size: 1 << 40},
+		{mode: "120000", name: "latest", size: 4},
+		{mode: "120000", name: "tools/link.yaml", size: 11},
+		// A link a declaration might name, and a submodule: skipped, with a
+		// note.
+		{mode: "120000", name: "schemas/link.json", size: 7},
+		{mode: "160000", name: "vendor/tools"},
+		// Larger than Load reads: listed, to be written one byte over.
+		{mode: "100644", name: "tools/huge.yaml", size: 1000},
+		{mode: "100644", name: "data/huge.json", size: 1000},
+		// Names as git writes them with -z: not quoted.
+		{mode: "100644", name: "tools/caf\u00e9 \"x\"\n.yaml", size: 1},
 	}
-	dir := t.TempDir()
-	notes, err := extractTar(ctx, tarOf(t, ok...), dir, lim)
+	files, notes, err := listTree(ctx, lsTree(ok...), lim)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sizes := map[string]int{}
-	for name, body := range readTree(t, dir) {
-		sizes[name] = len(body)
+	var got []string
+	for _, f := range files {
+		got = append(got, fmt.Sprintf("%s %d %s", f.name, f.size, f.oid[len(f.oid)-2:]))
 	}
-	wantSizes := map[string]int{
-		"signpost.yaml": 1, "tools/a.yaml": 3, "tools/b.yml": 2, "schemas/in.json": 2, ".schemas/out.json": 2,
-		"tools/huge.yaml": 65, "data/huge.json": 65,
+	want := []string{
+		"signpost.yaml 1 02", "tools/a.yaml 3 03", "tools/b.yml 2 04", "schemas/in.json 2 05", ".schemas/out.json 2 06",
+		"tools/huge.yaml 1000 0e", "data/huge.json 1000 0f", "tools/caf\u00e9 \"x\"\n.yaml 1 10",
 	}
-	if diff := cmp.Diff(wantSizes, sizes); diff != "" {
-		t.Errorf("extracted files (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	wantNotes := []string{
 		"skipped schemas/link.json: a link, and links are not followed in a revision; a declaration that names it will not find it",
-		"skipped schemas/hard.json: a link, and links are not followed in a revision; a declaration that names it will not find it",
+		"skipped vendor/tools: a submodule, and submodules are not read in a revision; its declarations and .json files are left out",
 	}
 	if diff := cmp.Diff(wantNotes, notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
 
 	// Notes are bounded.
-	var links []tar.Header
+	var links []lsEntry
 	for i := range revisionMaxNotes + 3 {
-		links = append(links, tar.Header{Typeflag: tar.TypeSymlink, Name: fmt.Sprintf("l%02d.json", i), Linkname: "x.json"})
+		links = append(links, lsEntry{mode: "120000", name: fmt.Sprintf("l%02d.json", i), size: 6})
 	}
-	notes, err = extractTar(ctx, tarOf(t, links...), t.TempDir(), lim)
-	if err != nil || len(notes) != revisionMaxNotes+1 || notes[revisionMaxNotes] != "skipped 3 more links to .json files" {
+	_, notes, err = listTree(ctx, lsTree(links...), lim)
+	if err != nil || len(notes) != revisionMaxNotes+1 || notes[revisionMaxNotes] != "skipped 3 more links to .json files and submodules" {
 		t.Errorf("notes of %d links: %q, %v", len(links), notes, err)
 	}
 
-	many := func(n int, typ byte, ext string, size int64) []tar.Header {
-		var hs []tar.Header
+	many := func(n int, ext string, size int64) []lsEntry {
+		var es []lsEntry
 		for i := range n {
-			hs = append(hs, tar.Header{Typeflag: typ, Name: fmt.Sprintf("f%04d%s", i, ext), Size: size, Mode: 0o644})
+			es = append(es, lsEntry{mode: "100644", name: fmt.Sprintf("f%04d%s", i, ext), size: size})
 		}
-		return hs
+		return es
 	}
 	tests := []struct {
-		name string
-		hs   []tar.Header
-		want string
+		name  string
+		r     io.Reader
+		total int64
+		want  string
 	}{
-		{"parent", []tar.Header{{Typeflag: tar.TypeReg, Name: "../evil.yaml"}}, "not a path inside the catalog folder"},
-		{"absolute", []tar.Header{{Typeflag: tar.TypeReg, Name: "/etc/evil.yaml"}}, "not a path inside the catalog folder"},
-		{"unclean", []tar.Header{{Typeflag: tar.TypeReg, Name: "tools/../../evil.yaml"}}, "not a path inside the catalog folder"},
-		{"skipped but outside", []tar.Header{{Typeflag: tar.TypeSymlink, Name: "../evil.md", Linkname: "x"}}, "not a path inside the catalog folder"},
-		{"device", []tar.Header{{Typeflag: tar.TypeChar, Name: "dev"}}, "refusing dev: a device or pipe"},
-		{"fifo", []tar.Header{{Typeflag: tar.TypeFifo, Name: "tools/pipe.yaml"}}, "refusing tools/pipe.yaml: a device or pipe"},
-		{"too many files", many(101, tar.TypeReg, ".yaml", 0), "refusing f0100.yaml: more than 100 declaration and .json files"},
-		{"too many entries", many(1001, tar.TypeReg, ".md", 0), "more than 1000 entries"},
-		{"too large", many(20, tar.TypeReg, ".json", 60), "the declaration and .json files are larger than 1024 bytes"},
+		{"parent", lsTree(lsEntry{mode: "100644", name: "../evil.yaml"}), 0, `refusing "../evil.yaml": it is not a path inside the catalog folder`},
+		{"absolute", lsTree(lsEntry{mode: "100644", name: "/etc/evil.yaml"}), 0, "not a path inside the catalog folder"},
+		{"unclean", lsTree(lsEntry{mode: "100644", name: "tools/../../evil.yaml"}), 0, "not a path inside the catalog folder"},
+		{"the folder itself", lsTree(lsEntry{mode: "100644", name: "."}), 0, "not a path inside the catalog folder"},
+		{"empty", lsTree(lsEntry{mode: "100644", name: ""}), 0, "not a path inside the catalog folder"},
+		{"skipped but outside", lsTree(lsEntry{mode: "120000", name: "../evil.md"}), 0, "not a path inside the catalog folder"},
+		{"a folder", lsTree(lsEntry{mode: "040000", name: "tools", typ: "tree"}), 0, "refusing tools: not a file, link or submodule (mode 040000)"},
+		{"a file that is no blob", lsTree(lsEntry{mode: "100644", name: "tools.yaml", typ: "tree"}), 0, "refusing tools.yaml: a tree object with mode 100644, where git writes a blob"},
+		{"a link that is no blob", lsTree(lsEntry{mode: "120000", name: "l.json", typ: "commit"}), 0, "refusing l.json: a commit object with mode 120000"},
+		{"a submodule that is no commit", lsTree(lsEntry{mode: "160000", name: "sub", typ: "blob"}), 0, "refusing sub: a blob object with mode 160000, where git writes a commit"},
+		{"not ls-tree", strings.NewReader("hello\x00"), 0, `read git ls-tree: unexpected entry "hello\x00"`},
+		{"no object name", strings.NewReader("100644 blob xyz 1\ta.yaml\x00"), 0, "unexpected entry"},
+		{"no size", strings.NewReader("100644 blob " + strings.Repeat("a", 40) + " -\ta.yaml\x00"), 0, `unexpected size "-" of a.yaml`},
+		{"too long", strings.NewReader(strings.Repeat("x", revisionMaxRecord+1)), 0, "an entry is longer than 65536 bytes"},
+		{"too many files", lsTree(many(101, ".yaml", 0)...), 0, "refusing f0100.yaml: more than 100 declaration and .json files"},
+		{"too many entries", lsTree(many(1001, ".md", 0)...), 0, "more than 1000 entries"},
+		{"too large", lsTree(many(20, ".json", 60)...), 1024, "refusing f0017.json: the declaration and .json files are larger than 1024 bytes"},
+		// Each file over the limit counts as the limit and one byte.
+		{"too many too large", lsTree(many(20, ".json", 1<<30)...), 1024, "refusing f0015.json: the declaration and .json files are larger than 1024 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lim := lim
-			if tt.name == "too large" {
-				lim.total = 1024
+			if tt.total > 0 {
+				lim.total = tt.total
 			}
-			dir := t.TempDir()
-			_, err := extractTar(ctx, tarOf(t, tt.hs...), dir, lim)
+			_, _, err := listTree(ctx, tt.r, lim)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
-			}
-			if _, err := os.Lstat(filepath.Join(filepath.Dir(dir), "evil.yaml")); err == nil {
-				t.Error("an entry landed outside the folder")
 			}
 		})
 	}
 }
 
-// TestExtractTarLimits checks the real bounds: a file over the size Load
-// reads is no error, and Load reports it as in a checkout.
-func TestExtractTarLimits(t *testing.T) {
+// TestExtractBlobs writes files from the answers of git cat-file --batch, and
+// refuses answers that are not the blobs asked for.
+func TestExtractBlobs(t *testing.T) {
+	ctx := context.Background()
+	oid := func(i int) string { return fmt.Sprintf("%040x", i) }
+	files := []treeFile{{name: "signpost.yaml", oid: oid(1), size: 3}, {name: "schemas/in.json", oid: oid(2), size: 2}, {name: "empty.yaml", oid: oid(3)}}
+	answer := oid(1) + " blob 3\nabc\n" + oid(2) + " blob 2\n{}\n" + oid(3) + " blob 0\n\n"
 	dir := t.TempDir()
-	hs := []tar.Header{
-		{Typeflag: tar.TypeReg, Name: "signpost.yaml", Size: 0, Mode: 0o644},
-		{Typeflag: tar.TypeReg, Name: "big.yaml", Size: revisionMaxEntry + 10, Mode: 0o644},
-	}
-	if _, err := extractTar(context.Background(), tarOf(t, hs...), dir, revisionLimits()); err != nil {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	fi, err := os.Stat(filepath.Join(dir, "big.yaml"))
+	defer root.Close()
+	if err := readBlobs(ctx, strings.NewReader(answer), root, files); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"signpost.yaml": "abc", "schemas/in.json": "{}", "empty.yaml": ""}, readTree(t, dir)); diff != "" {
+		t.Errorf("written (-want +got):\n%s", diff)
+	}
+
+	one := []treeFile{{name: "a.yaml", oid: oid(1), size: 3}}
+	tests := []struct {
+		name   string
+		files  []treeFile
+		answer string
+		want   string
+	}{
+		{"missing", one, oid(1) + " missing\n", "git cat-file answered"},
+		{"another size", one, oid(1) + " blob 4\nabcd\n", "git cat-file answered"},
+		{"another object", one, oid(2) + " blob 3\nabc\n", "git cat-file answered"},
+		{"not a blob", one, oid(1) + " tree 3\nabc\n", "git cat-file answered"},
+		{"short", one, oid(1) + " blob 3\nab", "write a.yaml: unexpected EOF"},
+		{"no line end", one, oid(1) + " blob 3\nabcd", "no line end after the content"},
+		{"no answer", one, "", "read a.yaml: git cat-file: unexpected EOF"},
+		{"twice", []treeFile{one[0], one[0]}, strings.Repeat(oid(1)+" blob 3\nabc\n", 2), "file exists"},
+		// listTree refuses such names; the folder is an os.Root all the same.
+		{"outside", []treeFile{{name: "../evil.yaml", oid: oid(1), size: 3}}, oid(1) + " blob 3\nabc\n", "write ../evil.yaml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			err = readBlobs(ctx, strings.NewReader(tt.answer), root, tt.files)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+			if _, err := os.Lstat(filepath.Join(filepath.Dir(dir), "evil.yaml")); err == nil {
+				t.Error("a file landed outside the folder")
+			}
+		})
+	}
+}
+
+// gitRepo makes a new Git repository and returns its folder and a function
+// that runs git in it, failing the test when git does.
+func gitRepo(t *testing.T) (string, func(args ...string) string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is not installed")
+		}
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("init", "-q")
+	return repo, run
+}
+
+// writeFiles writes files (slash-separated names) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestExtractRevisionLimits checks the real bounds: a file over the size
+// Load reads is no error, and Load reports it as in a checkout.
+func TestExtractRevisionLimits(t *testing.T) {
+	repo, run := gitRepo(t)
+	writeFiles(t, repo, map[string]string{
+		"signpost.yaml": diffBase["signpost.yaml"],
+		"big.yaml":      strings.Repeat("x", revisionMaxEntry+10),
+	})
+	run("add", ".")
+	run("commit", "-q", "-m", "big")
+	rc, err := ExtractRevision(context.Background(), repo, "HEAD", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	fi, err := os.Stat(filepath.Join(rc.Dir, "big.yaml"))
 	if err != nil || fi.Size() != maxFileSize+1 {
 		t.Fatalf("big.yaml: %v, %v", fi, err)
 	}
-	_, diags := Load(context.Background(), dir)
+	_, diags := Load(context.Background(), rc.Dir)
 	if !strings.Contains(fmt.Sprint(diags), "file is larger than 16777216 bytes") {
 		t.Errorf("Load of an oversize declaration: %v", diags)
 	}
+}
+
+// TestExtractRevisionAttributes commits a catalog whose .gitattributes
+// would hide a new exec tool from git archive (export-ignore) and rewrite
+// another file so that a tool disappears (export-subst): the files are
+// extracted as the commit holds them, and the diff sees both tools.
+func TestExtractRevisionAttributes(t *testing.T) {
+	repo, run := gitRepo(t)
+	cat := filepath.Join(repo, "catalogs", "demo")
+	writeFiles(t, cat, diffBase)
+	run("add", ".")
+	run("commit", "-q", "-m", "demo")
+	attack := map[string]string{
+		".gitattributes": "evil.yaml export-ignore\nsneaky.yaml export-subst\n",
+		"tools/evil.yaml": `tools:
+  - {toolId: run_code, description: Runs code., source: host-extension, safetyTier: exec, replayPolicy: unsafe, egress: internet}
+`,
+		// git archive turns the second tool into the title of the first.
+		"sneaky.yaml": `tools:
+  - toolId: list_things
+    source: host-extension
+    safetyTier: read
+    replayPolicy: deterministic
+    egress: none
+    description: Lists things. #$Format:%n    title: "$
+  - {toolId: drop_all, description: Drops everything., source: host-extension, safetyTier: write, replayPolicy: unsafe, egress: none}
+    #$Format:"$
+`,
+	}
+	writeFiles(t, cat, attack)
+	// The top's attributes count too.
+	writeFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
+	run("add", ".")
+	run("commit", "-q", "-m", "more tools")
+	// The attack works on git archive, of the folder's tree and of the
+	// commit (export-subst needs a commit): it is worth a test.
+	if out := run("archive", "--format=tar", "HEAD:catalogs/demo"); strings.Contains(out, "run_code") {
+		t.Fatal("git archive kept tools/evil.yaml: the test proves nothing")
+	}
+	if out := run("archive", "--format=tar", "HEAD", "catalogs/demo"); strings.Contains(out, "#$Format") || strings.Contains(out, "run_code") {
+		t.Fatal("git archive applied no attribute: the test proves nothing")
+	}
+
+	ctx := context.Background()
+	rc, err := ExtractRevision(ctx, repo, "HEAD", "catalogs/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	want := maps.Clone(diffBase)
+	want["tools/evil.yaml"], want["sneaky.yaml"] = attack["tools/evil.yaml"], attack["sneaky.yaml"]
+	if diff := cmp.Diff(want, readTree(t, rc.Dir)); diff != "" {
+		t.Errorf("extracted (-want +got):\n%s", diff)
+	}
+	old, err := ExtractRevision(ctx, repo, "HEAD~1", "catalogs/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	c, err := Diff(compileDir(t, old.Dir), compileDir(t, rc.Dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := diffLines(c)
+	for _, w := range []string{
+		"risk tool-added tool run_code: new exec tool for tenants acme, globex",
+		"risk tool-added tool drop_all: new write tool for tenants acme, globex",
+		"tool + list_things (host-extension, read, deterministic, egress none; tenants acme, globex)",
+	} {
+		if !slices.Contains(got, w) {
+			t.Errorf("diff lacks %q:\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// compileDir loads and compiles the catalog folder dir.
+func compileDir(t *testing.T, dir string) *Build {
+	t.Helper()
+	cat, diags := Load(context.Background(), dir)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %v", dir, diags)
+	}
+	b, err := Compile(context.Background(), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestRevisionLabel(t *testing.T) {
@@ -975,32 +1176,8 @@ func TestRevisionLabel(t *testing.T) {
 // TestExtractRevision extracts a catalog from a commit of a real
 // repository and compares it with the working copy.
 func TestExtractRevision(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
-	repo := t.TempDir()
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	run("init", "-q")
-	for name, body := range diffBase {
-		p := filepath.Join(repo, "catalogs", "demo", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	repo, run := gitRepo(t)
+	writeFiles(t, filepath.Join(repo, "catalogs", "demo"), diffBase)
 	run("add", ".")
 	run("commit", "-q", "-m", "demo")
 
@@ -1030,7 +1207,7 @@ func TestExtractRevision(t *testing.T) {
 	for _, tt := range []struct{ rev, path, want string }{
 		{"nope", prefix, `"nope" is neither a path nor a revision`},
 		{"HEAD", "catalogs/other", `revision HEAD has no folder "catalogs/other"`},
-		{"HEAD", "catalogs/demo/signpost.yaml", `has no folder`},
+		{"HEAD", "catalogs/demo/signpost.yaml", `revision HEAD has no folder "catalogs/demo/signpost.yaml" but a file: name the catalog's folder`},
 		{"HEAD", "../outside", "must be a folder inside the repository"},
 		{"--output=/tmp/x", prefix, "is neither a path nor a revision"},
 	} {
@@ -1042,8 +1219,38 @@ func TestExtractRevision(t *testing.T) {
 	if _, err := ExtractRevision(ctx, repo, "HEAD", "catalogs/other"); !errors.As(err, &none) || none.Rev != "HEAD" || none.Path != "catalogs/other" {
 		t.Errorf("a missing folder: %v, want a NoCatalogError", err)
 	}
+	if _, err := ExtractRevision(ctx, repo, "HEAD", "catalogs/demo/signpost.yaml"); errors.As(err, &none) {
+		t.Errorf("a file: %v, want no NoCatalogError: it is no missing folder", err)
+	}
 	if _, err := GitPrefix(ctx, t.TempDir()); err == nil || !strings.Contains(err.Error(), "not inside a Git repository") {
 		t.Errorf("GitPrefix outside a repository: %v", err)
+	}
+
+	// GitFolder: a folder's place in the same repository, and no place in
+	// another one.
+	nested := filepath.Join(repo, "nested")
+	if err := os.Mkdir(nested, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run("init", "-q", "nested")
+	for _, tt := range []struct {
+		dir    string
+		prefix string
+		same   bool
+	}{
+		{sub, "catalogs/demo", true},
+		{filepath.Join(repo, "catalogs"), "catalogs", true},
+		{repo, "", true},
+		{t.TempDir(), "", false},
+		{nested, "", false},
+	} {
+		prefix, same, err := GitFolder(ctx, sub, tt.dir)
+		if err != nil || prefix != tt.prefix || same != tt.same {
+			t.Errorf("GitFolder(%s) = %q, %v, %v; want %q, %v", tt.dir, prefix, same, err, tt.prefix, tt.same)
+		}
+	}
+	if err := os.RemoveAll(nested); err != nil {
+		t.Fatal(err)
 	}
 
 	// The repository's top as the catalog folder: links, large files and
@@ -1068,6 +1275,8 @@ func TestExtractRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	run("add", ".")
+	// A submodule, as git records it: a commit in the tree.
+	run("update-index", "--add", "--cacheinfo", "160000,"+rc.Commit+",vendor/tools")
 	run("commit", "-q", "-m", "a repository around the catalog")
 	rc, err = ExtractRevision(ctx, sub, "HEAD", "")
 	if err != nil {
@@ -1078,8 +1287,12 @@ func TestExtractRevision(t *testing.T) {
 	if diff := cmp.Diff([]string{"catalogs/demo/servers.yaml", "catalogs/demo/signpost.yaml", "catalogs/demo/tools.yaml"}, slices.Sorted(maps.Keys(got))); diff != "" {
 		t.Errorf("extracted from the top (-want +got):\n%s", diff)
 	}
-	if len(rc.Notes) != 0 {
-		t.Errorf("notes: %q", rc.Notes)
+	wantNotes := []string{"skipped vendor/tools: a submodule, and submodules are not read in a revision; its declarations and .json files are left out"}
+	if diff := cmp.Diff(wantNotes, rc.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	if _, err := ExtractRevision(ctx, repo, "HEAD", "vendor/tools"); err == nil || !strings.Contains(err.Error(), `has no folder "vendor/tools" but a submodule`) {
+		t.Errorf("a submodule as the catalog: %v", err)
 	}
 }
 

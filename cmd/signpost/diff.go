@@ -51,14 +51,19 @@ An argument that names an existing path is a path, even when a branch or
 tag has the same name; write the revision differently (refs/heads/NAME) to
 mean the revision. Revisions are read from the Git repository that contains
 --repo (default: the current folder); the catalog is the folder --catalog
-inside it, relative to the repository's top (default: where --repo is in the
-repository, so the current folder's place). So, inside a catalog folder,
-"signpost diff HEAD~1 ." shows what the working copy changes. Only the
-files the catalog can be read from are extracted: *.yaml and *.yml outside
-folders whose names start with ".", and *.json; links and other files are
-skipped. When the OLD revision has no catalog there (the change that adds
-it), it is compared as an empty catalog, with a note; a NEW side without a
-catalog is an error.
+inside it, relative to the repository's top. Without --catalog it is the
+other side's place in the repository when that side is a catalog folder of
+the same repository, and otherwise where --repo is in the repository, so the
+current folder's place. So "signpost diff HEAD~1 ." inside a catalog folder,
+or "signpost diff main catalogs/example" from the top, shows what the
+working copy changes. Only the files the catalog can be read from are
+extracted, as the commit holds them (its .gitattributes are not applied):
+*.yaml and *.yml outside folders whose names start with ".", and *.json;
+links, submodules and other files are skipped. When the OLD revision has no
+catalog there (no such folder, or no signpost.yaml in it while the NEW side
+has one: the change that adds the catalog), it is compared as an empty
+catalog, with a note; otherwise a folder without signpost.yaml, or a NEW
+side without the folder, is an error.
 
 Risks, in the order reports list them:
   tier-raised            a tool's safetyTier went up: pure < read < write < exec
@@ -94,6 +99,7 @@ is present ("any" for any risk). Exit status: 0 when done, 1 when a side is
 invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 		Example: `  signpost diff HEAD~1 .                          # inside a catalog folder
   signpost diff main HEAD --catalog catalogs/example
+  signpost diff main catalogs/example             # the working copy, from the top
   signpost diff site-old catalogs/example         # a built site against a catalog
   signpost diff main . --format markdown >> "$GITHUB_STEP_SUMMARY"
   signpost diff main . --fail-on tier-raised,egress-widened,tool-removed`,
@@ -108,13 +114,16 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			}
 			ctx := cmd.Context()
 			sides := diffSides{repo: repo, catalog: catalog, catalogSet: cmd.Flags().Changed("catalog"), stderr: cmd.ErrOrStderr()}
-			old, oldEmpty, err := sides.load(ctx, "old", args[0])
+			// The new side first: whether it is a catalog decides whether
+			// an old revision without one is the change that adds it.
+			new, _, err := sides.load(ctx, "new", args[1], args[0])
 			if err != nil {
-				return err
+				return safeError{err}
 			}
-			new, _, err := sides.load(ctx, "new", args[1])
+			sides.newIsCatalog = !publish.IsBuild(args[1])
+			old, oldEmpty, err := sides.load(ctx, "old", args[0], args[1])
 			if err != nil {
-				return err
+				return safeError{err}
 			}
 			change, err := build.Diff(old, new)
 			if err != nil {
@@ -134,22 +143,38 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 	cmd.Flags().Var(&format, "format", "output format: text, json or markdown")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(build.RiskKinds(), ", "))
 	cmd.Flags().StringVar(&repo, "repo", ".", "a folder inside the Git repository that revisions are read from")
-	cmd.Flags().StringVar(&catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the place of --repo)")
+	cmd.Flags().StringVar(&catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the other side's place when it is a catalog folder of the repository, else the place of --repo)")
 	return cmd
 }
+
+// safeError prints its error as terminalSafe does: diff's messages name
+// files and folders of the repository, which a change may name with
+// control characters.
+type safeError struct{ err error }
+
+func (e safeError) Error() string { return terminalSafe(e.err.Error()) }
+func (e safeError) Unwrap() error { return e.err }
 
 // diffSides loads each side of a diff.
 type diffSides struct {
 	repo, catalog string
 	catalogSet    bool
 	stderr        io.Writer
+	// newIsCatalog is set once the new side is loaded, when it is a
+	// catalog (a folder or a revision), not a built site.
+	newIsCatalog bool
 }
 
-// load builds one side: a built site, a catalog folder or a Git revision.
-// An old side that is a revision without a catalog (the change that adds
-// it) is an empty build, and empty is set: in a pull request's first
-// version there is nothing to compare with, which is no error.
-func (d diffSides) load(ctx context.Context, which, arg string) (b *build.Build, empty bool, err error) {
+// load builds one side, arg: a built site, a catalog folder or a Git
+// revision. other is the other side's argument: when it is a catalog
+// folder of the repository, a revision is read at its place. An old side
+// that is a revision without the catalog (no such folder, or no
+// signpost.yaml in it while the new side is a catalog) is the change that
+// adds it: an empty build, and empty is set. Otherwise a folder without
+// signpost.yaml is an error: it is more likely the wrong folder than an
+// empty catalog, and comparing with nothing would report every tool as new
+// and pass a --fail-on gate silently.
+func (d diffSides) load(ctx context.Context, which, arg, other string) (b *build.Build, empty bool, err error) {
 	fi, err := os.Stat(arg)
 	switch {
 	case err == nil && !fi.IsDir():
@@ -165,35 +190,31 @@ func (d diffSides) load(ctx context.Context, which, arg string) (b *build.Build,
 	}
 	catalog := d.catalog
 	if !d.catalogSet {
-		// The current folder's place in the repository, so that
-		// "signpost diff HEAD~1 ." compares like with like.
-		prefix, err := build.GitPrefix(ctx, d.repo)
-		if err != nil {
+		if catalog, err = d.defaultCatalog(ctx, other); err != nil {
 			return nil, false, fmt.Errorf("%s side %s is not a path, and reading it as a Git revision failed: %w", which, arg, err)
 		}
-		catalog = prefix
-	}
-	noCatalog := func(why string) (*build.Build, bool, error) {
-		fmt.Fprintf(d.stderr, "signpost: %s side: %s: comparing against an empty catalog\n", which, why)
-		return &build.Build{}, true, nil
 	}
 	rev, err := build.ExtractRevision(ctx, d.repo, arg, catalog)
 	if err != nil {
 		var none *build.NoCatalogError
 		if which == "old" && errors.As(err, &none) {
-			return noCatalog(fmt.Sprintf("revision %s has no folder %q", arg, cmp.Or(none.Path, ".")))
+			d.note("signpost: %s side: revision %s has no folder %q: comparing against an empty catalog", which, arg, cmp.Or(none.Path, "."))
+			return &build.Build{}, true, nil
 		}
 		return nil, false, fmt.Errorf("%s side: %w", which, err)
 	}
 	defer rev.Close()
-	if _, err := os.Stat(filepath.Join(rev.Dir, build.ConfigFile)); err != nil {
-		if which == "old" {
-			return noCatalog(fmt.Sprintf("%s has no %s in %q", arg, build.ConfigFile, cmp.Or(rev.Path, ".")))
-		}
+	if _, err := os.Stat(filepath.Join(rev.Dir, build.ConfigFile)); err != nil && which == "old" && d.newIsCatalog {
+		// The new side has a catalog here and the old one has none: the
+		// change adds it, as when signpost init writes one at the top of
+		// a repository with history.
+		d.note("signpost: %s side: revision %s has no %s in %q: comparing against an empty catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
+		return &build.Build{}, true, nil
+	} else if err != nil {
 		return nil, false, fmt.Errorf("%s side: %s has no %s in %q, so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
 	}
 	for _, n := range rev.Notes {
-		fmt.Fprintf(d.stderr, "signpost: %s side %s: %s\n", which, arg, n)
+		d.note("signpost: %s side %s: %s", which, arg, n)
 	}
 	// Diagnostics name files as REV:PATH, as git does.
 	prefix := arg + ":"
@@ -202,6 +223,31 @@ func (d diffSides) load(ctx context.Context, which, arg string) (b *build.Build,
 	}
 	b, err = d.compile(ctx, which, arg, rev.Dir, prefix)
 	return b, false, err
+}
+
+// defaultCatalog is the catalog's folder in the repository when --catalog
+// is not given: the place of the other side, other, when it is a catalog
+// folder of the same repository, so that "signpost diff main
+// catalogs/example" compares like with like from the top; else the place
+// of --repo, so that "signpost diff HEAD~1 ." does inside a catalog folder.
+// A built site is no catalog: its place says nothing of the catalog's.
+func (d diffSides) defaultCatalog(ctx context.Context, other string) (string, error) {
+	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !publish.IsBuild(other) {
+		prefix, same, err := build.GitFolder(ctx, d.repo, other)
+		if err != nil {
+			return "", err
+		}
+		if same {
+			return prefix, nil
+		}
+	}
+	return build.GitPrefix(ctx, d.repo)
+}
+
+// note prints one line to stderr, made terminal-safe: it may name files
+// of the repository.
+func (d diffSides) note(format string, args ...any) {
+	fmt.Fprintln(d.stderr, terminalSafe(fmt.Sprintf(format, args...)))
 }
 
 // compile loads and builds the catalog folder dir. prefix, when set,
@@ -219,16 +265,13 @@ func (d diffSides) compile(ctx context.Context, which, arg, dir, prefix string) 
 				diags[i].Message = strings.ReplaceAll(diags[i].Message, dir, strings.TrimSuffix(prefix, "/"))
 			}
 		}
-		var errs build.Diagnostics
+		// Diagnostics name the catalog's files: terminal-safe, as notes.
 		for _, dg := range diags {
 			if dg.Severity == build.Error {
-				errs = append(errs, dg)
+				d.note("%s", dg)
 			}
 		}
-		if err := errs.Write(d.stderr, build.FormatText); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(d.stderr, "signpost: %s side %s: the catalog is invalid (%d %s): fix it, or compare another version\n", which, arg, diags.Errors(), plural(diags.Errors(), "error", "errors"))
+		d.note("signpost: %s side %s: the catalog is invalid (%d %s): fix it, or compare another version", which, arg, diags.Errors(), plural(diags.Errors(), "error", "errors"))
 		return nil, reportedError{exitInvalid}
 	}
 	b, err := build.Compile(ctx, cat)

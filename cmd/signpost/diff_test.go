@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,5 +76,77 @@ func TestDiffExitCodes(t *testing.T) {
 				t.Errorf("stderr is not empty:\n%s", stderr.String())
 			}
 		})
+	}
+}
+
+// TestDiffTerminalSafe checks that what diff prints to stderr about the
+// repository's files (notes, diagnostics, errors) shows control characters
+// in their names rather than sending them to the terminal.
+func TestDiffTerminalSafe(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "x\x1b[2J.yaml")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if code := run(context.Background(), []string{"diff", dir, file}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), `x\x1b[2J.yaml is a file`) {
+		t.Errorf("a file named with an escape: exit %d\n%s", code, stderr.String())
+	}
+	if strings.ContainsRune(stderr.String(), '\x1b') {
+		t.Errorf("stderr holds an escape character:\n%q", stderr.String())
+	}
+
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is not installed")
+		}
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	cat := filepath.Join(repo, "cat")
+	if err := os.MkdirAll(cat, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cat, "signpost.yaml"), []byte("site: {origin: https://example.com, publisher: example.com}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("signpost.yaml", filepath.Join(cat, "a\x1b]0;owned\x07.json")); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "catalog")
+	if err := os.WriteFile(filepath.Join(cat, "bad\x1b[31m.yaml"), []byte("tools:\n  - {toolId: t}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "a bad tool")
+
+	stdout.Reset()
+	stderr.Reset()
+	code := run(context.Background(), []string{"diff", "HEAD~1", "HEAD", "--repo", repo, "--catalog", "cat"}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, stderr.String())
+	}
+	for _, want := range []string{
+		`signpost: new side HEAD: skipped a\x1b]0;owned\a.json: a link`,
+		`HEAD:cat/bad\x1b[31m.yaml:2:5: `,
+		"signpost: new side HEAD: the catalog is invalid",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if strings.ContainsFunc(stderr.String(), func(r rune) bool { return r == '\x1b' || r == '\a' }) {
+		t.Errorf("stderr holds a control character:\n%q", stderr.String())
 	}
 }
