@@ -1423,6 +1423,27 @@ func mdCode(s string) string {
 
 // mdList writes items as a bulleted list under a bold title, folded in
 // <details> when long and cut at markdownMax.
+// mdItems renders each of xs as a list item.
+func mdItems[T any](xs []T, item func(T) string) []string {
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, item(x))
+	}
+	return out
+}
+
+// mdChanges writes a section of what was added, removed and changed, when
+// anything was.
+func mdChanges(b *strings.Builder, title string, added, removed, changed []string) {
+	if len(added)+len(removed)+len(changed) == 0 {
+		return
+	}
+	b.WriteString("### " + title + "\n\n")
+	mdList(b, "Added", added)
+	mdList(b, "Removed", removed)
+	mdList(b, "Changed", changed)
+}
+
 func mdList(b *strings.Builder, title string, items []string) {
 	if len(items) == 0 {
 		return
@@ -1499,63 +1520,24 @@ func (c *Change) writeMarkdown(b *strings.Builder) {
 		}
 		mdList(b, "Changes", items)
 	}
-	if len(c.Tools.Added)+len(c.Tools.Removed)+len(c.Tools.Changed) > 0 {
-		b.WriteString("### Tools\n\n")
-		var added, removed, changed []string
-		for _, t := range c.Tools.Added {
-			added = append(added, mdCode(t.ToolID)+": "+mdText(t.describe()))
+	tool := func(t ToolSummary) string { return mdCode(t.ToolID) + ": " + mdText(t.describe()) }
+	mdChanges(b, "Tools",
+		mdItems(c.Tools.Added, tool), mdItems(c.Tools.Removed, tool),
+		mdItems(c.Tools.Changed, func(t ToolChange) string { return mdCode(t.ToolID) + ": " + mdText(strings.Join(t.details(), "; ")) }))
+	server := func(s ServerSummary) string { return mdCode(s.Name) + ": " + mdText(s.describe()) }
+	mdChanges(b, "Servers",
+		mdItems(c.Servers.Added, server), mdItems(c.Servers.Removed, server),
+		mdItems(c.Servers.Changed, func(s ServerChange) string { return mdCode(s.Name) + ": " + mdText(strings.Join(s.details(), "; ")) }))
+	document := func(d DocumentSummary) string {
+		s := mdCode(d.Route)
+		if d.View != ViewStandard {
+			s += " (" + mdText(d.View) + " view)"
 		}
-		for _, t := range c.Tools.Removed {
-			removed = append(removed, mdCode(t.ToolID)+": "+mdText(t.describe()))
+		s += ": " + mdText(d.ContentType)
+		if len(d.Tenants) > 0 {
+			s += "; tenants " + mdText(strings.Join(d.Tenants, ", "))
 		}
-		for _, t := range c.Tools.Changed {
-			changed = append(changed, mdCode(t.ToolID)+": "+mdText(strings.Join(t.details(), "; ")))
-		}
-		mdList(b, "Added", added)
-		mdList(b, "Removed", removed)
-		mdList(b, "Changed", changed)
+		return s
 	}
-	if len(c.Servers.Added)+len(c.Servers.Removed)+len(c.Servers.Changed) > 0 {
-		b.WriteString("### Servers\n\n")
-		var added, removed, changed []string
-		for _, s := range c.Servers.Added {
-			added = append(added, mdCode(s.Name)+": "+mdText(s.describe()))
-		}
-		for _, s := range c.Servers.Removed {
-			removed = append(removed, mdCode(s.Name)+": "+mdText(s.describe()))
-		}
-		for _, s := range c.Servers.Changed {
-			changed = append(changed, mdCode(s.Name)+": "+mdText(strings.Join(s.details(), "; ")))
-		}
-		mdList(b, "Added", added)
-		mdList(b, "Removed", removed)
-		mdList(b, "Changed", changed)
-	}
-	if len(c.Documents.Added)+len(c.Documents.Removed)+len(c.Documents.Changed) > 0 {
-		b.WriteString("### Documents\n\n")
-		item := func(d DocumentSummary) string {
-			s := mdCode(d.Route)
-			if d.View != ViewStandard {
-				s += " (" + mdText(d.View) + " view)"
-			}
-			s += ": " + mdText(d.ContentType)
-			if len(d.Tenants) > 0 {
-				s += "; tenants " + mdText(strings.Join(d.Tenants, ", "))
-			}
-			return s
-		}
-		var added, removed, changed []string
-		for _, d := range c.Documents.Added {
-			added = append(added, item(d))
-		}
-		for _, d := range c.Documents.Removed {
-			removed = append(removed, item(d))
-		}
-		for _, d := range c.Documents.Changed {
-			changed = append(changed, item(d))
-		}
-		mdList(b, "Added", added)
-		mdList(b, "Removed", removed)
-		mdList(b, "Changed", changed)
-	}
+	mdChanges(b, "Documents", mdItems(c.Documents.Added, document), mdItems(c.Documents.Removed, document), mdItems(c.Documents.Changed, document))
 }

@@ -610,21 +610,14 @@ func ToolsYAML(imp *MCPImport) ([]byte, error) {
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported (%d with changes, %d with an input schema substituted), %d left out",
 			yamlCommentText(f.Label), f.Tools, importPlural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
 	}
-	root := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{yamlStringNode("tools"), seq}}
-	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.Join(header, "\n"), Content: []*yaml.Node{root}}
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	out, err := declarationFile(header, "tools", seq)
+	if err != nil {
 		return nil, err
 	}
-	if err := enc.Close(); err != nil {
-		return nil, err
+	if len(out) > maxFileSize {
+		return nil, fmt.Errorf("the declarations are %d bytes, over the %d a catalog file may hold: import the recordings into several files", len(out), maxFileSize)
 	}
-	if b.Len() > maxFileSize {
-		return nil, fmt.Errorf("the declarations are %d bytes, over the %d a catalog file may hold: import the recordings into several files", b.Len(), maxFileSize)
-	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 // toolFieldOrder is the order of a tool declaration's fields.

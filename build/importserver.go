@@ -1328,9 +1328,14 @@ func serversYAML(servers []importedServer) ([]byte, error) {
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported, %d without remotes, %d invalid",
 			yamlCommentText(f), c.docs, importPlural(c.docs, "document", "documents"), c.imported, c.noRemotes, c.invalid))
 	}
-	root := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{yamlStringNode("servers"), seq}}
-	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.Join(header, "\n"), Content: []*yaml.Node{root}}
+	return declarationFile(header, "servers", seq)
+}
 
+// declarationFile encodes a declaration file of imports: the header
+// comment, then key (tools or servers) holding seq, indented by two.
+func declarationFile(header []string, key string, seq *yaml.Node) ([]byte, error) {
+	root := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{yamlStringNode(key), seq}}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.Join(header, "\n"), Content: []*yaml.Node{root}}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)

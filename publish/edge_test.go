@@ -3,10 +3,8 @@ package publish
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net/http"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -55,25 +53,10 @@ func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView
 	if err != nil {
 		t.Fatal(err)
 	}
-	edge, err := edgetest.New(ctx, edgetest.Config{
+	return edgetest.StartForTest(t, edgetest.Config{
 		Distribution: dist, ViewerRequest: req, ViewerResponse: resp,
 		Origin: origin, Bucket: bucket,
 	})
-	if errors.Is(err, edgetest.ErrNoNode) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("node is required in CI: %v", err)
-		}
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := edge.Close(); err != nil {
-			t.Errorf("close the edge: %v", err)
-		}
-	})
-	return edge
 }
 
 // edgeDoc returns the body of the document of route in view.

@@ -19,10 +19,10 @@ import (
 	"github.com/signpost-dev/signpost/publish"
 )
 
-// TestPublishCommand drives signpost publish against a real S3 server:
-// dry run, first publish, no-op republish, JSON output, and the delete
-// limit.
-func TestPublishCommand(t *testing.T) {
+// startS3 starts versitygw for the test, and stops it after; without it,
+// the test is skipped, or fails when CI is set.
+func startS3(t *testing.T) *s3test.Server {
+	t.Helper()
 	srv, err := s3test.Start()
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -30,7 +30,15 @@ func TestPublishCommand(t *testing.T) {
 		}
 		t.Skipf("no S3 server: %v", err)
 	}
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestPublishCommand drives signpost publish against a real S3 server:
+// dry run, first publish, no-op republish, JSON output, and the delete
+// limit.
+func TestPublishCommand(t *testing.T) {
+	srv := startS3(t)
 	ctx := context.Background()
 	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint)
 	if err != nil {
@@ -100,14 +108,7 @@ func TestPublishCommand(t *testing.T) {
 // its own distribution: the functions are created, kept and updated as
 // the routes change, and only what changed is invalidated.
 func TestPublishCloudFront(t *testing.T) {
-	srv, err := s3test.Start()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("versitygw is required in CI: %v", err)
-		}
-		t.Skipf("no S3 server: %v", err)
-	}
-	defer srv.Close()
+	srv := startS3(t)
 	cf := cftest.Start()
 	defer cf.Close()
 	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)

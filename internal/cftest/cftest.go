@@ -250,13 +250,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(code)
 	case "UpdateFunction":
-		f, ok := s.functions[parts[1]]
-		if !ok {
-			writeError(w, http.StatusNotFound, "NoSuchFunctionExists", "no function "+parts[1])
-			return
-		}
-		if r.Header.Get("If-Match") != etag(f) {
-			writeError(w, http.StatusPreconditionFailed, "PreconditionFailed", "If-Match does not name the current version")
+		f := s.current(w, r, parts[1])
+		if f == nil {
 			return
 		}
 		var req functionRequest
@@ -270,19 +265,30 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		// The real service names the version in an "ETtag" header here.
 		s.writeSummary(w, http.StatusOK, "ETtag", f, "DEVELOPMENT")
 	case "PublishFunction":
-		f, ok := s.functions[parts[1]]
-		if !ok {
-			writeError(w, http.StatusNotFound, "NoSuchFunctionExists", "no function "+parts[1])
-			return
-		}
-		if r.Header.Get("If-Match") != etag(f) {
-			writeError(w, http.StatusPreconditionFailed, "PreconditionFailed", "If-Match does not name the current version")
+		f := s.current(w, r, parts[1])
+		if f == nil {
 			return
 		}
 		f.Live = f.Development
 		f.Version++
 		s.writeSummary(w, http.StatusOK, "", f, "LIVE")
 	}
+}
+
+// current returns the function name when the request's If-Match names its
+// current version, as updates and publishes must; otherwise it answers the
+// error and returns nil. The caller holds s.mu.
+func (s *Server) current(w http.ResponseWriter, r *http.Request, name string) *Function {
+	f, ok := s.functions[name]
+	if !ok {
+		writeError(w, http.StatusNotFound, "NoSuchFunctionExists", "no function "+name)
+		return nil
+	}
+	if r.Header.Get("If-Match") != etag(f) {
+		writeError(w, http.StatusPreconditionFailed, "PreconditionFailed", "If-Match does not name the current version")
+		return nil
+	}
+	return f
 }
 
 // decodeFunction reads a create or update request and checks what the

@@ -45,6 +45,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"go.yaml.in/yaml/v3"
+	"testing"
 )
 
 // ErrNoNode is returned by New when node, which runs the functions, is not
@@ -1018,4 +1019,27 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// StartForTest starts an Edge for a test and closes it when the test ends.
+// Without node the test is skipped, or fails when CI is set: CI must run
+// the functions.
+func StartForTest(tb testing.TB, cfg Config) *Edge {
+	tb.Helper()
+	e, err := New(tb.Context(), cfg)
+	if errors.Is(err, ErrNoNode) {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("node is required in CI: %v", err)
+		}
+		tb.Skip(err)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			tb.Errorf("close the edge: %v", err)
+		}
+	})
+	return e
 }

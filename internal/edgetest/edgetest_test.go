@@ -151,21 +151,7 @@ func newTestEdge(t *testing.T, edit func(*Config)) (*Edge, *fakeOrigin) {
 	if edit != nil {
 		edit(&cfg)
 	}
-	e, err := New(t.Context(), cfg)
-	if errors.Is(err, ErrNoNode) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("node is required in CI: %v", err)
-		}
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := e.Close(); err != nil {
-			t.Errorf("close: %v", err)
-		}
-	})
+	e := StartForTest(t, cfg)
 	return e, origin
 }
 
