@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 
 	"github.com/signpost-dev/signpost/build"
 )
@@ -242,9 +243,11 @@ type pendingInvalidation struct {
 }
 
 // ReadPendingInvalidation returns the paths an earlier publish of the site
-// of p left to invalidate on distributionID: none when there is no
-// PendingInvalidationName object, or it names another distribution.
-func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan, distributionID string) ([]string, error) {
+// of p left to invalidate: none when there is no PendingInvalidationName
+// object. Paths left for another distribution count too: the site's
+// objects changed whichever distribution was in front of them, and the one
+// there now may have cached them.
+func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan) ([]string, error) {
 	key := p.Prefix + PendingInvalidationName
 	if _, ok := p.own[key]; !ok {
 		return nil, nil
@@ -262,7 +265,7 @@ func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan, distributi
 		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
 	var pi pendingInvalidation
-	if json.Unmarshal(data, &pi) != nil || pi.DistributionID != distributionID {
+	if json.Unmarshal(data, &pi) != nil {
 		return nil, nil
 	}
 	var paths []string
@@ -272,6 +275,13 @@ func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan, distributi
 		}
 	}
 	return paths, nil
+}
+
+// HasPendingInvalidation reports whether the bucket held pending paths for
+// the site of p when it was planned.
+func HasPendingInvalidation(p *Plan) bool {
+	_, ok := p.own[p.Prefix+PendingInvalidationName]
+	return ok
 }
 
 // SavePendingInvalidation records paths as pending for the site of p.
@@ -413,7 +423,7 @@ func isNoSuchFunction(err error) bool {
 // CloudFront is a global service, signed for us-east-1. The endpoint can
 // be changed the SDK's way, with AWS_ENDPOINT_URL_CLOUDFRONT.
 func NewCloudFrontClient(ctx context.Context) (*cloudfront.Client, error) {
-	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion("us-east-1"))
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion("us-east-1"), config.WithLogger(logging.Nop{}))
 	if err != nil {
 		return nil, fmt.Errorf("load AWS configuration: %w", err)
 	}

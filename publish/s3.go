@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build"
@@ -310,12 +311,13 @@ type ApplyOptions struct {
 
 // Applied is what Apply did.
 type Applied struct {
-	Uploaded, Deleted int
+	Uploaded int `json:"uploaded"`
+	Deleted  int `json:"deleted"`
 	// DeletesRefused is set when the plan had more deletes than
 	// ApplyOptions.MaxDeletes and none was made.
-	DeletesRefused bool
+	DeletesRefused bool `json:"deletesRefused"`
 	// Bytes is the size of the documents uploaded.
-	Bytes int64
+	Bytes int64 `json:"bytes"`
 }
 
 // Apply carries out the plan: every document upload completes, then every
@@ -377,9 +379,11 @@ func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applie
 	}
 
 	manifest, changed := p.manifest, p.manifestChanged
-	if res.DeletesRefused && len(p.keptEntries) > 0 {
-		// The objects stay: so do their entries, and with them their
-		// routes, for the publish that deletes them.
+	keeping := len(p.keptEntries) > 0 && (res.DeletesRefused || len(deletes) > 0)
+	if keeping {
+		// Until the objects are deleted, their entries stay, and with
+		// them their routes: a publish that stops before the deletes
+		// leaves them to the next one, which invalidates them by route.
 		manifest, changed = p.manifestKeeping(p.keptEntries)
 	}
 	if changed {
@@ -411,6 +415,11 @@ func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applie
 			return res, fmt.Errorf("publish %s: delete: %s: %s", aws.ToString(e.Key), aws.ToString(e.Code), aws.ToString(e.Message))
 		}
 		step(len(batch), 0, 0, len(batch))
+	}
+	if keeping && len(deletes) > 0 {
+		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, build.ContentTypeJSON, "no-cache"); err != nil {
+			return res, err
+		}
 	}
 	return res, nil
 }
@@ -451,10 +460,40 @@ func SetBucketCORS(ctx context.Context, api S3API, bucket string) error {
 	return nil
 }
 
+// ExplainAWSError adds to err, an error of a call to S3 or CloudFront for
+// bucket, what to do about the usual causes: no credentials, a missing
+// bucket, a bucket in another region, a permission missing. Other errors
+// are returned as they are.
+func ExplainAWSError(err error, bucket string) error {
+	if err == nil {
+		return nil
+	}
+	var ae smithy.APIError
+	hint := ""
+	switch {
+	case errors.As(err, &ae) && ae.ErrorCode() == "NoSuchBucket":
+		hint = "bucket " + bucket + " does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)"
+	case errors.As(err, &ae) && (ae.ErrorCode() == "AuthorizationHeaderMalformed" || ae.ErrorCode() == "PermanentRedirect"):
+		hint = "bucket " + bucket + " is in another region: set the target's region, or --region"
+	case errors.As(err, &ae) && (ae.ErrorCode() == "AccessDenied" || ae.ErrorCode() == "Forbidden"):
+		hint = "the credentials lack a permission publish needs: templates/aws/cloudfront-s3.yaml's CiPublishPolicy lists them"
+	case errors.As(err, &ae) && (ae.ErrorCode() == "InvalidAccessKeyId" || ae.ErrorCode() == "SignatureDoesNotMatch" || ae.ErrorCode() == "ExpiredToken"):
+		hint = "the AWS credentials were refused: check the access key, or refresh the session"
+	case strings.Contains(err.Error(), "get credentials") || strings.Contains(err.Error(), "failed to refresh cached credentials"):
+		hint = "no AWS credentials found: set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run where a role is assumed (in GitHub Actions, aws-actions/configure-aws-credentials)"
+	}
+	if hint == "" {
+		return err
+	}
+	return fmt.Errorf("%w\n%s", err, hint)
+}
+
 // NewS3Client makes a client with the default credential chain. With an
 // endpoint (S3-compatible storage), it addresses buckets path-style.
 func NewS3Client(ctx context.Context, region, endpoint string) (*s3.Client, error) {
-	var opts []func(*config.LoadOptions) error
+	// The SDK's own log lines (an IMDS fallback warning on every machine
+	// off EC2) are noise here; errors say what went wrong.
+	opts := []func(*config.LoadOptions) error{config.WithLogger(logging.Nop{})}
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
 	}

@@ -564,11 +564,17 @@ func TestRemoveTool(t *testing.T) {
 	if r.Deleted != len(wantDeletes) || r.DeletesRefused {
 		t.Errorf("result %+v, want %d deleted", r, len(wantDeletes))
 	}
-	lastPut, firstDelete := -1, -1
+	// The k-th PutObject call put api.puts[k]. Only the manifest may come
+	// after the deletes: it keeps the deleted objects' entries until they
+	// are gone.
+	lastPut, firstDelete, k := -1, -1, 0
 	for i, c := range api.calls {
 		switch c {
 		case "PutObject":
-			lastPut = i
+			if !strings.HasSuffix(api.puts[k], ManifestName) {
+				lastPut = i
+			}
+			k++
 		case "DeleteObjects":
 			if firstDelete < 0 {
 				firstDelete = i
@@ -576,7 +582,10 @@ func TestRemoveTool(t *testing.T) {
 		}
 	}
 	if lastPut < 0 || firstDelete < 0 || firstDelete < lastPut {
-		t.Errorf("calls in order %q: every DeleteObjects must come after the last PutObject", api.calls)
+		t.Errorf("calls in order %q (puts %q): every DeleteObjects must come after the last document PutObject", api.calls, api.puts)
+	}
+	if last := api.puts[len(api.puts)-1]; !strings.HasSuffix(last, ManifestName) || api.calls[len(api.calls)-1] != "PutObject" {
+		t.Errorf("calls %q: the manifest without the deleted objects must be put last", api.calls)
 	}
 	checkBucket(t, client, bucket, dir, removed)
 }
@@ -615,4 +624,22 @@ func TestMaxDeletesRefuses(t *testing.T) {
 		t.Errorf("second run deleted %d, want %d", r.Deleted, len(p.Deletes))
 	}
 	checkBucket(t, client, bucket, dir, removed)
+}
+
+// TestExplainAWSError checks the hints publish adds to the usual AWS
+// failures, against the real server where it can.
+func TestExplainAWSError(t *testing.T) {
+	client, _ := newBucket(t)
+	_, err := PlanS3(context.Background(), client, "no-such-bucket-here", "", nil)
+	if err = ExplainAWSError(err, "no-such-bucket-here"); err == nil || !strings.Contains(err.Error(), "bucket no-such-bucket-here does not exist: create it") {
+		t.Errorf("missing bucket: %v", err)
+	}
+	plain := errors.New("something else")
+	if got := ExplainAWSError(plain, "b"); got != plain {
+		t.Errorf("an unknown error was changed: %v", got)
+	}
+	creds := fmt.Errorf("operation error S3: ListObjectsV2, get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found")
+	if got := ExplainAWSError(creds, "b"); !strings.Contains(got.Error(), "no AWS credentials found: set AWS_PROFILE") || !errors.Is(got, creds) {
+		t.Errorf("no credentials: %v", got)
+	}
 }

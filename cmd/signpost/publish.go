@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,8 +58,9 @@ Then it uploads every document, then the lists and catalogs that name them,
 then the manifest, then deletes what the site no longer has: at no moment does
 a published list or catalog point at a missing document. Objects carry their
 Content-Type and Cache-Control, and no ACL. More deletes than --max-deletes
-(-1: no limit) refuses every delete and fails. The bucket gets the CORS rule
-the specs call for.
+(-1: no limit) in any site refuse the whole publish before anything changes,
+a dry run included: they usually mean a wrong prefix or an emptied catalog.
+The bucket gets the CORS rule the specs call for.
 
 Credentials come from the default AWS chain (environment, shared files, SSO,
 instance roles) and are never printed. With --endpoint (S3-compatible storage)
@@ -118,6 +120,9 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 					*o.field = o.value
 				}
 			}
+			if dest.Bucket == placeholderBucket {
+				return fmt.Errorf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", target, placeholderBucket, build.ConfigFile)
+			}
 			b, err := build.Compile(ctx, cat)
 			if err != nil {
 				return fmt.Errorf("publish %s: %w", dir, err)
@@ -138,7 +143,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 			for _, s := range b.Sites {
 				sp, err := planSite(ctx, client, cf, &dest, t.CloudFront, s, cat.Config.CompactView, maxPaths)
 				if err != nil {
-					return err
+					return publish.ExplainAWSError(err, dest.Bucket)
 				}
 				sites = append(sites, sp)
 				report.Sites = append(report.Sites, sp.report)
@@ -149,15 +154,24 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 					printPlan(out, sp)
 				}
 			}
-			if !dryRun {
+			// Too many deletes usually mean a wrong prefix or an emptied
+			// catalog: refuse the whole publish, before changing anything.
+			var tooMany []string
+			for _, s := range report.Sites {
+				if maxDeletes >= 0 && len(s.Deletes) > maxDeletes {
+					tooMany = append(tooMany, fmt.Sprintf("%d deletes planned for s3://%s/%s", len(s.Deletes), report.Bucket, s.Prefix))
+				}
+			}
+			report.Refused = len(tooMany) > 0
+			if !dryRun && !report.Refused {
 				if err := publish.SetBucketCORS(ctx, client, dest.Bucket); err != nil {
-					return err
+					return publish.ExplainAWSError(err, dest.Bucket)
 				}
 				for i, sp := range sites {
 					opts := publish.ApplyOptions{MaxDeletes: maxDeletes, Progress: progress(cmd.ErrOrStderr())}
 					res, err := sp.apply(ctx, client, cf, opts, invalidationTimeout)
 					if err != nil {
-						return err
+						return publish.ExplainAWSError(err, dest.Bucket)
 					}
 					report.Sites[i].Applied = res
 				}
@@ -171,11 +185,9 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 			} else {
 				printPublished(out, report)
 			}
-			for _, s := range report.Sites {
-				if s.Applied != nil && s.Applied.DeletesRefused {
-					fmt.Fprintf(cmd.ErrOrStderr(), "signpost: %d deletes planned for s3://%s/%s, more than --max-deletes %d: none made; check the plan, then raise the limit\n", len(s.Deletes), report.Bucket, s.Prefix, maxDeletes)
-					return reportedError{exitInvalid}
-				}
+			if report.Refused {
+				fmt.Fprintf(cmd.ErrOrStderr(), "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit\n", strings.Join(tooMany, "; "), maxDeletes)
+				return reportedError{exitInvalid}
 			}
 			return nil
 		},
@@ -187,7 +199,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	f.StringVar(&s3.Region, "region", "", "region, instead of the target's")
 	f.StringVar(&s3.Endpoint, "endpoint", "", "endpoint of S3-compatible storage, instead of the target's")
 	f.BoolVar(&dryRun, "dry-run", false, "print the plan and change nothing")
-	f.IntVar(&maxDeletes, "max-deletes", maxDeletes, "most objects deleted; more refuses every delete (-1: no limit)")
+	f.IntVar(&maxDeletes, "max-deletes", maxDeletes, "most objects a site may delete; more refuse the whole publish (-1: no limit)")
 	f.IntVar(&maxPaths, "max-invalidation-paths", maxPaths, "most paths one CloudFront invalidation lists before they are collapsed into wildcards")
 	f.DurationVar(&invalidationTimeout, "invalidation-timeout", invalidationTimeout, "longest wait for CloudFront to drop the old lists before documents are deleted")
 	f.StringVar(&format, "format", "text", "output format: text or json")
@@ -196,9 +208,12 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 
 // publishReport is what publish planned and did, for --format json.
 type publishReport struct {
-	Bucket string       `json:"bucket"`
-	DryRun bool         `json:"dryRun"`
-	Sites  []siteReport `json:"sites"`
+	Bucket string `json:"bucket"`
+	DryRun bool   `json:"dryRun"`
+	// Refused is set when a site plans more deletes than --max-deletes:
+	// then nothing is published.
+	Refused bool         `json:"refused"`
+	Sites   []siteReport `json:"sites"`
 }
 
 type siteReport struct {
@@ -272,7 +287,7 @@ func planSite(ctx context.Context, s3 publish.S3API, cf publish.CloudFrontAPI, d
 	}
 	dist := cft.Distributions[s.Tenant]
 	sp.distribution = dist.ID
-	pending, err := publish.ReadPendingInvalidation(ctx, s3, p, dist.ID)
+	pending, err := publish.ReadPendingInvalidation(ctx, s3, p)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +386,7 @@ func (sp *sitePublish) apply(ctx context.Context, s3 publish.S3API, cf publish.C
 	if id != "" {
 		cfr.InvalidationIDs = append(cfr.InvalidationIDs, id)
 	}
-	if len(all) > 0 {
+	if len(all) > 0 || publish.HasPendingInvalidation(sp.plan) {
 		if err := publish.ClearPendingInvalidation(ctx, s3, sp.plan); err != nil {
 			return res, err
 		}
@@ -445,6 +460,8 @@ func printPublished(w io.Writer, r publishReport) {
 	for _, s := range r.Sites {
 		name := siteName(s.Tenant)
 		switch {
+		case r.Refused:
+			fmt.Fprintf(w, "refused: nothing changed for %s\n", name)
 		case r.DryRun:
 			fmt.Fprintf(w, "dry run: nothing changed for %s\n", name)
 		case s.Applied != nil:

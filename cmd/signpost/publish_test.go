@@ -281,29 +281,35 @@ func TestPublishCloudFront(t *testing.T) {
 		t.Fatal(err)
 	}
 	cf.CompleteAfter(1)
-	// First refused by --max-deletes: what changed is invalidated, without
-	// a wait, and every path stays pending for the publish that deletes.
+	// More deletes than --max-deletes refuse the whole publish, before
+	// anything changes: a dry run says so too.
 	before = len(cf.Invalidations())
-	errOut.Reset()
-	if code := run(ctx, []string{"publish", dir, "--target", "production", "--max-deletes", "0"}, io.Discard, &errOut); code != exitInvalid ||
-		!strings.Contains(errOut.String(), "deletes planned for s3://discovery/tenants/acme/, more than --max-deletes 0") {
-		t.Fatalf("refused deletes: exit %d: %s", code, errOut.String())
+	for _, dry := range []bool{true, false} {
+		args := []string{"publish", dir, "--target", "production", "--max-deletes", "0", "--format", "json"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		var out strings.Builder
+		errOut.Reset()
+		code := run(ctx, args, &out, &errOut)
+		if code != exitInvalid || !strings.Contains(errOut.String(), "2 deletes planned for s3://discovery/tenants/acme/") ||
+			!strings.Contains(errOut.String(), "more than --max-deletes 0: nothing published") || !strings.Contains(out.String(), `"refused": true`) {
+			t.Fatalf("refused deletes (dry run %t): exit %d: %s\n%s", dry, code, errOut.String(), out.String())
+		}
 	}
-	if inv := cf.Invalidations()[before:]; len(inv) != 2 || slices.Contains(inv[0].Paths, "/tools/get_alerts") || inv[0].Polls != 0 {
-		t.Errorf("refused deletes: invalidations %+v, want the changed paths of each distribution, not waited for", inv)
+	if n := len(cf.Invalidations()) - before; n != 0 || cf.Calls("UpdateFunction") != 1 {
+		t.Errorf("a refused publish made %d invalidations, %d function updates", n, cf.Calls("UpdateFunction"))
 	}
-	before = len(cf.Invalidations())
 	r = publishJSON()
-	if len(r.Sites[0].CloudFront.Pending) == 0 {
-		t.Error("no paths pending after refused deletes")
+	if len(r.Sites[0].CloudFront.Pending) != 0 {
+		t.Errorf("paths pending after a refused publish: %q", r.Sites[0].CloudFront.Pending)
 	}
 	inv = cf.Invalidations()[before:]
 	if len(inv) != 4 || len(r.Sites[0].Deletes) != 2 || len(r.Sites[0].CloudFront.InvalidationIDs) != 2 {
 		t.Fatalf("removing a tool: invalidations %+v, site %+v", inv, r.Sites[0])
 	}
-	// The first holds the lists (and what the refused run left pending)
-	// and is waited for; the second the deleted documents, by route too:
-	// the manifest kept their entries while they stayed.
+	// The first holds the lists and is waited for; the second the deleted
+	// documents, by route too.
 	if first, second := inv[0], inv[1]; !slices.Contains(first.Paths, "/tools") || first.Polls != 2 ||
 		!slices.Contains(second.Paths, "/tools/get_alerts") || !slices.Contains(second.Paths, "/tenants/acme/tools/get_alerts.json") || slices.Contains(second.Paths, "/tools") {
 		t.Errorf("acme: first invalidation %+v (waited for), then %+v", first, second)

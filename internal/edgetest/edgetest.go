@@ -850,6 +850,7 @@ type nodeAnswer struct {
 // nodeRunner is the node process and the calls waiting for its answers.
 type nodeRunner struct {
 	cmd    *exec.Cmd
+	ctx    context.Context // node's: done when the caller's ends, or on close
 	cancel context.CancelFunc
 	stdin  io.WriteCloser
 	stderr *lockedBuffer
@@ -869,7 +870,7 @@ func startNode(ctx context.Context, functions map[string]string) (*nodeRunner, e
 		return nil, fmt.Errorf("%w: %v", ErrNoNode, err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	n := &nodeRunner{cancel: cancel, stderr: &lockedBuffer{}, done: make(chan struct{}), pending: map[int64]chan nodeAnswer{}}
+	n := &nodeRunner{ctx: ctx, cancel: cancel, stderr: &lockedBuffer{}, done: make(chan struct{}), pending: map[int64]chan nodeAnswer{}}
 	n.cmd = exec.CommandContext(ctx, bin, "-e", nodeHarness)
 	n.cmd.Stderr = n.stderr
 	n.cmd.WaitDelay = closeTimeout
@@ -987,15 +988,23 @@ func (n *nodeRunner) call(ctx context.Context, function string, event map[string
 // closeTimeout.
 func (n *nodeRunner) close() error {
 	_ = n.stdin.Close()
+	killed := false
 	select {
 	case <-n.done:
 	case <-time.After(closeTimeout):
+		// Cancelling kills node.
+		n.cancel()
+		killed = true
 	}
-	n.cancel()
+	// A death by signal is expected when we killed node, or when the
+	// caller's context ended first (exec kills it then); any other is a
+	// crash to report.
+	expected := killed || n.ctx.Err() != nil
 	err := n.cmd.Wait()
+	n.cancel()
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && !ee.Exited() {
-		return nil // killed on purpose
+	if expected && errors.As(err, &ee) && !ee.Exited() {
+		return nil
 	}
 	return err
 }
