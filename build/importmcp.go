@@ -182,10 +182,16 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 		}
 		imp.Files = append(imp.Files, file)
 	}
+	recorded := sortedKeys(seen)
 	for _, name := range sortedKeys(opts.Classify) {
-		if _, ok := seen[name]; !ok {
-			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: check the spelling (recorded tools: %s)", name, joinSome(sortedKeys(seen), 8)))
+		if _, ok := seen[name]; ok {
+			continue
 		}
+		if len(recorded) == 0 {
+			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: the recordings hold no named tools", name))
+			continue
+		}
+		imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", name, orList(closestNames(name, recorded, maxSuggestions))))
 	}
 	// The toolIds are derived as the loader derives them for an mcp:
 	// import with the same server and prefix, so that switching between the
@@ -733,4 +739,129 @@ func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
 		return n, nil
 	}
 	return cardYAMLNode(v, cardAny)
+}
+
+// maxSuggestions is how many recorded names an unknown --classify name is
+// offered.
+const maxSuggestions = 5
+
+// maxSuggestRunes bounds the part of a name that closestNames compares, so
+// that a huge recorded name cannot make the comparison slow.
+const maxSuggestRunes = 128
+
+// closestNames returns up to n of names, the ones most like name first. A
+// name is close when it shares words with name (snake case, camelCase and
+// kebab-case split alike; a word with a typo, a plural or cut short still
+// counts, less), the longer the words the closer; among names that share as
+// much, when it has fewer other words, then when fewer edits turn one into
+// the other. When some names share words, only those are returned. Ties
+// keep byte order, so the result is always the same.
+func closestNames(name string, names []string, n int) []string {
+	type scored struct {
+		name                  string
+		shared, others, edits int
+	}
+	query := nameWords(name)
+	lower := strings.ToLower(name)
+	list := make([]scored, 0, len(names))
+	for _, cand := range names {
+		words := nameWords(cand)
+		matched := make([]bool, len(words))
+		shared := 0
+		for _, q := range query {
+			best := 0
+			for i, w := range words {
+				if m := wordMatch(q, w); m > 0 {
+					best = max(best, m)
+					matched[i] = true
+				}
+			}
+			shared += best
+		}
+		// Other words count against a name that shares some: with none
+		// shared, the edits alone decide.
+		others := 0
+		for i, w := range words {
+			if !matched[i] && shared > 0 {
+				others += len([]rune(w))
+			}
+		}
+		list = append(list, scored{cand, shared, others, editDistance(lower, strings.ToLower(cand))})
+	}
+	slices.SortStableFunc(list, func(a, b scored) int {
+		return cmp.Or(b.shared-a.shared, a.others-b.others, a.edits-b.edits, strings.Compare(a.name, b.name))
+	})
+	out := make([]string, 0, min(n, len(list)))
+	for _, s := range list[:min(n, len(list))] {
+		// Names that share no word are offered only when none does.
+		if s.shared == 0 && list[0].shared > 0 {
+			break
+		}
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// wordMatch says how much of word q a word w holds: its length less the
+// edits of a typo (within a third of its length: ticekt is ticket), the
+// shorter one's length when one starts the other (repo, repository), 0
+// when w is another word.
+func wordMatch(q, w string) int {
+	nq, nw := len([]rune(q)), len([]rune(w))
+	m := 0
+	if d := editDistance(q, w); d <= (nq-1)/3 {
+		m = nq - d
+	}
+	if short := min(nq, nw); short >= 3 && (strings.HasPrefix(w, q) || strings.HasPrefix(q, w)) {
+		m = max(m, short)
+	}
+	return m
+}
+
+// nameWords splits a tool name into its lower-case words, as snakeCase
+// does: getIssue, get_issue and get-issue are all get, issue.
+func nameWords(name string) []string {
+	r := []rune(name)
+	if len(r) > maxSuggestRunes {
+		r = r[:maxSuggestRunes]
+	}
+	return strings.FieldsFunc(snakeCase(string(r)), func(c rune) bool { return c == '_' })
+}
+
+// editDistance is the optimal string alignment distance of a and b: the
+// insertions, deletions, substitutions and swaps of two neighbours that
+// turn one into the other, over at most maxSuggestRunes runes of each.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	ra, rb = ra[:min(len(ra), maxSuggestRunes)], rb[:min(len(rb), maxSuggestRunes)]
+	// Three rows: the one before the previous, for swaps.
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// orList joins names as "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -145,9 +145,75 @@ func TestImportMCPClassify(t *testing.T) {
 
 func TestImportMCPClassifyUnknown(t *testing.T) {
 	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"getTicekt": TierRead}}, "tickets.json", recordedTickets)
-	want := []string{`--classify names "getTicekt", which no recording holds: check the spelling (recorded tools: delete_ticket, get-ticket, getTicket)`}
+	want := []string{`--classify names "getTicekt", which no recording holds: did you mean getTicket, get-ticket or delete_ticket?`}
 	if diff := cmp.Diff(want, imp.Errors); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestImportMCPClassifyNoTools(t *testing.T) {
+	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"get_issue": TierRead}}, "empty.json", `{"tools": []}`)
+	want := []string{`--classify names "get_issue", which no recording holds: the recordings hold no named tools`}
+	if diff := cmp.Diff(want, imp.Errors); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestImportMCPClosestNames: the names offered for one --classify does not
+// find are the recorded ones that share the most of its words, typos and
+// plurals included, then have the fewest other words, then are the fewest
+// edits away.
+func TestImportMCPClosestNames(t *testing.T) {
+	github := []string{"add_issue_comment", "create_issue", "get_me", "get_tag", "issue_read", "issue_write",
+		"list_issue_types", "list_issues", "pull_request_read", "search_code", "search_issues", "search_users"}
+	tests := []struct {
+		name  string
+		names []string
+		n     int
+		want  []string
+	}{
+		{"get_issue", github, 5, []string{"list_issues", "issue_read", "issue_write", "create_issue", "search_issues"}},
+		{"getIssue", github, 2, []string{"list_issues", "issue_read"}},
+		{"serch_code", github, 3, []string{"search_code", "search_users", "search_issues"}},
+		{"pull-request-get", github, 1, []string{"pull_request_read"}},
+		// Only names that share a word, when some do.
+		{"get_me_now", github, 5, []string{"get_me", "get_tag"}},
+		{"list_issue", github, 2, []string{"list_issues", "list_issue_types"}},
+		{"GetMe", github, 2, []string{"get_me", "get_tag"}},
+		// Nothing shared: the fewest edits.
+		{"nothere", []string{"zzzzzzzzzz", "other", "notes"}, 5, []string{"other"}},
+		{"xyz", []string{"zzzzzzzzzz", "abc", "wxyz1"}, 5, []string{"wxyz1", "abc", "zzzzzzzzzz"}},
+		{"x", []string{"b", "a"}, 5, []string{"a", "b"}},
+		{"x", nil, 5, []string{}},
+		{strings.Repeat("a", 100000), []string{"b", strings.Repeat("a", 100000) + "b"}, 5, []string{strings.Repeat("a", 100000) + "b"}},
+	}
+	for _, tt := range tests {
+		got := closestNames(tt.name, tt.names, tt.n)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("closestNames(%.20q) (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+func TestImportMCPEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "", 3},
+		{"ticket", "ticekt", 1},
+		{"forecast", "forecsat", 1},
+		{"kitten", "sitting", 3},
+		{"get_issue", "create_issue", 4},
+		{"héllo", "hello", 1},
+	} {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := editDistance(tt.b, tt.a); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
+		}
 	}
 }
 
@@ -211,6 +277,20 @@ func TestImportMCPSchemaProblems(t *testing.T) {
 			`{"type": "object", "properties": {"api_key": {"type": "string"}}}`},
 		{"credential enum", `"inputSchema": {"type": "object", "properties": {"token": {"type": "string", "enum": ["ghp_R4nd0mT0k3nV4lu3Th4tL00ksR3alAbCdEf12"]}}}`,
 			`left-out: inputSchema at /properties/token/enum/0: `, ""},
+		// As import mcp --help says: a credential in an annotation (default,
+		// examples, example) is removed; anywhere else it leaves the tool
+		// out, or the outputSchema that holds it.
+		{"credential examples", `"inputSchema": {"type": "object", "properties": {"password": {"type": "string", "examples": ["sk_live_4eC39HqLyjWDarjtT1zdp7dc"]}}}`,
+			`imported: inputSchema at /properties/password/examples/0: removed a credential-looking examples (`,
+			`{"type": "object", "properties": {"password": {"type": "string"}}}`},
+		{"credential const", `"inputSchema": {"type": "object", "properties": {"key": {"const": "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}}}`,
+			`left-out: inputSchema at /properties/key/const: `, ""},
+		{"credential in a schema description", `"inputSchema": {"type": "object", "description": "Use ghp_R4nd0mT0k3nV4lu3Th4tL00ksR3alAbCdEf12."}`,
+			`left-out: inputSchema at /description: `, ""},
+		{"credential as a property name", `"inputSchema": {"type": "object", "properties": {"ghp_R4nd0mT0k3nV4lu3Th4tL00ksR3alAbCdEf12": {"type": "string"}}}`,
+			`left-out: inputSchema at /properties/ghp_R4nd0mT0k3nV4lu3Th4tL00ksR3alAbCdEf12: `, ""},
+		{"credential in outputSchema", `"inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"k": {"enum": ["sk_live_4eC39HqLyjWDarjtT1zdp7dc"]}}}`,
+			`imported: outputSchema left out: outputSchema at /properties/k/enum/0: `, `{"type": "object"}`},
 		{"bad outputSchema", `"inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}`,
 			`imported: outputSchema left out: outputSchema must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`, `{"type": "object"}`},
 		{"untyped outputSchema", `"inputSchema": {"type": "object"}, "outputSchema": {}`,

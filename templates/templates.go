@@ -2,7 +2,8 @@
 // CloudFront Functions that route the HTTP contract to S3 objects
 // (cloudfront/), the GitHub Pages workflow (github/), and the starter
 // catalog repository of signpost init with its GitHub Actions workflow
-// (init/).
+// (init/; files named github/ and gitignore there are written as .github/
+// and .gitignore, since embedding skips dot-names).
 package templates
 
 import "embed"

@@ -276,23 +276,33 @@ Every tool is reported on stderr, one line each:
 Each declaration written passes the checks "signpost validate" makes of a
 tool (its toolId may still collide with another tool of the catalog: give
 each server its own --tool-id-prefix). The notes say what was changed to get
-there: an absent or empty inputSchema is written as {"type": "object"}, and
-one without a type gets "type": "object" (MCP tool arguments are objects);
-draft-04 forms are converted (a boolean exclusiveMinimum or exclusiveMaximum
-becomes the bound itself, and a draft-04 schema's "id" becomes "$id" and its
-$schema draft-07); a credential-looking default or example is removed; an
-outputSchema that cannot be published is left out. A tool is left out when it has no name, repeats a name already
-recorded (in any FILE or page: the first is kept), has no description, or
-has an inputSchema that cannot be repaired: not an object or not of type
-object, an invalid or external $ref, a schema that is invalid, or credential
-material in a const, an enum or a description.
+there:
+
+  - an absent or empty inputSchema is written as {"type": "object"}, and one
+    without a type gets "type": "object" (MCP tool arguments are objects);
+  - draft-04 forms are converted: a boolean exclusiveMinimum or
+    exclusiveMaximum becomes the bound itself, and a draft-04 schema's "id"
+    becomes "$id" and its $schema draft-07;
+  - a credential-looking value in a default, examples or example of a schema
+    is removed (they only annotate: what the schema accepts is unchanged);
+  - an outputSchema that cannot be published, for any of the reasons below
+    that leave a tool out, is left out, and the tool kept.
+
+A tool is left out when it has no name, repeats a name already recorded (in
+any FILE or page: the first is kept), has no description, has credential
+material in its title or description, or has an inputSchema that cannot be
+repaired: not an object or not of type object, an invalid or external $ref,
+a schema that is invalid, or credential material anywhere but a default,
+examples or example: in a const, an enum, a title, a description, a pattern
+or a property's name.
 
 The declarations go to stdout, or to OUT with -o (written atomically), sorted
 by MCP name, under a comment naming the FILEs. Exit status is 0 even when some
-tools are left out; 1 when a FILE cannot be read or is not a recording, or
---classify names a tool no FILE records, or, with --strict, when a tool is
-left out (in every case nothing is written); 2 for bad usage: no FILE, or a
-malformed --classify, --server or --tool-id-prefix.`,
+tools are left out; 1, writing nothing, when a FILE cannot be read or is not
+a recording, when --classify names a tool no FILE records (the closest
+recorded names are offered), or, with --strict, when a tool is left out (the
+summary then says how many tools could be imported); 2 for bad usage: no
+FILE, or a malformed --classify, --server or --tool-id-prefix.`,
 		Example: `  signpost import mcp github.tools-list.json
   signpost import mcp page1.json page2.json --server com.example/github --tool-id-prefix gh \
     --classify read=get_issue,list_issues --classify pure=get_me -o catalogs/example/github.yaml
@@ -394,21 +404,26 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 		fmt.Fprintln(stderr, terminalSafe(e))
 	}
 
-	summary := fmt.Sprintf("%d %s: %d imported (%d with changes, %d with an input schema substituted), %d left out",
-		len(imp.Tools), plural(len(imp.Tools), "tool", "tools"), counts[build.ImportImported], changed, substituted, counts[build.ImportLeftOut])
+	// When nothing is written, the counts say what the tools would have
+	// become, not that they were imported.
+	summary := func(read, imported string) string {
+		return fmt.Sprintf("%d %s%s: %d %s (%d with changes, %d with an input schema substituted), %d left out",
+			len(imp.Tools), plural(len(imp.Tools), "tool", "tools"), read, counts[build.ImportImported], imported,
+			changed, substituted, counts[build.ImportLeftOut])
+	}
 	if n := len(unread) + len(imp.Errors); n > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary, n, plural(n, "error", "errors"))
+		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), n, plural(n, "error", "errors"))
 		return reportedError{exitInvalid}
 	}
 	if strict && counts[build.ImportLeftOut] > 0 {
-		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary)
+		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
 		return reportedError{exitInvalid}
 	}
 	decl, err := build.ToolsYAML(imp)
 	if err != nil {
 		return err
 	}
-	return writeImported(cmd.OutOrStdout(), stderr, out, summary, decl)
+	return writeImported(cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
 }
 
 // mcpImportLine is the report line of one recorded tool, safe for a

@@ -132,9 +132,10 @@ func newInitCmd() *cobra.Command {
 		Short: "Start a catalog repository: declarations, README and GitHub Actions workflow",
 		Long: `Init writes a starter catalog into DIR (default: the current folder), created if
 missing: signpost.yaml, an MCP server in servers.yaml, two tools in
-tools/notes.yaml, a README.md that explains the flow, and the GitHub Actions
-workflow .github/workflows/signpost.yml. The catalog is valid as written:
-signpost validate and signpost build work on it at once.
+tools/notes.yaml, a README.md that explains the flow, a .gitignore that keeps
+the built site/ out of Git, and the GitHub Actions workflow
+.github/workflows/signpost.yml. The catalog is valid as written: signpost
+validate and signpost build work on it at once.
 
 Inside a Git repository, the workflow goes to .github/workflows/signpost.yml
 at the repository's top, the only place GitHub runs workflows from, and
@@ -159,7 +160,9 @@ init, or at latest for a development build.
 
 Init never overwrites: when any of its files exists (the workflow at the
 repository's top included, even one written for another catalog), it lists
-them, writes nothing and exits 1, unless --force. It writes every file to a
+them, writes nothing and exits 1, unless --force. A .gitignore already in DIR
+is the exception: init leaves it as it is, even with --force, and says to add
+/site/ to it unless it has that line. It writes every file to a
 staging folder first and checks the catalog there, then moves the files into
 place, and puts back what was there if a move fails: a failed init leaves DIR
 and the repository's top as they were.`,
@@ -185,18 +188,22 @@ and the repository's top as they were.`,
 			if err != nil {
 				return err
 			}
+			files, ignore, err := keepGitignore(place, files)
+			if err != nil {
+				return err
+			}
 			conflicts, err := initConflicts(place, files)
 			if err != nil {
 				return err
 			}
 			if len(conflicts) > 0 && !opts.force {
-				printConflicts(cmd.ErrOrStderr(), place, conflicts)
+				printConflicts(cmd.ErrOrStderr(), place, conflicts, workflowCatalog(place))
 				return reportedError{exitInvalid}
 			}
 			if err := writeInit(cmd.Context(), place, files); err != nil {
 				return err
 			}
-			return printInit(cmd.OutOrStdout(), place, files, data)
+			return printInit(cmd.OutOrStdout(), place, files, data, ignore)
 		},
 	}
 	f := cmd.Flags()
@@ -349,7 +356,9 @@ func renderInit(d initData) ([]initFile, error) {
 		rel := strings.TrimSuffix(strings.TrimPrefix(name, "init/"), ".tmpl")
 		// GitHub reads workflows only at the top of the repository.
 		atTop := strings.HasPrefix(rel, "github/")
-		if atTop {
+		// embed leaves out names that start with a dot: the templates
+		// drop it, and it is put back here.
+		if atTop || rel == "gitignore" {
 			rel = "." + rel
 		}
 		files = append(files, initFile{Path: rel, Data: buf.Bytes(), AtTop: atTop})
@@ -395,6 +404,9 @@ type initPlace struct {
 	// Catalog is Dir relative to Top, slash-separated; "." when they are
 	// the same folder.
 	Catalog string
+	// Git says whether Dir is in a Git repository (false too when git is
+	// not installed).
+	Git bool
 }
 
 // site is the folder the workflow builds into, relative to the top.
@@ -443,6 +455,7 @@ func findInitPlace(ctx context.Context, dir string) (initPlace, error) {
 	if !ok {
 		return place, nil
 	}
+	place.Git = true
 	// git prints the top with links resolved: so is the folder, to compare.
 	realTop, err := filepath.EvalSymlinks(top)
 	if err != nil {
@@ -592,8 +605,10 @@ func initConflicts(place initPlace, files []initFile) ([]string, error) {
 	return conflicts, nil
 }
 
-// printConflicts says which files are in the way and what to do.
-func printConflicts(w io.Writer, place initPlace, conflicts []string) {
+// printConflicts says which files are in the way and what to do. other is
+// the catalog that the workflow in the way checks, "" when it is not one
+// init wrote.
+func printConflicts(w io.Writer, place initPlace, conflicts []string, other string) {
 	if place.Catalog == "." {
 		fmt.Fprintf(w, "signpost: %s already has %s that init writes:\n", place.Dir, plural(len(conflicts), "a file", "files"))
 	} else {
@@ -602,10 +617,111 @@ func printConflicts(w io.Writer, place initPlace, conflicts []string) {
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "  %s\n", c)
 	}
-	if workflow := displayPath(place.Top, initWorkflowPath); place.Catalog != "." && slices.Contains(conflicts, workflow) {
+	workflow := displayPath(place.Top, initWorkflowPath)
+	switch {
+	case !slices.Contains(conflicts, workflow):
+	case other != "" && other != place.Catalog:
+		// A second catalog in the repository: --force alone would stop
+		// checking the first, so say how to check both.
+		fmt.Fprintf(w, "One workflow checks one catalog, and %s checks %s.\n", workflow, catalogName(other))
+		fmt.Fprintf(w, "  - To check %s instead, run again with --force.\n", catalogName(place.Catalog))
+		fmt.Fprintf(w, "  - To check both, commit the workflow, run again with --force and put the\n")
+		fmt.Fprintf(w, "    workflow back (git restore %s). Then copy its\n", workflow)
+		fmt.Fprintf(w, "    Validate, Build and Diff steps, and in the copies change the catalog\n")
+		fmt.Fprintf(w, "    folder %s to %s, and the --out folder\n", other, place.Catalog)
+		fmt.Fprintf(w, "    %s to %s.\n", path.Join(other, "site"), place.site())
+		if len(conflicts) == 1 {
+			fmt.Fprintln(w, "Nothing was written.")
+			return
+		}
+	case place.Catalog != ".":
 		fmt.Fprintf(w, "The repository has one signpost workflow: with --force, %s checks %s and no other catalog.\n", workflow, place.Catalog)
 	}
 	fmt.Fprintln(w, "Nothing was written. Run again with --force to overwrite them, or init another folder.")
+}
+
+// catalogName names a catalog folder, relative to the repository's top,
+// in a sentence.
+func catalogName(catalog string) string {
+	if catalog == "." {
+		return "the catalog at the repository's top"
+	}
+	return catalog
+}
+
+// workflowValidateLine finds the catalog folder in the Validate step of a
+// workflow that init wrote.
+var workflowValidateLine = regexp.MustCompile(`(?m)^\s*run: signpost validate (\S+) --format github\s*$`)
+
+// maxWorkflowRead bounds how much of an existing workflow is read to find
+// the catalog it checks.
+const maxWorkflowRead = 1 << 20
+
+// workflowCatalog is the catalog folder, relative to the repository's top,
+// that the workflow at place's top checks, when init wrote it: "" when there
+// is none, it cannot be read, or it checks no single catalog.
+func workflowCatalog(place initPlace) string {
+	f, err := os.Open(filepath.Join(place.Top, filepath.FromSlash(initWorkflowPath)))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxWorkflowRead))
+	if err != nil {
+		return ""
+	}
+	m := workflowValidateLine.FindAllSubmatch(data, 2)
+	if len(m) != 1 || !catalogPathPattern.Match(m[0][1]) {
+		return ""
+	}
+	return path.Clean(string(m[0][1]))
+}
+
+// initGitignorePath is the .gitignore init writes, relative to the
+// catalog's folder.
+const initGitignorePath = ".gitignore"
+
+// keepGitignore takes the .gitignore out of files when the catalog's folder
+// already has one: it holds the user's own rules, so init neither counts it
+// as in the way nor overwrites it, --force or not. hint names it for the
+// user when it does not ignore site/ yet, "" otherwise.
+func keepGitignore(place initPlace, files []initFile) (rest []initFile, hint string, err error) {
+	i := slices.IndexFunc(files, func(f initFile) bool { return !f.AtTop && f.Path == initGitignorePath })
+	if i < 0 {
+		return files, "", nil
+	}
+	f := files[i]
+	if _, err := os.Lstat(place.dest(f)); errors.Is(err, fs.ErrNotExist) {
+		return files, "", nil
+	} else if err != nil {
+		return nil, "", fmt.Errorf("init %s: %w", place.Dir, err)
+	}
+	rest = slices.Delete(slices.Clone(files), i, i+1)
+	if ignoresSite(place.dest(f)) {
+		return rest, "", nil
+	}
+	return rest, place.display(f), nil
+}
+
+// ignoresSite reports whether the .gitignore at name has a line that
+// ignores the site/ folder next to it. One that cannot be read does not.
+func ignoresSite(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxWorkflowRead))
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(data)) {
+		switch strings.TrimSpace(line) {
+		case "site/", "/site/", "site", "/site":
+			return true
+		}
+	}
+	return false
 }
 
 // writeInit writes files into the catalog's folder and the repository's
@@ -820,8 +936,9 @@ func (w *initWrite) removeStages() error {
 }
 
 // printInit tells what init wrote, what to do next and which placeholders
-// to replace.
-func printInit(w io.Writer, place initPlace, files []initFile, d initData) error {
+// to replace. ignore names the .gitignore init left as it was because it
+// does not ignore site/, "" when there is none.
+func printInit(w io.Writer, place initPlace, files []initFile, d initData, ignore string) error {
 	var wrote []string
 	for _, f := range files {
 		wrote = append(wrote, "wrote "+place.display(f)+"\n")
@@ -830,6 +947,9 @@ func printInit(w io.Writer, place initPlace, files []initFile, d initData) error
 	var b strings.Builder
 	b.WriteString(strings.Join(wrote, ""))
 	config, workflow := displayPath(place.Dir, "signpost.yaml"), displayPath(place.Top, initWorkflowPath)
+	if ignore != "" {
+		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", ignore)
+	}
 	if place.Catalog != "." {
 		fmt.Fprintf(&b, "\nThe workflow is at the top of the Git repository, where GitHub runs it:\n%s checks the catalog at %s.\n", workflow, place.Catalog)
 	}
@@ -853,7 +973,16 @@ func printInit(w io.Writer, place initPlace, files []initFile, d initData) error
 	if place.Dir != "." {
 		arg = " " + place.Dir
 	}
-	fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then push to GitHub.\n", arg, arg)
+	switch {
+	case place.Git:
+		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then commit and push to GitHub.\n", arg, arg)
+	case place.Dir == ".":
+		fmt.Fprintf(&b, "\nNext: signpost validate, signpost build, then git init, commit and push to GitHub.\n")
+	default:
+		// Outside a repository the folder is the repository's top: the
+		// workflow is in it.
+		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then git init%s, commit and push to GitHub.\n", arg, arg, arg)
+	}
 	switch d.Publish {
 	case publishS3:
 		fmt.Fprintf(&b, "The README says how to set up the IAM role that %s assumes.\n", workflow)

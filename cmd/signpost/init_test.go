@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -505,15 +507,15 @@ func TestInitPlace(t *testing.T) {
 	}{
 		{name: "outside a repository", dir: filepath.Join(outside, "a", "b"),
 			want: initPlace{Dir: filepath.Join(outside, "a", "b"), Top: filepath.Join(outside, "a", "b"), Catalog: "."}},
-		{name: "the top", dir: top, want: initPlace{Dir: top, Top: top, Catalog: "."}},
+		{name: "the top", dir: top, want: initPlace{Dir: top, Top: top, Catalog: ".", Git: true}},
 		{name: "a new subfolder", dir: filepath.Join(top, "catalogs", "acme", "x"),
-			want: initPlace{Dir: filepath.Join(top, "catalogs", "acme", "x"), Top: top, Catalog: "catalogs/acme/x"}},
+			want: initPlace{Dir: filepath.Join(top, "catalogs", "acme", "x"), Top: top, Catalog: "catalogs/acme/x", Git: true}},
 		{name: "relative", cwd: filepath.Dir(top), dir: "repo/catalogs/acme",
-			want: initPlace{Dir: "repo/catalogs/acme", Top: "repo", Catalog: "catalogs/acme"}},
+			want: initPlace{Dir: "repo/catalogs/acme", Top: "repo", Catalog: "catalogs/acme", Git: true}},
 		{name: "relative, below", cwd: filepath.Join(top, "catalogs"), dir: "acme",
-			want: initPlace{Dir: "acme", Top: "..", Catalog: "catalogs/acme"}},
+			want: initPlace{Dir: "acme", Top: "..", Catalog: "catalogs/acme", Git: true}},
 		{name: "the current folder", cwd: filepath.Join(top, "catalogs"), dir: ".",
-			want: initPlace{Dir: ".", Top: "..", Catalog: "catalogs"}},
+			want: initPlace{Dir: ".", Top: "..", Catalog: "catalogs", Git: true}},
 		{name: "a name the workflow cannot hold", dir: filepath.Join(top, "my catalog"),
 			err: `its path in the Git repository, "my catalog", cannot stand in the workflow's commands`},
 		{name: "a name like a flag", dir: filepath.Join(top, "-x"),
@@ -619,4 +621,220 @@ func actionlintBinary() (string, error) {
 		dir = parent
 	}
 	return "", errors.New("no go.mod above the test folder")
+}
+
+// TestInitCommentWidth: every comment line of the files init writes as
+// YAML, and of its .gitignore, fits in 80 columns, for every publish choice,
+// at the top and in a subfolder.
+func TestInitCommentWidth(t *testing.T) {
+	for _, publish := range []string{publishS3, publishPages, publishNone} {
+		for _, catalog := range []string{".", "catalogs/acme"} {
+			d := initData{Origin: defaultOrigin, Publisher: defaultPublisher, DisplayName: defaultDisplayName,
+				Publish: publish, Branch: defaultBranch, Version: "latest", ServerName: "com.example/notes",
+				ServerURL: "https://mcp.example.com/notes", Catalog: catalog, Site: path.Join(catalog, "site")}
+			switch publish {
+			case publishS3:
+				d.Target, d.Bucket, d.Region, d.RoleARN = targetS3, placeholderBucket, defaultRegion, placeholderRoleARN
+			case publishPages:
+				d.Target = targetPages
+			}
+			files, err := renderInit(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if f.Path == "README.md" {
+					continue
+				}
+				lines := strings.Split(string(f.Data), "\n")
+				for i, line := range lines {
+					text, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
+					if !ok {
+						continue
+					}
+					width := utf8.RuneCountInString(line)
+					if width > 80 {
+						t.Errorf("%s in %s, --publish %s: line %d has %d columns:\n%s", f.Path, catalog, publish, i+1, width, line)
+					}
+					// A line of prose followed by more of the same sentence
+					// is filled: the next line's first word would not fit
+					// on it with room to spare.
+					if i+1 == len(lines) || strings.TrimSpace(text) == "" || strings.HasSuffix(text, ":") || strings.HasSuffix(text, ".") {
+						continue
+					}
+					next, ok := strings.CutPrefix(strings.TrimSpace(lines[i+1]), "# ")
+					if !ok || next == "" || next[0] == ' ' {
+						continue
+					}
+					word, _, _ := strings.Cut(next, " ")
+					if width+1+utf8.RuneCountInString(word) <= 66 {
+						t.Errorf("%s in %s, --publish %s: line %d ends early: %q fits on it:\n%s\n%s", f.Path, catalog, publish, i+1, word, line, lines[i+1])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestInitGitignore: a .gitignore already in the catalog's folder is left
+// out of what init writes, and named for a hint unless it ignores site/.
+func TestInitGitignore(t *testing.T) {
+	tests := []struct {
+		name string
+		old  *string // the .gitignore there, nil for none; "/" for a folder
+		hint bool
+	}{
+		{name: "none"},
+		{name: "one without site", old: ptr("*.log\nsite-old/\n# /site/\n"), hint: true},
+		{name: "/site/", old: ptr("*.log\n/site/\n")},
+		{name: "site/ with spaces", old: ptr("  site/ \r\n")},
+		{name: "site, last line without newline", old: ptr("*.log\nsite")},
+		{name: "a folder", old: ptr("/"), hint: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			place := initPlace{Dir: dir, Top: dir, Catalog: "."}
+			files := []initFile{
+				{Path: ".github/workflows/signpost.yml", AtTop: true},
+				{Path: ".gitignore", Data: []byte("/site/\n")},
+				{Path: "README.md"},
+			}
+			switch {
+			case tt.old == nil:
+			case *tt.old == "/":
+				if err := os.Mkdir(filepath.Join(dir, ".gitignore"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(*tt.old), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, hint, err := keepGitignore(place, files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paths []string
+			for _, f := range got {
+				paths = append(paths, f.Path)
+			}
+			want := []string{".github/workflows/signpost.yml", ".gitignore", "README.md"}
+			if tt.old != nil {
+				want = []string{".github/workflows/signpost.yml", "README.md"}
+			}
+			if diff := cmp.Diff(want, paths); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+			if wantHint := filepath.ToSlash(dir) + "/.gitignore"; (hint != "") != tt.hint || (tt.hint && hint != wantHint) {
+				t.Errorf("hint = %q, want %v (%s)", hint, tt.hint, wantHint)
+			}
+			if len(files) != 3 {
+				t.Errorf("keepGitignore changed its argument: %d files", len(files))
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+// TestInitConflictsWorkflow: the workflow in the way is named, and when
+// init wrote it for another catalog, the message says how to check both.
+func TestInitConflictsWorkflow(t *testing.T) {
+	workflowFor := func(catalog string) string {
+		return "jobs:\n  check:\n    steps:\n      - name: Validate\n        run: signpost validate " + catalog + " --format github\n"
+	}
+	tests := []struct {
+		name, catalog, existing string
+		conflicts               []string
+		want                    []string // lines of the message, in order
+		not                     []string
+	}{
+		{name: "another catalog", catalog: "catalogs/beta", existing: workflowFor("catalogs/acme"),
+			conflicts: []string{initWorkflowPath},
+			want: []string{
+				"One workflow checks one catalog, and .github/workflows/signpost.yml checks catalogs/acme.",
+				"  - To check catalogs/beta instead, run again with --force.",
+				"    workflow back (git restore .github/workflows/signpost.yml). Then copy its",
+				"    folder catalogs/acme to catalogs/beta, and the --out folder",
+				"    catalogs/acme/site to catalogs/beta/site.",
+				"Nothing was written.",
+			}},
+		{name: "the catalog at the top", catalog: "catalogs/beta", existing: workflowFor("."),
+			conflicts: []string{initWorkflowPath},
+			want: []string{
+				"One workflow checks one catalog, and .github/workflows/signpost.yml checks the catalog at the repository's top.",
+				"    folder . to catalogs/beta, and the --out folder",
+				"    site to catalogs/beta/site.",
+			}},
+		{name: "a catalog at the top, another in the workflow", catalog: ".", existing: workflowFor("catalogs/acme"),
+			conflicts: []string{initWorkflowPath, "README.md"},
+			want: []string{
+				"  - To check the catalog at the repository's top instead, run again with --force.",
+				"    folder catalogs/acme to ., and the --out folder",
+				"    catalogs/acme/site to site.",
+				"Nothing was written. Run again with --force to overwrite them, or init another folder.",
+			}},
+		{name: "the same catalog", catalog: "catalogs/acme", existing: workflowFor("catalogs/acme"),
+			conflicts: []string{initWorkflowPath},
+			want: []string{
+				"The repository has one signpost workflow: with --force, .github/workflows/signpost.yml checks catalogs/acme and no other catalog.",
+				"Nothing was written. Run again with --force to overwrite them, or init another folder.",
+			},
+			not: []string{"git restore"}},
+		{name: "a workflow of the user's own", catalog: "catalogs/acme", existing: "name: ci\n",
+			conflicts: []string{initWorkflowPath},
+			want:      []string{"The repository has one signpost workflow: with --force"},
+			not:       []string{"git restore"}},
+		{name: "two catalogs in one workflow", catalog: "catalogs/gamma", existing: workflowFor("catalogs/acme") + workflowFor("catalogs/beta"),
+			conflicts: []string{initWorkflowPath},
+			want:      []string{"The repository has one signpost workflow: with --force"},
+			not:       []string{"git restore"}},
+		{name: "no workflow in the way", catalog: "catalogs/beta", existing: workflowFor("catalogs/acme"),
+			conflicts: []string{"README.md"},
+			want:      []string{"Nothing was written. Run again with --force to overwrite them, or init another folder."},
+			not:       []string{"workflow"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top := t.TempDir()
+			t.Chdir(top)
+			p := filepath.FromSlash(initWorkflowPath)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(tt.existing), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			place := initPlace{Dir: tt.catalog, Top: ".", Catalog: tt.catalog, Git: true}
+			var conflicts []string
+			for _, c := range tt.conflicts {
+				if c == initWorkflowPath {
+					conflicts = append(conflicts, c)
+				} else {
+					conflicts = append(conflicts, displayPath(place.Dir, c))
+				}
+			}
+			var out bytes.Buffer
+			printConflicts(&out, place, conflicts, workflowCatalog(place))
+			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			at := 0
+			for _, w := range tt.want {
+				i := slices.IndexFunc(lines[at:], func(l string) bool { return strings.HasPrefix(l, w) })
+				if i < 0 {
+					t.Errorf("no line %q after line %d of:\n%s", w, at, out.String())
+					continue
+				}
+				at += i + 1
+			}
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, "Nothing was written.") {
+				t.Errorf("the message ends with %q, not with what was written", last)
+			}
+			for _, n := range tt.not {
+				if strings.Contains(strings.Join(lines[1+len(conflicts):], "\n"), n) {
+					t.Errorf("the message says %q:\n%s", n, out.String())
+				}
+			}
+		})
+	}
 }
