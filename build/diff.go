@@ -1421,8 +1421,6 @@ func mdCode(s string) string {
 	return "`" + strings.ReplaceAll(s, "|", "\\|") + "`"
 }
 
-// mdList writes items as a bulleted list under a bold title, folded in
-// <details> when long and cut at markdownMax.
 // mdItems renders each of xs as a list item.
 func mdItems[T any](xs []T, item func(T) string) []string {
 	out := make([]string, 0, len(xs))
@@ -1444,6 +1442,8 @@ func mdChanges(b *strings.Builder, title string, added, removed, changed []strin
 	mdList(b, "Changed", changed)
 }
 
+// mdList writes items as a bulleted list under a bold title, folded in
+// <details> when long and cut at markdownMax.
 func mdList(b *strings.Builder, title string, items []string) {
 	if len(items) == 0 {
 		return

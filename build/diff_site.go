@@ -411,11 +411,12 @@ func gitWriteBlobs(ctx context.Context, repo string, root *os.Root, files []tree
 	}
 	_, _ = io.Copy(io.Discard, stdout)
 	werr := cmd.Wait()
+	if ctx.Err() != nil {
+		// A timeout kills git: say so, rather than what reading saw.
+		return fmt.Errorf("git cat-file: %w", ctx.Err())
+	}
 	if rerr != nil {
 		return rerr
-	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("git cat-file: %w", ctx.Err())
 	}
 	if werr != nil {
 		return &gitError{args: []string{"cat-file"}, stderr: stderr.String(), exit: true, err: werr}
@@ -438,6 +439,9 @@ func readBlobs(ctx context.Context, r io.Reader, root *os.Root, files []treeFile
 			return fmt.Errorf("read %s: git cat-file: %w", f.name, cmp.Or(ignoreEOF(err), io.ErrUnexpectedEOF))
 		}
 		want := fmt.Sprintf("%s blob %d\n", f.oid, f.size)
+		if string(line) == f.oid+" missing\n" {
+			return fmt.Errorf("read %s: the repository does not have its object %s (a shallow or partial clone?): fetch the revision's history, then compare again", f.name, f.oid)
+		}
 		if string(line) != want {
 			return fmt.Errorf("read %s: git cat-file answered %q, not %q", f.name, line, want)
 		}
@@ -549,7 +553,9 @@ func gitCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	// No prompts, and messages in English: some are recognized below.
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	// Replace refs are local: a revision is read as its objects are, not
+	// as a local replacement would show it.
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_NO_REPLACE_OBJECTS=1")
 	return cmd
 }
 

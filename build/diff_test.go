@@ -982,7 +982,7 @@ func TestExtractBlobs(t *testing.T) {
 		answer string
 		want   string
 	}{
-		{"missing", one, oid(1) + " missing\n", "git cat-file answered"},
+		{"missing", one, oid(1) + " missing\n", "the repository does not have its object"},
 		{"another size", one, oid(1) + " blob 4\nabcd\n", "git cat-file answered"},
 		{"another object", one, oid(2) + " blob 3\nabc\n", "git cat-file answered"},
 		{"not a blob", one, oid(1) + " tree 3\nabc\n", "git cat-file answered"},

@@ -110,7 +110,11 @@ func printSummary(w io.Writer, out string, b *build.Build) error {
 		}
 		std, compact := s.Bytes("/tools", build.ViewStandard), s.Bytes("/tools", build.ViewCompact)
 		compactCol := "off"
-		if compact > 0 {
+		switch {
+		case compact > 0 && s.Tools == 0:
+			// Both lists are a few bytes of framing: a ratio says nothing.
+			compactCol = fmt.Sprintf("%s, ~%d tokens", size(compact), build.EstimateTokens(compact))
+		case compact > 0:
 			compactCol = fmt.Sprintf("%s, ~%d tokens (%d%%)", size(compact), build.EstimateTokens(compact), compact*100/max(std, 1))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s, ~%d tokens\t%s\t%s\n", name, s.Tools, len(s.Documents),

@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -120,7 +122,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			if err != nil {
 				return safeError{err}
 			}
-			sides.newIsCatalog = !publish.IsBuild(args[1])
+			sides.newPlace, sides.newPlaceKnown = sides.lastPlace, sides.lastPlaceKnown
 			old, oldEmpty, err := sides.load(ctx, "old", args[0], args[1])
 			if err != nil {
 				return safeError{err}
@@ -134,7 +136,13 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 				return err
 			}
 			if kinds != nil && change.HasRisk(kinds...) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "signpost: the change carries a risk named by --fail-on %s\n", failOn)
+				var found []string
+				for _, r := range change.Risks {
+					if (slices.Contains(kinds, build.RiskAny) || slices.Contains(kinds, r.Kind)) && !slices.Contains(found, r.Kind) {
+						found = append(found, r.Kind)
+					}
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "signpost: the change carries %s, which --fail-on %s names\n", strings.Join(found, ", "), failOn)
 				return reportedError{exitInvalid}
 			}
 			return nil
@@ -160,21 +168,43 @@ type diffSides struct {
 	repo, catalog string
 	catalogSet    bool
 	stderr        io.Writer
-	// newIsCatalog is set once the new side is loaded, when it is a
-	// catalog (a folder or a revision), not a built site.
-	newIsCatalog bool
+	// lastPlace is the catalog's folder in the repository (relative to its
+	// top, "" for the top) of the side load read last, when known: a
+	// revision's, or a catalog folder's inside the repository.
+	lastPlace      string
+	lastPlaceKnown bool
+	// newPlace is the new side's lastPlace.
+	newPlace      string
+	newPlaceKnown bool
+}
+
+// emptyOldAllowed reports whether an old revision without a catalog at
+// place may be compared as empty: only when the new side is a catalog at
+// that very place, which the change then adds. A typo in --catalog, or a
+// new side elsewhere, stays an error, so that a --fail-on gate never
+// passes against nothing.
+func (d *diffSides) emptyOldAllowed(place string) bool {
+	return d.newPlaceKnown && d.newPlace == repoPlace(place)
+}
+
+// repoPlace is a folder's path relative to a repository's top in one
+// form: no slashes around it, "" for the top.
+func repoPlace(p string) string {
+	p = strings.Trim(path.Clean("/"+strings.Trim(p, "/")), "/")
+	return p
 }
 
 // load builds one side, arg: a built site, a catalog folder or a Git
 // revision. other is the other side's argument: when it is a catalog
 // folder of the repository, a revision is read at its place. An old side
 // that is a revision without the catalog (no such folder, or no
-// signpost.yaml in it while the new side is a catalog) is the change that
-// adds it: an empty build, and empty is set. Otherwise a folder without
+// signpost.yaml in it) while the new side is a catalog at that same place
+// is the change that adds it: an empty build, and empty is set. Otherwise a folder without
 // signpost.yaml is an error: it is more likely the wrong folder than an
 // empty catalog, and comparing with nothing would report every tool as new
 // and pass a --fail-on gate silently.
-func (d diffSides) load(ctx context.Context, which, arg, other string) (b *build.Build, empty bool, err error) {
+func (d *diffSides) load(ctx context.Context, which, arg, other string) (b *build.Build, empty bool, err error) {
+	d.lastPlace, d.lastPlaceKnown = "", false
 	fi, err := os.Stat(arg)
 	switch {
 	case err == nil && !fi.IsDir():
@@ -183,6 +213,9 @@ func (d diffSides) load(ctx context.Context, which, arg, other string) (b *build
 		b, err := openBuiltSite(ctx, which, arg)
 		return b, false, err
 	case err == nil:
+		if prefix, same, gerr := build.GitFolder(ctx, d.repo, arg); gerr == nil && same {
+			d.lastPlace, d.lastPlaceKnown = repoPlace(prefix), true
+		}
 		b, err := d.compile(ctx, which, arg, arg, "")
 		return b, false, err
 	case !errors.Is(err, fs.ErrNotExist):
@@ -197,14 +230,15 @@ func (d diffSides) load(ctx context.Context, which, arg, other string) (b *build
 	rev, err := build.ExtractRevision(ctx, d.repo, arg, catalog)
 	if err != nil {
 		var none *build.NoCatalogError
-		if which == "old" && errors.As(err, &none) {
+		if which == "old" && errors.As(err, &none) && d.emptyOldAllowed(none.Path) {
 			d.note("signpost: %s side: revision %s has no folder %q: comparing against an empty catalog", which, arg, cmp.Or(none.Path, "."))
 			return &build.Build{}, true, nil
 		}
 		return nil, false, fmt.Errorf("%s side: %w", which, err)
 	}
 	defer rev.Close()
-	if _, err := os.Stat(filepath.Join(rev.Dir, build.ConfigFile)); err != nil && which == "old" && d.newIsCatalog {
+	d.lastPlace, d.lastPlaceKnown = repoPlace(rev.Path), true
+	if _, err := os.Stat(filepath.Join(rev.Dir, build.ConfigFile)); err != nil && which == "old" && d.emptyOldAllowed(rev.Path) {
 		// The new side has a catalog here and the old one has none: the
 		// change adds it, as when signpost init writes one at the top of
 		// a repository with history.

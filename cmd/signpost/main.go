@@ -23,5 +23,11 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := newRootCmd(stdout, stderr)
 	cmd.SetArgs(args)
-	return exitCode(cmd.ExecuteContext(ctx), stderr)
+	err := cmd.ExecuteContext(ctx)
+	// A usage error points to the help of the command it is about.
+	path := "signpost"
+	if sub, _, ferr := cmd.Find(args); ferr == nil && sub != nil {
+		path = sub.CommandPath()
+	}
+	return exitCodeFor(err, stderr, path)
 }

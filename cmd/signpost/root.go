@@ -46,7 +46,9 @@ type reportedError struct{ code int }
 
 func (e reportedError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-func exitCode(err error, stderr io.Writer) int {
+// exitCodeFor prints err, if any, and returns the exit code it means. A
+// usage error points to the help of command, the command path it is about.
+func exitCodeFor(err error, stderr io.Writer, command string) int {
 	if err == nil {
 		return exitOK
 	}
@@ -57,7 +59,7 @@ func exitCode(err error, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "signpost:", err)
 	var use usageError
 	if errors.As(err, &use) {
-		fmt.Fprintln(stderr, "Run 'signpost --help' for usage.")
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", command)
 		return exitUsage
 	}
 	return exitInvalid
