@@ -35,6 +35,15 @@ const (
 	LevelShould Level = "should"
 )
 
+// verb is how a finding of the level words a requirement: "must" or
+// "should".
+func (l Level) verb() string {
+	if l == LevelMust {
+		return "must"
+	}
+	return "should"
+}
+
 // Result is the outcome of one rule at one place.
 type Result string
 
@@ -566,7 +575,7 @@ func (c *checker) status(rule string, level Level, p *checkPage, what string) bo
 	if ok {
 		c.addAt(rule, level, ResultPass, p.url, ev, what+" answers 200")
 	} else {
-		c.addAt(rule, level, ResultFail, p.url, ev, what+" must answer 200")
+		c.addAt(rule, level, ResultFail, p.url, ev, what+" "+level.verb()+" answer 200")
 	}
 	return ok
 }
@@ -1136,7 +1145,7 @@ func (c *checker) item(rule string, level Level, p *checkPage, entry any, schema
 	ok, ev := c.statusOf(p)
 	switch {
 	case !ok:
-		c.addAt(rule, level, ResultFail, p.url, ev, "the tool's document must answer 200")
+		c.addAt(rule, level, ResultFail, p.url, ev, "the tool's document "+level.verb()+" answer 200")
 		return
 	case p.tooBig:
 		c.addAt(rule, level, ResultSkip, p.url, ev, checkTooBig)
@@ -1320,7 +1329,7 @@ func (c *checker) checkCompact(u string) {
 	level := c.compactLevel
 	switch ok, ev := c.statusOf(p); {
 	case !ok:
-		c.addAt("compact.list", level, ResultFail, u, ev, "the compact list must answer 200")
+		c.addAt("compact.list", level, ResultFail, u, ev, "the compact list "+level.verb()+" answer 200")
 		c.skip(u, "the compact list is not served", "compact.keywords")
 	case p.tooBig:
 		c.addAt("compact.list", level, ResultSkip, u, ev, checkTooBig)

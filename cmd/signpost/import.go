@@ -139,17 +139,22 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 		next += f.docs
 	}
 
-	summary := fmt.Sprintf("%d %s: %d imported, %d not publishable as a card, %d invalid",
-		len(all), plural(len(all), "document", "documents"),
-		counts[build.ImportImported], counts[build.ImportNoRemotes], counts[build.ImportInvalid])
+	// When nothing is written, the counts say what the documents would
+	// have become, not that they were imported.
+	summaryOf := func(read, imported string) string {
+		return fmt.Sprintf("%d %s%s: %d %s, %d not publishable as a card, %d invalid",
+			len(all), plural(len(all), "document", "documents"), read,
+			counts[build.ImportImported], imported, counts[build.ImportNoRemotes], counts[build.ImportInvalid])
+	}
 	if failed > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s not imported; nothing written\n", summary, failed, plural(failed, "file", "files"))
+		fmt.Fprintf(stderr, "%s; %d %s not imported; nothing written\n", summaryOf(" read", "could be imported"), failed, plural(failed, "file", "files"))
 		return reportedError{exitInvalid}
 	}
 	if strict && counts[build.ImportInvalid] > 0 {
-		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary)
+		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summaryOf(" read", "could be imported"))
 		return reportedError{exitInvalid}
 	}
+	summary := summaryOf("", "imported")
 
 	decl, err := build.ServersYAML(all)
 	if err != nil {
