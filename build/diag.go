@@ -100,7 +100,9 @@ func (ds Diagnostics) Write(w io.Writer, format string) error {
 	switch format {
 	case FormatText, "":
 		for _, d := range ds {
-			if _, err := fmt.Fprintln(w, d); err != nil {
+			// File names and quoted values come from the catalog: a
+			// terminal must show them, not act on them.
+			if _, err := fmt.Fprintln(w, TerminalSafe(d.String())); err != nil {
 				return err
 			}
 		}

@@ -160,7 +160,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 // control characters.
 type safeError struct{ err error }
 
-func (e safeError) Error() string { return terminalSafe(e.err.Error()) }
+func (e safeError) Error() string { return build.TerminalSafe(e.err.Error()) }
 func (e safeError) Unwrap() error { return e.err }
 
 // diffSides loads each side of a diff.
@@ -281,7 +281,7 @@ func (d diffSides) defaultCatalog(ctx context.Context, other string) (string, er
 // note prints one line to stderr, made terminal-safe: it may name files
 // of the repository.
 func (d diffSides) note(format string, args ...any) {
-	fmt.Fprintln(d.stderr, terminalSafe(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(d.stderr, build.TerminalSafe(fmt.Sprintf(format, args...)))
 }
 
 // compile loads and builds the catalog folder dir. prefix, when set,

@@ -7,10 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -125,7 +122,7 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	failed, next := 0, 0
 	for _, f := range files {
 		if f.err != nil {
-			fmt.Fprintln(stderr, terminalSafe(f.err.Error()))
+			fmt.Fprintln(stderr, build.TerminalSafe(f.err.Error()))
 			failed++
 			continue
 		}
@@ -181,7 +178,7 @@ func writeImported(stdout, stderr io.Writer, out, summary string, decl []byte) e
 // importLine is the report line of one document, safe for a terminal:
 // names and reasons come from the document.
 func importLine(s build.ImportedServer) string {
-	return terminalSafe(rawImportLine(s))
+	return build.TerminalSafe(rawImportLine(s))
 }
 
 func rawImportLine(s build.ImportedServer) string {
@@ -401,12 +398,12 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 		fmt.Fprintln(stderr, mcpImportLine(t))
 	}
 	for _, e := range unread {
-		fmt.Fprintln(stderr, terminalSafe(e.Error()))
+		fmt.Fprintln(stderr, build.TerminalSafe(e.Error()))
 	}
 	// An error may quote the recordings (--classify lists the names
 	// recorded).
 	for _, e := range imp.Errors {
-		fmt.Fprintln(stderr, terminalSafe(e))
+		fmt.Fprintln(stderr, build.TerminalSafe(e))
 	}
 
 	// When nothing is written, the counts say what the tools would have
@@ -434,7 +431,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 // mcpImportLine is the report line of one recorded tool, safe for a
 // terminal: names and reasons come from the recording.
 func mcpImportLine(t build.ImportedTool) string {
-	return terminalSafe(rawMCPImportLine(t))
+	return build.TerminalSafe(rawMCPImportLine(t))
 }
 
 func rawMCPImportLine(t build.ImportedTool) string {
@@ -449,34 +446,4 @@ func rawMCPImportLine(t build.ImportedTool) string {
 		return prefix + "imported (" + t.Reason + ")"
 	}
 	return prefix + "imported"
-}
-
-// terminalSafe writes what a terminal would act on rather than show as Go
-// escapes: control characters (ESC, a newline) as \x1b and \n, invalid
-// UTF-8 as \xff, and the characters that break lines or reorder text
-// (U+2028, the bidirectional controls) as \u2028. A recorded name can then
-// neither rewrite the screen nor pass for another line of the report.
-func terminalSafe(s string) string {
-	if !strings.ContainsFunc(s, needsEscape) && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case needsEscape(r):
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func needsEscape(r rune) bool {
-	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
 }
