@@ -203,10 +203,29 @@ func (l *loader) checkServers(servers []pendingServer, tools []*pendingTool) {
 	if len(servers) == 0 {
 		return
 	}
+	// One warning per place that names an undeclared server: the tools of
+	// an mcp: import all name it at the import's server field.
+	type naming struct {
+		server string
+		at     ref
+	}
+	var order []naming
+	ids := map[naming][]string{}
 	for _, p := range tools {
 		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != StatusHidden {
-			l.report(Warning, p.from("server"), "server-unknown", "tool %s names server %s, which no declaration describes: declare it under servers: so that clients can find its card", t.ToolID, t.Server)
+			k := naming{t.Server, p.from("server")}
+			if _, seen := ids[k]; !seen {
+				order = append(order, k)
+			}
+			ids[k] = append(ids[k], t.ToolID)
 		}
+	}
+	for _, k := range order {
+		who := "tool " + ids[k][0] + " names"
+		if n := len(ids[k]); n > 1 {
+			who = fmt.Sprintf("%d tools (%s) name", n, joinSome(ids[k], 3))
+		}
+		l.report(Warning, k.at, "server-unknown", "%s server %s, which no declaration describes: declare it under servers: so that clients can find its card", who, k.server)
 	}
 }
 
@@ -644,7 +663,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 			return cmp.Or(str(cls, field), str(defaults, field), fallback)
 		}
 		t := &Tool{Name: name, Source: SourceMCP, Server: server, Tenants: tenants}
-		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name")}}
+		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name"), "server": at.at("server")}}
 		// Safety comes from the declaration only: the server's annotations
 		// are its own claims, and an unclassified tool is a write.
 		t.SafetyTier, p.origin["safetyTier"] = TierWrite, at

@@ -33,7 +33,11 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
 				return reportedError{exitInvalid}
 			}
 			if format == build.FormatText {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid\n", catalogDir(args))
+				if n := len(diags) - diags.Errors(); n > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid, with %d %s\n", catalogDir(args), n, plural(n, "warning", "warnings"))
+				} else {
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid\n", catalogDir(args))
+				}
 			}
 			return nil
 		},
