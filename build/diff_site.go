@@ -406,14 +406,17 @@ func gitWriteBlobs(ctx context.Context, repo string, root *os.Root, files []tree
 		return gitStartError(err)
 	}
 	rerr := readBlobs(ctx, stdout, root, files)
+	// Whether the time ran out is decided before cancelling below, which
+	// would make every read error look like one.
+	timedOut := ctx.Err()
 	if rerr != nil {
 		cancel()
 	}
 	_, _ = io.Copy(io.Discard, stdout)
 	werr := cmd.Wait()
-	if ctx.Err() != nil {
+	if timedOut != nil {
 		// A timeout kills git: say so, rather than what reading saw.
-		return fmt.Errorf("git cat-file: %w", ctx.Err())
+		return fmt.Errorf("git cat-file: %w", timedOut)
 	}
 	if rerr != nil {
 		return rerr

@@ -1348,3 +1348,34 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 		t.Error("origin-changed without a change of origin")
 	}
 }
+
+// TestGitWriteBlobsErrors checks that git cat-file's answers about a
+// missing object or a wrong size reach the user as such, against a real
+// repository: not as a cancelled context.
+func TestGitWriteBlobsErrors(t *testing.T) {
+	repo, git := gitRepo(t)
+	writeFiles(t, repo, map[string]string{"a.yaml": "tools: []\n"})
+	git("add", ".")
+	git("commit", "-q", "-m", "a")
+	oid := strings.TrimSpace(git("rev-parse", "HEAD:a.yaml"))
+	for _, tt := range []struct {
+		name string
+		file treeFile
+		want string
+	}{
+		{"missing object", treeFile{name: "b.yaml", oid: strings.Repeat("1", 40), size: 3}, "the repository does not have its object"},
+		{"wrong size", treeFile{name: "a.yaml", oid: oid, size: 99}, "git cat-file answered"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := os.OpenRoot(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			err = gitWriteBlobs(context.Background(), repo, root, []treeFile{tt.file})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "context canceled") {
+				t.Errorf("error %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}

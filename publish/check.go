@@ -1153,7 +1153,7 @@ func (c *checker) item(rule string, level Level, p *checkPage, entry any, schema
 	}
 	doc, err := checkDecode(p.body)
 	if err != nil {
-		c.addAt(rule, level, ResultFail, p.url, "invalid JSON: "+err.Error(), "the tool's document must be its descriptor")
+		c.addAt(rule, level, ResultFail, p.url, "invalid JSON: "+err.Error(), "the tool's document "+level.verb()+" be its descriptor")
 		return
 	}
 	// The lists are scanned for credentials; a tool's own document gets a
@@ -1163,11 +1163,11 @@ func (c *checker) item(rule string, level Level, p *checkPage, entry any, schema
 	}
 	if entry == nil {
 		checkFixDescriptor(doc, schema == "tool-descriptor")
-		c.violations(rule, level, p.url, c.v.Validate(schema, doc), "200, valid against "+schema, "a valid descriptor (the list has no entry to compare it with)", "the tool's document must be a valid descriptor")
+		c.violations(rule, level, p.url, c.v.Validate(schema, doc), "200, valid against "+schema, "a valid descriptor (the list has no entry to compare it with)", "the tool's document "+level.verb()+" be a valid descriptor")
 		return
 	}
 	if d := checkDiff(doc, entry, ""); d != "" {
-		c.addAt(rule, level, ResultFail, p.url, d+" (there: "+list+")", "the tool's document must equal its entry in "+list)
+		c.addAt(rule, level, ResultFail, p.url, d+" (there: "+list+")", "the tool's document "+level.verb()+" equal its entry in "+list)
 		return
 	}
 	c.addAt(rule, level, ResultPass, p.url, "200, equal to its entry in "+list, "the tool's document is its list entry")
@@ -1357,7 +1357,7 @@ func (c *checker) checkCompact(u string) {
 func (c *checker) compactListBody(u string, p *checkPage, level Level) {
 	doc, err := checkDecode(p.body)
 	if err != nil {
-		c.addAt("compact.list", level, ResultFail, u, "invalid JSON: "+err.Error(), `must be {"tools": [...]}`)
+		c.addAt("compact.list", level, ResultFail, u, "invalid JSON: "+err.Error(), level.verb()+` be {"tools": [...]}`)
 		c.skip(u, "the compact list is not JSON", "compact.keywords")
 		return
 	}
@@ -1366,7 +1366,7 @@ func (c *checker) compactListBody(u string, p *checkPage, level Level) {
 		if m, ok := doc.(map[string]any); ok {
 			ev = "/tools: " + checkKind(m["tools"])
 		}
-		c.addAt("compact.list", level, ResultFail, u, ev, `must be {"tools": [...]} of compact descriptors`)
+		c.addAt("compact.list", level, ResultFail, u, ev, level.verb()+` be {"tools": [...]} of compact descriptors`)
 		c.skip(u, "the compact list has no tools array", "compact.keywords")
 		return
 	}
@@ -1408,7 +1408,7 @@ func (c *checker) compactListBody(u string, p *checkPage, level Level) {
 			}
 		}
 	}
-	c.problemsAt("compact.list", level, u, probs, fmt.Sprintf(`{"tools": [...]} of %d compact descriptors, the toolIds of /tools`, len(c.compactList)), "the compact view of the tools of /tools", "must be the compact descriptors of exactly the tools of /tools")
+	c.problemsAt("compact.list", level, u, probs, fmt.Sprintf(`{"tools": [...]} of %d compact descriptors, the toolIds of /tools`, len(c.compactList)), "the compact view of the tools of /tools", level.verb()+" be the compact descriptors of exactly the tools of /tools")
 	c.sorted(u, c.compactList, "/tools")
 	c.exec(u, c.compactList, "/tools")
 	c.credentials("tools.credentials", u, c.compactList)

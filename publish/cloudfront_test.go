@@ -407,4 +407,20 @@ func TestBeforeDeletesOrder(t *testing.T) {
 	if keys := bucketKeys(t, client, bucket); !slices.Contains(keys, normalizePrefix(dir)+docs[len(docs)-2].Route.Key) {
 		t.Error("a document was deleted although the hook failed")
 	}
+	// With a document changed too, the manifest (keeping the entry of the
+	// object about to go) is put before the hook.
+	changed := slices.Clone(docs[:len(docs)-3])
+	changed[0].Body = append(slices.Clone(changed[0].Body), ' ')
+	changed[0].SHA256 = "changed"
+	api = &counting{S3API: client}
+	putsBefore := -1
+	publish(t, api, bucket, dir, changed, ApplyOptions{MaxDeletes: 10, BeforeDeletes: func(context.Context) error {
+		api.mu.Lock()
+		putsBefore = len(api.puts)
+		api.mu.Unlock()
+		return nil
+	}})
+	if putsBefore < 1 || !strings.HasSuffix(api.puts[putsBefore-1], ManifestName) {
+		t.Errorf("puts %q, hook after %d of them: want the manifest put just before the hook", api.puts, putsBefore)
+	}
 }

@@ -587,6 +587,20 @@ func TestRemoveTool(t *testing.T) {
 	if last := api.puts[len(api.puts)-1]; !strings.HasSuffix(last, ManifestName) || api.calls[len(api.calls)-1] != "PutObject" {
 		t.Errorf("calls %q: the manifest without the deleted objects must be put last", api.calls)
 	}
+	// What is left is the manifest of the site as built: no entry of a
+	// deleted object.
+	m, err := readManifest(context.Background(), client, bucket, prefix+ManifestName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range wantDeletes {
+		if _, ok := m[strings.TrimPrefix(key, prefix)]; ok {
+			t.Errorf("the final manifest still has %s", key)
+		}
+	}
+	if len(m) != len(removed) {
+		t.Errorf("the final manifest has %d entries, the site %d documents", len(m), len(removed))
+	}
 	checkBucket(t, client, bucket, dir, removed)
 }
 

@@ -62,10 +62,10 @@ working copy changes. Only the files the catalog can be read from are
 extracted, as the commit holds them (its .gitattributes are not applied):
 *.yaml and *.yml outside folders whose names start with ".", and *.json;
 links, submodules and other files are skipped. When the OLD revision has no
-catalog there (no such folder, or no signpost.yaml in it while the NEW side
-has one: the change that adds the catalog), it is compared as an empty
-catalog, with a note; otherwise a folder without signpost.yaml, or a NEW
-side without the folder, is an error.
+catalog (no such folder, or no signpost.yaml in it) at the very place where
+the NEW side is a catalog, the change adds the catalog: it is compared with
+an empty one, with a note. Anything else without a catalog (a typo in
+--catalog, a NEW side elsewhere or without the folder) is an error.
 
 Risks, in the order reports list them:
   tier-raised            a tool's safetyTier went up: pure < read < write < exec
