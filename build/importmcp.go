@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -191,7 +192,12 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: the recordings hold no named tools", name))
 			continue
 		}
-		imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", name, orList(closestNames(name, recorded, maxSuggestions))))
+		like := closestNames(name, recorded, maxSuggestions)
+		if len(like) == 0 {
+			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds, and no recorded name is like it: the recordings hold %d %s; run signpost import mcp without --classify to list them", name, len(recorded), plural(len(recorded), "name", "names")))
+			continue
+		}
+		imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", name, orList(like)))
 	}
 	// The toolIds are derived as the loader derives them for an mcp:
 	// import with the same server and prefix, so that switching between the
@@ -754,8 +760,10 @@ const maxSuggestRunes = 128
 // kebab-case split alike; a word with a typo, a plural or cut short still
 // counts, less), the longer the words the closer; among names that share as
 // much, when it has fewer other words, then when fewer edits turn one into
-// the other. When some names share words, only those are returned. Ties
-// keep byte order, so the result is always the same.
+// the other. When some names share words, only those are returned; when
+// none does, only the names at most a third of name's length in edits
+// away, so that a name like no other is offered none. Ties keep byte
+// order, so the result is always the same.
 func closestNames(name string, names []string, n int) []string {
 	type scored struct {
 		name                  string
@@ -791,10 +799,13 @@ func closestNames(name string, names []string, n int) []string {
 	slices.SortStableFunc(list, func(a, b scored) int {
 		return cmp.Or(b.shared-a.shared, a.others-b.others, a.edits-b.edits, strings.Compare(a.name, b.name))
 	})
+	// A name that shares no word is offered only when none does, and
+	// only when it is nearly name: else any name would be offered for
+	// anything.
+	maxEdits := min(len([]rune(name)), maxSuggestRunes) / 3
 	out := make([]string, 0, min(n, len(list)))
 	for _, s := range list[:min(n, len(list))] {
-		// Names that share no word are offered only when none does.
-		if s.shared == 0 && list[0].shared > 0 {
+		if s.shared == 0 && (list[0].shared > 0 || s.edits > maxEdits) {
 			break
 		}
 		out = append(out, s.name)
@@ -858,10 +869,14 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// orList joins names as "a", "a or b", "a, b or c".
+// orList quotes names and joins them as "a", "a" or "b", "a", "b" or "c".
 func orList(names []string) string {
-	if len(names) <= 1 {
-		return strings.Join(names, "")
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if len(quoted) <= 1 {
+		return strings.Join(quoted, "")
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 }

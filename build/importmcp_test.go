@@ -145,7 +145,17 @@ func TestImportMCPClassify(t *testing.T) {
 
 func TestImportMCPClassifyUnknown(t *testing.T) {
 	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"getTicekt": TierRead}}, "tickets.json", recordedTickets)
-	want := []string{`--classify names "getTicekt", which no recording holds: did you mean getTicket, get-ticket or delete_ticket?`}
+	want := []string{`--classify names "getTicekt", which no recording holds: did you mean "getTicket", "get-ticket" or "delete_ticket"?`}
+	if diff := cmp.Diff(want, imp.Errors); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestImportMCPClassifyNothingLike: a name like no recorded one is offered
+// none of them, and told how to see them all.
+func TestImportMCPClassifyNothingLike(t *testing.T) {
+	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"zzz": TierRead}}, "tickets.json", recordedTickets)
+	want := []string{`--classify names "zzz", which no recording holds, and no recorded name is like it: the recordings hold 3 names; run signpost import mcp without --classify to list them`}
 	if diff := cmp.Diff(want, imp.Errors); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
@@ -180,10 +190,14 @@ func TestImportMCPClosestNames(t *testing.T) {
 		{"get_me_now", github, 5, []string{"get_me", "get_tag"}},
 		{"list_issue", github, 2, []string{"list_issues", "list_issue_types"}},
 		{"GetMe", github, 2, []string{"get_me", "get_tag"}},
-		// Nothing shared: the fewest edits.
+		// Nothing shared: the fewest edits, at most a third of the
+		// name's length.
 		{"nothere", []string{"zzzzzzzzzz", "other", "notes"}, 5, []string{"other"}},
-		{"xyz", []string{"zzzzzzzzzz", "abc", "wxyz1"}, 5, []string{"wxyz1", "abc", "zzzzzzzzzz"}},
-		{"x", []string{"b", "a"}, 5, []string{"a", "b"}},
+		{"ab_cd", []string{"abcd", "abxxcd", "wxyz"}, 5, []string{"abcd"}},
+		{"xyz", []string{"zzzzzzzzzz", "abc", "wxyz1"}, 5, []string{}},
+		{"xyz", []string{"zzzzzzzzzz", "abc", "xyz1"}, 5, []string{"xyz1"}},
+		{"zzz", []string{"x", "get_issue", "list_issues", "create_issue"}, 5, []string{}},
+		{"x", []string{"b", "a"}, 5, []string{}},
 		{"x", nil, 5, []string{}},
 		{strings.Repeat("a", 100000), []string{"b", strings.Repeat("a", 100000) + "b"}, 5, []string{strings.Repeat("a", 100000) + "b"}},
 	}

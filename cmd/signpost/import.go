@@ -55,6 +55,9 @@ Every document is reported on stderr, one line each:
   FILE: NAME: not publishable as a card: REASON
   FILE: NAME: invalid: REASON
 
+When nothing is written (see the exit status below), an importable document
+is reported as "would be imported" instead.
+
 A document with local packages only (npm, pypi, oci, ...) has no card to
 publish. An invalid one breaks the registry schema where it matters for a
 card: its name, version (an exact one, not a range) or description is missing
@@ -118,20 +121,38 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	}
 	all = build.MarkDuplicateServers(all)
 
+	// Whether anything is written is decided before the report, so that
+	// no line says a document was imported when nothing is written.
 	counts := map[string]int{}
-	failed, next := 0, 0
+	failed := 0
+	for _, f := range files {
+		if f.err != nil {
+			failed++
+		}
+	}
+	for _, s := range all {
+		counts[s.Status]++
+	}
+	writes := failed == 0 && !(strict && counts[build.ImportInvalid] > 0)
+	var decl []byte
+	if writes {
+		var err error
+		if decl, err = build.ServersYAML(all); err != nil {
+			return err
+		}
+	}
+
+	next := 0
 	for _, f := range files {
 		if f.err != nil {
 			fmt.Fprintln(stderr, build.TerminalSafe(f.err.Error()))
-			failed++
 			continue
 		}
 		if f.docs == 0 {
 			fmt.Fprintf(stderr, "%s: no server documents\n", f.label)
 		}
 		for _, s := range all[next : next+f.docs] {
-			counts[s.Status]++
-			fmt.Fprintln(stderr, importLine(s))
+			fmt.Fprintln(stderr, importLine(s, writes))
 		}
 		next += f.docs
 	}
@@ -147,17 +168,11 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 		fmt.Fprintf(stderr, "%s; %d %s not imported; nothing written\n", summaryOf(" read", "could be imported"), failed, plural(failed, "file", "files"))
 		return reportedError{exitInvalid}
 	}
-	if strict && counts[build.ImportInvalid] > 0 {
+	if !writes {
 		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summaryOf(" read", "could be imported"))
 		return reportedError{exitInvalid}
 	}
-	summary := summaryOf("", "imported")
-
-	decl, err := build.ServersYAML(all)
-	if err != nil {
-		return err
-	}
-	return writeImported(cmd.OutOrStdout(), stderr, out, summary, decl)
+	return writeImported(cmd.OutOrStdout(), stderr, out, summaryOf("", "imported"), decl)
 }
 
 // writeImported writes the declarations an import made to out, or to
@@ -176,22 +191,21 @@ func writeImported(stdout, stderr io.Writer, out, summary string, decl []byte) e
 }
 
 // importLine is the report line of one document, safe for a terminal:
-// names and reasons come from the document.
-func importLine(s build.ImportedServer) string {
-	return build.TerminalSafe(rawImportLine(s))
+// names and reasons come from the document. written says whether the run
+// writes the declarations: when it does not, a document that is fine
+// would be imported, and is not.
+func importLine(s build.ImportedServer, written bool) string {
+	return build.TerminalSafe(rawImportLine(s, written))
 }
 
-func rawImportLine(s build.ImportedServer) string {
+func rawImportLine(s build.ImportedServer, written bool) string {
 	prefix := s.Source + ": "
 	if s.Name != "" {
 		prefix += s.Name + ": "
 	}
 	switch s.Status {
 	case build.ImportImported:
-		if s.Reason != "" {
-			return prefix + "imported (" + s.Reason + ")"
-		}
-		return prefix + "imported"
+		return prefix + importedWord(written) + notes(s.Reason)
 	case build.ImportNoRemotes:
 		return prefix + "not publishable as a card: " + s.Reason
 	}
@@ -274,6 +288,9 @@ Every tool is reported on stderr, one line each:
   FILE#POINTER: NAME: imported
   FILE#POINTER: NAME: imported (NOTES)
   FILE#POINTER: NAME: left out: REASON
+
+When nothing is written (see the exit status below), an importable tool is
+reported as "would be imported" instead.
 
 Each declaration written passes the checks "signpost validate" makes of a
 tool (its toolId may still collide with another tool of the catalog: give
@@ -380,11 +397,6 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 	if err != nil {
 		return err
 	}
-	for _, f := range imp.Files {
-		if f.Tools == 0 {
-			fmt.Fprintf(stderr, "%s: no tools recorded\n", f.Label)
-		}
-	}
 	counts := map[string]int{}
 	changed, substituted := 0, 0
 	for _, t := range imp.Tools {
@@ -395,7 +407,25 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 		if t.Substituted {
 			substituted++
 		}
-		fmt.Fprintln(stderr, mcpImportLine(t))
+	}
+	// Whether anything is written is decided before the report, so that
+	// no line says a tool was imported when nothing is written.
+	errs := len(unread) + len(imp.Errors)
+	writes := errs == 0 && !(strict && counts[build.ImportLeftOut] > 0)
+	var decl []byte
+	if writes {
+		if decl, err = build.ToolsYAML(imp); err != nil {
+			return err
+		}
+	}
+
+	for _, f := range imp.Files {
+		if f.Tools == 0 {
+			fmt.Fprintf(stderr, "%s: no tools recorded\n", f.Label)
+		}
+	}
+	for _, t := range imp.Tools {
+		fmt.Fprintln(stderr, mcpImportLine(t, writes))
 	}
 	for _, e := range unread {
 		fmt.Fprintln(stderr, build.TerminalSafe(e.Error()))
@@ -413,37 +443,49 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 			len(imp.Tools), plural(len(imp.Tools), "tool", "tools"), read, counts[build.ImportImported], imported,
 			changed, substituted, counts[build.ImportLeftOut])
 	}
-	if n := len(unread) + len(imp.Errors); n > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), n, plural(n, "error", "errors"))
+	if errs > 0 {
+		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, plural(errs, "error", "errors"))
 		return reportedError{exitInvalid}
 	}
-	if strict && counts[build.ImportLeftOut] > 0 {
+	if !writes {
 		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
 		return reportedError{exitInvalid}
-	}
-	decl, err := build.ToolsYAML(imp)
-	if err != nil {
-		return err
 	}
 	return writeImported(cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
 }
 
 // mcpImportLine is the report line of one recorded tool, safe for a
-// terminal: names and reasons come from the recording.
-func mcpImportLine(t build.ImportedTool) string {
-	return build.TerminalSafe(rawMCPImportLine(t))
+// terminal: names and reasons come from the recording. written says
+// whether the run writes the declarations, as for importLine.
+func mcpImportLine(t build.ImportedTool, written bool) string {
+	return build.TerminalSafe(rawMCPImportLine(t, written))
 }
 
-func rawMCPImportLine(t build.ImportedTool) string {
+func rawMCPImportLine(t build.ImportedTool, written bool) string {
 	prefix := t.Source + ": "
 	if t.Name != "" {
 		prefix += t.Name + ": "
 	}
-	switch {
-	case t.Status == build.ImportLeftOut:
+	if t.Status == build.ImportLeftOut {
 		return prefix + "left out: " + t.Reason
-	case t.Reason != "":
-		return prefix + "imported (" + t.Reason + ")"
 	}
-	return prefix + "imported"
+	return prefix + importedWord(written) + notes(t.Reason)
+}
+
+// importedWord says what became of an item an import could declare:
+// imported when the run writes the declarations, else would be imported.
+func importedWord(written bool) string {
+	if written {
+		return "imported"
+	}
+	return "would be imported"
+}
+
+// notes puts an item's import notes in parentheses, after a space; ""
+// when there are none.
+func notes(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return " (" + reason + ")"
 }

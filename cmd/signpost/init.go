@@ -197,7 +197,7 @@ and the repository's top as they were.`,
 				return err
 			}
 			if len(conflicts) > 0 && !opts.force {
-				printConflicts(cmd.ErrOrStderr(), place, conflicts, workflowCatalog(place))
+				printConflicts(cmd.ErrOrStderr(), place, conflicts, readInitWorkflow(place), data)
 				return reportedError{exitInvalid}
 			}
 			if err := writeInit(cmd.Context(), place, files); err != nil {
@@ -606,9 +606,9 @@ func initConflicts(place initPlace, files []initFile) ([]string, error) {
 }
 
 // printConflicts says which files are in the way and what to do. other is
-// the catalog that the workflow in the way checks, "" when it is not one
-// init wrote.
-func printConflicts(w io.Writer, place initPlace, conflicts []string, other string) {
+// what the workflow in the way checks and publishes; d is what init was
+// asked to write.
+func printConflicts(w io.Writer, place initPlace, conflicts []string, other initWorkflow, d initData) {
 	if place.Catalog == "." {
 		fmt.Fprintf(w, "signpost: %s already has %s that init writes:\n", place.Dir, plural(len(conflicts), "a file", "files"))
 	} else {
@@ -620,16 +620,10 @@ func printConflicts(w io.Writer, place initPlace, conflicts []string, other stri
 	workflow := displayPath(place.Top, initWorkflowPath)
 	switch {
 	case !slices.Contains(conflicts, workflow):
-	case other != "" && other != place.Catalog:
+	case other.Catalog != "" && other.Catalog != place.Catalog:
 		// A second catalog in the repository: --force alone would stop
 		// checking the first, so say how to check both.
-		fmt.Fprintf(w, "One workflow checks one catalog, and %s checks %s.\n", workflow, catalogName(other))
-		fmt.Fprintf(w, "  - To check %s instead, run again with --force.\n", catalogName(place.Catalog))
-		fmt.Fprintf(w, "  - To check both, commit the workflow, run again with --force and put the\n")
-		fmt.Fprintf(w, "    workflow back (git restore %s). Then copy its\n", workflow)
-		fmt.Fprintf(w, "    Validate, Build and Diff steps, and in the copies change the catalog\n")
-		fmt.Fprintf(w, "    folder %s to %s, and the --out folder\n", other, place.Catalog)
-		fmt.Fprintf(w, "    %s to %s.\n", path.Join(other, "site"), place.site())
+		printSecondCatalog(w, place, workflow, other, d)
 		if len(conflicts) == 1 {
 			fmt.Fprintln(w, "Nothing was written.")
 			return
@@ -638,6 +632,79 @@ func printConflicts(w io.Writer, place initPlace, conflicts []string, other stri
 		fmt.Fprintf(w, "The repository has one signpost workflow: with --force, %s checks %s and no other catalog.\n", workflow, place.Catalog)
 	}
 	fmt.Fprintln(w, "Nothing was written. Run again with --force to overwrite them, or init another folder.")
+}
+
+// printSecondCatalog says how to check a second catalog with the workflow
+// that checks other: copy the steps that name the catalog, which for S3
+// include the publish job's, while GitHub Pages can publish only one of
+// them.
+func printSecondCatalog(w io.Writer, place initPlace, workflow string, other initWorkflow, d initData) {
+	from, to := other.Catalog, catalogName(place.Catalog)
+	rename := fmt.Sprintf("and in the copies change the catalog folder %s to %s, and the --out folder %s to %s.",
+		from, place.Catalog, path.Join(from, "site"), place.site())
+	force := "--force"
+	var head, both string
+	switch other.Publish {
+	case publishS3:
+		// The copied steps name the production target, which only
+		// --publish s3 declares, and the bucket must be another: the two
+		// sites would overwrite each other's files.
+		if d.Publish != publishS3 {
+			force = "--publish s3 --force"
+		}
+		bucket := ""
+		if d.Publish != publishS3 || !d.BucketSet {
+			bucket = " (--bucket)"
+		}
+		head = fmt.Sprintf("%s checks %s and publishes it to S3.", workflow, catalogName(from))
+		both = fmt.Sprintf("To check and publish both, commit the workflow, run again with %s and put the workflow back (git restore %s). "+
+			"Then copy its Validate, Build and Diff steps, and the Publish step of its publish job, %s "+
+			"Give %s an S3 bucket of its own%s, one that the workflow's role may write to.",
+			force, workflow, rename, to, bucket)
+	case publishPages:
+		drop := ""
+		if d.Publish != publishPages {
+			// The copied Build step names the pages target, which the
+			// new catalog does not declare.
+			drop = fmt.Sprintf(" In the copy of Build, drop --target pages too: %s declares no pages target.", path.Join(place.Catalog, "signpost.yaml"))
+		}
+		head = fmt.Sprintf("%s checks %s and publishes it to GitHub Pages.", workflow, catalogName(from))
+		both = fmt.Sprintf("To check both, commit the workflow, run again with %s and put the workflow back (git restore %s). "+
+			"Then copy its Validate, Build and Diff steps, %s%s "+
+			"A repository's GitHub Pages site can host only one catalog: the workflow still publishes only %s. "+
+			"To publish %s too, give it a repository of its own.",
+			force, workflow, rename, drop, catalogName(from), to)
+	default:
+		head = fmt.Sprintf("%s checks %s.", workflow, catalogName(from))
+		both = fmt.Sprintf("To check both, commit the workflow, run again with %s and put the workflow back (git restore %s). "+
+			"Then copy its Validate, Build and Diff steps, %s", force, workflow, rename)
+	}
+	writeWrapped(w, "", "", "One workflow checks one catalog, and "+head)
+	writeWrapped(w, "  - ", "    ", fmt.Sprintf("To check %s instead, run again with --force.", to))
+	writeWrapped(w, "  - ", "    ", both)
+}
+
+// initMessageWidth is the width init wraps its advice to.
+const initMessageWidth = 80
+
+// writeWrapped writes text to w wrapped at spaces to initMessageWidth
+// columns (a longer word stands on a line of its own): the first line
+// starts with first, the others with rest.
+func writeWrapped(w io.Writer, first, rest, text string) {
+	var b strings.Builder
+	line, empty := first, true
+	for _, word := range strings.Fields(text) {
+		if !empty && len(line)+1+len(word) > initMessageWidth {
+			b.WriteString(line + "\n")
+			line, empty = rest, true
+		}
+		if !empty {
+			line += " "
+		}
+		line, empty = line+word, false
+	}
+	b.WriteString(line + "\n")
+	fmt.Fprint(w, b.String())
 }
 
 // catalogName names a catalog folder, relative to the repository's top,
@@ -649,32 +716,55 @@ func catalogName(catalog string) string {
 	return catalog
 }
 
-// workflowValidateLine finds the catalog folder in the Validate step of a
-// workflow that init wrote.
-var workflowValidateLine = regexp.MustCompile(`(?m)^\s*run: signpost validate (\S+) --format github\s*$`)
+// The lines of a workflow that init wrote that say what it checks and
+// publishes: the catalog folder in the Validate step, the Publish step of
+// an S3 publish (the catalog folder first), and the deployment of a
+// GitHub Pages publish.
+var (
+	workflowValidateLine = regexp.MustCompile(`(?m)^\s*run: signpost validate (\S+) --format github\s*$`)
+	workflowPublishLine  = regexp.MustCompile(`(?m)^\s*run: signpost publish (\S+) --target \S+\s*$`)
+	workflowPagesLine    = regexp.MustCompile(`(?m)^\s*uses: actions/deploy-pages@\S+\s*$`)
+)
 
 // maxWorkflowRead bounds how much of an existing workflow is read to find
 // the catalog it checks.
 const maxWorkflowRead = 1 << 20
 
-// workflowCatalog is the catalog folder, relative to the repository's top,
-// that the workflow at place's top checks, when init wrote it: "" when there
-// is none, it cannot be read, or it checks no single catalog.
-func workflowCatalog(place initPlace) string {
+// initWorkflow is what the workflow at a repository's top checks and
+// publishes, as far as init can tell.
+type initWorkflow struct {
+	// Catalog is the catalog folder, relative to the top, that the
+	// workflow checks when init wrote it: "" when there is none, it
+	// cannot be read, or it checks no single catalog.
+	Catalog string
+	// Publish is where it publishes the catalog to: publishS3,
+	// publishPages or publishNone.
+	Publish string
+}
+
+// readInitWorkflow reads the workflow at place's top.
+func readInitWorkflow(place initPlace) initWorkflow {
+	none := initWorkflow{Publish: publishNone}
 	f, err := os.Open(filepath.Join(place.Top, filepath.FromSlash(initWorkflowPath)))
 	if err != nil {
-		return ""
+		return none
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxWorkflowRead))
 	if err != nil {
-		return ""
+		return none
 	}
 	m := workflowValidateLine.FindAllSubmatch(data, 2)
 	if len(m) != 1 || !catalogPathPattern.Match(m[0][1]) {
-		return ""
+		return none
 	}
-	return path.Clean(string(m[0][1]))
+	wf := initWorkflow{Catalog: path.Clean(string(m[0][1])), Publish: publishNone}
+	if p := workflowPublishLine.FindSubmatch(data); p != nil && path.Clean(string(p[1])) == wf.Catalog {
+		wf.Publish = publishS3
+	} else if workflowPagesLine.Match(data) {
+		wf.Publish = publishPages
+	}
+	return wf
 }
 
 // initGitignorePath is the .gitignore init writes, relative to the
@@ -969,19 +1059,23 @@ func printInit(w io.Writer, place initPlace, files []initFile, d initData, ignor
 			b.WriteString("  " + t + "\n")
 		}
 	}
-	arg := ""
+	arg, buildArgs := "", ""
 	if place.Dir != "." {
+		// signpost build writes to site in the current folder: out of
+		// the catalog's folder, where its .gitignore does not keep it
+		// out of Git. The workflow too builds into the catalog's folder.
 		arg = " " + place.Dir
+		buildArgs = arg + " --out " + displayPath(place.Dir, "site")
 	}
 	switch {
 	case place.Git:
-		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then commit and push to GitHub.\n", arg, arg)
+		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then commit and push to GitHub.\n", arg, buildArgs)
 	case place.Dir == ".":
 		fmt.Fprintf(&b, "\nNext: signpost validate, signpost build, then git init, commit and push to GitHub.\n")
 	default:
 		// Outside a repository the folder is the repository's top: the
 		// workflow is in it.
-		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then git init%s, commit and push to GitHub.\n", arg, arg, arg)
+		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then git init%s, commit and push to GitHub.\n", arg, buildArgs, arg)
 	}
 	switch d.Publish {
 	case publishS3:

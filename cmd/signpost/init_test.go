@@ -748,33 +748,37 @@ func TestInitConflictsWorkflow(t *testing.T) {
 		name, catalog, existing string
 		conflicts               []string
 		want                    []string // lines of the message, in order
+		flat                    []string // in the message, its lines joined
 		not                     []string
 	}{
 		{name: "another catalog", catalog: "catalogs/beta", existing: workflowFor("catalogs/acme"),
 			conflicts: []string{initWorkflowPath},
 			want: []string{
-				"One workflow checks one catalog, and .github/workflows/signpost.yml checks catalogs/acme.",
+				"One workflow checks one catalog, and .github/workflows/signpost.yml checks",
+				"catalogs/acme.",
 				"  - To check catalogs/beta instead, run again with --force.",
+				"  - To check both, commit the workflow, run again with --force and put the",
 				"    workflow back (git restore .github/workflows/signpost.yml). Then copy its",
-				"    folder catalogs/acme to catalogs/beta, and the --out folder",
-				"    catalogs/acme/site to catalogs/beta/site.",
+				"    Validate, Build and Diff steps, and in the copies change the catalog folder",
+				"    catalogs/acme to catalogs/beta, and the --out folder catalogs/acme/site to",
+				"    catalogs/beta/site.",
 				"Nothing was written.",
 			}},
 		{name: "the catalog at the top", catalog: "catalogs/beta", existing: workflowFor("."),
 			conflicts: []string{initWorkflowPath},
 			want: []string{
-				"One workflow checks one catalog, and .github/workflows/signpost.yml checks the catalog at the repository's top.",
-				"    folder . to catalogs/beta, and the --out folder",
-				"    site to catalogs/beta/site.",
-			}},
+				"One workflow checks one catalog, and .github/workflows/signpost.yml checks the",
+				"catalog at the repository's top.",
+			},
+			flat: []string{"change the catalog folder . to catalogs/beta, and the --out folder site to catalogs/beta/site."}},
 		{name: "a catalog at the top, another in the workflow", catalog: ".", existing: workflowFor("catalogs/acme"),
 			conflicts: []string{initWorkflowPath, "README.md"},
 			want: []string{
-				"  - To check the catalog at the repository's top instead, run again with --force.",
-				"    folder catalogs/acme to ., and the --out folder",
-				"    catalogs/acme/site to site.",
+				"  - To check the catalog at the repository's top instead, run again with",
+				"    --force.",
 				"Nothing was written. Run again with --force to overwrite them, or init another folder.",
-			}},
+			},
+			flat: []string{"change the catalog folder catalogs/acme to ., and the --out folder catalogs/acme/site to site."}},
 		{name: "the same catalog", catalog: "catalogs/acme", existing: workflowFor("catalogs/acme"),
 			conflicts: []string{initWorkflowPath},
 			want: []string{
@@ -816,8 +820,14 @@ func TestInitConflictsWorkflow(t *testing.T) {
 				}
 			}
 			var out bytes.Buffer
-			printConflicts(&out, place, conflicts, workflowCatalog(place))
+			printConflicts(&out, place, conflicts, readInitWorkflow(place), initData{Publish: publishNone})
 			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			flat := strings.Join(strings.Fields(out.String()), " ")
+			for _, f := range tt.flat {
+				if !strings.Contains(flat, f) {
+					t.Errorf("the message does not say %q:\n%s", f, out.String())
+				}
+			}
 			at := 0
 			for _, w := range tt.want {
 				i := slices.IndexFunc(lines[at:], func(l string) bool { return strings.HasPrefix(l, w) })
@@ -834,6 +844,177 @@ func TestInitConflictsWorkflow(t *testing.T) {
 				if strings.Contains(strings.Join(lines[1+len(conflicts):], "\n"), n) {
 					t.Errorf("the message says %q:\n%s", n, out.String())
 				}
+			}
+		})
+	}
+}
+
+// TestInitConflictsPublish: the advice for a second catalog follows what
+// the workflow in the way publishes, as init wrote it: for S3 the publish
+// job's step is copied too, with the production target and a bucket of the
+// second catalog's own; GitHub Pages publishes one catalog only.
+func TestInitConflictsPublish(t *testing.T) {
+	tests := []struct {
+		name     string
+		existing initData // the workflow in the way, for catalogs/acme
+		publish  string   // --publish of the new catalog, catalogs/beta
+		bucket   bool     // whether --bucket was given
+		want     []string // in the message, its lines joined
+		not      []string
+	}{
+		{name: "none", existing: initData{Publish: publishNone}, publish: publishNone,
+			want: []string{
+				".github/workflows/signpost.yml checks catalogs/acme. - To check",
+				"- To check both, commit the workflow, run again with --force and put the workflow back (git restore .github/workflows/signpost.yml). " +
+					"Then copy its Validate, Build and Diff steps, and in the copies change the catalog folder catalogs/acme to catalogs/beta, " +
+					"and the --out folder catalogs/acme/site to catalogs/beta/site. Nothing was written.",
+			},
+			not: []string{"publish", "Pages", "bucket"}},
+		{name: "s3, the new one not", existing: initData{Publish: publishS3, Target: targetS3}, publish: publishNone,
+			want: []string{
+				".github/workflows/signpost.yml checks catalogs/acme and publishes it to S3.",
+				"- To check catalogs/beta instead, run again with --force.",
+				"- To check and publish both, commit the workflow, run again with --publish s3 --force and put the workflow back",
+				"Then copy its Validate, Build and Diff steps, and the Publish step of its publish job, and in the copies change the catalog folder catalogs/acme to catalogs/beta",
+				"Give catalogs/beta an S3 bucket of its own (--bucket), one that the workflow's role may write to.",
+			},
+			not: []string{"Pages"}},
+		{name: "s3, the new one too, with its bucket", existing: initData{Publish: publishS3, Target: targetS3}, publish: publishS3, bucket: true,
+			want: []string{
+				"- To check and publish both, commit the workflow, run again with --force and put the workflow back",
+				"and the Publish step of its publish job,",
+				"Give catalogs/beta an S3 bucket of its own, one that",
+			},
+			not: []string{"--publish s3", "(--bucket)", "Pages"}},
+		{name: "pages, the new one not", existing: initData{Publish: publishPages, Target: targetPages}, publish: publishS3,
+			want: []string{
+				".github/workflows/signpost.yml checks catalogs/acme and publishes it to GitHub Pages.",
+				"- To check both, commit the workflow, run again with --force and put the workflow back",
+				"In the copy of Build, drop --target pages too: catalogs/beta/signpost.yaml declares no pages target.",
+				"A repository's GitHub Pages site can host only one catalog: the workflow still publishes only catalogs/acme. " +
+					"To publish catalogs/beta too, give it a repository of its own.",
+			},
+			not: []string{"Publish step", "check and publish both", "bucket"}},
+		{name: "pages, the new one too", existing: initData{Publish: publishPages, Target: targetPages}, publish: publishPages,
+			want: []string{"A repository's GitHub Pages site can host only one catalog"},
+			not:  []string{"drop --target pages", "Publish step"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The workflow in the way is the one init writes.
+			d := tt.existing
+			d.Catalog, d.Site, d.Branch, d.Version = "catalogs/acme", "catalogs/acme/site", defaultBranch, "latest"
+			d.Bucket, d.Region, d.RoleARN = placeholderBucket, defaultRegion, placeholderRoleARN
+			files, err := renderInit(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := t.TempDir()
+			t.Chdir(top)
+			for _, f := range files {
+				if f.AtTop {
+					p := filepath.FromSlash(f.Path)
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			place := initPlace{Dir: "catalogs/beta", Top: ".", Catalog: "catalogs/beta", Git: true}
+			wf := readInitWorkflow(place)
+			if diff := cmp.Diff(initWorkflow{Catalog: "catalogs/acme", Publish: tt.existing.Publish}, wf); diff != "" {
+				t.Errorf("readInitWorkflow (-want +got):\n%s", diff)
+			}
+			var out bytes.Buffer
+			printConflicts(&out, place, []string{initWorkflowPath}, wf, initData{Publish: tt.publish, BucketSet: tt.bucket})
+			flat := strings.Join(strings.Fields(out.String()), " ")
+			for _, w := range tt.want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("the message does not say %q:\n%s", w, out.String())
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(flat, n) {
+					t.Errorf("the message says %q:\n%s", n, out.String())
+				}
+			}
+			// The advice, after the line naming the file in the way, is
+			// wrapped.
+			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			for _, l := range lines[min(2, len(lines)):] {
+				if n := utf8.RuneCountInString(l); n > initMessageWidth {
+					t.Errorf("line of %d characters: %q", n, l)
+				}
+			}
+		})
+	}
+}
+
+// TestInitNextSteps follows the steps init prints, from the repository's
+// parent, its top and the catalog's folder: the site signpost build writes
+// lands in the catalog's site folder, which the catalog's .gitignore keeps
+// out of Git.
+func TestInitNextSteps(t *testing.T) {
+	tests := []struct {
+		name string
+		cwd  string // relative to the repository's top
+		dir  string // the DIR of signpost init, "" for none
+	}{
+		{name: "the repository's parent", cwd: "..", dir: "repo/catalogs/acme"},
+		{name: "the top", cwd: ".", dir: "catalogs/acme"},
+		{name: "the catalog's folder", cwd: "catalogs/acme"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top := gitRepo(t)
+			cwd := filepath.Join(top, filepath.FromSlash(tt.cwd))
+			if err := os.MkdirAll(cwd, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(cwd)
+			args := []string{"init"}
+			if tt.dir != "" {
+				args = append(args, tt.dir)
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), args, &stdout, &stderr); code != exitOK {
+				t.Fatalf("signpost %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+			}
+			_, next, ok := strings.Cut(stdout.String(), "\nNext: ")
+			if !ok {
+				t.Fatalf("no Next: line in\n%s", stdout.String())
+			}
+			next, _, _ = strings.Cut(next, "\n")
+			ran := 0
+			for _, step := range strings.Split(next, ", ") {
+				cmdArgs, ok := strings.CutPrefix(step, "signpost ")
+				if !ok {
+					continue
+				}
+				var out, errOut bytes.Buffer
+				if code := run(context.Background(), strings.Fields(cmdArgs), &out, &errOut); code != exitOK {
+					t.Fatalf("%s: exit %d\n%s", step, code, errOut.String())
+				}
+				ran++
+			}
+			if ran != 2 {
+				t.Fatalf("ran %d signpost steps of %q, want validate and build", ran, next)
+			}
+			if _, err := os.Stat(filepath.Join(top, "catalogs", "acme", "site", "public", "tools.json")); err != nil {
+				t.Errorf("the printed build step did not build into the catalog's site folder: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), initGitTimeout)
+			defer cancel()
+			git := exec.CommandContext(ctx, "git", "status", "--porcelain", "--untracked-files=all")
+			git.Dir = top
+			status, err := git.Output()
+			if err != nil {
+				t.Fatalf("git status: %v", err)
+			}
+			if strings.Contains(string(status), "site/") {
+				t.Errorf("after %q, git would commit the built site:\n%s", next, status)
 			}
 		})
 	}
