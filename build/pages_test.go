@@ -11,18 +11,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"text/template"
 
 	"github.com/google/go-cmp/cmp"
-	"go.yaml.in/yaml/v3"
 )
 
-// Where the tests find their inputs. In build/, they are
-// "../catalogs/example" and "../templates/github/deploy-pages.yml".
-var (
-	pagesExampleCatalog   = filepath.Join("..", "catalogs", "example")
-	pagesWorkflowTemplate = filepath.Join("..", "templates", "github", "deploy-pages.yml.tmpl")
-)
+// pagesExampleCatalog is the example catalog, from build/.
+var pagesExampleCatalog = filepath.Join("..", "catalogs", "example")
 
 // pagesExample loads and compiles the example catalog.
 func pagesExample(t testing.TB) *Build {
@@ -639,100 +633,6 @@ func TestWritePagesReportExample(t *testing.T) {
 		if !strings.Contains(text, line) {
 			t.Errorf("report lacks %q", line)
 		}
-	}
-}
-
-func TestDeployPagesWorkflow(t *testing.T) {
-	raw, err := os.ReadFile(pagesWorkflowTemplate)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The template is valid YAML as it is, for editors and linters.
-	var unrendered map[string]any
-	if err := yaml.Unmarshal(raw, &unrendered); err != nil {
-		t.Fatalf("%s, unrendered: %v", pagesWorkflowTemplate, err)
-	}
-	tpl, err := template.New(pagesWorkflowTemplate).Option("missingkey=error").Parse(string(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := tpl.Execute(&buf, struct{ Version string }{"v1.2.3"}); err != nil {
-		t.Fatal(err)
-	}
-	var wf struct {
-		Name string
-		On   struct {
-			Push struct {
-				Branches []string
-			}
-			WorkflowDispatch *struct{} `yaml:"workflow_dispatch"`
-		}
-		Permissions map[string]string
-		Concurrency struct {
-			Group            string
-			CancelInProgress bool `yaml:"cancel-in-progress"`
-		}
-		Jobs map[string]struct {
-			RunsOn      string `yaml:"runs-on"`
-			Environment struct{ Name, URL string }
-			Steps       []struct {
-				ID, Name, Uses, Run string
-				With                map[string]any
-			}
-		}
-	}
-	dec := yaml.NewDecoder(&buf)
-	dec.KnownFields(true)
-	if err := dec.Decode(&wf); err != nil {
-		t.Fatalf("%s, rendered: %v", pagesWorkflowTemplate, err)
-	}
-	if wf.Name == "" {
-		t.Error("the workflow has no name")
-	}
-	if diff := cmp.Diff([]string{"main"}, wf.On.Push.Branches); diff != "" {
-		t.Errorf("on.push.branches (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(map[string]string{"contents": "read", "pages": "write", "id-token": "write"}, wf.Permissions); diff != "" {
-		t.Errorf("permissions (-want +got):\n%s", diff)
-	}
-	if wf.Concurrency.Group != "pages" || wf.Concurrency.CancelInProgress {
-		t.Errorf("concurrency = %+v, want group pages, a deployment in progress left to finish", wf.Concurrency)
-	}
-	job, ok := wf.Jobs["deploy"]
-	if !ok || len(wf.Jobs) != 1 {
-		t.Fatalf("jobs = %v, want one, deploy", slices.Sorted(func(yield func(string) bool) {
-			for k := range wf.Jobs {
-				if !yield(k) {
-					return
-				}
-			}
-		}))
-	}
-	if job.RunsOn != "ubuntu-latest" || job.Environment.Name != "github-pages" || job.Environment.URL != "${{ steps.deployment.outputs.page_url }}" {
-		t.Errorf("deploy job: runs-on %q, environment %+v", job.RunsOn, job.Environment)
-	}
-	type step struct {
-		Uses, Run string
-		With      map[string]any
-	}
-	var got []step
-	for _, s := range job.Steps {
-		got = append(got, step{s.Uses, s.Run, s.With})
-	}
-	want := []step{
-		{Uses: "actions/checkout@v5"},
-		{Uses: "actions/setup-go@v6", With: map[string]any{"go-version-file": "go.mod"}},
-		{Run: "go run github.com/signpost-dev/signpost/cmd/signpost@v1.2.3 build catalog --target pages --out site"},
-		{Uses: "actions/configure-pages@v5"},
-		{Uses: "actions/upload-pages-artifact@v5", With: map[string]any{"path": "site/public", "include-hidden-files": true}},
-		{Uses: "actions/deploy-pages@v4"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("steps (-want +got):\n%s", diff)
-	}
-	if last := job.Steps[len(job.Steps)-1]; last.ID != "deployment" {
-		t.Errorf("the deploy step's id is %q; the environment's url reads steps.deployment", last.ID)
 	}
 }
 

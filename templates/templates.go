@@ -1,9 +1,10 @@
 // Package templates holds the text signpost writes out for its users: the
 // CloudFront Functions that route the HTTP contract to S3 objects
-// (cloudfront/), the GitHub Pages workflow (github/), and the starter
-// catalog repository of signpost init with its GitHub Actions workflow
-// (init/; files named github/ and gitignore there are written as .github/
-// and .gitignore, since embedding skips dot-names).
+// (cloudfront/), and the starter catalog repository of signpost init with
+// its GitHub Actions workflow, which publishes to S3 or GitHub Pages (init/;
+// files named github/ and gitignore there are written as .github/ and
+// .gitignore, since embedding skips dot-names). aws/ is documentation: a
+// CloudFormation example of S3 behind CloudFront, not embedded.
 package templates
 
 import "embed"
