@@ -114,11 +114,7 @@ func cloudFrontObjectJS(m map[string]string) string {
 	if len(m) == 0 {
 		return "{}"
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := sortedKeys(m)
 	var b strings.Builder
 	b.WriteString("{\n")
 	for i, k := range keys {

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,13 +15,16 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/internal/edgetest"
 )
 
 // cloudFrontExampleCatalog is the catalog whose sites the functions are
 // generated for and tested against, relative to this package's folder.
 var cloudFrontExampleCatalog = filepath.Join("..", "catalogs", "example")
 
-// cloudFrontNodeTimeout bounds the one node process that runs every event.
+// cloudFrontNodeTimeout bounds the node process that runs every event, and
+// each event.
 const cloudFrontNodeTimeout = 30 * time.Second
 
 // cfRoute is one entry of a site's route table.
@@ -207,130 +210,39 @@ type cfCase struct {
 	want     any
 }
 
-// cfResult is what the harness reports for one event.
-type cfResult struct {
-	Result json.RawMessage `json:"result"`
-	Error  string          `json:"error"`
-	Logs   []string        `json:"logs"`
-}
-
-// cloudFrontHarness runs CloudFront Functions under node. It reads
-// {"functions": {name: source}, "cases": [{"function": name, "event": {...}}]}
-// on stdin and writes one {"result"} or {"error"} per case on stdout. Each
-// case runs in a fresh vm context that holds the ECMAScript built-ins and
-// console.log, nothing of node (no require, process, Buffer, timers), and
-// not the built-ins that cloudfront-js-2.0 lacks.
-const cloudFrontHarness = `'use strict';
-const vm = require('vm');
-
-const absent = ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'WeakRef',
-  'FinalizationRegistry', 'Intl'];
-
-function run(source, name, event) {
-  const logs = [];
-  const context = vm.createContext({});
-  vm.runInContext(absent.map((g) => 'delete globalThis.' + g + ';').join(''), context);
-  context.console = { log: (...args) => { logs.push(args.map(String).join(' ')); } };
-  try {
-    vm.runInContext(source, context, { filename: name + '.js', timeout: 1000 });
-    const shape = vm.runInContext('typeof handler === "function" ? handler.length : -1', context);
-    if (shape !== 1) {
-      return { error: 'no function handler(event) at the top level', logs };
-    }
-    // The event is parsed inside the context, so that every object the
-    // handler sees and returns belongs to the function's own realm.
-    const call = 'JSON.stringify(handler(JSON.parse(' + JSON.stringify(JSON.stringify(event)) + ')))';
-    const out = vm.runInContext(call, context, { timeout: 1000 });
-    if (typeof out !== 'string') {
-      return { error: 'handler returned nothing', logs };
-    }
-    return { result: JSON.parse(out), logs };
-  } catch (e) {
-    return { error: String(e && e.stack ? e.stack : e), logs };
-  }
-}
-
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => { input += chunk; });
-process.stdin.on('end', () => {
-  const req = JSON.parse(input);
-  const results = req.cases.map((c) => {
-    const source = req.functions[c.function];
-    if (typeof source !== 'string') {
-      return { error: 'unknown function ' + c.function, logs: [] };
-    }
-    return run(source, c.function, c.event);
-  });
-  process.stdout.write(JSON.stringify(results));
-});
-`
-
 // runCloudFront runs every case under node, in one process, and checks each
 // result.
 func runCloudFront(t *testing.T, functions map[string][]byte, cases []cfCase) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
+	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
+	defer cancel()
+	fns, err := edgetest.StartFunctions(ctx, functions)
+	if errors.Is(err, edgetest.ErrNoNode) {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("node is needed to test the CloudFront Functions: %v", err)
 		}
 		t.Skipf("node not found, CloudFront Functions not run: %v", err)
 	}
-	harness := filepath.Join(t.TempDir(), "harness.js")
-	if err := os.WriteFile(harness, []byte(cloudFrontHarness), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	type inCase struct {
-		Function string         `json:"function"`
-		Event    map[string]any `json:"event"`
-	}
-	in := struct {
-		Functions map[string]string `json:"functions"`
-		Cases     []inCase          `json:"cases"`
-	}{Functions: map[string]string{}}
-	for name, src := range functions {
-		in.Functions[name] = string(src)
-	}
-	for _, c := range cases {
-		in.Cases = append(in.Cases, inCase{c.function, c.event})
-	}
-	stdin, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, harness)
-	cmd.Stdin = bytes.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node %s: %v\n%s", harness, err, stderr.String())
-	}
-	var results []cfResult
-	if err := json.Unmarshal(stdout.Bytes(), &results); err != nil {
-		t.Fatalf("harness output: %v\n%s", err, stdout.String())
-	}
-	if len(results) != len(cases) {
-		t.Fatalf("harness gave %d results for %d cases", len(results), len(cases))
-	}
-	for i, c := range cases {
-		r := results[i]
-		if r.Error != "" {
-			t.Errorf("%s: %s", c.name, r.Error)
+	defer fns.Close()
+	for _, c := range cases {
+		result, logs, err := fns.Run(ctx, c.function, c.event, cloudFrontNodeTimeout)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
 		var got any
-		if err := json.Unmarshal(r.Result, &got); err != nil {
+		if err := json.Unmarshal(result, &got); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
 		if diff := cmp.Diff(plainJSON(t, c.want), got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
 		}
-		if len(r.Logs) > 0 {
-			t.Errorf("%s: the function logged %q", c.name, r.Logs)
+		if len(logs) > 0 {
+			t.Errorf("%s: the function logged %q", c.name, logs)
 		}
 	}
 }

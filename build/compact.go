@@ -628,7 +628,7 @@ func (p *csProjector) object(m map[string]any) *csNode {
 		a := p.project(addl)
 		if pm, ok := patProps.(map[string]any); ok && len(pm) > 0 && !a.isTop() {
 			parts := []*csNode{a}
-			for _, k := range csSortedKeys(pm) {
+			for _, k := range sortedKeys(pm) {
 				parts = append(parts, p.project(pm[k]))
 			}
 			a = csUnion(parts)
@@ -1509,7 +1509,7 @@ func csWriteKey(b *strings.Builder, v any) {
 		b.WriteByte(']')
 	case map[string]any:
 		b.WriteByte('{')
-		for _, k := range csSortedKeys(x) {
+		for _, k := range sortedKeys(x) {
 			csWriteKey(b, k)
 			csWriteKey(b, x[k])
 		}
@@ -1609,15 +1609,6 @@ func csIntersectStrings(a, b []any) []any {
 		}
 	}
 	return out
-}
-
-func csSortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // compactText shortens a description: whitespace collapsed, cut to its first

@@ -37,7 +37,7 @@ func forbiddenKeywords(schema any) []string {
 		if !ok || depth > 1000 {
 			return
 		}
-		for _, k := range csSortedKeys(m) {
+		for _, k := range sortedKeys(m) {
 			kv := m[k]
 			p := at + "/" + escapeRefToken(k)
 			if slices.Contains(compactForbiddenKeywords, k) {
@@ -56,7 +56,7 @@ func forbiddenKeywords(schema any) []string {
 				}
 			case skSchemaMap, skDependencies:
 				if mm, ok := kv.(map[string]any); ok {
-					for _, name := range csSortedKeys(mm) {
+					for _, name := range sortedKeys(mm) {
 						walk(mm[name], p+"/"+escapeRefToken(name), depth+1)
 					}
 				}
@@ -783,7 +783,7 @@ func checkPrecise(t *testing.T, name string, orig, compact any, at string) {
 	}
 	if props, ok := om["properties"].(map[string]any); ok {
 		cprops, _ := cm["properties"].(map[string]any)
-		for _, k := range csSortedKeys(props) {
+		for _, k := range sortedKeys(props) {
 			checkPrecise(t, name, props[k], cprops[k], at+"/properties/"+escapeRefToken(k))
 		}
 	}
@@ -972,7 +972,7 @@ func newCSGen(seed uint64, root any) *csGen {
 				collect(e, depth+1)
 			}
 		case map[string]any:
-			for _, k := range csSortedKeys(x) {
+			for _, k := range sortedKeys(x) {
 				collect(k, depth+1)
 				collect(x[k], depth+1)
 			}
@@ -1021,7 +1021,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			g.flatten(sm, h, depth+1)
 		}
 	}
-	for _, k := range csSortedKeys(m) {
+	for _, k := range sortedKeys(m) {
 		v := m[k]
 		switch k {
 		case "type":
@@ -1043,7 +1043,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			}
 		case "properties":
 			if pm, ok := v.(map[string]any); ok {
-				for _, name := range csSortedKeys(pm) {
+				for _, name := range sortedKeys(pm) {
 					if _, seen := h.props[name]; !seen {
 						h.names = append(h.names, name)
 					}
@@ -1052,7 +1052,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			}
 		case "patternProperties":
 			if pm, ok := v.(map[string]any); ok {
-				for _, pat := range csSortedKeys(pm) {
+				for _, pat := range sortedKeys(pm) {
 					if _, seen := h.patProps[pat]; !seen {
 						h.patNames = append(h.patNames, pat)
 					}
@@ -1119,7 +1119,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			}
 		case "dependentSchemas":
 			if dm, ok := v.(map[string]any); ok && len(dm) > 0 && g.r.IntN(2) == 0 {
-				keys := csSortedKeys(dm)
+				keys := sortedKeys(dm)
 				sub(dm[keys[g.r.IntN(len(keys))]])
 			}
 		}

@@ -620,7 +620,7 @@ func ToolsYAML(imp *MCPImport) ([]byte, error) {
 	}
 	for _, f := range imp.Files {
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported (%d with changes, %d with an input schema substituted), %d left out",
-			yamlCommentText(f.Label), f.Tools, importPlural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
+			yamlCommentText(f.Label), f.Tools, plural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
 	}
 	out, err := declarationFile(header, "tools", seq)
 	if err != nil {

@@ -284,7 +284,7 @@ func (d *docImporter) note(format string, args ...any) {
 // wrapper handles the parts of a registry API entry around the server: its
 // _meta is the registry's bookkeeping about the entry, never card material.
 func (d *docImporter) wrapper(entry map[string]any) {
-	for _, k := range importKeys(entry) {
+	for _, k := range sortedKeys(entry) {
 		switch k {
 		case "server":
 		case "_meta":
@@ -294,7 +294,7 @@ func (d *docImporter) wrapper(entry map[string]any) {
 				continue
 			}
 			if len(meta) > 0 {
-				keys := importKeys(meta)
+				keys := sortedKeys(meta)
 				for i, k := range keys {
 					keys[i] = quoteKeyForReason(k)
 				}
@@ -442,7 +442,7 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 	}
 
 	var unknown []string
-	for _, k := range importKeys(doc) {
+	for _, k := range sortedKeys(doc) {
 		if !slices.Contains(registryServerKeys, k) {
 			unknown = append(unknown, k)
 		}
@@ -621,7 +621,7 @@ func (d *docImporter) repository(v any) map[string]any {
 		return nil
 	}
 	var unknown []string
-	for _, k := range importKeys(m) {
+	for _, k := range sortedKeys(m) {
 		switch k {
 		case "url", "source":
 		case "subfolder", "id":
@@ -667,7 +667,7 @@ func (d *docImporter) icons(v any) []any {
 		}
 		icon := map[string]any{"src": src}
 		var unknown []string
-		for _, k := range importKeys(m) {
+		for _, k := range sortedKeys(m) {
 			switch k {
 			case "src":
 			case "mimeType":
@@ -801,7 +801,7 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 	}
 
 	var unknown []string
-	for _, k := range importKeys(m) {
+	for _, k := range sortedKeys(m) {
 		switch k {
 		case "type", "transport_type", "url":
 		case "headers":
@@ -879,7 +879,7 @@ func (d *docImporter) matchVariables(path, field, template string, obj map[strin
 		vars[name] = in
 		d.note("declared %s.variables.%s%s: the %s uses {%s}", path, name, as, field, name)
 	}
-	for _, name := range importKeys(vars) {
+	for _, name := range sortedKeys(vars) {
 		if !slices.Contains(used, name) {
 			delete(vars, name)
 			d.note("dropped %s.variables.%s: the %s does not use it", path, quoteKeyForReason(name), field)
@@ -919,7 +919,7 @@ func (d *docImporter) variables(path string, v any) map[string]any {
 		return nil
 	}
 	out := map[string]any{}
-	for _, k := range importKeys(m) {
+	for _, k := range sortedKeys(m) {
 		if in := d.input(path+"."+quoteKeyForReason(k), "variable", k, m[k]); in != nil {
 			out[k] = in
 		}
@@ -958,7 +958,7 @@ func (d *docImporter) input(path, kind, key string, v any) map[string]any {
 	}
 	fields := map[string]string{"is_required": "isRequired", "is_secret": "isSecret"}
 	var unknown []string
-	for _, k := range importKeys(m) {
+	for _, k := range sortedKeys(m) {
 		field := k
 		if camel, ok := fields[k]; ok {
 			if _, set := m[camel]; set {
@@ -1090,7 +1090,7 @@ func (d *docImporter) meta(v any) map[string]any {
 		return nil
 	}
 	out := map[string]any{}
-	for _, k := range importKeys(m) {
+	for _, k := range sortedKeys(m) {
 		switch huge := hugeNumber(m[k]); {
 		case k == registryMetaOfficial:
 			d.note("dropped _meta %s: the registry's own bookkeeping", k)
@@ -1159,7 +1159,7 @@ func hugeNumber(v any) string {
 			}
 		}
 	case map[string]any:
-		for _, k := range importKeys(t) {
+		for _, k := range sortedKeys(t) {
 			if n := hugeNumber(t[k]); n != "" {
 				return n
 			}
@@ -1203,15 +1203,6 @@ func asStringList(v any) ([]any, bool) {
 		out[i] = s
 	}
 	return out, true
-}
-
-func importKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // jsonValueKind names the JSON type of a decoded value, with its article.
@@ -1326,7 +1317,7 @@ func serversYAML(servers []importedServer) ([]byte, error) {
 	for _, f := range files {
 		c := perFile[f]
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported, %d without remotes, %d invalid",
-			yamlCommentText(f), c.docs, importPlural(c.docs, "document", "documents"), c.imported, c.noRemotes, c.invalid))
+			yamlCommentText(f), c.docs, plural(c.docs, "document", "documents"), c.imported, c.noRemotes, c.invalid))
 	}
 	return declarationFile(header, "servers", seq)
 }
@@ -1346,13 +1337,6 @@ func declarationFile(header []string, key string, seq *yaml.Node) ([]byte, error
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-func importPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // yamlCommentText makes s safe inside a one-line YAML comment.
@@ -1415,7 +1399,7 @@ func cardYAMLNode(v any, k cardObject) (*yaml.Node, error) {
 	case map[string]any:
 		n := &yaml.Node{Kind: yaml.MappingNode}
 		order := cardKeyOrder[k]
-		keys := importKeys(t)
+		keys := sortedKeys(t)
 		slices.SortStableFunc(keys, func(a, b string) int {
 			ia, ib := slices.Index(order, a), slices.Index(order, b)
 			if ia < 0 {

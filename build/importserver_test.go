@@ -128,7 +128,7 @@ func undeclaredFields(root map[string]any, schema map[string]any, v any, at stri
 	case map[string]any:
 		props, _ := schema["properties"].(map[string]any)
 		extra, hasExtra := schema["additionalProperties"].(map[string]any)
-		for _, k := range importKeys(t) {
+		for _, k := range sortedKeys(t) {
 			p := at + "/" + k
 			switch ps, ok := props[k].(map[string]any); {
 			case ok:
@@ -184,7 +184,7 @@ func yamlServers(t *testing.T, data []byte) []any {
 		t.Fatalf("the YAML does not parse: %v\n%s", err, data)
 	}
 	if len(doc) != 1 {
-		t.Fatalf("top-level keys = %v, want servers only", importKeys(doc))
+		t.Fatalf("top-level keys = %v, want servers only", sortedKeys(doc))
 	}
 	list, ok := doc["servers"].([]any)
 	if !ok {

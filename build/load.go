@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net"
 	"net/url"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -261,7 +261,7 @@ func (l *loader) findFiles() ([]string, error) {
 		}
 		return nil
 	})
-	sort.Strings(files)
+	slices.Sort(files)
 	return files, err
 }
 
@@ -953,13 +953,9 @@ func strs(m map[string]any, k string) []string {
 	return out
 }
 
+// sortedKeys returns the keys of m in order.
 func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 // joinSome lists up to n names, saying how many more there are.

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/signpost-dev/signpost/schemas"
 )
 
 // Limits on any one input file. They keep hostile or accidental input (a
@@ -189,7 +191,7 @@ func (c *yamlConverter) scalar(n *yaml.Node) any {
 		// Plain decimal numbers, by far the most common, are valid JSON
 		// numbers as written; yaml.v3 converts the other forms (0x1F,
 		// 1_000, .5, +1).
-		if isJSONNumber(n.Value) {
+		if schemas.IsJSONNumber(n.Value) {
 			return json.Number(n.Value)
 		}
 		var v any
@@ -349,43 +351,6 @@ func (p *jsonParser) value(depth int, tok json.Token) (any, error) {
 		return a, err
 	}
 	return nil, p.errorAt(off, fmt.Sprintf("unexpected %q", d))
-}
-
-// isJSONNumber reports whether s is a number in JSON's grammar.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - start
-	}
-	switch n := digits(); {
-	case n == 0:
-		return false
-	case n > 1 && s[i-n] == '0':
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // lineCol converts a byte offset into a 1-based line and column (in bytes).

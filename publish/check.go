@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -1452,12 +1453,7 @@ func checkWalkSchema(s any, ptr string, visit func(m map[string]any, ptr string)
 		return
 	}
 	visit(m, ptr)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		at := ptr + "/" + checkEscape(k)
 		switch k {

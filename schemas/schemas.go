@@ -286,7 +286,7 @@ func badValue(x any, depth int) ([]string, string) {
 			}
 		}
 	case json.Number:
-		if !isJSONNumber(string(x)) {
+		if !IsJSONNumber(string(x)) {
 			return nil, fmt.Sprintf("%q is not a JSON number", string(x))
 		}
 	case float64:
@@ -301,8 +301,9 @@ func badValue(x any, depth int) ([]string, string) {
 	return nil, ""
 }
 
-// isJSONNumber reports whether s follows the JSON number grammar (RFC 8259, section 6).
-func isJSONNumber(s string) bool {
+// IsJSONNumber reports whether s follows the JSON number grammar (RFC 8259,
+// section 6).
+func IsJSONNumber(s string) bool {
 	i := 0
 	digits := func() int {
 		n := 0

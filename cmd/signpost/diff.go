@@ -265,7 +265,11 @@ func (d *diffSides) load(ctx context.Context, which, arg, other string) (b *buil
 // catalogs/example" compares like with like from the top; else the place
 // of --repo, so that "signpost diff HEAD~1 ." does inside a catalog folder.
 // A built site is no catalog: its place says nothing of the catalog's.
-func (d diffSides) defaultCatalog(ctx context.Context, other string) (string, error) {
+// Once the new side is read, its place is known and git is not asked again.
+func (d *diffSides) defaultCatalog(ctx context.Context, other string) (string, error) {
+	if d.newPlaceKnown {
+		return d.newPlace, nil
+	}
 	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !publish.IsBuild(other) {
 		prefix, same, err := build.GitFolder(ctx, d.repo, other)
 		if err != nil {

@@ -448,11 +448,9 @@ func printPlan(w io.Writer, sp *sitePublish) {
 	}
 }
 
+// count is n and noun, in the plural unless n is 1.
 func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%d %s", n, plural(n, noun, noun+"s"))
 }
 
 // printPublished prints the one-line result of each site.

@@ -839,6 +839,39 @@ rl.on('line', (line) => {
 rl.on('close', () => { process.exit(0); });
 `
 
+// Functions runs CloudFront Functions under node, outside an edge: the
+// harness an Edge uses, for tests that call the functions directly.
+type Functions struct{ n *nodeRunner }
+
+// StartFunctions starts one node process holding functions (name →
+// source); each must define handler(event). Without node, the error is
+// ErrNoNode.
+func StartFunctions(ctx context.Context, functions map[string][]byte) (*Functions, error) {
+	src := make(map[string]string, len(functions))
+	for name, code := range functions {
+		src[name] = string(code)
+	}
+	n, err := startNode(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	return &Functions{n}, nil
+}
+
+// Run runs the function name on event, in a fresh context, and returns
+// what the handler returned, as JSON, and what it logged. A function that
+// throws or runs past timeout is an error.
+func (f *Functions) Run(ctx context.Context, name string, event any, timeout time.Duration) (json.RawMessage, []string, error) {
+	a, err := f.n.roundTrip(ctx, map[string]any{"function": name, "event": event}, timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a.Result, a.Logs, nil
+}
+
+// Close stops node.
+func (f *Functions) Close() error { return f.n.close() }
+
 // nodeAnswer is one line of the harness's output.
 type nodeAnswer struct {
 	ID     int64           `json:"id"`
