@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // generateCatalog writes a catalog of n tools: declared tools spread over
@@ -31,9 +33,9 @@ func generateCatalog(tb testing.TB, dir string, n int) {
 		}
 	}
 	write("signpost.yaml", []byte("site: {origin: https://example.com, publisher: example.com}\ntenants: [acme, globex]\n"))
-	tiers := []string{TierPure, TierRead, TierWrite}
-	replays := []string{ReplayDeterministic, ReplayIdempotent, ReplayKeyed, ReplayUnsafe}
-	egresses := []string{EgressNone, EgressInternal, EgressInternet}
+	tiers := []string{spec.TierPure, spec.TierRead, spec.TierWrite}
+	replays := []string{spec.ReplayDeterministic, spec.ReplayIdempotent, spec.ReplayKeyed, spec.ReplayUnsafe}
+	egresses := []string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}
 	recorded := n / 10
 	declared := n - recorded
 	for f := 0; f*100 < declared; f++ {

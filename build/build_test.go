@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -149,7 +150,7 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 			file := filepath.Join(out, s.Dir, d.Key)
 			var schema string
 			switch {
-			case d.ContentType == ContentTypeServerCardV1:
+			case d.ContentType == spec.ContentTypeServerCardV1:
 				// v1 cards are held to the official schema.
 				data, err := os.ReadFile(file)
 				if err != nil {
@@ -160,17 +161,17 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 				}
 				n["official server card"]++
 				continue
-			case d.ContentType == ContentTypeServerCardDraft:
+			case d.ContentType == spec.ContentTypeServerCardDraft:
 				schema = "mcp-server-card-draft"
-			case d.Route.Route == RouteMCPCatalog:
+			case d.Route.Route == spec.RouteMCPCatalog:
 				schema = "mcp-catalog"
-			case d.Route.Route == RouteAICatalog:
+			case d.Route.Route == spec.RouteAICatalog:
 				schema = "ai-catalog"
 			default:
 				schema = map[[2]bool]string{
 					{false, false}: "tool-descriptor", {true, false}: "tool-list",
 					{false, true}: "compact-tool-descriptor", {true, true}: "compact-tool-list",
-				}[[2]bool{d.Route.Route == "/tools", d.View == ViewCompact}]
+				}[[2]bool{d.Route.Route == "/tools", d.View == spec.ViewCompact}]
 			}
 			check(schema, file)
 			n[schema]++
@@ -241,23 +242,6 @@ func TestTenantSites(t *testing.T) {
 	} {
 		if has(acme, tc.id) != tc.acme || has(globex, tc.id) != tc.globex {
 			t.Errorf("%s: acme %v globex %v, want %v %v", tc.id, has(acme, tc.id), has(globex, tc.id), tc.acme, tc.globex)
-		}
-	}
-}
-
-func TestAnnotationsDerived(t *testing.T) {
-	for _, tc := range []struct {
-		tier, replay, egress string
-		want                 Annotations
-	}{
-		{TierPure, ReplayDeterministic, EgressNone, Annotations{true, false, true, false}},
-		{TierRead, ReplayIdempotent, EgressInternal, Annotations{true, false, true, true}},
-		{TierWrite, ReplayKeyed, EgressInternet, Annotations{false, true, false, true}},
-		{TierExec, ReplayUnsafe, EgressNone, Annotations{false, true, false, false}},
-	} {
-		got := (&Tool{SafetyTier: tc.tier, ReplayPolicy: tc.replay, Egress: tc.egress}).Annotations()
-		if got != tc.want {
-			t.Errorf("%s/%s/%s: %+v, want %+v", tc.tier, tc.replay, tc.egress, got, tc.want)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package build
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/signpost-dev/signpost/build/spec"
+)
 
 // Catalog is a loaded, validated catalog folder.
 type Catalog struct {
@@ -64,26 +68,8 @@ type Distribution struct {
 	FunctionName string
 }
 
-// The values of a tool's safety and provenance fields.
+// The statuses of a tool.
 const (
-	TierPure  = "pure"
-	TierRead  = "read"
-	TierWrite = "write"
-	TierExec  = "exec"
-
-	ReplayDeterministic = "deterministic"
-	ReplayIdempotent    = "idempotent"
-	ReplayKeyed         = "keyed"
-	ReplayUnsafe        = "unsafe"
-
-	EgressNone     = "none"
-	EgressInternal = "internal"
-	EgressInternet = "internet"
-
-	SourceHostExtension = "host-extension"
-	SourceMCP           = "mcp"
-	SourceOpenAPI       = "openapi"
-
 	StatusActive  = "active"
 	StatusPlanned = "planned"
 	StatusHidden  = "hidden"
@@ -118,21 +104,7 @@ func (t *Tool) VisibleTo(tenant string) bool {
 	return tenant == "" || len(t.Tenants) == 0 || slices.Contains(t.Tenants, tenant)
 }
 
-// Annotations are the four MCP tool hints, derived from the safety fields as
-// the tool catalog spec says, never copied from an MCP server.
-type Annotations struct {
-	ReadOnlyHint    bool `json:"readOnlyHint"`
-	DestructiveHint bool `json:"destructiveHint"`
-	IdempotentHint  bool `json:"idempotentHint"`
-	OpenWorldHint   bool `json:"openWorldHint"`
-}
-
 // Annotations derives the tool's MCP hints.
-func (t *Tool) Annotations() Annotations {
-	return Annotations{
-		ReadOnlyHint:    t.SafetyTier == TierPure || t.SafetyTier == TierRead,
-		DestructiveHint: t.SafetyTier == TierWrite || t.SafetyTier == TierExec,
-		IdempotentHint:  t.ReplayPolicy == ReplayDeterministic || t.ReplayPolicy == ReplayIdempotent,
-		OpenWorldHint:   t.Egress != EgressNone,
-	}
+func (t *Tool) Annotations() spec.Annotations {
+	return spec.Derive(t.SafetyTier, t.ReplayPolicy, t.Egress)
 }

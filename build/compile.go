@@ -12,35 +12,24 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/signpost-dev/signpost/build/spec"
 	"golang.org/x/sync/errgroup"
-)
-
-// HTTP metadata every document is served with.
-const (
-	ContentTypeJSON = "application/json"
-	CacheControl    = "public, max-age=3600"
-)
-
-// Views of the tool catalog.
-const (
-	ViewStandard = "standard"
-	ViewCompact  = "compact"
 )
 
 // ToolDescriptor is one tool as the catalog publishes it at /tools/{toolId}.
 type ToolDescriptor struct {
-	ToolID       string      `json:"toolId"`
-	Name         string      `json:"name,omitempty"`
-	Title        string      `json:"title,omitempty"`
-	Description  string      `json:"description"`
-	Source       string      `json:"source"`
-	Server       string      `json:"server,omitempty"`
-	SafetyTier   string      `json:"safetyTier"`
-	ReplayPolicy string      `json:"replayPolicy"`
-	Egress       string      `json:"egress"`
-	Annotations  Annotations `json:"annotations"`
-	InputSchema  any         `json:"inputSchema"`
-	OutputSchema any         `json:"outputSchema,omitempty"`
+	ToolID       string           `json:"toolId"`
+	Name         string           `json:"name,omitempty"`
+	Title        string           `json:"title,omitempty"`
+	Description  string           `json:"description"`
+	Source       string           `json:"source"`
+	Server       string           `json:"server,omitempty"`
+	SafetyTier   string           `json:"safetyTier"`
+	ReplayPolicy string           `json:"replayPolicy"`
+	Egress       string           `json:"egress"`
+	Annotations  spec.Annotations `json:"annotations"`
+	InputSchema  any              `json:"inputSchema"`
+	OutputSchema any              `json:"outputSchema,omitempty"`
 }
 
 // Descriptor returns the published form of the tool.
@@ -248,10 +237,10 @@ func compileCards(cat *Catalog) []Document {
 			continue
 		}
 		if cat.Config.MCPCatalog {
-			docs = append(docs, newDocument(s.draftPath(), ViewStandard, ContentTypeServerCardDraft, appendLine(appendJSON(nil, cardDraft(s)))))
+			docs = append(docs, newDocument(s.draftPath(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(appendJSON(nil, cardDraft(s)))))
 		}
 		if cat.Config.AICatalog {
-			docs = append(docs, newDocument(s.v1Path(), ViewStandard, ContentTypeServerCardV1, appendLine(appendJSON(nil, cardV1(s)))))
+			docs = append(docs, newDocument(s.v1Path(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(appendJSON(nil, cardV1(s)))))
 		}
 	}
 	return docs
@@ -264,7 +253,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 	var docs []Document
 	origin := cat.Config.Origin
 	if cat.Config.MCPCatalog {
-		docs = append(docs, newDocument(RouteMCPCatalog, ViewStandard, ContentTypeJSON, appendLine(appendJSON(nil, mcpCatalog(origin, cat.Servers)))))
+		docs = append(docs, newDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(appendJSON(nil, mcpCatalog(origin, cat.Servers)))))
 	}
 	if cat.Config.AICatalog {
 		var sources []string
@@ -275,7 +264,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 		}
 		ad := &toolCatalogAd{URL: strings.TrimSuffix(origin, "/") + "/tools", Sources: sources, CompactView: cat.Config.CompactView}
 		doc := aiCatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
-		docs = append(docs, newDocument(RouteAICatalog, ViewStandard, ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
+		docs = append(docs, newDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
 	}
 	return docs
 }
@@ -295,14 +284,14 @@ func sortDocuments(docs []Document) {
 // Object keys of the site. A toolId is snake case, so it contains no "."
 // and no key of one tool can be the key of another document.
 func toolKey(id, view string) string {
-	if view == ViewCompact {
+	if view == spec.ViewCompact {
 		return "tools/" + id + ".compact.json"
 	}
 	return "tools/" + id + ".json"
 }
 
 func listKey(view string) string {
-	if view == ViewCompact {
+	if view == spec.ViewCompact {
 		return "tools.compact.json"
 	}
 	return "tools.json"
@@ -337,17 +326,17 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *S
 		}
 		s.Tools++
 		list.Write(bodies[i])
-		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewStandard, ContentTypeJSON, document(bodies[i])))
+		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
 		if compact != nil {
 			clist.Write(compact[i])
-			s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, ViewCompact, ContentTypeJSON, document(compact[i])))
+			s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
 		}
 	}
 	list.WriteString("]\n")
 	clist.WriteString("]}\n")
-	s.Documents = append(s.Documents, newDocument("/tools", ViewStandard, ContentTypeJSON, list.Bytes()))
+	s.Documents = append(s.Documents, newDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, list.Bytes()))
 	if compact != nil {
-		s.Documents = append(s.Documents, newDocument("/tools", ViewCompact, ContentTypeJSON, clist.Bytes()))
+		s.Documents = append(s.Documents, newDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, clist.Bytes()))
 	}
 	return s
 }
@@ -375,7 +364,7 @@ func newDocument(route, view, contentType string, body []byte) Document {
 			View:         view,
 			Key:          key,
 			ContentType:  contentType,
-			CacheControl: CacheControl,
+			CacheControl: spec.CacheControl,
 			ETag:         `"` + hexSum[:32] + `"`,
 			SHA256:       hexSum,
 			Size:         int64(len(body)),

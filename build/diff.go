@@ -14,6 +14,9 @@ import (
 	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // DiffFormat is the version of the layout of a Change in JSON. It grows
@@ -114,9 +117,9 @@ func ParseRiskKinds(list string) ([]string, error) {
 // them (a site built by another version) ranks above all: changing to it
 // is reported.
 var (
-	tierOrder   = []string{TierPure, TierRead, TierWrite, TierExec}
-	egressOrder = []string{EgressNone, EgressInternal, EgressInternet}
-	replayOrder = []string{ReplayDeterministic, ReplayIdempotent, ReplayKeyed, ReplayUnsafe}
+	tierOrder   = []string{spec.TierPure, spec.TierRead, spec.TierWrite, spec.TierExec}
+	egressOrder = []string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}
+	replayOrder = []string{spec.ReplayDeterministic, spec.ReplayIdempotent, spec.ReplayKeyed, spec.ReplayUnsafe}
 )
 
 // rank is the place of v in order; a value outside it ranks above all.
@@ -341,7 +344,7 @@ type DocumentSummary struct {
 // describe is one line about the document.
 func (d DocumentSummary) describe() string {
 	about := []string{d.ContentType}
-	if d.View != ViewStandard {
+	if d.View != spec.ViewStandard {
 		about = append([]string{d.View + " view"}, about...)
 	}
 	if len(d.Tenants) > 0 {
@@ -542,7 +545,7 @@ func (st *siteState) identity() (origin, publisher string) {
 			if err != nil {
 				continue
 			}
-			if _, local := st.docs[docKey{u.Path, ViewStandard}]; local {
+			if _, local := st.docs[docKey{u.Path, spec.ViewStandard}]; local {
 				if origin = hostOf(raw); origin != "" {
 					break
 				}
@@ -568,7 +571,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 	}
 	switch {
 	case route == "/tools":
-		if d.View == ViewCompact {
+		if d.View == spec.ViewCompact {
 			st.compact = true
 		}
 	case strings.HasPrefix(route, "/tools/"):
@@ -579,7 +582,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 			s.tools[id] = t
 		}
 		body := bytes.TrimSpace(d.Body)
-		if d.View == ViewCompact {
+		if d.View == spec.ViewCompact {
 			t.compact = body
 			return nil
 		}
@@ -597,14 +600,14 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 			t.tenants = append(t.tenants, tenant)
 		}
 		st.tools++
-	case d.ContentType == ContentTypeServerCardV1 || d.ContentType == ContentTypeServerCardDraft:
+	case d.ContentType == spec.ContentTypeServerCardV1 || d.ContentType == spec.ContentTypeServerCardDraft:
 		card, name, err := readCard(d.Body)
 		if err != nil {
 			return err
 		}
 		// The v1 card wins over the draft card: they differ only by
 		// $schema, and the v1 card is the one AI catalogs point at.
-		if old, ok := s.servers[name]; ok && d.ContentType != ContentTypeServerCardV1 && old.card != nil {
+		if old, ok := s.servers[name]; ok && d.ContentType != spec.ContentTypeServerCardV1 && old.card != nil {
 			return nil
 		}
 		delete(card, "$schema")
@@ -613,7 +616,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 			return err
 		}
 		s.servers[name] = &serverState{card: card, remotes: remotes, remoteJSON: remoteJSON}
-	case route == RouteAICatalog || route == RouteMCPCatalog:
+	case route == spec.RouteAICatalog || route == spec.RouteMCPCatalog:
 		var cat struct {
 			Host struct {
 				Domain string `json:"domain"`
@@ -631,11 +634,11 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d Document, entrie
 		if err := json.Unmarshal(d.Body, &cat); err != nil {
 			return fmt.Errorf("not a discovery catalog: %w", err)
 		}
-		if route == RouteAICatalog {
+		if route == spec.RouteAICatalog {
 			st.publisher = cat.Host.Domain
 		}
 		for _, e := range cat.Entries {
-			if e.Data.ToolCatalog.URL != "" && route == RouteAICatalog {
+			if e.Data.ToolCatalog.URL != "" && route == spec.RouteAICatalog {
 				st.toolCatalogURL = e.Data.ToolCatalog.URL
 			}
 			if e.URL != "" {
@@ -756,14 +759,14 @@ func (c *Change) diffTenants(before, after *snapshot) {
 	for _, t := range slices.Sorted(maps.Keys(after.sites)) {
 		if _, ok := before.sites[t]; !ok {
 			c.Tenants.Added = append(c.Tenants.Added, t)
-			c.risk(Risk{Kind: RiskTenantWidened, Tenant: t, Message: fmt.Sprintf("new site, publishing %s", count(after.sites[t].tools, "tool", "tools"))})
+			c.risk(Risk{Kind: RiskTenantWidened, Tenant: t, Message: fmt.Sprintf("new site, publishing %s", english.Count(after.sites[t].tools, "tool", "tools"))})
 		}
 	}
 	for _, t := range slices.Sorted(maps.Keys(before.sites)) {
 		a, ok := after.sites[t]
 		if !ok {
 			c.Tenants.Removed = append(c.Tenants.Removed, t)
-			c.risk(Risk{Kind: RiskToolRemoved, Tenant: t, Message: fmt.Sprintf("site removed, with the %s it published", count(before.sites[t].tools, "tool", "tools"))})
+			c.risk(Risk{Kind: RiskToolRemoved, Tenant: t, Message: fmt.Sprintf("site removed, with the %s it published", english.Count(before.sites[t].tools, "tool", "tools"))})
 			continue
 		}
 		if b := before.sites[t]; b.compact != a.compact {
@@ -787,10 +790,10 @@ func (c *Change) diffTools(before, after *snapshot) {
 			continue
 		}
 		c.Tools.Added = append(c.Tools.Added, summarizeTool(a))
-		if tier := a.desc.SafetyTier; rank(tierOrder, tier) >= rank(tierOrder, TierWrite) {
+		if tier := a.desc.SafetyTier; rank(tierOrder, tier) >= rank(tierOrder, spec.TierWrite) {
 			msg := "new " + tier + " tool"
 			if len(a.tenants) > 0 {
-				msg += " for " + tenantsWord(len(a.tenants)) + " " + strings.Join(a.tenants, ", ")
+				msg += " for " + english.Plural(len(a.tenants), "tenant", "tenants") + " " + strings.Join(a.tenants, ", ")
 			}
 			c.risk(Risk{Kind: RiskToolAdded, ToolID: id, New: tier, Message: msg})
 		}
@@ -1065,7 +1068,7 @@ func (c *Change) diffDocuments(before, after *snapshot) {
 		old := before.sites[tenant].docs[docKey{d.Route, d.View}]
 		r.Message, r.New = routeRemoved(old, after.sites[tenant])
 		if len(d.Tenants) > 0 && len(d.Tenants) < len(common) {
-			r.Message += " for " + tenantsWord(len(d.Tenants)) + " " + strings.Join(d.Tenants, ", ")
+			r.Message += " for " + english.Plural(len(d.Tenants), "tenant", "tenants") + " " + strings.Join(d.Tenants, ", ")
 		}
 		c.risk(r)
 	}
@@ -1077,12 +1080,12 @@ func (c *Change) diffDocuments(before, after *snapshot) {
 // moved).
 func routeRemoved(old Document, now *siteState) (msg, moved string) {
 	switch old.Route.Route {
-	case RouteAICatalog:
+	case spec.RouteAICatalog:
 		return "the AI catalog is no longer published", ""
-	case RouteMCPCatalog:
+	case spec.RouteMCPCatalog:
 		return "the MCP catalog is no longer published", ""
 	}
-	kind := map[string]string{ContentTypeServerCardV1: "v1 card", ContentTypeServerCardDraft: "draft card"}[old.ContentType]
+	kind := map[string]string{spec.ContentTypeServerCardV1: "v1 card", spec.ContentTypeServerCardDraft: "draft card"}[old.ContentType]
 	if kind == "" {
 		return "no longer published", ""
 	}
@@ -1190,7 +1193,7 @@ func (c *Change) counts() string {
 			parts = append(parts, what+" "+strings.Join(p, ", "))
 		}
 	}
-	parts = append(parts, count(len(c.Risks), "risk", "risks"))
+	parts = append(parts, english.Count(len(c.Risks), "risk", "risks"))
 	part("tools", len(c.Tools.Added), len(c.Tools.Removed), len(c.Tools.Changed))
 	part("servers", len(c.Servers.Added), len(c.Servers.Removed), len(c.Servers.Changed))
 	part("tenants", len(c.Tenants.Added), len(c.Tenants.Removed), len(c.Tenants.CompactView))
@@ -1216,14 +1219,6 @@ func printable(s string, limit int) string {
 
 // valueLimit is the longest value the text and markdown reports show.
 const valueLimit = 72
-
-// tenantsWord is "tenant" or "tenants", before a list of n.
-func tenantsWord(n int) string {
-	if n == 1 {
-		return "tenant"
-	}
-	return "tenants"
-}
 
 func tenantLabel(t string) string {
 	if t == "" {
@@ -1530,7 +1525,7 @@ func (c *Change) writeMarkdown(b *strings.Builder) {
 		mdItems(c.Servers.Changed, func(s ServerChange) string { return mdCode(s.Name) + ": " + mdText(strings.Join(s.details(), "; ")) }))
 	document := func(d DocumentSummary) string {
 		s := mdCode(d.Route)
-		if d.View != ViewStandard {
+		if d.View != spec.ViewStandard {
 			s += " (" + mdText(d.View) + " view)"
 		}
 		s += ": " + mdText(d.ContentType)

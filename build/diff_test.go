@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // diffBase is a small catalog with two tenants, a local and a cross-host
@@ -553,7 +554,7 @@ func TestDiffCompactOnly(t *testing.T) {
 	new := diffCatalog(t, diffBase)
 	for _, s := range new.Sites {
 		for i, d := range s.Documents {
-			if d.Route.Route == "/tools/get_forecast" && d.View == ViewCompact {
+			if d.Route.Route == "/tools/get_forecast" && d.View == spec.ViewCompact {
 				s.Documents[i].Body = bytes.Replace(d.Body, []byte(`"toolId"`), []byte(`"x":1,"toolId"`), 1)
 			}
 		}
@@ -582,11 +583,11 @@ func TestDiffMalformed(t *testing.T) {
 		body        string
 		want        string
 	}{
-		{"not JSON", "/tools/get_forecast", ViewStandard, ContentTypeJSON, "{", "diff: new side: tenant acme /tools/get_forecast: not a tool descriptor"},
-		{"wrong toolId", "/tools/get_forecast", ViewStandard, ContentTypeJSON, `{"toolId":"other"}`, `the descriptor's toolId is "other"`},
-		{"card without name", "/card.json", ViewStandard, ContentTypeServerCardV1, `{"version":"1"}`, "a server card without a name"},
-		{"bad remotes", "/card.json", ViewStandard, ContentTypeServerCardV1, `{"name":"a/b","remotes":{}}`, "remotes are not a list"},
-		{"bad catalog", RouteAICatalog, ViewStandard, ContentTypeAICatalog, `[]`, "not a discovery catalog"},
+		{"not JSON", "/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, "{", "diff: new side: tenant acme /tools/get_forecast: not a tool descriptor"},
+		{"wrong toolId", "/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, `{"toolId":"other"}`, `the descriptor's toolId is "other"`},
+		{"card without name", "/card.json", spec.ViewStandard, spec.ContentTypeServerCardV1, `{"version":"1"}`, "a server card without a name"},
+		{"bad remotes", "/card.json", spec.ViewStandard, spec.ContentTypeServerCardV1, `{"name":"a/b","remotes":{}}`, "remotes are not a list"},
+		{"bad catalog", spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, `[]`, "not a discovery catalog"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1329,7 +1330,7 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 	new := diffCatalog(t, diffBase)
 	for _, s := range new.Sites {
 		if s.Tenant == "acme" {
-			s.Documents = slices.DeleteFunc(s.Documents, func(d Document) bool { return d.Route.Route == RouteAICatalog })
+			s.Documents = slices.DeleteFunc(s.Documents, func(d Document) bool { return d.Route.Route == spec.RouteAICatalog })
 		}
 	}
 	c, err := Diff(old, new)

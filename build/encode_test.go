@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // stdEncode is encoding/json's output, the reference for appendJSON.
@@ -31,7 +33,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	for _, name := range corpusFiles {
 		for _, m := range corpusTools(t, name) {
 			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
-				Source: SourceMCP, SafetyTier: TierWrite, ReplayPolicy: ReplayUnsafe, Egress: EgressInternet,
+				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
 				InputSchema: m["inputSchema"], OutputSchema: m["annotations"]})
 		}
 	}

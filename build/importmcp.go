@@ -12,6 +12,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -70,8 +72,8 @@ func (o MCPImportOptions) Check() error {
 	}
 	for _, name := range sortedKeys(o.Classify) {
 		switch tier := o.Classify[name]; tier {
-		case TierPure, TierRead, TierWrite:
-		case TierExec:
+		case spec.TierPure, spec.TierRead, spec.TierWrite:
+		case spec.TierExec:
 			return fmt.Errorf("tool %q cannot be classified exec: exec is only for host extensions; use write", name)
 		default:
 			return fmt.Errorf("tool %q: unknown safety tier %q: use pure, read or write", name, tier)
@@ -194,7 +196,7 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 		}
 		like := closestNames(name, recorded, maxSuggestions)
 		if len(like) == 0 {
-			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds, and no recorded name is like it: the recordings hold %d %s; run signpost import mcp without --classify to list them", name, len(recorded), plural(len(recorded), "name", "names")))
+			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds, and no recorded name is like it: the recordings hold %d %s; run signpost import mcp without --classify to list them", name, len(recorded), english.Plural(len(recorded), "name", "names")))
 			continue
 		}
 		imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", name, orList(like)))
@@ -278,7 +280,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 		in, t.Substituted = map[string]any{"type": "object"}, true
 		notes = append(notes, `no inputSchema: wrote {"type": "object"}`)
 	case recordedSchemaNotObject:
-		t.Reason = fmt.Sprintf("inputSchema must be a JSON Schema object, got %s", jsonTypeName(obj["inputSchema"]))
+		t.Reason = fmt.Sprintf("inputSchema must be a JSON Schema object, got %s", schemas.KindOf(obj["inputSchema"]))
 		return t
 	case recordedSchemaUntyped:
 		if len(in) == 1 {
@@ -298,7 +300,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	out, kind := recordedSchemaValue(obj, "outputSchema")
 	switch kind {
 	case recordedSchemaNotObject:
-		notes = append(notes, fmt.Sprintf("outputSchema left out: it must be a JSON Schema object, got %s", jsonTypeName(obj["outputSchema"])))
+		notes = append(notes, fmt.Sprintf("outputSchema left out: it must be a JSON Schema object, got %s", schemas.KindOf(obj["outputSchema"])))
 	case recordedSchemaUntyped:
 		notes = append(notes, `outputSchema has no type: added "type": "object"`)
 	}
@@ -317,10 +319,10 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	decl := map[string]any{
 		"name":         name,
 		"description":  description,
-		"source":       SourceMCP,
-		"safetyTier":   cmp.Or(opts.Classify[name], TierWrite),
-		"replayPolicy": ReplayUnsafe,
-		"egress":       EgressInternet,
+		"source":       spec.SourceMCP,
+		"safetyTier":   cmp.Or(opts.Classify[name], spec.TierWrite),
+		"replayPolicy": spec.ReplayUnsafe,
+		"egress":       spec.EgressInternet,
 		"inputSchema":  in,
 	}
 	if title != "" {
@@ -620,7 +622,7 @@ func ToolsYAML(imp *MCPImport) ([]byte, error) {
 	}
 	for _, f := range imp.Files {
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported (%d with changes, %d with an input schema substituted), %d left out",
-			yamlCommentText(f.Label), f.Tools, plural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
+			yamlCommentText(f.Label), f.Tools, english.Plural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
 	}
 	out, err := declarationFile(header, "tools", seq)
 	if err != nil {

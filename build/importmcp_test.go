@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // importMCPText imports recordings given as label and text pairs.
@@ -122,7 +123,7 @@ func TestImportMCPRecordingErrors(t *testing.T) {
 }
 
 func TestImportMCPClassify(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": TierRead}},
+	imp := importMCPText(t, MCPImportOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead}},
 		"tickets.json", recordedTickets)
 	if len(imp.Errors) != 0 {
 		t.Fatalf("errors = %q", imp.Errors)
@@ -134,9 +135,9 @@ func TestImportMCPClassify(t *testing.T) {
 	}
 	// The annotations claim delete_ticket is read-only: ignored.
 	want := map[string]string{
-		"tk_get_ticket_" + digestSuffix("\x00getTicket"):  TierRead,
-		"tk_get_ticket_" + digestSuffix("\x00get-ticket"): TierWrite,
-		"tk_delete_ticket": TierWrite,
+		"tk_get_ticket_" + digestSuffix("\x00getTicket"):  spec.TierRead,
+		"tk_get_ticket_" + digestSuffix("\x00get-ticket"): spec.TierWrite,
+		"tk_delete_ticket": spec.TierWrite,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tiers (-want +got):\n%s", diff)
@@ -144,7 +145,7 @@ func TestImportMCPClassify(t *testing.T) {
 }
 
 func TestImportMCPClassifyUnknown(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"getTicekt": TierRead}}, "tickets.json", recordedTickets)
+	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"getTicekt": spec.TierRead}}, "tickets.json", recordedTickets)
 	want := []string{`--classify names "getTicekt", which no recording holds: did you mean "getTicket", "get-ticket" or "delete_ticket"?`}
 	if diff := cmp.Diff(want, imp.Errors); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
@@ -154,7 +155,7 @@ func TestImportMCPClassifyUnknown(t *testing.T) {
 // TestImportMCPClassifyNothingLike: a name like no recorded one is offered
 // none of them, and told how to see them all.
 func TestImportMCPClassifyNothingLike(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"zzz": TierRead}}, "tickets.json", recordedTickets)
+	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"zzz": spec.TierRead}}, "tickets.json", recordedTickets)
 	want := []string{`--classify names "zzz", which no recording holds, and no recorded name is like it: the recordings hold 3 names; run signpost import mcp without --classify to list them`}
 	if diff := cmp.Diff(want, imp.Errors); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
@@ -162,7 +163,7 @@ func TestImportMCPClassifyNothingLike(t *testing.T) {
 }
 
 func TestImportMCPClassifyNoTools(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"get_issue": TierRead}}, "empty.json", `{"tools": []}`)
+	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"get_issue": spec.TierRead}}, "empty.json", `{"tools": []}`)
 	want := []string{`--classify names "get_issue", which no recording holds: the recordings hold no named tools`}
 	if diff := cmp.Diff(want, imp.Errors); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
@@ -239,7 +240,7 @@ func TestImportMCPOptionsCheck(t *testing.T) {
 		{MCPImportOptions{Server: "github"}, `server "github" is not a server name`},
 		{MCPImportOptions{ToolIDPrefix: "GH"}, `tool-id prefix "GH" must be ASCII snake case`},
 		{MCPImportOptions{ToolIDPrefix: "a_very_long_prefix"}, `tool-id prefix "a_very_long_prefix" must be ASCII snake case of at most 16`},
-		{MCPImportOptions{Classify: map[string]string{"x": TierExec}}, `tool "x" cannot be classified exec`},
+		{MCPImportOptions{Classify: map[string]string{"x": spec.TierExec}}, `tool "x" cannot be classified exec`},
 		{MCPImportOptions{Classify: map[string]string{"x": "safe"}}, `tool "x": unknown safety tier "safe"`},
 	} {
 		_, err := ImportMCP(context.Background(), nil, tc.opts)
@@ -378,7 +379,7 @@ func TestToolsYAML(t *testing.T) {
 	  {"name": "zeta", "description": "Last.", "inputSchema": {"type": "object", "required": ["b", "a"],
 	    "properties": {"type": {"type": "string", "enum": ["x", "y"]}, "<<": {"type": "integer", "default": 3}}}},
 	  {"name": "alpha", "title": "First", "description": "First.\nSecond line.", "outputSchema": {"type": "object", "properties": {}}}]}`
-	imp := importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": TierRead}}, "rec/abc.json", rec)
+	imp := importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": spec.TierRead}}, "rec/abc.json", rec)
 	_, got := loadImported(t, imp, nil)
 	want := `# MCP tools imported by ` + "`signpost import mcp`" + ` from recorded tools/list results.
 # Every tool is source: mcp. The server's annotations (readOnlyHint and the
@@ -430,7 +431,7 @@ tools:
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("YAML (-want +got):\n%s", diff)
 	}
-	again, err := ToolsYAML(importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": TierRead}}, "rec/abc.json", rec))
+	again, err := ToolsYAML(importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": spec.TierRead}}, "rec/abc.json", rec))
 	if err != nil || !bytes.Equal(again, got) {
 		t.Errorf("a second import gives other bytes (err %v)", err)
 	}

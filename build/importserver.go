@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/signpost-dev/signpost/internal/english"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -1317,7 +1318,7 @@ func serversYAML(servers []importedServer) ([]byte, error) {
 	for _, f := range files {
 		c := perFile[f]
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported, %d without remotes, %d invalid",
-			yamlCommentText(f), c.docs, plural(c.docs, "document", "documents"), c.imported, c.noRemotes, c.invalid))
+			yamlCommentText(f), c.docs, english.Plural(c.docs, "document", "documents"), c.imported, c.noRemotes, c.invalid))
 	}
 	return declarationFile(header, "servers", seq)
 }

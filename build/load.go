@@ -8,8 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"net"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,6 +18,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -353,8 +352,8 @@ func (l *loader) loadConfig(src *source, c *Config) {
 		}
 		c.Targets[name] = t
 	}
-	if msg := checkOrigin(c.Origin); msg != "" {
-		l.errorf(top.at("site", "origin"), "origin", "%s", msg)
+	if _, err := spec.ParseOrigin(c.Origin); err != nil {
+		l.errorf(top.at("site", "origin"), "origin", "%s", err)
 	}
 }
 
@@ -381,8 +380,8 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 	case t.S3 == nil && !t.GitHubPages:
 		return t, "needs s3 or githubPages"
 	case t.S3 != nil && t.S3.Endpoint != "":
-		if msg := checkOrigin(t.S3.Endpoint); msg != "" {
-			return t, strings.Replace(msg, "origin", "endpoint", 1)
+		if _, err := spec.ParseOrigin(t.S3.Endpoint); err != nil {
+			return t, strings.Replace(err.Error(), "origin", "endpoint", 1)
 		}
 	}
 	return t, ""
@@ -440,35 +439,6 @@ func setting(m map[string]any, section, name string) bool {
 	sec, _ := m[section].(map[string]any)
 	v, ok := sec[name].(bool)
 	return v || !ok
-}
-
-// checkOrigin explains what is wrong with a site origin, or returns "".
-func checkOrigin(origin string) string {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return fmt.Sprintf("origin %q is not a URL like https://example.com", origin)
-	}
-	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Sprintf("origin %q must be scheme and host only, like https://example.com", origin)
-	}
-	switch u.Scheme {
-	case "https":
-		return ""
-	case "http":
-		if isLoopback(u.Hostname()) {
-			return ""
-		}
-		return fmt.Sprintf("origin %q must use https: plain http is only for loopback hosts", origin)
-	}
-	return fmt.Sprintf("origin %q must use https", origin)
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // pendingTool is a tool being loaded, with where each of its published
@@ -551,7 +521,7 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 	if t.InputSchema == nil {
 		t.InputSchema = map[string]any{"type": "object"}
 	}
-	if t.Name != "" && t.Source == SourceHostExtension {
+	if t.Name != "" && t.Source == spec.SourceHostExtension {
 		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 	}
 	return p
@@ -662,18 +632,18 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		pick := func(field, fallback string) string {
 			return cmp.Or(str(cls, field), str(defaults, field), fallback)
 		}
-		t := &Tool{Name: name, Source: SourceMCP, Server: server, Tenants: tenants}
+		t := &Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
 		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name"), "server": at.at("server")}}
 		// Safety comes from the declaration only: the server's annotations
 		// are its own claims, and an unclassified tool is a write.
-		t.SafetyTier, p.origin["safetyTier"] = TierWrite, at
+		t.SafetyTier, p.origin["safetyTier"] = spec.TierWrite, at
 		if classified {
 			if v := str(cls, "safetyTier"); v != "" {
 				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
 			}
 		}
-		t.ReplayPolicy = pick("replayPolicy", ReplayUnsafe)
-		t.Egress = pick("egress", EgressInternet)
+		t.ReplayPolicy = pick("replayPolicy", spec.ReplayUnsafe)
+		t.Egress = pick("egress", spec.EgressInternet)
 		t.Status = pick("status", StatusActive)
 		if v := strs(cls, "tenants"); v != nil {
 			t.Tenants = v
@@ -736,7 +706,7 @@ func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string,
 		}
 		return nil, at
 	case recordedSchemaNotObject:
-		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, jsonTypeName(obj[field]))
+		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
 		return nil, at
 	case recordedSchemaUntyped:
 		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
@@ -841,7 +811,7 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool) {
 		} else {
 			first[t.ToolID] = p
 		}
-		if t.SafetyTier == TierExec && t.Source != SourceHostExtension {
+		if t.SafetyTier == spec.TierExec && t.Source != spec.SourceHostExtension {
 			l.errorf(p.from("safetyTier"), "exec-source", "safetyTier exec is only for source: host-extension (this tool's source is %s): use write, or declare the tool as a host extension", t.Source)
 		}
 		for i, tn := range t.Tenants {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 const testConfig = "site: {origin: https://example.com, publisher: example.com}\n"
@@ -214,23 +215,6 @@ func TestMissingConfig(t *testing.T) {
 		"signpost.yaml: no signpost.yaml in "+"DIR"+": a catalog folder starts with one (see `signpost schema config`)")
 }
 
-func TestRuleOrigin(t *testing.T) {
-	for origin, want := range map[string]string{
-		"https://example.com":      "",
-		"http://127.0.0.1:8080":    "",
-		"http://localhost":         "",
-		"http://example.com":       "plain http is only for loopback hosts",
-		"https://example.com/path": "scheme and host only",
-		"https://u:p@example.com":  "scheme and host only",
-		"ftp://example.com":        "must use https",
-	} {
-		got := checkOrigin(origin)
-		if want == "" && got != "" || !strings.Contains(got, want) {
-			t.Errorf("checkOrigin(%q) = %q, want %q", origin, got, want)
-		}
-	}
-}
-
 func TestTargets(t *testing.T) {
 	cat := checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig + `targets:
@@ -325,7 +309,7 @@ func TestDeclaredToolName(t *testing.T) {
 	}
 	found := false
 	for _, d := range b.Sites[0].Documents {
-		if d.Route.Route == "/tools/get_forecast" && d.Route.View == ViewStandard {
+		if d.Route.Route == "/tools/get_forecast" && d.Route.View == spec.ViewStandard {
 			found = true
 			if !strings.Contains(string(d.Body), `"name":"getForecast"`) {
 				t.Errorf("descriptor lacks the name: %s", d.Body)

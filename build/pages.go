@@ -9,6 +9,9 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // GitHub Pages serves the files of a folder as they are, with headers it
@@ -81,7 +84,7 @@ func (g PagesGap) label() string {
 	switch {
 	case g.Route == PagesEveryRoute:
 		return "every route"
-	case g.View == ViewCompact:
+	case g.View == spec.ViewCompact:
 		return g.Route + "?view=compact"
 	}
 	return g.Route
@@ -107,7 +110,7 @@ func PagesLayout(s *Site) (files []Document, gaps []PagesGap) {
 	files = make([]Document, 0, len(s.Documents))
 	var aiCatalog, toolCatalog bool
 	for _, d := range s.Documents {
-		aiCatalog = aiCatalog || d.Route.Route == RouteAICatalog
+		aiCatalog = aiCatalog || d.Route.Route == spec.RouteAICatalog
 		toolCatalog = toolCatalog || d.Route.Route == "/tools"
 	}
 	gaps = append(gaps,
@@ -119,9 +122,9 @@ func PagesLayout(s *Site) (files []Document, gaps []PagesGap) {
 		},
 		PagesGap{
 			Route:       PagesEveryRoute,
-			Requirement: "Cache-Control: " + CacheControl + " (a SHOULD)",
+			Requirement: "Cache-Control: " + spec.CacheControl + " (a SHOULD)",
 			Served:      "Cache-Control: " + pagesCacheControl + ", so clients revalidate every 10 minutes rather than every hour",
-			Fix:         pagesFront + "set Cache-Control: " + CacheControl + pagesInstead + "; harmless to leave as it is",
+			Fix:         pagesFront + "set Cache-Control: " + spec.CacheControl + pagesInstead + "; harmless to leave as it is",
 		},
 	)
 	if toolCatalog {
@@ -156,7 +159,7 @@ func PagesLayout(s *Site) (files []Document, gaps []PagesGap) {
 // where a folder must be.
 func pagesPath(route, view, key string) string {
 	suffix := ".json"
-	if view == ViewCompact {
+	if view == spec.ViewCompact {
 		suffix = ".compact.json"
 	}
 	switch {
@@ -164,7 +167,7 @@ func pagesPath(route, view, key string) string {
 		return "tools" + suffix
 	case strings.HasPrefix(route, "/tools/"):
 		return "tools/" + strings.TrimPrefix(route, "/tools/") + suffix
-	case view == ViewStandard:
+	case view == spec.ViewStandard:
 		return strings.TrimPrefix(route, "/")
 	}
 	return key
@@ -190,7 +193,7 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 	var gaps []PagesGap
 	url := "/" + r.Key
 	switch {
-	case r.View == ViewCompact && r.Route == "/tools":
+	case r.View == spec.ViewCompact && r.Route == "/tools":
 		gaps = append(gaps, PagesGap{
 			Route:       r.Route,
 			View:        r.View,
@@ -198,7 +201,7 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 			Served:      "the compact list at " + url + " instead; Pages ignores the query",
 			Fix:         pagesFront + "rewrite /tools?view=compact to " + url + pagesInstead,
 		})
-	case r.View == ViewCompact:
+	case r.View == spec.ViewCompact:
 		gaps = append(gaps, PagesGap{
 			Route:       r.Route,
 			View:        r.View,
@@ -206,12 +209,12 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 			Served:      "it at " + url + " instead; Pages ignores the query",
 			Fix:         pagesFront + "rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json" + pagesInstead,
 		})
-	case r.View != ViewStandard:
+	case r.View != spec.ViewStandard:
 		// Only the tool catalog has another view.
 	case r.Route == "/tools":
 		what := "/tools"
 		if aiCatalog {
-			what += ", the URL " + RouteAICatalog + " advertises,"
+			what += ", the URL " + spec.RouteAICatalog + " advertises,"
 		}
 		gaps = append(gaps, PagesGap{
 			Route:       r.Route,
@@ -239,7 +242,7 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 	}
 	if served := pagesContentType(r.Key); served != r.ContentType {
 		why := ", the type of the " + path.Ext(r.Key) + " extension"
-		if r.ContentType == ContentTypeServerCardDraft {
+		if r.ContentType == spec.ContentTypeServerCardDraft {
 			why += ": clients that check it, as the draft spec says they should, reject the card"
 		}
 		gaps = append(gaps, PagesGap{
@@ -262,9 +265,9 @@ func pagesRouteRank(route string) int {
 
 func pagesViewRank(view string) int {
 	switch view {
-	case "", ViewStandard:
+	case "", spec.ViewStandard:
 		return 0
-	case ViewCompact:
+	case spec.ViewCompact:
 		return 1
 	}
 	return 2
@@ -369,7 +372,7 @@ func checkPagesPaths(s *Site, files []Document) error {
 	owner := map[string]string{pagesNoJekyll: "the " + pagesNoJekyll + " file"}
 	for _, f := range files {
 		what := "route " + f.Route.Route
-		if f.View != ViewStandard {
+		if f.View != spec.ViewStandard {
 			what += "?view=" + f.View
 		}
 		if prev, ok := owner[f.Key]; ok {
@@ -405,13 +408,13 @@ func WritePagesReport(w io.Writer, sites []*Site, gaps [][]PagesGap) error {
 		if s.Tenant != "" {
 			fmt.Fprintf(&sb, " (tenant %s)", s.Tenant)
 		}
-		fmt.Fprintf(&sb, ": %s on GitHub Pages, %s\n", count(routes, "route", "routes"), count(len(gaps[i]), "gap", "gaps"))
+		fmt.Fprintf(&sb, ": %s on GitHub Pages, %s\n", english.Count(routes, "route", "routes"), english.Count(len(gaps[i]), "gap", "gaps"))
 		for _, g := range gaps[i] {
 			fmt.Fprintf(&sb, "  %s: needs %s; Pages serves %s. Fix: %s.\n", g.label(), g.Requirement, g.Served, g.Fix)
 		}
-		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says", exact, count(routes, "route", "routes"), plural(exact, "is", "are"))
+		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says", exact, english.Count(routes, "route", "routes"), english.Plural(exact, "is", "are"))
 		if more := ownRight - exact; more > 0 {
-			fmt.Fprintf(&sb, "; %d more %s the contract's URL and Content-Type but not the headers every route needs", more, plural(more, "has", "have"))
+			fmt.Fprintf(&sb, "; %d more %s the contract's URL and Content-Type but not the headers every route needs", more, english.Plural(more, "has", "have"))
 		}
 		sb.WriteString(".\n")
 	}
@@ -425,13 +428,4 @@ func WritePagesReport(w io.Writer, sites []*Site, gaps [][]PagesGap) error {
 	sb.WriteString("  Pages sends strong ETags of its own, not those of " + RouteTableFile + "; that is not a gap.\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
-}
-
-func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

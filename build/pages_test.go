@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // pagesExampleCatalog is the example catalog, from build/.
@@ -40,7 +41,7 @@ func pagesSite(t testing.TB, b *Build, tenant string) *Site {
 // never a file where a folder must be.
 func wantPagesPath(route, view string) string {
 	suffix := ".json"
-	if view == ViewCompact {
+	if view == spec.ViewCompact {
 		suffix = ".compact.json"
 	}
 	if route == "/tools" || strings.HasPrefix(route, "/tools/") {
@@ -203,7 +204,7 @@ func wantPagesGaps(s *Site) []pagesGapID {
 		id := pagesGapID{Route: d.Route.Route, View: d.View}
 		var ids []pagesGapID
 		switch {
-		case d.View == ViewCompact:
+		case d.View == spec.ViewCompact:
 			id.Kind = "view"
 			ids = append(ids, id)
 		case d.Route.Route == "/tools" || strings.HasPrefix(d.Route.Route, "/tools/"):
@@ -214,7 +215,7 @@ func wantPagesGaps(s *Site) []pagesGapID {
 			id.Kind = "type"
 			ids = append(ids, id)
 		}
-		if d.View == ViewCompact {
+		if d.View == spec.ViewCompact {
 			compact = append(compact, ids...)
 		} else {
 			standard = append(standard, ids...)
@@ -280,7 +281,7 @@ func TestPagesLayoutGaps(t *testing.T) {
 			}
 			types := 0
 			for _, d := range s.Documents {
-				if d.ContentType != ContentTypeJSON {
+				if d.ContentType != spec.ContentTypeJSON {
 					types++
 				}
 			}
@@ -291,8 +292,8 @@ func TestPagesLayoutGaps(t *testing.T) {
 			// The MCP catalog is application/json by its spec: it has no
 			// gap of its own.
 			for _, g := range gaps {
-				if g.Route == RouteMCPCatalog {
-					t.Errorf("unexpected gap for %s: %+v", RouteMCPCatalog, g)
+				if g.Route == spec.RouteMCPCatalog {
+					t.Errorf("unexpected gap for %s: %+v", spec.RouteMCPCatalog, g)
 				}
 			}
 		})
@@ -462,7 +463,7 @@ func TestWritePagesAtomic(t *testing.T) {
 	withDocument := func(route, contentType string) *Build {
 		b := pagesExample(t)
 		s := b.Sites[0]
-		s.Documents = append(s.Documents, newDocument(route, ViewStandard, contentType, []byte("{}\n")))
+		s.Documents = append(s.Documents, newDocument(route, spec.ViewStandard, contentType, []byte("{}\n")))
 		sortDocuments(s.Documents)
 		return b
 	}
@@ -478,7 +479,7 @@ func TestWritePagesAtomic(t *testing.T) {
 			// Fails half-way: a file name longer than any filesystem takes.
 			name:    "a file cannot be written",
 			ctx:     ctx,
-			build:   withDocument("/.well-known/mcp/servers/"+strings.Repeat("x", 300)+".json", ContentTypeServerCardDraft),
+			build:   withDocument("/.well-known/mcp/servers/"+strings.Repeat("x", 300)+".json", spec.ContentTypeServerCardDraft),
 			wantErr: "file name too long",
 		},
 		{
@@ -490,13 +491,13 @@ func TestWritePagesAtomic(t *testing.T) {
 		{
 			name:    "two routes at one path",
 			ctx:     ctx,
-			build:   withDocument("/tools.json", ContentTypeServerCardV1),
+			build:   withDocument("/tools.json", spec.ContentTypeServerCardV1),
 			wantErr: "route /tools and route /tools.json would both be served at /tools.json on GitHub Pages",
 		},
 		{
 			name:    "a file where a folder must be",
 			ctx:     ctx,
-			build:   withDocument("/.well-known/mcp", ContentTypeServerCardV1),
+			build:   withDocument("/.well-known/mcp", spec.ContentTypeServerCardV1),
 			wantErr: "route /.well-known/mcp is served at /.well-known/mcp, which must be a folder for route /.well-known/mcp/",
 		},
 	} {
@@ -541,12 +542,12 @@ func TestWritePagesKeepsOtherFolders(t *testing.T) {
 // pagesSmallSite is a site of one tool with every kind of gap.
 func pagesSmallSite() *Site {
 	docs := []Document{
-		newDocument(RouteAICatalog, ViewStandard, ContentTypeAICatalog, []byte("{}\n")),
-		newDocument(RouteMCPCatalog, ViewStandard, ContentTypeJSON, []byte("{}\n")),
-		newDocument("/tools", ViewStandard, ContentTypeJSON, []byte("[{}]\n")),
-		newDocument("/tools", ViewCompact, ContentTypeJSON, []byte(`{"tools":[{}]}`+"\n")),
-		newDocument("/tools/get_forecast", ViewStandard, ContentTypeJSON, []byte("{}\n")),
-		newDocument("/tools/get_forecast", ViewCompact, ContentTypeJSON, []byte("{}\n")),
+		newDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, []byte("{}\n")),
+		newDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
+		newDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, []byte("[{}]\n")),
+		newDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, []byte(`{"tools":[{}]}`+"\n")),
+		newDocument("/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
+		newDocument("/tools/get_forecast", spec.ViewCompact, spec.ContentTypeJSON, []byte("{}\n")),
 	}
 	sortDocuments(docs)
 	return &Site{Dir: "public", Documents: docs, Tools: 1}
@@ -638,7 +639,7 @@ func TestWritePagesReportExample(t *testing.T) {
 
 func TestCheckPagesPathsMessage(t *testing.T) {
 	s := &Site{Dir: "public"}
-	files := []Document{{Route: Route{Route: "/a.json", View: ViewStandard, Key: "a.json"}}, {Route: Route{Route: "/a.json/b.json", View: ViewStandard, Key: "a.json/b.json"}}}
+	files := []Document{{Route: Route{Route: "/a.json", View: spec.ViewStandard, Key: "a.json"}}, {Route: Route{Route: "/a.json/b.json", View: spec.ViewStandard, Key: "a.json/b.json"}}}
 	err := checkPagesPaths(s, files)
 	if err == nil || !strings.Contains(err.Error(), "route /a.json is served at /a.json, which must be a folder for route /a.json/b.json") {
 		t.Errorf("checkPagesPaths: %v", err)

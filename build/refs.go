@@ -13,12 +13,13 @@ package build
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/signpost-dev/signpost/schemas"
 )
 
 // schemaProblem is one reason a JSON Schema is not self-contained.
@@ -311,7 +312,7 @@ func (c *refChecker) anchorKeyword(id int32, k string, v any) {
 	name, ok := v.(string)
 	switch {
 	case !ok:
-		c.report(id, k, fmt.Sprintf("$anchor must be a string, not %s", jsonTypeName(v)))
+		c.report(id, k, fmt.Sprintf("$anchor must be a string, not %s", schemas.KindOf(v)))
 	case !isAnchorName(name):
 		c.report(id, k, fmt.Sprintf("$anchor %q is not a plain name: start with a letter or \"_\", then use only letters, digits, \".\", \"_\" and \"-\"", name))
 	default:
@@ -387,7 +388,7 @@ func (c *refChecker) checkRef(id int32) {
 	raw := c.nodes[id].ref
 	ref, ok := raw.(string)
 	if !ok {
-		c.report(id, "$ref", fmt.Sprintf("$ref must be a string such as \"#/$defs/name\", not %s", jsonTypeName(raw)))
+		c.report(id, "$ref", fmt.Sprintf("$ref must be a string such as \"#/$defs/name\", not %s", schemas.KindOf(raw)))
 		return
 	}
 	kind, frag, fail := splitLocalRef(ref)
@@ -421,7 +422,7 @@ func (c *refChecker) checkRef(id int32) {
 	case fail != "":
 		c.report(id, "$ref", fmt.Sprintf("$ref %q does not resolve: %s", ref, fail))
 	case !isSchemaValue(v):
-		c.report(id, "$ref", fmt.Sprintf("$ref %q resolves to %s, not to a schema (an object or a boolean)", ref, jsonTypeName(v)))
+		c.report(id, "$ref", fmt.Sprintf("$ref %q resolves to %s, not to a schema (an object or a boolean)", ref, schemas.KindOf(v)))
 	case pos == posKeyword:
 		c.report(id, "$ref", fmt.Sprintf("$ref %q names the whole %q keyword, not a schema; point at one of its entries, such as \"#%s/…\"", ref, kw, frag))
 	case pos == posData:
@@ -840,7 +841,7 @@ func lookupRefPointer(doc any, pointer string, classify bool) (v any, pos refPos
 			}
 			next = x[n]
 		default:
-			return nil, 0, "", fmt.Sprintf("%s is %s, so it has no member %q", where, jsonTypeName(v), tok)
+			return nil, 0, "", fmt.Sprintf("%s is %s, so it has no member %q", where, schemas.KindOf(v), tok)
 		}
 		if classify {
 			switch pos {
@@ -925,26 +926,4 @@ func isSchemaValue(v any) bool {
 		return true
 	}
 	return false
-}
-
-// jsonTypeName names the JSON type of a decoded value, with an article.
-func jsonTypeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case float32, float64, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return "a number"
-	}
-	if _, ok := v.(json.Number); ok {
-		return "a number"
-	}
-	return fmt.Sprintf("a value of Go type %T", v)
 }

@@ -15,7 +15,6 @@ package build
 import (
 	"cmp"
 	"fmt"
-	"net"
 	"net/url"
 	"path"
 	"regexp"
@@ -23,23 +22,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-)
 
-// Media types and routes of MCP discovery.
-const (
-	// ContentTypeServerCardDraft is the media type of the draft server card,
-	// the one /.well-known/mcp/catalog.json points at.
-	ContentTypeServerCardDraft = "application/mcp-server+json"
-	// ContentTypeServerCardV1 is the media type of the v1 server card, the
-	// one /.well-known/ai-catalog.json points at.
-	ContentTypeServerCardV1 = "application/mcp-server-card+json"
-	// ContentTypeAICatalog is the media type of /.well-known/ai-catalog.json.
-	ContentTypeAICatalog = "application/ai-catalog+json"
-
-	// RouteMCPCatalog is the draft MCP catalog, served as application/json.
-	RouteMCPCatalog = "/.well-known/mcp/catalog.json"
-	// RouteAICatalog is the AI Catalog 1.0.
-	RouteAICatalog = "/.well-known/ai-catalog.json"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/schemas"
 )
 
 // serverToolCatalogType is the media type of the tool catalog entry's data
@@ -103,7 +88,7 @@ func (s *Server) v1Path() string {
 
 // cardMediaType is the media type of a cross-host server's card.
 func (s *Server) cardMediaType() string {
-	return cmp.Or(s.CardMediaType, ContentTypeServerCardDraft)
+	return cmp.Or(s.CardMediaType, spec.ContentTypeServerCardDraft)
 }
 
 // serverProblem is one thing wrong with a server declaration: Pointer is
@@ -192,7 +177,7 @@ func (d *serverDecoder) str(m map[string]any, k, ptr string) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		d.add(ptr, "must be a string, got %s", jsonTypeName(v))
+		d.add(ptr, "must be a string, got %s", schemas.KindOf(v))
 	}
 	return s, ok
 }
@@ -305,10 +290,10 @@ func (d *serverDecoder) crossHost(s *Server, m map[string]any) {
 			d.add("/cardUrl", "cardUrl %q %s", u, msg)
 		}
 	}
-	s.CardMediaType = ContentTypeServerCardDraft
+	s.CardMediaType = spec.ContentTypeServerCardDraft
 	if mt, ok := d.str(m, "cardMediaType", "/cardMediaType"); ok {
-		if mt != ContentTypeServerCardDraft && mt != ContentTypeServerCardV1 {
-			d.add("/cardMediaType", "cardMediaType %q must be %s or %s", mt, ContentTypeServerCardDraft, ContentTypeServerCardV1)
+		if mt != spec.ContentTypeServerCardDraft && mt != spec.ContentTypeServerCardV1 {
+			d.add("/cardMediaType", "cardMediaType %q must be %s or %s", mt, spec.ContentTypeServerCardDraft, spec.ContentTypeServerCardV1)
 		} else {
 			s.CardMediaType = mt
 		}
@@ -575,18 +560,10 @@ func serverCheckURL(raw string) string {
 	if u.User != nil {
 		return "must not carry user information (user:password@)"
 	}
-	if isHTTP && !serverLoopbackHost(u.Hostname()) {
+	if isHTTP && !spec.IsLoopbackHost(u.Hostname()) {
 		return "must use https: plain http is only for loopback hosts (localhost, 127.0.0.0/8, ::1)"
 	}
 	return ""
-}
-
-func serverLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // serverVersionIsRange reports whether v names a set of versions (a range,
@@ -742,11 +719,11 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 	// The catalogs' routes, and the tool catalog's routes and list objects
 	// (a card at /tools.json would overwrite the list in the bucket).
 	reserved := map[string]string{
-		strings.ToLower(RouteMCPCatalog): "the MCP catalog",
-		strings.ToLower(RouteAICatalog):  "the AI catalog",
-		serverToolsRoute:                 "the tool catalog",
-		"/" + listKey(ViewStandard):      "the tool catalog",
-		"/" + listKey(ViewCompact):       "the tool catalog",
+		strings.ToLower(spec.RouteMCPCatalog): "the MCP catalog",
+		strings.ToLower(spec.RouteAICatalog):  "the AI catalog",
+		serverToolsRoute:                      "the tool catalog",
+		"/" + listKey(spec.ViewStandard):      "the tool catalog",
+		"/" + listKey(spec.ViewCompact):       "the tool catalog",
 	}
 	claims := map[string]claim{}
 	for i, s := range servers {
@@ -870,14 +847,14 @@ func mcpCatalog(origin string, servers []*Server) any {
 		}
 		u := origin + s.draftPath()
 		if s.crossHost() {
-			if s.cardMediaType() != ContentTypeServerCardDraft {
+			if s.cardMediaType() != spec.ContentTypeServerCardDraft {
 				continue
 			}
 			u = s.CardURL
 		}
 		entries = append(entries, map[string]any{
 			"identifier": "urn:mcp:server:" + s.Name,
-			"mediaType":  ContentTypeServerCardDraft,
+			"mediaType":  spec.ContentTypeServerCardDraft,
 			"url":        u,
 		})
 	}
@@ -908,7 +885,7 @@ func aiCatalog(origin, publisher, displayName string, servers []*Server, tools *
 		if s == nil {
 			continue
 		}
-		typ, u := ContentTypeServerCardV1, origin+s.v1Path()
+		typ, u := spec.ContentTypeServerCardV1, origin+s.v1Path()
 		if s.crossHost() {
 			typ, u = s.cardMediaType(), s.CardURL
 		}
@@ -961,7 +938,7 @@ func serverSortEntries(entries []any) {
 func serverItemFromCard(card any) (map[string]any, []serverProblem) {
 	m, ok := card.(map[string]any)
 	if !ok {
-		return nil, []serverProblem{{Message: "a server card must be a JSON object, got " + jsonTypeName(card)}}
+		return nil, []serverProblem{{Message: "a server card must be a JSON object, got " + schemas.KindOf(card)}}
 	}
 	var ps []serverProblem
 	switch sch, present := m["$schema"]; {
@@ -1013,5 +990,5 @@ func serverQuote(v any) string {
 	if s, ok := v.(string); ok {
 		return strconv.Quote(s)
 	}
-	return jsonTypeName(v)
+	return schemas.KindOf(v)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // Paths of the files these tests read, relative to this package's folder.
@@ -141,11 +142,11 @@ func TestDecodeServerDefaults(t *testing.T) {
 		}},
 		{"cross-host server: draft media type by default, version optional", `{"name": "org.acme/support", "cardUrl": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"}`, &Server{
 			Name: "org.acme/support", CardURL: "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card",
-			CardMediaType: ContentTypeServerCardDraft,
+			CardMediaType: spec.ContentTypeServerCardDraft,
 		}},
 		{"cross-host server with a v1 card, version and description", `{"name": "org.acme/support", "version": "2.0.0", "description": "Support desk.", "cardUrl": "https://h.example.net/c.json", "cardMediaType": "application/mcp-server-card+json"}`, &Server{
 			Name: "org.acme/support", Version: "2.0.0", Description: "Support desk.", CardURL: "https://h.example.net/c.json",
-			CardMediaType: ContentTypeServerCardV1,
+			CardMediaType: spec.ContentTypeServerCardV1,
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -376,7 +377,7 @@ func TestCheckServers(t *testing.T) {
 		return s
 	}
 	cross := func(name string) *Server {
-		return &Server{Name: name, CardURL: "https://h.example.net/" + name, CardMediaType: ContentTypeServerCardDraft}
+		return &Server{Name: name, CardURL: "https://h.example.net/" + name, CardMediaType: spec.ContentTypeServerCardDraft}
 	}
 	type P = serverProblem
 	for _, tc := range []struct {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // newDoc makes a document the way build does: its key is the route
@@ -19,10 +20,10 @@ func newDoc(route, key string, body []byte) build.Document {
 	return build.Document{
 		Route: build.Route{
 			Route:        route,
-			View:         build.ViewStandard,
+			View:         spec.ViewStandard,
 			Key:          key,
-			ContentType:  build.ContentTypeJSON,
-			CacheControl: build.CacheControl,
+			ContentType:  spec.ContentTypeJSON,
+			CacheControl: spec.CacheControl,
 			ETag:         `"` + hex.EncodeToString(sum[:16]) + `"`,
 			SHA256:       hex.EncodeToString(sum[:]),
 			Size:         int64(len(body)),

@@ -10,7 +10,6 @@ import (
 	"io"
 	"maps"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -24,6 +23,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -369,19 +369,19 @@ func (c *checker) toolURL(id, view string) string {
 }
 
 func (c *checker) run(ctx context.Context) {
-	mcpURL, aiURL, toolsURL := c.at(build.RouteMCPCatalog), c.at(build.RouteAICatalog), c.at("/tools")
-	type spec struct {
+	mcpURL, aiURL, toolsURL := c.at(spec.RouteMCPCatalog), c.at(spec.RouteAICatalog), c.at("/tools")
+	type fetchSpec struct {
 		url  string
 		role checkRole
 	}
-	stage1 := []spec{
+	stage1 := []fetchSpec{
 		{mcpURL, roleMCPCatalog},
 		{aiURL, roleAICatalog},
 		{toolsURL, roleTools},
-		{toolsURL + "?view=" + build.ViewCompact, roleTools},
+		{toolsURL + "?view=" + spec.ViewCompact, roleTools},
 		{toolsURL + "?view=" + checkUnknownView, roleTools},
 		{c.toolURL(checkUnknownID, ""), roleTools},
-		{c.toolURL(checkUnknownID, build.ViewCompact), roleTools},
+		{c.toolURL(checkUnknownID, spec.ViewCompact), roleTools},
 	}
 	var pages []*checkPage
 	for _, s := range stage1 {
@@ -395,7 +395,7 @@ func (c *checker) run(ctx context.Context) {
 	c.learnMCPCatalog(mcpURL)
 	c.learnAICatalog(aiURL)
 	c.learnTools(toolsURL)
-	c.learnCompact(toolsURL + "?view=" + build.ViewCompact)
+	c.learnCompact(toolsURL + "?view=" + spec.ViewCompact)
 
 	pages = nil
 	seen := map[string]bool{}
@@ -416,7 +416,7 @@ func (c *checker) run(ctx context.Context) {
 	}
 	if c.compactMode == compactChecked {
 		for _, id := range ids {
-			pages = append(pages, &checkPage{url: c.toolURL(id, build.ViewCompact), role: roleTools, local: true})
+			pages = append(pages, &checkPage{url: c.toolURL(id, spec.ViewCompact), role: roleTools, local: true})
 		}
 	}
 	if len(ids) > 0 {
@@ -432,7 +432,7 @@ func (c *checker) run(ctx context.Context) {
 	c.checkAICatalog(aiURL)
 	c.checkCards()
 	c.checkTools(toolsURL)
-	c.checkCompact(toolsURL + "?view=" + build.ViewCompact)
+	c.checkCompact(toolsURL + "?view=" + spec.ViewCompact)
 	c.checkUnknown(toolsURL, ids)
 	c.checkHeaders()
 	c.checkLimits()
@@ -638,7 +638,7 @@ func (c *checker) learnMCPCatalog(u string) {
 		mt, _ := m["mediaType"].(string)
 		cardURL, _ := m["url"].(string)
 		id, _ := m["identifier"].(string)
-		if mt != build.ContentTypeServerCardDraft || !checkAbsURL(cardURL) {
+		if mt != spec.ContentTypeServerCardDraft || !checkAbsURL(cardURL) {
 			continue
 		}
 		name, _ := strings.CutPrefix(id, "urn:mcp:server:")
@@ -665,7 +665,7 @@ func (c *checker) learnAICatalog(u string) {
 		typ, _ := m["type"].(string)
 		id, _ := m["identifier"].(string)
 		switch {
-		case typ == build.ContentTypeServerCardDraft || typ == build.ContentTypeServerCardV1:
+		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
 			cardURL, _ := m["url"].(string)
 			if _, inline := m["data"]; inline || !checkAbsURL(cardURL) {
 				continue
@@ -691,7 +691,7 @@ func (c *checker) learnAICatalog(u string) {
 // checkToolCatalogEntry returns the toolCatalog object of an AI catalog
 // entry that advertises a tool catalog, nil for other entries.
 func checkToolCatalogEntry(m map[string]any) map[string]any {
-	if typ, _ := m["type"].(string); typ != build.ContentTypeJSON {
+	if typ, _ := m["type"].(string); typ != spec.ContentTypeJSON {
 		return nil
 	}
 	data, _ := m["data"].(map[string]any)
@@ -803,21 +803,12 @@ func (c *checker) checkTransport() {
 				ev += ", TLS 1." + strconv.Itoa(int(v)-0x0301)
 			}
 			c.add("transport.https", ResultPass, place, ev, "served over https")
-		case checkLoopback(u.Hostname()):
+		case spec.IsLoopbackHost(u.Hostname()):
 			c.add("transport.https", ResultPass, place, "http on loopback host "+u.Hostname(), "plain http is allowed on a loopback host, for local development")
 		default:
 			c.add("transport.https", ResultFail, place, "http://"+u.Host, "must be served over https (plain http only on loopback hosts)")
 		}
 	}
-}
-
-func checkLoopback(host string) bool {
-	host = strings.ToLower(host)
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (c *checker) checkMCPCatalog(u string) {
@@ -829,7 +820,7 @@ func (c *checker) checkMCPCatalog(u string) {
 		c.skip(u, "the MCP catalog is not served", "mcp-catalog.content-type", "mcp-catalog.entries", "mcp-catalog.identifier", "mcp-catalog.media-type", "mcp-catalog.cache", "mcp-catalog.cors")
 		return
 	}
-	c.contentType("mcp-catalog.content-type", p, build.ContentTypeJSON)
+	c.contentType("mcp-catalog.content-type", p, spec.ContentTypeJSON)
 	if p.tooBig {
 		c.skip(u, checkTooBig, "mcp-catalog.entries", "mcp-catalog.identifier", "mcp-catalog.media-type")
 		return
@@ -844,9 +835,9 @@ func (c *checker) checkMCPCatalog(u string) {
 	obj, ok := c.mcpCatalog.(map[string]any)
 	entries, isArray := obj["entries"].([]any)
 	if !ok || !isArray {
-		ev := "top level is " + checkKind(c.mcpCatalog)
+		ev := "top level is " + schemas.KindOf(c.mcpCatalog)
 		if ok {
-			ev = "/entries: " + checkKind(obj["entries"])
+			ev = "/entries: " + schemas.KindOf(obj["entries"])
 		}
 		c.add("mcp-catalog.entries", ResultFail, u, ev, "the MCP catalog must be a JSON object with an entries array")
 		c.skip(u, "the MCP catalog has no entries array", "mcp-catalog.identifier", "mcp-catalog.media-type")
@@ -857,7 +848,7 @@ func (c *checker) checkMCPCatalog(u string) {
 		ptr := "/entries/" + strconv.Itoa(i)
 		m, ok := e.(map[string]any)
 		if !ok {
-			shape = append(shape, ptr+": "+checkKind(e)+", want an object")
+			shape = append(shape, ptr+": "+schemas.KindOf(e)+", want an object")
 			continue
 		}
 		for _, k := range []string{"identifier", "mediaType", "url"} {
@@ -876,10 +867,10 @@ func (c *checker) checkMCPCatalog(u string) {
 		if s, ok := m["url"].(string); ok && s != "" {
 			place = s
 		}
-		if mt, _ := m["mediaType"].(string); mt == build.ContentTypeServerCardDraft {
+		if mt, _ := m["mediaType"].(string); mt == spec.ContentTypeServerCardDraft {
 			c.add("mcp-catalog.media-type", ResultPass, place, "mediaType "+mt, "a server card entry: its card is fetched")
 		} else {
-			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+checkShow(m["mediaType"]), "not "+build.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
+			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+checkShow(m["mediaType"]), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
 		}
 	}
 	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(entries)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
@@ -916,7 +907,7 @@ func (c *checker) checkAICatalog(u string) {
 		c.skip(u, "the AI catalog is not served", "ai-catalog.content-type", "ai-catalog.spec-version", "ai-catalog.entries", "ai-catalog.identifier", "ai-catalog.media-type")
 		return
 	}
-	c.contentType("ai-catalog.content-type", p, build.ContentTypeAICatalog)
+	c.contentType("ai-catalog.content-type", p, spec.ContentTypeAICatalog)
 	if p.tooBig {
 		c.skip(u, checkTooBig, "ai-catalog.spec-version", "ai-catalog.entries", "ai-catalog.identifier", "ai-catalog.media-type")
 		return
@@ -936,9 +927,9 @@ func (c *checker) checkAICatalog(u string) {
 	}
 	entries, isArray := obj["entries"].([]any)
 	if !ok || !isArray {
-		ev := "top level is " + checkKind(c.aiCatalog)
+		ev := "top level is " + schemas.KindOf(c.aiCatalog)
 		if ok {
-			ev = "/entries: " + checkKind(obj["entries"])
+			ev = "/entries: " + schemas.KindOf(obj["entries"])
 		}
 		c.add("ai-catalog.entries", ResultFail, u, ev, "the AI catalog must be a JSON object with an entries array")
 		c.skip(u, "the AI catalog has no entries array", "ai-catalog.identifier", "ai-catalog.media-type")
@@ -952,7 +943,7 @@ func (c *checker) checkAICatalog(u string) {
 		ptr := "/entries/" + strconv.Itoa(i)
 		m, ok := e.(map[string]any)
 		if !ok {
-			shape = append(shape, ptr+": "+checkKind(e)+", want an object")
+			shape = append(shape, ptr+": "+schemas.KindOf(e)+", want an object")
 			continue
 		}
 		for _, k := range []string{"identifier", "type"} {
@@ -981,7 +972,7 @@ func (c *checker) checkAICatalog(u string) {
 			place = s
 		}
 		switch {
-		case typ == build.ContentTypeServerCardDraft || typ == build.ContentTypeServerCardV1:
+		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
 			if d, name := checkAIName(id); name == "" {
 				ids = append(ids, ptr+"/identifier: "+checkShow(m["identifier"])+", want urn:air:DOMAIN:mcp:NAME")
 			} else if domain != "" && d != domain {
@@ -1064,7 +1055,7 @@ func (c *checker) cardBody(r checkCardRef, p *checkPage) {
 	default:
 		c.add("card.name", ResultFail, r.url, "name "+checkShow(m["name"])+", identifier "+r.identifier, "the card's name must be the server name of its identifier")
 	}
-	if r.mediaType != build.ContentTypeServerCardV1 {
+	if r.mediaType != spec.ContentTypeServerCardV1 {
 		return
 	}
 	var probs []string
@@ -1099,7 +1090,7 @@ func (c *checker) checkTools(u string) {
 	}
 	if c.toolList == nil {
 		doc, err := checkDecode(p.body)
-		ev := "top level is " + checkKind(doc)
+		ev := "top level is " + schemas.KindOf(doc)
 		if err != nil {
 			ev = "invalid JSON: " + err.Error()
 		}
@@ -1199,9 +1190,9 @@ func checkFixDescriptor(e any, standard bool) {
 	if !ok {
 		return
 	}
-	if m["safetyTier"] == build.TierExec {
-		if s, ok := m["source"].(string); ok && (s == build.SourceMCP || s == build.SourceOpenAPI) {
-			m["source"] = build.SourceHostExtension
+	if m["safetyTier"] == spec.TierExec {
+		if s, ok := m["source"].(string); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
+			m["source"] = spec.SourceHostExtension
 		}
 	}
 	if standard {
@@ -1246,11 +1237,11 @@ func (c *checker) exec(u string, list []any, ptr string) {
 	n := 0
 	for i, e := range list {
 		m, _ := e.(map[string]any)
-		if m["safetyTier"] != build.TierExec {
+		if m["safetyTier"] != spec.TierExec {
 			continue
 		}
 		n++
-		if m["source"] != build.SourceHostExtension {
+		if m["source"] != spec.SourceHostExtension {
 			probs = append(probs, fmt.Sprintf("%s/%d: safetyTier exec, source %s", ptr, i, checkShow(m["source"])))
 		}
 	}
@@ -1277,7 +1268,7 @@ func (c *checker) annotations(u string) {
 		// The hints as the build derives them; a hint is judged only when
 		// the field that decides it holds a known value.
 		d := (&build.Tool{SafetyTier: tier, ReplayPolicy: replay, Egress: egress}).Annotations()
-		knownTier := slices.Contains([]string{build.TierPure, build.TierRead, build.TierWrite, build.TierExec}, tier)
+		knownTier := slices.Contains([]string{spec.TierPure, spec.TierRead, spec.TierWrite, spec.TierExec}, tier)
 		want := []struct {
 			hint  string
 			field string
@@ -1287,8 +1278,8 @@ func (c *checker) annotations(u string) {
 		}{
 			{"readOnlyHint", "safetyTier", tier, knownTier, d.ReadOnlyHint},
 			{"destructiveHint", "safetyTier", tier, knownTier, d.DestructiveHint},
-			{"idempotentHint", "replayPolicy", replay, slices.Contains([]string{build.ReplayDeterministic, build.ReplayIdempotent, build.ReplayKeyed, build.ReplayUnsafe}, replay), d.IdempotentHint},
-			{"openWorldHint", "egress", egress, slices.Contains([]string{build.EgressNone, build.EgressInternal, build.EgressInternet}, egress), d.OpenWorldHint},
+			{"idempotentHint", "replayPolicy", replay, slices.Contains([]string{spec.ReplayDeterministic, spec.ReplayIdempotent, spec.ReplayKeyed, spec.ReplayUnsafe}, replay), d.IdempotentHint},
+			{"openWorldHint", "egress", egress, slices.Contains([]string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}, egress), d.OpenWorldHint},
 		}
 		for _, w := range want {
 			got, ok := a[w.hint].(bool)
@@ -1339,7 +1330,7 @@ func (c *checker) checkCompact(u string) {
 		c.compactListBody(u, p, level)
 	}
 	for _, id := range c.itemIDs() {
-		ip := c.pages[c.toolURL(id, build.ViewCompact)]
+		ip := c.pages[c.toolURL(id, spec.ViewCompact)]
 		if ip == nil {
 			continue
 		}
@@ -1363,9 +1354,9 @@ func (c *checker) compactListBody(u string, p *checkPage, level Level) {
 		return
 	}
 	if c.compactList == nil {
-		ev := "top level is " + checkKind(doc)
+		ev := "top level is " + schemas.KindOf(doc)
 		if m, ok := doc.(map[string]any); ok {
-			ev = "/tools: " + checkKind(m["tools"])
+			ev = "/tools: " + schemas.KindOf(m["tools"])
 		}
 		c.addAt("compact.list", level, ResultFail, u, ev, level.verb()+` be {"tools": [...]} of compact descriptors`)
 		c.skip(u, "the compact list has no tools array", "compact.keywords")
@@ -1487,7 +1478,7 @@ func checkWalkSchema(s any, ptr string, visit func(m map[string]any, ptr string)
 
 // checkUnknown applies tools.unknown-id and view.unknown.
 func (c *checker) checkUnknown(toolsURL string, ids []string) {
-	for _, view := range []string{"", build.ViewCompact} {
+	for _, view := range []string{"", spec.ViewCompact} {
 		p := c.pages[c.toolURL(checkUnknownID, view)]
 		switch {
 		case p == nil:
@@ -1552,8 +1543,8 @@ func (c *checker) checkHeaders() {
 			corsRule, cacheRule = "mcp-catalog.cors", "mcp-catalog.cache"
 		}
 		c.cors(corsRule, p, checkCORSProblem, "CORS headers with and without an Origin request header", "every response must have the CORS headers")
-		if p.role == roleTools && p.status == http.StatusOK && u != c.toolURL(checkUnknownID, "") && u != c.toolURL(checkUnknownID, build.ViewCompact) {
-			c.contentType("tools.content-type", p, build.ContentTypeJSON)
+		if p.role == roleTools && p.status == http.StatusOK && u != c.toolURL(checkUnknownID, "") && u != c.toolURL(checkUnknownID, spec.ViewCompact) {
+			c.contentType("tools.content-type", p, spec.ContentTypeJSON)
 		}
 		if p.status != http.StatusOK {
 			continue
@@ -1887,24 +1878,6 @@ func checkShow(v any) string {
 		s = s[:cut] + `…`
 	}
 	return s
-}
-
-func checkKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 func checkEscape(token string) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // correctHandler serves the first site of the example catalog with the
@@ -72,7 +73,7 @@ func checkTestServe(t testing.TB, site http.Handler) *http.Client {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Host == checkTestVendorHost {
-			w.Header().Set("Content-Type", build.ContentTypeServerCardDraft)
+			w.Header().Set("Content-Type", spec.ContentTypeServerCardDraft)
 			w.Write([]byte(`{"name":"com.example/helpdesk","version":"1.0.0","description":"Help desk."}`))
 			return
 		}
@@ -233,8 +234,8 @@ func checkTestJSON(t testing.TB, body []byte, edit func(v any) any) []byte {
 func checkTestIs(path, view string) func(*http.Request) bool {
 	return func(r *http.Request) bool {
 		v := r.URL.Query().Get("view")
-		if view == build.ViewStandard {
-			return r.URL.Path == path && v != build.ViewCompact
+		if view == spec.ViewStandard {
+			return r.URL.Path == path && v != spec.ViewCompact
 		}
 		return r.URL.Path == path && v == view
 	}
@@ -306,11 +307,11 @@ func TestCheckBrokenSites(t *testing.T) {
 		want string
 	}{{
 		name: "MCP catalog as text/plain",
-		site: headers(checkTestIs(build.RouteMCPCatalog, build.ViewStandard), func(h http.Header) { h.Set("Content-Type", "text/plain") }),
+		site: headers(checkTestIs(spec.RouteMCPCatalog, spec.ViewStandard), func(h http.Header) { h.Set("Content-Type", "text/plain") }),
 		want: "mcp-catalog.content-type",
 	}, {
 		name: "MCP catalog CORS only with Origin",
-		site: headers(func(r *http.Request) bool { return r.URL.Path == build.RouteMCPCatalog && r.Header.Get("Origin") == "" },
+		site: headers(func(r *http.Request) bool { return r.URL.Path == spec.RouteMCPCatalog && r.Header.Get("Origin") == "" },
 			func(h http.Header) { h.Del("Access-Control-Allow-Origin") }),
 		want: "mcp-catalog.cors",
 	}, {
@@ -328,7 +329,7 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "cors.every-response",
 	}, {
 		name: "unsorted /tools",
-		site: jsonEdit(checkTestIs("/tools", build.ViewStandard), func(v any) any {
+		site: jsonEdit(checkTestIs("/tools", spec.ViewStandard), func(v any) any {
 			l := v.([]any)
 			l[0], l[1] = l[1], l[0]
 			return l
@@ -336,14 +337,14 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "tools.sorted",
 	}, {
 		name: "card name is not the identifier's",
-		site: jsonEdit(checkTestIs(weatherDraft, build.ViewStandard), func(v any) any {
+		site: jsonEdit(checkTestIs(weatherDraft, spec.ViewStandard), func(v any) any {
 			v.(map[string]any)["name"] = "com.example/wether"
 			return v
 		}),
 		want: "card.name",
 	}, {
 		name: "compact schema with anyOf",
-		site: jsonEdit(checkTestAny(checkTestIs("/tools", build.ViewCompact), checkTestIs("/tools/get_forecast", build.ViewCompact)),
+		site: jsonEdit(checkTestAny(checkTestIs("/tools", spec.ViewCompact), checkTestIs("/tools/get_forecast", spec.ViewCompact)),
 			checkTestTool("get_forecast", func(m map[string]any) {
 				props := m["inputSchema"].(map[string]any)["properties"].(map[string]any)
 				props["units"] = map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "null"}}}
@@ -355,7 +356,7 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "tools.unknown-id",
 	}, {
 		name: "readOnlyHint flipped",
-		site: jsonEdit(checkTestAny(checkTestIs("/tools", build.ViewStandard), checkTestIs("/tools/get_forecast", build.ViewStandard)),
+		site: jsonEdit(checkTestAny(checkTestIs("/tools", spec.ViewStandard), checkTestIs("/tools/get_forecast", spec.ViewStandard)),
 			checkTestTool("get_forecast", func(m map[string]any) {
 				a := m["annotations"].(map[string]any)
 				a["readOnlyHint"] = !a["readOnlyHint"].(bool)
@@ -363,13 +364,13 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "tools.annotations",
 	}, {
 		name: "tool document differs from its list entry",
-		site: jsonEdit(checkTestIs("/tools/get_invoice", build.ViewStandard), checkTestTool("get_invoice", func(m map[string]any) {
+		site: jsonEdit(checkTestIs("/tools/get_invoice", spec.ViewStandard), checkTestTool("get_invoice", func(m map[string]any) {
 			m["description"] = "Something else."
 		})),
 		want: "tools.item",
 	}, {
 		name: "compact list without a tool",
-		site: jsonEdit(checkTestIs("/tools", build.ViewCompact), func(v any) any {
+		site: jsonEdit(checkTestIs("/tools", spec.ViewCompact), func(v any) any {
 			obj := v.(map[string]any)
 			obj["tools"] = slices.DeleteFunc(obj["tools"].([]any), func(e any) bool { return e.(map[string]any)["toolId"] == "get_invoice" })
 			return obj
@@ -388,11 +389,11 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "cache.etag",
 	}, {
 		name: "v1 card as application/json",
-		site: headers(checkTestIs(weatherV1, build.ViewStandard), func(h http.Header) { h.Set("Content-Type", "application/json") }),
+		site: headers(checkTestIs(weatherV1, spec.ViewStandard), func(h http.Header) { h.Set("Content-Type", "application/json") }),
 		want: "card.content-type",
 	}, {
 		name: "body over the limit",
-		site: checkTestEdit(site, checkTestIs("/tools/get_invoice", build.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
+		site: checkTestEdit(site, checkTestIs("/tools/get_invoice", spec.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
 			if *status != http.StatusOK {
 				return body
 			}
@@ -402,7 +403,7 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "limits.body-size",
 	}, {
 		name: "an access key in a description",
-		site: jsonEdit(checkTestAny(checkTestIs("/tools", build.ViewStandard), checkTestIs("/tools/get_invoice", build.ViewStandard)),
+		site: jsonEdit(checkTestAny(checkTestIs("/tools", spec.ViewStandard), checkTestIs("/tools/get_invoice", spec.ViewStandard)),
 			checkTestTool("get_invoice", func(m map[string]any) { m["description"] = "Uses AKIAIOSFODNN7EXAMPLE to read invoices." })),
 		want: "tools.credentials",
 	}, {
@@ -414,7 +415,7 @@ func TestCheckBrokenSites(t *testing.T) {
 		name: "different bytes every time",
 		site: func() http.Handler {
 			var n atomic.Int64
-			return checkTestEdit(site, checkTestIs("/tools/get_invoice", build.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
+			return checkTestEdit(site, checkTestIs("/tools/get_invoice", spec.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
 				return append(body, bytes.Repeat([]byte(" "), int(n.Add(1)))...)
 			})
 		}(),
@@ -447,7 +448,7 @@ func TestCheckIgnoredAndOptional(t *testing.T) {
 	site := correctHandler(t)
 	var fetchedFuture atomic.Bool
 	h := checkTestEdit(site, func(r *http.Request) bool {
-		return r.URL.Path == build.RouteMCPCatalog || r.URL.Path == build.RouteAICatalog
+		return r.URL.Path == spec.RouteMCPCatalog || r.URL.Path == spec.RouteAICatalog
 	}, func(status *int, _ http.Header, body []byte) []byte {
 		if *status != http.StatusOK {
 			return body
@@ -472,7 +473,7 @@ func TestCheckIgnoredAndOptional(t *testing.T) {
 		if r.URL.Path == "/future.json" {
 			fetchedFuture.Store(true)
 		}
-		if r.URL.Query().Get("view") == build.ViewCompact {
+		if r.URL.Query().Get("view") == spec.ViewCompact {
 			r = r.Clone(r.Context())
 			r.URL.RawQuery = ""
 		}

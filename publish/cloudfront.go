@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/http"
 	"path"
 	"slices"
 	"strings"
@@ -26,6 +25,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // CloudFrontAPI is the few CloudFront calls publishing needs.
@@ -52,9 +52,9 @@ const ErrorDocumentName = ".signpost-404.json"
 // signpost serve gives for an unknown tool, in a form that fits every
 // unknown key.
 func ErrorDocument() build.Document {
-	body := errorBody(http.StatusNotFound, "no tool or document at this path in this catalog")
+	body := spec.NotFoundBody()
 	return build.Document{
-		Route: build.Route{Key: ErrorDocumentName, ContentType: build.ContentTypeJSON, CacheControl: errorCache},
+		Route: build.Route{Key: ErrorDocumentName, ContentType: spec.ContentTypeJSON, CacheControl: spec.ErrorCacheControl},
 		Body:  body,
 	}
 }
@@ -286,7 +286,7 @@ func SavePendingInvalidation(ctx context.Context, api S3API, p *Plan, distributi
 	if err != nil {
 		return err
 	}
-	return put(ctx, api, p.Bucket, p.Prefix+PendingInvalidationName, append(body, '\n'), build.ContentTypeJSON, "no-store")
+	return put(ctx, api, p.Bucket, p.Prefix+PendingInvalidationName, append(body, '\n'), spec.ContentTypeJSON, "no-store")
 }
 
 // ClearPendingInvalidation deletes the site's pending paths, once they are

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/cftest"
 )
 
@@ -196,7 +197,7 @@ func TestFunctionLifecycle(t *testing.T) {
 func TestErrorDocument(t *testing.T) {
 	d := ErrorDocument()
 	want := `{"error":{"status":404,"message":"no tool or document at this path in this catalog"}}` + "\n"
-	if string(d.Body) != want || d.Route.Key != ErrorDocumentName || d.ContentType != build.ContentTypeJSON || d.CacheControl != "no-store" {
+	if string(d.Body) != want || d.Route.Key != ErrorDocumentName || d.ContentType != spec.ContentTypeJSON || d.CacheControl != "no-store" {
 		t.Errorf("error document %+v %q", d.Route, d.Body)
 	}
 }

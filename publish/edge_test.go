@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/edgetest"
 )
 
@@ -198,7 +199,7 @@ func TestEdgeServesTheContract(t *testing.T) {
 func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bool) {
 	t.Helper()
 	errorPage := ErrorDocument()
-	tools := edgeDoc(t, s, "/tools", build.ViewStandard)
+	tools := edgeDoc(t, s, "/tools", spec.ViewStandard)
 
 	// An unknown but well-formed toolId reaches S3, which answers 403 (no
 	// s3:ListBucket); the custom error response makes it the JSON 404, with
@@ -208,7 +209,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bo
 		if x.status != http.StatusNotFound || !bytes.Equal(x.body, errorPage.Body) {
 			t.Errorf("unknown toolId%s: %d %q, want 404 %q", view, x.status, x.body, errorPage.Body)
 		}
-		x.wantHeaders(t, "unknown toolId"+view, withCORS(map[string]string{"Content-Type": build.ContentTypeJSON, "Cache-Control": "no-store"}))
+		x.wantHeaders(t, "unknown toolId"+view, withCORS(map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": "no-store"}))
 	}
 	if x := edgeDo(t, client, http.MethodHead, "/tools/no_such_tool", nil); x.status != http.StatusNotFound || len(x.body) != 0 {
 		t.Errorf("HEAD unknown toolId: %d with %d bytes, want 404 without a body", x.status, len(x.body))
@@ -218,7 +219,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bo
 	if x.status != http.StatusNotFound || !strings.Contains(string(x.body), `"status":404`) {
 		t.Errorf("malformed toolId: %d %q, want the JSON 404", x.status, x.body)
 	}
-	x.wantHeaders(t, "malformed toolId", withCORS(map[string]string{"Content-Type": build.ContentTypeJSON, "Cache-Control": "no-store"}))
+	x.wantHeaders(t, "malformed toolId", withCORS(map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": "no-store"}))
 
 	// The tool list, with its headers from the object's metadata, and
 	// the compact view.
@@ -232,7 +233,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bo
 		t.Errorf("GET /tools: ETag %q is not a strong validator", etag)
 	}
 	if compactView {
-		compact := edgeDoc(t, s, "/tools", build.ViewCompact)
+		compact := edgeDoc(t, s, "/tools", spec.ViewCompact)
 		x = edgeDo(t, client, http.MethodGet, "/tools?view=compact", nil)
 		if x.status != http.StatusOK || !bytes.Equal(x.body, compact.Body) {
 			t.Errorf("GET /tools?view=compact: %d %.100q, want the compact list %.100q", x.status, x.body, compact.Body)
@@ -273,7 +274,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bo
 // own, which internal/edgetest's tests cover.)
 func edgeMethods(t *testing.T, client *http.Client) {
 	t.Helper()
-	want405 := withCORS(map[string]string{"Allow": "GET, HEAD, OPTIONS", "Content-Type": build.ContentTypeJSON, "Cache-Control": "no-store"})
+	want405 := withCORS(map[string]string{"Allow": "GET, HEAD, OPTIONS", "Content-Type": spec.ContentTypeJSON, "Cache-Control": "no-store"})
 	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
 		x := edgeDo(t, client, m, "/tools", nil)
 		if x.status != http.StatusMethodNotAllowed || !strings.Contains(string(x.body), `"status":405`) {

@@ -3,25 +3,17 @@ package publish
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
-// The headers every response carries, whatever its status. Browsers need
-// CORS on errors and 304s too, and S3 famously sends it only when the
-// request has an Origin header: here it does not depend on the request.
-const (
-	allowMethods  = "GET, HEAD, OPTIONS"
-	allowHeaders  = "Content-Type, If-None-Match"
-	exposeHeaders = "ETag"
-	preflightAge  = "86400"
-	errorCache    = "no-store"
-)
+// allowMethods are the methods a site answers (the Allow header).
+const allowMethods = "GET, HEAD, OPTIONS"
 
 // gzipMin is the size below which a document is not worth compressing.
 const gzipMin = 512
@@ -82,14 +74,13 @@ func NewHandler(docs []build.Document) (*Handler, error) {
 // ServeHTTP answers one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	hdr.Set("Access-Control-Allow-Origin", "*")
-	hdr.Set("Access-Control-Allow-Methods", allowMethods)
-	hdr.Set("Access-Control-Allow-Headers", allowHeaders)
-	hdr.Set("Access-Control-Expose-Headers", exposeHeaders)
+	for _, kv := range spec.CORSHeaders {
+		hdr.Set(kv[0], kv[1])
+	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:
-		hdr.Set("Access-Control-Max-Age", preflightAge)
+		hdr.Set("Access-Control-Max-Age", spec.PreflightMaxAge)
 		hdr.Set("Allow", allowMethods)
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -129,12 +120,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // catalog, its view. Any view other than compact, and compact on a site
 // that does not serve it, gives the standard view.
 func (h *Handler) lookup(r *http.Request) *servedDoc {
-	if r.URL.Query().Get("view") == build.ViewCompact {
-		if d := h.docs[docKey{r.URL.Path, build.ViewCompact}]; d != nil {
+	if r.URL.Query().Get("view") == spec.ViewCompact {
+		if d := h.docs[docKey{r.URL.Path, spec.ViewCompact}]; d != nil {
 			return d
 		}
 	}
-	return h.docs[docKey{r.URL.Path, build.ViewStandard}]
+	return h.docs[docKey{r.URL.Path, spec.ViewStandard}]
 }
 
 func notFoundMessage(path string) string {
@@ -146,28 +137,15 @@ func notFoundMessage(path string) string {
 
 // writeError answers with a small JSON error document.
 func writeError(w http.ResponseWriter, r *http.Request, status int, message string) {
-	body := errorBody(status, message)
+	body := spec.ErrorBody(status, message)
 	hdr := w.Header()
-	hdr.Set("Content-Type", build.ContentTypeJSON)
-	hdr.Set("Cache-Control", errorCache)
+	hdr.Set("Content-Type", spec.ContentTypeJSON)
+	hdr.Set("Cache-Control", spec.ErrorCacheControl)
 	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
-}
-
-// errorBody is the JSON error document of every error signpost answers:
-// {"error":{"status":404,"message":"..."}}.
-func errorBody(status int, message string) []byte {
-	type errorObject struct {
-		Status  int    `json:"status"`
-		Message string `json:"message"`
-	}
-	body, _ := json.Marshal(struct {
-		Error errorObject `json:"error"`
-	}{errorObject{status, message}})
-	return append(body, '\n')
 }
 
 // acceptsGzip reports whether Accept-Encoding values allow gzip: named

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // exampleServer serves the acme site of the example catalog on 127.0.0.1
@@ -85,17 +86,17 @@ func TestHandlerRoutes(t *testing.T) {
 		contentType string
 		want        build.Document
 	}{
-		{"/tools", 200, "application/json", doc(site, "/tools", build.ViewStandard)},
-		{"/tools?view=compact", 200, "application/json", doc(site, "/tools", build.ViewCompact)},
-		{"/tools?view=zz", 200, "application/json", doc(site, "/tools", build.ViewStandard)},
-		{"/tools?view=", 200, "application/json", doc(site, "/tools", build.ViewStandard)},
-		{"/tools/get_forecast", 200, "application/json", doc(site, "/tools/get_forecast", build.ViewStandard)},
-		{"/tools/get_forecast?view=compact", 200, "application/json", doc(site, "/tools/get_forecast", build.ViewCompact)},
-		{"/tools/get_forecast?view=COMPACT", 200, "application/json", doc(site, "/tools/get_forecast", build.ViewStandard)},
-		{"/.well-known/mcp/catalog.json", 200, "application/json", doc(site, "/.well-known/mcp/catalog.json", build.ViewStandard)},
-		{"/.well-known/ai-catalog.json", 200, "application/ai-catalog+json", doc(site, "/.well-known/ai-catalog.json", build.ViewStandard)},
-		{"/.well-known/mcp/servers/com.example/weather.json", 200, "application/mcp-server+json", doc(site, "/.well-known/mcp/servers/com.example/weather.json", build.ViewStandard)},
-		{"/.well-known/mcp/server-cards/com.example/weather.json", 200, "application/mcp-server-card+json", doc(site, "/.well-known/mcp/server-cards/com.example/weather.json", build.ViewStandard)},
+		{"/tools", 200, "application/json", doc(site, "/tools", spec.ViewStandard)},
+		{"/tools?view=compact", 200, "application/json", doc(site, "/tools", spec.ViewCompact)},
+		{"/tools?view=zz", 200, "application/json", doc(site, "/tools", spec.ViewStandard)},
+		{"/tools?view=", 200, "application/json", doc(site, "/tools", spec.ViewStandard)},
+		{"/tools/get_forecast", 200, "application/json", doc(site, "/tools/get_forecast", spec.ViewStandard)},
+		{"/tools/get_forecast?view=compact", 200, "application/json", doc(site, "/tools/get_forecast", spec.ViewCompact)},
+		{"/tools/get_forecast?view=COMPACT", 200, "application/json", doc(site, "/tools/get_forecast", spec.ViewStandard)},
+		{"/.well-known/mcp/catalog.json", 200, "application/json", doc(site, "/.well-known/mcp/catalog.json", spec.ViewStandard)},
+		{"/.well-known/ai-catalog.json", 200, "application/ai-catalog+json", doc(site, "/.well-known/ai-catalog.json", spec.ViewStandard)},
+		{"/.well-known/mcp/servers/com.example/weather.json", 200, "application/mcp-server+json", doc(site, "/.well-known/mcp/servers/com.example/weather.json", spec.ViewStandard)},
+		{"/.well-known/mcp/server-cards/com.example/weather.json", 200, "application/mcp-server-card+json", doc(site, "/.well-known/mcp/server-cards/com.example/weather.json", spec.ViewStandard)},
 		{"/tools/no_such_tool", 404, "application/json", build.Document{}},
 		{"/tools/no_such_tool?view=compact", 404, "application/json", build.Document{}},
 		{"/tools/", 404, "application/json", build.Document{}},
@@ -136,7 +137,7 @@ func TestHandlerRoutes(t *testing.T) {
 
 func TestHandlerConditional(t *testing.T) {
 	srv, site := exampleServer(t)
-	etag := doc(site, "/tools", build.ViewStandard).ETag
+	etag := doc(site, "/tools", spec.ViewStandard).ETag
 	for _, tc := range []struct {
 		inm    string
 		status int
@@ -161,7 +162,7 @@ func TestHandlerConditional(t *testing.T) {
 func TestHandlerMethods(t *testing.T) {
 	srv, site := exampleServer(t)
 	resp, body := do(t, srv, exchange{method: http.MethodHead, path: "/tools"})
-	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != strconv.Itoa(len(doc(site, "/tools", build.ViewStandard).Body)) {
+	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != strconv.Itoa(len(doc(site, "/tools", spec.ViewStandard).Body)) {
 		t.Errorf("HEAD: %d, %d bytes, Content-Length %s", resp.StatusCode, len(body), resp.Header.Get("Content-Length"))
 	}
 	resp, _ = do(t, srv, exchange{method: http.MethodOptions, path: "/tools/get_forecast", header: map[string]string{
@@ -179,7 +180,7 @@ func TestHandlerMethods(t *testing.T) {
 
 func TestHandlerGzip(t *testing.T) {
 	srv, site := exampleServer(t)
-	want := doc(site, "/tools", build.ViewStandard)
+	want := doc(site, "/tools", spec.ViewStandard)
 	for _, tc := range []struct {
 		accept string
 		gz     bool

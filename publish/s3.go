@@ -27,6 +27,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // S3API is the few S3 calls publishing needs. *s3.Client satisfies it;
@@ -117,7 +118,7 @@ func normalizePrefix(prefix string) string {
 // must therefore be uploaded after them.
 func isListOrCatalog(d *build.Document) bool {
 	switch d.Route.Route {
-	case "/tools", build.RouteMCPCatalog, build.RouteAICatalog:
+	case "/tools", spec.RouteMCPCatalog, spec.RouteAICatalog:
 		return true
 	}
 	return false
@@ -387,7 +388,7 @@ func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applie
 		manifest, changed = p.manifestKeeping(p.keptEntries)
 	}
 	if changed {
-		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, build.ContentTypeJSON, "no-cache"); err != nil {
+		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, spec.ContentTypeJSON, "no-cache"); err != nil {
 			return res, err
 		}
 	}
@@ -417,7 +418,7 @@ func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applie
 		step(len(batch), 0, 0, len(batch))
 	}
 	if keeping && len(deletes) > 0 {
-		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, build.ContentTypeJSON, "no-cache"); err != nil {
+		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, spec.ContentTypeJSON, "no-cache"); err != nil {
 			return res, err
 		}
 	}

@@ -9,13 +9,10 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/signpost-dev/signpost/build"
 )
 
 // Limits of the HTTP server: a slow or hostile client cannot hold a
@@ -79,44 +76,6 @@ func (l *Live) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(w, r)
 }
 
-// SelectSite picks the site of tenant among a build's sites: the only one
-// when tenant is empty and there is one, or the tenant's.
-func SelectSite(tenants []string, tenant string) (int, error) {
-	if tenant == "" {
-		if len(tenants) == 1 {
-			return 0, nil
-		}
-		return 0, fmt.Errorf("the build has one site per tenant (%s): choose one with --tenant", strings.Join(tenants, ", "))
-	}
-	for i, t := range tenants {
-		if t == tenant {
-			return i, nil
-		}
-	}
-	if len(tenants) == 1 && tenants[0] == "" {
-		return 0, fmt.Errorf("the build has no tenants: leave out --tenant")
-	}
-	return 0, fmt.Errorf("no tenant %q in the build: it has %s", tenant, strings.Join(tenants, ", "))
-}
-
-// Documents returns the documents of one site of the opened build.
-func (s *Site) Documents(tenant string) ([]build.Document, error) {
-	var names []string
-	for _, sr := range s.Routes.Sites {
-		names = append(names, sr.Tenant)
-	}
-	i, err := SelectSite(names, tenant)
-	if err != nil {
-		return nil, err
-	}
-	sr := s.Routes.Sites[i]
-	docs := make([]build.Document, 0, len(sr.Routes))
-	for _, r := range sr.Routes {
-		docs = append(docs, build.Document{Route: r, Body: s.bodies[siteKey(sr.Dir, r.Key)]})
-	}
-	return docs, nil
-}
-
 // Watch calls rebuild whenever a file under dir changes (folders whose
 // names start with "." aside), checking every interval until ctx is done.
 // It compares a fingerprint of names, sizes and modification times, which
@@ -166,11 +125,4 @@ func fingerprint(dir string) (string, error) {
 		return "", fmt.Errorf("watch %s: %w", dir, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// IsBuild reports whether dir is a build output folder (it holds a route
-// table) rather than a catalog folder.
-func IsBuild(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, build.RouteTableFile))
-	return err == nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/signpost-dev/signpost/internal/english"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -169,10 +170,10 @@ func (f *flattener) leaf(e *jsonschema.ValidationError) {
 		if fields := f.allowedFields(e.SchemaURL); k.Want == 1 && len(fields) > 0 {
 			f.add(at, "must not be empty"+when+"; expected at least one of: "+strings.Join(fields, ", "))
 		} else {
-			f.add(at, fmt.Sprintf("must have at least %d %s%s; got %d", k.Want, plural(k.Want, "field"), when, k.Got))
+			f.add(at, fmt.Sprintf("must have at least %d %s%s; got %d", k.Want, english.Plural(k.Want, "field", "fields"), when, k.Got))
 		}
 	case *kind.MaxProperties:
-		f.add(at, fmt.Sprintf("must have at most %d %s%s; got %d", k.Want, plural(k.Want, "field"), when, k.Got))
+		f.add(at, fmt.Sprintf("must have at most %d %s%s; got %d", k.Want, english.Plural(k.Want, "field", "fields"), when, k.Got))
 	case *kind.MinItems:
 		if k.Want == 1 {
 			f.add(at, "must not be empty"+when)
@@ -180,7 +181,7 @@ func (f *flattener) leaf(e *jsonschema.ValidationError) {
 			f.add(at, fmt.Sprintf("must have at least %d items%s; got %d", k.Want, when, k.Got))
 		}
 	case *kind.MaxItems:
-		f.add(at, fmt.Sprintf("must have at most %d %s%s; got %d", k.Want, plural(k.Want, "item"), when, k.Got))
+		f.add(at, fmt.Sprintf("must have at most %d %s%s; got %d", k.Want, english.Plural(k.Want, "item", "items"), when, k.Got))
 	case *kind.UniqueItems:
 		f.add(append(slices.Clip(at), itoa(k.Duplicates[1])), fmt.Sprintf("duplicate of item %d; items must be unique", k.Duplicates[0]))
 	case *kind.Minimum:
@@ -432,30 +433,11 @@ func compactJSON(x any) string {
 	return string(b)
 }
 
-// jsonTypeName names the JSON type of a decoded value.
-func jsonTypeName(x any) string {
-	switch x.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return "number"
-	}
-	return fmt.Sprintf("a Go %T", x)
-}
-
 // typeAmong reports whether x has the JSON type of one of values.
 func typeAmong(x any, values []any) bool {
-	t := jsonTypeName(x)
+	t := TypeName(x)
 	for _, w := range values {
-		if jsonTypeName(w) == t {
+		if TypeName(w) == t {
 			return true
 		}
 	}
@@ -481,13 +463,6 @@ func errorText(err error) string {
 		return l.LocalizedError(printer)
 	}
 	return err.Error()
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 func dedupe(s []string) []string {

@@ -174,13 +174,13 @@ func (v *Validator) Validate(name string, instance any) []Violation {
 func (v *Validator) CheckSchema(schema any) []Violation {
 	obj, ok := schema.(map[string]any)
 	if !ok {
-		return []Violation{{Message: "a tool's schema must be a JSON object, got " + jsonTypeName(schema)}}
+		return []Violation{{Message: "a tool's schema must be a JSON object, got " + TypeName(schema)}}
 	}
 	meta := v.meta20
 	if raw, ok := obj["$schema"]; ok {
 		s, ok := raw.(string)
 		if !ok {
-			return []Violation{{Pointer: "/$schema", Message: "must be a string, got " + jsonTypeName(raw)}}
+			return []Violation{{Pointer: "/$schema", Message: "must be a string, got " + TypeName(raw)}}
 		}
 		var msg string
 		if meta, msg = v.dialect(s); meta == nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 func newBuildCmd() *cobra.Command {
@@ -42,7 +44,7 @@ earlier build.`,
 			}
 			if diags.HasErrors() {
 				if format == build.FormatText {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s; nothing written\n", dir, diags.Errors(), plural(diags.Errors(), "error", "errors"))
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s; nothing written\n", dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 				}
 				return reportedError{exitInvalid}
 			}
@@ -108,7 +110,7 @@ func printSummary(w io.Writer, out string, b *build.Build) error {
 		if name == "" {
 			name = "(all)"
 		}
-		std, compact := s.Bytes("/tools", build.ViewStandard), s.Bytes("/tools", build.ViewCompact)
+		std, compact := s.Bytes("/tools", spec.ViewStandard), s.Bytes("/tools", spec.ViewCompact)
 		compactCol := "off"
 		switch {
 		case compact > 0 && s.Tools == 0:

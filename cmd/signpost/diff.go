@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/publish"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // diffFormat is the --format flag of diff.
@@ -209,7 +209,7 @@ func (d *diffSides) load(ctx context.Context, which, arg, other string) (b *buil
 	switch {
 	case err == nil && !fi.IsDir():
 		return nil, false, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, build.RouteTableFile)
-	case err == nil && publish.IsBuild(arg):
+	case err == nil && build.IsOutput(arg):
 		b, err := openBuiltSite(ctx, which, arg)
 		return b, false, err
 	case err == nil:
@@ -270,7 +270,7 @@ func (d *diffSides) defaultCatalog(ctx context.Context, other string) (string, e
 	if d.newPlaceKnown {
 		return d.newPlace, nil
 	}
-	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !publish.IsBuild(other) {
+	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !build.IsOutput(other) {
 		prefix, same, err := build.GitFolder(ctx, d.repo, other)
 		if err != nil {
 			return "", err
@@ -309,7 +309,7 @@ func (d diffSides) compile(ctx context.Context, which, arg, dir, prefix string) 
 				d.note("%s", dg)
 			}
 		}
-		d.note("signpost: %s side %s: the catalog is invalid (%d %s): fix it, or compare another version", which, arg, diags.Errors(), plural(diags.Errors(), "error", "errors"))
+		d.note("signpost: %s side %s: the catalog is invalid (%d %s): fix it, or compare another version", which, arg, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 		return nil, reportedError{exitInvalid}
 	}
 	b, err := build.Compile(ctx, cat)
@@ -322,17 +322,9 @@ func (d diffSides) compile(ctx context.Context, which, arg, dir, prefix string) 
 // openBuiltSite reads a build output folder, checking every document
 // against its route table, as serve and publish do.
 func openBuiltSite(ctx context.Context, which, dir string) (*build.Build, error) {
-	site, err := publish.Open(ctx, dir)
+	o, err := build.Open(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s side %s: %w", which, dir, err)
 	}
-	b := &build.Build{}
-	for _, sr := range site.Routes.Sites {
-		docs, err := site.Documents(sr.Tenant)
-		if err != nil {
-			return nil, fmt.Errorf("%s side %s: %w", which, dir, err)
-		}
-		b.Sites = append(b.Sites, &build.Site{Tenant: sr.Tenant, Dir: sr.Dir, Documents: docs})
-	}
-	return b, nil
+	return o.Build(), nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 func newImportCmd() *cobra.Command {
@@ -161,11 +163,11 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	// have become, not that they were imported.
 	summaryOf := func(read, imported string) string {
 		return fmt.Sprintf("%d %s%s: %d %s, %d not publishable as a card, %d invalid",
-			len(all), plural(len(all), "document", "documents"), read,
+			len(all), english.Plural(len(all), "document", "documents"), read,
 			counts[build.ImportImported], imported, counts[build.ImportNoRemotes], counts[build.ImportInvalid])
 	}
 	if failed > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s not imported; nothing written\n", summaryOf(" read", "could be imported"), failed, plural(failed, "file", "files"))
+		fmt.Fprintf(stderr, "%s; %d %s not imported; nothing written\n", summaryOf(" read", "could be imported"), failed, english.Plural(failed, "file", "files"))
 		return reportedError{exitInvalid}
 	}
 	if !writes {
@@ -362,8 +364,8 @@ func parseClassify(flags []string) (map[string]string, error) {
 			return nil, fmt.Errorf("--classify %q: want TIER=NAME[,NAME...], for example read=get_issue,list_issues", f)
 		}
 		switch tier {
-		case build.TierPure, build.TierRead, build.TierWrite:
-		case build.TierExec:
+		case spec.TierPure, spec.TierRead, spec.TierWrite:
+		case spec.TierExec:
 			return nil, fmt.Errorf("--classify %q: exec is only for host extensions; an MCP tool is pure, read or write", f)
 		default:
 			return nil, fmt.Errorf("--classify %q: unknown safety tier %q: use pure, read or write", f, tier)
@@ -440,11 +442,11 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 	// become, not that they were imported.
 	summary := func(read, imported string) string {
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes, %d with an input schema substituted), %d left out",
-			len(imp.Tools), plural(len(imp.Tools), "tool", "tools"), read, counts[build.ImportImported], imported,
+			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[build.ImportImported], imported,
 			changed, substituted, counts[build.ImportLeftOut])
 	}
 	if errs > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, plural(errs, "error", "errors"))
+		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
 		return reportedError{exitInvalid}
 	}
 	if !writes {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"os/exec"
 	"path"
@@ -23,6 +22,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/templates"
 )
 
@@ -303,24 +304,14 @@ func (o initOptions) data(cmd *cobra.Command, version string) (initData, error) 
 	return d, nil
 }
 
-// checkInitOrigin checks --origin as signpost.yaml will (scheme and host
-// only; https, or http for loopback) and returns its host in lower case.
+// checkInitOrigin checks --origin as signpost.yaml will and returns its
+// host in lower case.
 func checkInitOrigin(origin string) (string, error) {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || u.Opaque != "" {
-		return "", fmt.Errorf("--origin %q is not a URL like https://example.com", origin)
+	u, err := spec.ParseOrigin(origin)
+	if err != nil {
+		return "", fmt.Errorf("--origin: %w", err)
 	}
-	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-		return "", fmt.Errorf("--origin %q must be scheme and host only, like https://example.com", origin)
-	}
-	host := strings.ToLower(u.Hostname())
-	switch {
-	case u.Scheme == "https":
-	case u.Scheme == "http" && (host == "localhost" || host == "127.0.0.1" || host == "::1"):
-	default:
-		return "", fmt.Errorf("--origin %q must use https (plain http only for loopback hosts)", origin)
-	}
-	return host, nil
+	return strings.ToLower(u.Hostname()), nil
 }
 
 // workflowVersion is the version the workflow installs signpost at: the
@@ -610,9 +601,9 @@ func initConflicts(place initPlace, files []initFile) ([]string, error) {
 // asked to write.
 func printConflicts(w io.Writer, place initPlace, conflicts []string, other initWorkflow, d initData) {
 	if place.Catalog == "." {
-		fmt.Fprintf(w, "signpost: %s already has %s that init writes:\n", place.Dir, plural(len(conflicts), "a file", "files"))
+		fmt.Fprintf(w, "signpost: %s already has %s that init writes:\n", place.Dir, english.Plural(len(conflicts), "a file", "files"))
 	} else {
-		fmt.Fprintf(w, "signpost: %s and its repository's top already have %s that init writes:\n", place.Dir, plural(len(conflicts), "a file", "files"))
+		fmt.Fprintf(w, "signpost: %s and its repository's top already have %s that init writes:\n", place.Dir, english.Plural(len(conflicts), "a file", "files"))
 	}
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "  %s\n", c)

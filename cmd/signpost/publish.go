@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish"
 )
 
@@ -450,7 +451,7 @@ func printPlan(w io.Writer, sp *sitePublish) {
 
 // count is n and noun, in the plural unless n is 1.
 func count(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, noun, noun+"s"))
+	return fmt.Sprintf("%d %s", n, english.Plural(n, noun, noun+"s"))
 }
 
 // printPublished prints the one-line result of each site.

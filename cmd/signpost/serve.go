@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish"
 )
 
@@ -44,7 +46,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 			ctx := cmd.Context()
 			dir := catalogDir(args)
 			stderr := cmd.ErrOrStderr()
-			isBuild := publish.IsBuild(dir)
+			isBuild := build.IsOutput(dir)
 			if isBuild && (watch || origin != "") {
 				return usageError{fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
 			}
@@ -59,15 +61,15 @@ SIGINT or SIGTERM stops the server gracefully.`,
 
 			live := &publish.Live{}
 			if isBuild {
-				site, err := publish.Open(ctx, dir)
+				o, err := build.Open(ctx, dir)
 				if err != nil {
 					return err
 				}
-				docs, err := site.Documents(tenant)
+				site, err := o.Build().Site(tenant)
 				if err != nil {
-					return usageError{err}
+					return usageError{tenantHint(err)}
 				}
-				h, err := publish.NewHandler(docs)
+				h, err := publish.NewHandler(site.Documents)
 				if err != nil {
 					return err
 				}
@@ -79,7 +81,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 				}
 				if diags.HasErrors() {
 					_ = diags.Write(cmd.OutOrStdout(), build.FormatText)
-					fmt.Fprintf(stderr, "%s: %d %s; nothing served\n", dir, diags.Errors(), plural(diags.Errors(), "error", "errors"))
+					fmt.Fprintf(stderr, "%s: %d %s; nothing served\n", dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 					return reportedError{exitInvalid}
 				}
 				live.Set(h)
@@ -120,15 +122,11 @@ func compileHandler(ctx context.Context, dir, tenant, origin string) (*publish.H
 	if err != nil {
 		return nil, diags, err
 	}
-	var tenants []string
-	for _, s := range b.Sites {
-		tenants = append(tenants, s.Tenant)
-	}
-	i, err := publish.SelectSite(tenants, tenant)
+	site, err := b.Site(tenant)
 	if err != nil {
-		return nil, diags, usageError{err}
+		return nil, diags, usageError{tenantHint(err)}
 	}
-	h, err := publish.NewHandler(b.Sites[i].Documents)
+	h, err := publish.NewHandler(site.Documents)
 	return h, diags, err
 }
 
@@ -141,9 +139,23 @@ func rebuild(ctx context.Context, stderr io.Writer, live *publish.Live, dir, ten
 		fmt.Fprintf(stderr, "rebuild: %v; still serving the last good build\n", err)
 	case diags.HasErrors():
 		_ = diags.Write(stderr, build.FormatText)
-		fmt.Fprintf(stderr, "rebuild: %d %s; still serving the last good build\n", diags.Errors(), plural(diags.Errors(), "error", "errors"))
+		fmt.Fprintf(stderr, "rebuild: %d %s; still serving the last good build\n", diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 	default:
 		live.Set(h)
 		fmt.Fprintf(stderr, "rebuilt %s at %s\n", dir, time.Now().Format(time.TimeOnly))
 	}
+}
+
+// tenantHint adds to a *build.TenantError what to do with --tenant.
+func tenantHint(err error) error {
+	var te *build.TenantError
+	switch {
+	case !errors.As(err, &te):
+		return err
+	case te.Tenant == "":
+		return fmt.Errorf("%w with --tenant", err)
+	case len(te.Tenants) == 1 && te.Tenants[0] == "":
+		return fmt.Errorf("%w: leave out --tenant", err)
+	}
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 func newValidateCmd() *cobra.Command {
@@ -28,13 +29,13 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
 			}
 			if diags.HasErrors() {
 				if format == build.FormatText {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s\n", catalogDir(args), diags.Errors(), plural(diags.Errors(), "error", "errors"))
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s\n", catalogDir(args), diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 				}
 				return reportedError{exitInvalid}
 			}
 			if format == build.FormatText {
 				if n := len(diags) - diags.Errors(); n > 0 {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid, with %d %s\n", catalogDir(args), n, plural(n, "warning", "warnings"))
+					fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid, with %d %s\n", catalogDir(args), n, english.Plural(n, "warning", "warnings"))
 				} else {
 					fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid\n", catalogDir(args))
 				}
@@ -44,11 +45,4 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
 	}
 	cmd.Flags().Var(&format, "format", "output format: text, json or github")
 	return cmd
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

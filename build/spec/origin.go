@@ -1,0 +1,44 @@
+package spec
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// IsLoopbackHost reports whether host, a URL's host name without port or
+// brackets, always names this machine: localhost and the names below it
+// (RFC 6761), in any case, and the addresses 127.0.0.0/8 and ::1. These are
+// the only hosts that may be served over plain http.
+func IsLoopbackHost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ParseOrigin parses a site origin: a scheme and a host (and port) only,
+// https, or plain http for a loopback host (see IsLoopbackHost). The error
+// says what is wrong in words fit for the author of the origin.
+func ParseOrigin(origin string) (*url.URL, error) {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return nil, fmt.Errorf("origin %q is not a URL like https://example.com", origin)
+	}
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		return nil, fmt.Errorf("origin %q must be scheme and host only, like https://example.com", origin)
+	}
+	switch u.Scheme {
+	case "https":
+		return u, nil
+	case "http":
+		if IsLoopbackHost(u.Hostname()) {
+			return u, nil
+		}
+		return nil, fmt.Errorf("origin %q must use https: plain http is only for loopback hosts", origin)
+	}
+	return nil, fmt.Errorf("origin %q must use https", origin)
+}

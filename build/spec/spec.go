@@ -1,0 +1,109 @@
+// Package spec is the vocabulary of the texts signpost implements: the routes
+// and media types of the HTTP contract, the views of the tool catalog, the
+// values of a tool's safety fields and the MCP hints they determine, and the
+// rule for which origins may be served over plain http. It imports only the
+// standard library, so the compiler, the hosts and the conformance checker
+// all speak it without depending on one another.
+package spec
+
+import "strings"
+
+// Media types of the published documents.
+const (
+	// ContentTypeJSON is the media type of the tool catalog's documents and
+	// of the draft MCP catalog.
+	ContentTypeJSON = "application/json"
+	// ContentTypeServerCardDraft is the media type of the draft server card,
+	// the one /.well-known/mcp/catalog.json points at.
+	ContentTypeServerCardDraft = "application/mcp-server+json"
+	// ContentTypeServerCardV1 is the media type of the v1 server card, the
+	// one /.well-known/ai-catalog.json points at.
+	ContentTypeServerCardV1 = "application/mcp-server-card+json"
+	// ContentTypeAICatalog is the media type of /.well-known/ai-catalog.json.
+	ContentTypeAICatalog = "application/ai-catalog+json"
+)
+
+// CacheControl is the Cache-Control every document is served with.
+const CacheControl = "public, max-age=3600"
+
+// Routes of the HTTP contract.
+const (
+	// RouteTools is the tool list; each tool is below it, at RouteTools/{toolId}.
+	RouteTools = "/tools"
+	// RouteMCPCatalog is the draft MCP catalog, served as application/json.
+	RouteMCPCatalog = "/.well-known/mcp/catalog.json"
+	// RouteAICatalog is the AI Catalog 1.0.
+	RouteAICatalog = "/.well-known/ai-catalog.json"
+)
+
+// ToolRoute returns the route of the tool toolID.
+func ToolRoute(toolID string) string { return RouteTools + "/" + toolID }
+
+// IsToolRoute reports whether route is the tool list or a route below it.
+func IsToolRoute(route string) bool {
+	return route == RouteTools || strings.HasPrefix(route, RouteTools+"/")
+}
+
+// Views of the tool catalog, chosen with the view query parameter.
+const (
+	ViewStandard = "standard"
+	ViewCompact  = "compact"
+)
+
+// The values of a tool's safety and provenance fields.
+const (
+	TierPure  = "pure"
+	TierRead  = "read"
+	TierWrite = "write"
+	TierExec  = "exec"
+
+	ReplayDeterministic = "deterministic"
+	ReplayIdempotent    = "idempotent"
+	ReplayKeyed         = "keyed"
+	ReplayUnsafe        = "unsafe"
+
+	EgressNone     = "none"
+	EgressInternal = "internal"
+	EgressInternet = "internet"
+
+	SourceHostExtension = "host-extension"
+	SourceMCP           = "mcp"
+	SourceOpenAPI       = "openapi"
+)
+
+// Tiers, ReplayPolicies and Egresses list the values of each safety field,
+// from the least to the most consequential.
+var (
+	Tiers          = [...]string{TierPure, TierRead, TierWrite, TierExec}
+	ReplayPolicies = [...]string{ReplayDeterministic, ReplayIdempotent, ReplayKeyed, ReplayUnsafe}
+	Egresses       = [...]string{EgressNone, EgressInternal, EgressInternet}
+)
+
+// Annotations are the four MCP tool hints. The tool catalog derives them from
+// the safety fields (see Derive); they are never copied from an MCP server.
+type Annotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+	OpenWorldHint   bool `json:"openWorldHint"`
+}
+
+// Derive returns the hints a tool of the given safety tier, replay policy and
+// egress carries.
+func Derive(tier, replay, egress string) Annotations {
+	return Annotations{
+		ReadOnlyHint:    tier == TierPure || tier == TierRead,
+		DestructiveHint: tier == TierWrite || tier == TierExec,
+		IdempotentHint:  replay == ReplayDeterministic || replay == ReplayIdempotent,
+		OpenWorldHint:   egress != EgressNone,
+	}
+}
+
+// SiteName names the site of tenant in messages ("" is the one site of a
+// catalog without tenants).
+func SiteName(tenant string) string {
+	if tenant == "" {
+		return "the site without tenants"
+	}
+	return "tenant " + tenant
+}

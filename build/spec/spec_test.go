@@ -1,0 +1,62 @@
+package spec
+
+import "testing"
+
+func TestDerive(t *testing.T) {
+	for _, tc := range []struct {
+		tier, replay, egress string
+		want                 Annotations
+	}{
+		{TierPure, ReplayDeterministic, EgressNone, Annotations{ReadOnlyHint: true, IdempotentHint: true}},
+		{TierRead, ReplayIdempotent, EgressInternal, Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: true}},
+		{TierWrite, ReplayKeyed, EgressInternet, Annotations{DestructiveHint: true, OpenWorldHint: true}},
+		{TierExec, ReplayUnsafe, EgressNone, Annotations{DestructiveHint: true}},
+	} {
+		if got := Derive(tc.tier, tc.replay, tc.egress); got != tc.want {
+			t.Errorf("%s/%s/%s: %+v, want %+v", tc.tier, tc.replay, tc.egress, got, tc.want)
+		}
+	}
+}
+
+func TestIsLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LOCALHOST": true, "localhost.": true, "foo.localhost": true, "a.b.Localhost": true,
+		"127.0.0.1": true, "127.0.0.2": true, "127.255.255.254": true, "::1": true,
+		"localhost.example.com": false, "notlocalhost": false, "128.0.0.1": false, "::": false,
+		"0.0.0.0": false, "10.0.0.1": false, "example.com": false, "": false, "::ffff:127.0.0.1": true,
+	} {
+		if got := IsLoopbackHost(host); got != want {
+			t.Errorf("IsLoopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+func TestParseOrigin(t *testing.T) {
+	for origin, wantErr := range map[string]string{
+		"https://example.com":         "",
+		"https://example.com/":        "",
+		"https://example.com:8443":    "",
+		"http://127.0.0.1:8080":       "",
+		"http://127.0.0.2:8080":       "",
+		"http://LOCALHOST:8080":       "",
+		"http://[::1]:8080":           "",
+		"http://foo.localhost":        "",
+		"http://example.com":          `origin "http://example.com" must use https: plain http is only for loopback hosts`,
+		"ftp://example.com":           `origin "ftp://example.com" must use https`,
+		"example.com":                 `origin "example.com" is not a URL like https://example.com`,
+		"mailto:a@example.com":        `origin "mailto:a@example.com" is not a URL like https://example.com`,
+		"https://example.com/catalog": `origin "https://example.com/catalog" must be scheme and host only, like https://example.com`,
+		"https://u:p@example.com":     `origin "https://u:p@example.com" must be scheme and host only, like https://example.com`,
+		"https://example.com?":        `origin "https://example.com?" must be scheme and host only, like https://example.com`,
+		"https://example.com#x":       `origin "https://example.com#x" must be scheme and host only, like https://example.com`,
+	} {
+		_, err := ParseOrigin(origin)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != wantErr {
+			t.Errorf("ParseOrigin(%q): %q, want %q", origin, got, wantErr)
+		}
+	}
+}
