@@ -128,6 +128,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/build/refs"
 )
 
 // Limits of the projection.
@@ -674,7 +676,7 @@ func csAcceptsAll(v any) bool {
 func (p *csProjector) inline(ref string) *csNode {
 	r, ok := p.refs[ref]
 	if !ok {
-		r.target, _, r.ok = resolveRef(p.root, ref)
+		r.target, _, r.ok = refs.Resolve(p.root, ref)
 		if p.refs == nil {
 			p.refs = map[string]csRef{}
 		}

@@ -20,6 +20,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -39,14 +41,14 @@ func forbiddenKeywords(schema any) []string {
 		}
 		for _, k := range sortedKeys(m) {
 			kv := m[k]
-			p := at + "/" + escapeRefToken(k)
+			p := at + "/" + source.EscapePointer(k)
 			if slices.Contains(compactForbiddenKeywords, k) {
 				out = append(out, p)
 			}
-			switch schemaKeyword(k) {
-			case skSchema:
+			switch refs.KeywordKind(k) {
+			case refs.Schema:
 				walk(kv, p, depth+1)
-			case skItems, skSchemaList:
+			case refs.Items, refs.SchemaList:
 				if l, ok := kv.([]any); ok {
 					for i, e := range l {
 						walk(e, p+"/"+strconv.Itoa(i), depth+1)
@@ -54,10 +56,10 @@ func forbiddenKeywords(schema any) []string {
 				} else {
 					walk(kv, p, depth+1)
 				}
-			case skSchemaMap, skDependencies:
+			case refs.SchemaMap, refs.Dependencies:
 				if mm, ok := kv.(map[string]any); ok {
 					for _, name := range sortedKeys(mm) {
-						walk(mm[name], p+"/"+escapeRefToken(name), depth+1)
+						walk(mm[name], p+"/"+source.EscapePointer(name), depth+1)
 					}
 				}
 			}
@@ -784,7 +786,7 @@ func checkPrecise(t *testing.T, name string, orig, compact any, at string) {
 	if props, ok := om["properties"].(map[string]any); ok {
 		cprops, _ := cm["properties"].(map[string]any)
 		for _, k := range sortedKeys(props) {
-			checkPrecise(t, name, props[k], cprops[k], at+"/properties/"+escapeRefToken(k))
+			checkPrecise(t, name, props[k], cprops[k], at+"/properties/"+source.EscapePointer(k))
 		}
 	}
 	for _, k := range []string{"items", "additionalProperties"} {
@@ -1096,7 +1098,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			}
 		case "$ref":
 			if s, ok := v.(string); ok && g.r.IntN(10) != 0 {
-				if target, _, ok := resolveRef(g.root, s); ok {
+				if target, _, ok := refs.Resolve(g.root, s); ok {
 					sub(target)
 				}
 			}

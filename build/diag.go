@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/signpost-dev/signpost/build/source"
 )
 
 // Severity says whether a Diagnostic stops the build.
@@ -18,27 +20,9 @@ const (
 	Warning Severity = "warning"
 )
 
-// Pos is a place in a declaration file. Line and Col are 1-based; zero means
-// the problem concerns the file (or folder) as a whole.
-type Pos struct {
-	File string `json:"file"`
-	Line int    `json:"line,omitempty"`
-	Col  int    `json:"column,omitempty"`
-}
-
-func (p Pos) String() string {
-	switch {
-	case p.Line == 0:
-		return p.File
-	case p.Col == 0:
-		return fmt.Sprintf("%s:%d", p.File, p.Line)
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
-
 // Diagnostic is one problem found in the declarations.
 type Diagnostic struct {
-	Pos
+	source.Pos
 	Severity Severity `json:"severity"`
 	// Rule names the check that failed, for example "toolid-format".
 	Rule    string `json:"rule"`

@@ -15,13 +15,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/signpost-dev/signpost/build/source"
 )
 
 // Limits of a catalog extracted from a Git revision: no file larger than
 // Load reads (see extractTree), and a bounded whole: bytes and files
 // extracted, and tree entries read, extracted or not.
 const (
-	revisionMaxEntry   = maxFileSize
+	revisionMaxEntry   = source.MaxFileSize
 	revisionMaxTotal   = 512 << 20
 	revisionMaxEntries = 100_000
 	revisionMaxScanned = 1_000_000

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -1069,7 +1070,7 @@ func TestExtractRevisionLimits(t *testing.T) {
 	}
 	defer rc.Close()
 	fi, err := os.Stat(filepath.Join(rc.Dir, "big.yaml"))
-	if err != nil || fi.Size() != maxFileSize+1 {
+	if err != nil || fi.Size() != source.MaxFileSize+1 {
 		t.Fatalf("big.yaml: %v, %v", fi, err)
 	}
 	_, diags := Load(context.Background(), rc.Dir)
@@ -1266,7 +1267,7 @@ func TestExtractRevision(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("assets/video.bin", maxFileSize+1)
+	write("assets/video.bin", source.MaxFileSize+1)
 	write(".github/workflows/ci.yml", 10)
 	write("README.md", 10)
 	if err := os.Symlink("/etc", filepath.Join(repo, "etc")); err != nil {

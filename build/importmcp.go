@@ -12,7 +12,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -20,7 +24,7 @@ import (
 // Import of recorded MCP tools/list results as tool declarations.
 //
 // A recording is read exactly as an mcp: import of the loader reads it
-// (parseJSON, then recordedTools), so whatever shape the loader accepts, the
+// (source.ParseJSON, then recordedTools), so whatever shape the loader accepts, the
 // importer accepts. What comes out is a tools: list a catalog can commit and
 // edit: every tool source mcp, safetyTier write unless the host classified
 // it, replayPolicy unsafe and egress internet, the defaults the loader gives
@@ -67,7 +71,7 @@ func (o MCPImportOptions) Check() error {
 	if o.Server != "" && !cardNamePattern.MatchString(o.Server) {
 		return fmt.Errorf("server %q is not a server name: reverse-DNS namespace, one \"/\", then the name, for example com.example/github", o.Server)
 	}
-	if o.ToolIDPrefix != "" && (len(o.ToolIDPrefix) > maxToolIDPrefixLen || !toolIDRE.MatchString(o.ToolIDPrefix)) {
+	if o.ToolIDPrefix != "" && (len(o.ToolIDPrefix) > maxToolIDPrefixLen || !toolid.Valid(o.ToolIDPrefix)) {
 		return fmt.Errorf("tool-id prefix %q must be ASCII snake case of at most %d characters, for example gh", o.ToolIDPrefix, maxToolIDPrefixLen)
 	}
 	for _, name := range sortedKeys(o.Classify) {
@@ -145,7 +149,7 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 	seen := map[string]string{} // MCP name to the source of its first recording
 	type claimed struct {
 		tool  int
-		claim idClaim
+		claim toolid.Claim
 	}
 	var claims []claimed
 	for _, rec := range recs {
@@ -172,11 +176,7 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 				if t.Reason != "" {
 					file.Changed++
 				}
-				base := snakeCase(t.Name)
-				c := idClaim{base: base, canonical: base == t.Name, identity: opts.Server + "\x00" + t.Name}
-				if opts.ToolIDPrefix != "" {
-					c.base = opts.ToolIDPrefix + "_" + base
-				}
+				c := toolid.ClaimFor(opts.ToolIDPrefix, opts.Server, t.Name)
 				claims = append(claims, claimed{len(imp.Tools), c})
 			} else {
 				file.Left++
@@ -204,11 +204,11 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 	// The toolIds are derived as the loader derives them for an mcp:
 	// import with the same server and prefix, so that switching between the
 	// two keeps every tool's URL.
-	cs := make([]idClaim, len(claims))
+	cs := make([]toolid.Claim, len(claims))
 	for i, c := range claims {
 		cs[i] = c.claim
 	}
-	for i, id := range deriveToolIDs(cs, nil) {
+	for i, id := range toolid.Derive(cs, nil) {
 		imp.Tools[claims[i].tool].Declaration["toolId"] = id
 	}
 	return imp, nil
@@ -222,11 +222,11 @@ func readRecording(rec MCPRecording) ([]recordedTool, string) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Sprintf("%s: no JSON value: the file is empty", rec.Label)
 	}
-	src, ps := parseJSON(rec.Label, rec.Label, data)
+	src, ps := source.ParseJSON(rec.Label, rec.Label, data)
 	if len(ps) > 0 {
-		return nil, fmt.Sprintf("%s: line %d, column %d: %s", rec.Label, ps[0].line, ps[0].col, ps[0].msg)
+		return nil, fmt.Sprintf("%s: line %d, column %d: %s", rec.Label, ps[0].Line, ps[0].Col, ps[0].Msg)
 	}
-	recorded, msg := recordedTools(src.value)
+	recorded, msg := recordedTools(src.Value)
 	if msg != "" {
 		return nil, fmt.Sprintf("%s: %s", rec.Label, msg)
 	}
@@ -256,7 +256,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 		return t
 	}
 	seen[name] = source
-	if snakeCase(name) == "" {
+	if toolid.SnakeCase(name) == "" {
 		t.Reason = "no toolId can be derived from a name without ASCII letters or digits: declare the tool by hand"
 		return t
 	}
@@ -267,7 +267,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	}
 	title := strings.TrimSpace(str(obj, "title"))
 	for _, f := range []struct{ name, value string }{{"title", title}, {"description", description}} {
-		if s := findSecrets(f.value); len(s) > 0 {
+		if s := secrets.Find(f.value); len(s) > 0 {
 			t.Reason = fmt.Sprintf("%s: %s; published documents are public", f.name, s[0].Reason)
 			return t
 		}
@@ -386,7 +386,7 @@ func repairSchema(valid *schemas.Validator, field string, schema map[string]any)
 	// leaves what the schema accepts unchanged. Elsewhere (const, enum, a
 	// description) the tool cannot be published as it is.
 	found := map[string]bool{}
-	for _, s := range append(findSchemaSecrets(schema), findSecrets(schema)...) {
+	for _, s := range append(secrets.FindInSchema(schema), secrets.Find(schema)...) {
 		if found[s.Pointer] {
 			continue
 		}
@@ -408,9 +408,9 @@ func repairSchema(valid *schemas.Validator, field string, schema map[string]any)
 		return nil, msg
 	}
 	// The YAML file nests the schema three levels deep (tools, the item,
-	// the field); the loader refuses files nested deeper than maxDepth.
-	if d := nesting(schema); d+3 > maxDepth {
-		return nil, fmt.Sprintf("%s is nested %d levels deep; a declaration file allows %d", field, d, maxDepth-3)
+	// the field); the loader refuses files nested deeper than source.MaxDepth.
+	if d := nesting(schema); d+3 > source.MaxDepth {
+		return nil, fmt.Sprintf("%s is nested %d levels deep; a declaration file allows %d", field, d, source.MaxDepth-3)
 	}
 	return notes, ""
 }
@@ -483,21 +483,21 @@ func convertDraft04(root map[string]any) string {
 // visited.
 func walkSchemaObjects(v any, depth int, fn func(map[string]any)) {
 	m, ok := v.(map[string]any)
-	if !ok || depth > maxSchemaRefDepth {
+	if !ok || depth > refs.MaxDepth {
 		return
 	}
 	fn(m)
 	for _, k := range sortedKeys(m) {
-		switch x := m[k]; schemaKeyword(k) {
-		case skSchema:
+		switch x := m[k]; refs.KeywordKind(k) {
+		case refs.Schema:
 			walkSchemaObjects(x, depth+1, fn)
-		case skSchemaMap, skDependencies:
+		case refs.SchemaMap, refs.Dependencies:
 			if mm, ok := x.(map[string]any); ok {
 				for _, kk := range sortedKeys(mm) {
 					walkSchemaObjects(mm[kk], depth+1, fn)
 				}
 			}
-		case skSchemaList, skItems:
+		case refs.SchemaList, refs.Items:
 			if list, ok := x.([]any); ok {
 				for _, e := range list {
 					walkSchemaObjects(e, depth+1, fn)
@@ -516,14 +516,14 @@ func walkSchemaObjects(v any, depth int, fn func(map[string]any)) {
 func removeSchemaAnnotation(root map[string]any, pointer string) (string, bool) {
 	var cur any = root
 	inSchema := true
-	for _, seg := range splitPointer(pointer) {
+	for _, seg := range source.SplitPointer(pointer) {
 		if !inSchema {
 			// A member of a keyword that holds subschemas.
 			switch c := cur.(type) {
 			case map[string]any:
 				cur = c[seg]
 			case []any:
-				i, ok := arrayIndex(seg)
+				i, ok := refs.ArrayIndex(seg)
 				if !ok || i >= len(c) {
 					return "", false
 				}
@@ -547,12 +547,12 @@ func removeSchemaAnnotation(root map[string]any, pointer string) (string, bool) 
 			delete(m, seg)
 			return seg, true
 		}
-		switch schemaKeyword(seg) {
-		case skSchema:
-		case skItems:
+		switch refs.KeywordKind(seg) {
+		case refs.Schema:
+		case refs.Items:
 			_, isList := next.([]any)
 			inSchema = !isList
-		case skSchemaMap, skSchemaList, skDependencies:
+		case refs.SchemaMap, refs.SchemaList, refs.Dependencies:
 			inSchema = false
 		default:
 			return "", false
@@ -628,8 +628,8 @@ func ToolsYAML(imp *MCPImport) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(out) > maxFileSize {
-		return nil, fmt.Errorf("the declarations are %d bytes, over the %d a catalog file may hold: import the recordings into several files", len(out), maxFileSize)
+	if len(out) > source.MaxFileSize {
+		return nil, fmt.Errorf("the declarations are %d bytes, over the %d a catalog file may hold: import the recordings into several files", len(out), source.MaxFileSize)
 	}
 	return out, nil
 }
@@ -671,14 +671,14 @@ const (
 )
 
 func childRole(key string) int {
-	switch schemaKeyword(key) {
-	case skSchema:
+	switch refs.KeywordKind(key) {
+	case refs.Schema:
 		return roleSchema
-	case skSchemaMap, skDependencies:
+	case refs.SchemaMap, refs.Dependencies:
 		return roleSchemaMap
-	case skSchemaList:
+	case refs.SchemaList:
 		return roleSchemaList
-	case skItems:
+	case refs.Items:
 		return roleItems
 	}
 	return roleData
@@ -831,14 +831,14 @@ func wordMatch(q, w string) int {
 	return m
 }
 
-// nameWords splits a tool name into its lower-case words, as snakeCase
+// nameWords splits a tool name into its lower-case words, as toolid.SnakeCase
 // does: getIssue, get_issue and get-issue are all get, issue.
 func nameWords(name string) []string {
 	r := []rune(name)
 	if len(r) > maxSuggestRunes {
 		r = r[:maxSuggestRunes]
 	}
-	return strings.FieldsFunc(snakeCase(string(r)), func(c rune) bool { return c == '_' })
+	return strings.FieldsFunc(toolid.SnakeCase(string(r)), func(c rune) bool { return c == '_' })
 }
 
 // editDistance is the optimal string alignment distance of a and b: the

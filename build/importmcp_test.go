@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
 )
 
 // importMCPText imports recordings given as label and text pairs.
@@ -135,8 +137,8 @@ func TestImportMCPClassify(t *testing.T) {
 	}
 	// The annotations claim delete_ticket is read-only: ignored.
 	want := map[string]string{
-		"tk_get_ticket_" + digestSuffix("\x00getTicket"):  spec.TierRead,
-		"tk_get_ticket_" + digestSuffix("\x00get-ticket"): spec.TierWrite,
+		"tk_get_ticket_" + toolid.Digest("\x00getTicket"):  spec.TierRead,
+		"tk_get_ticket_" + toolid.Digest("\x00get-ticket"): spec.TierWrite,
 		"tk_delete_ticket": spec.TierWrite,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -334,8 +336,8 @@ func TestImportMCPSchemaProblems(t *testing.T) {
 			if len(cat.Tools) != 1 {
 				t.Fatalf("tools = %v", cat.Tools)
 			}
-			want, _ := parseJSON("want", "want", []byte(tc.in))
-			if diff := cmp.Diff(want.value, cat.Tools[0].InputSchema); diff != "" {
+			want, _ := source.ParseJSON("want", "want", []byte(tc.in))
+			if diff := cmp.Diff(want.Value, cat.Tools[0].InputSchema); diff != "" {
 				t.Errorf("inputSchema (-want +got):\n%s", diff)
 			}
 		})

@@ -18,7 +18,11 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -30,7 +34,7 @@ const ConfigFile = "signpost.yaml"
 // the diagnostics hold no error. Paths in diagnostics are dir joined with the
 // file's path inside it.
 func Load(ctx context.Context, dir string) (*Catalog, Diagnostics) {
-	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source{}}
+	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source.File{}}
 	cat := l.load()
 	return cat, l.diags.Sort()
 }
@@ -43,19 +47,19 @@ type loader struct {
 
 	mu      sync.Mutex
 	diags   Diagnostics
-	sources map[string]*source // JSON files by rel path, read once
+	sources map[string]*source.File // JSON files by rel path, read once
 }
 
 // ref is a value in a source file: where a diagnostic about it points.
 type ref struct {
-	src *source
+	src *source.File
 	ptr string
 }
 
-func (r ref) at(segs ...string) ref { return ref{r.src, joinPointer(r.ptr, segs...)} }
+func (r ref) at(segs ...string) ref { return ref{r.src, source.JoinPointer(r.ptr, segs...)} }
 
 func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) {
-	d := Diagnostic{Pos: at.src.pos(at.ptr), Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)}
+	d := Diagnostic{Pos: at.src.Pos(at.ptr), Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)}
 	l.mu.Lock()
 	l.diags = append(l.diags, d)
 	l.mu.Unlock()
@@ -68,15 +72,15 @@ func (l *loader) errorf(at ref, rule, format string, args ...any) {
 // fileError reports a problem with a file or folder as a whole.
 func (l *loader) fileError(file, rule, format string, args ...any) {
 	l.mu.Lock()
-	l.diags = append(l.diags, Diagnostic{Pos: Pos{File: file}, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)})
+	l.diags = append(l.diags, Diagnostic{Pos: source.Pos{File: file}, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)})
 	l.mu.Unlock()
 }
 
-func (l *loader) problems(src *source, ps []problem) {
+func (l *loader) problems(src *source.File, ps []source.Problem) {
 	for _, p := range ps {
-		d := Diagnostic{Pos: Pos{File: src.path, Line: p.line, Col: p.col}, Severity: Error, Rule: p.rule, Message: p.msg}
-		if p.line == 0 {
-			d.Pos = src.pos(p.pointer)
+		d := Diagnostic{Pos: source.Pos{File: src.Path, Line: p.Line, Col: p.Col}, Severity: Error, Rule: p.Rule, Message: p.Msg}
+		if p.Line == 0 {
+			d.Pos = src.Pos(p.Pointer)
 		}
 		l.mu.Lock()
 		l.diags = append(l.diags, d)
@@ -106,7 +110,7 @@ func (l *loader) load() *Catalog {
 		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
 		return nil
 	}
-	srcs := make([]*source, len(files))
+	srcs := make([]*source.File, len(files))
 	g, ctx := errgroup.WithContext(l.ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, rel := range files {
@@ -119,7 +123,7 @@ func (l *loader) load() *Catalog {
 				l.fileError(l.display(rel), "read", "%v", err)
 				return nil
 			}
-			src, ps := parseYAML(l.display(rel), rel, data)
+			src, ps := source.ParseYAML(l.display(rel), rel, data)
 			l.problems(src, ps)
 			if recoverable(ps) {
 				srcs[i] = src
@@ -136,7 +140,7 @@ func (l *loader) load() *Catalog {
 	if !slices.Contains(files, ConfigFile) {
 		l.fileError(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
 	}
-	var decls []*source
+	var decls []*source.File
 	for i, rel := range files {
 		src := srcs[i]
 		if src == nil {
@@ -196,7 +200,7 @@ func (l *loader) checkServers(servers []pendingServer, tools []*pendingTool) {
 	}
 	for i, ps := range checkServers(list) {
 		for _, p := range ps {
-			l.errorf(servers[i].at.at(splitPointer(p.Pointer)...), "server", "%s", p.Message)
+			l.errorf(servers[i].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
 	}
 	if len(servers) == 0 {
@@ -232,9 +236,9 @@ func (l *loader) checkServers(servers []pendingServer, tools []*pendingTool) {
 // checked further: a duplicate key keeps its first value, so the rest of
 // the file means what it says; other problems leave holes that would only
 // cause follow-on noise.
-func recoverable(ps []problem) bool {
+func recoverable(ps []source.Problem) bool {
 	for _, p := range ps {
-		if p.rule != "duplicate-key" {
+		if p.Rule != "duplicate-key" {
 			return false
 		}
 	}
@@ -272,12 +276,12 @@ func (l *loader) readFile(rel string) ([]byte, error) {
 		return nil, unwrapPathError(err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("file is larger than %d bytes: split it into several files", maxFileSize)
+	if len(data) > source.MaxFileSize {
+		return nil, fmt.Errorf("file is larger than %d bytes: split it into several files", source.MaxFileSize)
 	}
 	return data, nil
 }
@@ -296,7 +300,7 @@ func (l *loader) validate(name string, at ref, v any) []string {
 	vs := l.valid.Validate(name, v)
 	var bad []string
 	for _, x := range vs {
-		l.errorf(at.at(splitPointer(x.Pointer)...), "schema", "%s", x.Message)
+		l.errorf(at.at(source.SplitPointer(x.Pointer)...), "schema", "%s", x.Message)
 		bad = append(bad, x.Pointer)
 	}
 	return bad
@@ -309,12 +313,12 @@ func (l *loader) validate(name string, at ref, v any) []string {
 func failedItems(bad []string) (items map[string]bool, whole bool) {
 	items = map[string]bool{}
 	for _, p := range bad {
-		segs := splitPointer(p)
+		segs := source.SplitPointer(p)
 		switch {
 		case len(segs) >= 1 && segs[0] == "mcp":
 			items["/mcp"] = true
 		case len(segs) >= 2:
-			items[pointerOf(segs[:2])] = true
+			items[source.Pointer(segs[:2])] = true
 		default:
 			return items, true
 		}
@@ -322,16 +326,16 @@ func failedItems(bad []string) (items map[string]bool, whole bool) {
 	return items, false
 }
 
-func (l *loader) loadConfig(src *source, c *Config) {
+func (l *loader) loadConfig(src *source.File, c *Config) {
 	top := ref{src: src}
-	if src.value == nil {
+	if src.Value == nil {
 		l.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
 		return
 	}
-	if len(l.validate("config", top, src.value)) > 0 {
+	if len(l.validate("config", top, src.Value)) > 0 {
 		return
 	}
-	m := src.value.(map[string]any)
+	m := src.Value.(map[string]any)
 	site := m["site"].(map[string]any)
 	c.Origin = str(site, "origin")
 	c.Publisher = str(site, "publisher")
@@ -448,7 +452,7 @@ type pendingTool struct {
 	at           ref            // the declaration
 	origin       map[string]ref // field name to the value it came from
 	explicit     bool           // toolId declared rather than derived
-	claim        idClaim        // for derived toolIds
+	claim        toolid.Claim   // for derived toolIds
 	checkSchemas bool           // false for a recorded tool hidden by classify
 }
 
@@ -461,17 +465,17 @@ func (p *pendingTool) from(field string) ref {
 	return p.at
 }
 
-func (l *loader) loadDeclarations(src *source) ([]*pendingTool, []pendingServer) {
+func (l *loader) loadDeclarations(src *source.File) ([]*pendingTool, []pendingServer) {
 	top := ref{src: src}
-	if src.value == nil {
+	if src.Value == nil {
 		l.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
 		return nil, nil
 	}
-	failed, whole := failedItems(l.validate("declarations", top, src.value))
+	failed, whole := failedItems(l.validate("declarations", top, src.Value))
 	if whole {
 		return nil, nil
 	}
-	m := src.value.(map[string]any)
+	m := src.Value.(map[string]any)
 	var tools []*pendingTool
 	for i, v := range arr(m, "tools") {
 		if at := top.at("tools", fmt.Sprint(i)); !failed[at.ptr] {
@@ -489,7 +493,7 @@ func (l *loader) loadDeclarations(src *source) ([]*pendingTool, []pendingServer)
 		}
 		s, problems := decodeServer(v.(map[string]any))
 		for _, p := range problems {
-			l.errorf(at.at(splitPointer(p.Pointer)...), "server", "%s", p.Message)
+			l.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
 		servers = append(servers, pendingServer{server: s, at: at})
 	}
@@ -542,13 +546,13 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 	if src == nil {
 		return nil, at
 	}
-	return src.value, ref{src: src}
+	return src.Value, ref{src: src}
 }
 
 // readJSON reads a JSON file named by a declaration, relative to the
 // declaring file, and reports why it cannot when it cannot.
-func (l *loader) readJSON(at ref, name string) *source {
-	rel, msg := l.resolvePath(at.src.rel, name)
+func (l *loader) readJSON(at ref, name string) *source.File {
+	rel, msg := l.resolvePath(at.src.Rel, name)
 	if msg != "" {
 		l.errorf(at, "file", "%s", msg)
 		return nil
@@ -564,7 +568,7 @@ func (l *loader) readJSON(at ref, name string) *source {
 		l.errorf(at, "file", "cannot read %s: %v", name, err)
 		return nil
 	}
-	src, ps := parseJSON(l.display(rel), rel, data)
+	src, ps := source.ParseJSON(l.display(rel), rel, data)
 	l.problems(src, ps)
 	if len(ps) > 0 {
 		src = nil
@@ -600,7 +604,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	if src == nil {
 		return nil
 	}
-	recorded, msg := recordedTools(src.value)
+	recorded, msg := recordedTools(src.Value)
 	if msg != "" {
 		l.errorf(ref{src: src}, "mcp-recording", "%s", msg)
 		return nil
@@ -621,7 +625,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 			continue
 		}
 		if first, dup := seen[name]; dup {
-			l.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.pos(first.ptr))
+			l.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.Pos(first.ptr))
 			continue
 		}
 		seen[name] = rat.at("name")
@@ -665,11 +669,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 			t.ToolID, p.explicit = id, true
 			p.origin["toolId"] = cat.at("toolId")
 		} else {
-			base := snakeCase(name)
-			p.claim = idClaim{base: base, canonical: base == name, identity: server + "\x00" + name}
-			if prefix != "" {
-				p.claim.base = prefix + "_" + base
-			}
+			p.claim = toolid.ClaimFor(prefix, server, name)
 			p.origin["toolId"] = rat.at("name")
 		}
 		// A hidden recorded tool is left out before its schemas are
@@ -731,7 +731,7 @@ func recordedTools(v any) ([]recordedTool, string) {
 		switch x := v.(type) {
 		case []any:
 			for i, e := range x {
-				p := joinPointer(ptr, fmt.Sprint(i))
+				p := source.JoinPointer(ptr, fmt.Sprint(i))
 				obj, ok := e.(map[string]any)
 				switch {
 				case ok && obj["name"] != nil && obj["tools"] == nil && obj["result"] == nil:
@@ -750,14 +750,14 @@ func recordedTools(v any) ([]recordedTool, string) {
 				return fmt.Sprintf("the recording is a JSON-RPC error, not a tools/list result: %v", e)
 			}
 			if r, ok := x["result"].(map[string]any); ok {
-				return page(joinPointer(ptr, "result"), r, true)
+				return page(source.JoinPointer(ptr, "result"), r, true)
 			}
 			tools, ok := x["tools"].([]any)
 			if !ok {
 				return fmt.Sprintf("%s has no \"tools\" array: %s", pointerOrRoot(ptr), want)
 			}
 			for i, e := range tools {
-				p := joinPointer(ptr, "tools", fmt.Sprint(i))
+				p := source.JoinPointer(ptr, "tools", fmt.Sprint(i))
 				obj, ok := e.(map[string]any)
 				if !ok {
 					return fmt.Sprintf("%s is not an MCP tool object", p)
@@ -783,7 +783,7 @@ func pointerOrRoot(p string) string {
 // servers; declared ones keep theirs.
 func (l *loader) assignToolIDs(ps []*pendingTool) {
 	explicit := map[string]bool{}
-	var claims []idClaim
+	var claims []toolid.Claim
 	var derived []*pendingTool
 	for _, p := range ps {
 		if p.explicit {
@@ -793,7 +793,7 @@ func (l *loader) assignToolIDs(ps []*pendingTool) {
 			derived = append(derived, p)
 		}
 	}
-	for i, id := range deriveToolIDs(claims, explicit) {
+	for i, id := range toolid.Derive(claims, explicit) {
 		derived[i].tool.ToolID = id
 	}
 }
@@ -804,10 +804,10 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool) {
 	first := map[string]*pendingTool{}
 	for _, p := range ps {
 		t := p.tool
-		if msg := checkToolID(t.ToolID); msg != "" {
+		if msg := toolid.Check(t.ToolID); msg != "" {
 			l.errorf(p.from("toolId"), "toolid-format", "%s", msg)
 		} else if q, dup := first[t.ToolID]; dup {
-			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.pos(q.at.ptr))
+			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.Pos(q.at.ptr))
 		} else {
 			first[t.ToolID] = p
 		}
@@ -844,7 +844,7 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool) {
 func (l *loader) checkPublished(p *pendingTool) {
 	t := p.tool
 	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}} {
-		for _, s := range findSecrets(f.value) {
+		for _, s := range secrets.Find(f.value) {
 			l.errorf(p.from(f.name), "credential", "%s: remove it; published documents are public", s.Reason)
 		}
 	}
@@ -860,7 +860,7 @@ func (l *loader) checkPublished(p *pendingTool) {
 		}
 		at := p.from(f.name)
 		for _, pr := range publishedSchemaProblems(l.valid, f.name, f.schema) {
-			l.errorf(at.at(splitPointer(pr.Pointer)...), pr.Rule, "%s", pr.Message)
+			l.errorf(at.at(source.SplitPointer(pr.Pointer)...), pr.Rule, "%s", pr.Message)
 		}
 	}
 }
@@ -884,13 +884,13 @@ func publishedSchemaProblems(valid *schemas.Validator, field string, schema any)
 	for _, v := range valid.CheckSchema(schema) {
 		out = append(out, publishProblem{v.Pointer, "json-schema", field + ": " + v.Message})
 	}
-	for _, pr := range checkSchemaRefs(schema) {
+	for _, pr := range refs.Check(schema) {
 		out = append(out, publishProblem{pr.Pointer, "schema-ref", pr.Message})
 	}
 	// One problem per value: a schema finding (a default on a password
 	// property) says more than a pattern match on the same value.
 	found := map[string]bool{}
-	for _, s := range append(findSchemaSecrets(schema), findSecrets(schema)...) {
+	for _, s := range append(secrets.FindInSchema(schema), secrets.Find(schema)...) {
 		if !found[s.Pointer] {
 			found[s.Pointer] = true
 			out = append(out, publishProblem{s.Pointer, "credential", s.Reason + ": remove it; published documents are public"})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/toolid"
 )
 
 const recordedTickets = `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
@@ -44,8 +45,8 @@ func TestMCPImport(t *testing.T) {
 	}
 	want := map[string]string{
 		// Classified: read, and the hints follow the declaration.
-		"tk_get_ticket_" + digestSuffix("com.example/tickets\x00getTicket"):  "getTicket mcp com.example/tickets read idempotent internal active ro open",
-		"tk_get_ticket_" + digestSuffix("com.example/tickets\x00get-ticket"): "get-ticket mcp com.example/tickets write unsafe internal active rw open",
+		"tk_get_ticket_" + toolid.Digest("com.example/tickets\x00getTicket"):  "getTicket mcp com.example/tickets read idempotent internal active ro open",
+		"tk_get_ticket_" + toolid.Digest("com.example/tickets\x00get-ticket"): "get-ticket mcp com.example/tickets write unsafe internal active rw open",
 		// Unclassified: write, whatever its annotations claim.
 		"tk_delete_ticket": "delete_ticket mcp com.example/tickets write unsafe internal active rw open",
 	}

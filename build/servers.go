@@ -23,6 +23,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -127,7 +129,7 @@ var serverLocalOnlyFields = []string{"card", "title", "websiteUrl", "repository"
 //     clients to prompt for, as in "Bearer {token}";
 //   - an Authorization, Proxy-Authorization or Cookie header that is not
 //     secret carries no literal value or default;
-//   - no credential material anywhere in the item (findSecrets), nor in the
+//   - no credential material anywhere in the item (secrets.Find), nor in the
 //     value, default or choices of an input whose name says it holds a
 //     secret (X-API-Key, api_key, token, ...);
 //   - repository.subfolder is a clean relative path; _meta keys are
@@ -149,7 +151,7 @@ func decodeServer(m map[string]any) (*Server, []serverProblem) {
 
 type serverDecoder struct {
 	problems []serverProblem
-	// secretAt holds the pointers findSecrets reported, so that no value is
+	// secretAt holds the pointers secrets.Find reported, so that no value is
 	// reported twice as credential material.
 	secretAt map[string]bool
 }
@@ -196,7 +198,7 @@ func (d *serverDecoder) decode(m map[string]any) *Server {
 
 	// Credential material first, so later checks can avoid saying it again.
 	d.secretAt = map[string]bool{}
-	for _, f := range findSecrets(m) {
+	for _, f := range secrets.Find(m) {
 		d.secretAt[f.Pointer] = true
 		d.add(f.Pointer, "%s: remove it; published documents are public", f.Reason)
 	}
@@ -257,7 +259,7 @@ func (d *serverDecoder) decode(m map[string]any) *Server {
 	}
 	for _, k := range sortedKeys(s.Meta) {
 		if msg := serverMetaKeyProblem(k); msg != "" {
-			d.add("/_meta/"+escapePointer(k), "%s", msg)
+			d.add("/_meta/"+source.EscapePointer(k), "%s", msg)
 		}
 	}
 	d.cardPaths(s, m, nameOK)
@@ -349,7 +351,7 @@ func (d *serverDecoder) remote(ptr string, r map[string]any) {
 	}
 	for _, k := range sortedKeys(vars) {
 		if in, ok := vars[k].(map[string]any); ok {
-			d.input(ptr+"/variables/"+escapePointer(k), "variable", k, in, nil)
+			d.input(ptr+"/variables/"+source.EscapePointer(k), "variable", k, in, nil)
 		}
 	}
 	first := map[string]int{}
@@ -389,7 +391,7 @@ func (d *serverDecoder) header(ptr string, h map[string]any) {
 	}
 	for _, k := range sortedKeys(vars) {
 		if in, ok := vars[k].(map[string]any); ok {
-			d.input(ptr+"/variables/"+escapePointer(k), "variable", k, in, nil)
+			d.input(ptr+"/variables/"+source.EscapePointer(k), "variable", k, in, nil)
 		}
 	}
 	d.input(ptr, "header", name, h, tpl)
@@ -444,9 +446,9 @@ func (d *serverDecoder) matchVariables(ptr, field, declaredIn string, names []st
 	for _, k := range sortedKeys(vars) {
 		switch {
 		case !serverVarNameRe.MatchString(k):
-			d.add(ptr+"/variables/"+escapePointer(k), "variable name %q must be letters, digits and _, not starting with a digit", k)
+			d.add(ptr+"/variables/"+source.EscapePointer(k), "variable name %q must be letters, digits and _, not starting with a digit", k)
 		case !slices.Contains(names, k):
-			d.add(ptr+"/variables/"+escapePointer(k), "variable %q is not used in %s: use it as {%s} or remove it", k, field, k)
+			d.add(ptr+"/variables/"+source.EscapePointer(k), "variable %q is not used in %s: use it as {%s} or remove it", k, field, k)
 		}
 	}
 }
@@ -470,13 +472,13 @@ func (d *serverDecoder) input(ptr, kind, name string, in map[string]any, tpl *se
 		}
 		return
 	}
-	// A value that findSecrets does not recognize may still be a credential
+	// A value that secrets.Find does not recognize may still be a credential
 	// when the input's name says it holds one.
-	if name == "" || !isSecretName(name) {
+	if name == "" || !secrets.Named(name) {
 		return
 	}
 	check := func(p, what, v string) {
-		if !d.secretAt[p] && looksLikeCredential(v) {
+		if !d.secretAt[p] && secrets.LooksLikeCredential(v) {
 			d.add(p, "%s of %s %q looks like a credential: remove it; published documents are public", what, kind, name)
 		}
 	}

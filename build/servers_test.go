@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -666,7 +667,7 @@ func srvTLeaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 func srvTPointer(toks []string) string {
 	var b strings.Builder
 	for _, t := range toks {
-		b.WriteString("/" + escapePointer(t))
+		b.WriteString("/" + source.EscapePointer(t))
 	}
 	return b.String()
 }

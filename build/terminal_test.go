@@ -3,6 +3,8 @@ package build
 import (
 	"strings"
 	"testing"
+
+	"github.com/signpost-dev/signpost/build/source"
 )
 
 func TestTerminalSafe(t *testing.T) {
@@ -28,7 +30,7 @@ func TestTerminalSafe(t *testing.T) {
 // TestDiagnosticsTextTerminalSafe checks that a file name from a catalog
 // cannot write to the terminal through a diagnostic.
 func TestDiagnosticsTextTerminalSafe(t *testing.T) {
-	ds := Diagnostics{{Pos: Pos{File: "x\x1b]0;owned\a.yaml", Line: 1, Col: 1}, Severity: Error, Message: "bad"}}
+	ds := Diagnostics{{Pos: source.Pos{File: "x\x1b]0;owned\a.yaml", Line: 1, Col: 1}, Severity: Error, Message: "bad"}}
 	var b strings.Builder
 	if err := ds.Write(&b, FormatText); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package build
+package secrets
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // The fake credentials below are assembled at run time from pieces and
@@ -162,8 +163,8 @@ func TestFindSecretsPatterns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := findSecrets(tt.in)
-			want := []secretFinding{{Pointer: "", Reason: tt.reason}}
+			got := Find(tt.in)
+			want := []Finding{{Pointer: "", Reason: tt.reason}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("findSecrets(%.60q) mismatch (-want +got):\n%s", tt.in, diff)
 			}
@@ -173,8 +174,8 @@ func TestFindSecretsPatterns(t *testing.T) {
 				}
 			}
 			// As an object key, the same string is reported at the member.
-			got = findSecrets(map[string]any{tt.in: true})
-			want = []secretFinding{{Pointer: "/" + strings.ReplaceAll(strings.ReplaceAll(tt.in, "~", "~0"), "/", "~1"), Reason: "object key " + tt.reason}}
+			got = Find(map[string]any{tt.in: true})
+			want = []Finding{{Pointer: "/" + strings.ReplaceAll(strings.ReplaceAll(tt.in, "~", "~0"), "/", "~1"), Reason: "object key " + tt.reason}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("findSecrets(key) mismatch (-want +got):\n%s", diff)
 			}
@@ -227,7 +228,7 @@ func TestFindSecretsProse(t *testing.T) {
 		"See https://docs.github.com/en/rest/actions/workflow-runs#get-a-workflow-run for details.",
 		"A string of at least 32 characters such as 0123456789abcdef0123456789abcdef.",
 	} {
-		if got := findSecrets(s); got != nil {
+		if got := Find(s); got != nil {
 			t.Errorf("findSecrets(%q) = %v, want none", s, got)
 		}
 	}
@@ -237,23 +238,23 @@ func TestFindSecretsStructure(t *testing.T) {
 	tests := []struct {
 		name string
 		in   any
-		want []secretFinding
+		want []Finding
 	}{
 		{"nil", nil, nil},
 		{"scalars", []any{json.Number("12345678901234567890"), true, false, nil, "short"}, nil},
 		{"pointer escaping", map[string]any{"a/b": map[string]any{"c~d": []any{"x", fakeGitHub}}},
-			[]secretFinding{{"/a~1b/c~0d/1", "looks like a GitHub token (ghp_…)"}}},
+			[]Finding{{"/a~1b/c~0d/1", "looks like a GitHub token (ghp_…)"}}},
 		{"nested arrays", []any{[]any{[]any{"x", []any{fakeNPM}}}},
-			[]secretFinding{{"/0/0/1/0", "looks like an npm access token (npm_…)"}}},
+			[]Finding{{"/0/0/1/0", "looks like an npm access token (npm_…)"}}},
 		{"key and value", map[string]any{"config": map[string]any{fakeGitHub: fakeAWSID}},
-			[]secretFinding{
+			[]Finding{
 				{"/config/" + fakeGitHub, "looks like an AWS access key id (AKIA…)"},
 				{"/config/" + fakeGitHub, "object key looks like a GitHub token (ghp_…)"},
 			}},
 		{"sorted by pointer", map[string]any{
 			"b": fakeStripe, "a": []any{fakeNPM}, "a~": fakeAWSID, "": fakeGitLab,
 			"list": []any{"", "", fakeSlack, "", "", "", "", "", "", "", fakeGoogle},
-		}, []secretFinding{
+		}, []Finding{
 			{"/", "looks like a GitLab personal access token (glpa…)"},
 			{"/a/0", "looks like an npm access token (npm_…)"},
 			{"/a~0", "looks like an AWS access key id (AKIA…)"},
@@ -264,7 +265,7 @@ func TestFindSecretsStructure(t *testing.T) {
 		{"secret-named members", map[string]any{
 			"api_key": fakeGenericAPI, "clientSecret": fakeGenericAPI, "password": "Tr0ub4dor-and-3",
 			"headers": map[string]any{"X-Api-Key": fakeGenericAPI, "Authorization": "Bearer " + fakeBearer},
-		}, []secretFinding{
+		}, []Finding{
 			{"/api_key", `value of member "api_key" looks like a credential`},
 			{"/clientSecret", `value of member "clientSecret" looks like a credential`},
 			{"/headers/Authorization", "contains an HTTP Bearer credential (" + hint(fakeBearer) + ")"},
@@ -283,14 +284,14 @@ func TestFindSecretsStructure(t *testing.T) {
 			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{
 				"region": map[string]any{"type": "string", "examples": []any{"us-east-1", fakeGoogle}},
 			}},
-		}, []secretFinding{
+		}, []Finding{
 			{"/description", "contains an AWS access key id (AKIA…)"},
 			{"/inputSchema/properties/region/examples/1", "looks like a Google API key (AIza…)"},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, findSecrets(tt.in)); diff != "" {
+			if diff := cmp.Diff(tt.want, Find(tt.in)); diff != "" {
 				t.Errorf("findSecrets mismatch (-want +got):\n%s", diff)
 			}
 		})
@@ -318,12 +319,12 @@ func TestIsSecretName(t *testing.T) {
 		"private", "author", "value", "confirm", "keyboard", "monkey", "api_version",
 	}
 	for _, n := range secret {
-		if !isSecretName(n) {
+		if !Named(n) {
 			t.Errorf("isSecretName(%q) = false, want true", n)
 		}
 	}
 	for _, n := range notSecret {
-		if isSecretName(n) {
+		if Named(n) {
 			t.Errorf("isSecretName(%q) = true, want false", n)
 		}
 	}
@@ -345,16 +346,16 @@ func TestFindSchemaSecrets(t *testing.T) {
 	tests := []struct {
 		name   string
 		schema string
-		want   []secretFinding
+		want   []Finding
 	}{
 		{"default on password", `{"type":"object","properties":{"password":{"type":"string","default":"hunter2hunter2"}}}`,
-			[]secretFinding{{"/properties/password/default", `default value on secret property "password"`}}},
+			[]Finding{{"/properties/password/default", `default value on secret property "password"`}}},
 		{"const enum examples example", `{"properties":{
 			"apiKey":{"const":"k1"},
 			"client_secret":{"enum":["one","","two"]},
 			"access_token":{"examples":["abc",{"nested":"def"}]},
 			"x-api-key":{"example":"ghi"}}}`,
-			[]secretFinding{
+			[]Finding{
 				{"/properties/access_token/examples/0", `examples value on secret property "access_token"`},
 				{"/properties/access_token/examples/1/nested", `examples value on secret property "access_token"`},
 				{"/properties/apiKey/const", `const value on secret property "apiKey"`},
@@ -364,30 +365,30 @@ func TestFindSchemaSecrets(t *testing.T) {
 			}},
 		{"empty and non-string values", `{"properties":{"password":{"default":""},"token":{"default":12345},"secret":{"enum":[true,null]}}}`, nil},
 		{"format password", `{"properties":{"pin":{"type":"string","format":"password","default":"0000"}}}`,
-			[]secretFinding{{"/properties/pin/default", `default value on property "pin" with format: password`}}},
+			[]Finding{{"/properties/pin/default", `default value on property "pin" with format: password`}}},
 		{"writeOnly", `{"properties":{"hook":{"type":"string","writeOnly":true,"examples":["whsec"]}}}`,
-			[]secretFinding{{"/properties/hook/examples/0", `examples value on property "hook" with writeOnly: true`}}},
+			[]Finding{{"/properties/hook/examples/0", `examples value on property "hook" with writeOnly: true`}}},
 		{"format password in a branch", `{"properties":{"pin":{"anyOf":[{"type":"null"},{"type":"string","format":"password"}],"default":"0000"}}}`,
-			[]secretFinding{{"/properties/pin/default", `default value on property "pin" with format: password`}}},
+			[]Finding{{"/properties/pin/default", `default value on property "pin" with format: password`}}},
 		{"root format password", `{"type":"string","format":"password","default":"x"}`,
-			[]secretFinding{{"/default", `default value on schema with format: password`}}},
+			[]Finding{{"/default", `default value on schema with format: password`}}},
 		{"in $defs", `{"$defs":{"Creds":{"type":"object","properties":{"client_secret":{"type":"string","default":"s3cr3t"}}}}}`,
-			[]secretFinding{{"/$defs/Creds/properties/client_secret/default", `default value on secret property "client_secret"`}}},
+			[]Finding{{"/$defs/Creds/properties/client_secret/default", `default value on secret property "client_secret"`}}},
 		{"definition named like a secret", `{"definitions":{"ApiToken":{"type":"string","examples":["t-1"]}}}`,
-			[]secretFinding{{"/definitions/ApiToken/examples/0", `examples value on secret definition "ApiToken"`}}},
+			[]Finding{{"/definitions/ApiToken/examples/0", `examples value on secret definition "ApiToken"`}}},
 		{"in anyOf branch", `{"properties":{"token":{"anyOf":[{"type":"string","default":"abc"},{"type":"null"}]}}}`,
-			[]secretFinding{{"/properties/token/anyOf/0/default", `default value on secret property "token"`}}},
+			[]Finding{{"/properties/token/anyOf/0/default", `default value on secret property "token"`}}},
 		{"in items", `{"properties":{"credentials":{"type":"array","items":{"type":"string","examples":["c1"]}}}}`,
-			[]secretFinding{{"/properties/credentials/items/examples/0", `examples value on secret property "credentials"`}}},
+			[]Finding{{"/properties/credentials/items/examples/0", `examples value on secret property "credentials"`}}},
 		{"deep", `{"$defs":{"A":{"properties":{"list":{"items":{"oneOf":[{"properties":{"auth":{"properties":{"session_key":{"allOf":[{"if":{"const":"k"}}]}}}}}]}}}}}}`,
-			[]secretFinding{{"/$defs/A/properties/list/items/oneOf/0/properties/auth/properties/session_key/allOf/0/if/const", `const value on secret property "session_key"`}}},
+			[]Finding{{"/$defs/A/properties/list/items/oneOf/0/properties/auth/properties/session_key/allOf/0/if/const", `const value on secret property "session_key"`}}},
 		{"every applicator", `{"properties":{"secret":{
 			"not":{"default":"a"},"then":{"default":"b"},"else":{"default":"c"},
 			"prefixItems":[{"default":"d"}],"contains":{"default":"e"},"additionalProperties":{"default":"f"},
 			"unevaluatedProperties":{"default":"g"},"unevaluatedItems":{"default":"h"},"additionalItems":{"default":"i"},
 			"dependentSchemas":{"other":{"default":"j"}},"patternProperties":{"^x$":{"default":"k"}},
 			"dependencies":{"other":{"default":"l"},"names":["a","b"]},"items":[{"default":"m"}],"contentSchema":{"default":"n"}}}}`,
-			[]secretFinding{
+			[]Finding{
 				{"/properties/secret/additionalItems/default", `default value on secret property "secret"`},
 				{"/properties/secret/additionalProperties/default", `default value on secret property "secret"`},
 				{"/properties/secret/contains/default", `default value on secret property "secret"`},
@@ -404,27 +405,27 @@ func TestFindSchemaSecrets(t *testing.T) {
 				{"/properties/secret/unevaluatedProperties/default", `default value on secret property "secret"`},
 			}},
 		{"pattern property named like a secret", `{"patternProperties":{"_token$":{"default":"t"}}}`,
-			[]secretFinding{{"/patternProperties/_token$/default", `default value on secret pattern property "_token$"`}}},
+			[]Finding{{"/patternProperties/_token$/default", `default value on secret pattern property "_token$"`}}},
 		{"properties of a secret object judged by name", `{"properties":{"credentials":{"properties":{"username":{"default":"admin"},"password":{"default":"pw"}}}}}`,
-			[]secretFinding{{"/properties/credentials/properties/password/default", `default value on secret property "password"`}}},
+			[]Finding{{"/properties/credentials/properties/password/default", `default value on secret property "password"`}}},
 		{"default object on a secret", `{"properties":{"credentials":{"type":"object","default":{"user":"u","pass":"p","port":5432}}}}`,
-			[]secretFinding{
+			[]Finding{
 				{"/properties/credentials/default/pass", `default value on secret property "credentials"`},
 				{"/properties/credentials/default/user", `default value on secret property "credentials"`},
 			}},
 		{"propertyNames not inherited", `{"properties":{"credentials":{"propertyNames":{"enum":["user","password"]}}}}`, nil},
 		{"ref followed", `{"properties":{"password":{"$ref":"#/$defs/Str"}},"$defs":{"Str":{"type":"string","default":"abc"}}}`,
-			[]secretFinding{{"/$defs/Str/default", `default value on secret property "password"`}}},
+			[]Finding{{"/$defs/Str/default", `default value on secret property "password"`}}},
 		{"ref with escapes and percent-encoding", `{"properties":{"token":{"$ref":"#/$defs/a~1b%25c"}},"$defs":{"a/b%c":{"enum":["x"]}}}`,
-			[]secretFinding{{"/$defs/a~1b%c/enum/0", `enum value on secret property "token"`}}},
+			[]Finding{{"/$defs/a~1b%c/enum/0", `enum value on secret property "token"`}}},
 		{"ref into array", `{"properties":{"token":{"$ref":"#/allOf/1"}},"allOf":[{},{"default":"z"}]}`,
-			[]secretFinding{{"/allOf/1/default", `default value on secret property "token"`}}},
+			[]Finding{{"/allOf/1/default", `default value on secret property "token"`}}},
 		{"ref cycle", `{"$defs":{"A":{"$ref":"#/$defs/B"},"B":{"anyOf":[{"$ref":"#/$defs/A"},{"$ref":"#"}]}},"properties":{"token":{"$ref":"#/$defs/A"}}}`, nil},
 		{"ref to root", `{"default":"r","properties":{"secret":{"$ref":"#"}}}`,
-			[]secretFinding{{"/default", `default value on secret property "secret"`}}},
+			[]Finding{{"/default", `default value on secret property "secret"`}}},
 		{"refs that go nowhere", `{"properties":{"token":{"anyOf":[{"$ref":"other.json#/x"},{"$ref":"#anchor"},{"$ref":"#/missing/path"},{"$ref":"#/properties/0"},{"$ref":"#/allOf/01"}]}},"allOf":[{"default":"q"},{"default":"q"}]}`, nil},
 		{"pointer escaping", `{"properties":{"db/password":{"default":"x"},"~token":{"default":"y"}}}`,
-			[]secretFinding{
+			[]Finding{
 				{"/properties/db~1password/default", `default value on secret property "db/password"`},
 				{"/properties/~0token/default", `default value on secret property "~token"`},
 			}},
@@ -441,7 +442,7 @@ func TestFindSchemaSecrets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, findSchemaSecrets(schemaJSON(t, tt.schema))); diff != "" {
+			if diff := cmp.Diff(tt.want, FindInSchema(schemaJSON(t, tt.schema))); diff != "" {
 				t.Errorf("findSchemaSecrets mismatch (-want +got):\n%s", diff)
 			}
 		})
@@ -453,9 +454,9 @@ func TestFindSchemaSecrets(t *testing.T) {
 func TestFindSchemaSecretsDeterministic(t *testing.T) {
 	s := schemaJSON(t, `{"properties":{"password":{"$ref":"#/$defs/S"},"token":{"$ref":"#/$defs/S"},"api_key":{"$ref":"#/$defs/S"}},
 		"$defs":{"S":{"type":"string","default":"d","anyOf":[{"$ref":"#/$defs/S"}]}}}`)
-	want := []secretFinding{{"/$defs/S/default", `default value on secret property "api_key"`}}
+	want := []Finding{{"/$defs/S/default", `default value on secret property "api_key"`}}
 	for range 50 {
-		if diff := cmp.Diff(want, findSchemaSecrets(s)); diff != "" {
+		if diff := cmp.Diff(want, FindInSchema(s)); diff != "" {
 			t.Fatalf("findSchemaSecrets mismatch (-want +got):\n%s", diff)
 		}
 	}
@@ -465,14 +466,14 @@ func TestFindSchemaSecretsDeterministic(t *testing.T) {
 func readCorpusTools(t testing.TB, name string) []any {
 	t.Helper()
 	var tools []any
-	for _, tool := range corpusTools(t, name) {
+	for _, tool := range corpus.Tools(t, name) {
 		tools = append(tools, tool)
 	}
 	return tools
 }
 
-// No finding on 164 real tools: findSecrets on each whole tool object and
-// findSchemaSecrets on each schema.
+// No finding on 164 real tools: Find on each whole tool object and
+// FindInSchema on each schema.
 func TestFindSecretsCorpus(t *testing.T) {
 	total := 0
 	for _, f := range []struct {
@@ -488,16 +489,16 @@ func TestFindSecretsCorpus(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: tool %d is %T", f.name, i, tl)
 			}
-			if got := findSecrets(m); got != nil {
-				t.Errorf("%s: findSecrets(%v) = %v, want none", f.name, m["name"], got)
+			if got := Find(m); got != nil {
+				t.Errorf("%s: Find(%v) = %v, want none", f.name, m["name"], got)
 			}
 			if _, ok := m["inputSchema"]; !ok {
 				t.Errorf("%s: tool %v has no inputSchema", f.name, m["name"])
 			}
 			for _, k := range []string{"inputSchema", "outputSchema"} {
 				if s, ok := m[k]; ok {
-					if got := findSchemaSecrets(s); got != nil {
-						t.Errorf("%s: findSchemaSecrets(%v.%s) = %v, want none", f.name, m["name"], k, got)
+					if got := FindInSchema(s); got != nil {
+						t.Errorf("%s: FindInSchema(%v.%s) = %v, want none", f.name, m["name"], k, got)
 					}
 				}
 			}
@@ -537,9 +538,9 @@ func resolveSecretPointer(v any, p string) bool {
 	return true
 }
 
-func checkSecretFindings(t *testing.T, v any, got []secretFinding) {
+func checkSecretFindings(t *testing.T, v any, got []Finding) {
 	t.Helper()
-	if !slices.IsSortedFunc(got, func(a, b secretFinding) int { return strings.Compare(a.Pointer, b.Pointer) }) {
+	if !slices.IsSortedFunc(got, func(a, b Finding) int { return strings.Compare(a.Pointer, b.Pointer) }) {
 		t.Errorf("findings not sorted: %v", got)
 	}
 	for _, f := range got {
@@ -568,13 +569,13 @@ func FuzzFindSecrets(f *testing.F) {
 		if err := d.Decode(&v); err != nil {
 			v = string(data)
 		}
-		checkSecretFindings(t, v, findSecrets(v))
-		checkSecretFindings(t, v, findSchemaSecrets(v))
+		checkSecretFindings(t, v, Find(v))
+		checkSecretFindings(t, v, FindInSchema(v))
 		s := string(data)
-		checkSecretFindings(t, s, findSecrets(s))
+		checkSecretFindings(t, s, Find(s))
 		m := map[string]any{s: s, "token": s}
-		checkSecretFindings(t, m, findSecrets(m))
-		isSecretName(s)
+		checkSecretFindings(t, m, Find(m))
+		Named(s)
 	})
 }
 
@@ -625,13 +626,13 @@ const benchDescriptor = `{
 
 func BenchmarkFindSecrets(b *testing.B) {
 	v := schemaJSON(b, benchDescriptor)
-	if got := findSecrets(v); got != nil {
+	if got := Find(v); got != nil {
 		b.Fatalf("findings on the benchmark descriptor: %v", got)
 	}
 	b.SetBytes(int64(len(benchDescriptor)))
 	b.ReportAllocs()
 	for b.Loop() {
-		findSecrets(v)
+		Find(v)
 	}
 }
 
@@ -639,7 +640,7 @@ func BenchmarkFindSchemaSecrets(b *testing.B) {
 	s := schemaJSON(b, benchDescriptor).(map[string]any)["inputSchema"]
 	b.ReportAllocs()
 	for b.Loop() {
-		findSchemaSecrets(s)
+		FindInSchema(s)
 	}
 }
 
@@ -649,8 +650,8 @@ func BenchmarkFindSecretsCorpus(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, tl := range tools {
-			findSecrets(tl)
-			findSchemaSecrets(tl.(map[string]any)["inputSchema"])
+			Find(tl)
+			FindInSchema(tl.(map[string]any)["inputSchema"])
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tools)), "ns/tool")

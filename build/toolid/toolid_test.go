@@ -1,4 +1,4 @@
-package build
+package toolid
 
 import (
 	"strings"
@@ -30,9 +30,9 @@ func TestCheckToolID(t *testing.T) {
 		{"café", "not ASCII snake case"},
 		{"index.json", "not ASCII snake case"},
 	} {
-		got := checkToolID(tc.id)
+		got := Check(tc.id)
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
-			t.Errorf("checkToolID(%q) = %q, want %q", tc.id, got, tc.want)
+			t.Errorf("Check(%q) = %q, want %q", tc.id, got, tc.want)
 		}
 	}
 }
@@ -54,51 +54,51 @@ func TestSnakeCase(t *testing.T) {
 		"":                     "",
 		"---":                  "",
 	} {
-		if got := snakeCase(in); got != want {
-			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
+		if got := SnakeCase(in); got != want {
+			t.Errorf("SnakeCase(%q) = %q, want %q", in, got, want)
 		}
-		if got := snakeCase(in); got != "" && checkToolID(got) != "" && len(got) <= MaxToolIDLen {
-			t.Errorf("snakeCase(%q) = %q is not a valid toolId: %s", in, got, checkToolID(got))
+		if got := SnakeCase(in); got != "" && Check(got) != "" && len(got) <= MaxLen {
+			t.Errorf("SnakeCase(%q) = %q is not a valid toolId: %s", in, got, Check(got))
 		}
 	}
 }
 
 func TestDeriveToolIDs(t *testing.T) {
 	long := strings.Repeat("very_", 12) + "long_name" // 69 characters
-	claims := []idClaim{
-		{base: "get_issue", canonical: true, identity: "s\x00get_issue"},
-		{base: "get_issue", canonical: false, identity: "s\x00getIssue"},
-		{base: "list_items", canonical: false, identity: "s\x00list-items"},
-		{base: "list_items", canonical: false, identity: "s\x00listItems"},
-		{base: "unique_one", canonical: false, identity: "s\x00uniqueOne"},
-		{base: "taken", canonical: true, identity: "s\x00taken"},
-		{base: long, canonical: true, identity: "s\x00" + long},
+	claims := []Claim{
+		{Base: "get_issue", Canonical: true, Identity: "s\x00get_issue"},
+		{Base: "get_issue", Canonical: false, Identity: "s\x00getIssue"},
+		{Base: "list_items", Canonical: false, Identity: "s\x00list-items"},
+		{Base: "list_items", Canonical: false, Identity: "s\x00listItems"},
+		{Base: "unique_one", Canonical: false, Identity: "s\x00uniqueOne"},
+		{Base: "taken", Canonical: true, Identity: "s\x00taken"},
+		{Base: long, Canonical: true, Identity: "s\x00" + long},
 	}
-	got := deriveToolIDs(claims, map[string]bool{"taken": true})
+	got := Derive(claims, map[string]bool{"taken": true})
 	want := []string{
 		"get_issue",
-		"get_issue_" + digestSuffix("s\x00getIssue"),
-		"list_items_" + digestSuffix("s\x00list-items"),
-		"list_items_" + digestSuffix("s\x00listItems"),
+		"get_issue_" + Digest("s\x00getIssue"),
+		"list_items_" + Digest("s\x00list-items"),
+		"list_items_" + Digest("s\x00listItems"),
 		"unique_one",
-		"taken_" + digestSuffix("s\x00taken"),
-		strings.TrimRight(long[:39], "_") + "_" + digestSuffix("s\x00"+long),
+		"taken_" + Digest("s\x00taken"),
+		strings.TrimRight(long[:39], "_") + "_" + Digest("s\x00"+long),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("deriveToolIDs (-want +got):\n%s", diff)
+		t.Errorf("Derive (-want +got):\n%s", diff)
 	}
 	for _, id := range got {
-		if msg := checkToolID(id); msg != "" {
+		if msg := Check(id); msg != "" {
 			t.Errorf("derived toolId %q is invalid: %s", id, msg)
 		}
 	}
 
 	// Order does not matter: reversing the claims gives the same ids.
-	rev := make([]idClaim, len(claims))
+	rev := make([]Claim, len(claims))
 	for i, c := range claims {
 		rev[len(claims)-1-i] = c
 	}
-	gotRev := deriveToolIDs(rev, map[string]bool{"taken": true})
+	gotRev := Derive(rev, map[string]bool{"taken": true})
 	for i := range got {
 		if got[i] != gotRev[len(got)-1-i] {
 			t.Errorf("claim %d: %q in order, %q reversed", i, got[i], gotRev[len(got)-1-i])
@@ -109,7 +109,7 @@ func TestDeriveToolIDs(t *testing.T) {
 func TestDigestSuffixIsStable(t *testing.T) {
 	// The suffix is part of a public URL: it must never change between
 	// releases. This pins the algorithm (first 4 bytes of SHA-256, hex).
-	if got, want := digestSuffix("com.example/tickets\x00getTicket"), "5532d1c6"; got != want {
-		t.Errorf("digestSuffix changed: got %s, want %s", got, want)
+	if got, want := Digest("com.example/tickets\x00getTicket"), "5532d1c6"; got != want {
+		t.Errorf("Digest changed: got %s, want %s", got, want)
 	}
 }

@@ -1,6 +1,8 @@
-package build
-
-// This file checks that a tool's JSON Schema is self-contained: every $ref
+// Package refs knows the structure of a JSON Schema: which keywords hold
+// subschemas (KeywordKind), how a local $ref resolves (Resolve), and whether
+// a tool's schema is self-contained (Check).
+//
+// Check makes sure that a tool's JSON Schema is self-contained: every $ref
 // names a schema inside the same document, nothing depends on dynamic scope or
 // embedded resources, and no chain of references loops without consuming any
 // part of the instance (a validator following it would never terminate).
@@ -10,6 +12,7 @@ package build
 // node, then resolves the references and looks for cycles among the
 // "in-place" edges with Tarjan's algorithm. Everything is linear in the size of
 // the document, apart from sorting.
+package refs
 
 import (
 	"cmp"
@@ -19,53 +22,54 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
-// schemaProblem is one reason a JSON Schema is not self-contained.
-type schemaProblem struct {
+// Problem is one reason a JSON Schema is not self-contained.
+type Problem struct {
 	Pointer string // RFC 6901 pointer of the offending value inside the schema (e.g. "/properties/a/$ref")
 	Message string // one line: what is wrong and what to do
 }
 
-// maxSchemaRefDepth is how many levels of nested schemas checkSchemaRefs
+// MaxDepth is how many levels of nested schemas Check
 // walks; the root is level 1. Deeper schemas are reported, not checked.
-const maxSchemaRefDepth = 256
+const MaxDepth = 256
 
 // cycleChainShown is how many schemas of a long $ref cycle a message lists at
 // each end before eliding the middle.
 const cycleChainShown = 4
 
-// schemaKeywordKind says what a keyword of a schema object holds.
-type schemaKeywordKind uint8
+// Kind says what a keyword of a schema object holds.
+type Kind uint8
 
 const (
-	skOther        schemaKeywordKind = iota // not a keyword that holds subschemas (or unknown)
-	skData                                  // an instance value: enum, const, default, examples
-	skSchema                                // one subschema
-	skSchemaMap                             // an object whose members are subschemas
-	skSchemaList                            // an array of subschemas
-	skItems                                 // a subschema, or (draft-07) an array of them
-	skDependencies                          // draft-07: members that are objects are subschemas
+	Other        Kind = iota // not a keyword that holds subschemas (or unknown)
+	Data                     // an instance value: enum, const, default, examples
+	Schema                   // one subschema
+	SchemaMap                // an object whose members are subschemas
+	SchemaList               // an array of subschemas
+	Items                    // a subschema, or (draft-07) an array of them
+	Dependencies             // draft-07: members that are objects are subschemas
 )
 
-func schemaKeyword(k string) schemaKeywordKind {
+func KeywordKind(k string) Kind {
 	switch k {
 	case "properties", "patternProperties", "dependentSchemas", "$defs", "definitions":
-		return skSchemaMap
+		return SchemaMap
 	case "prefixItems", "allOf", "anyOf", "oneOf":
-		return skSchemaList
+		return SchemaList
 	case "items":
-		return skItems
+		return Items
 	case "additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems",
 		"contains", "propertyNames", "not", "if", "then", "else", "contentSchema":
-		return skSchema
+		return Schema
 	case "dependencies":
-		return skDependencies
+		return Dependencies
 	case "enum", "const", "default", "examples":
-		return skData
+		return Data
 	}
-	return skOther
+	return Other
 }
 
 // inPlaceKeyword reports whether the subschemas under keyword k apply to the
@@ -79,12 +83,12 @@ func inPlaceKeyword(k string) bool {
 	return false
 }
 
-// checkSchemaRefs checks every reference in schema (a decoded JSON value:
+// Check checks every reference in schema (a decoded JSON value:
 // map[string]any, []any, string, json.Number, bool, nil; the root of a tool's
 // input or output schema) and returns the problems sorted by Pointer.
 //
 // A root that is not an object has no references and no problems.
-func checkSchemaRefs(schema any) []schemaProblem {
+func Check(schema any) []Problem {
 	root, ok := schema.(map[string]any)
 	if !ok {
 		return nil
@@ -94,7 +98,7 @@ func checkSchemaRefs(schema any) []schemaProblem {
 	c.checkAnchors()
 	c.checkRefs()
 	c.checkCycles()
-	slices.SortFunc(c.problems, func(a, b schemaProblem) int {
+	slices.SortFunc(c.problems, func(a, b Problem) int {
 		if r := strings.Compare(a.Pointer, b.Pointer); r != 0 {
 			return r
 		}
@@ -103,17 +107,17 @@ func checkSchemaRefs(schema any) []schemaProblem {
 	return c.problems
 }
 
-// resolveRef returns the subschema a local $ref names within root ("#",
+// Resolve returns the subschema a local $ref names within root ("#",
 // "#/json/pointer" with ~0 ~1 and %-escapes, or "#anchor" naming a $anchor)
 // and its canonical pointer.
 //
 // ok is false when ref is not local, does not resolve, or names a value that
 // is not an object or a boolean. An anchor is looked up among the schema
-// positions of root; when it is defined twice (an error checkSchemaRefs
-// reports), the definition with the smallest pointer wins. resolveRef does
+// positions of root; when it is defined twice (an error Check
+// reports), the definition with the smallest pointer wins. Resolve does
 // not check whether a pointer target sits at a schema position;
-// checkSchemaRefs does.
-func resolveRef(root any, ref string) (target any, pointer string, ok bool) {
+// Check does.
+func Resolve(root any, ref string) (target any, pointer string, ok bool) {
 	kind, frag, _ := splitLocalRef(ref)
 	switch kind {
 	case refToRoot, refToPointer:
@@ -148,13 +152,13 @@ func resolvePointer(doc any, pointer string) (any, bool) {
 	return v, true
 }
 
-// refChecker holds the state of one checkSchemaRefs call.
+// refChecker holds the state of one Check call.
 type refChecker struct {
 	root     map[string]any
 	nodes    []refNode // every schema object at a schema position; nodes[0] is the root
 	kids     []refKid  // scratch stack of the walk
 	anchors  []refAnchor
-	problems []schemaProblem
+	problems []Problem
 	tooDeep  bool // the depth problem was reported
 
 	anchorNode map[string]int32 // anchor name -> node, filled by checkAnchors
@@ -240,12 +244,12 @@ func (c *refChecker) walk(id int32, depth int) {
 			c.idKeyword(id, v)
 			continue
 		}
-		switch schemaKeyword(k) {
-		case skSchema:
+		switch KeywordKind(k) {
+		case Schema:
 			if sm, ok := v.(map[string]any); ok {
 				c.kids = append(c.kids, refKid{value: sm, form: segKeyword, kw: k})
 			}
-		case skSchemaMap, skDependencies:
+		case SchemaMap, Dependencies:
 			if mm, ok := v.(map[string]any); ok {
 				for name, sv := range mm {
 					if sm, ok := sv.(map[string]any); ok {
@@ -253,9 +257,9 @@ func (c *refChecker) walk(id int32, depth int) {
 					}
 				}
 			}
-		case skSchemaList:
+		case SchemaList:
 			c.listKids(k, v)
-		case skItems:
+		case Items:
 			if sm, ok := v.(map[string]any); ok {
 				c.kids = append(c.kids, refKid{value: sm, form: segKeyword, kw: k})
 			} else {
@@ -269,12 +273,12 @@ func (c *refChecker) walk(id int32, depth int) {
 	}
 	for i := start; i < end; i++ {
 		k := c.kids[i]
-		if depth >= maxSchemaRefDepth {
+		if depth >= MaxDepth {
 			if !c.tooDeep {
 				c.tooDeep = true
-				c.problems = append(c.problems, schemaProblem{
+				c.problems = append(c.problems, Problem{
 					Pointer: c.pointer(id) + kidSegment(k.form, k.kw, k.key, k.idx),
-					Message: fmt.Sprintf("schema nested deeper than %d levels; flatten it, for example by moving parts under $defs", maxSchemaRefDepth),
+					Message: fmt.Sprintf("schema nested deeper than %d levels; flatten it, for example by moving parts under $defs", MaxDepth),
 				})
 			}
 			break
@@ -358,14 +362,14 @@ func (c *refChecker) checkAnchors() {
 		ptrs := make([]string, len(sites))
 		order := make([]int, len(sites))
 		for i, s := range sites {
-			ptrs[i] = c.pointer(s.node) + "/" + escapeRefToken(s.kw)
+			ptrs[i] = c.pointer(s.node) + "/" + source.EscapePointer(s.kw)
 			order[i] = i
 		}
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(ptrs[a], ptrs[b]) })
 		first := order[0]
 		c.anchorNode[name] = sites[first].node
 		for _, i := range order[1:] {
-			c.problems = append(c.problems, schemaProblem{
+			c.problems = append(c.problems, Problem{
 				Pointer: ptrs[i],
 				Message: fmt.Sprintf("anchor %q is already defined at %s; anchors must be unique within a schema", name, ptrs[first]),
 			})
@@ -649,7 +653,7 @@ func (c *refChecker) checkCycles() {
 			elided := len(chain) - 2*cycleChainShown
 			chain = append(append(chain[:cycleChainShown:cycleChainShown], fmt.Sprintf("… %d more …", elided)), chain[len(chain)-cycleChainShown:]...)
 		}
-		c.problems = append(c.problems, schemaProblem{
+		c.problems = append(c.problems, Problem{
 			Pointer: c.pointer(closing) + "/$ref",
 			Message: "$ref cycle that never reaches a value: " + strings.Join(chain, " → "),
 		})
@@ -658,7 +662,7 @@ func (c *refChecker) checkCycles() {
 
 // report records a problem with keyword kw of node id.
 func (c *refChecker) report(id int32, kw, msg string) {
-	c.problems = append(c.problems, schemaProblem{Pointer: c.pointer(id) + "/" + escapeRefToken(kw), Message: msg})
+	c.problems = append(c.problems, Problem{Pointer: c.pointer(id) + "/" + source.EscapePointer(kw), Message: msg})
 }
 
 // pointer returns the RFC 6901 pointer of node id.
@@ -682,19 +686,11 @@ func (c *refChecker) pointer(id int32) string {
 func kidSegment(form uint8, kw, key string, idx int32) string {
 	switch form {
 	case segMember:
-		return "/" + escapeRefToken(kw) + "/" + escapeRefToken(key)
+		return "/" + source.EscapePointer(kw) + "/" + source.EscapePointer(key)
 	case segElement:
-		return "/" + escapeRefToken(kw) + "/" + strconv.Itoa(int(idx))
+		return "/" + source.EscapePointer(kw) + "/" + strconv.Itoa(int(idx))
 	}
-	return "/" + escapeRefToken(kw)
-}
-
-// escapeRefToken escapes one reference token of a JSON pointer.
-func escapeRefToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+	return "/" + source.EscapePointer(kw)
 }
 
 // localRefKind classifies a $ref string.
@@ -832,7 +828,7 @@ func lookupRefPointer(doc any, pointer string, classify bool) (v any, pos refPos
 				return nil, 0, "", fmt.Sprintf("%s has no member %q", where, tok)
 			}
 		case []any:
-			n, isIndex := arrayIndex(tok)
+			n, isIndex := ArrayIndex(tok)
 			if !isIndex {
 				return nil, 0, "", fmt.Sprintf("%s is an array and %q is not an index", where, tok)
 			}
@@ -849,16 +845,16 @@ func lookupRefPointer(doc any, pointer string, classify bool) (v any, pos refPos
 				kw = tok
 				_, isMap := next.(map[string]any)
 				_, isList := next.([]any)
-				switch schemaKeyword(tok) {
-				case skSchema:
+				switch KeywordKind(tok) {
+				case Schema:
 					pos = posIf(isSchemaValue(next), posSchema, posMisshapen)
-				case skSchemaMap, skDependencies:
+				case SchemaMap, Dependencies:
 					pos = posIf(isMap, posKeyword, posMisshapen)
-				case skSchemaList:
+				case SchemaList:
 					pos = posIf(isList, posKeyword, posMisshapen)
-				case skItems:
+				case Items:
 					pos = posIf(isList, posKeyword, posIf(isSchemaValue(next), posSchema, posMisshapen))
-				case skData:
+				case Data:
 					pos = posData
 				default:
 					pos = posOther
@@ -905,8 +901,8 @@ func unescapeRefToken(s string) (string, bool) {
 	return b.String(), true
 }
 
-// arrayIndex parses an RFC 6901 array index: "0" or digits without a leading zero.
-func arrayIndex(s string) (int, bool) {
+// ArrayIndex parses an RFC 6901 array index: "0" or digits without a leading zero.
+func ArrayIndex(s string) (int, bool) {
 	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
 		return 0, false
 	}

@@ -1,4 +1,4 @@
-package build
+package refs
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // decodeSchema decodes a JSON document the way declarations are decoded.
@@ -72,19 +73,19 @@ var acceptedSchemas = []struct{ name, schema string }{
 func TestCheckSchemaRefsAccepts(t *testing.T) {
 	for _, tc := range acceptedSchemas {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := checkSchemaRefs(decodeSchema(t, tc.schema)); len(got) != 0 {
-				t.Errorf("checkSchemaRefs(%s) = %#v, want no problems", tc.schema, got)
+			if got := Check(decodeSchema(t, tc.schema)); len(got) != 0 {
+				t.Errorf("Check(%s) = %#v, want no problems", tc.schema, got)
 			}
 		})
 	}
 }
 
-type p = schemaProblem
+type p = Problem
 
 // rejectedSchemas have the problems listed.
 var rejectedSchemas = []struct {
 	name, schema string
-	want         []schemaProblem
+	want         []Problem
 }{
 	// $ref must be a local string.
 	{"not a string", `{"$ref":5}`, []p{{"/$ref", `$ref must be a string such as "#/$defs/name", not a number`}}},
@@ -239,9 +240,9 @@ var rejectedSchemas = []struct {
 func TestCheckSchemaRefsProblems(t *testing.T) {
 	for _, tc := range rejectedSchemas {
 		t.Run(tc.name, func(t *testing.T) {
-			got := checkSchemaRefs(decodeSchema(t, tc.schema))
+			got := Check(decodeSchema(t, tc.schema))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("checkSchemaRefs(%s) mismatch (-want +got):\n%s", tc.schema, diff)
+				t.Errorf("Check(%s) mismatch (-want +got):\n%s", tc.schema, diff)
 			}
 		})
 	}
@@ -255,23 +256,23 @@ func nested(depth int) string {
 
 func TestCheckSchemaRefsDepth(t *testing.T) {
 	// At the limit: everything is checked, including the cycle.
-	got := checkSchemaRefs(decodeSchema(t, nested(maxSchemaRefDepth)))
-	want := []schemaProblem{{strings.Repeat("/not", maxSchemaRefDepth-1) + "/$ref", "$ref cycle that never reaches a value: # → #"}}
+	got := Check(decodeSchema(t, nested(MaxDepth)))
+	want := []Problem{{strings.Repeat("/not", MaxDepth-1) + "/$ref", "$ref cycle that never reaches a value: # → #"}}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("%d levels (-want +got):\n%s", maxSchemaRefDepth, diff)
+		t.Errorf("%d levels (-want +got):\n%s", MaxDepth, diff)
 	}
 	// One level more: reported once, at the first schema too deep.
-	for _, depth := range []int{maxSchemaRefDepth + 1, 5000} {
-		got := checkSchemaRefs(decodeSchema(t, nested(depth)))
-		want := []schemaProblem{{strings.Repeat("/not", maxSchemaRefDepth), "schema nested deeper than 256 levels; flatten it, for example by moving parts under $defs"}}
+	for _, depth := range []int{MaxDepth + 1, 5000} {
+		got := Check(decodeSchema(t, nested(depth)))
+		want := []Problem{{strings.Repeat("/not", MaxDepth), "schema nested deeper than 256 levels; flatten it, for example by moving parts under $defs"}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%d levels (-want +got):\n%s", depth, diff)
 		}
 	}
 	// Wide below the limit: still one problem.
-	wide := strings.Repeat(`{"not":`, maxSchemaRefDepth-1) + `{"anyOf":[{},{},{}],"properties":{"a":{},"b":{}}}` + strings.Repeat(`}`, maxSchemaRefDepth-1)
-	got = checkSchemaRefs(decodeSchema(t, wide))
-	want = []schemaProblem{{strings.Repeat("/not", maxSchemaRefDepth-1) + "/anyOf/0", "schema nested deeper than 256 levels; flatten it, for example by moving parts under $defs"}}
+	wide := strings.Repeat(`{"not":`, MaxDepth-1) + `{"anyOf":[{},{},{}],"properties":{"a":{},"b":{}}}` + strings.Repeat(`}`, MaxDepth-1)
+	got = Check(decodeSchema(t, wide))
+	want = []Problem{{strings.Repeat("/not", MaxDepth-1) + "/anyOf/0", "schema nested deeper than 256 levels; flatten it, for example by moving parts under $defs"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("wide (-want +got):\n%s", diff)
 	}
@@ -289,7 +290,7 @@ func TestCheckSchemaRefsScales(t *testing.T) {
 		fmt.Fprintf(&b, `"d%d":{"allOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]},`, i, i+1, i+1)
 	}
 	fmt.Fprintf(&b, `"d%d":{"type":"string"}}}`, n)
-	if got := checkSchemaRefs(decodeSchema(t, b.String())); len(got) != 0 {
+	if got := Check(decodeSchema(t, b.String())); len(got) != 0 {
 		t.Errorf("ladder: got %d problems, first %v", len(got), got[0])
 	}
 
@@ -300,7 +301,7 @@ func TestCheckSchemaRefsScales(t *testing.T) {
 		fmt.Fprintf(&b, `"p%d":{"$ref":"#/$defs/m"},`, i)
 	}
 	b.WriteString(`"last":{"$ref":"#/$defs/m"}}}`)
-	if got := checkSchemaRefs(decodeSchema(t, b.String())); len(got) != 0 {
+	if got := Check(decodeSchema(t, b.String())); len(got) != 0 {
 		t.Errorf("fan-in: got %d problems, first %v", len(got), got[0])
 	}
 
@@ -311,8 +312,8 @@ func TestCheckSchemaRefsScales(t *testing.T) {
 		fmt.Fprintf(&b, `"c%05d":{"$ref":"#/$defs/c%05d"},`, i, (i+1)%n)
 	}
 	b.WriteString(`"end":{}}}`)
-	got := checkSchemaRefs(decodeSchema(t, b.String()))
-	want := []schemaProblem{{fmt.Sprintf("/$defs/c%05d/$ref", n-1), fmt.Sprintf(
+	got := Check(decodeSchema(t, b.String()))
+	want := []Problem{{fmt.Sprintf("/$defs/c%05d/$ref", n-1), fmt.Sprintf(
 		"$ref cycle that never reaches a value: #/$defs/c00000 → #/$defs/c00001 → #/$defs/c00002 → #/$defs/c00003 → … %d more … → #/$defs/c%05d → #/$defs/c%05d → #/$defs/c%05d → #/$defs/c00000",
 		n+1-8, n-3, n-2, n-1)}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -356,9 +357,9 @@ func TestResolveRef(t *testing.T) {
 		{"tool.json#/properties/a", nil, "", false},
 		{"https://example.com/tool.json#", nil, "", false},
 	} {
-		target, pointer, ok := resolveRef(root, tc.ref)
+		target, pointer, ok := Resolve(root, tc.ref)
 		if diff := cmp.Diff(tc.target, target); diff != "" || pointer != tc.pointer || ok != tc.ok {
-			t.Errorf("resolveRef(%q) = (…, %q, %v), want (…, %q, %v); target (-want +got):\n%s", tc.ref, pointer, ok, tc.pointer, tc.ok, diff)
+			t.Errorf("Resolve(%q) = (…, %q, %v), want (…, %q, %v); target (-want +got):\n%s", tc.ref, pointer, ok, tc.pointer, tc.ok, diff)
 		}
 	}
 }
@@ -402,9 +403,9 @@ func TestResolvePointer(t *testing.T) {
 // TestCheckSchemaRefsCorpus checks the input and output schemas of real MCP
 // servers: they are all self-contained.
 func TestCheckSchemaRefsCorpus(t *testing.T) {
-	for _, name := range corpusFiles {
+	for _, name := range corpus.ToolFiles {
 		t.Run(name, func(t *testing.T) {
-			tools := corpusTools(t, name)
+			tools := corpus.Tools(t, name)
 			schemas := 0
 			for i, tool := range tools {
 				for _, field := range []string{"inputSchema", "outputSchema"} {
@@ -413,7 +414,7 @@ func TestCheckSchemaRefsCorpus(t *testing.T) {
 						continue
 					}
 					schemas++
-					if got := checkSchemaRefs(schema); len(got) != 0 {
+					if got := Check(schema); len(got) != 0 {
 						t.Errorf("tool %d (%v) %s: %v", i, tool["name"], field, got)
 					}
 				}
@@ -452,7 +453,7 @@ func FuzzCheckSchemaRefs(f *testing.F) {
 		if d.Decode(&doc) != nil {
 			return
 		}
-		got := checkSchemaRefs(doc)
+		got := Check(doc)
 		for i, p := range got {
 			if i > 0 && got[i-1].Pointer > p.Pointer {
 				t.Errorf("problems not sorted: %q before %q", got[i-1].Pointer, p.Pointer)
@@ -464,16 +465,16 @@ func FuzzCheckSchemaRefs(f *testing.F) {
 				t.Errorf("problem at %q: message %q is not one line", p.Pointer, p.Message)
 			}
 		}
-		if again := checkSchemaRefs(doc); !cmp.Equal(got, again) {
+		if again := Check(doc); !cmp.Equal(got, again) {
 			t.Errorf("not deterministic:\n%v\n%v", got, again)
 		}
 		// A $ref at the root that checks out resolves.
 		if m, ok := doc.(map[string]any); ok {
 			if ref, ok := m["$ref"].(string); ok {
-				_, _, resolved := resolveRef(doc, ref)
-				refOK := !slices.ContainsFunc(got, func(p schemaProblem) bool { return p.Pointer == "/$ref" })
+				_, _, resolved := Resolve(doc, ref)
+				refOK := !slices.ContainsFunc(got, func(p Problem) bool { return p.Pointer == "/$ref" })
 				if refOK && !resolved {
-					t.Errorf("$ref %q has no problem but resolveRef fails", ref)
+					t.Errorf("$ref %q has no problem but Resolve fails", ref)
 				}
 			}
 		}
@@ -515,11 +516,11 @@ func BenchmarkCheckSchemaRefs(b *testing.B) {
 	if len(c.nodes) != 40 {
 		b.Fatalf("benchmark schema has %d schema objects, want 40", len(c.nodes))
 	}
-	if got := checkSchemaRefs(schema); len(got) != 0 {
+	if got := Check(schema); len(got) != 0 {
 		b.Fatalf("benchmark schema has problems: %v", got)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		checkSchemaRefs(schema)
+		Check(schema)
 	}
 }

@@ -1,4 +1,9 @@
-package build
+// Package source parses the files of a catalog, YAML and JSON, into decoded
+// JSON values that remember where they came from: a JSON pointer into a
+// value can be turned back into the line and column of the file, so that
+// every diagnostic points at what the author wrote. It bounds what a file may
+// cost (size, depth, aliases) before decoding it.
+package source
 
 import (
 	"bytes"
@@ -17,12 +22,30 @@ import (
 	"github.com/signpost-dev/signpost/schemas"
 )
 
+// Pos is a place in a declaration file. Line and Col are 1-based; zero means
+// the place is the file (or folder) as a whole.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"column,omitempty"`
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
 // Limits on any one input file. They keep hostile or accidental input (a
 // multi-gigabyte file, a billion-laughs alias bomb, ten thousand nested
 // brackets) from exhausting memory or the stack.
 const (
-	maxFileSize     = 16 << 20
-	maxDepth        = 64
+	MaxFileSize     = 16 << 20
+	MaxDepth        = 64
 	maxAliasedNodes = 100_000
 )
 
@@ -30,30 +53,31 @@ const (
 // file's bytes, so that a JSON pointer can be turned back into a line and
 // column; the file is parsed again for that, only when a diagnostic needs
 // it, which keeps the syntax trees of a large catalog out of memory.
-type source struct {
-	path   string // as shown to the user: the catalog folder joined with rel
-	rel    string // slash-separated, relative to the catalog folder
+type File struct {
+	Path  string // as shown to the user: the catalog folder joined with Rel
+	Rel   string // slash-separated, relative to the catalog folder
+	Value any    // the file's content as decoded JSON values
+
 	data   []byte
 	isYAML bool
-	value  any
 
 	posOnce sync.Once
 	node    *yaml.Node     // document content, for YAML files
 	jsonPos map[string]Pos // pointer to position, for JSON files
 }
 
-// problem is a diagnostic not yet tied to a file.
-type problem struct {
-	line, col int
-	pointer   string // used when line is 0
-	rule, msg string
+// Problem is a diagnostic not yet tied to a file.
+type Problem struct {
+	Line, Col int
+	Pointer   string // used when Line is 0
+	Rule, Msg string
 }
 
-// parseYAML parses data as a single YAML document into JSON values.
-func parseYAML(path, rel string, data []byte) (*source, []problem) {
-	s := &source{path: path, rel: rel, data: data, isYAML: true}
-	if len(data) > maxFileSize {
-		return s, []problem{{line: 1, col: 1, rule: "file-size", msg: fmt.Sprintf("file is %d bytes; the limit is %d: split it into several files", len(data), maxFileSize)}}
+// ParseYAML parses data as a single YAML document into JSON values.
+func ParseYAML(path, rel string, data []byte) (*File, []Problem) {
+	s := &File{Path: path, Rel: rel, data: data, isYAML: true}
+	if len(data) > MaxFileSize {
+		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d: split it into several files", len(data), MaxFileSize)}}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -61,47 +85,47 @@ func parseYAML(path, rel string, data []byte) (*source, []problem) {
 		if errors.Is(err, io.EOF) {
 			return s, nil // empty file: value stays nil
 		}
-		return s, []problem{yamlSyntaxProblem(err)}
+		return s, []Problem{yamlSyntaxProblem(err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return s, []problem{{line: extra.Line, col: extra.Column, rule: "yaml-syntax", msg: "more than one YAML document in the file: keep one document per file"}}
+		return s, []Problem{{Line: extra.Line, Col: extra.Column, Rule: "yaml-syntax", Msg: "more than one YAML document in the file: keep one document per file"}}
 	} else if !errors.Is(err, io.EOF) {
-		return s, []problem{yamlSyntaxProblem(err)}
+		return s, []Problem{yamlSyntaxProblem(err)}
 	}
 	if len(doc.Content) == 0 {
 		return s, nil
 	}
 	c := yamlConverter{}
-	s.value = c.convert(doc.Content[0], 0)
+	s.Value = c.convert(doc.Content[0], 0)
 	return s, c.problems
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-func yamlSyntaxProblem(err error) problem {
+func yamlSyntaxProblem(err error) Problem {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return problem{line: line, col: 1, rule: "yaml-syntax", msg: "invalid YAML: " + m[2]}
+		return Problem{Line: line, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: " + m[2]}
 	}
-	return problem{line: 1, col: 1, rule: "yaml-syntax", msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	return Problem{Line: 1, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
 type yamlConverter struct {
 	inAlias    int        // how many aliases the node being converted is under
-	outerAlias *yaml.Node // the outermost of them, where a problem is reported
+	outerAlias *yaml.Node // the outermost of them, where a Problem is reported
 	aliased    int        // nodes copied through aliases so far
-	problems   []problem
+	problems   []Problem
 }
 
 func (c *yamlConverter) fail(n *yaml.Node, rule, format string, args ...any) {
-	c.problems = append(c.problems, problem{line: n.Line, col: n.Column, rule: rule, msg: fmt.Sprintf(format, args...)})
+	c.problems = append(c.problems, Problem{Line: n.Line, Col: n.Column, Rule: rule, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (c *yamlConverter) convert(n *yaml.Node, depth int) any {
-	if depth > maxDepth {
-		c.fail(n, "too-deep", "nested more than %d levels deep", maxDepth)
+	if depth > MaxDepth {
+		c.fail(n, "too-deep", "nested more than %d levels deep", MaxDepth)
 		return nil
 	}
 	if c.inAlias > 0 {
@@ -221,12 +245,12 @@ func (c *yamlConverter) scalar(n *yaml.Node) any {
 	}
 }
 
-// parseJSON parses data as strict JSON (no duplicate keys, no trailing data)
+// ParseJSON parses data as strict JSON (no duplicate keys, no trailing data)
 // into JSON values, numbers as json.Number.
-func parseJSON(path, rel string, data []byte) (*source, []problem) {
-	s := &source{path: path, rel: rel, data: data}
-	if len(data) > maxFileSize {
-		return s, []problem{{line: 1, col: 1, rule: "file-size", msg: fmt.Sprintf("file is %d bytes; the limit is %d", len(data), maxFileSize)}}
+func ParseJSON(path, rel string, data []byte) (*File, []Problem) {
+	s := &File{Path: path, Rel: rel, data: data}
+	if len(data) > MaxFileSize {
+		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d", len(data), MaxFileSize)}}
 	}
 	p := jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	p.dec.UseNumber()
@@ -241,12 +265,12 @@ func parseJSON(path, rel string, data []byte) (*source, []problem) {
 		var jp *jsonProblem
 		if errors.As(err, &jp) {
 			line, col := lineCol(data, jp.offset)
-			return s, []problem{{line: line, col: col, rule: jp.rule, msg: jp.msg}}
+			return s, []Problem{{Line: line, Col: col, Rule: jp.rule, Msg: jp.msg}}
 		}
 		line, col := lineCol(data, p.start())
-		return s, []problem{{line: line, col: col, rule: "json-syntax", msg: "invalid JSON: " + err.Error()}}
+		return s, []Problem{{Line: line, Col: col, Rule: "json-syntax", Msg: "invalid JSON: " + err.Error()}}
 	}
-	s.value = v
+	s.Value = v
 	return s, nil
 }
 
@@ -304,14 +328,14 @@ func (p *jsonParser) value(depth int, tok json.Token) (any, error) {
 	}
 	if p.record != nil {
 		line, col := lineCol(p.data, off)
-		p.record[pointerOf(p.path)] = Pos{Line: line, Col: col}
+		p.record[Pointer(p.path)] = Pos{Line: line, Col: col}
 	}
 	d, ok := tok.(json.Delim)
 	if !ok {
 		return tok, nil
 	}
-	if depth >= maxDepth {
-		return nil, p.errorAt(off, fmt.Sprintf("nested more than %d levels deep", maxDepth))
+	if depth >= MaxDepth {
+		return nil, p.errorAt(off, fmt.Sprintf("nested more than %d levels deep", MaxDepth))
 	}
 	switch d {
 	case '{':
@@ -365,19 +389,19 @@ func lineCol(data []byte, off int) (int, int) {
 // scalars and flow collections, its key for block collections (so an error
 // about a whole mapping points at the line that names it). A pointer that
 // leads nowhere resolves to its deepest existing ancestor.
-func (s *source) pos(pointer string) Pos {
+func (s *File) Pos(pointer string) Pos {
 	if s == nil {
 		return Pos{}
 	}
-	p := Pos{File: s.path, Line: 1, Col: 1}
+	p := Pos{File: s.Path, Line: 1, Col: 1}
 	s.posOnce.Do(s.parsePositions)
-	segs := splitPointer(pointer)
+	segs := SplitPointer(pointer)
 	switch {
 	case s.node != nil:
 		p.Line, p.Col = yamlPos(s.node, segs)
 	case s.jsonPos != nil:
 		for i := len(segs); i >= 0; i-- {
-			if q, ok := s.jsonPos[pointerOf(segs[:i])]; ok {
+			if q, ok := s.jsonPos[Pointer(segs[:i])]; ok {
 				p.Line, p.Col = q.Line, q.Col
 				break
 			}
@@ -387,8 +411,8 @@ func (s *source) pos(pointer string) Pos {
 }
 
 // parsePositions parses the file again, keeping what positions need.
-func (s *source) parsePositions() {
-	if len(s.data) > maxFileSize {
+func (s *File) parsePositions() {
+	if len(s.data) > MaxFileSize {
 		return
 	}
 	if s.isYAML {
@@ -407,7 +431,7 @@ func (s *source) parsePositions() {
 func yamlPos(n *yaml.Node, segs []string) (int, int) {
 	line, col := n.Line, n.Column
 	for depth, seg := range segs {
-		if depth > maxDepth {
+		if depth > MaxDepth {
 			break
 		}
 		for n.Kind == yaml.AliasNode && n.Alias != nil {
@@ -438,25 +462,25 @@ func yamlPos(n *yaml.Node, segs []string) (int, int) {
 	return line, col
 }
 
-// pointerOf builds an RFC 6901 JSON pointer from unescaped segments.
-func pointerOf(segs []string) string {
+// Pointer builds an RFC 6901 JSON pointer from unescaped segments.
+func Pointer(segs []string) string {
 	var b strings.Builder
 	for _, s := range segs {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(s))
+		b.WriteString(EscapePointer(s))
 	}
 	return b.String()
 }
 
-func escapePointer(s string) string {
+func EscapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
-// splitPointer splits an RFC 6901 pointer into unescaped segments.
-func splitPointer(p string) []string {
+// SplitPointer splits an RFC 6901 pointer into unescaped segments.
+func SplitPointer(p string) []string {
 	if p == "" {
 		return nil
 	}
@@ -469,7 +493,7 @@ func splitPointer(p string) []string {
 	return segs
 }
 
-// joinPointer appends unescaped segments to a pointer.
-func joinPointer(base string, segs ...string) string {
-	return base + pointerOf(segs)
+// JoinPointer appends unescaped segments to a pointer.
+func JoinPointer(base string, segs ...string) string {
+	return base + Pointer(segs)
 }

@@ -1,0 +1,210 @@
+package secrets
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// schemaSecretWalker walks the subschemas of a JSON Schema.
+type schemaSecretWalker struct {
+	root     any
+	findings []Finding
+	// expanded holds the $ref targets already walked for a label, so that
+	// recursive and shared definitions are walked once per label.
+	expanded map[string]bool
+}
+
+// walk visits schema node. label describes why it is secret ("" if it is
+// not); name and kind say what its parent calls it ("property", ...).
+func (w *schemaSecretWalker) walk(node any, path []secretPathSeg, label, name, kind string) {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return // true, false, or not a schema
+	}
+	if label == "" && kind != "" && Named(name) {
+		label = "secret " + kind + " " + quoteSecretName(name)
+	}
+	if label == "" {
+		label = schemaSecretDeclared(m, name, kind)
+	}
+	// One pass over the keywords, in any order: findings are sorted, and
+	// $ref targets are expanded once per label whatever the order.
+	for k, v := range m {
+		switch k {
+		case "const", "default", "enum", "example", "examples":
+			if label != "" {
+				w.values(v, secretAppendKey(path, k), k+" value on "+label)
+			}
+		case "$ref":
+			if ref, ok := v.(string); ok && label != "" {
+				w.followRef(ref, label)
+			}
+		case "not", "if", "then", "else", "additionalItems", "unevaluatedItems", "contains",
+			"additionalProperties", "unevaluatedProperties", "contentSchema":
+			// In place, or the elements of a secret: secret too.
+			w.walk(v, secretAppendKey(path, k), label, "", "")
+		case "propertyNames":
+			// Names of members, not their values.
+			w.walk(v, secretAppendKey(path, k), "", "", "")
+		case "items", "allOf", "anyOf", "oneOf", "prefixItems":
+			p := secretAppendKey(path, k)
+			if a, ok := v.([]any); ok {
+				for i, e := range a {
+					w.walk(e, append(p, secretPathSeg{index: i}), label, "", "")
+				}
+			} else if k == "items" {
+				w.walk(v, p, label, "", "")
+			}
+		case "properties":
+			// Each property is judged by its own name.
+			w.members(k, v, path, "", "property")
+		case "patternProperties":
+			w.members(k, v, path, label, "pattern property")
+		case "$defs", "definitions":
+			w.members(k, v, path, "", "definition")
+		case "dependentSchemas", "dependencies":
+			// In place; draft-07 arrays of names are not schemas.
+			w.members(k, v, path, label, "")
+		}
+	}
+}
+
+func secretAppendKey(path []secretPathSeg, key string) []secretPathSeg {
+	return append(path, secretPathSeg{key: key, index: -1})
+}
+
+// members walks v, the object of subschemas under keyword kw.
+func (w *schemaSecretWalker) members(kw string, v any, path []secretPathSeg, label, kind string) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	p := secretAppendKey(path, kw)
+	for k, sub := range obj {
+		w.walk(sub, secretAppendKey(p, k), label, k, kind)
+	}
+}
+
+// schemaSecretDeclared returns a label when the schema itself says it holds
+// a secret, directly or in one of its allOf/anyOf/oneOf branches (as in
+// {"anyOf": [{"type": "string", "format": "password"}, {"type": "null"}]}).
+func schemaSecretDeclared(m map[string]any, name, kind string) string {
+	const (
+		ownFormat = 1 << iota
+		ownWriteOnly
+		branchFormat
+		branchWriteOnly
+	)
+	flags := 0
+	for k, v := range m {
+		switch k {
+		case "format":
+			if v == "password" {
+				flags |= ownFormat
+			}
+		case "writeOnly":
+			if v == true {
+				flags |= ownWriteOnly
+			}
+		case "allOf", "anyOf", "oneOf":
+			a, _ := v.([]any)
+			for _, b := range a {
+				if bm, ok := b.(map[string]any); ok {
+					if bm["format"] == "password" {
+						flags |= branchFormat
+					}
+					if bm["writeOnly"] == true {
+						flags |= branchWriteOnly
+					}
+				}
+			}
+		}
+	}
+	var what string
+	switch {
+	case flags&ownFormat != 0:
+		what = "format: password"
+	case flags&ownWriteOnly != 0:
+		what = "writeOnly: true"
+	case flags&branchFormat != 0:
+		what = "format: password"
+	case flags != 0:
+		what = "writeOnly: true"
+	default:
+		return ""
+	}
+	if kind == "" {
+		return "schema with " + what
+	}
+	return kind + " " + quoteSecretName(name) + " with " + what
+}
+
+// values reports every non-empty string in v, a keyword's value at path.
+func (w *schemaSecretWalker) values(v any, path []secretPathSeg, reason string) {
+	switch x := v.(type) {
+	case string:
+		if x != "" {
+			w.findings = append(w.findings, Finding{Pointer: secretPointer(path), Reason: reason})
+		}
+	case []any:
+		for i, e := range x {
+			w.values(e, append(path, secretPathSeg{index: i}), reason)
+		}
+	case map[string]any:
+		for k, e := range x {
+			w.values(e, secretAppendKey(path, k), reason)
+		}
+	}
+}
+
+// followRef walks the target of a local "$ref" ("#" or "#/json/pointer")
+// as a secret schema, once per target and label. References to other
+// documents and to anchors are left to the reference checks.
+func (w *schemaSecretWalker) followRef(ref, label string) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	if frag != "" && frag[0] != '/' {
+		return
+	}
+	key := frag + "\x00" + label
+	if w.expanded[key] {
+		return
+	}
+	if w.expanded == nil {
+		w.expanded = map[string]bool{}
+	}
+	w.expanded[key] = true
+
+	var path []secretPathSeg
+	node := w.root
+	if frag != "" {
+		for _, seg := range strings.Split(frag[1:], "/") {
+			seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+			switch x := node.(type) {
+			case map[string]any:
+				v, ok := x[seg]
+				if !ok {
+					return
+				}
+				node = v
+				path = append(path, secretPathSeg{key: seg, index: -1})
+			case []any:
+				i, err := strconv.Atoi(seg)
+				if err != nil || i < 0 || i >= len(x) || strconv.Itoa(i) != seg {
+					return
+				}
+				node = x[i]
+				path = append(path, secretPathSeg{index: i})
+			default:
+				return
+			}
+		}
+	}
+	w.walk(node, path, label, "", "")
+}

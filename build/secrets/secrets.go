@@ -1,0 +1,172 @@
+// Package secrets finds credential material in decoded JSON values and in
+// JSON Schemas: vendor tokens, private keys, passwords in URLs, and values of
+// members whose names say they hold a secret. A catalog is public the moment
+// it is published, so whatever this package reports must never reach a
+// document; its findings name where, never the secret itself.
+package secrets
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Finding is credential material found in a JSON value.
+type Finding struct {
+	// Pointer is the RFC 6901 JSON pointer of the offending value, relative
+	// to the value scanned ("" is the root). For an object key it is the
+	// pointer of the member.
+	Pointer string
+	// Reason says what was found in one line. It never repeats the secret:
+	// at most its first four characters followed by "…".
+	Reason string
+}
+
+// Find scans v, a decoded JSON value (map[string]any, []any, string,
+// json.Number, bool, nil), and reports credential material in string values
+// and object keys, sorted by Pointer (byte order, then Reason).
+//
+// A string is reported at most once, under the most specific pattern it
+// matches. Every pattern demands a vendor prefix, a structure that decodes,
+// or enough length and character variety that prose mentioning "a GitHub
+// token" or "sk-" does not trigger it. A string value is also reported when
+// its member's name says it holds a secret (see Named) and the value
+// looks like one: no spaces, letters and digits, not a placeholder.
+func Find(v any) []Finding {
+	var w secretWalker
+	var path [32]secretPathSeg
+	w.walk(v, path[:0])
+	return sortSecretFindings(w.findings, false)
+}
+
+// FindInSchema scans a JSON Schema document (a tool's inputSchema or
+// outputSchema) for secret values hidden in schema keywords. A schema is
+// secret when the property (or pattern property, or definition) it describes
+// has a name that holds a secret (see Named), when it says
+// "format": "password" or "writeOnly": true (itself or directly in one of its
+// allOf/anyOf/oneOf branches), or when it sits inside a secret schema: in an
+// in-place applicator (allOf, anyOf, oneOf, not, if/then/else,
+// dependentSchemas) or describing its elements (items, prefixItems,
+// additionalProperties, contains, ...), but not under "properties", whose
+// members are judged by their own names. Every non-empty string in the
+// default, const, enum, examples or example of a secret schema is a finding.
+// Local "$ref"s of a secret schema are followed, and a finding in the target
+// is reported at the target's pointer. Booleans are valid schemas; values
+// that are not schemas are skipped. One finding per pointer, sorted.
+func FindInSchema(schema any) []Finding {
+	w := schemaSecretWalker{root: schema}
+	var path [32]secretPathSeg
+	w.walk(schema, path[:0], "", "", "")
+	return sortSecretFindings(w.findings, true)
+}
+
+func sortSecretFindings(fs []Finding, onePerPointer bool) []Finding {
+	if len(fs) == 0 {
+		return nil
+	}
+	slices.SortFunc(fs, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Reason, b.Reason))
+	})
+	if onePerPointer {
+		return slices.CompactFunc(fs, func(a, b Finding) bool { return a.Pointer == b.Pointer })
+	}
+	return slices.Compact(fs)
+}
+
+// secretPathSeg is one step of a JSON pointer: an object member (index < 0)
+// or an array element.
+type secretPathSeg struct {
+	key   string
+	index int
+}
+
+// secretPointer builds the RFC 6901 pointer of path; it is only called when
+// there is something to report, so walking allocates nothing.
+func secretPointer(path []secretPathSeg) string {
+	var b strings.Builder
+	for _, s := range path {
+		b.WriteByte('/')
+		if s.index >= 0 {
+			b.WriteString(strconv.Itoa(s.index))
+			continue
+		}
+		for i := 0; i < len(s.key); i++ {
+			switch c := s.key[i]; c {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}
+
+type secretWalker struct {
+	findings []Finding
+}
+
+func (w *secretWalker) add(path []secretPathSeg, reason string) {
+	w.findings = append(w.findings, Finding{Pointer: secretPointer(path), Reason: reason})
+}
+
+// walk scans v, found at path. path is not kept, so it can live on the
+// caller's stack.
+func (w *secretWalker) walk(v any, path []secretPathSeg) {
+	switch x := v.(type) {
+	case string:
+		if m, ok := scanSecretString(x); ok {
+			w.add(path, m.reason(""))
+		}
+	case map[string]any:
+		for k, val := range x {
+			p := append(path, secretPathSeg{key: k, index: -1})
+			if m, ok := scanSecretString(k); ok {
+				w.add(p, m.reason("object key "))
+			}
+			if s, ok := val.(string); ok {
+				if m, ok := scanSecretString(s); ok {
+					w.add(p, m.reason(""))
+				} else if LooksLikeCredential(s) && Named(k) {
+					w.add(p, "value of member "+quoteSecretName(k)+" looks like a credential")
+				}
+			} else {
+				w.walk(val, p)
+			}
+		}
+	case []any:
+		for i, val := range x {
+			w.walk(val, append(path, secretPathSeg{index: i}))
+		}
+	}
+}
+
+// secretMatch is what scanSecretString found: a noun phrase naming the kind
+// of credential, and whether it is the whole string.
+type secretMatch struct {
+	what  string
+	whole bool
+}
+
+func (m secretMatch) reason(prefix string) string {
+	if m.whole {
+		return prefix + "looks like " + m.what
+	}
+	return prefix + "contains " + m.what
+}
+
+// secretHint is the redacted hint a reason may carry: the first four
+// characters of the secret and an ellipsis.
+func secretHint(s string) string {
+	n := 0
+	for i := range s {
+		if n == 4 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s + "…"
+}

@@ -1,0 +1,137 @@
+package source
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseYAMLValues(t *testing.T) {
+	src, ps := ParseYAML("f.yaml", "f.yaml", []byte(`
+s: text
+q: "123"
+i: 42
+h: 0x1F
+f: 1.5
+e: 1e3
+b: true
+y: yes
+n: null
+t: 2001-12-14
+l: [1, two]
+m: {a: 1}
+`))
+	if len(ps) > 0 {
+		t.Fatalf("problems: %v", ps)
+	}
+	want := map[string]any{
+		"s": "text", "q": "123", "i": json.Number("42"), "h": json.Number("31"),
+		"f": json.Number("1.5"), "e": json.Number("1e3"), "b": true, "y": "yes", "n": nil,
+		"t": "2001-12-14", "l": []any{json.Number("1"), "two"}, "m": map[string]any{"a": json.Number("1")},
+	}
+	if diff := cmp.Diff(want, src.Value); diff != "" {
+		t.Errorf("value (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseYAMLProblems(t *testing.T) {
+	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
+	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	for i, prev := 'b', 'a'; i <= 'i'; i, prev = i+1, i {
+		bomb += fmt.Sprintf("%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n", i, i, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+	}
+	for _, tc := range []struct {
+		name, in string
+		want     []Problem
+	}{
+		{"syntax", "a: [1, 2\nb: 3\n", []Problem{{Line: 1, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: did not find expected ',' or ']'"}}},
+		{"duplicate key", "a: 1\nb: 2\na: 3\n", []Problem{{Line: 3, Col: 1, Rule: "duplicate-key", Msg: `duplicate key "a" (first at line 1)`}}},
+		{"two documents", "a: 1\n---\nb: 2\n", []Problem{{Line: 2, Col: 1, Rule: "yaml-syntax", Msg: "more than one YAML document in the file: keep one document per file"}}},
+		{"merge key", "base: &b {x: 1}\nc:\n  <<: *b\n", []Problem{{Line: 3, Col: 3, Rule: "yaml-merge", Msg: "merge keys (<<) are not supported: write the fields out"}}},
+		{"custom tag", "a: !secret x\n", []Problem{{Line: 1, Col: 4, Rule: "yaml-type", Msg: "unsupported YAML tag !secret: quote the value to make it a string"}}},
+		{"infinity", "a: .inf\n", []Problem{{Line: 1, Col: 4, Rule: "yaml-type", Msg: ".inf is not a JSON number"}}},
+		{"complex key", "? [a]\n: 1\n", []Problem{{Line: 1, Col: 3, Rule: "yaml-key", Msg: "mapping keys must be plain strings"}}},
+		{"too deep", deep, []Problem{{Line: 1, Col: 66, Rule: "too-deep", Msg: "nested more than 64 levels deep"}}},
+		{"alias bomb", bomb, []Problem{{Line: 5, Col: 36, Rule: "alias-limit", Msg: "aliases expand to more than 100000 nodes: write the values out, or use fewer nested aliases"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, got := ParseYAML("f.yaml", "f.yaml", []byte(tc.in))
+			if len(got) > 1 {
+				got = got[:1]
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(Problem{})); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseYAMLHugeFile(t *testing.T) {
+	_, ps := ParseYAML("f.yaml", "f.yaml", make([]byte, MaxFileSize+1))
+	if len(ps) != 1 || ps[0].Rule != "file-size" {
+		t.Fatalf("problems = %v, want one file-size Problem", ps)
+	}
+}
+
+func TestParseJSON(t *testing.T) {
+	src, ps := ParseJSON("s.json", "s.json", []byte("{\n  \"a\": [1, {\"b\": \"x\"}],\n  \"c/d\": 2.50\n}\n"))
+	if len(ps) > 0 {
+		t.Fatalf("problems: %v", ps)
+	}
+	want := map[string]any{"a": []any{json.Number("1"), map[string]any{"b": "x"}}, "c/d": json.Number("2.50")}
+	if diff := cmp.Diff(want, src.Value); diff != "" {
+		t.Errorf("value (-want +got):\n%s", diff)
+	}
+	for ptr, want := range map[string]Pos{
+		"":          {File: "s.json", Line: 1, Col: 1},
+		"/a":        {File: "s.json", Line: 2, Col: 8},
+		"/a/1/b":    {File: "s.json", Line: 2, Col: 18},
+		"/c~1d":     {File: "s.json", Line: 3, Col: 10},
+		"/a/1/nope": {File: "s.json", Line: 2, Col: 12},
+	} {
+		if got := src.Pos(ptr); got != want {
+			t.Errorf("pos(%q) = %v, want %v", ptr, got, want)
+		}
+	}
+}
+
+func TestParseJSONProblems(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     Problem
+	}{
+		{"duplicate key", "{\"a\": 1,\n \"a\": 2}", Problem{Line: 2, Col: 2, Rule: "duplicate-key", Msg: `duplicate key "a"`}},
+		{"trailing data", "{} {}", Problem{Line: 1, Col: 4, Rule: "json-syntax", Msg: "unexpected data after the JSON value"}},
+		{"too deep", strings.Repeat("[", 100) + strings.Repeat("]", 100), Problem{Line: 1, Col: 65, Rule: "too-deep", Msg: "nested more than 64 levels deep"}},
+		{"truncated", `{"a": `, Problem{Line: 1, Col: 7, Rule: "json-syntax", Msg: "unexpected end of JSON"}},
+		{"not json", "a: 1", Problem{Line: 1, Col: 1, Rule: "json-syntax", Msg: "invalid JSON: invalid character 'a' looking for beginning of value"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, got := ParseJSON("s.json", "s.json", []byte(tc.in))
+			if diff := cmp.Diff([]Problem{tc.want}, got, cmp.AllowUnexported(Problem{})); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestYAMLPositions(t *testing.T) {
+	src, ps := ParseYAML("f.yaml", "f.yaml", []byte("tools:\n  - toolId: a\n    inputSchema:\n      type: object\n    tenants: [x, y]\n"))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	for ptr, want := range map[string]Pos{
+		"/tools/0/toolId":           {File: "f.yaml", Line: 2, Col: 13},
+		"/tools/0/inputSchema":      {File: "f.yaml", Line: 3, Col: 5}, // a block mapping: its key
+		"/tools/0/inputSchema/type": {File: "f.yaml", Line: 4, Col: 13},
+		"/tools/0/tenants/1":        {File: "f.yaml", Line: 5, Col: 18},
+		"/tools/0/missing":          {File: "f.yaml", Line: 2, Col: 5},
+	} {
+		if got := src.Pos(ptr); got != want {
+			t.Errorf("pos(%q) = %v, want %v", ptr, got, want)
+		}
+	}
+}

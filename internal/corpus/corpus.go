@@ -1,0 +1,66 @@
+// Package corpus gives tests the real-world data kept beside the
+// repository, in ../shared/corpus: the recorded tools of real MCP servers,
+// registry server.json documents and OpenAPI documents. A missing corpus
+// skips a test on a developer's machine and fails it in CI.
+package corpus
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// ToolFiles are the corpus's recorded tool lists: 164 real MCP tools.
+var ToolFiles = []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"}
+
+// Dir returns the corpus folder: shared/corpus beside the folder that holds
+// the module's go.mod, found from the test's working directory up.
+func Dir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's folder")
+		}
+		dir = parent
+	}
+	c := filepath.Join(filepath.Dir(dir), "shared", "corpus")
+	if _, err := os.Stat(c); errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
+		t.Skipf("corpus not available: %v", err)
+	}
+	return c
+}
+
+// Read returns the bytes of the corpus file name (slash-separated, relative
+// to the corpus folder).
+func Read(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(Dir(t), filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// Tools reads one corpus file of MCP Tool objects, numbers as json.Number.
+func Tools(t testing.TB, name string) []map[string]any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(Read(t, name)))
+	d.UseNumber()
+	var tools []map[string]any
+	if err := d.Decode(&tools); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return tools
+}
