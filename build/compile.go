@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/spec"
 	"golang.org/x/sync/errgroup"
 )
@@ -59,7 +60,7 @@ const compactDescriptionLen = 160
 // there; the annotations, which they determine, the server and the MCP name,
 // which only routing needs, and the output schema are left to the standard
 // view. The description is shortened and the input schema projected onto one
-// without $ref or combinators (see compactSchema).
+// without $ref or combinators (see compact.Schema).
 type CompactToolDescriptor struct {
 	ToolID       string `json:"toolId"`
 	Description  string `json:"description"`
@@ -74,12 +75,12 @@ type CompactToolDescriptor struct {
 func (t *Tool) CompactDescriptor() CompactToolDescriptor {
 	return CompactToolDescriptor{
 		ToolID:       t.ToolID,
-		Description:  compactText(t.Description, compactDescriptionLen),
+		Description:  compact.Text(t.Description, compactDescriptionLen),
 		Source:       t.Source,
 		SafetyTier:   t.SafetyTier,
 		ReplayPolicy: t.ReplayPolicy,
 		Egress:       t.Egress,
-		InputSchema:  compactSchema(t.InputSchema),
+		InputSchema:  compact.Schema(t.InputSchema),
 	}
 }
 

@@ -1,4 +1,4 @@
-package build
+package compact
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/internal/corpus"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -39,7 +41,7 @@ func forbiddenKeywords(schema any) []string {
 		if !ok || depth > 1000 {
 			return
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			kv := m[k]
 			p := at + "/" + source.EscapePointer(k)
 			if slices.Contains(compactForbiddenKeywords, k) {
@@ -58,7 +60,7 @@ func forbiddenKeywords(schema any) []string {
 				}
 			case refs.SchemaMap, refs.Dependencies:
 				if mm, ok := kv.(map[string]any); ok {
-					for _, name := range sortedKeys(mm) {
+					for _, name := range slices.Sorted(maps.Keys(mm)) {
 						walk(mm[name], p+"/"+source.EscapePointer(name), depth+1)
 					}
 				}
@@ -70,7 +72,7 @@ func forbiddenKeywords(schema any) []string {
 }
 
 func TestForbiddenKeywords(t *testing.T) {
-	in := csDecode(t, `{"properties": {"not": {"enum": ["anyOf", {"$ref": "#"}]}, "a": {"items": [{"oneOf": []}], "not": {}}},
+	in := decodeSchema(t, `{"properties": {"not": {"enum": ["anyOf", {"$ref": "#"}]}, "a": {"items": [{"oneOf": []}], "not": {}}},
 		"default": {"allOf": []}, "$defs": {"x": {"$ref": "#"}}, "dependencies": {"a": ["b"], "c": {"anyOf": []}}}`)
 	want := []string{"/$defs/x/$ref", "/dependencies/c/anyOf", "/properties/a/items/0/oneOf", "/properties/a/not"}
 	if diff := cmp.Diff(want, forbiddenKeywords(in)); diff != "" {
@@ -78,8 +80,8 @@ func TestForbiddenKeywords(t *testing.T) {
 	}
 }
 
-// csDecode decodes JSON the way the build does: numbers as json.Number.
-func csDecode(t testing.TB, s string) any {
+// decodeSchema decodes JSON the way the build does: numbers as json.Number.
+func decodeSchema(t testing.TB, s string) any {
 	t.Helper()
 	d := json.NewDecoder(strings.NewReader(s))
 	d.UseNumber()
@@ -90,7 +92,7 @@ func csDecode(t testing.TB, s string) any {
 	return v
 }
 
-func csMarshal(t testing.TB, v any) string {
+func marshalSchema(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -371,31 +373,31 @@ var compactCases = []struct {
 func TestCompactSchema(t *testing.T) {
 	for _, tc := range compactCases {
 		t.Run(tc.name, func(t *testing.T) {
-			in := csDecode(t, tc.in)
-			before := csMarshal(t, in)
-			got := compactSchema(in)
-			if diff := cmp.Diff(csDecode(t, tc.want), csDecode(t, csMarshal(t, got))); diff != "" {
+			in := decodeSchema(t, tc.in)
+			before := marshalSchema(t, in)
+			got := Schema(in)
+			if diff := cmp.Diff(decodeSchema(t, tc.want), decodeSchema(t, marshalSchema(t, got))); diff != "" {
 				t.Errorf("compactSchema(%s) (-want +got):\n%s", tc.in, diff)
 			}
 			if bad := forbiddenKeywords(got); len(bad) > 0 {
 				t.Errorf("forbidden keywords at %v", bad)
 			}
-			if after := csMarshal(t, in); after != before {
+			if after := marshalSchema(t, in); after != before {
 				t.Errorf("compactSchema modified its input:\n%s\n%s", before, after)
 			}
 		})
 	}
 }
 
-// compactSchema may run on many goroutines at once (the build projects tools
+// Schema may run on many goroutines at once (the build projects tools
 // in parallel) and gives the same results.
 func TestCompactSchemaConcurrent(t *testing.T) {
 	var inputs []any
 	var want []string
 	for _, tc := range compactCases {
-		in := csDecode(t, tc.in)
+		in := decodeSchema(t, tc.in)
 		inputs = append(inputs, in)
-		want = append(want, csMarshal(t, compactSchema(in)))
+		want = append(want, marshalSchema(t, Schema(in)))
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
@@ -403,7 +405,7 @@ func TestCompactSchemaConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range 50 * len(inputs) {
 				j := (i + g) % len(inputs)
-				if got := csMarshal(t, compactSchema(inputs[j])); got != want[j] {
+				if got := marshalSchema(t, Schema(inputs[j])); got != want[j] {
 					errs <- fmt.Sprintf("%s: got %s, want %s", compactCases[j].name, got, want[j])
 					return
 				}
@@ -428,7 +430,7 @@ func TestCompactSchemaLongDescription(t *testing.T) {
 		strings.Repeat("averyveryverylongwordwithoutanybreaks ", 5):    "averyveryverylongwordwithoutanybreaks…",
 		"Interface name in the VM (optional, defaults to networkName)": "Interface name in the VM",
 	} {
-		got := compactSchema(map[string]any{"type": "object", "description": in})
+		got := Schema(map[string]any{"type": "object", "description": in})
 		desc, _ := got.(map[string]any)["description"].(string)
 		if desc != want || len(desc) > compactDescMax {
 			t.Errorf("description of %q: %q; want %q, at most %d bytes", in, desc, want, compactDescMax)
@@ -447,7 +449,7 @@ func TestCompactSchemaRefDepth(t *testing.T) {
 	for range compactMaxRefDepth {
 		want = map[string]any{"type": "object", "properties": map[string]any{"n": want}}
 	}
-	if diff := cmp.Diff(want, compactSchema(in)); diff != "" {
+	if diff := cmp.Diff(want, Schema(in)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -458,7 +460,7 @@ func TestCompactSchemaDepth(t *testing.T) {
 	for range 1000 {
 		in = map[string]any{"type": "array", "items": in}
 	}
-	got := compactSchema(in)
+	got := Schema(in)
 	n := 0
 	for v := got; ; n++ {
 		m := v.(map[string]any)
@@ -488,11 +490,11 @@ func TestCompactSchemaBounded(t *testing.T) {
 			defs[fmt.Sprintf("d%d", i)] = map[string]any{"type": "object", "properties": props, "required": []any{"p0"}}
 		}
 		in := map[string]any{"type": "object", "properties": map[string]any{"root": map[string]any{"$ref": "#/$defs/d0"}}, "$defs": defs}
-		inBytes := len(csMarshal(t, in))
+		inBytes := len(marshalSchema(t, in))
 		start := time.Now()
-		got := compactSchema(in)
+		got := Schema(in)
 		elapsed := time.Since(start)
-		out := csMarshal(t, got)
+		out := marshalSchema(t, got)
 		t.Logf("%d levels × %d refs: %d bytes in, %d bytes out, %v", tc.levels, tc.fanout, inBytes, len(out), elapsed)
 		if limit := 4*inBytes + 4*compactRefSlack; len(out) > limit {
 			t.Errorf("%d levels × %d refs: %d bytes out for %d in; want at most %d", tc.levels, tc.fanout, len(out), inBytes, limit)
@@ -517,9 +519,9 @@ func TestCompactSchemaDeterministic(t *testing.T) {
 	}
 	inputs = append(inputs, compactBenchSchema)
 	for _, s := range inputs {
-		want := csMarshal(t, compactSchema(csDecode(t, s)))
+		want := marshalSchema(t, Schema(decodeSchema(t, s)))
 		for range 20 {
-			if got := csMarshal(t, compactSchema(csDecode(t, s))); got != want {
+			if got := marshalSchema(t, Schema(decodeSchema(t, s))); got != want {
 				t.Fatalf("compactSchema(%s) differs between calls:\n%s\n%s", s, want, got)
 			}
 		}
@@ -563,7 +565,7 @@ func TestCompactText(t *testing.T) {
 		{"no\u00a0break\u2003space", 120, "no break space"},
 		{"Short. ", 3, "…"},
 	} {
-		got := compactText(tc.in, tc.max)
+		got := Text(tc.in, tc.max)
 		if got != tc.want {
 			t.Errorf("compactText(%q, %d) = %q; want %q", tc.in, tc.max, got, tc.want)
 		}
@@ -581,7 +583,7 @@ func compactValidator(schema any, draft *jsonschema.Draft) (*jsonschema.Schema, 
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(draft)
 	c.AssertFormat()
-	c.UseLoader(csNoLoader{})
+	c.UseLoader(noLoader{})
 	const url = "mem:///schema.json"
 	if err := c.AddResource(url, schema); err != nil {
 		return nil, err
@@ -602,25 +604,25 @@ var compactSchemaChecker = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	}
 	id, _ := doc.(map[string]any)["$id"].(string)
 	c := jsonschema.NewCompiler()
-	c.UseLoader(csNoLoader{})
+	c.UseLoader(noLoader{})
 	if err := c.AddResource(id, doc); err != nil {
 		return nil, err
 	}
 	return c.Compile(id + "#/$defs/compactSchema")
 })
 
-type csNoLoader struct{}
+type noLoader struct{}
 
-func (csNoLoader) Load(url string) (any, error) {
+func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("%s: not loaded in tests", url)
 }
 
-// csSoundness counts what checkSound saw.
-type csSoundness struct {
+// soundness counts what checkSound saw.
+type soundness struct {
 	instances, accepted, rejected, rejectedByBoth int
 }
 
-func (s *csSoundness) add(o csSoundness) {
+func (s *soundness) add(o soundness) {
 	s.instances += o.instances
 	s.accepted += o.accepted
 	s.rejected += o.rejected
@@ -631,13 +633,13 @@ func (s *csSoundness) add(o csSoundness) {
 // compact form accepts every one the original accepts, read as JSON Schema
 // 2020-12 and also as draft-07 (by a client that does not know prefixItems
 // or dependentRequired).
-func checkSound(t *testing.T, name string, schema any, n int, seed uint64) csSoundness {
+func checkSound(t *testing.T, name string, schema any, n int, seed uint64) soundness {
 	t.Helper()
 	orig, err := compactValidator(schema, jsonschema.Draft2020)
 	if err != nil {
 		t.Fatalf("%s: the original does not compile: %v", name, err)
 	}
-	compact := compactSchema(schema)
+	compact := Schema(schema)
 	if bad := forbiddenKeywords(compact); len(bad) > 0 {
 		t.Errorf("%s: forbidden keywords at %v", name, bad)
 	}
@@ -650,14 +652,14 @@ func checkSound(t *testing.T, name string, schema any, n int, seed uint64) csSou
 	}
 	comp, err := compactValidator(compact, jsonschema.Draft2020)
 	if err != nil {
-		t.Fatalf("%s: the compact schema does not compile: %v\n%s", name, err, csMarshal(t, compact))
+		t.Fatalf("%s: the compact schema does not compile: %v\n%s", name, err, marshalSchema(t, compact))
 	}
 	comp7, err := compactValidator(compact, jsonschema.Draft7)
 	if err != nil {
-		t.Fatalf("%s: the compact schema does not compile as draft-07: %v\n%s", name, err, csMarshal(t, compact))
+		t.Fatalf("%s: the compact schema does not compile as draft-07: %v\n%s", name, err, marshalSchema(t, compact))
 	}
 	g := newCSGen(seed, schema)
-	var s csSoundness
+	var s soundness
 	failures := 0
 	for range n {
 		inst := g.instance()
@@ -677,7 +679,7 @@ func checkSound(t *testing.T, name string, schema any, n int, seed uint64) csSou
 			if err := c.schema.Validate(inst); err != nil && failures < 3 {
 				failures++
 				t.Errorf("%s: the original accepts %s, the compact schema read as %s rejects it: %v\ncompact: %s",
-					name, csMarshal(t, inst), c.draft, err, csMarshal(t, compact))
+					name, marshalSchema(t, inst), c.draft, err, marshalSchema(t, compact))
 			}
 		}
 	}
@@ -687,13 +689,13 @@ func checkSound(t *testing.T, name string, schema any, n int, seed uint64) csSou
 // The compact schema accepts every instance the original does, on schemas
 // covering every construct.
 func TestCompactSchemaSound(t *testing.T) {
-	var total csSoundness
+	var total soundness
 	for i, tc := range compactCases {
 		if tc.invalid {
 			continue
 		}
 		const n = 400
-		s := checkSound(t, tc.name, csDecode(t, tc.in), n, uint64(i))
+		s := checkSound(t, tc.name, decodeSchema(t, tc.in), n, uint64(i))
 		total.add(s)
 		if tc.want != "false" && s.accepted < n/20 {
 			t.Errorf("%s: the original accepted only %d of %d generated instances", tc.name, s.accepted, n)
@@ -701,7 +703,7 @@ func TestCompactSchemaSound(t *testing.T) {
 	}
 	for i, src := range compactSoundOnly {
 		const n = 400
-		s := checkSound(t, fmt.Sprintf("compactSoundOnly[%d]", i), csDecode(t, src), n, uint64(1000+i))
+		s := checkSound(t, fmt.Sprintf("compactSoundOnly[%d]", i), decodeSchema(t, src), n, uint64(1000+i))
 		total.add(s)
 		if s.accepted < n/20 {
 			t.Errorf("compactSoundOnly[%d]: the original accepted only %d of %d generated instances", i, s.accepted, n)
@@ -785,7 +787,7 @@ func checkPrecise(t *testing.T, name string, orig, compact any, at string) {
 	}
 	if props, ok := om["properties"].(map[string]any); ok {
 		cprops, _ := cm["properties"].(map[string]any)
-		for _, k := range sortedKeys(props) {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			checkPrecise(t, name, props[k], cprops[k], at+"/properties/"+source.EscapePointer(k))
 		}
 	}
@@ -796,10 +798,10 @@ func checkPrecise(t *testing.T, name string, orig, compact any, at string) {
 
 // On real schemas: sound, compact, and smaller.
 func TestCompactSchemaCorpus(t *testing.T) {
-	var total csSoundness
+	var total soundness
 	var schemaIn, schemaOut, listIn, listOut, tools int
-	for _, file := range []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"} {
-		for i, tool := range corpusTools(t, file) {
+	for _, file := range corpus.ToolFiles {
+		for i, tool := range corpus.Tools(t, file) {
 			name := fmt.Sprintf("%s %v", file, tool["name"])
 			schema, ok := tool["inputSchema"]
 			if !ok {
@@ -813,19 +815,19 @@ func TestCompactSchemaCorpus(t *testing.T) {
 			if s.accepted < n/10 {
 				t.Errorf("%s: the original accepted only %d of %d generated instances", name, s.accepted, n)
 			}
-			compact := compactSchema(schema)
+			compact := Schema(schema)
 			checkPrecise(t, name, schema, compact, "")
 			if root, _ := schema.(map[string]any); root["type"] == "object" {
 				if root, _ := compact.(map[string]any); root["type"] != "object" {
 					t.Errorf("%s: compact root type %v; want object", name, root["type"])
 				}
 			}
-			schemaIn += len(csMarshal(t, schema))
-			schemaOut += len(csMarshal(t, compact))
+			schemaIn += len(marshalSchema(t, schema))
+			schemaOut += len(marshalSchema(t, compact))
 			// The part of a descriptor the compact view changes.
 			desc, _ := tool["description"].(string)
-			listIn += len(csMarshal(t, map[string]any{"name": tool["name"], "description": desc, "inputSchema": schema}))
-			listOut += len(csMarshal(t, map[string]any{"name": tool["name"], "description": compactText(desc, 300), "inputSchema": compact}))
+			listIn += len(marshalSchema(t, map[string]any{"name": tool["name"], "description": desc, "inputSchema": schema}))
+			listOut += len(marshalSchema(t, map[string]any{"name": tool["name"], "description": Text(desc, 300), "inputSchema": compact}))
 		}
 	}
 	if tools != 164 {
@@ -860,18 +862,18 @@ func FuzzCompactSchema(f *testing.F) {
 			return
 		}
 		start := time.Now()
-		got := compactSchema(v)
+		got := Schema(v)
 		if elapsed := time.Since(start); elapsed > 2*time.Second {
 			t.Fatalf("took %v", elapsed)
 		}
 		if bad := forbiddenKeywords(got); len(bad) > 0 {
-			t.Fatalf("forbidden keywords at %v in %s", bad, csMarshal(t, got))
+			t.Fatalf("forbidden keywords at %v in %s", bad, marshalSchema(t, got))
 		}
-		out := csMarshal(t, got)
+		out := marshalSchema(t, got)
 		if len(out) > 8*len(data)+4*compactRefSlack {
 			t.Fatalf("%d bytes in, %d bytes out", len(data), len(out))
 		}
-		if again := csMarshal(t, compactSchema(v)); again != out {
+		if again := marshalSchema(t, Schema(v)); again != out {
 			t.Fatalf("not deterministic:\n%s\n%s", out, again)
 		}
 		orig, err := compactValidator(v, jsonschema.Draft2020)
@@ -889,7 +891,7 @@ func FuzzCompactSchema(f *testing.F) {
 			inst := g.instance()
 			if orig.Validate(inst) == nil {
 				if err := comp.Validate(inst); err != nil {
-					t.Fatalf("the original accepts %s, the compact schema rejects it: %v\ncompact: %s", csMarshal(t, inst), err, out)
+					t.Fatalf("the original accepts %s, the compact schema rejects it: %v\ncompact: %s", marshalSchema(t, inst), err, out)
 				}
 			}
 		}
@@ -937,25 +939,25 @@ const compactBenchSchema = `{
 }`
 
 func BenchmarkCompactSchema(b *testing.B) {
-	schema := csDecode(b, compactBenchSchema)
+	schema := decodeSchema(b, compactBenchSchema)
 	for b.Loop() {
-		compactSchema(schema)
+		Schema(schema)
 	}
 }
 
-// csGen generates JSON instances guided by a schema: values of its types,
+// generator generates JSON instances guided by a schema: values of its types,
 // enums and consts, its properties and required names, items and one branch
 // of each anyOf or oneOf, with random noise mixed in, so that many instances
 // are valid and many are nearly so. The same seed gives the same instances.
-type csGen struct {
+type generator struct {
 	r        *rand.Rand
 	root     any
 	pool     []string // strings found in the schema, and some others
 	patterns map[string]*syntax.Regexp
 }
 
-func newCSGen(seed uint64, root any) *csGen {
-	g := &csGen{r: rand.New(rand.NewPCG(seed, 0x636f6d70616374)), root: root, patterns: map[string]*syntax.Regexp{}}
+func newCSGen(seed uint64, root any) *generator {
+	g := &generator{r: rand.New(rand.NewPCG(seed, 0x636f6d70616374)), root: root, patterns: map[string]*syntax.Regexp{}}
 	g.pool = []string{"", "a", "x", "hello world", "0", "-1", "true", "null", "A1", "abc-123", "ümlaut", "2024-01-02", strings.Repeat("z", 300)}
 	seen := map[string]bool{}
 	var collect func(v any, depth int)
@@ -974,7 +976,7 @@ func newCSGen(seed uint64, root any) *csGen {
 				collect(e, depth+1)
 			}
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				collect(k, depth+1)
 				collect(x[k], depth+1)
 			}
@@ -984,9 +986,9 @@ func newCSGen(seed uint64, root any) *csGen {
 	return g
 }
 
-// csHints is what a schema, its $refs, allOf and one branch of each anyOf
+// hints is what a schema, its $refs, allOf and one branch of each anyOf
 // and oneOf say about an instance.
-type csHints struct {
+type hints struct {
 	types    []string
 	values   []any // from const and enum
 	props    map[string][]any
@@ -1002,19 +1004,19 @@ type csHints struct {
 	formats  []string
 }
 
-func (g *csGen) instance() any { return g.value(g.root, 0) }
+func (g *generator) instance() any { return g.value(g.root, 0) }
 
-func (g *csGen) value(s any, depth int) any {
+func (g *generator) value(s any, depth int) any {
 	m, ok := s.(map[string]any)
 	if !ok || depth > 6 || g.r.IntN(40) == 0 {
 		return g.noise(depth)
 	}
-	h := &csHints{props: map[string][]any{}, patProps: map[string][]any{}, nums: map[string][]float64{}}
+	h := &hints{props: map[string][]any{}, patProps: map[string][]any{}, nums: map[string][]float64{}}
 	g.flatten(m, h, 0)
 	return g.fromHints(h, depth)
 }
 
-func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
+func (g *generator) flatten(m map[string]any, h *hints, depth int) {
 	if depth > 12 {
 		return
 	}
@@ -1023,7 +1025,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			g.flatten(sm, h, depth+1)
 		}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		switch k {
 		case "type":
@@ -1045,7 +1047,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			}
 		case "properties":
 			if pm, ok := v.(map[string]any); ok {
-				for _, name := range sortedKeys(pm) {
+				for _, name := range slices.Sorted(maps.Keys(pm)) {
 					if _, seen := h.props[name]; !seen {
 						h.names = append(h.names, name)
 					}
@@ -1054,7 +1056,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			}
 		case "patternProperties":
 			if pm, ok := v.(map[string]any); ok {
-				for _, pat := range sortedKeys(pm) {
+				for _, pat := range slices.Sorted(maps.Keys(pm)) {
 					if _, seen := h.patProps[pat]; !seen {
 						h.patNames = append(h.patNames, pat)
 					}
@@ -1062,7 +1064,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 				}
 			}
 		case "required":
-			for _, name := range csStrings(v) {
+			for _, name := range stringValues(v) {
 				if !slices.Contains(h.required, name.(string)) {
 					h.required = append(h.required, name.(string))
 				}
@@ -1083,7 +1085,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 		case "additionalProperties":
 			h.addl = append(h.addl, v)
 		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems":
-			if num, ok := csNumberOf(v); ok {
+			if num, ok := numberOf(v); ok {
 				if f, err := strconv.ParseFloat(string(num), 64); err == nil {
 					h.nums[k] = append(h.nums[k], f)
 				}
@@ -1121,7 +1123,7 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 			}
 		case "dependentSchemas":
 			if dm, ok := v.(map[string]any); ok && len(dm) > 0 && g.r.IntN(2) == 0 {
-				keys := sortedKeys(dm)
+				keys := slices.Sorted(maps.Keys(dm))
 				sub(dm[keys[g.r.IntN(len(keys))]])
 			}
 		}
@@ -1129,17 +1131,17 @@ func (g *csGen) flatten(m map[string]any, h *csHints, depth int) {
 }
 
 // all returns a schema that all of l hold: one of them, or their allOf.
-func (g *csGen) all(l []any) any {
+func (g *generator) all(l []any) any {
 	if len(l) == 1 {
 		return l[0]
 	}
 	return map[string]any{"allOf": l}
 }
 
-func (g *csGen) pick(l []any) any { return l[g.r.IntN(len(l))] }
+func (g *generator) pick(l []any) any { return l[g.r.IntN(len(l))] }
 
 // bound returns the tightest value of a length or count keyword.
-func (h *csHints) bound(k string, lower bool) (int, bool) {
+func (h *hints) bound(k string, lower bool) (int, bool) {
 	vs := h.nums[k]
 	if len(vs) == 0 {
 		return 0, false
@@ -1155,7 +1157,7 @@ func (h *csHints) bound(k string, lower bool) (int, bool) {
 	return int(min(v, 1000)), true
 }
 
-func (g *csGen) fromHints(h *csHints, depth int) any {
+func (g *generator) fromHints(h *hints, depth int) any {
 	if len(h.values) > 0 && g.r.IntN(8) != 0 {
 		return g.pick(h.values)
 	}
@@ -1189,7 +1191,7 @@ func (g *csGen) fromHints(h *csHints, depth int) any {
 	return g.noise(depth)
 }
 
-func (g *csGen) number(h *csHints, integer bool) json.Number {
+func (g *generator) number(h *hints, integer bool) json.Number {
 	cands := []float64{0, 1, -1, 7, 100, float64(g.r.IntN(2001) - 1000)}
 	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
 		for _, v := range h.nums[k] {
@@ -1208,7 +1210,7 @@ func (g *csGen) number(h *csHints, integer bool) json.Number {
 	return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
 }
 
-var csFormatValues = map[string][]string{
+var formatValues = map[string][]string{
 	"date-time":     {"2024-05-06T07:08:09Z", "2024-05-06T07:08:09+02:00"},
 	"date":          {"2024-05-06", "1999-12-31"},
 	"time":          {"07:08:09Z"},
@@ -1223,9 +1225,9 @@ var csFormatValues = map[string][]string{
 	"regex":         {"^a+$"},
 }
 
-func (g *csGen) str(h *csHints) string {
+func (g *generator) str(h *hints) string {
 	if len(h.formats) > 0 && g.r.IntN(4) != 0 {
-		if vs := csFormatValues[h.formats[g.r.IntN(len(h.formats))]]; len(vs) > 0 {
+		if vs := formatValues[h.formats[g.r.IntN(len(h.formats))]]; len(vs) > 0 {
 			return vs[g.r.IntN(len(vs))]
 		}
 	}
@@ -1256,7 +1258,7 @@ func (g *csGen) str(h *csHints) string {
 }
 
 // matching returns a random string that the regular expression pat matches.
-func (g *csGen) matching(pat string) (string, bool) {
+func (g *generator) matching(pat string) (string, bool) {
 	re, ok := g.patterns[pat]
 	if !ok {
 		re, _ = syntax.Parse(pat, syntax.Perl)
@@ -1275,7 +1277,7 @@ func (g *csGen) matching(pat string) (string, bool) {
 	return s, err == nil && matched
 }
 
-func (g *csGen) fromRegexp(re *syntax.Regexp, b *strings.Builder, depth int) {
+func (g *generator) fromRegexp(re *syntax.Regexp, b *strings.Builder, depth int) {
 	if depth > 20 || b.Len() > 200 {
 		return
 	}
@@ -1317,7 +1319,7 @@ func (g *csGen) fromRegexp(re *syntax.Regexp, b *strings.Builder, depth int) {
 	}
 }
 
-func (g *csGen) array(h *csHints, depth int) []any {
+func (g *generator) array(h *hints, depth int) []any {
 	lo, hi := 0, 4
 	if v, ok := h.bound("minItems", true); ok {
 		lo = min(v, 20)
@@ -1343,7 +1345,7 @@ func (g *csGen) array(h *csHints, depth int) []any {
 	return out
 }
 
-func (g *csGen) object(h *csHints, depth int) map[string]any {
+func (g *generator) object(h *hints, depth int) map[string]any {
 	out := map[string]any{}
 	gen := func(name string) {
 		if schemas := h.props[name]; len(schemas) > 0 {
@@ -1380,7 +1382,7 @@ func (g *csGen) object(h *csHints, depth int) map[string]any {
 	return out
 }
 
-func (g *csGen) noise(depth int) any {
+func (g *generator) noise(depth int) any {
 	switch g.r.IntN(9) {
 	case 0:
 		return nil
