@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // diffBase is a small catalog with two tenants, a local and a cross-host
@@ -68,7 +69,7 @@ func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *Bui
 		}
 		files[e[0]] = strings.Replace(files[e[0]], e[1], e[2], 1)
 	}
-	return compiled(t, writeCatalog(t, files))
+	return compiled(t, catalogtest.Write(t, files))
 }
 
 // diffLines is a change as short lines, one per risk and per item.

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
@@ -604,7 +605,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	if src == nil {
 		return nil
 	}
-	recorded, msg := recordedTools(src.Value)
+	recorded, msg := recorded.Tools(src.Value)
 	if msg != "" {
 		l.errorf(ref{src: src}, "mcp-recording", "%s", msg)
 		return nil
@@ -618,8 +619,8 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	seen := map[string]ref{}
 	var out []*pendingTool
 	for _, rt := range recorded {
-		rat := ref{src: src, ptr: rt.ptr}
-		name, _ := rt.obj["name"].(string)
+		rat := ref{src: src, ptr: rt.Pointer}
+		name, _ := rt.Object["name"].(string)
 		if name == "" {
 			l.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
 			continue
@@ -655,12 +656,12 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		} else if tenants != nil {
 			p.origin["tenants"] = at.at("tenants")
 		}
-		t.Title = strings.TrimSpace(cmp.Or(str(cls, "title"), str(rt.obj, "title")))
+		t.Title = strings.TrimSpace(cmp.Or(str(cls, "title"), str(rt.Object, "title")))
 		p.origin["title"] = rat.at("title")
 		if str(cls, "title") != "" {
 			p.origin["title"] = cat.at("title")
 		}
-		t.Description = strings.TrimSpace(cmp.Or(str(cls, "description"), str(rt.obj, "description")))
+		t.Description = strings.TrimSpace(cmp.Or(str(cls, "description"), str(rt.Object, "description")))
 		p.origin["description"] = rat.at("description")
 		if str(cls, "description") != "" {
 			p.origin["description"] = cat.at("description")
@@ -679,8 +680,8 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 			l.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
 		}
 		if p.checkSchemas {
-			t.InputSchema, p.origin["inputSchema"] = l.recordedSchema(rat, rt.obj, "inputSchema", name, true)
-			t.OutputSchema, p.origin["outputSchema"] = l.recordedSchema(rat, rt.obj, "outputSchema", name, false)
+			t.InputSchema, p.origin["inputSchema"] = l.recordedSchema(rat, rt.Object, "inputSchema", name, true)
+			t.OutputSchema, p.origin["outputSchema"] = l.recordedSchema(rat, rt.Object, "outputSchema", name, false)
 		}
 		out = append(out, p)
 	}
@@ -697,86 +698,21 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 // structured results are always objects), with a warning.
 func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
 	at := rat.at(field)
-	m, kind := recordedSchemaValue(obj, field)
+	m, kind := recorded.Schema(obj, field)
 	switch kind {
-	case recordedSchemaAbsent:
+	case recorded.Absent:
 		if required {
 			l.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
 			return map[string]any{"type": "object"}, at
 		}
 		return nil, at
-	case recordedSchemaNotObject:
+	case recorded.NotObject:
 		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
 		return nil, at
-	case recordedSchemaUntyped:
+	case recorded.Untyped:
 		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
 	}
 	return m, at
-}
-
-// recordedTool is one MCP Tool object in a recording, with its pointer.
-type recordedTool struct {
-	ptr string
-	obj map[string]any
-}
-
-// recordedTools finds the Tool objects in a recorded tools/list: a bare
-// array of tools, a result {"tools": [...]}, a JSON-RPC response carrying
-// one, or an array of such pages.
-func recordedTools(v any) ([]recordedTool, string) {
-	const want = "expected an array of MCP tools, a tools/list result {\"tools\": [...]}, a JSON-RPC response carrying one, or an array of such pages"
-	var out []recordedTool
-	var page func(ptr string, v any, nested bool) string
-	page = func(ptr string, v any, nested bool) string {
-		switch x := v.(type) {
-		case []any:
-			for i, e := range x {
-				p := source.JoinPointer(ptr, fmt.Sprint(i))
-				obj, ok := e.(map[string]any)
-				switch {
-				case ok && obj["name"] != nil && obj["tools"] == nil && obj["result"] == nil:
-					out = append(out, recordedTool{p, obj})
-				case ok && !nested:
-					if msg := page(p, obj, true); msg != "" {
-						return msg
-					}
-				default:
-					return fmt.Sprintf("%s is not an MCP tool: %s", pointerOrRoot(p), want)
-				}
-			}
-			return ""
-		case map[string]any:
-			if e, ok := x["error"]; ok {
-				return fmt.Sprintf("the recording is a JSON-RPC error, not a tools/list result: %v", e)
-			}
-			if r, ok := x["result"].(map[string]any); ok {
-				return page(source.JoinPointer(ptr, "result"), r, true)
-			}
-			tools, ok := x["tools"].([]any)
-			if !ok {
-				return fmt.Sprintf("%s has no \"tools\" array: %s", pointerOrRoot(ptr), want)
-			}
-			for i, e := range tools {
-				p := source.JoinPointer(ptr, "tools", fmt.Sprint(i))
-				obj, ok := e.(map[string]any)
-				if !ok {
-					return fmt.Sprintf("%s is not an MCP tool object", p)
-				}
-				out = append(out, recordedTool{p, obj})
-			}
-			return ""
-		}
-		return want
-	}
-	msg := page("", v, false)
-	return out, msg
-}
-
-func pointerOrRoot(p string) string {
-	if p == "" {
-		return "the document"
-	}
-	return p
 }
 
 // assignToolIDs gives derived toolIds to the tools recorded from MCP
@@ -859,33 +795,33 @@ func (l *loader) checkPublished(p *pendingTool) {
 			continue
 		}
 		at := p.from(f.name)
-		for _, pr := range publishedSchemaProblems(l.valid, f.name, f.schema) {
+		for _, pr := range SchemaProblems(l.valid, f.name, f.schema) {
 			l.errorf(at.at(source.SplitPointer(pr.Pointer)...), pr.Rule, "%s", pr.Message)
 		}
 	}
 }
 
-// publishProblem is one reason a tool's schema cannot be published.
-type publishProblem struct {
+// SchemaProblem is one reason a tool's schema cannot be published.
+type SchemaProblem struct {
 	Pointer string // where in the schema, "" for the root
 	Rule    string // the diagnostic's rule
 	Message string
 }
 
-// publishedSchemaProblems checks the inputSchema or outputSchema (field)
+// SchemaProblems checks the inputSchema or outputSchema (field)
 // of a tool to publish: an object schema, valid for its dialect, whose
 // $refs resolve, and that holds no credential material. The loader and
 // signpost import mcp both use it, so that what one accepts the other does.
-func publishedSchemaProblems(valid *schemas.Validator, field string, schema any) []publishProblem {
-	var out []publishProblem
+func SchemaProblems(valid *schemas.Validator, field string, schema any) []SchemaProblem {
+	var out []SchemaProblem
 	if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
-		out = append(out, publishProblem{"", "schema-root", field + ` must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`})
+		out = append(out, SchemaProblem{"", "schema-root", field + ` must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`})
 	}
 	for _, v := range valid.CheckSchema(schema) {
-		out = append(out, publishProblem{v.Pointer, "json-schema", field + ": " + v.Message})
+		out = append(out, SchemaProblem{v.Pointer, "json-schema", field + ": " + v.Message})
 	}
 	for _, pr := range refs.Check(schema) {
-		out = append(out, publishProblem{pr.Pointer, "schema-ref", pr.Message})
+		out = append(out, SchemaProblem{pr.Pointer, "schema-ref", pr.Message})
 	}
 	// One problem per value: a schema finding (a default on a password
 	// property) says more than a pattern match on the same value.
@@ -893,7 +829,7 @@ func publishedSchemaProblems(valid *schemas.Validator, field string, schema any)
 	for _, s := range append(secrets.FindInSchema(schema), secrets.Find(schema)...) {
 		if !found[s.Pointer] {
 			found[s.Pointer] = true
-			out = append(out, publishProblem{s.Pointer, "credential", s.Reason + ": remove it; published documents are public"})
+			out = append(out, SchemaProblem{s.Pointer, "credential", s.Reason + ": remove it; published documents are public"})
 		}
 	}
 	return out

@@ -2,38 +2,22 @@ package build
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
-const testConfig = "site: {origin: https://example.com, publisher: example.com}\n"
-
-// writeCatalog makes a catalog folder from file names and contents.
-func writeCatalog(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+const testConfig = catalogtest.Config
 
 // loadDiags loads a catalog and returns its diagnostics as text lines with
 // the temporary folder removed from the paths.
 func loadDiags(t *testing.T, files map[string]string) (*Catalog, []string) {
 	t.Helper()
-	dir := writeCatalog(t, files)
+	dir := catalogtest.Write(t, files)
 	cat, diags := Load(context.Background(), dir)
 	var lines []string
 	for _, d := range diags {

@@ -6,15 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
-
-const recordedTickets = `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
-  {"name": "getTicket", "description": "Fetch a ticket.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
-   "annotations": {"readOnlyHint": true, "destructiveHint": false}},
-  {"name": "delete_ticket", "description": "Delete a ticket.", "inputSchema": {"type": "object"},
-   "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
-  {"name": "get-ticket", "description": "Same normalized name.", "inputSchema": {"type": "object"}}
-]}}`
 
 func toolsByID(cat *Catalog) map[string]*Tool {
 	m := map[string]*Tool{}
@@ -27,7 +20,7 @@ func toolsByID(cat *Catalog) map[string]*Tool {
 func TestMCPImport(t *testing.T) {
 	cat := checkDiags(t, map[string]string{
 		"signpost.yaml":    testConfig,
-		"rec/tickets.json": recordedTickets,
+		"rec/tickets.json": catalogtest.RecordedTickets,
 		"tickets.yaml": `mcp:
   from: rec/tickets.json
   server: com.example/tickets
@@ -119,7 +112,7 @@ func TestMCPEmptySchemaGetsObjectType(t *testing.T) {
 }
 
 func TestMCPClassifyUnknownName(t *testing.T) {
-	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "r.json": recordedTickets,
+	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "r.json": catalogtest.RecordedTickets,
 		"m.yaml": "mcp:\n  from: r.json\n  classify:\n    getTicekt: {safetyTier: read}\n"},
 		`m.yaml:4:16: classify names "getTicekt", which r.json does not record: check the spelling (known tools: delete_ticket, get-ticket, getTicket)`)
 }
@@ -146,7 +139,7 @@ func TestMCPHiddenToolIsNotChecked(t *testing.T) {
 }
 
 func TestMCPExecNotAllowed(t *testing.T) {
-	_, got := loadDiags(t, map[string]string{"signpost.yaml": testConfig, "r.json": recordedTickets,
+	_, got := loadDiags(t, map[string]string{"signpost.yaml": testConfig, "r.json": catalogtest.RecordedTickets,
 		"m.yaml": "mcp:\n  from: r.json\n  classify:\n    getTicket: {safetyTier: exec}\n"})
 	if len(got) != 1 || !strings.HasPrefix(got[0], "m.yaml:4:") {
 		t.Errorf("diagnostics = %q, want one at m.yaml:4", got)

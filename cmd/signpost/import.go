@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/importer"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -109,19 +110,19 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 		docs  int
 	}
 	var files []fileResult
-	var all []build.ImportedServer
+	var all []importer.Server
 	for _, arg := range args {
 		label, data, err := readImportFile(cmd, arg)
 		if err == nil {
-			var list []build.ImportedServer
-			list, err = build.ImportServers(label, data)
+			var list []importer.Server
+			list, err = importer.Servers(label, data)
 			all = append(all, list...)
 			files = append(files, fileResult{label: label, err: err, docs: len(list)})
 			continue
 		}
 		files = append(files, fileResult{label: label, err: err})
 	}
-	all = build.MarkDuplicateServers(all)
+	all = importer.MarkDuplicates(all)
 
 	// Whether anything is written is decided before the report, so that
 	// no line says a document was imported when nothing is written.
@@ -135,11 +136,11 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	for _, s := range all {
 		counts[s.Status]++
 	}
-	writes := failed == 0 && !(strict && counts[build.ImportInvalid] > 0)
+	writes := failed == 0 && !(strict && counts[importer.Invalid] > 0)
 	var decl []byte
 	if writes {
 		var err error
-		if decl, err = build.ServersYAML(all); err != nil {
+		if decl, err = importer.ServersYAML(all); err != nil {
 			return err
 		}
 	}
@@ -164,7 +165,7 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	summaryOf := func(read, imported string) string {
 		return fmt.Sprintf("%d %s%s: %d %s, %d not publishable as a card, %d invalid",
 			len(all), english.Plural(len(all), "document", "documents"), read,
-			counts[build.ImportImported], imported, counts[build.ImportNoRemotes], counts[build.ImportInvalid])
+			counts[importer.Imported], imported, counts[importer.NoRemotes], counts[importer.Invalid])
 	}
 	if failed > 0 {
 		fmt.Fprintf(stderr, "%s; %d %s not imported; nothing written\n", summaryOf(" read", "could be imported"), failed, english.Plural(failed, "file", "files"))
@@ -196,19 +197,19 @@ func writeImported(stdout, stderr io.Writer, out, summary string, decl []byte) e
 // names and reasons come from the document. written says whether the run
 // writes the declarations: when it does not, a document that is fine
 // would be imported, and is not.
-func importLine(s build.ImportedServer, written bool) string {
+func importLine(s importer.Server, written bool) string {
 	return build.TerminalSafe(rawImportLine(s, written))
 }
 
-func rawImportLine(s build.ImportedServer, written bool) string {
+func rawImportLine(s importer.Server, written bool) string {
 	prefix := s.Source + ": "
 	if s.Name != "" {
 		prefix += s.Name + ": "
 	}
 	switch s.Status {
-	case build.ImportImported:
+	case importer.Imported:
 		return prefix + importedWord(written) + notes(s.Reason)
-	case build.ImportNoRemotes:
+	case importer.NoRemotes:
 		return prefix + "not publishable as a card: " + s.Reason
 	}
 	return prefix + "invalid: " + s.Reason
@@ -335,7 +336,7 @@ FILE, or a malformed --classify, --server or --tool-id-prefix.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := build.MCPImportOptions{Server: server, ToolIDPrefix: prefix}
+			opts := importer.MCPOptions{Server: server, ToolIDPrefix: prefix}
 			var err error
 			if opts.Classify, err = parseClassify(classify); err != nil {
 				return usageError{err}
@@ -383,9 +384,9 @@ func parseClassify(flags []string) (map[string]string, error) {
 	return out, nil
 }
 
-func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions, out string, strict bool) error {
+func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, out string, strict bool) error {
 	stderr := cmd.ErrOrStderr()
-	var recs []build.MCPRecording
+	var recs []importer.Recording
 	var unread []error
 	for _, arg := range args {
 		label, data, err := readImportFile(cmd, arg)
@@ -393,9 +394,9 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 			unread = append(unread, err)
 			continue
 		}
-		recs = append(recs, build.MCPRecording{Label: label, Data: data})
+		recs = append(recs, importer.Recording{Label: label, Data: data})
 	}
-	imp, err := build.ImportMCP(cmd.Context(), recs, opts)
+	imp, err := importer.MCP(cmd.Context(), recs, opts)
 	if err != nil {
 		return err
 	}
@@ -403,7 +404,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 	changed, substituted := 0, 0
 	for _, t := range imp.Tools {
 		counts[t.Status]++
-		if t.Status == build.ImportImported && t.Reason != "" {
+		if t.Status == importer.Imported && t.Reason != "" {
 			changed++
 		}
 		if t.Substituted {
@@ -412,11 +413,11 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 	}
 	// Whether anything is written is decided before the report, so that
 	// no line says a tool was imported when nothing is written.
-	errs := len(unread) + len(imp.Errors)
-	writes := errs == 0 && !(strict && counts[build.ImportLeftOut] > 0)
+	errs := len(unread) + len(imp.Errors) + len(imp.Unknown)
+	writes := errs == 0 && !(strict && counts[importer.LeftOut] > 0)
 	var decl []byte
 	if writes {
-		if decl, err = build.ToolsYAML(imp); err != nil {
+		if decl, err = importer.ToolsYAML(imp); err != nil {
 			return err
 		}
 	}
@@ -437,13 +438,16 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 	for _, e := range imp.Errors {
 		fmt.Fprintln(stderr, build.TerminalSafe(e))
 	}
+	for _, u := range imp.Unknown {
+		fmt.Fprintln(stderr, build.TerminalSafe(unknownClassified(u, imp.Names)))
+	}
 
 	// When nothing is written, the counts say what the tools would have
 	// become, not that they were imported.
 	summary := func(read, imported string) string {
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes, %d with an input schema substituted), %d left out",
-			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[build.ImportImported], imported,
-			changed, substituted, counts[build.ImportLeftOut])
+			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[importer.Imported], imported,
+			changed, substituted, counts[importer.LeftOut])
 	}
 	if errs > 0 {
 		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
@@ -459,16 +463,16 @@ func runImportMCP(cmd *cobra.Command, args []string, opts build.MCPImportOptions
 // mcpImportLine is the report line of one recorded tool, safe for a
 // terminal: names and reasons come from the recording. written says
 // whether the run writes the declarations, as for importLine.
-func mcpImportLine(t build.ImportedTool, written bool) string {
+func mcpImportLine(t importer.Tool, written bool) string {
 	return build.TerminalSafe(rawMCPImportLine(t, written))
 }
 
-func rawMCPImportLine(t build.ImportedTool, written bool) string {
+func rawMCPImportLine(t importer.Tool, written bool) string {
 	prefix := t.Source + ": "
 	if t.Name != "" {
 		prefix += t.Name + ": "
 	}
-	if t.Status == build.ImportLeftOut {
+	if t.Status == importer.LeftOut {
 		return prefix + "left out: " + t.Reason
 	}
 	return prefix + importedWord(written) + notes(t.Reason)
@@ -490,4 +494,16 @@ func notes(reason string) string {
 		return ""
 	}
 	return " (" + reason + ")"
+}
+
+// unknownClassified words an unknown --classify name, with the recorded
+// names most like it or, when none is, how to list them all.
+func unknownClassified(u importer.UnknownName, names int) string {
+	switch {
+	case names == 0:
+		return fmt.Sprintf("--classify names %q, which no recording holds: the recordings hold no named tools", u.Name)
+	case len(u.Like) == 0:
+		return fmt.Sprintf("--classify names %q, which no recording holds, and no recorded name is like it: the recordings hold %s; run signpost import mcp without --classify to list them", u.Name, english.Count(names, "name", "names"))
+	}
+	return fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", u.Name, english.QuotedOr(u.Like))
 }

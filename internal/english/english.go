@@ -2,7 +2,10 @@
 // every command says "1 tool" and "2 tools" the same way.
 package english
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Plural returns one when n is 1, else many.
 func Plural(n int, one, many string) string {
@@ -15,4 +18,17 @@ func Plural(n int, one, many string) string {
 // Count returns n followed by the word that fits it: "1 tool", "2 tools".
 func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + Plural(n, one, many)
+}
+
+// QuotedOr quotes names and joins them with commas and a last "or": "a",
+// "a" or "b", "a", "b" or "c".
+func QuotedOr(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	if len(quoted) <= 1 {
+		return strings.Join(quoted, "")
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 }

@@ -9,3 +9,16 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestQuotedOr(t *testing.T) {
+	for want, names := range map[string][]string{
+		``:                   nil,
+		`"a"`:                {"a"},
+		`"a" or "b"`:         {"a", "b"},
+		`"a", "b" or "c\"d"`: {"a", "b", `c"d`},
+	} {
+		if got := QuotedOr(names); got != want {
+			t.Errorf("QuotedOr(%q) = %s, want %s", names, got, want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package build
+package importer
 
 import (
 	"bytes"
@@ -6,12 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
@@ -24,7 +26,7 @@ import (
 // Import of recorded MCP tools/list results as tool declarations.
 //
 // A recording is read exactly as an mcp: import of the loader reads it
-// (source.ParseJSON, then recordedTools), so whatever shape the loader accepts, the
+// (source.ParseJSON, then recorded.Tools), so whatever shape the loader accepts, the
 // importer accepts. What comes out is a tools: list a catalog can commit and
 // edit: every tool source mcp, safetyTier write unless the host classified
 // it, replayPolicy unsafe and egress internet, the defaults the loader gives
@@ -38,12 +40,12 @@ import (
 // tool is left out otherwise. Each change and each tool left out is said in
 // the outcome's Reason.
 
-// ImportLeftOut is the status of a recorded tool that was not turned into a
+// LeftOut is the status of a recorded tool that was not turned into a
 // declaration; Reason says why.
-const ImportLeftOut = "left-out"
+const LeftOut = "left-out"
 
-// MCPRecording is one recorded tools/list file to import.
-type MCPRecording struct {
+// Recording is one recorded tools/list file to import.
+type Recording struct {
 	// Label names the file in messages, sources and the header comment:
 	// the path as the user gave it, or "stdin".
 	Label string
@@ -53,8 +55,8 @@ type MCPRecording struct {
 	Data []byte
 }
 
-// MCPImportOptions are the host's decisions about the imported tools.
-type MCPImportOptions struct {
+// MCPOptions are the host's decisions about the imported tools.
+type MCPOptions struct {
 	// Server names the MCP server the tools belong to (reverse-DNS/name);
 	// empty leaves server out.
 	Server string
@@ -67,14 +69,14 @@ type MCPImportOptions struct {
 }
 
 // Check explains what is wrong with the options, or returns nil.
-func (o MCPImportOptions) Check() error {
+func (o MCPOptions) Check() error {
 	if o.Server != "" && !cardNamePattern.MatchString(o.Server) {
 		return fmt.Errorf("server %q is not a server name: reverse-DNS namespace, one \"/\", then the name, for example com.example/github", o.Server)
 	}
 	if o.ToolIDPrefix != "" && (len(o.ToolIDPrefix) > maxToolIDPrefixLen || !toolid.Valid(o.ToolIDPrefix)) {
 		return fmt.Errorf("tool-id prefix %q must be ASCII snake case of at most %d characters, for example gh", o.ToolIDPrefix, maxToolIDPrefixLen)
 	}
-	for _, name := range sortedKeys(o.Classify) {
+	for _, name := range slices.Sorted(maps.Keys(o.Classify)) {
 		switch tier := o.Classify[name]; tier {
 		case spec.TierPure, spec.TierRead, spec.TierWrite:
 		case spec.TierExec:
@@ -90,17 +92,17 @@ func (o MCPImportOptions) Check() error {
 // accepts.
 const maxToolIDPrefixLen = 16
 
-// ImportedTool is the outcome of importing one recorded MCP tool.
-type ImportedTool struct {
+// Tool is the outcome of importing one recorded MCP tool.
+type Tool struct {
 	// Source names the tool: FILE#POINTER, the JSON pointer of the Tool
 	// object in the recording.
 	Source string
 	// Name is the tool's MCP name, when it has one.
 	Name string
-	// Status is ImportImported or ImportLeftOut.
+	// Status is Imported or LeftOut.
 	Status string
-	// Reason is one line. For ImportLeftOut it says why; for
-	// ImportImported it lists what the import changed ("; " separated), and
+	// Reason is one line. For LeftOut it says why; for
+	// Imported it lists what the import changed ("; " separated), and
 	// is empty when the tool was taken as it is.
 	Reason string
 	// Substituted is true when the tool had no usable input schema and
@@ -110,34 +112,48 @@ type ImportedTool struct {
 	// comment and otherwise ignored; empty when there were none.
 	Annotations string
 	// Declaration is the tool declaration, in JSON types; nil unless
-	// Status is ImportImported.
+	// Status is Imported.
 	Declaration map[string]any
 }
 
-// MCPImportFile counts the tools of one recording.
-type MCPImportFile struct {
+// ToolFile counts the tools of one recording.
+type ToolFile struct {
 	Label                 string
 	Tools, Imported, Left int
 	Substituted, Changed  int
 }
 
-// MCPImport is the outcome of importing recordings.
-type MCPImport struct {
+// ToolImport is the outcome of importing recordings.
+type ToolImport struct {
 	// Tools is every recorded tool of the files read, in file order.
-	Tools []ImportedTool
+	Tools []Tool
 	// Files counts the tools of each file read, in argument order.
-	Files []MCPImportFile
-	// Errors are the problems that stop the import, one line each: a file
-	// that is not a recording, a classified name no file records. When
-	// there are any, nothing should be written.
+	Files []ToolFile
+	// Errors are the files that are not recordings, one line each.
 	Errors []string
+	// Unknown are the names of MCPOptions.Classify that no recording holds,
+	// sorted. Like Errors, they stop the import: nothing should be written.
+	Unknown []UnknownName
+	// Names counts the distinct tool names the recordings hold.
+	Names int
 }
 
-// ImportMCP reads recorded tools/list results and turns every tool into a
+// UnknownName is a classified name that no recording holds, with the
+// recorded names most like it (at most five, nearest first; none when no
+// recorded name is near).
+type UnknownName struct {
+	Name string
+	Like []string
+}
+
+// Failed reports whether the import found problems that stop it.
+func (imp *ToolImport) Failed() bool { return len(imp.Errors) > 0 || len(imp.Unknown) > 0 }
+
+// MCP reads recorded tools/list results and turns every tool into a
 // declaration or says why it was left out. A name recorded twice, in one
 // file or across files, keeps its first recording. The error is for bad
 // options and cancellation; problems of the input are in the result.
-func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) (*MCPImport, error) {
+func MCP(ctx context.Context, recs []Recording, opts MCPOptions) (*ToolImport, error) {
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
@@ -145,7 +161,7 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 	if err != nil {
 		return nil, fmt.Errorf("load embedded schemas: %w", err)
 	}
-	imp := &MCPImport{}
+	imp := &ToolImport{}
 	seen := map[string]string{} // MCP name to the source of its first recording
 	type claimed struct {
 		tool  int
@@ -161,14 +177,14 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 			imp.Errors = append(imp.Errors, msg)
 			continue
 		}
-		file := MCPImportFile{Label: rec.Label}
+		file := ToolFile{Label: rec.Label}
 		for _, rt := range recorded {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			t := importRecordedTool(valid, rec.Label+"#"+rt.ptr, rt.obj, opts, seen)
+			t := importRecordedTool(valid, rec.Label+"#"+rt.Pointer, rt.Object, opts, seen)
 			file.Tools++
-			if t.Status == ImportImported {
+			if t.Status == Imported {
 				file.Imported++
 				if t.Substituted {
 					file.Substituted++
@@ -185,21 +201,16 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 		}
 		imp.Files = append(imp.Files, file)
 	}
-	recorded := sortedKeys(seen)
-	for _, name := range sortedKeys(opts.Classify) {
-		if _, ok := seen[name]; ok {
-			continue
+	recorded := slices.Sorted(maps.Keys(seen))
+	imp.Names = len(recorded)
+	for _, name := range slices.Sorted(maps.Keys(opts.Classify)) {
+		if _, ok := seen[name]; !ok {
+			u := UnknownName{Name: name}
+			if like := closestNames(name, recorded, maxSuggestions); len(like) > 0 {
+				u.Like = like
+			}
+			imp.Unknown = append(imp.Unknown, u)
 		}
-		if len(recorded) == 0 {
-			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: the recordings hold no named tools", name))
-			continue
-		}
-		like := closestNames(name, recorded, maxSuggestions)
-		if len(like) == 0 {
-			imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds, and no recorded name is like it: the recordings hold %d %s; run signpost import mcp without --classify to list them", name, len(recorded), english.Plural(len(recorded), "name", "names")))
-			continue
-		}
-		imp.Errors = append(imp.Errors, fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", name, orList(like)))
 	}
 	// The toolIds are derived as the loader derives them for an mcp:
 	// import with the same server and prefix, so that switching between the
@@ -217,7 +228,7 @@ func ImportMCP(ctx context.Context, recs []MCPRecording, opts MCPImportOptions) 
 // readRecording parses one file the way the loader reads the from: of an
 // mcp: import, and finds its Tool objects. The message, one line naming the
 // file, says why it is not a recording.
-func readRecording(rec MCPRecording) ([]recordedTool, string) {
+func readRecording(rec Recording) ([]recorded.Tool, string) {
 	data := bytes.TrimPrefix(rec.Data, []byte("\uFEFF"))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Sprintf("%s: no JSON value: the file is empty", rec.Label)
@@ -226,7 +237,7 @@ func readRecording(rec MCPRecording) ([]recordedTool, string) {
 	if len(ps) > 0 {
 		return nil, fmt.Sprintf("%s: line %d, column %d: %s", rec.Label, ps[0].Line, ps[0].Col, ps[0].Msg)
 	}
-	recorded, msg := recordedTools(src.Value)
+	recorded, msg := recorded.Tools(src.Value)
 	if msg != "" {
 		return nil, fmt.Sprintf("%s: %s", rec.Label, msg)
 	}
@@ -235,8 +246,8 @@ func readRecording(rec MCPRecording) ([]recordedTool, string) {
 
 // importRecordedTool turns one Tool object into a declaration (without its
 // toolId, which depends on the other tools) or says why it cannot be one.
-func importRecordedTool(valid *schemas.Validator, source string, obj map[string]any, opts MCPImportOptions, seen map[string]string) ImportedTool {
-	t := ImportedTool{Source: source, Status: ImportLeftOut}
+func importRecordedTool(valid *schemas.Validator, source string, obj map[string]any, opts MCPOptions, seen map[string]string) Tool {
+	t := Tool{Source: source, Status: LeftOut}
 	if a, ok := obj["annotations"]; ok {
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
@@ -274,15 +285,15 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	}
 
 	var notes []string
-	in, kind := recordedSchemaValue(obj, "inputSchema")
+	in, kind := recorded.Schema(obj, "inputSchema")
 	switch kind {
-	case recordedSchemaAbsent:
+	case recorded.Absent:
 		in, t.Substituted = map[string]any{"type": "object"}, true
 		notes = append(notes, `no inputSchema: wrote {"type": "object"}`)
-	case recordedSchemaNotObject:
+	case recorded.NotObject:
 		t.Reason = fmt.Sprintf("inputSchema must be a JSON Schema object, got %s", schemas.KindOf(obj["inputSchema"]))
 		return t
-	case recordedSchemaUntyped:
+	case recorded.Untyped:
 		if len(in) == 1 {
 			t.Substituted = true
 			notes = append(notes, `inputSchema {} replaced by {"type": "object"}`)
@@ -297,11 +308,11 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	}
 	notes = append(notes, fixed...)
 
-	out, kind := recordedSchemaValue(obj, "outputSchema")
+	out, kind := recorded.Schema(obj, "outputSchema")
 	switch kind {
-	case recordedSchemaNotObject:
+	case recorded.NotObject:
 		notes = append(notes, fmt.Sprintf("outputSchema left out: it must be a JSON Schema object, got %s", schemas.KindOf(obj["outputSchema"])))
-	case recordedSchemaUntyped:
+	case recorded.Untyped:
 		notes = append(notes, `outputSchema has no type: added "type": "object"`)
 	}
 	if out != nil {
@@ -334,40 +345,8 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	if out != nil {
 		decl["outputSchema"] = out
 	}
-	t.Status, t.Reason, t.Declaration = ImportImported, strings.Join(notes, "; "), decl
+	t.Status, t.Reason, t.Declaration = Imported, strings.Join(notes, "; "), decl
 	return t
-}
-
-// How an MCP tool records one of its schemas.
-const (
-	recordedSchemaAbsent    = iota // no such field
-	recordedSchemaNotObject        // a value that is not a JSON object
-	recordedSchemaUntyped          // an object without "type": the result has "type": "object" added
-	recordedSchemaTyped            // an object with "type", taken as it is
-)
-
-// recordedSchemaValue reads an MCP tool's input or output schema as both the
-// loader and the importer take it: a schema without a type gets
-// "type": "object" (MCP arguments and structured results are always
-// objects) in a copy, so the recording itself is never changed.
-func recordedSchemaValue(obj map[string]any, field string) (map[string]any, int) {
-	v, ok := obj[field]
-	if !ok {
-		return nil, recordedSchemaAbsent
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, recordedSchemaNotObject
-	}
-	if _, typed := m["type"]; typed {
-		return m, recordedSchemaTyped
-	}
-	c := make(map[string]any, len(m)+1)
-	for k, x := range m {
-		c[k] = x
-	}
-	c["type"] = "object"
-	return c, recordedSchemaUntyped
 }
 
 // draft07 is the $schema a converted draft-04 or draft-06 schema gets:
@@ -397,7 +376,7 @@ func repairSchema(valid *schemas.Validator, field string, schema map[string]any)
 		}
 		notes = append(notes, fmt.Sprintf("%s: removed a credential-looking %s (%s)", schemaAt(field, s.Pointer), kw, s.Reason))
 	}
-	if ps := publishedSchemaProblems(valid, field, schema); len(ps) > 0 {
+	if ps := build.SchemaProblems(valid, field, schema); len(ps) > 0 {
 		msg := ps[0].Message
 		if ps[0].Pointer != "" {
 			msg = schemaAt(field, ps[0].Pointer) + ": " + strings.TrimPrefix(msg, field+": ")
@@ -487,13 +466,13 @@ func walkSchemaObjects(v any, depth int, fn func(map[string]any)) {
 		return
 	}
 	fn(m)
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		switch x := m[k]; refs.KeywordKind(k) {
 		case refs.Schema:
 			walkSchemaObjects(x, depth+1, fn)
 		case refs.SchemaMap, refs.Dependencies:
 			if mm, ok := x.(map[string]any); ok {
-				for _, kk := range sortedKeys(mm) {
+				for _, kk := range slices.Sorted(maps.Keys(mm)) {
 					walkSchemaObjects(mm[kk], depth+1, fn)
 				}
 			}
@@ -578,19 +557,19 @@ func nesting(v any) int {
 	return d
 }
 
-// ToolsYAML renders the imported tools (Status ImportImported) as one
+// ToolsYAML renders the imported tools (Status Imported) as one
 // declaration file, sorted by MCP name: a header comment naming the source
 // files with their counts, then tools, each below a comment naming its MCP
 // name and source, the import notes and the server's (ignored) annotations.
 // The same import always gives the same bytes.
-func ToolsYAML(imp *MCPImport) ([]byte, error) {
-	var tools []ImportedTool
+func ToolsYAML(imp *ToolImport) ([]byte, error) {
+	var tools []Tool
 	for _, t := range imp.Tools {
-		if t.Status == ImportImported {
+		if t.Status == Imported {
 			tools = append(tools, t)
 		}
 	}
-	slices.SortStableFunc(tools, func(a, b ImportedTool) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	seq := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, t := range tools {
 		item, err := toolYAMLNode(t.Declaration)
@@ -690,7 +669,7 @@ func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
 	switch t := v.(type) {
 	case map[string]any:
 		n := &yaml.Node{Kind: yaml.MappingNode}
-		keys := sortedKeys(t)
+		keys := slices.Sorted(maps.Keys(t))
 		if role == roleSchema || role == roleItems {
 			slices.SortStableFunc(keys, func(a, b string) int {
 				ia, ib := slices.Index(schemaFirstKeys, a), slices.Index(schemaFirstKeys, b)
@@ -871,14 +850,8 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// orList quotes names and joins them as "a", "a" or "b", "a", "b" or "c".
-func orList(names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = strconv.Quote(n)
-	}
-	if len(quoted) <= 1 {
-		return strings.Join(quoted, "")
-	}
-	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
+// str is the string member k of m, or "".
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
 }

@@ -1,4 +1,4 @@
-package build
+package importer
 
 import (
 	"bytes"
@@ -11,19 +11,22 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
+	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // importMCPText imports recordings given as label and text pairs.
-func importMCPText(t *testing.T, opts MCPImportOptions, files ...string) *MCPImport {
+func importMCPText(t *testing.T, opts MCPOptions, files ...string) *ToolImport {
 	t.Helper()
-	var recs []MCPRecording
+	var recs []Recording
 	for i := 0; i+1 < len(files); i += 2 {
-		recs = append(recs, MCPRecording{Label: files[i], Data: []byte(files[i+1])})
+		recs = append(recs, Recording{Label: files[i], Data: []byte(files[i+1])})
 	}
-	imp, err := ImportMCP(context.Background(), recs, opts)
+	imp, err := MCP(context.Background(), recs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +34,7 @@ func importMCPText(t *testing.T, opts MCPImportOptions, files ...string) *MCPImp
 }
 
 // importLines are the outcomes as the command reports them.
-func importLines(imp *MCPImport) []string {
+func importLines(imp *ToolImport) []string {
 	var out []string
 	for _, tl := range imp.Tools {
 		line := tl.Source + ": " + tl.Name + ": " + tl.Status
@@ -45,18 +48,18 @@ func importLines(imp *MCPImport) []string {
 
 // loadImported renders the import, puts it in a catalog beside extra files
 // and loads it, failing on any error diagnostic.
-func loadImported(t *testing.T, imp *MCPImport, extra map[string]string) (*Catalog, []byte) {
+func loadImported(t *testing.T, imp *ToolImport, extra map[string]string) (*build.Catalog, []byte) {
 	t.Helper()
 	decl, err := ToolsYAML(imp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{"signpost.yaml": testConfig, "imported.yaml": string(decl)}
+	files := map[string]string{"signpost.yaml": catalogtest.Config, "imported.yaml": string(decl)}
 	for k, v := range extra {
 		files[k] = v
 	}
-	dir := writeCatalog(t, files)
-	cat, diags := Load(context.Background(), dir)
+	dir := catalogtest.Write(t, files)
+	cat, diags := build.Load(context.Background(), dir)
 	if diags.HasErrors() {
 		t.Fatalf("the imported declarations do not load:\n%s\n--- imported.yaml\n%s", diags, decl)
 	}
@@ -67,7 +70,7 @@ func TestImportMCPShapesAndPages(t *testing.T) {
 	tool := func(name string) string {
 		return `{"name": "` + name + `", "description": "Tool ` + name + `.", "inputSchema": {"type": "object"}}`
 	}
-	imp := importMCPText(t, MCPImportOptions{Server: "com.example/t"},
+	imp := importMCPText(t, MCPOptions{Server: "com.example/t"},
 		"bare.json", `[`+tool("b1")+`]`,
 		"result.json", `{"tools": [`+tool("r1")+`], "nextCursor": "c2"}`,
 		"rpc.json", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [`+tool("j1")+`]}}`,
@@ -116,7 +119,7 @@ func TestImportMCPRecordingErrors(t *testing.T) {
 		{"duplicate key", `{"tools": [], "tools": []}`, `r.json: line 1, column 15: duplicate key "tools"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			imp := importMCPText(t, MCPImportOptions{}, "r.json", tc.data)
+			imp := importMCPText(t, MCPOptions{}, "r.json", tc.data)
 			if len(imp.Errors) != 1 || !strings.HasPrefix(imp.Errors[0], tc.want) {
 				t.Errorf("errors = %q, want one starting %q", imp.Errors, tc.want)
 			}
@@ -125,8 +128,8 @@ func TestImportMCPRecordingErrors(t *testing.T) {
 }
 
 func TestImportMCPClassify(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead}},
-		"tickets.json", recordedTickets)
+	imp := importMCPText(t, MCPOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead}},
+		"tickets.json", catalogtest.RecordedTickets)
 	if len(imp.Errors) != 0 {
 		t.Fatalf("errors = %q", imp.Errors)
 	}
@@ -147,9 +150,9 @@ func TestImportMCPClassify(t *testing.T) {
 }
 
 func TestImportMCPClassifyUnknown(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"getTicekt": spec.TierRead}}, "tickets.json", recordedTickets)
-	want := []string{`--classify names "getTicekt", which no recording holds: did you mean "getTicket", "get-ticket" or "delete_ticket"?`}
-	if diff := cmp.Diff(want, imp.Errors); diff != "" {
+	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"getTicekt": spec.TierRead}}, "tickets.json", catalogtest.RecordedTickets)
+	want := []UnknownName{{Name: "getTicekt", Like: []string{"getTicket", "get-ticket", "delete_ticket"}}}
+	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 3 || !imp.Failed() {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
@@ -157,17 +160,17 @@ func TestImportMCPClassifyUnknown(t *testing.T) {
 // TestImportMCPClassifyNothingLike: a name like no recorded one is offered
 // none of them, and told how to see them all.
 func TestImportMCPClassifyNothingLike(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"zzz": spec.TierRead}}, "tickets.json", recordedTickets)
-	want := []string{`--classify names "zzz", which no recording holds, and no recorded name is like it: the recordings hold 3 names; run signpost import mcp without --classify to list them`}
-	if diff := cmp.Diff(want, imp.Errors); diff != "" {
+	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"zzz": spec.TierRead}}, "tickets.json", catalogtest.RecordedTickets)
+	want := []UnknownName{{Name: "zzz"}}
+	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 3 {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
 
 func TestImportMCPClassifyNoTools(t *testing.T) {
-	imp := importMCPText(t, MCPImportOptions{Classify: map[string]string{"get_issue": spec.TierRead}}, "empty.json", `{"tools": []}`)
-	want := []string{`--classify names "get_issue", which no recording holds: the recordings hold no named tools`}
-	if diff := cmp.Diff(want, imp.Errors); diff != "" {
+	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"get_issue": spec.TierRead}}, "empty.json", `{"tools": []}`)
+	want := []UnknownName{{Name: "get_issue"}}
+	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 0 {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
@@ -236,16 +239,16 @@ func TestImportMCPEditDistance(t *testing.T) {
 
 func TestImportMCPOptionsCheck(t *testing.T) {
 	for _, tc := range []struct {
-		opts MCPImportOptions
+		opts MCPOptions
 		want string
 	}{
-		{MCPImportOptions{Server: "github"}, `server "github" is not a server name`},
-		{MCPImportOptions{ToolIDPrefix: "GH"}, `tool-id prefix "GH" must be ASCII snake case`},
-		{MCPImportOptions{ToolIDPrefix: "a_very_long_prefix"}, `tool-id prefix "a_very_long_prefix" must be ASCII snake case of at most 16`},
-		{MCPImportOptions{Classify: map[string]string{"x": spec.TierExec}}, `tool "x" cannot be classified exec`},
-		{MCPImportOptions{Classify: map[string]string{"x": "safe"}}, `tool "x": unknown safety tier "safe"`},
+		{MCPOptions{Server: "github"}, `server "github" is not a server name`},
+		{MCPOptions{ToolIDPrefix: "GH"}, `tool-id prefix "GH" must be ASCII snake case`},
+		{MCPOptions{ToolIDPrefix: "a_very_long_prefix"}, `tool-id prefix "a_very_long_prefix" must be ASCII snake case of at most 16`},
+		{MCPOptions{Classify: map[string]string{"x": spec.TierExec}}, `tool "x" cannot be classified exec`},
+		{MCPOptions{Classify: map[string]string{"x": "safe"}}, `tool "x": unknown safety tier "safe"`},
 	} {
-		_, err := ImportMCP(context.Background(), nil, tc.opts)
+		_, err := MCP(context.Background(), nil, tc.opts)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.opts, err, tc.want)
 		}
@@ -315,7 +318,7 @@ func TestImportMCPSchemaProblems(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := `[{"name": "t", "description": "T."` + map[bool]string{true: ", ", false: ""}[tc.tool != ""] + tc.tool + `}]`
-			imp := importMCPText(t, MCPImportOptions{}, "r.json", rec)
+			imp := importMCPText(t, MCPOptions{}, "r.json", rec)
 			if len(imp.Tools) != 1 {
 				t.Fatalf("tools = %+v", imp.Tools)
 			}
@@ -350,7 +353,7 @@ func TestImportMCPToolProblems(t *testing.T) {
 	         {"name": "日本", "description": "No ASCII.", "inputSchema": {"type": "object"}},
 	         {"name": "leaky", "description": "Use sk_live_4eC39HqLyjWDarjtT1zdp7dc to call.", "inputSchema": {"type": "object"}},
 	         {"name": "ok", "title": "  OK  ", "description": "  Fine.  ", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}]`
-	imp := importMCPText(t, MCPImportOptions{}, "r.json", rec)
+	imp := importMCPText(t, MCPOptions{}, "r.json", rec)
 	got := importLines(imp)
 	want := []string{
 		"r.json#/0: : left-out: no name: every MCP tool needs a non-empty string name",
@@ -381,7 +384,7 @@ func TestToolsYAML(t *testing.T) {
 	  {"name": "zeta", "description": "Last.", "inputSchema": {"type": "object", "required": ["b", "a"],
 	    "properties": {"type": {"type": "string", "enum": ["x", "y"]}, "<<": {"type": "integer", "default": 3}}}},
 	  {"name": "alpha", "title": "First", "description": "First.\nSecond line.", "outputSchema": {"type": "object", "properties": {}}}]}`
-	imp := importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": spec.TierRead}}, "rec/abc.json", rec)
+	imp := importMCPText(t, MCPOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": spec.TierRead}}, "rec/abc.json", rec)
 	_, got := loadImported(t, imp, nil)
 	want := `# MCP tools imported by ` + "`signpost import mcp`" + ` from recorded tools/list results.
 # Every tool is source: mcp. The server's annotations (readOnlyHint and the
@@ -433,11 +436,11 @@ tools:
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("YAML (-want +got):\n%s", diff)
 	}
-	again, err := ToolsYAML(importMCPText(t, MCPImportOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": spec.TierRead}}, "rec/abc.json", rec))
+	again, err := ToolsYAML(importMCPText(t, MCPOptions{Server: "com.example/abc", Classify: map[string]string{"zeta": spec.TierRead}}, "rec/abc.json", rec))
 	if err != nil || !bytes.Equal(again, got) {
 		t.Errorf("a second import gives other bytes (err %v)", err)
 	}
-	empty, err := ToolsYAML(&MCPImport{})
+	empty, err := ToolsYAML(&ToolImport{})
 	if err != nil || !bytes.HasSuffix(empty, []byte("# No recordings were imported.\n\ntools: []\n")) {
 		t.Errorf("empty import:\n%s (err %v)", empty, err)
 	}
@@ -452,11 +455,11 @@ func TestImportMCPCorpus(t *testing.T) {
 		{"github-mcp-server.tools.json", "io.github.github/github-mcp-server", "gh"},
 		{"kubernetes-mcp-server.tools.json", "io.github.containers/kubernetes-mcp-server", "k8s"},
 	}
-	declared := map[string]string{"signpost.yaml": testConfig}
-	recorded := map[string]string{"signpost.yaml": testConfig}
+	declared := map[string]string{"signpost.yaml": catalogtest.Config}
+	recorded := map[string]string{"signpost.yaml": catalogtest.Config}
 	total, imported := 0, 0
 	for _, s := range servers {
-		corpusTools(t, s.file) // skips without the corpus
+		corpus.Tools(t, s.file) // skips without the corpus
 		data, err := os.ReadFile(filepath.Join(filepath.FromSlash(corpusDir), s.file))
 		if errors.Is(err, fs.ErrNotExist) {
 			t.Skip(err)
@@ -464,7 +467,7 @@ func TestImportMCPCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		imp, err := ImportMCP(context.Background(), []MCPRecording{{Label: s.file, Data: data}}, MCPImportOptions{Server: s.server, ToolIDPrefix: s.prefix})
+		imp, err := MCP(context.Background(), []Recording{{Label: s.file, Data: data}}, MCPOptions{Server: s.server, ToolIDPrefix: s.prefix})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -473,7 +476,7 @@ func TestImportMCPCorpus(t *testing.T) {
 		}
 		for _, tl := range imp.Tools {
 			total++
-			if tl.Status == ImportImported {
+			if tl.Status == Imported {
 				imported++
 			} else {
 				t.Errorf("%s: left out: %s", tl.Source, tl.Reason)
@@ -494,15 +497,15 @@ func TestImportMCPCorpus(t *testing.T) {
 		t.Errorf("%d of %d corpus tools imported, want 164 of 164", imported, total)
 	}
 
-	dir := writeCatalog(t, declared)
-	cat, diags := Load(context.Background(), dir)
+	dir := catalogtest.Write(t, declared)
+	cat, diags := build.Load(context.Background(), dir)
 	if diags.HasErrors() {
 		t.Fatalf("imported corpus declarations do not load:\n%s", diags)
 	}
-	if _, err := Compile(context.Background(), cat); err != nil {
+	if _, err := build.Compile(context.Background(), cat); err != nil {
 		t.Fatalf("imported corpus declarations do not build: %v", err)
 	}
-	ref, diags := Load(context.Background(), writeCatalog(t, recorded))
+	ref, diags := build.Load(context.Background(), catalogtest.Write(t, recorded))
 	if diags.HasErrors() {
 		t.Fatalf("the corpus as an mcp: import does not load:\n%s", diags)
 	}
@@ -510,7 +513,7 @@ func TestImportMCPCorpus(t *testing.T) {
 		Title, Description, Server, Source, Tier, Replay, Egress string
 		Input, Output                                            any
 	}
-	view := func(c *Catalog) map[string]published {
+	view := func(c *build.Catalog) map[string]published {
 		m := map[string]published{}
 		for _, tl := range c.Tools {
 			m[tl.ToolID] = published{tl.Title, tl.Description, tl.Server, tl.Source, tl.SafetyTier, tl.ReplayPolicy, tl.Egress, tl.InputSchema, tl.OutputSchema}

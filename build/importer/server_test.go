@@ -1,4 +1,4 @@
-package build
+package importer
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,9 @@ import (
 
 // The shared real-world data and the official schemas (see the corpus
 // README). They are read by tests only: the importer embeds nothing of them.
+// corpusDir is the shared corpus, seen from this package's folder.
+const corpusDir = "../../../shared/corpus"
+
 var (
 	registryCorpusPath            = filepath.Join(corpusDir, "registry-servers.sample.json")
 	importReferenceDir            = filepath.Join(filepath.Dir(registryCorpusPath), "..", "reference")
@@ -128,7 +132,7 @@ func undeclaredFields(root map[string]any, schema map[string]any, v any, at stri
 	case map[string]any:
 		props, _ := schema["properties"].(map[string]any)
 		extra, hasExtra := schema["additionalProperties"].(map[string]any)
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			p := at + "/" + k
 			switch ps, ok := props[k].(map[string]any); {
 			case ok:
@@ -184,7 +188,7 @@ func yamlServers(t *testing.T, data []byte) []any {
 		t.Fatalf("the YAML does not parse: %v\n%s", err, data)
 	}
 	if len(doc) != 1 {
-		t.Fatalf("top-level keys = %v, want servers only", sortedKeys(doc))
+		t.Fatalf("top-level keys = %v, want servers only", slices.Sorted(maps.Keys(doc)))
 	}
 	list, ok := doc["servers"].([]any)
 	if !ok {
@@ -226,22 +230,22 @@ func TestImportServersRegistryCorpus(t *testing.T) {
 		if s.Name != doc.Name {
 			t.Errorf("%s: Name = %q, want %q", s.Source, s.Name, doc.Name)
 		}
-		if (s.Server != nil) != (s.Status == ImportImported) {
+		if (s.Server != nil) != (s.Status == Imported) {
 			t.Errorf("%s: status %s with Server %v", s.Source, s.Status, s.Server != nil)
 		}
-		if s.Status != ImportImported && s.Reason == "" {
+		if s.Status != Imported && s.Reason == "" {
 			t.Errorf("%s: status %s without a reason", s.Source, s.Status)
 		}
 		if strings.ContainsAny(s.Reason, "\n\r") {
 			t.Errorf("%s: reason on several lines: %q", s.Source, s.Reason)
 		}
-		if s.Status == ImportImported && s.Reason != "" {
+		if s.Status == Imported && s.Reason != "" {
 			for n := range strings.SplitSeq(s.Reason, "; ") {
 				notes[n]++
 			}
 		}
 	}
-	wantCounts := map[string]int{ImportImported: 90, ImportNoRemotes: 132}
+	wantCounts := map[string]int{Imported: 90, NoRemotes: 132}
 	if diff := cmp.Diff(wantCounts, counts); diff != "" {
 		t.Errorf("outcomes per status (-want +got):\n%s", diff)
 	}
@@ -266,7 +270,7 @@ func TestImportServersRegistryCorpus(t *testing.T) {
 	serverCardDef := cardSchema["$defs"].(map[string]any)["ServerCard"].(map[string]any)
 	var items []any
 	for _, s := range list {
-		if s.Status != ImportImported {
+		if s.Status != Imported {
 			continue
 		}
 		items = append(items, s.Server)
@@ -342,7 +346,7 @@ func TestRegistryCorpusSchemaDefects(t *testing.T) {
 			switch repo, _ := m["repository"].(map[string]any); {
 			case repo != nil && len(repo) == 0:
 				failing["repository {}"]++
-				if s.Status == ImportImported && !strings.Contains(s.Reason, "dropped empty repository {}") {
+				if s.Status == Imported && !strings.Contains(s.Reason, "dropped empty repository {}") {
 					t.Errorf("%s: imported with repository {} and reason %q", s.Source, s.Reason)
 				}
 			default:
@@ -393,7 +397,7 @@ func TestImportServersRegistryListResponse(t *testing.T) {
 	for i := range direct {
 		want := direct[i]
 		want.Source = "page.json#/servers/" + strconv.Itoa(i)
-		if want.Status == ImportImported {
+		if want.Status == Imported {
 			want.Reason = strings.Join(slices.DeleteFunc([]string{metaNote, want.Reason}, func(s string) bool { return s == "" }), "; ")
 		}
 		if diff := cmp.Diff(want, listed[i]); diff != "" {
@@ -437,7 +441,7 @@ func TestImportDocument(t *testing.T) {
 	}{{
 		name:       "minimal",
 		doc:        obj(idFields, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name: "every card field kept",
@@ -452,7 +456,7 @@ func TestImportDocument(t *testing.T) {
 				"variables": {"region": {"description": "Region", "default": "eu", "choices": ["eu", "us"], "isRequired": true}},
 				"supportedProtocolVersions": ["2025-06-18"]}]`,
 			`"_meta": {"com.example/build": {"tool": "publisher-cli", "n": 3}, "team": "forecasting"}`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantServer: obj(wantID, `"title": "Weather"`, `"websiteUrl": "https://example.com/weather"`,
 			`"repository": {"url": "https://github.com/example/weather", "source": "github", "subfolder": "servers/weather", "id": "b94b5f7e"}`,
 			`"icons": [{"src": "https://example.com/w.png", "mimeType": "image/png", "sizes": ["48x48", "any"], "theme": "dark"}]`,
@@ -466,79 +470,79 @@ func TestImportDocument(t *testing.T) {
 	}, {
 		name:       "description cut at a word boundary",
 		doc:        obj(idFields, `"description": "Forecasts and alerts for every city on Earth: hourly detail, radar maps, pollen counts, tide tables and marine warnings for sailors."`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "description cut from 132 to 100 characters",
 		wantServer: obj(`"name": "com.example/weather", "version": "1.4.0"`, `"description": "Forecasts and alerts for every city on Earth: hourly detail, radar maps, pollen counts, tide tables…"`, wantRemote),
 	}, {
 		name:       "description cut drops dangling punctuation",
 		doc:        obj(idFields, `"description": "Weather data, forecasts, alerts, radar maps and historical observations for ninety-two countries, xxxxxxxxxx"`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "description cut from 108 to 97 characters",
 		wantServer: obj(`"name": "com.example/weather", "version": "1.4.0"`, `"description": "Weather data, forecasts, alerts, radar maps and historical observations for ninety-two countries…"`, wantRemote),
 	}, {
 		name:       "description of exactly 100 characters kept",
 		doc:        obj(idFields, `"description": "`+strings.Repeat("é", 100)+`"`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantServer: obj(`"name": "com.example/weather", "version": "1.4.0"`, `"description": "`+strings.Repeat("é", 100)+`"`, wantRemote),
 	}, {
 		name:       "title cut",
 		doc:        obj(idFields, `"title": "`+strings.Repeat("Weather ", 15)+`"`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "title cut from 120 to 96 characters",
 		wantServer: obj(wantID, `"title": "`+strings.TrimSpace(strings.Repeat("Weather ", 12))+`…"`, wantRemote),
 	}, {
 		name:       "empty title dropped",
 		doc:        obj(idFields, `"title": " "`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped empty title",
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "websiteUrl not a URL dropped",
 		doc:        obj(idFields, `"websiteUrl": "example.com/weather"`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `dropped websiteUrl "example.com/weather": not an absolute URL`,
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "empty repository dropped",
 		doc:        obj(idFields, `"repository": {}`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped empty repository {}",
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "incomplete repository dropped",
 		doc:        obj(idFields, `"repository": {"url": "https://github.com/example/weather"}`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped repository: no source",
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "repository with a bad url dropped",
 		doc:        obj(idFields, `"repository": {"url": "github.com/example/weather", "source": "github"}`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `dropped repository: url "github.com/example/weather" is not an absolute URL`,
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "repository extra field dropped",
 		doc:        obj(idFields, `"repository": {"url": "https://github.com/example/weather", "source": "github", "branch": "main"}`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped repository.branch: not a card field",
 		wantServer: obj(wantID, `"repository": {"url": "https://github.com/example/weather", "source": "github"}`, wantRemote),
 	}, {
 		name: "bad icons dropped",
 		doc: obj(idFields, `"icons": [{"mimeType": "image/png"}, {"src": "ftp://example.com/w.png"},
 			{"src": "data:image/png;base64,AAAA", "theme": "blue"}]`, remoteField),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `dropped icons[0]: no src; dropped icons[1]: src "ftp://example.com/w.png" is not an http(s) or data: URL; dropped icons[2].theme "blue": not light or dark`,
 		wantServer: obj(wantID, `"icons": [{"src": "data:image/png;base64,AAAA"}]`, wantRemote),
 	}, {
 		name:       "transport type http mapped",
 		doc:        obj(idFields, `"remotes": [{"type": "http", "url": "https://mcp.example.com/weather"}]`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `remotes[0].type "http" mapped to streamable-http`,
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "transport type SSE mapped",
 		doc:        obj(idFields, `"remotes": [{"type": "SSE", "url": "https://mcp.example.com/sse"}]`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `remotes[0].type "SSE" mapped to sse`,
 		wantServer: obj(wantID, `"remotes": [{"type": "sse", "url": "https://mcp.example.com/sse"}]`),
 	}, {
@@ -546,7 +550,7 @@ func TestImportDocument(t *testing.T) {
 		doc: `{"name": "com.example/weather", "description": "Forecasts and alerts.", "version_detail": {"version": "1.4.0", "is_latest": true},
 			"website_url": "https://example.com", "remotes": [{"transport_type": "streamable", "url": "https://mcp.example.com/weather",
 			"headers": [{"name": "Authorization", "is_required": true, "is_secret": true, "value": "Bearer {token}"}]}]}`,
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "version_detail.version mapped to version; website_url mapped to websiteUrl; " +
 			`remotes[0].transport_type "streamable" mapped to type streamable-http; ` +
 			"remotes[0].headers[0].is_required mapped to isRequired; remotes[0].headers[0].is_secret mapped to isSecret; " +
@@ -557,12 +561,12 @@ func TestImportDocument(t *testing.T) {
 	}, {
 		name:       "URL starting with a template variable",
 		doc:        obj(idFields, `"remotes": [{"type": "streamable-http", "url": "{baseUrl}/mcp", "variables": {"baseUrl": {"description": "Your tenant URL"}}}]`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantServer: obj(wantID, `"remotes": [{"type": "streamable-http", "url": "{baseUrl}/mcp", "variables": {"baseUrl": {"description": "Your tenant URL"}}}]`),
 	}, {
 		name:       "secret header default dropped, template value kept",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "Authorization", "isSecret": true, "isRequired": true, "value": "Bearer {smithery_api_key}", "default": "Bearer x"}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped the default of secret header Authorization (remotes[0].headers[0]): a secret must not be published; " +
 			"declared remotes[0].headers[0].variables.smithery_api_key as a secret: the value uses {smithery_api_key}",
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "Authorization", "isRequired": true, "isSecret": true,
@@ -570,25 +574,25 @@ func TestImportDocument(t *testing.T) {
 	}, {
 		name:       "secret header literal value dropped",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "Authorization", "isSecret": true, "value": "Bearer abc"}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped the value of secret header Authorization (remotes[0].headers[0]): a secret must not be published",
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "Authorization", "isSecret": true}]`)),
 	}, {
 		name:       "secret variable default and choices dropped",
 		doc:        obj(idFields, `"remotes": [{"type": "sse", "url": "https://mcp.example.com/{key}/sse", "variables": {"key": {"isSecret": true, "default": "k-1", "choices": ["k-1", "k-2"], "description": "Key"}}}]`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped the default and choices of secret variable key (remotes[0].variables.key): a secret must not be published",
 		wantServer: obj(wantID, `"remotes": [{"type": "sse", "url": "https://mcp.example.com/{key}/sse", "variables": {"key": {"isSecret": true, "description": "Key"}}}]`),
 	}, {
 		name:       "secret header template and its variables kept",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "Authorization", "isSecret": true, "value": "Bearer {token}", "variables": {"token": {"description": "Token"}}}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "Authorization", "isSecret": true, "value": "Bearer {token}", "variables": {"token": {"description": "Token"}}}]`)),
 	}, {
 		name: "template variables declared and unused ones dropped",
 		doc: obj(idFields, `"remotes": [{"type": "sse", "url": "https://{tenant}.example.com/{region}/sse", "variables": {"region": {"default": "eu"}, "zone": {}},
 			"headers": [{"name": "X-Units", "value": "{units}-{units}"}, {"name": "X-Api-Key", "value": "Key {api_key}"}, {"name": "X-Plain", "variables": {"v": {}}}]}]`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "declared remotes[0].headers[0].variables.units: the value uses {units}; " +
 			"declared remotes[0].headers[1].variables.api_key as a secret: the value uses {api_key}; " +
 			"dropped remotes[0].headers[2].variables.v: the value does not use it; " +
@@ -598,38 +602,38 @@ func TestImportDocument(t *testing.T) {
 	}, {
 		name:       "repeated header dropped",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "X-Units", "value": "metric"}, {"name": "x-units", "value": "imperial"}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped remotes[0].headers[1]: header x-units is already declared by remotes[0].headers[0]",
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "X-Units", "value": "metric"}]`)),
 	}, {
 		name:       "secret header variable value dropped",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "Authorization", "value": "Bearer {token}", "variables": {"token": {"isSecret": true, "value": "t0k3n"}}}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped the value of secret variable token (remotes[0].headers[0].variables.token): a secret must not be published",
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "Authorization", "value": "Bearer {token}", "variables": {"token": {"isSecret": true}}}]`)),
 	}, {
 		name:       "literal credential in a header not marked secret dropped",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "X-API-Key", "value": "a1b2c3d4e5"}, {"name": "Authorization", "value": "Bearer {token}"}, {"name": "X-Region", "value": "eu"}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped the value of header X-API-Key (remotes[0].headers[0]): a literal credential must not be published; declare it isSecret without a value; " +
 			"declared remotes[0].headers[1].variables.token as a secret: the value uses {token}",
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "X-API-Key"}, {"name": "Authorization", "value": "Bearer {token}", "variables": {"token": {"isSecret": true}}}, {"name": "X-Region", "value": "eu"}]`)),
 	}, {
 		name:       "isSecret as a string read",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "X-Token", "isSecret": "true"}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `remotes[0].headers[0].isSecret "true" read as true`,
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "X-Token", "isSecret": true}]`)),
 	}, {
 		name:       "header without a name dropped",
 		doc:        obj(idFields, remoteWith(`"headers": [{"description": "Token", "isSecret": true}, {"name": 7}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped remotes[0].headers[0]: no name; dropped remotes[0].headers[1]: name is a number, not a string",
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "bad input fields dropped",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "X-Units", "format": "enum", "isRequired": 1, "choices": ["a", 2], "description": null, "example": "x"}]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped remotes[0].headers[0].choices: not an array of strings; dropped remotes[0].headers[0].description: it is null, not a string; " +
 			`dropped remotes[0].headers[0].format "enum": not boolean, filepath, number or string; dropped remotes[0].headers[0].isRequired: it is a number, not a boolean; ` +
 			"dropped remotes[0].headers[0].example: not a card field",
@@ -639,7 +643,7 @@ func TestImportDocument(t *testing.T) {
 		doc: obj(idFields, remoteField, `"_meta": {"io.modelcontextprotocol.registry/official": {"status": "deprecated", "isLatest": true},
 			"io.modelcontextprotocol.registry/publisher-provided": {"tool": "ci"}, "dev.mcp.tools/x": 1, "modelcontextprotocol.io/y": 2,
 			"com.example/ok": 3, "com.example.mcp/fine": 4, "bad key": 5, "-x/y": 6, "a/b/c": 7, "": 8, "plain": 9}`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `dropped _meta -x/y: not a _meta key ([PREFIX/]NAME); ` +
 			"dropped _meta a/b/c: not a _meta key ([PREFIX/]NAME); " + `dropped _meta "bad key": not a _meta key ([PREFIX/]NAME); ` +
 			"dropped _meta dev.mcp.tools/x: its prefix is reserved for MCP; to publish it, move it under a prefix of your own domain; " +
@@ -650,86 +654,86 @@ func TestImportDocument(t *testing.T) {
 	}, {
 		name:       "_meta not an object dropped",
 		doc:        obj(idFields, remoteField, `"_meta": []`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped _meta: it is an array, not an object",
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "fields a card does not have dropped",
 		doc:        obj(idFields, remoteWith(`"timeout": 30`), `"status": "active"`, `"x-publisher": {}`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped remotes[0].timeout: not a card field; dropped status, x-publisher: not card fields",
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "packages next to remotes dropped",
 		doc:        obj(idFields, remoteField, `"packages": [{"registryType": "npm", "identifier": "@example/weather", "transport": {"type": "stdio"}}, {"registryType": "oci", "identifier": "example/weather"}]`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: "dropped packages (npm, oci): a server card describes remote endpoints only",
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "local packages only",
 		doc:        obj(idFields, `"packages": [{"registryType": "npm", "identifier": "@example/weather"}, {"registryType": "oci", "identifier": "example/weather"}]`),
-		wantStatus: ImportNoRemotes,
+		wantStatus: NoRemotes,
 		wantReason: "local packages only (npm, oci): a server card describes remote endpoints; nothing to publish",
 	}, {
 		name:       "empty remotes and packages",
 		doc:        obj(idFields, `"remotes": []`, `"packages": [{"registryType": "pypi", "identifier": "weather"}]`),
-		wantStatus: ImportNoRemotes,
+		wantStatus: NoRemotes,
 		wantReason: "local packages only (pypi): a server card describes remote endpoints; nothing to publish",
 	}, {
 		name:       "no remotes and no packages",
 		doc:        obj(idFields, `"repository": {}`),
-		wantStatus: ImportNoRemotes,
+		wantStatus: NoRemotes,
 		wantReason: "no remotes and no packages: a server card describes remote endpoints; nothing to publish",
 	}, {
 		name:       "missing identity",
 		doc:        obj(remoteField),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: "missing name; missing version; missing description",
 	}, {
 		name:       "identity of the wrong types",
 		doc:        obj(`"name": 1, "version": 1.2, "description": ["Forecasts"]`, remoteField),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: "name is a number, not a string; version is a number, not a string; description is an array, not a string",
 	}, {
 		name:       "bad name",
 		doc:        obj(idFields, `"name": "weather server"`, remoteField),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: `name "weather server" is not of the form reverse-DNS/name, such as com.example/weather`,
 	}, {
 		name:       "name too long",
 		doc:        obj(idFields, `"name": "com.example/`+strings.Repeat("w", 190)+`"`, remoteField),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: "name is 202 characters; at most 200",
 	}, {
 		name:       "empty description",
 		doc:        obj(idFields, `"description": ""`, remoteField),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: "description is empty",
 	}, {
 		name:       "unknown transport",
 		doc:        obj(idFields, `"remotes": [{"type": "streamable-http", "url": "https://mcp.example.com/weather"}, {"type": "stdio", "url": "https://mcp.example.com/x"}]`),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: `remotes[1].type "stdio" is not a remote transport: streamable-http or sse`,
 	}, {
 		name:       "remote without type or url",
 		doc:        obj(idFields, `"remotes": [{}]`),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: "remotes[0] has no type; remotes[0] has no url",
 	}, {
 		name:       "remote URL not a URL",
 		doc:        obj(idFields, `"remotes": [{"type": "sse", "url": "mcp.example.com/sse"}, {"type": "sse", "url": "ftp://mcp.example.com/sse"}, {"type": "sse", "url": "https://"}, {"type": "sse", "url": "https://mcp.example.com/a b"}]`),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: `remotes[0].url "mcp.example.com/sse" is not an http(s) URL; remotes[1].url "ftp://mcp.example.com/sse" is not an http(s) URL; ` +
 			`remotes[2].url "https://" is not an http(s) URL; remotes[3].url "https://mcp.example.com/a b" is not an http(s) URL`,
 	}, {
 		name:       "remotes of the wrong types",
 		doc:        obj(idFields, `"remotes": [1, {"type": true, "url": 2}]`),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: "remotes[0] is a number, not an object; remotes[1].type is a boolean, not a string; remotes[1].url is a number, not a string",
 	}, {
 		name:       "many notes shortened",
 		doc:        obj(idFields, remoteWith(`"headers": [`+manyHeaders(25)+`, `+strings.TrimSuffix(strings.Repeat(`{},`, 25), ",")+`]`)),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: strings.Join(func() []string {
 			var notes []string
 			for i := 25; i < 45; i++ {
@@ -742,7 +746,7 @@ func TestImportDocument(t *testing.T) {
 		name: "odd names quoted in notes",
 		doc: obj(idFields, remoteWith(`"headers": [{"name": "X-Token\nY", "isSecret": true, "value": "v"}]`, `"variables": {"a b": {"isSecret": true, "default": "d"}}`),
 			`"packages": [{"registryType": "npm\u2028"}]`),
-		wantStatus: ImportImported,
+		wantStatus: Imported,
 		wantReason: `dropped the value of secret header "X-Token\nY" (remotes[0].headers[0]): a secret must not be published; ` +
 			`dropped the default of secret variable "a b" (remotes[0].variables."a b"): a secret must not be published; ` +
 			`dropped remotes[0].variables."a b": the url does not use it; ` +
@@ -751,7 +755,7 @@ func TestImportDocument(t *testing.T) {
 	}, {
 		name:       "remotes not an array",
 		doc:        obj(idFields, `"remotes": {"type": "sse"}`),
-		wantStatus: ImportInvalid,
+		wantStatus: Invalid,
 		wantReason: "remotes is an object, not an array",
 	}}
 	card := optionalCardSchema(t)
@@ -885,10 +889,10 @@ func TestImportServersReasonsOfEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []importedServer{
-		{Source: "f.json#/0", Status: ImportInvalid, Reason: "not a server.json object but a number"},
-		{Source: "f.json#/1", Status: ImportInvalid, Reason: "not a server.json object but null"},
-		{Source: "f.json#/2", Status: ImportInvalid, Reason: `"server" is a string, not a server.json object`},
-		{Source: "f.json#/3", Name: "com.example/a", Status: ImportImported,
+		{Source: "f.json#/0", Status: Invalid, Reason: "not a server.json object but a number"},
+		{Source: "f.json#/1", Status: Invalid, Reason: "not a server.json object but null"},
+		{Source: "f.json#/2", Status: Invalid, Reason: `"server" is a string, not a server.json object`},
+		{Source: "f.json#/3", Name: "com.example/a", Status: Imported,
 			Reason: "dropped the registry entry's _meta (io.modelcontextprotocol.registry/official): the registry's own bookkeeping; " +
 				"the registry marks this server deleted; dropped the registry entry's etag: not part of a server",
 			Server: decodeJSON(t, obj(`"name": "com.example/a", "version": "1", "description": "D."`, wantRemote)).(map[string]any)},
@@ -931,7 +935,7 @@ func TestImportServersDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	statuses := []string{got[0].Status, got[1].Status, got[2].Status}
-	if diff := cmp.Diff([]string{ImportImported, ImportInvalid, ImportInvalid}, statuses); diff != "" {
+	if diff := cmp.Diff([]string{Imported, Invalid, Invalid}, statuses); diff != "" {
 		t.Fatalf("statuses (-want +got):\n%s", diff)
 	}
 	if got[1].Reason != "missing version; missing description" {
@@ -943,16 +947,16 @@ func TestImportServersDuplicates(t *testing.T) {
 	}
 
 	// Across files, through the exported API.
-	a, err := ImportServers("a.json", []byte(doc("1.0.0")))
+	a, err := Servers("a.json", []byte(doc("1.0.0")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ImportServers("b.json", []byte(doc("2.0.0")))
+	b, err := Servers("b.json", []byte(doc("2.0.0")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := MarkDuplicateServers(append(a, b...))
-	if all[0].Status != ImportImported || all[1].Status != ImportInvalid ||
+	all := MarkDuplicates(append(a, b...))
+	if all[0].Status != Imported || all[1].Status != Invalid ||
 		all[1].Reason != `duplicate: a.json already imports com.example/a (version "1.0.0"), and a catalog declares each server once` {
 		t.Errorf("across files: %+v", all)
 	}
@@ -1031,7 +1035,7 @@ func TestServersYAML(t *testing.T) {
 	}
 
 	// Through the exported API: the same bytes.
-	exported, err := ImportServers("imports/registry.json", []byte(`[{"name": "com.example/weather", "version": "1.0", "description": "yes", `+remoteField+`}]`))
+	exported, err := Servers("imports/registry.json", []byte(`[{"name": "com.example/weather", "version": "1.0", "description": "yes", `+remoteField+`}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1049,7 +1053,7 @@ func TestServersYAML(t *testing.T) {
 }
 
 func TestServersYAMLEmpty(t *testing.T) {
-	for _, list := range [][]importedServer{nil, {{Source: "a.json", Status: ImportNoRemotes, Reason: "r"}}} {
+	for _, list := range [][]importedServer{nil, {{Source: "a.json", Status: NoRemotes, Reason: "r"}}} {
 		got, err := serversYAML(list)
 		if err != nil {
 			t.Fatal(err)
@@ -1078,7 +1082,7 @@ func TestServersYAMLRoundTrip(t *testing.T) {
 	item := map[string]any{"name": "com.example/t", "version": "1.0", "description": "no",
 		"remotes": []any{map[string]any{"type": "sse", "url": "https://x.example.com", "headers": headers}},
 		"_meta":   meta}
-	list := []importedServer{{Source: "a\nb.json#/0", Name: "com.example/t", Status: ImportImported, Reason: "note\nwith a line break", Server: item}}
+	list := []importedServer{{Source: "a\nb.json#/0", Name: "com.example/t", Status: Imported, Reason: "note\nwith a line break", Server: item}}
 	got, err := serversYAML(list)
 	if err != nil {
 		t.Fatal(err)
@@ -1104,7 +1108,7 @@ func TestServersYAMLDeterministic(t *testing.T) {
 	}
 	item := map[string]any{"_meta": meta, "name": "com.example/t", "version": "1", "description": "d",
 		"remotes": []any{map[string]any{"variables": vars, "url": "https://x.example.com/{zone}", "type": "sse"}}}
-	list := []importedServer{{Source: "a.json", Name: "com.example/t", Status: ImportImported, Server: item}}
+	list := []importedServer{{Source: "a.json", Name: "com.example/t", Status: Imported, Server: item}}
 	first, err := serversYAML(list)
 	if err != nil {
 		t.Fatal(err)
@@ -1130,11 +1134,11 @@ func TestServersYAMLDeterministic(t *testing.T) {
 }
 
 func TestServersYAMLRejectsUnrenderable(t *testing.T) {
-	list := []importedServer{{Source: "a.json", Status: ImportImported, Server: map[string]any{"name": "com.example/t", "x": struct{}{}}}}
+	list := []importedServer{{Source: "a.json", Status: Imported, Server: map[string]any{"name": "com.example/t", "x": struct{}{}}}}
 	if _, err := serversYAML(list); err == nil || err.Error() != "a.json: cannot render a struct {} in YAML" {
 		t.Errorf("error = %v", err)
 	}
-	list = []importedServer{{Source: "a.json", Status: ImportImported}}
+	list = []importedServer{{Source: "a.json", Status: Imported}}
 	if _, err := serversYAML(list); err == nil || err.Error() != "a.json: imported without a server" {
 		t.Errorf("error = %v", err)
 	}
@@ -1154,12 +1158,12 @@ func FuzzImportServers(f *testing.F) {
 		var items []any
 		for _, s := range list {
 			switch s.Status {
-			case ImportImported:
+			case Imported:
 				if s.Server == nil {
 					t.Fatalf("%s: imported without a server", s.Source)
 				}
 				items = append(items, s.Server)
-			case ImportNoRemotes, ImportInvalid:
+			case NoRemotes, Invalid:
 				if s.Server != nil || s.Reason == "" {
 					t.Fatalf("%s: %s with server %v, reason %q", s.Source, s.Status, s.Server != nil, s.Reason)
 				}

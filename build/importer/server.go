@@ -1,0 +1,477 @@
+// Package importer turns documents published elsewhere into catalog
+// declarations: MCP registry server.json documents into servers: (Servers),
+// and recorded MCP tools/list results into tools: (MCP). Whatever it writes,
+// the loader accepts; whatever it changes or leaves out, it says why.
+//
+// # Servers
+//
+// A registry document describes a server twice over: its remote endpoints
+// (what a server card publishes) and its local packages (npm, pypi, oci, ...:
+// what a client installs and runs). Only the first part becomes a
+// declaration, made to be one that a card can carry: no secret value, no
+// registry bookkeeping, no field a card does not have, every {variable} of a
+// template declared. Everything the importer changes or leaves out is said in
+// the outcome's Reason, so a reviewer sees it before the card is published.
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The statuses of an imported document.
+const (
+	// Imported: the document became a server declaration.
+	Imported = "imported"
+	// NoRemotes: the document is valid but describes no remote
+	// endpoint (local packages only), so there is no card to publish.
+	NoRemotes = "no-remotes"
+	// Invalid: the document breaks the registry schema in a way that
+	// matters for a card, or repeats a server already imported.
+	Invalid = "invalid"
+)
+
+// Server is the outcome of importing one MCP registry document.
+type Server struct {
+	// Source names the document: the file, or FILE#/3 for the fourth
+	// element of an array and FILE#/servers/3 for the fourth entry of a
+	// registry list response (a JSON pointer into the file).
+	Source string
+	// Name is the document's name, when it has one (even an invalid one).
+	Name string
+	// Server is the declaration item: the fields of an MCP server card
+	// except $schema, in JSON types (map[string]any, []any, string, bool,
+	// json.Number). It is nil unless Status is Imported.
+	Server map[string]any
+	// Status is Imported, NoRemotes or Invalid.
+	Status string
+	// Reason is one line. For NoRemotes and Invalid it says why;
+	// for Imported it lists what was changed or left out ("; "
+	// separated), and is empty when the document was taken as it is.
+	Reason string
+}
+
+// Servers reads the bytes of one file: a single server.json document,
+// a JSON array of them, or a registry API response (a list
+// {"servers": [{"server": {...}, "_meta": {...}}, ...]} or a single
+// {"server": {...}, "_meta": {...}}). Every document yields exactly one
+// Server, in file order; a name that an earlier document of the file
+// already imported makes the later one invalid. The error is for a file that
+// is not JSON or not one of these shapes; file only labels messages and
+// sources.
+func Servers(file string, data []byte) ([]Server, error) {
+	list, err := importServers(file, data)
+	return exportImported(list), err
+}
+
+// MarkDuplicates makes every imported server whose name an earlier
+// imported server of servers already has invalid, in place, and returns
+// servers. Servers does this within a file; a command importing
+// several files does it over all of them.
+func MarkDuplicates(servers []Server) []Server {
+	list := unexportImported(servers)
+	markDuplicates(list)
+	copy(servers, exportImported(list))
+	return servers
+}
+
+// ServersYAML renders the imported servers (Status Imported) as one
+// declaration file: a header comment naming the source files with their
+// counts, then servers, in order, each below a comment naming its source and
+// the import notes. The same list always gives the same bytes.
+func ServersYAML(servers []Server) ([]byte, error) {
+	return serversYAML(unexportImported(servers))
+}
+
+func exportImported(list []importedServer) []Server {
+	if list == nil {
+		return nil
+	}
+	out := make([]Server, len(list))
+	for i, s := range list {
+		out[i] = Server(s)
+	}
+	return out
+}
+
+func unexportImported(list []Server) []importedServer {
+	if list == nil {
+		return nil
+	}
+	out := make([]importedServer, len(list))
+	for i, s := range list {
+		out[i] = importedServer(s)
+	}
+	return out
+}
+
+// importedServer is the outcome for one registry document; see
+// Server.
+type importedServer struct {
+	Source string
+	Name   string
+	Server map[string]any
+	Status string
+	Reason string
+}
+
+// registryMetaOfficial is the _meta key of the registry's own bookkeeping
+// (status, publishedAt, isLatest, ...).
+const registryMetaOfficial = "io.modelcontextprotocol.registry/official"
+
+// Card limits, from the server card schema.
+const (
+	cardNameMaxLen        = 200
+	cardVersionMaxLen     = 255
+	cardDescriptionMaxLen = 100
+	cardTitleMaxLen       = 100
+)
+
+// cardNamePattern is the pattern of a server name: reverse-DNS/name.
+var cardNamePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+
+// urlTemplateVariable is a {variable} of a URL template.
+var urlTemplateVariable = regexp.MustCompile(`\{[a-zA-Z_][a-zA-Z0-9_]*\}`)
+
+// importServers reads one file's bytes; see Servers.
+func importServers(file string, data []byte) ([]importedServer, error) {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: no JSON value: the file is empty", file)
+		}
+		return nil, importJSONError(file, data, err)
+	}
+	next := int(dec.InputOffset())
+	for next < len(data) && strings.IndexByte(" \t\r\n", data[next]) >= 0 {
+		next++
+	}
+	var extra any
+	switch err := dec.Decode(&extra); {
+	case errors.Is(err, io.EOF):
+	case err == nil:
+		line, col := importLineCol(data, next)
+		return nil, fmt.Errorf("%s: line %d, column %d: a second JSON value after the document; import one value per file", file, line, col)
+	default:
+		return nil, importJSONError(file, data, err)
+	}
+
+	var out []importedServer
+	switch t := v.(type) {
+	case []any:
+		for i, e := range t {
+			out = append(out, importDocument(file+"#/"+strconv.Itoa(i), e))
+		}
+	case map[string]any:
+		list, isList := t["servers"]
+		if _, named := t["name"]; !isList || named {
+			out = append(out, importDocument(file, t))
+			break
+		}
+		arr, ok := list.([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: \"servers\" is %s, not an array of registry entries", file, jsonValueKind(list))
+		}
+		for i, e := range arr {
+			out = append(out, importDocument(file+"#/servers/"+strconv.Itoa(i), e))
+		}
+	default:
+		return nil, fmt.Errorf("%s: the JSON value is %s, not a server.json object, an array of them or a registry server list", file, jsonValueKind(v))
+	}
+	markDuplicates(out)
+	return out, nil
+}
+
+// importJSONError turns a decoding error into FILE: line L, column C: message.
+func importJSONError(file string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		// Offset counts the bytes read, the offending one included.
+		line, col := importLineCol(data, int(syn.Offset)-1)
+		return fmt.Errorf("%s: line %d, column %d: not valid JSON: %v", file, line, col, err)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s: not valid JSON: the file ends inside a value", file)
+	}
+	return fmt.Errorf("%s: not valid JSON: %v", file, err)
+}
+
+// importLineCol gives the 1-based line and column (in bytes) of offset in data.
+func importLineCol(data []byte, offset int) (line, col int) {
+	offset = min(max(offset, 0), len(data))
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = offset - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+// markDuplicates makes every imported server whose name an earlier imported
+// server already has, ignoring case, invalid: a catalog declares each server
+// once (and card paths, made of names, are case-insensitive on many hosts).
+func markDuplicates(list []importedServer) {
+	first := map[string]int{}
+	for i := range list {
+		s := &list[i]
+		if s.Status != Imported {
+			continue
+		}
+		key := strings.ToLower(s.Name)
+		j, seen := first[key]
+		if !seen {
+			first[key] = i
+			continue
+		}
+		s.Status = Invalid
+		s.Reason = fmt.Sprintf("duplicate: %s already imports %s (version %s), and a catalog declares each server once",
+			list[j].Source, list[j].Name, quoteForReason(list[j].Server["version"]))
+		s.Server = nil
+	}
+}
+
+// importDocument converts one registry document: a server.json object, or
+// a registry API entry {"server": {...}, "_meta": {...}}.
+func importDocument(source string, v any) importedServer {
+	res := importedServer{Source: source}
+	doc, ok := v.(map[string]any)
+	if !ok {
+		res.Status, res.Reason = Invalid, fmt.Sprintf("not a server.json object but %s", jsonValueKind(v))
+		return res
+	}
+	d := &docImporter{}
+	if inner, wrapped := doc["server"]; wrapped {
+		if _, named := doc["name"]; !named {
+			m, ok := inner.(map[string]any)
+			if !ok {
+				res.Status, res.Reason = Invalid, fmt.Sprintf("\"server\" is %s, not a server.json object", jsonValueKind(inner))
+				return res
+			}
+			d.wrapper(doc)
+			doc = m
+		}
+	}
+	res.Name, _ = doc["name"].(string)
+	item, status, reason := d.server(doc)
+	res.Server, res.Status, res.Reason = item, status, reason
+	return res
+}
+
+// docImporter collects what is wrong with one document (problems: it is
+// invalid) and what the import changed (notes).
+type docImporter struct {
+	problems []string
+	notes    []string
+}
+
+func (d *docImporter) problem(format string, args ...any) {
+	d.problems = append(d.problems, fmt.Sprintf(format, args...))
+}
+
+func (d *docImporter) note(format string, args ...any) {
+	d.notes = append(d.notes, fmt.Sprintf(format, args...))
+}
+
+// wrapper handles the parts of a registry API entry around the server: its
+// _meta is the registry's bookkeeping about the entry, never card material.
+func (d *docImporter) wrapper(entry map[string]any) {
+	for _, k := range slices.Sorted(maps.Keys(entry)) {
+		switch k {
+		case "server":
+		case "_meta":
+			meta, ok := entry[k].(map[string]any)
+			if !ok {
+				d.note("dropped the registry entry's _meta: it is %s, not an object", jsonValueKind(entry[k]))
+				continue
+			}
+			if len(meta) > 0 {
+				keys := slices.Sorted(maps.Keys(meta))
+				for i, k := range keys {
+					keys[i] = quoteKeyForReason(k)
+				}
+				d.note("dropped the registry entry's _meta (%s): the registry's own bookkeeping", strings.Join(keys, ", "))
+			}
+			d.officialStatus(meta[registryMetaOfficial])
+		default:
+			d.note("dropped the registry entry's %s: not part of a server", quoteKeyForReason(k))
+		}
+	}
+}
+
+// officialStatus notes a registry status other than active (deprecated,
+// deleted) found in the registry's official metadata.
+func (d *docImporter) officialStatus(official any) {
+	m, _ := official.(map[string]any)
+	if s, ok := m["status"].(string); ok && s != "" && s != "active" {
+		d.note("the registry marks this server %s", quoteKeyForReason(s))
+	}
+}
+
+// registryServerKeys are the server.json fields the importer knows; the
+// others are dropped with a note.
+var registryServerKeys = []string{"$schema", "name", "version", "version_detail", "description", "title", "websiteUrl", "website_url", "repository", "icons", "remotes", "packages", "_meta"}
+
+// server converts a server.json object.
+func (d *docImporter) server(doc map[string]any) (map[string]any, string, string) {
+	item := map[string]any{}
+
+	// Identity: name, version, description. Any problem here is fatal.
+	switch name, ok := doc["name"]; {
+	case !ok:
+		d.problem("missing name")
+	default:
+		if s, ok := name.(string); !ok {
+			d.problem("name is %s, not a string", jsonValueKind(name))
+		} else if n := utf8.RuneCountInString(s); n > cardNameMaxLen {
+			d.problem("name is %d characters; at most %d", n, cardNameMaxLen)
+		} else if !cardNamePattern.MatchString(s) {
+			d.problem("name %s is not of the form reverse-DNS/name, such as com.example/weather", quoteForReason(s))
+		} else {
+			item["name"] = s
+		}
+	}
+
+	version, hasVersion := doc["version"]
+	if !hasVersion {
+		// The first registry format (2025-07-09) nested it.
+		if vd, ok := doc["version_detail"].(map[string]any); ok {
+			if v, ok := vd["version"]; ok {
+				version, hasVersion = v, true
+				d.note("version_detail.version mapped to version")
+			}
+		}
+	} else if _, ok := doc["version_detail"]; ok {
+		d.note("dropped version_detail: version is set")
+	}
+	switch {
+	case !hasVersion:
+		d.problem("missing version")
+	default:
+		if s, ok := version.(string); !ok {
+			d.problem("version is %s, not a string", jsonValueKind(version))
+		} else if p := versionProblem(s); p != "" {
+			d.problem("%s", p)
+		} else {
+			item["version"] = s
+		}
+	}
+
+	switch desc, ok := doc["description"]; {
+	case !ok:
+		d.problem("missing description")
+	default:
+		if s, ok := desc.(string); !ok {
+			d.problem("description is %s, not a string", jsonValueKind(desc))
+		} else if strings.TrimSpace(s) == "" {
+			d.problem("description is empty")
+		} else {
+			item["description"] = d.cut("description", s, cardDescriptionMaxLen)
+		}
+	}
+
+	// Optional fields: a bad one is dropped with a note.
+	if title, ok := doc["title"]; ok {
+		if s, ok := title.(string); !ok {
+			d.note("dropped title: it is %s, not a string", jsonValueKind(title))
+		} else if strings.TrimSpace(s) == "" {
+			d.note("dropped empty title")
+		} else {
+			item["title"] = d.cut("title", s, cardTitleMaxLen)
+		}
+	}
+
+	site, hasSite := doc["websiteUrl"]
+	if legacy, ok := doc["website_url"]; ok {
+		if hasSite {
+			d.note("dropped website_url: websiteUrl is set")
+		} else {
+			site, hasSite = legacy, true
+			d.note("website_url mapped to websiteUrl")
+		}
+	}
+	if hasSite {
+		if s, ok := site.(string); !ok {
+			d.note("dropped websiteUrl: it is %s, not a string", jsonValueKind(site))
+		} else if !isAbsoluteURI(s) {
+			d.note("dropped websiteUrl %s: not an absolute URL", quoteForReason(s))
+		} else {
+			item["websiteUrl"] = s
+		}
+	}
+
+	if repo, ok := doc["repository"]; ok {
+		if r := d.repository(repo); r != nil {
+			item["repository"] = r
+		}
+	}
+	if icons, ok := doc["icons"]; ok {
+		if l := d.icons(icons); l != nil {
+			item["icons"] = l
+		}
+	}
+
+	remotes, hasRemotes := doc["remotes"]
+	var remoteList []any
+	if hasRemotes {
+		remoteList = d.remotes(remotes)
+	}
+
+	var packageTypes []string
+	hasPackages := false
+	if pkgs, ok := doc["packages"]; ok {
+		if l, ok := pkgs.([]any); ok {
+			packageTypes, hasPackages = registryTypes(l), len(l) > 0
+		} else {
+			d.note("dropped packages: it is %s, not an array", jsonValueKind(pkgs))
+		}
+	}
+
+	if meta, ok := doc["_meta"]; ok {
+		if m := d.meta(meta); m != nil {
+			item["_meta"] = m
+		}
+	}
+
+	var unknown []string
+	for _, k := range slices.Sorted(maps.Keys(doc)) {
+		if !slices.Contains(registryServerKeys, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	d.dropUnknown("", unknown)
+
+	if len(d.problems) > 0 {
+		return nil, Invalid, joinReasons(d.problems)
+	}
+	if len(remoteList) == 0 {
+		what := "no remotes and no packages"
+		if hasPackages {
+			what = "local packages only"
+			if len(packageTypes) > 0 {
+				what += " (" + strings.Join(packageTypes, ", ") + ")"
+			}
+		}
+		return nil, NoRemotes, what + ": a server card describes remote endpoints; nothing to publish"
+	}
+	item["remotes"] = remoteList
+	if hasPackages {
+		list := ""
+		if len(packageTypes) > 0 {
+			list = " (" + strings.Join(packageTypes, ", ") + ")"
+		}
+		// Reported last among the top-level fields, where a reader of the
+		// YAML looks for what is missing.
+		d.notes = append(d.notes, "dropped packages"+list+": a server card describes remote endpoints only")
+	}
+	return item, Imported, joinReasons(d.notes)
+}

@@ -1,0 +1,38 @@
+// Package catalogtest makes catalog folders for tests.
+package catalogtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Config is a minimal valid signpost.yaml.
+const Config = "site: {origin: https://example.com, publisher: example.com}\n"
+
+// Write makes a catalog folder in a temporary folder of t from file names
+// (slash-separated, relative to the folder) and contents, and returns it.
+func Write(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// RecordedTickets is a recorded tools/list result of a ticketing server,
+// as a JSON-RPC response.
+const RecordedTickets = `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+  {"name": "getTicket", "description": "Fetch a ticket.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+   "annotations": {"readOnlyHint": true, "destructiveHint": false}},
+  {"name": "delete_ticket", "description": "Delete a ticket.", "inputSchema": {"type": "object"},
+   "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
+  {"name": "get-ticket", "description": "Same normalized name.", "inputSchema": {"type": "object"}}
+]}}`
