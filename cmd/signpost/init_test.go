@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/scaffold"
 )
 
 // gitTimeout bounds the git commands of the tests.
@@ -354,6 +355,20 @@ func TestInitCatalog(t *testing.T) {
 				t.Errorf("built %d sites, want one with 2 tools", len(b.Sites))
 			}
 		})
+	}
+}
+
+// TestInitFlagNames: every field of scaffold.Options that an error can be
+// about is named by a flag of signpost init.
+func TestInitFlagNames(t *testing.T) {
+	cmd := newInitCmd()
+	for _, f := range []scaffold.Field{
+		scaffold.FieldOrigin, scaffold.FieldPublisher, scaffold.FieldDisplayName, scaffold.FieldPublish,
+		scaffold.FieldBucket, scaffold.FieldRegion, scaffold.FieldRoleARN, scaffold.FieldBranch,
+	} {
+		if name, ok := initFlags[f]; !ok || cmd.Flags().Lookup(name) == nil {
+			t.Errorf("no flag of signpost init for %s (initFlags: %q)", f, name)
+		}
 	}
 }
 
