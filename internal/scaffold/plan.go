@@ -1,0 +1,145 @@
+package scaffold
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Plan is what init would write, and where: Prepare makes one, Write
+// carries it out.
+type Plan struct {
+	place place
+	data  templateData
+	files []file
+	// ignore names the .gitignore that is left as it is because it does
+	// not ignore site/, "" when there is none.
+	ignore string
+	// conflicts name the files in the way, for the user and sorted.
+	conflicts []string
+}
+
+// Prepare checks opts, finds where the files go (the catalog's folder, and
+// the top of the Git repository that holds it, for the workflow) and fills
+// in the templates, writing nothing. When opts are at fault, the error is
+// an *OptionError.
+func Prepare(ctx context.Context, opts Options) (*Plan, error) {
+	d, err := opts.data()
+	if err != nil {
+		return nil, err
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	p, err := findPlace(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	d.Catalog, d.Site = p.Catalog, p.site()
+	files, err := render(d)
+	if err != nil {
+		return nil, err
+	}
+	files, ignore, err := keepGitignore(p, files)
+	if err != nil {
+		return nil, err
+	}
+	conflicts, err := findConflicts(p, files)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{place: p, data: d, files: files, ignore: ignore, conflicts: conflicts}, nil
+}
+
+// Conflicts names the files that are in the way, slash-separated and
+// sorted, as Options.Dir names the folder (relative to the current folder
+// when it is): Write would replace them. A .gitignore already in the catalog's folder is not in the
+// way: Write leaves it as it is.
+func (p *Plan) Conflicts() []string {
+	return p.conflicts
+}
+
+// PrintConflicts writes to w which files are in the way, what the
+// workflow in the way checks, and what to do. Its first line reads as an
+// error message, for the command to put its name before.
+func (p *Plan) PrintConflicts(w io.Writer) {
+	printConflicts(w, p.place, p.conflicts, readWorkflow(p.place), p.data)
+}
+
+// Write writes the files, replacing any in the way, all or none: each goes
+// to a staging folder first, the catalog is checked there, and then they
+// are moved into place; when a move fails, what was there is put back.
+func (p *Plan) Write(ctx context.Context) error {
+	return writeFiles(ctx, p.place, p.files)
+}
+
+// PrintNext writes to w what Write wrote, the placeholders to replace and
+// what to do next.
+func (p *Plan) PrintNext(w io.Writer) error {
+	return printNext(w, p.place, p.files, p.data, p.ignore)
+}
+
+// printNext tells what init wrote, what to do next and which placeholders
+// to replace. ignore names the .gitignore init left as it was because it
+// does not ignore site/, "" when there is none.
+func printNext(w io.Writer, p place, files []file, d templateData, ignore string) error {
+	var wrote []string
+	for _, f := range files {
+		wrote = append(wrote, "wrote "+p.display(f)+"\n")
+	}
+	slices.Sort(wrote)
+	var b strings.Builder
+	b.WriteString(strings.Join(wrote, ""))
+	config, wf := displayPath(p.Dir, "signpost.yaml"), displayPath(p.Top, workflowPath)
+	if ignore != "" {
+		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", ignore)
+	}
+	if p.Catalog != "." {
+		fmt.Fprintf(&b, "\nThe workflow is at the top of the Git repository, where GitHub runs it:\n%s checks the catalog at %s.\n", wf, p.Catalog)
+	}
+	var todo []string
+	if d.Origin == DefaultOrigin {
+		todo = append(todo, fmt.Sprintf("%s: site.origin %s, site.publisher %s", config, d.Origin, d.Publisher))
+	}
+	if d.Publish == PublishS3 && !d.BucketSet {
+		todo = append(todo, fmt.Sprintf("%s: the bucket %s", config, d.Bucket))
+	}
+	if d.Publish == PublishS3 && !d.RoleARNSet {
+		todo = append(todo, fmt.Sprintf("%s: the role %s", wf, d.RoleARN))
+	}
+	if len(todo) > 0 {
+		b.WriteString("\nReplace the placeholders before the first publish:\n")
+		for _, t := range todo {
+			b.WriteString("  " + t + "\n")
+		}
+	}
+	arg, buildArgs := "", ""
+	if p.Dir != "." {
+		// signpost build writes to site in the current folder: out of
+		// the catalog's folder, where its .gitignore does not keep it
+		// out of Git. The workflow too builds into the catalog's folder.
+		arg = " " + p.Dir
+		buildArgs = arg + " --out " + displayPath(p.Dir, "site")
+	}
+	switch {
+	case p.Git:
+		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then commit and push to GitHub.\n", arg, buildArgs)
+	case p.Dir == ".":
+		fmt.Fprintf(&b, "\nNext: signpost validate, signpost build, then git init, commit and push to GitHub.\n")
+	default:
+		// Outside a repository the folder is the repository's top: the
+		// workflow is in it.
+		fmt.Fprintf(&b, "\nNext: signpost validate%s, signpost build%s, then git init%s, commit and push to GitHub.\n", arg, buildArgs, arg)
+	}
+	switch d.Publish {
+	case PublishS3:
+		fmt.Fprintf(&b, "The README says how to set up the IAM role that %s assumes.\n", wf)
+	case PublishPages:
+		b.WriteString("Before the first publish, set Source to \"GitHub Actions\" in the repository's Settings > Pages.\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,61 @@
+package scaffold
+
+import (
+	"path"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestCommentWidth: every comment line of the files init writes as
+// YAML, and of its .gitignore, fits in 80 columns, for every publish choice,
+// at the top and in a subfolder.
+func TestCommentWidth(t *testing.T) {
+	for _, publish := range []string{PublishS3, PublishPages, PublishNone} {
+		for _, catalog := range []string{".", "catalogs/acme"} {
+			d := templateData{Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: defaultDisplayName,
+				Publish: publish, Branch: DefaultBranch, Version: "latest", ServerName: "com.example/notes",
+				ServerURL: "https://mcp.example.com/notes", Catalog: catalog, Site: path.Join(catalog, "site")}
+			switch publish {
+			case PublishS3:
+				d.Target, d.Bucket, d.Region, d.RoleARN = targetS3, PlaceholderBucket, DefaultRegion, placeholderRoleARN
+			case PublishPages:
+				d.Target = targetPages
+			}
+			files, err := render(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if f.Path == "README.md" {
+					continue
+				}
+				lines := strings.Split(string(f.Data), "\n")
+				for i, line := range lines {
+					text, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
+					if !ok {
+						continue
+					}
+					width := utf8.RuneCountInString(line)
+					if width > 80 {
+						t.Errorf("%s in %s, --publish %s: line %d has %d columns:\n%s", f.Path, catalog, publish, i+1, width, line)
+					}
+					// A line of prose followed by more of the same sentence
+					// is filled: the next line's first word would not fit
+					// on it with room to spare.
+					if i+1 == len(lines) || strings.TrimSpace(text) == "" || strings.HasSuffix(text, ":") || strings.HasSuffix(text, ".") {
+						continue
+					}
+					next, ok := strings.CutPrefix(strings.TrimSpace(lines[i+1]), "# ")
+					if !ok || next == "" || next[0] == ' ' {
+						continue
+					}
+					word, _, _ := strings.Cut(next, " ")
+					if width+1+utf8.RuneCountInString(word) <= 66 {
+						t.Errorf("%s in %s, --publish %s: line %d ends early: %q fits on it:\n%s\n%s", f.Path, catalog, publish, i+1, word, line, lines[i+1])
+					}
+				}
+			}
+		}
+	}
+}
