@@ -20,9 +20,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/sync/errgroup"
-
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -456,8 +453,10 @@ func (c *checker) itemIDs() []string {
 // budget allows. The budget is spent before any request is made, so which
 // pages are left out does not depend on timing.
 func (c *checker) fetch(ctx context.Context, pages []*checkPage) {
-	var g errgroup.Group
-	g.SetLimit(c.opts.Concurrency)
+	var wg sync.WaitGroup
+	// sem has a slot per page loading: the loop waits for a free one
+	// before it starts a page, so at most Concurrency pages load at once.
+	sem := make(chan struct{}, c.opts.Concurrency)
 	for _, p := range pages {
 		if _, ok := c.pages[p.url]; ok {
 			continue
@@ -468,12 +467,13 @@ func (c *checker) fetch(ctx context.Context, pages []*checkPage) {
 		}
 		c.budget--
 		c.pages[p.url] = p
-		g.Go(func() error {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
 			c.load(ctx, p)
-			return nil
 		})
 	}
-	_ = g.Wait()
+	wg.Wait()
 }
 
 func (c *checker) load(ctx context.Context, p *checkPage) {
@@ -1200,8 +1200,7 @@ func checkFixDescriptor(e any, standard bool) {
 			tier, _ := m["safetyTier"].(string)
 			replay, _ := m["replayPolicy"].(string)
 			egress, _ := m["egress"].(string)
-			t := build.Tool{SafetyTier: tier, ReplayPolicy: replay, Egress: egress}
-			a := t.Annotations()
+			a := spec.Derive(tier, replay, egress)
 			m["annotations"] = map[string]any{"readOnlyHint": a.ReadOnlyHint, "destructiveHint": a.DestructiveHint, "idempotentHint": a.IdempotentHint, "openWorldHint": a.OpenWorldHint}
 		}
 		return
@@ -1267,8 +1266,8 @@ func (c *checker) annotations(u string) {
 		egress, _ := m["egress"].(string)
 		// The hints as the build derives them; a hint is judged only when
 		// the field that decides it holds a known value.
-		d := (&build.Tool{SafetyTier: tier, ReplayPolicy: replay, Egress: egress}).Annotations()
-		knownTier := slices.Contains([]string{spec.TierPure, spec.TierRead, spec.TierWrite, spec.TierExec}, tier)
+		d := spec.Derive(tier, replay, egress)
+		knownTier := slices.Contains(spec.Tiers[:], tier)
 		want := []struct {
 			hint  string
 			field string
@@ -1278,8 +1277,8 @@ func (c *checker) annotations(u string) {
 		}{
 			{"readOnlyHint", "safetyTier", tier, knownTier, d.ReadOnlyHint},
 			{"destructiveHint", "safetyTier", tier, knownTier, d.DestructiveHint},
-			{"idempotentHint", "replayPolicy", replay, slices.Contains([]string{spec.ReplayDeterministic, spec.ReplayIdempotent, spec.ReplayKeyed, spec.ReplayUnsafe}, replay), d.IdempotentHint},
-			{"openWorldHint", "egress", egress, slices.Contains([]string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}, egress), d.OpenWorldHint},
+			{"idempotentHint", "replayPolicy", replay, slices.Contains(spec.ReplayPolicies[:], replay), d.IdempotentHint},
+			{"openWorldHint", "egress", egress, slices.Contains(spec.Egresses[:], egress), d.OpenWorldHint},
 		}
 		for _, w := range want {
 			got, ok := a[w.hint].(bool)
