@@ -6,12 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/signpost-dev/signpost/publish"
+	"github.com/signpost-dev/signpost/publish/check"
 )
 
 func newCheckCmd() *cobra.Command {
 	format := checkFormat("text")
-	var opts publish.CheckOptions
+	var opts check.Options
 	var verbose bool
 	var tenants []string
 	cmd := &cobra.Command{
@@ -54,7 +54,7 @@ Rules:
 			}
 			failed := false
 			for _, base := range bases {
-				r, err := publish.Check(cmd.Context(), base, opts)
+				r, err := check.Run(cmd.Context(), base, opts)
 				if err != nil {
 					if cmd.Context().Err() != nil {
 						return err
@@ -105,7 +105,7 @@ func (f *checkFormat) Set(s string) error {
 // wrapped below it.
 func checkRulesHelp() string {
 	var b strings.Builder
-	for _, r := range publish.CheckRules() {
+	for _, r := range check.Rules() {
 		fmt.Fprintf(&b, "  %s (%s)\n", r.Name, strings.ToUpper(string(r.Level)))
 		line := "     "
 		for _, w := range strings.Fields(r.Text) {
