@@ -164,7 +164,7 @@ func (c *checker) checkLimits() {
 	for _, p := range c.pages {
 		if p.tooBig || p.withOrigin.tooBig {
 			big = true
-			c.add("limits.body-size", ResultFail, p.url, fmt.Sprintf("body over %d bytes", c.opts.MaxBodyBytes), "the document is larger than the check's limit (CheckOptions.MaxBodyBytes): not checked")
+			c.add("limits.body-size", ResultFail, p.url, fmt.Sprintf("body over %d bytes", c.opts.MaxBodyBytes), "the document is larger than the check's limit (check.Options.MaxBodyBytes): not checked")
 		}
 		largest = max(largest, len(p.body))
 	}
@@ -173,7 +173,7 @@ func (c *checker) checkLimits() {
 	}
 	n := len(c.pages)
 	if c.notFetched > 0 {
-		c.add("limits.documents", ResultFail, c.base, fmt.Sprintf("%d documents fetched, %d more not fetched (limit %d)", n, c.notFetched, c.opts.MaxDocuments), "the site has more documents than the check's limit (CheckOptions.MaxDocuments): some were not checked")
+		c.add("limits.documents", ResultFail, c.base, fmt.Sprintf("%d documents fetched, %d more not fetched (limit %d)", n, c.notFetched, c.opts.MaxDocuments), "the site has more documents than the check's limit (check.Options.MaxDocuments): some were not checked")
 	} else {
 		c.add("limits.documents", ResultPass, c.base, fmt.Sprintf("%d documents, limit %d", n, c.opts.MaxDocuments), "the whole site was checked")
 	}
