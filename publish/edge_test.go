@@ -15,11 +15,13 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
+	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // edgeTestBase is the origin the example catalog's documents name; the
-// client of checkTestServe sends it to the emulated edge.
+// client of checktest.Serve sends it to the emulated edge.
 const edgeTestBase = "https://example.com"
 
 // edgeCORS are the CORS headers the response headers policy puts on every
@@ -42,7 +44,7 @@ func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView
 	if err != nil {
 		t.Fatal(err)
 	}
-	tpl := filepath.Join(checkTestModuleRoot(t), "templates", "aws", "cloudfront-s3.yaml")
+	tpl := filepath.Join("..", "templates", "aws", "cloudfront-s3.yaml")
 	dist, err := edgetest.LoadTemplate(tpl, sitePrefix)
 	if err != nil {
 		t.Fatal(err)
@@ -133,8 +135,8 @@ func withCORS(h map[string]string) map[string]string {
 // exactly those of signpost serve.
 //
 // The example's help-desk card is advertised on a vendor host that does not
-// exist; the client of checkTestServe answers that host with a card, as in
-// TestCheckCorrectSite. Every other request goes to the edge.
+// exist; the client of checktest.Serve answers that host with a card, as in
+// check's TestCorrectSite. Every other request goes to the edge.
 func TestEdgeServesTheContract(t *testing.T) {
 	api, bucket := newBucket(t)
 	ctx := context.Background()
@@ -164,23 +166,23 @@ func TestEdgeServesTheContract(t *testing.T) {
 				t.Fatalf("site folder %s, want tenants/%s", s.Dir, s.Tenant)
 			}
 			edge := newEdge(t, bucket, s.Dir, s, cat.Config.CompactView, nil)
-			client := checkTestServe(t, edge)
+			client := checktest.Serve(t, edge)
 
-			r, err := Check(t.Context(), edgeTestBase, CheckOptions{Client: client})
+			r, err := check.Run(t.Context(), edgeTestBase, check.Options{Client: client})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if bad := checkTestBad(r); len(bad) > 0 || r.Failed() {
-				t.Errorf("rules not met through the edge: %v\n%s", bad, checkTestProblems(r))
+			if bad := checktest.Bad(r); len(bad) > 0 || r.Failed() {
+				t.Errorf("rules not met through the edge: %v\n%s", bad, checktest.Problems(r))
 			}
 			passed := map[string]bool{}
 			for _, f := range r.Findings {
-				if f.Result == ResultPass {
+				if f.Result == check.ResultPass {
 					passed[f.Rule] = true
 				}
 			}
-			for _, rule := range CheckRules() {
-				if rule.Level == LevelMust && !passed[rule.Name] {
+			for _, rule := range check.Rules() {
+				if rule.Level == check.LevelMust && !passed[rule.Name] {
 					t.Errorf("MUST rule %s never passed through the edge", rule.Name)
 				}
 			}

@@ -1,19 +1,27 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/signpost-dev/signpost/publish"
+	"github.com/signpost-dev/signpost/publish/check"
 )
 
+// checkOptions are the argument and flags of signpost check.
+type checkOptions struct {
+	url     string
+	tenants []string
+	format  checkFormat
+	verbose bool
+	crawl   check.Options
+}
+
 func newCheckCmd() *cobra.Command {
-	format := checkFormat("text")
-	var opts publish.CheckOptions
-	var verbose bool
-	var tenants []string
+	opts := &checkOptions{format: "text"}
 	cmd := &cobra.Command{
 		Use:   "check URL",
 		Short: "Check a published site against the discovery specs' HTTP contract",
@@ -48,44 +56,55 @@ Rules:
   signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bases, err := tenantURLs(args[0], tenants)
-			if err != nil {
-				return usageError{err}
-			}
-			failed := false
-			for _, base := range bases {
-				r, err := publish.Check(cmd.Context(), base, opts)
-				if err != nil {
-					if cmd.Context().Err() != nil {
-						return err
-					}
-					return usageError{err}
-				}
-				if format == "json" {
-					err = r.WriteJSON(cmd.OutOrStdout())
-				} else {
-					err = r.WriteText(cmd.OutOrStdout(), verbose)
-				}
-				if err != nil {
-					return err
-				}
-				failed = failed || r.Failed()
-			}
-			if failed {
-				return reportedError{exitInvalid}
-			}
-			return nil
+			opts.url = args[0]
+			return runCheck(cmd.Context(), cmd.OutOrStdout(), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(&format, "format", "output format: text or json")
-	f.BoolVarP(&verbose, "verbose", "v", false, "list passing findings too, not only problems")
-	f.StringSliceVar(&tenants, "tenant", nil, "tenant whose site to check, replacing {tenant} in URL (repeatable)")
-	f.DurationVar(&opts.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
-	f.IntVar(&opts.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")
-	f.IntVar(&opts.MaxDocuments, "max-documents", 0, "most documents fetched; more is a warning (default 5000)")
-	f.Int64Var(&opts.MaxBodyBytes, "max-body-bytes", 0, "largest body read; a larger one is a failure (default 8 MiB)")
+	f.Var(&opts.format, "format", "output format: text or json")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list passing findings too, not only problems")
+	f.StringSliceVar(&opts.tenants, "tenant", nil, "tenant whose site to check, replacing {tenant} in URL (repeatable)")
+	f.DurationVar(&opts.crawl.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
+	f.IntVar(&opts.crawl.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")
+	f.IntVar(&opts.crawl.MaxDocuments, "max-documents", 0, "most documents fetched; more is a warning (default 5000)")
+	f.Int64Var(&opts.crawl.MaxBodyBytes, "max-body-bytes", 0, "largest body read; a larger one is a failure (default 8 MiB)")
 	return cmd
+}
+
+// runCheck checks the site at opts.url, or each tenant's in turn, and
+// prints each report. It fails when a site misses a MUST rule; a URL the
+// checker cannot use is bad usage.
+func runCheck(ctx context.Context, w io.Writer, opts *checkOptions) error {
+	bases, err := tenantURLs(opts.url, opts.tenants)
+	if err != nil {
+		return usageError{err}
+	}
+	failed := false
+	for _, base := range bases {
+		r, err := check.Run(ctx, base, opts.crawl)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			return usageError{err}
+		}
+		if err := writeCheckReport(w, r, opts); err != nil {
+			return err
+		}
+		failed = failed || r.Failed()
+	}
+	if failed {
+		return reportedError{exitInvalid}
+	}
+	return nil
+}
+
+// writeCheckReport prints r in the format of --format.
+func writeCheckReport(w io.Writer, r *check.Report, opts *checkOptions) error {
+	if opts.format == "json" {
+		return r.WriteJSON(w)
+	}
+	return r.WriteText(w, opts.verbose)
 }
 
 // checkFormat is the --format flag of check.
@@ -105,7 +124,7 @@ func (f *checkFormat) Set(s string) error {
 // wrapped below it.
 func checkRulesHelp() string {
 	var b strings.Builder
-	for _, r := range publish.CheckRules() {
+	for _, r := range check.Rules() {
 		fmt.Fprintf(&b, "  %s (%s)\n", r.Name, strings.ToUpper(string(r.Level)))
 		line := "     "
 		for _, w := range strings.Fields(r.Text) {

@@ -1,4 +1,4 @@
-package publish
+package check_test
 
 import (
 	"bytes"
@@ -22,13 +22,16 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/checktest"
+	"github.com/signpost-dev/signpost/publish"
+	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // correctHandler serves the first site of the example catalog with the
 // handler of signpost serve: the check must pass against it.
 func correctHandler(t testing.TB) http.Handler {
 	t.Helper()
-	dir := checkTestModuleRoot(t)
+	dir := moduleRoot(t)
 	cat, diags := build.Load(context.Background(), filepath.Join(dir, "catalogs", "example"))
 	if diags.HasErrors() {
 		t.Fatalf("example catalog: %v", diags)
@@ -37,15 +40,15 @@ func correctHandler(t testing.TB) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHandler(b.Sites[0].Documents)
+	h, err := publish.NewHandler(b.Sites[0].Documents)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
 }
 
-// checkTestModuleRoot is the folder of go.mod above the test's folder.
-func checkTestModuleRoot(t testing.TB) string {
+// moduleRoot is the folder of go.mod above the test's folder.
+func moduleRoot(t testing.TB) string {
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -62,79 +65,19 @@ func checkTestModuleRoot(t testing.TB) string {
 	}
 }
 
-// The host that serves the example's cross-host card.
-const checkTestVendorHost = "mcp.helpdesk-vendor.example.net"
-
-// checkTestServe starts site on 127.0.0.1 and returns a client that sends
-// every request there, whatever its URL's scheme and host (the Host header
-// keeps the URL's host). The example's cross-host card is served for
-// checkTestVendorHost.
-func checkTestServe(t testing.TB, site http.Handler) *http.Client {
+// runOn checks site as it answers at base, with opts.
+func runOn(t testing.TB, site http.Handler, base string, opts check.Options) *check.Report {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Host == checkTestVendorHost {
-			w.Header().Set("Content-Type", spec.ContentTypeServerCardDraft)
-			w.Write([]byte(`{"name":"com.example/helpdesk","version":"1.0.0","description":"Help desk."}`))
-			return
-		}
-		site.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	addr := srv.Listener.Addr().String()
-	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, network, addr)
-	}}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: checkTestPlainHTTP{tr}}
-}
-
-// checkTestPlainHTTP sends https requests as plain http, so that a test
-// server without TLS answers https://example.com.
-type checkTestPlainHTTP struct{ rt http.RoundTripper }
-
-func (p checkTestPlainHTTP) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.URL.Scheme == "https" {
-		r = r.Clone(r.Context())
-		r.URL.Scheme = "http"
-	}
-	return p.rt.RoundTrip(r)
-}
-
-func checkTestRun(t testing.TB, site http.Handler, base string, opts CheckOptions) *Report {
-	t.Helper()
-	opts.Client = checkTestServe(t, site)
-	r, err := Check(context.Background(), base, opts)
+	opts.Client = checktest.Serve(t, site)
+	r, err := check.Run(context.Background(), base, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-// checkTestBad returns the rules that failed or warned, sorted.
-func checkTestBad(r *Report) []string {
-	var out []string
-	for _, f := range r.Findings {
-		if f.Result == ResultFail || f.Result == ResultWarn {
-			out = append(out, f.Rule)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// checkTestProblems lists the findings that failed or warned.
-func checkTestProblems(r *Report) string {
-	var b strings.Builder
-	for _, f := range r.Findings {
-		if f.Result == ResultFail || f.Result == ResultWarn {
-			b.WriteString("  " + string(f.Result) + " " + f.Rule + " " + f.URL + ": " + f.Message + " [" + f.Evidence + "]\n")
-		}
-	}
-	return b.String()
-}
-
-func checkTestText(t testing.TB, r *Report) string {
+// textOf is r's verbose text report.
+func textOf(t testing.TB, r *check.Report) string {
 	var b bytes.Buffer
 	if err := r.WriteText(&b, true); err != nil {
 		t.Fatal(err)
@@ -142,30 +85,30 @@ func checkTestText(t testing.TB, r *Report) string {
 	return b.String()
 }
 
-func TestCheckCorrectSite(t *testing.T) {
+func TestCorrectSite(t *testing.T) {
 	site := correctHandler(t)
 	for _, base := range []string{"https://example.com", "http://127.0.0.1:8080/"} {
 		t.Run(base, func(t *testing.T) {
-			r := checkTestRun(t, site, base, CheckOptions{})
-			if bad := checkTestBad(r); len(bad) > 0 || r.Failed() {
-				t.Errorf("rules not met: %v\n%s", bad, checkTestProblems(r))
+			r := runOn(t, site, base, check.Options{})
+			if bad := checktest.Bad(r); len(bad) > 0 || r.Failed() {
+				t.Errorf("rules not met: %v\n%s", bad, checktest.Problems(r))
 			}
 			if base != "https://example.com" {
 				return
 			}
-			text := checkTestText(t, r)
-			n := len(CheckRules())
+			text := textOf(t, r)
+			n := len(check.Rules())
 			if want := fmt.Sprintf("\n%d rules: %d passed, 0 failed, 0 warnings, 0 skipped\n", n, n); !strings.HasSuffix(text, want) {
 				t.Errorf("text report does not end in %q:\n%s", want, text[max(0, len(text)-200):])
 			}
 			// On its own origin, every rule applies somewhere.
 			met := map[string]bool{}
 			for _, f := range r.Findings {
-				if f.Result == ResultPass {
+				if f.Result == check.ResultPass {
 					met[f.Rule] = true
 				}
 			}
-			for _, rule := range CheckRules() {
+			for _, rule := range check.Rules() {
 				if !met[rule.Name] {
 					t.Errorf("rule %s never passed", rule.Name)
 				}
@@ -179,23 +122,23 @@ func TestCheckCorrectSite(t *testing.T) {
 	}
 }
 
-func TestCheckDeterministic(t *testing.T) {
+func TestDeterministic(t *testing.T) {
 	site := correctHandler(t)
-	a := checkTestRun(t, site, "https://example.com", CheckOptions{Concurrency: 1})
-	b := checkTestRun(t, site, "https://example.com", CheckOptions{Concurrency: 16})
+	a := runOn(t, site, "https://example.com", check.Options{Concurrency: 1})
+	b := runOn(t, site, "https://example.com", check.Options{Concurrency: 16})
 	if d := cmp.Diff(a, b); d != "" {
 		t.Errorf("two checks differ (-1 +16 workers):\n%s", d)
 	}
-	if !slices.IsSortedFunc(a.Findings, func(x, y Finding) int {
+	if !slices.IsSortedFunc(a.Findings, func(x, y check.Finding) int {
 		return stdcmp.Or(strings.Compare(x.Rule, y.Rule), strings.Compare(x.URL, y.URL))
 	}) {
 		t.Error("findings are not sorted by rule, then URL")
 	}
 }
 
-// checkTestEdit wraps site: for requests that match, the response is
+// editResponses wraps site: for requests that match, the response is
 // recorded and edit may change its status, headers and body.
-func checkTestEdit(site http.Handler, match func(*http.Request) bool, edit func(status *int, h http.Header, body []byte) []byte) http.Handler {
+func editResponses(site http.Handler, match func(*http.Request) bool, edit func(status *int, h http.Header, body []byte) []byte) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The edits work on plain JSON: ask the site for it uncompressed,
 		// on every request, so that all of them see one representation.
@@ -218,8 +161,8 @@ func checkTestEdit(site http.Handler, match func(*http.Request) bool, edit func(
 	})
 }
 
-// checkTestJSON edits a JSON body.
-func checkTestJSON(t testing.TB, body []byte, edit func(v any) any) []byte {
+// editJSON edits a JSON body.
+func editJSON(t testing.TB, body []byte, edit func(v any) any) []byte {
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
 		t.Fatalf("editing %s: %v", body, err)
@@ -231,7 +174,7 @@ func checkTestJSON(t testing.TB, body []byte, edit func(v any) any) []byte {
 	return append(out, '\n')
 }
 
-func checkTestIs(path, view string) func(*http.Request) bool {
+func matches(path, view string) func(*http.Request) bool {
 	return func(r *http.Request) bool {
 		v := r.URL.Query().Get("view")
 		if view == spec.ViewStandard {
@@ -241,7 +184,7 @@ func checkTestIs(path, view string) func(*http.Request) bool {
 	}
 }
 
-func checkTestAny(ms ...func(*http.Request) bool) func(*http.Request) bool {
+func anyOf(ms ...func(*http.Request) bool) func(*http.Request) bool {
 	return func(r *http.Request) bool {
 		for _, m := range ms {
 			if m(r) {
@@ -252,9 +195,9 @@ func checkTestAny(ms ...func(*http.Request) bool) func(*http.Request) bool {
 	}
 }
 
-// checkTestTool edits the descriptor of toolId id, in a list (standard or
+// editTool edits the descriptor of toolId id, in a list (standard or
 // compact) or alone.
-func checkTestTool(id string, edit func(m map[string]any)) func(v any) any {
+func editTool(id string, edit func(m map[string]any)) func(v any) any {
 	return func(v any) any {
 		list, _ := v.([]any)
 		if obj, ok := v.(map[string]any); ok {
@@ -273,17 +216,17 @@ func checkTestTool(id string, edit func(m map[string]any)) func(v any) any {
 	}
 }
 
-func TestCheckBrokenSites(t *testing.T) {
+func TestBrokenSites(t *testing.T) {
 	site := correctHandler(t)
 	headers := func(match func(*http.Request) bool, edit func(h http.Header)) http.Handler {
-		return checkTestEdit(site, match, func(_ *int, h http.Header, body []byte) []byte { edit(h); return body })
+		return editResponses(site, match, func(_ *int, h http.Header, body []byte) []byte { edit(h); return body })
 	}
 	jsonEdit := func(match func(*http.Request) bool, edit func(v any) any) http.Handler {
-		return checkTestEdit(site, match, func(status *int, _ http.Header, body []byte) []byte {
+		return editResponses(site, match, func(status *int, _ http.Header, body []byte) []byte {
 			if *status != http.StatusOK {
 				return body
 			}
-			return checkTestJSON(t, body, edit)
+			return editJSON(t, body, edit)
 		})
 	}
 	rewrite := func(match func(*http.Request) bool, path string) http.Handler {
@@ -303,11 +246,11 @@ func TestCheckBrokenSites(t *testing.T) {
 		name string
 		site http.Handler
 		base string
-		opts CheckOptions
+		opts check.Options
 		want string
 	}{{
 		name: "MCP catalog as text/plain",
-		site: headers(checkTestIs(spec.RouteMCPCatalog, spec.ViewStandard), func(h http.Header) { h.Set("Content-Type", "text/plain") }),
+		site: headers(matches(spec.RouteMCPCatalog, spec.ViewStandard), func(h http.Header) { h.Set("Content-Type", "text/plain") }),
 		want: "mcp-catalog.content-type",
 	}, {
 		name: "MCP catalog CORS only with Origin",
@@ -316,7 +259,7 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "mcp-catalog.cors",
 	}, {
 		name: "no CORS on 404",
-		site: checkTestEdit(site, allRequests, func(status *int, h http.Header, body []byte) []byte {
+		site: editResponses(site, allRequests, func(status *int, h http.Header, body []byte) []byte {
 			if *status == http.StatusNotFound {
 				for k := range h {
 					if strings.HasPrefix(k, "Access-Control-") {
@@ -329,7 +272,7 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "cors.every-response",
 	}, {
 		name: "unsorted /tools",
-		site: jsonEdit(checkTestIs("/tools", spec.ViewStandard), func(v any) any {
+		site: jsonEdit(matches("/tools", spec.ViewStandard), func(v any) any {
 			l := v.([]any)
 			l[0], l[1] = l[1], l[0]
 			return l
@@ -337,40 +280,40 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "tools.sorted",
 	}, {
 		name: "card name is not the identifier's",
-		site: jsonEdit(checkTestIs(weatherDraft, spec.ViewStandard), func(v any) any {
+		site: jsonEdit(matches(weatherDraft, spec.ViewStandard), func(v any) any {
 			v.(map[string]any)["name"] = "com.example/wether"
 			return v
 		}),
 		want: "card.name",
 	}, {
 		name: "compact schema with anyOf",
-		site: jsonEdit(checkTestAny(checkTestIs("/tools", spec.ViewCompact), checkTestIs("/tools/get_forecast", spec.ViewCompact)),
-			checkTestTool("get_forecast", func(m map[string]any) {
+		site: jsonEdit(anyOf(matches("/tools", spec.ViewCompact), matches("/tools/get_forecast", spec.ViewCompact)),
+			editTool("get_forecast", func(m map[string]any) {
 				props := m["inputSchema"].(map[string]any)["properties"].(map[string]any)
 				props["units"] = map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "null"}}}
 			})),
 		want: "compact.keywords",
 	}, {
 		name: "unknown toolId answered 200",
-		site: rewrite(func(r *http.Request) bool { return r.URL.Path == "/tools/"+checkUnknownID }, "/tools/get_forecast"),
+		site: rewrite(func(r *http.Request) bool { return r.URL.Path == "/tools/"+check.UnknownID }, "/tools/get_forecast"),
 		want: "tools.unknown-id",
 	}, {
 		name: "readOnlyHint flipped",
-		site: jsonEdit(checkTestAny(checkTestIs("/tools", spec.ViewStandard), checkTestIs("/tools/get_forecast", spec.ViewStandard)),
-			checkTestTool("get_forecast", func(m map[string]any) {
+		site: jsonEdit(anyOf(matches("/tools", spec.ViewStandard), matches("/tools/get_forecast", spec.ViewStandard)),
+			editTool("get_forecast", func(m map[string]any) {
 				a := m["annotations"].(map[string]any)
 				a["readOnlyHint"] = !a["readOnlyHint"].(bool)
 			})),
 		want: "tools.annotations",
 	}, {
 		name: "tool document differs from its list entry",
-		site: jsonEdit(checkTestIs("/tools/get_invoice", spec.ViewStandard), checkTestTool("get_invoice", func(m map[string]any) {
+		site: jsonEdit(matches("/tools/get_invoice", spec.ViewStandard), editTool("get_invoice", func(m map[string]any) {
 			m["description"] = "Something else."
 		})),
 		want: "tools.item",
 	}, {
 		name: "compact list without a tool",
-		site: jsonEdit(checkTestIs("/tools", spec.ViewCompact), func(v any) any {
+		site: jsonEdit(matches("/tools", spec.ViewCompact), func(v any) any {
 			obj := v.(map[string]any)
 			obj["tools"] = slices.DeleteFunc(obj["tools"].([]any), func(e any) bool { return e.(map[string]any)["toolId"] == "get_invoice" })
 			return obj
@@ -378,7 +321,7 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "compact.list",
 	}, {
 		name: "unknown view answered 404",
-		site: rewrite(func(r *http.Request) bool { return r.URL.Query().Get("view") == checkUnknownView }, "/nowhere"),
+		site: rewrite(func(r *http.Request) bool { return r.URL.Query().Get("view") == check.UnknownView }, "/nowhere"),
 		want: "view.unknown",
 	}, {
 		name: "no ETag, no 304",
@@ -389,33 +332,33 @@ func TestCheckBrokenSites(t *testing.T) {
 		want: "cache.etag",
 	}, {
 		name: "v1 card as application/json",
-		site: headers(checkTestIs(weatherV1, spec.ViewStandard), func(h http.Header) { h.Set("Content-Type", "application/json") }),
+		site: headers(matches(weatherV1, spec.ViewStandard), func(h http.Header) { h.Set("Content-Type", "application/json") }),
 		want: "card.content-type",
 	}, {
 		name: "body over the limit",
-		site: checkTestEdit(site, checkTestIs("/tools/get_invoice", spec.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
+		site: editResponses(site, matches("/tools/get_invoice", spec.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
 			if *status != http.StatusOK {
 				return body
 			}
 			return append(body, bytes.Repeat([]byte(" "), 70<<10)...)
 		}),
-		opts: CheckOptions{MaxBodyBytes: 64 << 10},
+		opts: check.Options{MaxBodyBytes: 64 << 10},
 		want: "limits.body-size",
 	}, {
 		name: "an access key in a description",
-		site: jsonEdit(checkTestAny(checkTestIs("/tools", spec.ViewStandard), checkTestIs("/tools/get_invoice", spec.ViewStandard)),
-			checkTestTool("get_invoice", func(m map[string]any) { m["description"] = "Uses AKIAIOSFODNN7EXAMPLE to read invoices." })),
+		site: jsonEdit(anyOf(matches("/tools", spec.ViewStandard), matches("/tools/get_invoice", spec.ViewStandard)),
+			editTool("get_invoice", func(m map[string]any) { m["description"] = "Uses AKIAIOSFODNN7EXAMPLE to read invoices." })),
 		want: "tools.credentials",
 	}, {
 		name: "exec tool from an MCP server",
 		site: jsonEdit(func(r *http.Request) bool { return r.URL.Path == "/tools" || r.URL.Path == "/tools/run_python_sandbox" },
-			checkTestTool("run_python_sandbox", func(m map[string]any) { m["source"] = "mcp" })),
+			editTool("run_python_sandbox", func(m map[string]any) { m["source"] = "mcp" })),
 		want: "tools.exec",
 	}, {
 		name: "different bytes every time",
 		site: func() http.Handler {
 			var n atomic.Int64
-			return checkTestEdit(site, checkTestIs("/tools/get_invoice", spec.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
+			return editResponses(site, matches("/tools/get_invoice", spec.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
 				return append(body, bytes.Repeat([]byte(" "), int(n.Add(1)))...)
 			})
 		}(),
@@ -429,11 +372,11 @@ func TestCheckBrokenSites(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := stdcmp.Or(tt.base, "https://example.com")
-			r := checkTestRun(t, tt.site, base, tt.opts)
-			if got := checkTestBad(r); !slices.Equal(got, []string{tt.want}) {
-				t.Errorf("rules not met = %v, want [%s]\n%s", got, tt.want, checkTestProblems(r))
+			r := runOn(t, tt.site, base, tt.opts)
+			if got := checktest.Bad(r); !slices.Equal(got, []string{tt.want}) {
+				t.Errorf("rules not met = %v, want [%s]\n%s", got, tt.want, checktest.Problems(r))
 			}
-			wantFailed := checkRuleLevel(tt.want) == LevelMust
+			wantFailed := check.RuleLevel(tt.want) == check.LevelMust
 			if r.Failed() != wantFailed {
 				t.Errorf("Failed() = %t, want %t", r.Failed(), wantFailed)
 			}
@@ -444,16 +387,16 @@ func TestCheckBrokenSites(t *testing.T) {
 // An entry of an unknown media type is ignored: a skip, and its URL is not
 // fetched. A site that does not advertise the compact view may answer
 // ?view=compact with the standard view.
-func TestCheckIgnoredAndOptional(t *testing.T) {
+func TestIgnoredAndOptional(t *testing.T) {
 	site := correctHandler(t)
 	var fetchedFuture atomic.Bool
-	h := checkTestEdit(site, func(r *http.Request) bool {
+	h := editResponses(site, func(r *http.Request) bool {
 		return r.URL.Path == spec.RouteMCPCatalog || r.URL.Path == spec.RouteAICatalog
 	}, func(status *int, _ http.Header, body []byte) []byte {
 		if *status != http.StatusOK {
 			return body
 		}
-		return checkTestJSON(t, body, func(v any) any {
+		return editJSON(t, body, func(v any) any {
 			obj := v.(map[string]any)
 			entries := obj["entries"].([]any)
 			if _, ok := obj["host"]; !ok {
@@ -461,7 +404,7 @@ func TestCheckIgnoredAndOptional(t *testing.T) {
 				return obj
 			}
 			for _, e := range entries {
-				if tc := checkToolCatalogEntry(e.(map[string]any)); tc != nil {
+				if tc := check.ToolCatalogEntry(e.(map[string]any)); tc != nil {
 					tc["compactView"] = false
 				}
 			}
@@ -479,19 +422,19 @@ func TestCheckIgnoredAndOptional(t *testing.T) {
 		}
 		edited.ServeHTTP(w, r)
 	})
-	r := checkTestRun(t, h, "https://example.com", CheckOptions{})
-	if bad := checkTestBad(r); len(bad) > 0 {
-		t.Errorf("rules not met: %v\n%s", bad, checkTestProblems(r))
+	r := runOn(t, h, "https://example.com", check.Options{})
+	if bad := checktest.Bad(r); len(bad) > 0 {
+		t.Errorf("rules not met: %v\n%s", bad, checktest.Problems(r))
 	}
 	if fetchedFuture.Load() {
 		t.Error("the entry of an unknown media type was fetched")
 	}
 	want := map[string]bool{"mcp-catalog.media-type https://example.com/future.json": false, "compact.list https://example.com/tools?view=compact": false}
 	for _, f := range r.Findings {
-		if _, ok := want[f.Rule+" "+f.URL]; ok && f.Result == ResultSkip {
+		if _, ok := want[f.Rule+" "+f.URL]; ok && f.Result == check.ResultSkip {
 			want[f.Rule+" "+f.URL] = true
 		}
-		if strings.HasPrefix(f.Rule, "compact.") && f.Result != ResultSkip {
+		if strings.HasPrefix(f.Rule, "compact.") && f.Result != check.ResultSkip {
 			t.Errorf("compact view not advertised, yet %+v", f)
 		}
 	}
@@ -502,14 +445,14 @@ func TestCheckIgnoredAndOptional(t *testing.T) {
 	}
 }
 
-func TestCheckLimits(t *testing.T) {
+func TestLimits(t *testing.T) {
 	site := correctHandler(t)
-	r := checkTestRun(t, site, "https://example.com", CheckOptions{MaxDocuments: 10})
+	r := runOn(t, site, "https://example.com", check.Options{MaxDocuments: 10})
 	if r.Documents != 10 {
 		t.Errorf("documents = %d, want 10", r.Documents)
 	}
-	if got := checkTestBad(r); !slices.Equal(got, []string{"limits.documents"}) {
-		t.Errorf("rules not met = %v, want [limits.documents]\n%s", got, checkTestProblems(r))
+	if got := checktest.Bad(r); !slices.Equal(got, []string{"limits.documents"}) {
+		t.Errorf("rules not met = %v, want [limits.documents]\n%s", got, checktest.Problems(r))
 	}
 
 	// A site that never answers: every request times out, and that is a finding.
@@ -520,80 +463,80 @@ func TestCheckLimits(t *testing.T) {
 		}
 	})
 	start := time.Now()
-	r = checkTestRun(t, slow, "https://example.com", CheckOptions{Timeout: 50 * time.Millisecond, Concurrency: 8})
+	r = runOn(t, slow, "https://example.com", check.Options{Timeout: 50 * time.Millisecond, Concurrency: 8})
 	if time.Since(start) > 3*time.Second {
 		t.Errorf("check of a silent site took %v", time.Since(start))
 	}
-	if !r.Failed() || !strings.Contains(checkTestText(t, r), "timed out after 50ms") {
-		t.Errorf("a silent site: want timeouts reported\n%s", checkTestText(t, r))
+	if !r.Failed() || !strings.Contains(textOf(t, r), "timed out after 50ms") {
+		t.Errorf("a silent site: want timeouts reported\n%s", textOf(t, r))
 	}
 }
 
-func TestCheckUnreachable(t *testing.T) {
+func TestUnreachable(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + l.Addr().String()
 	l.Close()
-	r, err := Check(context.Background(), base, CheckOptions{})
+	r, err := check.Run(context.Background(), base, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !r.Failed() {
-		t.Errorf("an unreachable site passed:\n%s", checkTestText(t, r))
+		t.Errorf("an unreachable site passed:\n%s", textOf(t, r))
 	}
 	for _, f := range r.Findings {
-		if f.Rule == "tools.status" && (f.Result != ResultWarn || !strings.HasPrefix(f.Evidence, "GET failed: ")) {
+		if f.Rule == "tools.status" && (f.Result != check.ResultWarn || !strings.HasPrefix(f.Evidence, "GET failed: ")) {
 			t.Errorf("tools.status finding = %+v", f)
 		}
 	}
 }
 
-func TestCheckBadInput(t *testing.T) {
+func TestBadInput(t *testing.T) {
 	for _, base := range []string{"", "example.com", "ftp://example.com", "https://", "https://user:pw@example.com", "https://example.com/?view=compact", "https://example.com/#x", "https://exa mple.com"} {
-		if _, err := Check(context.Background(), base, CheckOptions{}); err == nil {
-			t.Errorf("Check(%q): no error", base)
+		if _, err := check.Run(context.Background(), base, check.Options{}); err == nil {
+			t.Errorf("Run(%q): no error", base)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Check(ctx, "https://example.com", CheckOptions{Client: checkTestServe(t, correctHandler(t))}); err == nil {
-		t.Error("Check with a cancelled context: no error")
+	if _, err := check.Run(ctx, "https://example.com", check.Options{Client: checktest.Serve(t, correctHandler(t))}); err == nil {
+		t.Error("Run with a cancelled context: no error")
 	}
 }
 
-func TestCheckRulesTable(t *testing.T) {
-	rules := CheckRules()
-	if !slices.IsSortedFunc(rules, func(a, b CheckRule) int { return strings.Compare(a.Name, b.Name) }) {
-		t.Error("CheckRules is not sorted")
+func TestRulesTable(t *testing.T) {
+	rules := check.Rules()
+	if !slices.IsSortedFunc(rules, func(a, b check.Rule) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("Rules is not sorted")
 	}
 	for i, r := range rules {
 		if i > 0 && rules[i-1].Name == r.Name {
 			t.Errorf("rule %s twice", r.Name)
 		}
-		if r.Level != LevelMust && r.Level != LevelShould || r.Text == "" {
+		if r.Level != check.LevelMust && r.Level != check.LevelShould || r.Text == "" {
 			t.Errorf("rule %+v", r)
 		}
 	}
 }
 
-func checkTestReport() *Report {
-	return &Report{
+func sampleReport() *check.Report {
+	return &check.Report{
 		Base:      "https://example.com",
 		Documents: 3,
-		Findings: []Finding{
-			{Rule: "cache.etag", Level: LevelShould, Result: ResultWarn, URL: "https://example.com/tools", Evidence: "no ETag", Message: "documents should have a strong ETag"},
-			{Rule: "mcp-catalog.content-type", Level: LevelMust, Result: ResultFail, URL: "https://example.com/.well-known/mcp/catalog.json", Evidence: "Content-Type: text/plain", Message: "must be served as application/json"},
-			{Rule: "mcp-catalog.media-type", Level: LevelMust, Result: ResultSkip, URL: "https://other.example/card", Evidence: "mediaType \"application/x\"", Message: "ignored"},
-			{Rule: "tools.status", Level: LevelMust, Result: ResultPass, URL: "https://example.com/tools", Evidence: "status 200", Message: "the tool list answers 200"},
-			{Rule: "transport.https", Level: LevelMust, Result: ResultPass, URL: "https://example.com", Evidence: "https", Message: "served over https"},
+		Findings: []check.Finding{
+			{Rule: "cache.etag", Level: check.LevelShould, Result: check.ResultWarn, URL: "https://example.com/tools", Evidence: "no ETag", Message: "documents should have a strong ETag"},
+			{Rule: "mcp-catalog.content-type", Level: check.LevelMust, Result: check.ResultFail, URL: "https://example.com/.well-known/mcp/catalog.json", Evidence: "Content-Type: text/plain", Message: "must be served as application/json"},
+			{Rule: "mcp-catalog.media-type", Level: check.LevelMust, Result: check.ResultSkip, URL: "https://other.example/card", Evidence: "mediaType \"application/x\"", Message: "ignored"},
+			{Rule: "tools.status", Level: check.LevelMust, Result: check.ResultPass, URL: "https://example.com/tools", Evidence: "status 200", Message: "the tool list answers 200"},
+			{Rule: "transport.https", Level: check.LevelMust, Result: check.ResultPass, URL: "https://example.com", Evidence: "https", Message: "served over https"},
 		},
 	}
 }
 
 func TestReportWriteText(t *testing.T) {
-	got := checkTestText(t, checkTestReport())
+	got := textOf(t, sampleReport())
 	want := `check https://example.com: 3 documents
 warn cache.etag (should)
   warn /tools: documents should have a strong ETag [no ETag]
@@ -613,7 +556,7 @@ pass transport.https (must)
 }
 
 func TestReportWriteJSON(t *testing.T) {
-	r := checkTestReport()
+	r := sampleReport()
 	var b bytes.Buffer
 	if err := r.WriteJSON(&b); err != nil {
 		t.Fatal(err)
@@ -624,7 +567,7 @@ func TestReportWriteJSON(t *testing.T) {
 		Failed    bool
 		Summary   map[string]int
 		Rules     []map[string]string
-		Findings  []Finding
+		Findings  []check.Finding
 	}
 	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
@@ -646,7 +589,7 @@ func TestReportWriteJSON(t *testing.T) {
 	}
 
 	// The report of a real check is valid JSON with every finding.
-	real := checkTestRun(t, correctHandler(t), "https://example.com", CheckOptions{})
+	real := runOn(t, correctHandler(t), "https://example.com", check.Options{})
 	b.Reset()
 	if err := real.WriteJSON(&b); err != nil {
 		t.Fatal(err)
@@ -663,7 +606,7 @@ func TestReportWriteJSON(t *testing.T) {
 // TestCheckWeakETag checks that a weak ETag passes cache.etag on a
 // response compressed on the way, as a CDN that compresses sends it, and
 // fails on bytes sent as they are.
-func TestCheckWeakETag(t *testing.T) {
+func TestWeakETag(t *testing.T) {
 	site := correctHandler(t)
 	// cdn weakens every ETag, as CloudFront does to what it compresses,
 	// and gzips the body when asked and compress is set.
@@ -694,10 +637,10 @@ func TestCheckWeakETag(t *testing.T) {
 			w.Write(body)
 		})
 	}
-	if bad := checkTestBad(checkTestRun(t, cdn(true), "https://example.com", CheckOptions{})); len(bad) != 0 {
+	if bad := checktest.Bad(runOn(t, cdn(true), "https://example.com", check.Options{})); len(bad) != 0 {
 		t.Errorf("weak ETags on compressed responses: rules not met %v, want none", bad)
 	}
-	if bad := checkTestBad(checkTestRun(t, cdn(false), "https://example.com", CheckOptions{})); !slices.Equal(bad, []string{"cache.etag"}) {
+	if bad := checktest.Bad(runOn(t, cdn(false), "https://example.com", check.Options{})); !slices.Equal(bad, []string{"cache.etag"}) {
 		t.Errorf("weak ETags on uncompressed responses: rules not met %v, want [cache.etag]", bad)
 	}
 }

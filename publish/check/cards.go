@@ -1,0 +1,90 @@
+package check
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// schemaV1 is the $schema of a v1 server card.
+const schemaV1 = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
+
+// cardRef is a catalog entry that points at a card.
+type cardRef struct {
+	url        string
+	catalog    string // the catalog's URL
+	identifier string
+	name       string // the server name the identifier gives; "" if it gives none
+	mediaType  string // what the entry says the card is served as
+}
+
+// inlineCard checks a card given inline as an AI catalog entry's data.
+func (c *checker) inlineCard(catalogURL, ptr, id string, data any) {
+	place := catalogURL + "#" + ptr + "/data"
+	_, want := aiName(id)
+	m, _ := data.(map[string]any)
+	if name, _ := m["name"].(string); want != "" && name == want {
+		c.add("card.name", ResultPass, place, "name "+show(name)+", identifier "+id, "the name is the identifier's")
+	} else {
+		c.add("card.name", ResultFail, place, "name "+show(m["name"])+", identifier "+id, "the card's name must be the server name of its identifier")
+	}
+}
+
+// checkCards applies the card rules to every card entry. A URL listed by
+// both catalogs is fetched once and checked for each entry; identical
+// findings are merged in the report.
+func (c *checker) checkCards() {
+	for _, r := range c.cards {
+		p := c.pages[r.url]
+		if p == nil {
+			continue
+		}
+		if !c.status("card.status", LevelMust, p, "the card") {
+			c.skip(r.url, "the card is not served", "card.content-type", "card.name")
+			continue
+		}
+		c.contentType("card.content-type", p, r.mediaType)
+		if p.tooBig {
+			c.skip(r.url, skippedTooBig, "card.name")
+			continue
+		}
+		c.cardBody(r, p)
+	}
+}
+
+// cardBody applies the rules of a card's body to the card r points at.
+func (c *checker) cardBody(r cardRef, p *page) {
+	doc, err := decode(p.body)
+	if err != nil {
+		c.add("card.name", ResultFail, r.url, "invalid JSON: "+err.Error(), "a card must be a JSON object")
+		return
+	}
+	c.credentials("discovery.credentials", r.url, doc)
+	m, _ := doc.(map[string]any)
+	name, _ := m["name"].(string)
+	switch {
+	case r.name == "":
+		c.add("card.name", ResultSkip, r.url, "identifier "+show(r.identifier), "the identifier names no server (see the catalog's identifier rule)")
+	case name == r.name:
+		c.add("card.name", ResultPass, r.url, "name "+show(name)+", identifier "+r.identifier, "the name is the identifier's")
+	default:
+		c.add("card.name", ResultFail, r.url, "name "+show(m["name"])+", identifier "+r.identifier, "the card's name must be the server name of its identifier")
+	}
+	if r.mediaType != spec.ContentTypeServerCardV1 {
+		return
+	}
+	var probs []string
+	if s, _ := m["$schema"].(string); s != schemaV1 {
+		probs = append(probs, "/$schema: "+show(m["$schema"])+", want "+schemaV1)
+	}
+	for _, k := range []string{"name", "version", "description"} {
+		if s, ok := m[k].(string); !ok || s == "" {
+			probs = append(probs, "/"+k+": "+show(m[k])+", want a non-empty string")
+		}
+	}
+	if s, ok := m["description"].(string); ok && utf8.RuneCountInString(s) > 100 {
+		probs = append(probs, fmt.Sprintf("/description: %d characters, want at most 100", utf8.RuneCountInString(s)))
+	}
+	c.problems("card.v1-schema", r.url, probs, "$schema v1, name, version and description present", "the v1 card has its required fields", "a v1 card must have the v1 $schema, a name, a version and a description of at most 100 characters")
+}

@@ -1,0 +1,238 @@
+package check
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// compactMode is how the compact view is checked, decided by learnCompact
+// from the AI catalog's advertisement and what ?view=compact answers.
+type compactMode int
+
+const (
+	compactOff      compactMode = iota // not advertised; the standard view answers
+	compactChecked                     // checked at compactLevel
+	compactNotShown                    // not advertised and not served
+)
+
+// learnCompact decides how the compact view is checked and decodes its list.
+func (c *checker) learnCompact(u string) {
+	c.compactLevel = LevelShould
+	if c.tcCompact == 1 {
+		c.compactLevel = LevelMust
+	}
+	p := c.pages[u]
+	var doc any
+	if p != nil && p.err == nil && p.status == http.StatusOK && !p.tooBig {
+		doc, _ = decode(p.body)
+	}
+	_, isList := doc.([]any)
+	obj, isObj := doc.(map[string]any)
+	switch {
+	case c.tcCompact == 1 || isObj:
+		c.compact = compactChecked
+	case isList:
+		c.compact = compactOff
+	default:
+		c.compact = compactNotShown
+	}
+	list, _ := obj["tools"].([]any)
+	c.compactList = list
+	c.compactByID = map[string]any{}
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		if id, _ := m["toolId"].(string); id != "" {
+			if _, dup := c.compactByID[id]; !dup {
+				c.compactByID[id] = e
+			}
+		}
+	}
+}
+
+// checkCompact applies the compact view's rules.
+func (c *checker) checkCompact(u string) {
+	p := c.pages[u]
+	if p == nil {
+		return
+	}
+	switch c.compact {
+	case compactOff:
+		c.addAt("compact.list", LevelShould, ResultSkip, u, "a JSON array", "the compact view is not advertised, and the standard view answers, as allowed")
+		c.skip(u, "the compact view is not served", "compact.item", "compact.keywords")
+		return
+	case compactNotShown:
+		ev := "status " + strconv.Itoa(p.status)
+		if p.err != nil {
+			ev = "GET failed: " + errText(p.err, c.opts.Timeout)
+		} else if p.tooBig {
+			ev = "body over the size limit"
+		} else if p.status == http.StatusOK {
+			ev = "neither a JSON array nor a JSON object"
+		}
+		c.addAt("compact.list", LevelShould, ResultFail, u, ev, "the compact view is not advertised, so the standard view should answer")
+		c.skip(u, "the compact view is not served", "compact.item", "compact.keywords")
+		return
+	}
+	level := c.compactLevel
+	switch ok, ev := c.statusOf(p); {
+	case !ok:
+		c.addAt("compact.list", level, ResultFail, u, ev, "the compact list "+level.verb()+" answer 200")
+		c.skip(u, "the compact list is not served", "compact.keywords")
+	case p.tooBig:
+		c.addAt("compact.list", level, ResultSkip, u, ev, skippedTooBig)
+		c.skip(u, skippedTooBig, "compact.keywords")
+	default:
+		c.compactListBody(u, p, level)
+	}
+	for _, id := range c.itemIDs() {
+		ip := c.pages[c.toolURL(id, spec.ViewCompact)]
+		if ip == nil {
+			continue
+		}
+		entry := c.compactByID[id]
+		c.item("compact.item", level, ip, entry, "compact-tool-descriptor", "/tools?view=compact")
+		if ip.err == nil && ip.status == http.StatusOK && !ip.tooBig {
+			if doc, err := decode(ip.body); err == nil {
+				m, _ := doc.(map[string]any)
+				c.keywords(ip.url, []any{m["inputSchema"]}, "/inputSchema", false)
+			}
+		}
+	}
+}
+
+// compactListBody checks the body of the compact list.
+func (c *checker) compactListBody(u string, p *page, level Level) {
+	doc, err := decode(p.body)
+	if err != nil {
+		c.addAt("compact.list", level, ResultFail, u, "invalid JSON: "+err.Error(), level.verb()+` be {"tools": [...]}`)
+		c.skip(u, "the compact list is not JSON", "compact.keywords")
+		return
+	}
+	if c.compactList == nil {
+		ev := "top level is " + schemas.KindOf(doc)
+		if m, ok := doc.(map[string]any); ok {
+			ev = "/tools: " + schemas.KindOf(m["tools"])
+		}
+		c.addAt("compact.list", level, ResultFail, u, ev, level.verb()+` be {"tools": [...]} of compact descriptors`)
+		c.skip(u, "the compact list has no tools array", "compact.keywords")
+		return
+	}
+	fixed, _ := decode(p.body)
+	for _, e := range fixed.(map[string]any)["tools"].([]any) {
+		fixDescriptor(e, false)
+	}
+	var probs []string
+	for _, v := range c.v.Validate("compact-tool-list", fixed) {
+		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
+	}
+	if c.toolList != nil {
+		seen := map[string]bool{}
+		for i, e := range c.compactList {
+			m, _ := e.(map[string]any)
+			id, ok := m["toolId"].(string)
+			if !ok {
+				continue
+			}
+			ptr := "/tools/" + strconv.Itoa(i)
+			std, _ := c.toolByID[id].(map[string]any)
+			switch {
+			case seen[id]:
+				probs = append(probs, ptr+"/toolId: "+show(id)+" repeats")
+			case std == nil:
+				probs = append(probs, ptr+"/toolId: "+show(id)+" is not in /tools")
+			default:
+				for _, f := range []string{"source", "safetyTier", "replayPolicy", "egress"} {
+					if m[f] != std[f] {
+						probs = append(probs, fmt.Sprintf("%s/%s: %s, /tools says %s", ptr, f, show(m[f]), show(std[f])))
+					}
+				}
+			}
+			seen[id] = true
+		}
+		for _, id := range c.toolIDs {
+			if !seen[id] {
+				probs = append(probs, "/tools: no "+show(id)+", which /tools lists")
+			}
+		}
+	}
+	c.problemsAt("compact.list", level, u, probs, fmt.Sprintf(`{"tools": [...]} of %d compact descriptors, the toolIds of /tools`, len(c.compactList)), "the compact view of the tools of /tools", level.verb()+" be the compact descriptors of exactly the tools of /tools")
+	c.sorted(u, c.compactList, "/tools")
+	c.exec(u, c.compactList, "/tools")
+	c.credentials("tools.credentials", u, c.compactList)
+	var inputs []any
+	for _, e := range c.compactList {
+		m, _ := e.(map[string]any)
+		inputs = append(inputs, m["inputSchema"])
+	}
+	c.keywords(u, inputs, "/tools", true)
+}
+
+// The keywords a compact inputSchema must not use.
+var compactForbidden = []string{"$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties", "dependentSchemas"}
+
+// keywords applies compact.keywords to input schemas; in a list, schema i
+// is at ptr/i/inputSchema, else at ptr.
+func (c *checker) keywords(u string, inputs []any, ptr string, list bool) {
+	var probs []string
+	for i, s := range inputs {
+		at := ptr
+		if list {
+			at = ptr + "/" + strconv.Itoa(i) + "/inputSchema"
+		}
+		walkSchema(s, at, func(m map[string]any, p string) {
+			for _, k := range compactForbidden {
+				if _, ok := m[k]; ok {
+					probs = append(probs, p+"/"+escape(k)+" is used")
+				}
+			}
+		})
+	}
+	c.problems("compact.keywords", u, probs, "no $ref, oneOf, allOf, anyOf, not, patternProperties or dependentSchemas", "compact input schemas use no forbidden keyword", "a compact inputSchema must not use $ref, oneOf, allOf, anyOf, not, patternProperties or dependentSchemas")
+}
+
+// walkSchema calls visit for s and every subschema of s (JSON objects
+// in schema positions), depth first, keys in order. visit may delete keys
+// of the object it is given: their subschemas are then not visited.
+func walkSchema(s any, ptr string, visit func(m map[string]any, ptr string)) {
+	m, ok := s.(map[string]any)
+	if !ok {
+		return
+	}
+	visit(m, ptr)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := m[k]
+		at := ptr + "/" + escape(k)
+		switch k {
+		case "additionalProperties", "additionalItems", "contains", "propertyNames", "if", "then", "else", "not",
+			"unevaluatedItems", "unevaluatedProperties", "contentSchema", "items":
+			if arr, ok := v.([]any); ok && k == "items" {
+				for i, x := range arr {
+					walkSchema(x, at+"/"+strconv.Itoa(i), visit)
+				}
+				continue
+			}
+			walkSchema(v, at, visit)
+		case "prefixItems", "allOf", "anyOf", "oneOf":
+			arr, _ := v.([]any)
+			for i, x := range arr {
+				walkSchema(x, at+"/"+strconv.Itoa(i), visit)
+			}
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
+			sub, _ := v.(map[string]any)
+			names := make([]string, 0, len(sub))
+			for n := range sub {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				walkSchema(sub[n], at+"/"+escape(n), visit)
+			}
+		}
+	}
+}

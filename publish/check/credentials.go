@@ -1,0 +1,67 @@
+package check
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// Credential material: small, high-precision patterns.
+var secretPatterns = []struct {
+	re   *regexp.Regexp
+	what string
+}{
+	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`), "a private key"},
+	{regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), "an AWS access key id"},
+	{regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}\b`), "a GitHub token"},
+	{regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`), "a GitHub token"},
+	{regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`), "a GitLab token"},
+	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`), "a Slack token"},
+	{regexp.MustCompile(`\b[sr]k_live_[A-Za-z0-9]{16,}\b`), "a Stripe key"},
+	{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), "a Google API key"},
+	{regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@{}<>$]+:[^/\s@{}<>$]+@`), "a password in a URL"},
+}
+
+// credentials applies a credentials rule to a decoded document.
+func (c *checker) credentials(rule, u string, doc any) {
+	c.problems(rule, u, secrets(doc), "no private keys, access keys, tokens or passwords in URLs", "no credential material", "published documents must not carry credential material")
+}
+
+// secrets lists the credential material in a decoded document.
+func secrets(doc any) []string {
+	var probs []string
+	walkStrings(doc, "", func(s, ptr string) {
+		for _, p := range secretPatterns {
+			if loc := p.re.FindStringIndex(s); loc != nil {
+				shown := s[loc[0]:min(loc[1], loc[0]+4)]
+				probs = append(probs, fmt.Sprintf("%s: %s (%q…)", showPointer(ptr), p.what, shown))
+				return
+			}
+		}
+	})
+	return probs
+}
+
+// walkStrings calls f for every string value and object key in v.
+func walkStrings(v any, ptr string, f func(s, ptr string)) {
+	switch v := v.(type) {
+	case string:
+		f(v, ptr)
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			at := ptr + "/" + escape(k)
+			f(k, at)
+			walkStrings(v[k], at, f)
+		}
+	case []any:
+		for i, x := range v {
+			walkStrings(x, ptr+"/"+strconv.Itoa(i), f)
+		}
+	}
+}

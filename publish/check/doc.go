@@ -1,0 +1,11 @@
+// Package check crawls a published site as a discovery client would and
+// reports, rule by rule, which requirements of the discovery specs it meets.
+//
+// Run fetches both discovery catalogs, every server card they point at,
+// the tool list and every tool in both views, and a toolId and a view that
+// cannot exist, each without and with an Origin header and once more with
+// If-None-Match; it then applies the rules of Rules and returns a Report,
+// which writes itself as text or JSON. It works on any origin, whoever
+// built the site, so it knows the specs only through build/spec and the
+// schemas, never through the code that builds or publishes a site.
+package check

@@ -1,0 +1,177 @@
+package check
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Finding is one rule applied to one place.
+type Finding struct {
+	Rule   string `json:"rule"`
+	Level  Level  `json:"level"`
+	Result Result `json:"result"`
+	// URL is the place: a document, an origin, or the base URL for
+	// findings about the whole crawl.
+	URL string `json:"url"`
+	// Evidence is what the check saw, on one line: a header value, a
+	// status, a JSON pointer and value.
+	Evidence string `json:"evidence,omitempty"`
+	// Message says, for a person, what the rule wants and how it went.
+	Message string `json:"message"`
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	// Base is the URL that was checked, without a trailing slash.
+	Base string `json:"base"`
+	// Findings are sorted by rule, then URL (then evidence and message, so
+	// that two checks of the same site give the same report).
+	Findings []Finding `json:"findings"`
+	// Documents counts the documents fetched.
+	Documents int `json:"documents"`
+}
+
+// report sorts and deduplicates the findings.
+func (c *checker) report() *Report {
+	fs := c.findings
+	slices.SortFunc(fs, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.URL, b.URL), strings.Compare(a.Evidence, b.Evidence),
+			strings.Compare(a.Message, b.Message), strings.Compare(string(a.Result), string(b.Result)), strings.Compare(string(a.Level), string(b.Level)))
+	})
+	fs = slices.Compact(fs)
+	if fs == nil {
+		fs = []Finding{}
+	}
+	return &Report{Base: c.base, Findings: fs, Documents: len(c.pages)}
+}
+
+// Failed reports whether a MUST rule failed anywhere.
+func (r *Report) Failed() bool {
+	for _, f := range r.Findings {
+		if f.Result == ResultFail && f.Level == LevelMust {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleResult is one rule's outcome over all its findings: fail if one
+// failed, else warn if one warned, else pass if one passed, else skip.
+type ruleResult struct {
+	Rule   string `json:"rule"`
+	Level  Level  `json:"level"`
+	Result Result `json:"result"`
+}
+
+// rules is the outcome of each rule of r, in the order of the findings.
+func (r *Report) rules() []ruleResult {
+	rank := map[Result]int{ResultSkip: 0, ResultPass: 1, ResultWarn: 2, ResultFail: 3}
+	var out []ruleResult
+	for _, f := range r.Findings {
+		if len(out) == 0 || out[len(out)-1].Rule != f.Rule {
+			out = append(out, ruleResult{Rule: f.Rule, Level: f.Level, Result: f.Result})
+			continue
+		}
+		last := &out[len(out)-1]
+		if rank[f.Result] > rank[last.Result] {
+			last.Result = f.Result
+		}
+		if f.Level == LevelMust {
+			last.Level = LevelMust
+		}
+	}
+	return out
+}
+
+// summary counts the rules of a report by outcome.
+type summary struct {
+	Rules    int `json:"rules"`
+	Passed   int `json:"passed"`
+	Failed   int `json:"failed"`
+	Warnings int `json:"warnings"`
+	Skipped  int `json:"skipped"`
+}
+
+// summarize counts rules by outcome.
+func (r *Report) summarize(rules []ruleResult) summary {
+	s := summary{Rules: len(rules)}
+	for _, x := range rules {
+		switch x.Result {
+		case ResultPass:
+			s.Passed++
+		case ResultFail:
+			s.Failed++
+		case ResultWarn:
+			s.Warnings++
+		case ResultSkip:
+			s.Skipped++
+		}
+	}
+	return s
+}
+
+// WriteText writes the report for people: a line naming the site, then
+// each rule with its outcome and one line per finding that is not a pass
+// (every finding when verbose; URLs on the checked site relative to it),
+// then the summary line "N rules: P passed, F failed, W warnings, S skipped".
+func (r *Report) WriteText(w io.Writer, verbose bool) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "check %s: %d documents\n", r.Base, r.Documents)
+	rules := r.rules()
+	i := 0
+	for _, rule := range rules {
+		fmt.Fprintf(&b, "%s %s (%s)\n", rule.Result, rule.Rule, rule.Level)
+		for ; i < len(r.Findings) && r.Findings[i].Rule == rule.Rule; i++ {
+			f := r.Findings[i]
+			if f.Result == ResultPass && !verbose {
+				continue
+			}
+			place := f.URL
+			if rest, ok := strings.CutPrefix(place, r.Base); ok && (rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#') {
+				place = rest
+				if place == "" {
+					place = "/"
+				}
+			}
+			fmt.Fprintf(&b, "  %-4s %s: %s", f.Result, place, f.Message)
+			if f.Evidence != "" {
+				fmt.Fprintf(&b, " [%s]", f.Evidence)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	s := r.summarize(rules)
+	fmt.Fprintf(&b, "%d rules: %d passed, %d failed, %d warnings, %d skipped\n", s.Rules, s.Passed, s.Failed, s.Warnings, s.Skipped)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON writes the report as one JSON object: base, documents, failed
+// (a MUST rule failed), summary (the counts of WriteText's last line),
+// rules (each rule's outcome) and findings.
+func (r *Report) WriteJSON(w io.Writer) error {
+	rules := r.rules()
+	if rules == nil {
+		rules = []ruleResult{}
+	}
+	findings := r.Findings
+	if findings == nil {
+		findings = []Finding{}
+	}
+	out := struct {
+		Base      string       `json:"base"`
+		Documents int          `json:"documents"`
+		Failed    bool         `json:"failed"`
+		Summary   summary      `json:"summary"`
+		Rules     []ruleResult `json:"rules"`
+		Findings  []Finding    `json:"findings"`
+	}{r.Base, r.Documents, r.Failed(), r.summarize(rules), rules, findings}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

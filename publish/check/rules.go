@@ -1,0 +1,105 @@
+package check
+
+import (
+	"slices"
+	"strings"
+)
+
+// Level says how strongly a spec demands what a rule checks.
+type Level string
+
+// The levels of the specs' requirements.
+const (
+	LevelMust   Level = "must"
+	LevelShould Level = "should"
+)
+
+// verb is how a finding of the level words a requirement: "must" or
+// "should".
+func (l Level) verb() string {
+	if l == LevelMust {
+		return "must"
+	}
+	return "should"
+}
+
+// Result is the outcome of one rule at one place.
+type Result string
+
+// The outcomes of a rule. A rule that is not met fails at LevelMust and
+// warns at LevelShould; it is skipped where it does not apply or where what
+// it needs could not be had (and another finding says why).
+const (
+	ResultPass Result = "pass"
+	ResultFail Result = "fail"
+	ResultWarn Result = "warn"
+	ResultSkip Result = "skip"
+)
+
+// Rule is one requirement of the specs that Run applies.
+type Rule struct {
+	Name string
+	// Level is the rule's level. tools.status, compact.list and compact.item
+	// are MUST when the AI catalog advertises what they check, SHOULD
+	// otherwise; their findings carry the level that applied.
+	Level Level
+	Text  string
+}
+
+// ruleTable is every rule Run applies, sorted by name so that ruleLevel
+// can search it.
+var ruleTable = []Rule{
+	{"ai-catalog.content-type", LevelMust, "/.well-known/ai-catalog.json is served as application/ai-catalog+json"},
+	{"ai-catalog.entries", LevelMust, "the AI catalog is a JSON object whose entries each have an identifier, a type and exactly one of url (absolute http or https) or data; a tool catalog entry's toolCatalog has a url and a boolean compactView"},
+	{"ai-catalog.identifier", LevelMust, "identifiers are unique; an MCP server's is urn:air:DOMAIN:mcp:NAME, with DOMAIN the host's domain when the catalog names one"},
+	{"ai-catalog.media-type", LevelMust, "entries of a type clients do not know are ignored: reported as skip and not fetched"},
+	{"ai-catalog.spec-version", LevelMust, `specVersion is "1.0"`},
+	{"ai-catalog.status", LevelShould, "/.well-known/ai-catalog.json is published (200)"},
+	{"cache.control", LevelShould, "every document but the MCP catalog is served with Cache-Control: public, max-age=3600"},
+	{"cache.etag", LevelShould, "every document has a strong ETag (a weak one only on a response compressed on the way, as CDNs do), and a GET with If-None-Match and that ETag gets 304"},
+	{"card.content-type", LevelMust, "a card is served with the media type its catalog entry names: application/mcp-server+json from the MCP catalog, the entry's type (application/mcp-server-card+json for v1 cards) from the AI catalog"},
+	{"card.cors-etag", LevelShould, "a card on the checked origin also allows the If-None-Match request header (Access-Control-Allow-Headers) and exposes ETag (Access-Control-Expose-Headers)"},
+	{"card.name", LevelMust, "a card's name is the server name its catalog identifier names"},
+	{"card.status", LevelMust, "every card a catalog points at answers 200"},
+	{"card.v1-schema", LevelMust, "a v1 card has the v1 $schema URL, a name, a version and a description of at most 100 characters"},
+	{"compact.item", LevelMust, "/tools/{toolId}?view=compact answers 200 with the tool's entry of the compact list"},
+	{"compact.keywords", LevelMust, "a compact inputSchema uses none of $ref, oneOf, allOf, anyOf, not, patternProperties and dependentSchemas at any depth"},
+	{"compact.list", LevelMust, `/tools?view=compact answers {"tools": [...]} of compact descriptors valid against compact-tool-list, with exactly the toolIds of /tools and the same safety fields`},
+	{"cors.every-response", LevelMust, "every response of the checked origin (404s included) but the MCP catalog's own (see mcp-catalog.cors), with and without an Origin request header, has Access-Control-Allow-Origin: *, Access-Control-Allow-Methods with GET and Access-Control-Allow-Headers with Content-Type"},
+	{"determinism.repeatable", LevelShould, "fetching a document twice gives the same bytes and the same ETag"},
+	{"discovery.credentials", LevelMust, "catalogs and cards carry no credential material"},
+	{"limits.body-size", LevelMust, "every body fits the size limit of the check"},
+	{"limits.documents", LevelShould, "the whole site fits the document limit of the check"},
+	{"mcp-catalog.cache", LevelShould, "the MCP catalog is served with Cache-Control: public, max-age=3600"},
+	{"mcp-catalog.content-type", LevelMust, "/.well-known/mcp/catalog.json is served as application/json"},
+	{"mcp-catalog.cors", LevelMust, "the MCP catalog, with and without an Origin request header, has Access-Control-Allow-Origin: *, Access-Control-Allow-Methods with GET and Access-Control-Allow-Headers with Content-Type"},
+	{"mcp-catalog.entries", LevelMust, "the MCP catalog is a JSON object with an entries array; every entry has a string identifier, mediaType and url (absolute http or https)"},
+	{"mcp-catalog.identifier", LevelMust, "every identifier is urn:mcp:server: followed by a server name"},
+	{"mcp-catalog.media-type", LevelMust, "entries whose mediaType is not application/mcp-server+json are ignored: reported as skip and not fetched"},
+	{"mcp-catalog.status", LevelShould, "/.well-known/mcp/catalog.json is published (200)"},
+	{"tools.annotations", LevelMust, "every descriptor's annotations carry all four hints, derived from safetyTier, replayPolicy and egress"},
+	{"tools.content-type", LevelMust, "every tool catalog document is served as application/json"},
+	{"tools.credentials", LevelMust, "the tool lists carry no credential material"},
+	{"tools.exec", LevelMust, `a tool with safetyTier "exec" has source "host-extension"`},
+	{"tools.item", LevelMust, "/tools/{toolId} answers 200 with the tool's entry of /tools"},
+	{"tools.list", LevelMust, "/tools is a JSON array of tool descriptors valid against tool-list (annotations and exec sources are left to their own rules)"},
+	{"tools.sorted", LevelShould, "the tool lists are sorted by toolId"},
+	{"tools.status", LevelMust, "/tools answers 200 (MUST when the AI catalog advertises the tool catalog, SHOULD otherwise)"},
+	{"tools.unique-id", LevelMust, "toolIds are unique in /tools"},
+	{"tools.unknown-id", LevelMust, "/tools/{toolId} of a toolId that cannot exist answers 404, in both views"},
+	{"transport.https", LevelMust, "every origin is served over https; plain http only on loopback hosts (local development)"},
+	{"view.unknown", LevelMust, "an unknown view (?view=zz) of /tools and of /tools/{toolId} answers the standard view"},
+}
+
+// Rules returns the rules Run applies, sorted by name.
+func Rules() []Rule { return slices.Clone(ruleTable) }
+
+// ruleLevel is the level of the named rule. Every name is a literal of
+// this package, so one not in the table is a bug, and panics.
+func ruleLevel(rule string) Level {
+	i, ok := slices.BinarySearchFunc(ruleTable, rule, func(r Rule, name string) int { return strings.Compare(r.Name, name) })
+	if !ok {
+		panic("check: unknown rule " + rule)
+	}
+	return ruleTable[i].Level
+}

@@ -1,0 +1,274 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// Options bound a crawl. Zero values take the defaults.
+type Options struct {
+	// Client sends the requests; default a new http.Client. Run never
+	// follows redirects: a redirect is reported as the status it is.
+	Client *http.Client
+	// MaxBodyBytes bounds each body (default 8 MiB); a longer one is a
+	// limits.body-size failure, and the rules that need it are skipped.
+	MaxBodyBytes int64
+	// MaxDocuments bounds the number of documents fetched (default 5000).
+	MaxDocuments int
+	// Concurrency bounds the documents fetched at once (default 4).
+	Concurrency int
+	// Timeout bounds each request, body included (default 10s).
+	Timeout time.Duration
+}
+
+// Defaults of Options.
+const (
+	defaultMaxBody      = 8 << 20
+	defaultMaxDocuments = 5000
+	defaultConcurrency  = 4
+	defaultTimeout      = 10 * time.Second
+)
+
+// The probes: a toolId and a view that no site can have, the Origin of the
+// second GET of each page, and the User-Agent of every request.
+const (
+	unknownID   = "zz_signpost_check_unknown_0"
+	unknownView = "zz"
+	probeOrigin = "https://example.org"
+	userAgent   = "signpost-check/1"
+)
+
+// Run crawls the site at base as a discovery client would and applies
+// every rule of Rules: both catalogs, every card they point at with a
+// known media type, /tools, every /tools/{toolId}, both compact endpoints,
+// an unknown toolId and an unknown view. Every request is made without and
+// again with an Origin header, and every document once more with
+// If-None-Match. base is an http or https URL; a path is a prefix of every
+// route.
+//
+// Cards on another origin are checked as a client checks them (status,
+// media type, name, v1 fields, https) but not against this site's header
+// contract (CORS, caching), which that host does not owe it.
+//
+// Run returns an error only when base is not a usable URL or ctx ends;
+// network failures, timeouts and oversized bodies are findings.
+func Run(ctx context.Context, base string, opts Options) (*Report, error) {
+	b, err := parseBase(base)
+	if err != nil {
+		return nil, err
+	}
+	v, err := validator()
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = defaultMaxBody
+	}
+	if opts.MaxDocuments <= 0 {
+		opts.MaxDocuments = defaultMaxDocuments
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = defaultConcurrency
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = defaultTimeout
+	}
+	client := &http.Client{}
+	if opts.Client != nil {
+		copied := *opts.Client
+		client = &copied
+	}
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+	c := &checker{
+		opts:      opts,
+		client:    client,
+		v:         v,
+		base:      b.String(),
+		origin:    originOf(b),
+		budget:    opts.MaxDocuments,
+		pages:     map[string]*page{},
+		tcCompact: -1,
+	}
+	c.run(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c.report(), nil
+}
+
+// validator compiles the schemas once, for every Run.
+var validator = sync.OnceValues(schemas.NewValidator)
+
+// parseBase checks base and returns it without a trailing slash.
+func parseBase(base string) (*url.URL, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("check: %q is not a URL: %w", base, err)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("check: %q: want an http or https URL, such as https://example.com", base)
+	case u.Host == "" || u.Opaque != "":
+		return nil, fmt.Errorf("check: %q: the URL has no host", base)
+	case u.User != nil:
+		return nil, fmt.Errorf("check: %q: the URL must not carry a user name or password", base)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return nil, fmt.Errorf("check: %q: the URL must not have a query or fragment", base)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
+	return u, nil
+}
+
+// originOf is scheme://host[:port] in lower case, without a default port.
+func originOf(u *url.URL) string {
+	host := strings.ToLower(u.Hostname())
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	port := u.Port()
+	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		port = ""
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return strings.ToLower(u.Scheme) + "://" + host
+}
+
+// checker is the state of one Run. Fetching is concurrent; everything
+// after it runs on one goroutine.
+type checker struct {
+	opts   Options
+	client *http.Client
+	v      *schemas.Validator
+	base   string
+	origin string
+
+	budget     int // documents still allowed
+	notFetched int
+	pages      map[string]*page
+	findings   []Finding
+
+	// What the first stage learned.
+	mcpCatalog, aiCatalog          any
+	cards                          []cardRef
+	tcAdvertised                   bool
+	tcCompact                      int // -1: not said, 0: false, 1: true
+	toolList                       []any
+	toolIDs                        []string // valid, unique, sorted
+	compact                        compactMode
+	compactList                    []any
+	compactByID, toolByID          map[string]any
+	compactLevel, toolsStatusLevel Level
+}
+
+// at is the URL of route on the checked site.
+func (c *checker) at(route string) string { return c.base + route }
+
+// toolURL is the URL of the tool id in view ("" for none).
+func (c *checker) toolURL(id, view string) string {
+	u := c.at(spec.ToolRoute(url.PathEscape(id)))
+	if view != "" {
+		u += "?view=" + url.QueryEscape(view)
+	}
+	return u
+}
+
+// run crawls in two stages, because what the second fetches (cards, tools)
+// is only known from what the first did (catalogs, lists); then it applies
+// the rules, in one goroutine.
+func (c *checker) run(ctx context.Context) {
+	mcpURL, aiURL, toolsURL := c.at(spec.RouteMCPCatalog), c.at(spec.RouteAICatalog), c.at(spec.RouteTools)
+	type fetchSpec struct {
+		url  string
+		role pageRole
+	}
+	stage1 := []fetchSpec{
+		{mcpURL, roleMCPCatalog},
+		{aiURL, roleAICatalog},
+		{toolsURL, roleTools},
+		{toolsURL + "?view=" + spec.ViewCompact, roleTools},
+		{toolsURL + "?view=" + unknownView, roleTools},
+		{c.toolURL(unknownID, ""), roleTools},
+		{c.toolURL(unknownID, spec.ViewCompact), roleTools},
+	}
+	var pages []*page
+	for _, s := range stage1 {
+		pages = append(pages, &page{url: s.url, role: s.role, local: true})
+	}
+	c.fetch(ctx, pages)
+	if ctx.Err() != nil {
+		return
+	}
+
+	c.learnMCPCatalog(mcpURL)
+	c.learnAICatalog(aiURL)
+	c.learnTools(toolsURL)
+	c.learnCompact(toolsURL + "?view=" + spec.ViewCompact)
+
+	pages = nil
+	seen := map[string]bool{}
+	for _, r := range c.cards {
+		if seen[r.url] {
+			continue
+		}
+		seen[r.url] = true
+		local := false
+		if u, err := url.Parse(r.url); err == nil {
+			local = originOf(u) == c.origin
+		}
+		pages = append(pages, &page{url: r.url, role: roleCard, local: local})
+	}
+	ids := c.itemIDs()
+	for _, id := range ids {
+		pages = append(pages, &page{url: c.toolURL(id, ""), role: roleTools, local: true})
+	}
+	if c.compact == compactChecked {
+		for _, id := range ids {
+			pages = append(pages, &page{url: c.toolURL(id, spec.ViewCompact), role: roleTools, local: true})
+		}
+	}
+	if len(ids) > 0 {
+		pages = append(pages, &page{url: c.toolURL(ids[0], unknownView), role: roleTools, local: true})
+	}
+	c.fetch(ctx, pages)
+	if ctx.Err() != nil {
+		return
+	}
+
+	c.checkTransport()
+	c.checkMCPCatalog(mcpURL)
+	c.checkAICatalog(aiURL)
+	c.checkCards()
+	c.checkTools(toolsURL)
+	c.checkCompact(toolsURL + "?view=" + spec.ViewCompact)
+	c.checkUnknown(toolsURL, ids)
+	c.checkHeaders()
+	c.checkLimits()
+}
+
+// itemIDs are the toolIds whose documents are fetched: those of /tools, or
+// of the compact list when /tools gave none.
+func (c *checker) itemIDs() []string {
+	if c.toolList != nil {
+		return c.toolIDs
+	}
+	var ids []string
+	for id := range c.compactByID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}

@@ -1,0 +1,242 @@
+package check
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// checkTransport applies transport.https to the checked origin and to every
+// other origin a card was fetched from.
+func (c *checker) checkTransport() {
+	tls := map[string]uint16{}
+	origins := map[string]string{c.origin: c.base}
+	for _, p := range c.pages {
+		u, err := url.Parse(p.url)
+		if err != nil {
+			continue
+		}
+		o := originOf(u)
+		if _, ok := origins[o]; !ok {
+			origins[o] = o
+		}
+		if p.tls != 0 && (tls[o] == 0 || p.tls < tls[o]) {
+			tls[o] = p.tls
+		}
+	}
+	for o, place := range origins {
+		u, _ := url.Parse(o)
+		switch {
+		case u.Scheme == "https" && tls[o] != 0 && tls[o] < 0x0303:
+			c.add("transport.https", ResultFail, place, "TLS version 0x"+strconv.FormatUint(uint64(tls[o]), 16), "must use TLS 1.2 or later")
+		case u.Scheme == "https":
+			ev := "https"
+			if v := tls[o]; v != 0 {
+				ev += ", TLS 1." + strconv.Itoa(int(v)-0x0301)
+			}
+			c.add("transport.https", ResultPass, place, ev, "served over https")
+		case spec.IsLoopbackHost(u.Hostname()):
+			c.add("transport.https", ResultPass, place, "http on loopback host "+u.Hostname(), "plain http is allowed on a loopback host, for local development")
+		default:
+			c.add("transport.https", ResultFail, place, "http://"+u.Host, "must be served over https (plain http only on loopback hosts)")
+		}
+	}
+}
+
+// checkHeaders applies the header rules to every response of the checked
+// origin.
+func (c *checker) checkHeaders() {
+	urls := make([]string, 0, len(c.pages))
+	for u := range c.pages {
+		urls = append(urls, u)
+	}
+	slices.Sort(urls)
+	for _, u := range urls {
+		p := c.pages[u]
+		if !p.local || p.err != nil {
+			continue
+		}
+		corsRule, cacheRule := "cors.every-response", "cache.control"
+		if p.role == roleMCPCatalog && p.status == http.StatusOK {
+			corsRule, cacheRule = "mcp-catalog.cors", "mcp-catalog.cache"
+		}
+		c.cors(corsRule, p, corsProblem, "CORS headers with and without an Origin request header", "every response must have the CORS headers")
+		if p.role == roleTools && p.status == http.StatusOK && u != c.toolURL(unknownID, "") && u != c.toolURL(unknownID, spec.ViewCompact) {
+			c.contentType("tools.content-type", p, spec.ContentTypeJSON)
+		}
+		if p.status != http.StatusOK {
+			continue
+		}
+		if p.role == roleCard {
+			c.cors("card.cors-etag", p, cardCORSProblem, "conditional requests allowed, ETag exposed", "a card should allow If-None-Match and expose ETag")
+		}
+		cc := strings.Join(p.header.Values("Cache-Control"), ", ")
+		switch prob := cacheProblem(cc); {
+		case cc == "":
+			c.add(cacheRule, ResultFail, u, "no Cache-Control", "should be served with Cache-Control: public, max-age=3600")
+		case prob != "":
+			c.add(cacheRule, ResultFail, u, "Cache-Control: "+cc+" ("+prob+")", "should be served with Cache-Control: public, max-age=3600")
+		default:
+			c.add(cacheRule, ResultPass, u, "Cache-Control: "+cc, "cacheable for an hour")
+		}
+		c.etag(p)
+		c.repeatable(p)
+	}
+}
+
+// cors applies a CORS rule to p's responses without and with Origin.
+func (c *checker) cors(rule string, p *page, problem func(http.Header) string, passMsg, failMsg string) {
+	plain := problem(p.header)
+	var withOrigin string
+	if p.withOrigin.err != nil {
+		withOrigin = "GET failed: " + errText(p.withOrigin.err, c.opts.Timeout)
+	} else {
+		withOrigin = problem(p.withOrigin.header)
+	}
+	switch {
+	case plain == "" && withOrigin == "":
+		c.add(rule, ResultPass, p.url, corsSummary(p.header)+" (with and without Origin)", passMsg)
+	case plain == withOrigin:
+		c.add(rule, ResultFail, p.url, "with and without Origin: "+plain, failMsg)
+	case withOrigin == "":
+		c.add(rule, ResultFail, p.url, "without Origin: "+plain+" (with Origin: fine)", failMsg+", also without an Origin request header")
+	case plain == "":
+		c.add(rule, ResultFail, p.url, "with Origin "+probeOrigin+": "+withOrigin+" (without Origin: fine)", failMsg+", also with an Origin request header")
+	default:
+		c.add(rule, ResultFail, p.url, "without Origin: "+plain+"; with Origin: "+withOrigin, failMsg)
+	}
+}
+
+// corsSummary is the CORS headers of h, for the evidence of a pass.
+func corsSummary(h http.Header) string {
+	var parts []string
+	for _, k := range []string{"Access-Control-Allow-Origin", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Expose-Headers"} {
+		if v := h.Values(k); len(v) > 0 {
+			parts = append(parts, k+": "+strings.Join(v, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// corsProblem says what the CORS headers of h lack, "" if nothing.
+func corsProblem(h http.Header) string {
+	var probs []string
+	switch v := h.Values("Access-Control-Allow-Origin"); {
+	case len(v) == 0:
+		probs = append(probs, "no Access-Control-Allow-Origin")
+	case len(v) > 1 || strings.TrimSpace(v[0]) != "*":
+		probs = append(probs, "Access-Control-Allow-Origin: "+strings.Join(v, ", ")+", not *")
+	}
+	probs = tokenProblem(probs, h, "Access-Control-Allow-Methods", "GET", true)
+	probs = tokenProblem(probs, h, "Access-Control-Allow-Headers", "Content-Type", false)
+	return strings.Join(probs, "; ")
+}
+
+// cardCORSProblem says what a card's CORS headers lack for
+// conditional requests, "" if nothing.
+func cardCORSProblem(h http.Header) string {
+	probs := tokenProblem(nil, h, "Access-Control-Allow-Headers", "If-None-Match", false)
+	probs = tokenProblem(probs, h, "Access-Control-Expose-Headers", "ETag", false)
+	return strings.Join(probs, "; ")
+}
+
+// tokenProblem appends to probs what is wrong when the header name
+// does not list token.
+func tokenProblem(probs []string, h http.Header, name, token string, caseSensitive bool) []string {
+	if hasToken(h, name, token, caseSensitive) {
+		return probs
+	}
+	if v := h.Values(name); len(v) > 0 {
+		return append(probs, name+": "+strings.Join(v, ", ")+", without "+token)
+	}
+	return append(probs, "no "+name)
+}
+
+// hasToken reports whether a comma-separated header lists token, or *.
+func hasToken(h http.Header, name, token string, caseSensitive bool) bool {
+	for _, v := range h.Values(name) {
+		for _, t := range strings.Split(v, ",") {
+			t = strings.TrimSpace(t)
+			if t == "*" || t == token || (!caseSensitive && strings.EqualFold(t, token)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cacheProblem says how a Cache-Control value falls short of
+// "public, max-age=3600", "" if it does not.
+func cacheProblem(v string) string {
+	public, maxAge := false, ""
+	for _, d := range strings.Split(strings.ToLower(v), ",") {
+		name, val, _ := strings.Cut(strings.TrimSpace(d), "=")
+		switch name {
+		case "public":
+			public = true
+		case "max-age":
+			maxAge = strings.Trim(val, `"`)
+		case "private", "no-store":
+			return name
+		}
+	}
+	switch {
+	case !public:
+		return "not public"
+	case maxAge == "":
+		return "no max-age"
+	case maxAge != "3600":
+		return "max-age " + maxAge + ", not 3600"
+	}
+	return ""
+}
+
+// strongETag matches a strong entity tag (RFC 9110, section 8.8.3).
+var strongETag = regexp.MustCompile(`^"[\x21\x23-\x7e\x80-\xff]*"$`)
+
+// etag applies cache.etag to a 200 page.
+func (c *checker) etag(p *page) {
+	etag := p.header.Get("ETag")
+	switch {
+	case etag == "":
+		c.add("cache.etag", ResultFail, p.url, "no ETag", "documents should have a strong ETag")
+	case strings.HasPrefix(etag, "W/") && p.compressed && strongETag.MatchString(etag[2:]) && p.cond != nil && p.cond.err == nil && p.cond.status == http.StatusNotModified:
+		// A CDN that compresses a response weakens its ETag, rightly:
+		// the compressed bytes are not the ones the tag was made of.
+		c.add("cache.etag", ResultPass, p.url, "ETag: "+etag+" on a compressed response; If-None-Match: 304", "a weak ETag is right for bytes compressed on the way, and it revalidates")
+	case strings.HasPrefix(etag, "W/"):
+		c.add("cache.etag", ResultFail, p.url, "ETag: "+etag, "the ETag should be strong, a hash of the bytes")
+	case !strongETag.MatchString(etag):
+		c.add("cache.etag", ResultFail, p.url, "ETag: "+etag, "the ETag should be a quoted string")
+	case p.cond == nil:
+	case p.cond.err != nil:
+		c.add("cache.etag", ResultFail, p.url, "If-None-Match: GET failed: "+errText(p.cond.err, c.opts.Timeout), "If-None-Match with the ETag should answer 304")
+	case p.cond.status != http.StatusNotModified:
+		c.add("cache.etag", ResultFail, p.url, "ETag: "+etag+"; If-None-Match: status "+strconv.Itoa(p.cond.status), "If-None-Match with the ETag should answer 304")
+	default:
+		c.add("cache.etag", ResultPass, p.url, "ETag: "+etag+"; If-None-Match: 304", "a strong ETag that revalidates")
+	}
+}
+
+// repeatable applies determinism.repeatable: the GET with Origin gave the
+// same bytes and ETag as the plain one.
+func (c *checker) repeatable(p *page) {
+	o := p.withOrigin
+	if o.err != nil || o.status != http.StatusOK || p.tooBig || o.tooBig {
+		return
+	}
+	a, b := p.header.Get("ETag"), o.header.Get("ETag")
+	switch {
+	case !p.sameBytes:
+		c.add("determinism.repeatable", ResultFail, p.url, "two GETs gave different bytes", "a document should be the same bytes every time")
+	case a != b:
+		c.add("determinism.repeatable", ResultFail, p.url, "ETag "+a+", then "+b, "a document should keep its ETag")
+	default:
+		c.add("determinism.repeatable", ResultPass, p.url, "two GETs, same bytes and ETag", "the same bytes every time")
+	}
+}
