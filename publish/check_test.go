@@ -22,6 +22,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/publish/serve"
 )
 
 // correctHandler serves the first site of the example catalog with the
@@ -37,7 +38,7 @@ func correctHandler(t testing.TB) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHandler(b.Sites[0].Documents)
+	h, err := serve.NewHandler(b.Sites[0].Documents)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/publish"
+	"github.com/signpost-dev/signpost/publish/serve"
 )
 
 // watchInterval is how often serve --watch looks for changed declarations.
@@ -59,7 +59,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 				origin = "http://" + ln.Addr().String()
 			}
 
-			live := &publish.Live{}
+			live := &serve.Live{}
 			if isBuild {
 				o, err := build.Open(ctx, dir)
 				if err != nil {
@@ -69,7 +69,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 				if err != nil {
 					return usageError{tenantHint(err)}
 				}
-				h, err := publish.NewHandler(site.Documents)
+				h, err := serve.NewHandler(site.Documents)
 				if err != nil {
 					return err
 				}
@@ -94,12 +94,12 @@ SIGINT or SIGTERM stops the server gracefully.`,
 
 			if watch {
 				go func() {
-					_ = publish.Watch(ctx, dir, watchInterval, func(ctx context.Context) {
+					_ = serve.Watch(ctx, dir, watchInterval, func(ctx context.Context) {
 						rebuild(ctx, stderr, live, dir, tenant, origin)
 					})
 				}()
 			}
-			return publish.Serve(ctx, ln, live)
+			return serve.Serve(ctx, ln, live)
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", addr, "address to listen on")
@@ -112,7 +112,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 // compileHandler builds a catalog folder in memory and prepares the site of
 // tenant for serving. An invalid catalog gives its diagnostics and no
 // handler; err is for a wrong --tenant.
-func compileHandler(ctx context.Context, dir, tenant, origin string) (*publish.Handler, build.Diagnostics, error) {
+func compileHandler(ctx context.Context, dir, tenant, origin string) (*serve.Handler, build.Diagnostics, error) {
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		return nil, diags, nil
@@ -126,13 +126,13 @@ func compileHandler(ctx context.Context, dir, tenant, origin string) (*publish.H
 	if err != nil {
 		return nil, diags, usageError{tenantHint(err)}
 	}
-	h, err := publish.NewHandler(site.Documents)
+	h, err := serve.NewHandler(site.Documents)
 	return h, diags, err
 }
 
 // rebuild is one --watch rebuild: a valid catalog replaces the served site;
 // an invalid one is reported and the last good build stays.
-func rebuild(ctx context.Context, stderr io.Writer, live *publish.Live, dir, tenant, origin string) {
+func rebuild(ctx context.Context, stderr io.Writer, live *serve.Live, dir, tenant, origin string) {
 	h, diags, err := compileHandler(ctx, dir, tenant, origin)
 	switch {
 	case err != nil:
