@@ -16,7 +16,7 @@ import (
 // It compares a fingerprint of names, sizes and modification times, which
 // needs no platform file notification and costs one directory walk.
 func Watch(ctx context.Context, dir string, interval time.Duration, rebuild func(context.Context)) error {
-	last, err := fingerprint(dir)
+	last, err := fingerprint(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -28,7 +28,7 @@ func Watch(ctx context.Context, dir string, interval time.Duration, rebuild func
 			return nil
 		case <-t.C:
 		}
-		fp, err := fingerprint(dir)
+		fp, err := fingerprint(ctx, dir)
 		if err != nil || fp == last {
 			continue
 		}
@@ -37,10 +37,15 @@ func Watch(ctx context.Context, dir string, interval time.Duration, rebuild func
 	}
 }
 
-func fingerprint(dir string) (string, error) {
+// fingerprint sums the names, sizes and modification times of the files
+// under dir, folders whose names start with "." aside.
+func fingerprint(ctx context.Context, dir string) (string, error) {
 	h := sha256.New()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if d.IsDir() {
