@@ -21,9 +21,9 @@ const (
 	shutdownTimeout   = 10 * time.Second
 )
 
-// Serve answers HTTP on ln with h until ctx is done, then shuts down
+// serveListener answers HTTP on ln with h until ctx is done, then shuts down
 // gracefully: in-flight requests get shutdownTimeout to finish.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+func serveListener(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
