@@ -171,7 +171,7 @@ func cfForwarded(event map[string]any, uri string) map[string]any {
 }
 
 // cfError is the response the viewer-request function generates for an
-// error: the JSON body of `signpost serve` (publish.writeError), none for
+// error: the JSON body of `signpost serve` (serve.writeError), none for
 // HEAD.
 func cfError(method string, status int, text, message string, extra map[string]string) map[string]any {
 	h := map[string]string{"content-type": "application/json", "cache-control": "no-store"}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,16 +11,11 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/publish"
+	"github.com/signpost-dev/signpost/publish/serve"
 )
 
-// watchInterval is how often serve --watch looks for changed declarations.
-const watchInterval = 500 * time.Millisecond
-
 func newServeCmd() *cobra.Command {
-	addr := "127.0.0.1:8080"
-	var tenant, origin string
-	var watch bool
+	var opts serve.Options
 	cmd := &cobra.Command{
 		Use:   "serve [DIR]",
 		Short: "Serve a catalog or a built site over HTTP, exactly as the specs require",
@@ -43,105 +37,55 @@ SIGINT or SIGTERM stops the server gracefully.`,
   signpost build catalogs/example && signpost serve site --tenant globex`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			dir := catalogDir(args)
+			opts.Dir = catalogDir(args)
 			stderr := cmd.ErrOrStderr()
-			isBuild := build.IsOutput(dir)
-			if isBuild && (watch || origin != "") {
-				return usageError{fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return fmt.Errorf("serve: %w", err)
-			}
-			defer ln.Close()
-			if origin == "" {
-				origin = "http://" + ln.Addr().String()
-			}
-
-			live := &publish.Live{}
-			if isBuild {
-				o, err := build.Open(ctx, dir)
-				if err != nil {
-					return err
+			opts.Serving = func(addr net.Addr) {
+				site := "the site"
+				if opts.Tenant != "" {
+					site = "tenant " + opts.Tenant
 				}
-				site, err := o.Build().Site(tenant)
-				if err != nil {
-					return usageError{tenantHint(err)}
-				}
-				h, err := publish.NewHandler(site.Documents)
-				if err != nil {
-					return err
-				}
-				live.Set(h)
-			} else {
-				h, diags, err := compileHandler(ctx, dir, tenant, origin)
-				if err != nil {
-					return err
-				}
-				if diags.HasErrors() {
-					_ = diags.Write(cmd.OutOrStdout(), build.FormatText)
-					fmt.Fprintf(stderr, "%s: %d %s; nothing served\n", dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
-					return reportedError{exitInvalid}
-				}
-				live.Set(h)
+				fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", site, opts.Dir, addr)
 			}
-			site := "the site"
-			if tenant != "" {
-				site = "tenant " + tenant
-			}
-			fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", site, dir, ln.Addr())
-
-			if watch {
-				go func() {
-					_ = publish.Watch(ctx, dir, watchInterval, func(ctx context.Context) {
-						rebuild(ctx, stderr, live, dir, tenant, origin)
-					})
-				}()
-			}
-			return publish.Serve(ctx, ln, live)
+			opts.Rebuilt = func(r serve.Rebuild) { reportRebuild(stderr, opts.Dir, r) }
+			return serveError(cmd.OutOrStdout(), stderr, opts.Dir, serve.Run(cmd.Context(), opts))
 		},
 	}
-	cmd.Flags().StringVar(&addr, "addr", addr, "address to listen on")
-	cmd.Flags().StringVar(&tenant, "tenant", "", "tenant whose site to serve")
-	cmd.Flags().BoolVar(&watch, "watch", false, "rebuild when a declaration changes")
-	cmd.Flags().StringVar(&origin, "origin", "", "origin the discovery catalogs name (default: the served address)")
+	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "address to listen on")
+	cmd.Flags().StringVar(&opts.Tenant, "tenant", "", "tenant whose site to serve")
+	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "rebuild when a declaration changes")
+	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin the discovery catalogs name (default: the served address)")
 	return cmd
 }
 
-// compileHandler builds a catalog folder in memory and prepares the site of
-// tenant for serving. An invalid catalog gives its diagnostics and no
-// handler; err is for a wrong --tenant.
-func compileHandler(ctx context.Context, dir, tenant, origin string) (*publish.Handler, build.Diagnostics, error) {
-	cat, diags := build.Load(ctx, dir)
-	if diags.HasErrors() {
-		return nil, diags, nil
+// serveError words an error of serve.Run for the command line: with the
+// flags that set what went wrong, and the diagnostics of an invalid catalog
+// on stdout.
+func serveError(stdout, stderr io.Writer, dir string, err error) error {
+	var te *build.TenantError
+	var invalid *serve.InvalidError
+	switch {
+	case errors.Is(err, serve.ErrBuiltSite):
+		return usageError{fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
+	case errors.As(err, &te):
+		return usageError{tenantHint(err)}
+	case errors.As(err, &invalid):
+		_ = invalid.Diagnostics.Write(stdout, build.FormatText)
+		fmt.Fprintf(stderr, "%v; nothing served\n", invalid)
+		return reportedError{exitInvalid}
 	}
-	cat.Config.Origin = origin
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		return nil, diags, err
-	}
-	site, err := b.Site(tenant)
-	if err != nil {
-		return nil, diags, usageError{tenantHint(err)}
-	}
-	h, err := publish.NewHandler(site.Documents)
-	return h, diags, err
+	return err
 }
 
-// rebuild is one --watch rebuild: a valid catalog replaces the served site;
-// an invalid one is reported and the last good build stays.
-func rebuild(ctx context.Context, stderr io.Writer, live *publish.Live, dir, tenant, origin string) {
-	h, diags, err := compileHandler(ctx, dir, tenant, origin)
+// reportRebuild tells of one --watch rebuild: a valid catalog replaced the
+// served site; an invalid one did not, and the last good build stays.
+func reportRebuild(stderr io.Writer, dir string, r serve.Rebuild) {
 	switch {
-	case err != nil:
-		fmt.Fprintf(stderr, "rebuild: %v; still serving the last good build\n", err)
-	case diags.HasErrors():
-		_ = diags.Write(stderr, build.FormatText)
-		fmt.Fprintf(stderr, "rebuild: %d %s; still serving the last good build\n", diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+	case r.Err != nil:
+		fmt.Fprintf(stderr, "rebuild: %v; still serving the last good build\n", tenantHint(r.Err))
+	case r.Diagnostics.HasErrors():
+		_ = r.Diagnostics.Write(stderr, build.FormatText)
+		fmt.Fprintf(stderr, "rebuild: %d %s; still serving the last good build\n", r.Diagnostics.Errors(), english.Plural(r.Diagnostics.Errors(), "error", "errors"))
 	default:
-		live.Set(h)
 		fmt.Fprintf(stderr, "rebuilt %s at %s\n", dir, time.Now().Format(time.TimeOnly))
 	}
 }

@@ -23,8 +23,8 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/publish"
 	"github.com/signpost-dev/signpost/publish/check"
+	"github.com/signpost-dev/signpost/publish/serve"
 )
 
 // correctHandler serves the first site of the example catalog with the
@@ -40,7 +40,7 @@ func correctHandler(t testing.TB) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := publish.NewHandler(b.Sites[0].Documents)
+	h, err := serve.NewHandler(b.Sites[0].Documents)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package publish
+package serve
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 func exampleServer(t testing.TB) (*httptest.Server, *build.Site) {
 	t.Helper()
 	ctx := context.Background()
-	cat, diags := build.Load(ctx, filepath.Join("..", "catalogs", "example"))
+	cat, diags := build.Load(ctx, filepath.Join("..", "..", "catalogs", "example"))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -1,4 +1,4 @@
-package publish
+package serve
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func BenchmarkServe(b *testing.B) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, h) }()
+	go func() { done <- serveListener(ctx, ln, h) }()
 	defer func() {
 		cancel()
 		<-done

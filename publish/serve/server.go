@@ -1,16 +1,11 @@
-package publish
+package serve
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/http"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -26,9 +21,9 @@ const (
 	shutdownTimeout   = 10 * time.Second
 )
 
-// Serve answers HTTP on ln with h until ctx is done, then shuts down
+// serveListener answers HTTP on ln with h until ctx is done, then shuts down
 // gracefully: in-flight requests get shutdownTimeout to finish.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+func serveListener(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -74,55 +69,4 @@ func (l *Live) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.ServeHTTP(w, r)
-}
-
-// Watch calls rebuild whenever a file under dir changes (folders whose
-// names start with "." aside), checking every interval until ctx is done.
-// It compares a fingerprint of names, sizes and modification times, which
-// needs no platform file notification and costs one directory walk.
-func Watch(ctx context.Context, dir string, interval time.Duration, rebuild func(context.Context)) error {
-	last, err := fingerprint(dir)
-	if err != nil {
-		return err
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-		fp, err := fingerprint(dir)
-		if err != nil || fp == last {
-			continue
-		}
-		last = fp
-		rebuild(ctx)
-	}
-}
-
-func fingerprint(dir string) (string, error) {
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != dir && strings.HasPrefix(d.Name(), ".") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, fi.Size(), fi.ModTime().UnixNano())
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("watch %s: %w", dir, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

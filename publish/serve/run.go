@@ -1,0 +1,166 @@
+package serve
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/english"
+)
+
+// watchInterval is how often Run looks for changed declarations when
+// watching.
+const watchInterval = 500 * time.Millisecond
+
+// ErrBuiltSite is the error of Run, wrapped with the folder, when Watch or
+// Origin is set for a built site: both need a catalog folder.
+var ErrBuiltSite = errors.New("watching and another origin need a catalog folder")
+
+// Options say what Run serves, and where.
+type Options struct {
+	// Dir is a catalog folder, built in memory, or a built site (a folder
+	// holding routes.json).
+	Dir string
+	// Addr is the TCP address to listen on, host:port; port 0 picks a free
+	// port.
+	Addr string
+	// Tenant chooses the site of a catalog or build with tenants; "" is the
+	// only site of one without.
+	Tenant string
+	// Origin is the origin the discovery catalogs of a catalog folder name;
+	// "" is the served address, so that they point at this server.
+	Origin string
+	// Watch rebuilds a catalog folder when a file under it changes. While
+	// the new version is invalid, the last good build stays served.
+	Watch bool
+	// Serving, when set, is called once the site is ready, with the address
+	// it is served on.
+	Serving func(addr net.Addr)
+	// Rebuilt, when set, is called after each rebuild of Watch.
+	Rebuilt func(Rebuild)
+}
+
+// Rebuild is the outcome of one rebuild of Options.Watch: the site was
+// replaced unless Err is set or Diagnostics has errors, in which case the
+// last good build stays served.
+type Rebuild struct {
+	// Err is why the catalog did not build; a *build.TenantError when the
+	// tenant no longer names one of its sites.
+	Err error
+	// Diagnostics are those of the catalog's declarations.
+	Diagnostics build.Diagnostics
+}
+
+// InvalidError is the error of Run for a catalog folder whose declarations
+// have errors: nothing is served.
+type InvalidError struct {
+	Dir         string
+	Diagnostics build.Diagnostics
+}
+
+func (e *InvalidError) Error() string {
+	n := e.Diagnostics.Errors()
+	return fmt.Sprintf("%s: %d %s", e.Dir, n, english.Plural(n, "error", "errors"))
+}
+
+// Run serves the site of opts.Tenant from opts.Dir on opts.Addr until ctx is
+// done, then shuts down gracefully. Besides errors of listening, reading and
+// building, it returns an error wrapping ErrBuiltSite, a *build.TenantError
+// when the tenant names no single site, or an *InvalidError.
+func Run(ctx context.Context, opts Options) error {
+	isBuild := build.IsOutput(opts.Dir)
+	if isBuild && (opts.Watch || opts.Origin != "") {
+		return fmt.Errorf("%s is a built site: %w", opts.Dir, ErrBuiltSite)
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", opts.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer ln.Close()
+	origin := cmp.Or(opts.Origin, "http://"+ln.Addr().String())
+
+	var h *Handler
+	if isBuild {
+		h, err = openHandler(ctx, opts.Dir, opts.Tenant)
+	} else {
+		var diags build.Diagnostics
+		h, diags, err = compileHandler(ctx, opts.Dir, opts.Tenant, origin)
+		if err == nil && diags.HasErrors() {
+			err = &InvalidError{Dir: opts.Dir, Diagnostics: diags}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	live := &Live{}
+	live.Set(h)
+	if opts.Serving != nil {
+		opts.Serving(ln.Addr())
+	}
+
+	ctx, stop := context.WithCancel(ctx)
+	var watching sync.WaitGroup
+	if opts.Watch {
+		watching.Go(func() {
+			_ = Watch(ctx, opts.Dir, watchInterval, func(ctx context.Context) {
+				rebuild(ctx, opts, origin, live)
+			})
+		})
+	}
+	err = serveListener(ctx, ln, live)
+	stop()
+	watching.Wait()
+	return err
+}
+
+// openHandler prepares the site of tenant in the built site dir.
+func openHandler(ctx context.Context, dir, tenant string) (*Handler, error) {
+	o, err := build.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	site, err := o.Build().Site(tenant)
+	if err != nil {
+		return nil, err
+	}
+	return NewHandler(site.Documents)
+}
+
+// compileHandler builds a catalog folder in memory and prepares the site of
+// tenant for serving. An invalid catalog gives its diagnostics and no
+// handler; err is for a build that failed or a tenant that names no site.
+func compileHandler(ctx context.Context, dir, tenant, origin string) (*Handler, build.Diagnostics, error) {
+	cat, diags := build.Load(ctx, dir)
+	if diags.HasErrors() {
+		return nil, diags, nil
+	}
+	cat.Config.Origin = origin
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		return nil, diags, err
+	}
+	site, err := b.Site(tenant)
+	if err != nil {
+		return nil, diags, err
+	}
+	h, err := NewHandler(site.Documents)
+	return h, diags, err
+}
+
+// rebuild is one rebuild of Watch: a valid catalog replaces the served site;
+// an invalid one is reported and the last good build stays.
+func rebuild(ctx context.Context, opts Options, origin string, live *Live) {
+	h, diags, err := compileHandler(ctx, opts.Dir, opts.Tenant, origin)
+	if err == nil && !diags.HasErrors() {
+		live.Set(h)
+	}
+	if opts.Rebuilt != nil {
+		opts.Rebuilt(Rebuild{Err: err, Diagnostics: diags})
+	}
+}
