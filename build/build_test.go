@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -54,30 +54,11 @@ func buildTo(t testing.TB, dir string) (string, *Build) {
 	return out, b
 }
 
-// readTree returns every file under dir by slash path.
-func readTree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // TestExampleGolden compares every byte of the example site with the golden
 // copy in testdata/golden/example (go test ./build -update rewrites it).
 func TestExampleGolden(t *testing.T) {
 	out, _ := buildTo(t, exampleDir)
-	got := readTree(t, out)
+	got := catalogtest.ReadTree(t, out)
 	golden := filepath.Join("testdata", "golden", "example")
 	if *update {
 		if err := os.RemoveAll(golden); err != nil {
@@ -93,7 +74,7 @@ func TestExampleGolden(t *testing.T) {
 			}
 		}
 	}
-	want := readTree(t, golden)
+	want := catalogtest.ReadTree(t, golden)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("example site differs from %s (-want +got); run go test ./build -update if the change is intended:\n%s", golden, diff)
 	}
@@ -104,7 +85,7 @@ func TestExampleGolden(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	out1, _ := buildTo(t, exampleDir)
 	out2, _ := buildTo(t, exampleDir)
-	a, b := readTree(t, out1), readTree(t, out2)
+	a, b := catalogtest.ReadTree(t, out1), catalogtest.ReadTree(t, out2)
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Fatalf("two builds differ:\n%s", diff)
 	}
@@ -248,14 +229,14 @@ func TestTenantSites(t *testing.T) {
 
 func TestWriteIsAtomic(t *testing.T) {
 	out, b := buildTo(t, exampleDir)
-	before := readTree(t, out)
+	before := catalogtest.ReadTree(t, out)
 	// A write that fails halfway (cancelled) leaves the previous output.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := b.Write(ctx, out); err == nil {
 		t.Fatal("cancelled write succeeded")
 	}
-	if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
+	if diff := cmp.Diff(before, catalogtest.ReadTree(t, out)); diff != "" {
 		t.Errorf("failed write changed the output:\n%s", diff)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(out))

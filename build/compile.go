@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
-	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -129,47 +127,6 @@ type File struct {
 	Body []byte
 }
 
-// AddCloudFront adds, for each site, the two CloudFront Functions that
-// route the HTTP contract to the site's objects in the bucket of target:
-// cloudfront/DIR/viewer-request.js and viewer-response.js. A site's objects
-// sit under the target's prefix, and with tenants under DIR too (tenants/ID),
-// so that one bucket can hold every tenant's site behind its own
-// distribution. It fails when a function exceeds CloudFront's size limit.
-func (b *Build) AddCloudFront(target *S3Target, compactView bool) error {
-	for _, s := range b.Sites {
-		req, resp, err := s.CloudFrontFunctions(target, compactView)
-		if err != nil {
-			return err
-		}
-		b.Files = append(b.Files,
-			File{Path: path.Join("cloudfront", s.Dir, "viewer-request.js"), Body: req},
-			File{Path: path.Join("cloudfront", s.Dir, "viewer-response.js"), Body: resp})
-	}
-	slices.SortFunc(b.Files, func(x, y File) int { return strings.Compare(x.Path, y.Path) })
-	return nil
-}
-
-// CloudFrontFunctions returns the code of the site's two CloudFront
-// Functions for the bucket of target (see AddCloudFront). It fails when a
-// function exceeds CloudFront's size limit.
-func (s *Site) CloudFrontFunctions(target *S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
-	prefix := target.Prefix
-	if s.Tenant != "" {
-		prefix = path.Join(prefix, s.Dir)
-	}
-	var routes []string
-	for _, d := range s.Documents {
-		routes = append(routes, d.Route.Route)
-	}
-	req, resp := CloudFrontFunctions(prefix, routes, compactView)
-	for name, code := range map[string][]byte{"viewer-request": req, "viewer-response": resp} {
-		if len(code) > CloudFrontFunctionMaxSize {
-			return nil, nil, fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d: the site has too many server cards for one function", name, s.Dir, len(code), CloudFrontFunctionMaxSize)
-		}
-	}
-	return req, resp, nil
-}
-
 // Compile turns a valid catalog into sites of documents: one per tenant, or
 // one when the catalog declares no tenants. The result depends only on the
 // catalog: no clock, no paths, no map order.
@@ -223,7 +180,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 	for _, s := range b.Sites {
 		s.Documents = append(s.Documents, cards...)
 		s.Documents = append(s.Documents, compileCatalogs(cat, tools, s.Tenant)...)
-		sortDocuments(s.Documents)
+		SortDocuments(s.Documents)
 	}
 	return b, nil
 }
@@ -238,10 +195,10 @@ func compileCards(cat *Catalog) []Document {
 			continue
 		}
 		if cat.Config.MCPCatalog {
-			docs = append(docs, newDocument(s.draftPath(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(appendJSON(nil, cardDraft(s)))))
+			docs = append(docs, NewDocument(s.draftPath(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(appendJSON(nil, cardDraft(s)))))
 		}
 		if cat.Config.AICatalog {
-			docs = append(docs, newDocument(s.v1Path(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(appendJSON(nil, cardV1(s)))))
+			docs = append(docs, NewDocument(s.v1Path(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(appendJSON(nil, cardV1(s)))))
 		}
 	}
 	return docs
@@ -254,7 +211,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 	var docs []Document
 	origin := cat.Config.Origin
 	if cat.Config.MCPCatalog {
-		docs = append(docs, newDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(appendJSON(nil, mcpCatalog(origin, cat.Servers)))))
+		docs = append(docs, NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(appendJSON(nil, mcpCatalog(origin, cat.Servers)))))
 	}
 	if cat.Config.AICatalog {
 		var sources []string
@@ -265,15 +222,15 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 		}
 		ad := &toolCatalogAd{URL: strings.TrimSuffix(origin, "/") + "/tools", Sources: sources, CompactView: cat.Config.CompactView}
 		doc := aiCatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
-		docs = append(docs, newDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
+		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
 	}
 	return docs
 }
 
 func appendLine(b []byte) []byte { return append(b, '\n') }
 
-// sortDocuments orders a site's documents by route, then view.
-func sortDocuments(docs []Document) {
+// SortDocuments orders documents by route, then view, as a Site holds them.
+func SortDocuments(docs []Document) {
 	slices.SortFunc(docs, func(a, b Document) int {
 		if c := strings.Compare(a.Route.Route, b.Route.Route); c != 0 {
 			return c
@@ -327,17 +284,17 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *S
 		}
 		s.Tools++
 		list.Write(bodies[i])
-		s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
+		s.Documents = append(s.Documents, NewDocument("/tools/"+t.ToolID, spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
 		if compact != nil {
 			clist.Write(compact[i])
-			s.Documents = append(s.Documents, newDocument("/tools/"+t.ToolID, spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
+			s.Documents = append(s.Documents, NewDocument("/tools/"+t.ToolID, spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
 		}
 	}
 	list.WriteString("]\n")
 	clist.WriteString("]}\n")
-	s.Documents = append(s.Documents, newDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, list.Bytes()))
+	s.Documents = append(s.Documents, NewDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, list.Bytes()))
 	if compact != nil {
-		s.Documents = append(s.Documents, newDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, clist.Bytes()))
+		s.Documents = append(s.Documents, NewDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, clist.Bytes()))
 	}
 	return s
 }
@@ -346,10 +303,10 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *S
 // the newline that marshal left in the slice's capacity.
 func document(b []byte) []byte { return b[:len(b)+1] }
 
-// newDocument makes the document that answers route in view. Its object key
-// is the route without its leading slash, except for the tool catalog,
-// whose keys toolKey and listKey choose.
-func newDocument(route, view, contentType string, body []byte) Document {
+// NewDocument makes the document that answers route in view, with its
+// size, SHA-256 and ETag. Its object key is the route without its leading
+// slash, except for the tool catalog, whose keys toolKey and listKey choose.
+func NewDocument(route, view, contentType string, body []byte) Document {
 	key := strings.TrimPrefix(route, "/")
 	switch {
 	case route == "/tools":

@@ -974,7 +974,7 @@ func TestExtractBlobs(t *testing.T) {
 	if err := readBlobs(ctx, strings.NewReader(answer), root, files); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]string{"signpost.yaml": "abc", "schemas/in.json": "{}", "empty.yaml": ""}, readTree(t, dir)); diff != "" {
+	if diff := cmp.Diff(map[string]string{"signpost.yaml": "abc", "schemas/in.json": "{}", "empty.yaml": ""}, catalogtest.ReadTree(t, dir)); diff != "" {
 		t.Errorf("written (-want +got):\n%s", diff)
 	}
 
@@ -1129,7 +1129,7 @@ func TestExtractRevisionAttributes(t *testing.T) {
 	defer rc.Close()
 	want := maps.Clone(diffBase)
 	want["tools/evil.yaml"], want["sneaky.yaml"] = attack["tools/evil.yaml"], attack["sneaky.yaml"]
-	if diff := cmp.Diff(want, readTree(t, rc.Dir)); diff != "" {
+	if diff := cmp.Diff(want, catalogtest.ReadTree(t, rc.Dir)); diff != "" {
 		t.Errorf("extracted (-want +got):\n%s", diff)
 	}
 	old, err := ExtractRevision(ctx, repo, "HEAD~1", "catalogs/demo")
@@ -1194,7 +1194,7 @@ func TestExtractRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(readTree(t, sub), readTree(t, rc.Dir)); diff != "" {
+	if diff := cmp.Diff(catalogtest.ReadTree(t, sub), catalogtest.ReadTree(t, rc.Dir)); diff != "" {
 		t.Errorf("extracted catalog differs (-want +got):\n%s", diff)
 	}
 	if len(rc.Commit) < 40 || rc.Path != "catalogs/demo" {
@@ -1286,7 +1286,7 @@ func TestExtractRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.Close()
-	got := readTree(t, rc.Dir)
+	got := catalogtest.ReadTree(t, rc.Dir)
 	if diff := cmp.Diff([]string{"catalogs/demo/servers.yaml", "catalogs/demo/signpost.yaml", "catalogs/demo/tools.yaml"}, slices.Sorted(maps.Keys(got))); diff != "" {
 		t.Errorf("extracted from the top (-want +got):\n%s", diff)
 	}

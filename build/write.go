@@ -3,8 +3,6 @@ package build
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,14 +11,11 @@ import (
 	"path"
 	"path/filepath"
 
-	"golang.org/x/sync/errgroup"
+	"github.com/signpost-dev/signpost/internal/atomicfile"
 )
 
 // RouteTableFile is the route table's name in a build output folder.
 const RouteTableFile = "routes.json"
-
-// writeWorkers is how many files Write creates at once.
-const writeWorkers = 8
 
 // RouteTableFormat is the version of the route table's layout.
 const RouteTableFormat = 1
@@ -80,65 +75,44 @@ func jsonFile(name string, v any) (File, error) {
 	return File{Path: name, Body: append(data, '\n')}, nil
 }
 
-// writeTree writes files into a temporary folder beside out, a few at once
-// (creating files waits on the filesystem more than on the CPU), then puts
-// the folder in out's place. On failure out is left as it was.
+// writeTree writes files as the folder out, atomically (see
+// atomicfile.WriteDir), once out is known to be replaceable.
 func writeTree(ctx context.Context, out string, files []File) error {
 	if err := checkReplaceable(out); err != nil {
 		return err
 	}
-	parent, base := filepath.Dir(out), filepath.Base(out)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("write build: %w", err)
+	af := make([]atomicfile.File, len(files))
+	for i, f := range files {
+		af[i] = atomicfile.File{Path: f.Path, Body: f.Body}
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
-	if err != nil {
-		return fmt.Errorf("write build: %w", err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			os.RemoveAll(tmp)
+	if err := atomicfile.WriteDir(ctx, out, af); err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return err
 		}
-	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("write build: %w", err)
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(writeWorkers)
-	for _, f := range files {
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f.Body); err != nil {
-				return fmt.Errorf("write %s: %w", f.Path, err)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := swapDir(tmp, out); err != nil {
-		return err
-	}
-	done = true
 	return nil
 }
 
-func writeFile(name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(name, data, 0o644)
+// NotReplaceableError is the error of a write whose output folder is not
+// one a build may replace: a file, or a folder that holds something other
+// than a signpost build. Write never replaces a folder it did not create,
+// so that a mistyped output folder cannot wipe out a source tree.
+type NotReplaceableError struct {
+	Dir string
+	// File is set when Dir is a file rather than a non-empty folder.
+	File bool
 }
 
-// checkReplaceable refuses to replace a folder that is not a build output,
-// so that a mistyped --out cannot wipe out a source tree.
+func (e *NotReplaceableError) Error() string {
+	if e.File {
+		return fmt.Sprintf("write build: %s exists and is not a folder", e.Dir)
+	}
+	return fmt.Sprintf("write build: %s is not empty and holds no %s, so it is not a signpost build", e.Dir, RouteTableFile)
+}
+
+// checkReplaceable returns a *NotReplaceableError unless out is missing, an
+// empty folder or a previous build.
 func checkReplaceable(out string) error {
 	fi, err := os.Stat(out)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -148,7 +122,7 @@ func checkReplaceable(out string) error {
 		return fmt.Errorf("write build: %w", err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("write build: %s exists and is not a folder: choose another --out", out)
+		return &NotReplaceableError{Dir: out, File: true}
 	}
 	entries, err := os.ReadDir(out)
 	if err != nil {
@@ -158,39 +132,9 @@ func checkReplaceable(out string) error {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(out, RouteTableFile)); err != nil {
-		return fmt.Errorf("write build: %s is not empty and holds no %s, so it is not a signpost build: choose an empty or new folder for --out", out, RouteTableFile)
+		return &NotReplaceableError{Dir: out}
 	}
 	return nil
-}
-
-// swapDir puts the complete folder tmp in the place of out. Between the two
-// renames out is briefly missing, never half-written.
-func swapDir(tmp, out string) error {
-	var old string
-	if _, err := os.Lstat(out); err == nil {
-		old = filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".old-"+randomSuffix())
-		if err := os.Rename(out, old); err != nil {
-			return fmt.Errorf("replace %s: %w", out, err)
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		if old != "" {
-			_ = os.Rename(old, out)
-		}
-		return fmt.Errorf("replace %s: %w", out, err)
-	}
-	if old != "" {
-		if err := os.RemoveAll(old); err != nil {
-			return fmt.Errorf("remove previous build %s: %w", old, err)
-		}
-	}
-	return nil
-}
-
-func randomSuffix() string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // ReadRouteTable reads the route table of the build output folder dir.

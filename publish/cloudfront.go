@@ -25,6 +25,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/signpost-dev/signpost/build"
+	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -112,9 +113,9 @@ func InvalidationPaths(p *Plan, pending []string, max int) Invalidation {
 	updated, deleted := map[string]bool{}, map[string]bool{}
 	add := func(set map[string]bool, route, key string) {
 		if route != "" {
-			set[invalidationEscape(build.CloudFrontPath("", route))] = true
+			set[invalidationEscape(cffunctions.Path("", route))] = true
 		}
-		set[invalidationEscape(build.CloudFrontPath("", key))] = true
+		set[invalidationEscape(cffunctions.Path("", key))] = true
 	}
 	for _, u := range p.Uploads {
 		if u.Reason != ReasonNew {
@@ -127,7 +128,7 @@ func InvalidationPaths(p *Plan, pending []string, max int) Invalidation {
 	for _, key := range p.Deletes {
 		add(deleted, p.deletedRoutes[key], key)
 	}
-	siteRoot := strings.TrimSuffix(build.CloudFrontPath(p.Prefix, ""), "/")
+	siteRoot := strings.TrimSuffix(cffunctions.Path(p.Prefix, ""), "/")
 	return Invalidation{Updated: collapsePaths(updated, siteRoot, max), Deleted: collapsePaths(deleted, siteRoot, max)}
 }
 

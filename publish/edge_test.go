@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
@@ -52,7 +53,7 @@ func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView
 	if edit != nil {
 		edit(&dist)
 	}
-	req, resp, err := s.CloudFrontFunctions(&build.S3Target{Bucket: bucket}, compactView)
+	req, resp, err := cloudfront.Functions(s, &build.S3Target{Bucket: bucket}, compactView)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,14 +13,22 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/build/pages"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
+// buildOptions are the flags and argument of signpost build.
+type buildOptions struct {
+	Dir    string
+	Out    string
+	Target string
+	Format formatFlag
+}
+
 func newBuildCmd() *cobra.Command {
-	format := formatFlag(build.FormatText)
-	out := "site"
-	var target string
+	opts := buildOptions{Out: "site", Format: formatFlag(build.FormatText)}
 	cmd := &cobra.Command{
 		Use:   "build [DIR]",
 		Short: "Validate a catalog and compile it into a static site",
@@ -35,58 +45,74 @@ earlier build.`,
   signpost build --format github   # in CI: annotate problems on the pull request`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := catalogDir(args)
-			cat, diags := build.Load(cmd.Context(), dir)
-			if len(diags) > 0 || format == build.FormatJSON {
-				if err := diags.Write(cmd.OutOrStdout(), string(format)); err != nil {
-					return err
-				}
-			}
-			if diags.HasErrors() {
-				if format == build.FormatText {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s; nothing written\n", dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
-				}
-				return reportedError{exitInvalid}
-			}
-			b, err := build.Compile(cmd.Context(), cat)
-			if err != nil {
-				return fmt.Errorf("build %s: %w", dir, err)
-			}
-			var t build.Target
-			if target != "" {
-				var ok bool
-				if t, ok = cat.Config.Targets[target]; !ok {
-					return usageError{fmt.Errorf("no target %q in %s: it declares %s", target, build.ConfigFile, targetNames(cat.Config.Targets))}
-				}
-				if t.S3 != nil {
-					if err := b.AddCloudFront(t.S3, cat.Config.CompactView); err != nil {
-						return fmt.Errorf("build %s: %w", dir, err)
-					}
-				}
-			}
-			if t.GitHubPages {
-				gaps, err := b.WritePages(cmd.Context(), out)
-				if err != nil {
-					return err
-				}
-				if format != build.FormatJSON {
-					if err := build.WritePagesReport(cmd.OutOrStdout(), b.Sites, gaps); err != nil {
-						return err
-					}
-				}
-			} else if err := b.Write(cmd.Context(), out); err != nil {
-				return err
-			}
-			if format == build.FormatJSON {
-				return nil
-			}
-			return printSummary(cmd.OutOrStdout(), out, b)
+			opts.Dir = catalogDir(args)
+			return runBuild(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", out, "output folder")
-	cmd.Flags().StringVar(&target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve")
-	cmd.Flags().Var(&format, "format", "diagnostics format: text, json or github")
+	cmd.Flags().StringVarP(&opts.Out, "out", "o", opts.Out, "output folder")
+	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve")
+	cmd.Flags().Var(&opts.Format, "format", "diagnostics format: text, json or github")
 	return cmd
+}
+
+// runBuild loads and compiles the catalog, lays it out for the target, and
+// writes it: diagnostics, then the Pages report or the summary, on stdout.
+func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) error {
+	cat, diags := build.Load(ctx, opts.Dir)
+	if len(diags) > 0 || opts.Format == build.FormatJSON {
+		if err := diags.Write(stdout, string(opts.Format)); err != nil {
+			return err
+		}
+	}
+	if diags.HasErrors() {
+		if opts.Format == build.FormatText {
+			fmt.Fprintf(stderr, "%s: %d %s; nothing written\n", opts.Dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+		}
+		return reportedError{exitInvalid}
+	}
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		return fmt.Errorf("build %s: %w", opts.Dir, err)
+	}
+	var t build.Target
+	if opts.Target != "" {
+		var ok bool
+		if t, ok = cat.Config.Targets[opts.Target]; !ok {
+			return usageError{fmt.Errorf("no target %q in %s: it declares %s", opts.Target, build.ConfigFile, targetNames(cat.Config.Targets))}
+		}
+	}
+	if t.S3 != nil {
+		if err := cloudfront.Add(b, t.S3, cat.Config.CompactView); err != nil {
+			return fmt.Errorf("build %s: %w", opts.Dir, err)
+		}
+	}
+	if !t.GitHubPages {
+		if err := b.Write(ctx, opts.Out); err != nil {
+			return outHint(err)
+		}
+	} else if gaps, err := pages.Write(ctx, b, opts.Out); err != nil {
+		return outHint(err)
+	} else if opts.Format != build.FormatJSON {
+		if err := pages.WriteReport(stdout, b.Sites, gaps); err != nil {
+			return err
+		}
+	}
+	if opts.Format == build.FormatJSON {
+		return nil
+	}
+	return printSummary(stdout, opts.Out, b)
+}
+
+// outHint adds to a *build.NotReplaceableError what to give --out instead.
+func outHint(err error) error {
+	var nr *build.NotReplaceableError
+	switch {
+	case !errors.As(err, &nr):
+		return err
+	case nr.File:
+		return fmt.Errorf("%w: choose another --out", err)
+	}
+	return fmt.Errorf("%w: choose an empty or new folder for --out", err)
 }
 
 // targetNames lists the declared targets for a message.

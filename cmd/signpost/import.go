@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/importer"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -186,7 +186,7 @@ func writeImported(stdout, stderr io.Writer, out, summary string, decl []byte) e
 		_, err := stdout.Write(decl)
 		return err
 	}
-	if err := writeFileAtomic(out, decl); err != nil {
+	if err := atomicfile.WriteFile(out, decl); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "%s; wrote %s\n", summary, out)
@@ -234,32 +234,6 @@ func readImportFile(cmd *cobra.Command, arg string) (string, []byte, error) {
 		return arg, nil, fmt.Errorf("%s: cannot read: %w", arg, err)
 	}
 	return arg, data, nil
-}
-
-// writeFileAtomic replaces path with data: a reader sees the old file or the
-// new one, never a part.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // after a successful rename, there is nothing left to remove
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 func newImportMCPCmd() *cobra.Command {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish"
 )
@@ -298,7 +299,7 @@ func planSite(ctx context.Context, s3 publish.S3API, cf publish.CloudFrontAPI, d
 	if dist.FunctionName == "" {
 		return sp, nil
 	}
-	req, resp, err := s.CloudFrontFunctions(dest, compactView)
+	req, resp, err := cloudfront.Functions(s, dest, compactView)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@
 package catalogtest
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +10,32 @@ import (
 
 // Config is a minimal valid signpost.yaml.
 const Config = "site: {origin: https://example.com, publisher: example.com}\n"
+
+// ModuleRoot returns the folder that holds the module's go.mod, found from
+// the test's working directory up.
+func ModuleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's folder")
+		}
+		dir = parent
+	}
+}
+
+// ExampleDir returns the bundled example catalog, catalogs/example.
+func ExampleDir(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(ModuleRoot(t), "catalogs", "example")
+}
 
 // Write makes a catalog folder in a temporary folder of t from file names
 // (slash-separated, relative to the folder) and contents, and returns it.
@@ -36,3 +63,22 @@ const RecordedTickets = `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
   {"name": "get-ticket", "description": "Same normalized name.", "inputSchema": {"type": "object"}}
 ]}}`
+
+// ReadTree returns every file under dir by slash path.
+func ReadTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}

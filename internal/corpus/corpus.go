@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // ToolFiles are the corpus's recorded tool lists: 164 real MCP tools.
@@ -21,20 +23,7 @@ var ToolFiles = []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.
 // the module's go.mod, found from the test's working directory up.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = parent
-	}
+	dir := catalogtest.ModuleRoot(t)
 	c := filepath.Join(filepath.Dir(dir), "shared", "corpus")
 	if _, err := os.Stat(c); errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
 		t.Skipf("corpus not available: %v", err)

@@ -1,19 +1,6 @@
-package build
-
-import (
-	"cmp"
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"path"
-	"slices"
-	"strings"
-
-	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/internal/english"
-)
-
+// Package pages lays a build out for GitHub Pages and says what Pages
+// cannot serve of the HTTP contract.
+//
 // GitHub Pages serves the files of a folder as they are, with headers it
 // chooses itself: the media type of the file's extension, its own
 // Cache-Control and ETag, and Access-Control-Allow-Origin: * alone. It has
@@ -25,25 +12,42 @@ import (
 //
 // Pages sends ETags of its own, not the route table's, but strong
 // validators all the same: they are not listed as a gap.
+package pages
 
-// PagesReportFile is the name of the Pages report in a build output folder:
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
+)
+
+// ReportFile is the name of the Pages report in a build output folder:
 // for each site, the requirements GitHub Pages cannot meet.
-const PagesReportFile = "pages-report.json"
+const ReportFile = "pages-report.json"
 
-// PagesReportFormat is the version of the Pages report's layout.
-const PagesReportFormat = 1
+// ReportFormat is the version of the Pages report's layout.
+const ReportFormat = 1
 
-// pagesNoJekyll is the file that stops Pages from running Jekyll on a
+// noJekyll is the file that stops Pages from running Jekyll on a
 // branch deployment, which would leave out .well-known and every other
 // folder whose name starts with "." or "_".
-const pagesNoJekyll = ".nojekyll"
+const noJekyll = ".nojekyll"
 
-// The routes of a PagesGap that are not routes of the route table.
+// The routes of a Gap that are not routes of the route table.
 const (
-	// PagesEveryRoute is the route of a gap every route of a site has.
-	PagesEveryRoute = "*"
-	// PagesUnknownTool is the route of the gap of unknown toolIds.
-	PagesUnknownTool = "/tools/{toolId}"
+	// EveryRoute is the route of a gap every route of a site has.
+	EveryRoute = "*"
+	// UnknownTool is the route of the gap of unknown toolIds.
+	UnknownTool = "/tools/{toolId}"
 )
 
 // What GitHub Pages sends.
@@ -59,12 +63,12 @@ const (
 	pagesInstead = "; or publish to S3 behind CloudFront instead"
 )
 
-// PagesGap is one requirement of the HTTP contract that GitHub Pages cannot
+// Gap is one requirement of the HTTP contract that GitHub Pages cannot
 // meet for a route.
-type PagesGap struct {
+type Gap struct {
 	// Route is the route of the route table the gap is about; or
-	// PagesEveryRoute for a gap every route of the site has; or
-	// PagesUnknownTool for what unknown toolIds get.
+	// EveryRoute for a gap every route of the site has; or
+	// UnknownTool for what unknown toolIds get.
 	Route string `json:"route"`
 	// View is the route's view; empty when Route is not a route of the
 	// table.
@@ -80,9 +84,9 @@ type PagesGap struct {
 }
 
 // label is how a report names the gap's route.
-func (g PagesGap) label() string {
+func (g Gap) label() string {
 	switch {
-	case g.Route == PagesEveryRoute:
+	case g.Route == EveryRoute:
 		return "every route"
 	case g.View == spec.ViewCompact:
 		return g.Route + "?view=compact"
@@ -90,9 +94,9 @@ func (g PagesGap) label() string {
 	return g.Route
 }
 
-// PagesLayout maps a site's documents to the files Pages serves and lists
+// Layout maps a site's documents to the files Pages serves and lists
 // the gaps, deterministically. The files are the site's documents in the
-// same order, each with Route.Key changed to the path Pages serves it at,
+// same order, each with build.Route.Key changed to the path Pages serves it at,
 // relative to the site's folder: "tools.json", "tools/get_forecast.json",
 // "tools/get_forecast.compact.json", ".well-known/ai-catalog.json". Their
 // other fields stay the contract's, as the route table records them; what
@@ -106,30 +110,30 @@ func (g PagesGap) label() string {
 //
 // The gaps are sorted by route, gaps for every route first, then by view,
 // the standard view first.
-func PagesLayout(s *Site) (files []Document, gaps []PagesGap) {
-	files = make([]Document, 0, len(s.Documents))
+func Layout(s *build.Site) (files []build.Document, gaps []Gap) {
+	files = make([]build.Document, 0, len(s.Documents))
 	var aiCatalog, toolCatalog bool
 	for _, d := range s.Documents {
 		aiCatalog = aiCatalog || d.Route.Route == spec.RouteAICatalog
 		toolCatalog = toolCatalog || d.Route.Route == "/tools"
 	}
 	gaps = append(gaps,
-		PagesGap{
-			Route:       PagesEveryRoute,
+		Gap{
+			Route:       EveryRoute,
 			Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
 			Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
 			Fix:         pagesFront + "add the three headers to every response, errors included" + pagesInstead,
 		},
-		PagesGap{
-			Route:       PagesEveryRoute,
+		Gap{
+			Route:       EveryRoute,
 			Requirement: "Cache-Control: " + spec.CacheControl + " (a SHOULD)",
 			Served:      "Cache-Control: " + pagesCacheControl + ", so clients revalidate every 10 minutes rather than every hour",
 			Fix:         pagesFront + "set Cache-Control: " + spec.CacheControl + pagesInstead + "; harmless to leave as it is",
 		},
 	)
 	if toolCatalog {
-		gaps = append(gaps, PagesGap{
-			Route:       PagesUnknownTool,
+		gaps = append(gaps, Gap{
+			Route:       UnknownTool,
 			Requirement: "a JSON 404 for an unknown toolId",
 			Served:      "its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too)",
 			Fix:         pagesFront + "answer an unknown /tools/{toolId} with a JSON 404" + pagesInstead,
@@ -137,27 +141,27 @@ func PagesLayout(s *Site) (files []Document, gaps []PagesGap) {
 	}
 	for _, d := range s.Documents {
 		f := d
-		f.Key = pagesPath(d.Route.Route, d.View, d.Key)
+		f.Key = filePath(d.Route.Route, d.View, d.Key)
 		files = append(files, f)
-		gaps = append(gaps, pagesRouteGaps(f.Route, aiCatalog)...)
+		gaps = append(gaps, routeGaps(f.Route, aiCatalog)...)
 	}
-	slices.SortStableFunc(gaps, func(a, b PagesGap) int {
+	slices.SortStableFunc(gaps, func(a, b Gap) int {
 		return cmp.Or(
-			cmp.Compare(pagesRouteRank(a.Route), pagesRouteRank(b.Route)),
+			cmp.Compare(routeRank(a.Route), routeRank(b.Route)),
 			strings.Compare(a.Route, b.Route),
-			cmp.Compare(pagesViewRank(a.View), pagesViewRank(b.View)),
+			cmp.Compare(viewRank(a.View), viewRank(b.View)),
 			strings.Compare(a.View, b.View),
 		)
 	})
 	return files, gaps
 }
 
-// pagesPath is the path, relative to the site's folder, at which Pages
+// path_ is the path, relative to the site's folder, at which Pages
 // serves the document of route in view. It is chosen here rather than taken
 // from the document's key, so that the Pages layout stays what Pages needs
 // whatever layout other hosts get: a path ending in .json, and no file
 // where a folder must be.
-func pagesPath(route, view, key string) string {
+func filePath(route, view, key string) string {
 	suffix := ".json"
 	if view == spec.ViewCompact {
 		suffix = ".compact.json"
@@ -173,9 +177,9 @@ func pagesPath(route, view, key string) string {
 	return key
 }
 
-// pagesContentType is the media type Pages serves a file with: the one of
+// contentType is the media type Pages serves a file with: the one of
 // its extension.
-func pagesContentType(key string) string {
+func contentType(key string) string {
 	switch ext := path.Ext(key); ext {
 	case ".json":
 		return pagesJSONType
@@ -186,15 +190,15 @@ func pagesContentType(key string) string {
 	}
 }
 
-// pagesRouteGaps lists what Pages cannot do for one file of a site: serve it
+// routeGaps lists what Pages cannot do for one file of a site: serve it
 // at the contract's URL, and with the contract's Content-Type. aiCatalog
 // says whether the site's AI catalog advertises /tools.
-func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
-	var gaps []PagesGap
+func routeGaps(r build.Route, aiCatalog bool) []Gap {
+	var gaps []Gap
 	url := "/" + r.Key
 	switch {
 	case r.View == spec.ViewCompact && r.Route == "/tools":
-		gaps = append(gaps, PagesGap{
+		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "?view=compact to select the compact list",
@@ -202,7 +206,7 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 			Fix:         pagesFront + "rewrite /tools?view=compact to " + url + pagesInstead,
 		})
 	case r.View == spec.ViewCompact:
-		gaps = append(gaps, PagesGap{
+		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "?view=compact to select the compact descriptor",
@@ -216,7 +220,7 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 		if aiCatalog {
 			what += ", the URL " + spec.RouteAICatalog + " advertises,"
 		}
-		gaps = append(gaps, PagesGap{
+		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "the list at /tools",
@@ -224,7 +228,7 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 			Fix:         pagesFront + "rewrite /tools to " + url + pagesInstead,
 		})
 	case url != r.Route && strings.HasPrefix(r.Route, "/tools/"):
-		gaps = append(gaps, PagesGap{
+		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "the descriptor at " + r.Route,
@@ -232,7 +236,7 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 			Fix:         pagesFront + "rewrite /tools/{toolId} to /tools/{toolId}.json" + pagesInstead,
 		})
 	case url != r.Route:
-		gaps = append(gaps, PagesGap{
+		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "the document at " + r.Route,
@@ -240,12 +244,12 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 			Fix:         pagesFront + "rewrite " + r.Route + " to " + url + pagesInstead,
 		})
 	}
-	if served := pagesContentType(r.Key); served != r.ContentType {
+	if served := contentType(r.Key); served != r.ContentType {
 		why := ", the type of the " + path.Ext(r.Key) + " extension"
 		if r.ContentType == spec.ContentTypeServerCardDraft {
 			why += ": clients that check it, as the draft spec says they should, reject the card"
 		}
-		gaps = append(gaps, PagesGap{
+		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "Content-Type " + r.ContentType,
@@ -256,14 +260,14 @@ func pagesRouteGaps(r Route, aiCatalog bool) []PagesGap {
 	return gaps
 }
 
-func pagesRouteRank(route string) int {
-	if route == PagesEveryRoute {
+func routeRank(route string) int {
+	if route == EveryRoute {
 		return 0
 	}
 	return 1
 }
 
-func pagesViewRank(view string) int {
+func viewRank(view string) int {
 	switch view {
 	case "", spec.ViewStandard:
 		return 0
@@ -273,16 +277,16 @@ func pagesViewRank(view string) int {
 	return 2
 }
 
-// pagesCounts counts a site's routes (route and view pairs), those served
+// counts counts a site's routes (route and view pairs), those served
 // exactly as the contract says, and those whose own URL and Content-Type
 // are right, whatever every route lacks.
-func pagesCounts(s *Site, gaps []PagesGap) (routes, exact, ownRight int) {
+func counts(s *build.Site, gaps []Gap) (routes, exact, ownRight int) {
 	type rv struct{ route, view string }
 	gapped := map[rv]bool{}
 	everyRoute := false
 	for _, g := range gaps {
 		gapped[rv{g.Route, g.View}] = true
-		everyRoute = everyRoute || g.Route == PagesEveryRoute
+		everyRoute = everyRoute || g.Route == EveryRoute
 	}
 	for _, d := range s.Documents {
 		if !gapped[rv{d.Route.Route, d.View}] {
@@ -295,81 +299,65 @@ func pagesCounts(s *Site, gaps []PagesGap) (routes, exact, ownRight int) {
 	return len(s.Documents), exact, ownRight
 }
 
-// pagesReport is the layout of pages-report.json.
-type pagesReport struct {
-	Format int               `json:"format"`
-	Target string            `json:"target"`
-	Sites  []pagesReportSite `json:"sites"`
+// report is the layout of pages-report.json.
+type report struct {
+	Format int          `json:"format"`
+	Target string       `json:"target"`
+	Sites  []reportSite `json:"sites"`
 }
 
-type pagesReportSite struct {
+type reportSite struct {
 	Tenant string `json:"tenant"`
 	Dir    string `json:"dir"`
 	// Routes counts the site's routes and views; Exact those Pages
 	// serves exactly as the contract says.
-	Routes int        `json:"routes"`
-	Exact  int        `json:"exact"`
-	Gaps   []PagesGap `json:"gaps"`
+	Routes int   `json:"routes"`
+	Exact  int   `json:"exact"`
+	Gaps   []Gap `json:"gaps"`
 }
 
-// WritePages writes the build for GitHub Pages to the folder out,
-// atomically, as Write does: one folder per site as in the normal layout
+// Write writes the build b for GitHub Pages to the folder out, atomically,
+// as build.Build.Write does: one folder per site as in the normal layout
 // (public/, or tenants/ID/ for each tenant), each the root of a Pages site
-// with its documents at the paths PagesLayout chooses and a .nojekyll; the
-// route table, whose keys are those paths; pages-report.json, the gaps of
-// each site; and the build's Files beside them. It returns the gaps, one slice per site of b.Sites. A
-// failed WritePages leaves out as it was.
+// with its documents at the paths Layout chooses and a .nojekyll; the route
+// table, whose keys are those paths; pages-report.json, the gaps of each
+// site; and the build's Files beside them. It returns the gaps, one slice
+// per site of b.Sites. A failed Write leaves out as it was.
 //
 // The route table keeps the contract's headers, so the folder also serves
 // and publishes exactly as a normal build does; the Pages paths are plain
 // files, so any static host can serve it.
-func (b *Build) WritePages(ctx context.Context, out string) ([][]PagesGap, error) {
-	files := make([][]Document, len(b.Sites))
-	gaps := make([][]PagesGap, len(b.Sites))
-	rt := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
-	report := pagesReport{Format: PagesReportFormat, Target: "github-pages", Sites: []pagesReportSite{}}
+func Write(ctx context.Context, b *build.Build, out string) ([][]Gap, error) {
+	laid := &build.Build{Files: slices.Clone(b.Files)}
+	gaps := make([][]Gap, len(b.Sites))
+	rep := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
 	for i, s := range b.Sites {
-		files[i], gaps[i] = PagesLayout(s)
-		if err := checkPagesPaths(s, files[i]); err != nil {
+		var files []build.Document
+		files, gaps[i] = Layout(s)
+		if err := checkPaths(s, files); err != nil {
 			return nil, err
 		}
-		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: make([]Route, 0, len(files[i]))}
-		for _, f := range files[i] {
-			sr.Routes = append(sr.Routes, f.Route)
-		}
-		rt.Sites = append(rt.Sites, sr)
-		routes, exact, _ := pagesCounts(s, gaps[i])
-		report.Sites = append(report.Sites, pagesReportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: gaps[i]})
+		laid.Sites = append(laid.Sites, &build.Site{Tenant: s.Tenant, Dir: s.Dir, Documents: files, Tools: s.Tools})
+		laid.Files = append(laid.Files, build.File{Path: path.Join(s.Dir, noJekyll)})
+		routes, exact, _ := counts(s, gaps[i])
+		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: gaps[i]})
 	}
-
-	outFiles := b.Files
-	for i, s := range b.Sites {
-		outFiles = append(outFiles, File{Path: path.Join(s.Dir, pagesNoJekyll)})
-		for _, f := range files[i] {
-			outFiles = append(outFiles, File{Path: path.Join(s.Dir, f.Key), Body: f.Body})
-		}
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", ReportFile, err)
 	}
-	for _, doc := range []struct {
-		name string
-		v    any
-	}{{RouteTableFile, rt}, {PagesReportFile, report}} {
-		f, err := jsonFile(doc.name, doc.v)
-		if err != nil {
-			return nil, err
-		}
-		outFiles = append(outFiles, f)
-	}
-	if err := writeTree(ctx, out, outFiles); err != nil {
+	laid.Files = append(laid.Files, build.File{Path: ReportFile, Body: append(data, '\n')})
+	if err := laid.Write(ctx, out); err != nil {
 		return nil, err
 	}
 	return gaps, nil
 }
 
-// checkPagesPaths refuses a site whose Pages paths would overwrite one
+// checkPaths refuses a site whose Pages paths would overwrite one
 // another, or need a file where a folder must be: a card path such as
 // /tools.json is valid, but it is also where Pages serves the list.
-func checkPagesPaths(s *Site, files []Document) error {
-	owner := map[string]string{pagesNoJekyll: "the " + pagesNoJekyll + " file"}
+func checkPaths(s *build.Site, files []build.Document) error {
+	owner := map[string]string{noJekyll: "the " + noJekyll + " file"}
 	for _, f := range files {
 		what := "route " + f.Route.Route
 		if f.View != spec.ViewStandard {
@@ -390,12 +378,12 @@ func checkPagesPaths(s *Site, files []Document) error {
 	return nil
 }
 
-// WritePagesReport prints, for each site, what GitHub Pages cannot serve as
-// the contract says: one line per gap, in the order PagesLayout gives them,
+// WriteReport prints, for each site, what GitHub Pages cannot serve as
+// the contract says: one line per gap, in the order Layout gives them,
 // each with its fix, and a line counting the routes Pages serves exactly as
 // the contract says. Notes on deploying to Pages follow the sites. gaps
 // holds one slice per site, as WritePages returns them.
-func WritePagesReport(w io.Writer, sites []*Site, gaps [][]PagesGap) error {
+func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
 	if len(sites) != len(gaps) {
 		return errors.New("pages report: one list of gaps per site is needed")
 	}
@@ -403,7 +391,7 @@ func WritePagesReport(w io.Writer, sites []*Site, gaps [][]PagesGap) error {
 	tenants := false
 	for i, s := range sites {
 		tenants = tenants || s.Tenant != ""
-		routes, exact, ownRight := pagesCounts(s, gaps[i])
+		routes, exact, ownRight := counts(s, gaps[i])
 		fmt.Fprintf(&sb, "%s/", s.Dir)
 		if s.Tenant != "" {
 			fmt.Fprintf(&sb, " (tenant %s)", s.Tenant)
@@ -425,7 +413,7 @@ func WritePagesReport(w io.Writer, sites []*Site, gaps [][]PagesGap) error {
 	}
 	sb.WriteString("  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n")
 	sb.WriteString("  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n")
-	sb.WriteString("  Pages sends strong ETags of its own, not those of " + RouteTableFile + "; that is not a gap.\n")
+	sb.WriteString("  Pages sends strong ETags of its own, not those of " + build.RouteTableFile + "; that is not a gap.\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }

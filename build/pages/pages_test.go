@@ -1,4 +1,4 @@
-package build
+package pages
 
 import (
 	"bytes"
@@ -13,20 +13,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
-// pagesExampleCatalog is the example catalog, from build/.
-var pagesExampleCatalog = filepath.Join("..", "catalogs", "example")
-
 // pagesExample loads and compiles the example catalog.
-func pagesExample(t testing.TB) *Build {
+func pagesExample(t testing.TB) *build.Build {
 	t.Helper()
-	return compiled(t, pagesExampleCatalog)
+	return buildtest.Example(t)
 }
 
 // pagesSite returns the site of tenant.
-func pagesSite(t testing.TB, b *Build, tenant string) *Site {
+func pagesSite(t testing.TB, b *build.Build, tenant string) *build.Site {
 	t.Helper()
 	for _, s := range b.Sites {
 		if s.Tenant == tenant {
@@ -54,8 +54,8 @@ func TestPagesLayoutFiles(t *testing.T) {
 	b := pagesExample(t)
 	for _, s := range b.Sites {
 		t.Run(s.Dir, func(t *testing.T) {
-			files, _ := PagesLayout(s)
-			want := make([]Document, 0, len(s.Documents))
+			files, _ := Layout(s)
+			want := make([]build.Document, 0, len(s.Documents))
 			for _, d := range s.Documents {
 				d.Key = wantPagesPath(d.Route.Route, d.View)
 				want = append(want, d)
@@ -81,7 +81,7 @@ func TestPagesLayoutFiles(t *testing.T) {
 	}
 
 	// Golden paths for a few routes of the first tenant.
-	files, _ := PagesLayout(pagesSite(t, b, "acme"))
+	files, _ := Layout(pagesSite(t, b, "acme"))
 	got := map[string]string{}
 	for _, f := range files {
 		got[f.Route.Route+"?view="+f.View] = f.Key
@@ -104,7 +104,7 @@ func TestPagesLayoutFiles(t *testing.T) {
 }
 
 // The gaps of a few routes of the example, written out in full.
-var pagesGoldenGaps = []PagesGap{
+var pagesGoldenGaps = []Gap{
 	{
 		Route:       "*",
 		Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
@@ -175,13 +175,13 @@ var pagesGoldenGaps = []PagesGap{
 }
 
 // pagesGapKind classifies a gap by what the contract asks.
-func pagesGapKind(g PagesGap) string {
+func pagesGapKind(g Gap) string {
 	switch {
-	case g.Route == PagesEveryRoute && strings.HasPrefix(g.Requirement, "Access-Control-"):
+	case g.Route == EveryRoute && strings.HasPrefix(g.Requirement, "Access-Control-"):
 		return "cors"
-	case g.Route == PagesEveryRoute && strings.HasPrefix(g.Requirement, "Cache-Control:"):
+	case g.Route == EveryRoute && strings.HasPrefix(g.Requirement, "Cache-Control:"):
 		return "cache"
-	case g.Route == PagesUnknownTool:
+	case g.Route == UnknownTool:
 		return "404"
 	case strings.HasPrefix(g.Requirement, "Content-Type "):
 		return "type"
@@ -196,8 +196,8 @@ func pagesGapKind(g PagesGap) string {
 type pagesGapID struct{ Route, View, Kind string }
 
 // wantPagesGaps is every gap a site must get on Pages, in the order
-// PagesLayout gives them, worked out from the documents alone.
-func wantPagesGaps(s *Site) []pagesGapID {
+// Layout gives them, worked out from the documents alone.
+func wantPagesGaps(s *build.Site) []pagesGapID {
 	want := []pagesGapID{{"*", "", "cors"}, {"*", "", "cache"}}
 	var standard, compact []pagesGapID
 	for _, d := range s.Documents {
@@ -237,11 +237,11 @@ func wantPagesGaps(s *Site) []pagesGapID {
 			routes = append(routes, d.Route.Route)
 		}
 	}
-	routes = append(routes, PagesUnknownTool)
+	routes = append(routes, UnknownTool)
 	slices.Sort(routes)
 	for _, r := range routes {
-		if r == PagesUnknownTool {
-			want = append(want, pagesGapID{PagesUnknownTool, "", "404"})
+		if r == UnknownTool {
+			want = append(want, pagesGapID{UnknownTool, "", "404"})
 			continue
 		}
 		want = append(want, std[r]...)
@@ -254,7 +254,7 @@ func TestPagesLayoutGaps(t *testing.T) {
 	b := pagesExample(t)
 	for _, s := range b.Sites {
 		t.Run(s.Dir, func(t *testing.T) {
-			_, gaps := PagesLayout(s)
+			_, gaps := Layout(s)
 			var got []pagesGapID
 			for _, g := range gaps {
 				got = append(got, pagesGapID{g.Route, g.View, pagesGapKind(g)})
@@ -300,12 +300,12 @@ func TestPagesLayoutGaps(t *testing.T) {
 	}
 
 	// Golden gaps for a few routes.
-	_, gaps := PagesLayout(pagesSite(t, b, "acme"))
+	_, gaps := Layout(pagesSite(t, b, "acme"))
 	golden := map[string]bool{}
 	for _, g := range pagesGoldenGaps {
 		golden[g.Route+"?"+g.View] = true
 	}
-	var got []PagesGap
+	var got []Gap
 	for _, g := range gaps {
 		if golden[g.Route+"?"+g.View] {
 			got = append(got, g)
@@ -324,10 +324,10 @@ func TestPagesLayoutPerTenant(t *testing.T) {
 	}
 	tools := map[string]map[string]bool{}
 	for _, s := range b.Sites {
-		_, gaps := PagesLayout(s)
+		_, gaps := Layout(s)
 		tools[s.Tenant] = map[string]bool{}
 		for _, g := range gaps {
-			if strings.HasPrefix(g.Route, "/tools/") && g.Route != PagesUnknownTool {
+			if strings.HasPrefix(g.Route, "/tools/") && g.Route != UnknownTool {
 				tools[s.Tenant][g.Route] = true
 			}
 		}
@@ -343,16 +343,16 @@ func TestPagesLayoutPerTenant(t *testing.T) {
 func TestPagesLayoutDeterministic(t *testing.T) {
 	b1, b2 := pagesExample(t), pagesExample(t)
 	for i := range b1.Sites {
-		f1, g1 := PagesLayout(b1.Sites[i])
-		f2, g2 := PagesLayout(b2.Sites[i])
-		f3, g3 := PagesLayout(b1.Sites[i])
+		f1, g1 := Layout(b1.Sites[i])
+		f2, g2 := Layout(b2.Sites[i])
+		f3, g3 := Layout(b1.Sites[i])
 		if !cmp.Equal(f1, f2) || !cmp.Equal(g1, g2) || !cmp.Equal(f1, f3) || !cmp.Equal(g1, g3) {
-			t.Errorf("%s: PagesLayout differs between runs", b1.Sites[i].Dir)
+			t.Errorf("%s: Layout differs between runs", b1.Sites[i].Dir)
 		}
 	}
-	// PagesLayout does not change the site.
+	// Layout does not change the site.
 	before := slices.Clone(b1.Sites[0].Documents)
-	PagesLayout(b1.Sites[0])
+	Layout(b1.Sites[0])
 	if !cmp.Equal(before, b1.Sites[0].Documents) {
 		t.Error("PagesLayout changed the site's documents")
 	}
@@ -375,57 +375,57 @@ func pagesNoLeftovers(t testing.TB, out string) {
 func TestWritePages(t *testing.T) {
 	ctx := context.Background()
 	b := pagesExample(t)
-	b.Files = []File{{Path: "extra/notes.txt", Body: []byte("beside the sites\n")}}
+	b.Files = []build.File{{Path: "extra/notes.txt", Body: []byte("beside the sites\n")}}
 	out := filepath.Join(t.TempDir(), "site")
-	gaps, err := b.WritePages(ctx, out)
+	gaps, err := Write(ctx, b, out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pagesNoLeftovers(t, out)
-	tree := readTree(t, out)
+	tree := catalogtest.ReadTree(t, out)
 
 	want := map[string]string{}
-	wantTable := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
-	wantReport := pagesReport{Format: PagesReportFormat, Target: "github-pages", Sites: []pagesReportSite{}}
+	wantTable := build.RouteTable{Format: build.RouteTableFormat, Sites: []build.SiteRoutes{}}
+	wantReport := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
 	if len(gaps) != len(b.Sites) {
 		t.Fatalf("WritePages returned %d lists of gaps for %d sites", len(gaps), len(b.Sites))
 	}
 	for i, s := range b.Sites {
-		files, wantGaps := PagesLayout(s)
+		files, wantGaps := Layout(s)
 		if diff := cmp.Diff(wantGaps, gaps[i]); diff != "" {
-			t.Errorf("%s: gaps (-PagesLayout +WritePages):\n%s", s.Dir, diff)
+			t.Errorf("%s: gaps (-Layout +WritePages):\n%s", s.Dir, diff)
 		}
 		want[s.Dir+"/.nojekyll"] = ""
-		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []Route{}}
+		sr := build.SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []build.Route{}}
 		for _, f := range files {
 			want[s.Dir+"/"+f.Key] = string(f.Body)
 			sr.Routes = append(sr.Routes, f.Route)
 		}
 		wantTable.Sites = append(wantTable.Sites, sr)
-		wantReport.Sites = append(wantReport.Sites, pagesReportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: len(s.Documents), Exact: 0, Gaps: wantGaps})
+		wantReport.Sites = append(wantReport.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: len(s.Documents), Exact: 0, Gaps: wantGaps})
 	}
 	want["extra/notes.txt"] = "beside the sites\n"
-	want[RouteTableFile] = tree[RouteTableFile]
-	want[PagesReportFile] = tree[PagesReportFile]
+	want[build.RouteTableFile] = tree[build.RouteTableFile]
+	want[ReportFile] = tree[ReportFile]
 	if diff := cmp.Diff(want, tree); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 
-	rt, err := ReadRouteTable(out)
+	rt, err := build.ReadRouteTable(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(wantTable, *rt); diff != "" {
 		t.Errorf("route table (-want +got):\n%s", diff)
 	}
-	var report pagesReport
-	dec := json.NewDecoder(strings.NewReader(tree[PagesReportFile]))
+	var report report
+	dec := json.NewDecoder(strings.NewReader(tree[ReportFile]))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&report); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(wantReport, report); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", PagesReportFile, diff)
+		t.Errorf("%s (-want +got):\n%s", ReportFile, diff)
 	}
 
 	// The folder is a build like any other: writing it again, normally
@@ -433,10 +433,10 @@ func TestWritePages(t *testing.T) {
 	if err := b.Write(ctx, out); err != nil {
 		t.Fatalf("Write over a Pages build: %v", err)
 	}
-	if _, err := b.WritePages(ctx, out); err != nil {
+	if _, err := Write(ctx, b, out); err != nil {
 		t.Fatalf("WritePages over a build: %v", err)
 	}
-	if diff := cmp.Diff(tree, readTree(t, out)); diff != "" {
+	if diff := cmp.Diff(tree, catalogtest.ReadTree(t, out)); diff != "" {
 		t.Errorf("the second Pages build differs (-first +second):\n%s", diff)
 	}
 }
@@ -447,10 +447,10 @@ func TestWritePagesDeterministic(t *testing.T) {
 	var trees []map[string]string
 	for i := range 2 {
 		out := filepath.Join(dir, fmt.Sprint("site", i))
-		if _, err := pagesExample(t).WritePages(ctx, out); err != nil {
+		if _, err := Write(ctx, pagesExample(t), out); err != nil {
 			t.Fatal(err)
 		}
-		trees = append(trees, readTree(t, out))
+		trees = append(trees, catalogtest.ReadTree(t, out))
 	}
 	if diff := cmp.Diff(trees[0], trees[1]); diff != "" {
 		t.Errorf("two Pages builds differ (-first +second):\n%s", diff)
@@ -460,11 +460,11 @@ func TestWritePagesDeterministic(t *testing.T) {
 func TestWritePagesAtomic(t *testing.T) {
 	ctx := context.Background()
 	// withDocument is the example with one more document in its first site.
-	withDocument := func(route, contentType string) *Build {
+	withDocument := func(route, contentType string) *build.Build {
 		b := pagesExample(t)
 		s := b.Sites[0]
-		s.Documents = append(s.Documents, newDocument(route, spec.ViewStandard, contentType, []byte("{}\n")))
-		sortDocuments(s.Documents)
+		s.Documents = append(s.Documents, build.NewDocument(route, spec.ViewStandard, contentType, []byte("{}\n")))
+		build.SortDocuments(s.Documents)
 		return b
 	}
 	canceled, cancel := context.WithCancel(ctx)
@@ -472,7 +472,7 @@ func TestWritePagesAtomic(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		ctx     context.Context
-		build   *Build
+		build   *build.Build
 		wantErr string
 	}{
 		{
@@ -503,18 +503,18 @@ func TestWritePagesAtomic(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "site")
-			if _, err := pagesExample(t).WritePages(ctx, out); err != nil {
+			if _, err := Write(ctx, pagesExample(t), out); err != nil {
 				t.Fatal(err)
 			}
-			before := readTree(t, out)
-			gaps, err := tc.build.WritePages(tc.ctx, out)
+			before := catalogtest.ReadTree(t, out)
+			gaps, err := Write(tc.ctx, tc.build, out)
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("WritePages: got error %v, want one with %q", err, tc.wantErr)
 			}
 			if gaps != nil {
 				t.Errorf("WritePages failed but returned gaps")
 			}
-			if diff := cmp.Diff(before, readTree(t, out)); diff != "" {
+			if diff := cmp.Diff(before, catalogtest.ReadTree(t, out)); diff != "" {
 				t.Errorf("a failed WritePages changed the previous build (-before +after):\n%s", diff)
 			}
 			pagesNoLeftovers(t, out)
@@ -530,34 +530,34 @@ func TestWritePagesKeepsOtherFolders(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := pagesExample(t).WritePages(context.Background(), out)
+	_, err := Write(context.Background(), pagesExample(t), out)
 	if err == nil || !strings.Contains(err.Error(), "not a signpost build") {
 		t.Fatalf("WritePages into a source folder: got %v, want a refusal", err)
 	}
-	if diff := cmp.Diff(map[string]string{"main.go": "package main\n"}, readTree(t, out)); diff != "" {
+	if diff := cmp.Diff(map[string]string{"main.go": "package main\n"}, catalogtest.ReadTree(t, out)); diff != "" {
 		t.Errorf("the folder changed (-want +got):\n%s", diff)
 	}
 }
 
 // pagesSmallSite is a site of one tool with every kind of gap.
-func pagesSmallSite() *Site {
-	docs := []Document{
-		newDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, []byte("{}\n")),
-		newDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
-		newDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, []byte("[{}]\n")),
-		newDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, []byte(`{"tools":[{}]}`+"\n")),
-		newDocument("/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
-		newDocument("/tools/get_forecast", spec.ViewCompact, spec.ContentTypeJSON, []byte("{}\n")),
+func pagesSmallSite() *build.Site {
+	docs := []build.Document{
+		build.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, []byte("{}\n")),
+		build.NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
+		build.NewDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, []byte("[{}]\n")),
+		build.NewDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, []byte(`{"tools":[{}]}`+"\n")),
+		build.NewDocument("/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
+		build.NewDocument("/tools/get_forecast", spec.ViewCompact, spec.ContentTypeJSON, []byte("{}\n")),
 	}
-	sortDocuments(docs)
-	return &Site{Dir: "public", Documents: docs, Tools: 1}
+	build.SortDocuments(docs)
+	return &build.Site{Dir: "public", Documents: docs, Tools: 1}
 }
 
 func TestWritePagesReport(t *testing.T) {
 	s := pagesSmallSite()
-	_, gaps := PagesLayout(s)
+	_, gaps := Layout(s)
 	var buf bytes.Buffer
-	if err := WritePagesReport(&buf, []*Site{s}, [][]PagesGap{gaps}); err != nil {
+	if err := WriteReport(&buf, []*build.Site{s}, [][]Gap{gaps}); err != nil {
 		t.Fatal(err)
 	}
 	const front = "in a CDN or worker in front of Pages, "
@@ -583,26 +583,26 @@ func TestWritePagesReport(t *testing.T) {
 
 	// Without the headers every route lacks, the count says so.
 	buf.Reset()
-	if err := WritePagesReport(&buf, []*Site{s}, [][]PagesGap{gaps[2:]}); err != nil {
+	if err := WriteReport(&buf, []*build.Site{s}, [][]Gap{gaps[2:]}); err != nil {
 		t.Fatal(err)
 	}
 	if line := "  1 of 6 routes is served exactly as the contract says.\n"; !strings.Contains(buf.String(), line) {
 		t.Errorf("report without the gaps of every route lacks %q:\n%s", line, buf.String())
 	}
 
-	if err := WritePagesReport(&buf, []*Site{s}, nil); err == nil {
+	if err := WriteReport(&buf, []*build.Site{s}, nil); err == nil {
 		t.Error("WritePagesReport took no gaps for one site")
 	}
 }
 
 func TestWritePagesReportExample(t *testing.T) {
 	b := pagesExample(t)
-	gaps := make([][]PagesGap, len(b.Sites))
+	gaps := make([][]Gap, len(b.Sites))
 	for i, s := range b.Sites {
-		_, gaps[i] = PagesLayout(s)
+		_, gaps[i] = Layout(s)
 	}
 	var buf bytes.Buffer
-	if err := WritePagesReport(&buf, b.Sites, gaps); err != nil {
+	if err := WriteReport(&buf, b.Sites, gaps); err != nil {
 		t.Fatal(err)
 	}
 	text := buf.String()
@@ -638,9 +638,9 @@ func TestWritePagesReportExample(t *testing.T) {
 }
 
 func TestCheckPagesPathsMessage(t *testing.T) {
-	s := &Site{Dir: "public"}
-	files := []Document{{Route: Route{Route: "/a.json", View: spec.ViewStandard, Key: "a.json"}}, {Route: Route{Route: "/a.json/b.json", View: spec.ViewStandard, Key: "a.json/b.json"}}}
-	err := checkPagesPaths(s, files)
+	s := &build.Site{Dir: "public"}
+	files := []build.Document{{Route: build.Route{Route: "/a.json", View: spec.ViewStandard, Key: "a.json"}}, {Route: build.Route{Route: "/a.json/b.json", View: spec.ViewStandard, Key: "a.json/b.json"}}}
+	err := checkPaths(s, files)
 	if err == nil || !strings.Contains(err.Error(), "route /a.json is served at /a.json, which must be a folder for route /a.json/b.json") {
 		t.Errorf("checkPagesPaths: %v", err)
 	}

@@ -1,4 +1,4 @@
-package build
+package cloudfront
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,12 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
 )
-
-// cloudFrontExampleCatalog is the catalog whose sites the functions are
-// generated for and tested against, relative to this package's folder.
-var cloudFrontExampleCatalog = filepath.Join("..", "catalogs", "example")
 
 // cloudFrontNodeTimeout bounds the node process that runs every event, and
 // each event.
@@ -40,7 +36,7 @@ type cfSite struct {
 // cloudFrontExampleSites builds the example catalog and returns its sites.
 func cloudFrontExampleSites(t *testing.T) []cfSite {
 	t.Helper()
-	b := compiled(t, cloudFrontExampleCatalog)
+	b := buildtest.Example(t)
 	var sites []cfSite
 	for _, s := range b.Sites {
 		site := cfSite{Name: s.Tenant, Dir: s.Dir}
@@ -51,9 +47,6 @@ func cloudFrontExampleSites(t *testing.T) []cfSite {
 			site.Routes = append(site.Routes, cfRoute{Route: d.Route.Route, View: d.View, Key: d.Key})
 		}
 		sites = append(sites, site)
-	}
-	if len(sites) == 0 {
-		t.Fatalf("%s builds no site", cloudFrontExampleCatalog)
 	}
 	return sites
 }
@@ -407,8 +400,8 @@ func viewerResponseCases(prefix, fn string) []cfCase {
 // function, and what the runtime does not offer.
 func checkCloudFrontSource(t *testing.T, name string, src []byte) {
 	t.Helper()
-	if len(src) > CloudFrontFunctionMaxSize {
-		t.Errorf("%s: %d bytes, more than CloudFront's %d", name, len(src), CloudFrontFunctionMaxSize)
+	if len(src) > MaxSize {
+		t.Errorf("%s: %d bytes, more than CloudFront's %d", name, len(src), MaxSize)
 	}
 	if !bytes.Contains(src, []byte("\nfunction handler(event) {\n")) {
 		t.Errorf("%s: no top-level function handler(event)", name)
@@ -445,7 +438,7 @@ func TestCloudFrontFunctions(t *testing.T) {
 		variants = append(variants, variant{s, s.Dir})
 	}
 	for _, v := range variants {
-		req, resp := CloudFrontFunctions(v.prefix, v.site.otherRoutes(), v.site.compact())
+		req, resp := Code(v.prefix, v.site.otherRoutes(), v.site.compact())
 		name := v.site.Name + " under " + cfKeyPrefix(v.prefix)
 		checkCloudFrontSource(t, name+" viewer-request", req)
 		checkCloudFrontSource(t, name+" viewer-response", resp)
@@ -466,7 +459,7 @@ func TestCloudFrontFunctionsWithoutCompactView(t *testing.T) {
 		{"/tools", "standard", "tools.json"},
 		{"/tools/get_forecast", "standard", "tools/get_forecast.json"},
 	}}
-	req, resp := CloudFrontFunctions("sites/plain", site.otherRoutes(), false)
+	req, resp := Code("sites/plain", site.otherRoutes(), false)
 	checkCloudFrontSource(t, "viewer-request", req)
 	cases := viewerRequestCases(site, "sites/plain", "viewer-request")
 	cases = append(cases, viewerResponseCases("sites/plain", "viewer-response")...)
@@ -484,7 +477,7 @@ func TestCloudFrontFunctionsRouteKeys(t *testing.T) {
 		"/tools", "/tools/get_forecast", // answered by the tool rules
 		"relative.json", // no route: ignored
 	}
-	req, resp := CloudFrontFunctions("/tenants/acme/", routes, true)
+	req, resp := Code("/tenants/acme/", routes, true)
 	checkCloudFrontSource(t, "viewer-request", req)
 	if !bytes.Contains(req, []byte(`var KEY_PREFIX = "/tenants/acme/";`)) {
 		t.Errorf("KEY_PREFIX not /tenants/acme/:\n%s", req)
@@ -511,16 +504,16 @@ func TestCloudFrontFunctionsRouteKeys(t *testing.T) {
 // on the arguments, not on the order of the routes.
 func TestCloudFrontFunctionsDeterministic(t *testing.T) {
 	routes := []string{"/b.json", "/a.json", "/c/d.json", "/a.json"}
-	req1, resp1 := CloudFrontFunctions("p", routes, true)
+	req1, resp1 := Code("p", routes, true)
 	slices.Reverse(routes)
-	req2, resp2 := CloudFrontFunctions("p", routes, true)
+	req2, resp2 := Code("p", routes, true)
 	if !bytes.Equal(req1, req2) || !bytes.Equal(resp1, resp2) {
 		t.Errorf("output depends on the order of the routes:\n%s\n---\n%s", req1, req2)
 	}
 	if !bytes.Contains(req1, []byte(`"/": "/a.json/b.json/",`)) || !bytes.Contains(req1, []byte(`"/c/": "/d.json/"`)) {
 		t.Errorf("routes not listed once each, by folder:\n%s", req1)
 	}
-	req3, _ := CloudFrontFunctions("q", routes, true)
+	req3, _ := Code("q", routes, true)
 	if bytes.Equal(req1, req3) {
 		t.Error("the prefix does not change the viewer-request function")
 	}
@@ -531,9 +524,9 @@ func TestCloudFrontFunctionsDeterministic(t *testing.T) {
 // with both cards at their default paths.
 func TestCloudFrontFunctionsSize(t *testing.T) {
 	for _, s := range cloudFrontExampleSites(t) {
-		req, resp := CloudFrontFunctions(s.Dir, s.otherRoutes(), s.compact())
-		if len(req) > CloudFrontFunctionMaxSize || len(resp) > CloudFrontFunctionMaxSize {
-			t.Errorf("site %s: %d and %d bytes, more than %d", s.Name, len(req), len(resp), CloudFrontFunctionMaxSize)
+		req, resp := Code(s.Dir, s.otherRoutes(), s.compact())
+		if len(req) > MaxSize || len(resp) > MaxSize {
+			t.Errorf("site %s: %d and %d bytes, more than %d", s.Name, len(req), len(resp), MaxSize)
 		}
 	}
 	routes := []string{"/.well-known/ai-catalog.json", "/.well-known/mcp/catalog.json"}
@@ -541,7 +534,7 @@ func TestCloudFrontFunctionsSize(t *testing.T) {
 		name := fmt.Sprintf("com.example-corp/server-%02d", i)
 		routes = append(routes, "/.well-known/mcp/servers/"+name+".json", "/.well-known/mcp/server-cards/"+name+".json")
 	}
-	req, resp := CloudFrontFunctions("tenants/example-tenant", routes, true)
+	req, resp := Code("tenants/example-tenant", routes, true)
 	t.Logf("%d routes: viewer-request %d bytes, viewer-response %d bytes", len(routes), len(req), len(resp))
 	checkCloudFrontSource(t, "viewer-request", req)
 	checkCloudFrontSource(t, "viewer-response", resp)

@@ -1,0 +1,136 @@
+// Package atomicfile writes files and folders so that a reader, or a run
+// that stops half-way, never sees part of them: the old content or the new,
+// nothing in between.
+package atomicfile
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// workers is how many files WriteDir creates at once: creating files waits
+// on the filesystem more than on the CPU.
+const workers = 8
+
+// File is one file of a folder WriteDir writes.
+type File struct {
+	Path string // slash-separated, relative to the folder
+	Body []byte
+}
+
+// WriteFile replaces the file at path with data, creating its folder. The
+// file is written beside path and renamed into place.
+func WriteFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // after a successful rename, there is nothing left to remove
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// WriteDir writes files into a new temporary folder beside dir, then puts
+// that folder in dir's place: between the two renames dir is briefly
+// missing, never half-written. On failure, cancellation included, dir is
+// left as it was and the temporary folder is removed. The caller decides
+// beforehand whether dir may be replaced at all.
+func WriteDir(ctx context.Context, dir string, files []File) error {
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for _, f := range files {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f.Body); err != nil {
+				return fmt.Errorf("write %s: %w", f.Path, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := swap(tmp, dir); err != nil {
+		return err
+	}
+	done = true
+	return nil
+}
+
+func writeFile(name string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
+}
+
+// swap puts the complete folder tmp in the place of dir.
+func swap(tmp, dir string) error {
+	var old string
+	if _, err := os.Lstat(dir); err == nil {
+		old = filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".old-"+randomSuffix())
+		if err := os.Rename(dir, old); err != nil {
+			return fmt.Errorf("replace %s: %w", dir, err)
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			_ = os.Rename(old, dir)
+		}
+		return fmt.Errorf("replace %s: %w", dir, err)
+	}
+	if old != "" {
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Errorf("remove the previous %s: %w", old, err)
+		}
+	}
+	return nil
+}
+
+func randomSuffix() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

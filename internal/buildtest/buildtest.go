@@ -1,0 +1,39 @@
+// Package buildtest compiles catalogs for the tests of the packages that
+// work on a build: host layouts, the publisher, the server and the checker.
+package buildtest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
+)
+
+// Compile loads and compiles the catalog folder dir, failing the test on
+// any error.
+func Compile(t testing.TB, dir string) *build.Build {
+	t.Helper()
+	ctx := context.Background()
+	cat, diags := build.Load(ctx, dir)
+	if diags.HasErrors() {
+		var b strings.Builder
+		_ = diags.Write(&b, build.FormatText)
+		t.Fatalf("load %s:\n%s", dir, b.String())
+	}
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		t.Fatalf("compile %s: %v", dir, err)
+	}
+	if len(b.Sites) == 0 {
+		t.Fatalf("%s builds no site", dir)
+	}
+	return b
+}
+
+// Example compiles the bundled example catalog.
+func Example(t testing.TB) *build.Build {
+	t.Helper()
+	return Compile(t, catalogtest.ExampleDir(t))
+}
