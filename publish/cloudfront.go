@@ -222,7 +222,7 @@ func WaitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id
 }
 
 func waitTimedOut(distributionID, id string, err error) error {
-	return fmt.Errorf("wait for invalidation %s on distribution %s: %w; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds", id, distributionID, err)
+	return &InvalidationTimeoutError{DistributionID: distributionID, ID: id, Err: err}
 }
 
 // PendingInvalidationName is the object, under a site's prefix, that holds

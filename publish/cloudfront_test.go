@@ -328,8 +328,13 @@ func TestWaitInvalidation(t *testing.T) {
 	tctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
 	err = WaitInvalidation(tctx, client, "E2EXAMPLE", id, 5*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "raise --invalidation-timeout") {
-		t.Errorf("a wait that times out: %v", err)
+	var timeout *InvalidationTimeoutError
+	if !errors.As(err, &timeout) || timeout.ID != id || timeout.DistributionID != "E2EXAMPLE" || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a wait that times out: %v", err)
+	}
+	want := "wait for invalidation " + id + " on distribution E2EXAMPLE: context deadline exceeded; publish again later: the paths stay pending until an invalidation succeeds"
+	if err.Error() != want {
+		t.Errorf("a wait that times out: %q, want %q", err, want)
 	}
 }
 

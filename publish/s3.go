@@ -461,34 +461,6 @@ func SetBucketCORS(ctx context.Context, api S3API, bucket string) error {
 	return nil
 }
 
-// ExplainAWSError adds to err, an error of a call to S3 or CloudFront for
-// bucket, what to do about the usual causes: no credentials, a missing
-// bucket, a bucket in another region, a permission missing. Other errors
-// are returned as they are.
-func ExplainAWSError(err error, bucket string) error {
-	if err == nil {
-		return nil
-	}
-	var ae smithy.APIError
-	hint := ""
-	switch {
-	case errors.As(err, &ae) && ae.ErrorCode() == "NoSuchBucket":
-		hint = "bucket " + bucket + " does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)"
-	case errors.As(err, &ae) && (ae.ErrorCode() == "AuthorizationHeaderMalformed" || ae.ErrorCode() == "PermanentRedirect"):
-		hint = "bucket " + bucket + " is in another region: set the target's region, or --region"
-	case errors.As(err, &ae) && (ae.ErrorCode() == "AccessDenied" || ae.ErrorCode() == "Forbidden"):
-		hint = "the credentials lack a permission publish needs: templates/aws/cloudfront-s3.yaml's CiPublishPolicy lists them"
-	case errors.As(err, &ae) && (ae.ErrorCode() == "InvalidAccessKeyId" || ae.ErrorCode() == "SignatureDoesNotMatch" || ae.ErrorCode() == "ExpiredToken"):
-		hint = "the AWS credentials were refused: check the access key, or refresh the session"
-	case strings.Contains(err.Error(), "get credentials") || strings.Contains(err.Error(), "failed to refresh cached credentials"):
-		hint = "no AWS credentials found: set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run where a role is assumed (in GitHub Actions, aws-actions/configure-aws-credentials)"
-	}
-	if hint == "" {
-		return err
-	}
-	return fmt.Errorf("%w\n%s", err, hint)
-}
-
 // NewS3Client makes a client with the default credential chain. With an
 // endpoint (S3-compatible storage), it addresses buckets path-style.
 func NewS3Client(ctx context.Context, region, endpoint string) (*s3.Client, error) {

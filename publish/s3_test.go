@@ -639,21 +639,3 @@ func TestMaxDeletesRefuses(t *testing.T) {
 	}
 	checkBucket(t, client, bucket, dir, removed)
 }
-
-// TestExplainAWSError checks the hints publish adds to the usual AWS
-// failures, against the real server where it can.
-func TestExplainAWSError(t *testing.T) {
-	client, _ := newBucket(t)
-	_, err := PlanS3(context.Background(), client, "no-such-bucket-here", "", nil)
-	if err = ExplainAWSError(err, "no-such-bucket-here"); err == nil || !strings.Contains(err.Error(), "bucket no-such-bucket-here does not exist: create it") {
-		t.Errorf("missing bucket: %v", err)
-	}
-	plain := errors.New("something else")
-	if got := ExplainAWSError(plain, "b"); got != plain {
-		t.Errorf("an unknown error was changed: %v", got)
-	}
-	creds := fmt.Errorf("operation error S3: ListObjectsV2, get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found")
-	if got := ExplainAWSError(creds, "b"); !strings.Contains(got.Error(), "no AWS credentials found: set AWS_PROFILE") || !errors.Is(got, creds) {
-		t.Errorf("no credentials: %v", got)
-	}
-}

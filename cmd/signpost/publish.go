@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -144,7 +145,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 			for _, s := range b.Sites {
 				sp, err := planSite(ctx, client, cf, &dest, t.CloudFront, s, cat.Config.CompactView, maxPaths)
 				if err != nil {
-					return publish.ExplainAWSError(err, dest.Bucket)
+					return flagHints(publish.ExplainAWSError(err, dest.Bucket))
 				}
 				sites = append(sites, sp)
 				report.Sites = append(report.Sites, sp.report)
@@ -166,13 +167,13 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 			report.Refused = len(tooMany) > 0
 			if !dryRun && !report.Refused {
 				if err := publish.SetBucketCORS(ctx, client, dest.Bucket); err != nil {
-					return publish.ExplainAWSError(err, dest.Bucket)
+					return flagHints(publish.ExplainAWSError(err, dest.Bucket))
 				}
 				for i, sp := range sites {
 					opts := publish.ApplyOptions{MaxDeletes: maxDeletes, Progress: progress(cmd.ErrOrStderr())}
 					res, err := sp.apply(ctx, client, cf, opts, invalidationTimeout)
 					if err != nil {
-						return publish.ExplainAWSError(err, dest.Bucket)
+						return flagHints(publish.ExplainAWSError(err, dest.Bucket))
 					}
 					report.Sites[i].Applied = res
 				}
@@ -206,6 +207,40 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	f.StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
 }
+
+// flagHints returns err with the hints of package publish that a flag of
+// publish answers naming the flag: a missing bucket, a bucket in another
+// region, a wait for CloudFront that ran out.
+func flagHints(err error) error {
+	var ae *publish.AWSError
+	if errors.As(err, &ae) {
+		switch ae.Cause {
+		case publish.CauseNoSuchBucket:
+			err = rephrased(err, ae, ae.Err.Error()+"\n"+ae.Hint()+" (--bucket, --endpoint)")
+		case publish.CauseWrongRegion:
+			err = rephrased(err, ae, ae.Err.Error()+"\n"+ae.Hint()+", or --region")
+		}
+	}
+	var timeout *publish.InvalidationTimeoutError
+	if errors.As(err, &timeout) {
+		err = rephrased(err, timeout, timeout.Waited()+"; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds")
+	}
+	return err
+}
+
+// rephrased is err with the message of part, an error in its chain,
+// replaced by text.
+func rephrased(err, part error, text string) error {
+	return rephrasedError{err, strings.Replace(err.Error(), part.Error(), text, 1)}
+}
+
+type rephrasedError struct {
+	err error
+	msg string
+}
+
+func (e rephrasedError) Error() string { return e.msg }
+func (e rephrasedError) Unwrap() error { return e.err }
 
 // publishReport is what publish planned and did, for --format json.
 type publishReport struct {
