@@ -61,7 +61,7 @@ func ErrorDocument() build.Document {
 // a wildcard counts as one path.
 const DefaultMaxInvalidationPaths = 100
 
-// Invalidation is what a publish invalidates on the distribution in front
+// invalidation is what a publish invalidates on the distribution in front
 // of a site, in two parts, because a list must never be served from a
 // cache once a document it names is deleted:
 //
@@ -73,12 +73,12 @@ const DefaultMaxInvalidationPaths = 100
 //
 // A new document needs none: no cache holds it (an earlier 404 for its path
 // is cached for the distribution's short error caching TTL only).
-type Invalidation struct {
+type invalidation struct {
 	Updated, Deleted []string
 }
 
 // Paths returns every path of inv, sorted.
-func (inv Invalidation) Paths() []string {
+func (inv invalidation) Paths() []string {
 	set := map[string]bool{}
 	for _, q := range append(slices.Clone(inv.Updated), inv.Deleted...) {
 		set[q] = true
@@ -86,7 +86,7 @@ func (inv Invalidation) Paths() []string {
 	return sortedSet(set)
 }
 
-// InvalidationPaths returns the invalidation of the distribution in front
+// invalidationPaths returns the invalidation of the distribution in front
 // of the site of plan p, plus pending, the paths an earlier publish did not
 // get to invalidate.
 //
@@ -101,7 +101,7 @@ func (inv Invalidation) Paths() []string {
 // max <= 0), its paths are collapsed into a wildcard per folder ("/tools/*";
 // the lists at the top of the site stay themselves), and if that is still
 // too many, into "/*". Each part is sorted and has no duplicates.
-func InvalidationPaths(p *Plan, pending []string, max int) Invalidation {
+func invalidationPaths(p *ObjectPlan, pending []string, max int) invalidation {
 	if max <= 0 {
 		max = DefaultMaxInvalidationPaths
 	}
@@ -124,7 +124,7 @@ func InvalidationPaths(p *Plan, pending []string, max int) Invalidation {
 		add(deleted, p.deletedRoutes[key], key)
 	}
 	siteRoot := strings.TrimSuffix(build.CloudFrontPath(p.Prefix, ""), "/")
-	return Invalidation{Updated: collapsePaths(updated, siteRoot, max), Deleted: collapsePaths(deleted, siteRoot, max)}
+	return invalidation{Updated: collapsePaths(updated, siteRoot, max), Deleted: collapsePaths(deleted, siteRoot, max)}
 }
 
 // collapsePaths returns the paths of set, or, when there are more than max,
@@ -162,9 +162,9 @@ func invalidationEscape(p string) string {
 	return strings.ReplaceAll(p, "*", "%2A")
 }
 
-// Invalidate asks the distribution to drop paths from its caches and
+// invalidate asks the distribution to drop paths from its caches and
 // returns the invalidation's id. It does nothing for no paths.
-func Invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, paths []string) (string, error) {
+func invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, paths []string) (string, error) {
 	if len(paths) == 0 {
 		return "", nil
 	}
@@ -190,10 +190,10 @@ func Invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, p
 	return aws.ToString(out.Invalidation.Id), nil
 }
 
-// WaitInvalidation polls the invalidation id of the distribution until
+// waitInvalidation polls the invalidation id of the distribution until
 // CloudFront reports it Completed, or ctx ends: at once, then after a
 // tenth of interval, doubling the pause up to interval.
-func WaitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id string, interval time.Duration) error {
+func waitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id string, interval time.Duration) error {
 	pause := max(interval/10, time.Millisecond)
 	for {
 		out, err := api.GetInvalidation(ctx, &cloudfront.GetInvalidationInput{DistributionId: aws.String(distributionID), Id: aws.String(id)})
@@ -230,22 +230,22 @@ const (
 
 // FunctionPlan is what publishing does to one CloudFront Function.
 type FunctionPlan struct {
-	Name string
+	Name string `json:"name"`
 	// Action is FunctionCreate (missing), FunctionUpdate (the live code
 	// differs from the build's) or FunctionUnchanged.
-	Action string
+	Action string `json:"action"`
 	Code   []byte `json:"-"`
 }
 
-// FunctionNames gives the names of the viewer-request and viewer-response
+// functionNames gives the names of the viewer-request and viewer-response
 // functions of stem.
-func FunctionNames(stem string) (viewerRequest, viewerResponse string) {
+func functionNames(stem string) (viewerRequest, viewerResponse string) {
 	return stem + "-viewer-request", stem + "-viewer-response"
 }
 
-// PlanFunction compares the live code of the function name with code. It
+// planFunction compares the live code of the function name with code. It
 // changes nothing.
-func PlanFunction(ctx context.Context, api CloudFrontAPI, name string, code []byte) (FunctionPlan, error) {
+func planFunction(ctx context.Context, api CloudFrontAPI, name string, code []byte) (FunctionPlan, error) {
 	p := FunctionPlan{Name: name, Code: code}
 	out, err := api.GetFunction(ctx, &cloudfront.GetFunctionInput{Name: aws.String(name), Stage: cftypes.FunctionStageLive})
 	switch {
@@ -275,9 +275,9 @@ func PlanFunction(ctx context.Context, api CloudFrontAPI, name string, code []by
 // functionComment labels the functions signpost manages.
 const functionComment = "Generated by signpost; updated by signpost publish"
 
-// ApplyFunction carries out p: it creates the function or updates its
+// applyFunction carries out p: it creates the function or updates its
 // code, then publishes it to the LIVE stage, which the distribution runs.
-func ApplyFunction(ctx context.Context, api CloudFrontAPI, p FunctionPlan) error {
+func applyFunction(ctx context.Context, api CloudFrontAPI, p FunctionPlan) error {
 	cfg := &cftypes.FunctionConfig{Comment: aws.String(functionComment), Runtime: cftypes.FunctionRuntimeCloudfrontJs20}
 	var etag *string
 	switch p.Action {

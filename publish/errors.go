@@ -84,6 +84,37 @@ func ExplainAWSError(err error, bucket string) error {
 	return &AWSError{Err: err, Cause: cause, Bucket: bucket}
 }
 
+// DeleteLimitError refuses a whole publish, before anything changes,
+// because some sites plan more deletes than the limit: that usually means a
+// wrong prefix or an emptied catalog.
+type DeleteLimitError struct {
+	Bucket string
+	// Limit is Options.MaxDeletes.
+	Limit int
+	// Sites are the sites over the limit, in the order of the plan.
+	Sites []SiteDeletes
+}
+
+// SiteDeletes is how many deletes a site plans.
+type SiteDeletes struct {
+	Prefix  string
+	Deletes int
+}
+
+func (e *DeleteLimitError) Error() string {
+	return e.Planned() + fmt.Sprintf(", more than the limit of %d: nothing published", e.Limit)
+}
+
+// Planned lists the sites over the limit: "N deletes planned for
+// s3://BUCKET/PREFIX", joined by "; ".
+func (e *DeleteLimitError) Planned() string {
+	parts := make([]string, len(e.Sites))
+	for i, s := range e.Sites {
+		parts[i] = fmt.Sprintf("%d deletes planned for s3://%s/%s", s.Deletes, e.Bucket, s.Prefix)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // InvalidationTimeoutError is a wait for an invalidation that ended before
 // CloudFront completed it: the timeout ran out (Err is
 // context.DeadlineExceeded) or the wait was cancelled. Nothing was deleted,

@@ -32,6 +32,7 @@ func TestExplainAWSError(t *testing.T) {
 // command-line flag: the command adds those.
 func TestErrorsNameNoFlags(t *testing.T) {
 	errs := []error{
+		&DeleteLimitError{Bucket: "b", Limit: 1, Sites: []SiteDeletes{{Prefix: "p/", Deletes: 2}, {Prefix: "q/", Deletes: 3}}},
 		&InvalidationTimeoutError{DistributionID: "E1", ID: "I1", Err: context.DeadlineExceeded},
 	}
 	for c := CauseNoSuchBucket; c <= CauseNoCredentials; c++ {
@@ -41,5 +42,9 @@ func TestErrorsNameNoFlags(t *testing.T) {
 		if strings.Contains(err.Error(), "--") || strings.HasSuffix(err.Error(), "\n") {
 			t.Errorf("%T: %q", err, err)
 		}
+	}
+	want := "2 deletes planned for s3://b/p/; 3 deletes planned for s3://b/q/, more than the limit of 1: nothing published"
+	if got := errs[0].Error(); got != want {
+		t.Errorf("refusal: %q, want %q", got, want)
 	}
 }

@@ -27,12 +27,12 @@ type pendingInvalidation struct {
 	Paths          []string `json:"paths"`
 }
 
-// ReadPendingInvalidation returns the paths an earlier publish of the site
+// readPendingInvalidation returns the paths an earlier publish of the site
 // of p left to invalidate: none when there is no PendingInvalidationName
 // object. Paths left for another distribution count too: the site's
 // objects changed whichever distribution was in front of them, and the one
 // there now may have cached them.
-func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan) ([]string, error) {
+func readPendingInvalidation(ctx context.Context, api S3API, p *ObjectPlan) ([]string, error) {
 	key := p.Prefix + PendingInvalidationName
 	if _, ok := p.own[key]; !ok {
 		return nil, nil
@@ -62,15 +62,15 @@ func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan) ([]string,
 	return paths, nil
 }
 
-// HasPendingInvalidation reports whether the bucket held pending paths for
+// hasPendingInvalidation reports whether the bucket held pending paths for
 // the site of p when it was planned.
-func HasPendingInvalidation(p *Plan) bool {
+func hasPendingInvalidation(p *ObjectPlan) bool {
 	_, ok := p.own[p.Prefix+PendingInvalidationName]
 	return ok
 }
 
-// SavePendingInvalidation records paths as pending for the site of p.
-func SavePendingInvalidation(ctx context.Context, api S3API, p *Plan, distributionID string, paths []string) error {
+// savePendingInvalidation records paths as pending for the site of p.
+func savePendingInvalidation(ctx context.Context, api S3API, p *ObjectPlan, distributionID string, paths []string) error {
 	body, err := json.Marshal(pendingInvalidation{DistributionID: distributionID, Paths: paths})
 	if err != nil {
 		return err
@@ -78,9 +78,9 @@ func SavePendingInvalidation(ctx context.Context, api S3API, p *Plan, distributi
 	return put(ctx, api, p.Bucket, p.Prefix+PendingInvalidationName, append(body, '\n'), spec.ContentTypeJSON, "no-store")
 }
 
-// ClearPendingInvalidation deletes the site's pending paths, once they are
+// clearPendingInvalidation deletes the site's pending paths, once they are
 // invalidated.
-func ClearPendingInvalidation(ctx context.Context, api S3API, p *Plan) error {
+func clearPendingInvalidation(ctx context.Context, api S3API, p *ObjectPlan) error {
 	key := p.Prefix + PendingInvalidationName
 	out, err := api.DeleteObjects(ctx, &s3.DeleteObjectsInput{
 		Bucket: aws.String(p.Bucket),

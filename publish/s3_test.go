@@ -200,7 +200,7 @@ func findTool(tb testing.TB, cat *build.Catalog, id string) *build.Tool {
 	return nil
 }
 
-func publish(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document, opts ApplyOptions) (*Plan, *Applied) {
+func publish(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document, opts ApplyOptions) (*ObjectPlan, *Applied) {
 	tb.Helper()
 	ctx := context.Background()
 	p, err := PlanS3(ctx, api, bucket, prefix, docs)
@@ -358,7 +358,7 @@ func TestPlanOrder(t *testing.T) {
 func TestSetBucketCORS(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
-	if err := SetBucketCORS(ctx, client, bucket); err != nil {
+	if err := setBucketCORS(ctx, client, bucket); err != nil {
 		t.Fatal(err)
 	}
 	out, err := client.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: aws.String(bucket)})

@@ -83,7 +83,7 @@ func TestPublishCommand(t *testing.T) {
 		t.Fatalf("publish: exit %d:\n%s", code, out)
 	}
 	code, out = publishCmd("--format", "json")
-	var report publishReport
+	var report publish.Plan
 	if err := json.Unmarshal([]byte(out), &report); err != nil || code != 0 {
 		t.Fatalf("republish: exit %d, %v:\n%s", code, err, out)
 	}
@@ -135,17 +135,17 @@ func TestPublishCloudFront(t *testing.T) {
 	}
 	write("a.yaml", tool("get_forecast", "A forecast."))
 	write("b.yaml", tool("get_alerts", "Alerts."))
-	publishJSON := func(args ...string) publishReport {
+	publishJSON := func(args ...string) publish.Plan {
 		t.Helper()
 		var out, errOut strings.Builder
 		code := run(ctx, append([]string{"publish", dir, "--target", "production", "--format", "json"}, args...), &out, &errOut)
-		var report publishReport
+		var report publish.Plan
 		if err := json.Unmarshal([]byte(out.String()), &report); err != nil || code != 0 {
 			t.Fatalf("publish %q: exit %d, %v:\n%s%s", args, code, err, out.String(), errOut.String())
 		}
 		return report
 	}
-	functions := func(r publishReport) string {
+	functions := func(r publish.Plan) string {
 		var b strings.Builder
 		for _, s := range r.Sites {
 			for _, f := range s.CloudFront.Functions {
