@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish"
 )
@@ -242,18 +243,11 @@ func writePublished(w io.Writer, format string, p *publish.Plan) error {
 	return nil
 }
 
-func siteName(tenant string) string {
-	if tenant == "" {
-		return "site"
-	}
-	return "tenant " + tenant
-}
-
 // printPlan prints each site's plan: its uploads with their reasons, its
 // deletes, and its distribution's work.
 func printPlan(w io.Writer, p *publish.Plan) {
 	for _, s := range p.Sites {
-		fmt.Fprintf(w, "plan for %s at s3://%s/%s: %d uploads, %d deletes, %d unchanged\n", siteName(s.Tenant), p.Bucket, s.Prefix, len(s.Uploads), len(s.Deletes), s.Unchanged)
+		fmt.Fprintf(w, "plan for %s at s3://%s/%s: %d uploads, %d deletes, %d unchanged\n", spec.SiteName(s.Tenant), p.Bucket, s.Prefix, len(s.Uploads), len(s.Deletes), s.Unchanged)
 		for _, u := range s.Uploads {
 			fmt.Fprintf(w, "  upload %s (%s)\n", u.Key, u.Reason)
 		}
@@ -274,22 +268,17 @@ func printPlan(w io.Writer, p *publish.Plan) {
 		if s.WaitsBeforeDeletes() {
 			note += "; the changed ones before the deletes, waiting for CloudFront, then the deleted ones"
 		}
-		fmt.Fprintf(w, "  invalidate %s on distribution %s%s\n", count(len(c.Invalidations), "path"), c.DistributionID, note)
+		fmt.Fprintf(w, "  invalidate %s on distribution %s%s\n", english.Count(len(c.Invalidations), "path", "paths"), c.DistributionID, note)
 		for _, q := range c.Invalidations {
 			fmt.Fprintf(w, "    %s\n", q)
 		}
 	}
 }
 
-// count is n and noun, in the plural unless n is 1.
-func count(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, english.Plural(n, noun, noun+"s"))
-}
-
 // printPublished prints the one-line result of each site.
 func printPublished(w io.Writer, p *publish.Plan) {
 	for _, s := range p.Sites {
-		name := siteName(s.Tenant)
+		name := spec.SiteName(s.Tenant)
 		switch {
 		case p.Refused:
 			fmt.Fprintf(w, "refused: nothing changed for %s\n", name)
@@ -304,7 +293,7 @@ func printPublished(w io.Writer, p *publish.Plan) {
 						updated++
 					}
 				}
-				extra = fmt.Sprintf("; distribution %s: %d functions updated, %s invalidated", c.DistributionID, updated, count(len(c.Invalidations), "path"))
+				extra = fmt.Sprintf("; distribution %s: %d functions updated, %s invalidated", c.DistributionID, updated, english.Count(len(c.Invalidations), "path", "paths"))
 			}
 			fmt.Fprintf(w, "published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s\n",
 				name, p.Bucket, s.Prefix, s.Applied.Uploaded, s.Applied.Bytes, s.Applied.Deleted, s.Unchanged, extra)

@@ -79,7 +79,7 @@ func TestPublishCommand(t *testing.T) {
 		t.Fatalf("dry run: exit %d, %d objects:\n%s", code, count(), out)
 	}
 	code, out = publishCmd()
-	if code != 0 || !strings.Contains(out, "published site to s3://discovery/site") {
+	if code != 0 || !strings.Contains(out, "published the site without tenants to s3://discovery/site") {
 		t.Fatalf("publish: exit %d:\n%s", code, out)
 	}
 	code, out = publishCmd("--format", "json")
@@ -365,7 +365,7 @@ func TestPublishOutput(t *testing.T) {
 	}
 
 	out, _ := publishCmd(0, "--dry-run")
-	same("dry run", out, `plan for site at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
+	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
   upload site/.signpost-404.json (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
@@ -378,10 +378,10 @@ func TestPublishOutput(t *testing.T) {
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
-dry run: nothing changed for site
+dry run: nothing changed for the site without tenants
 `)
 	out, _ = publishCmd(0)
-	same("publish", out, `plan for site at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
+	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
   upload site/.signpost-404.json (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
@@ -394,7 +394,7 @@ dry run: nothing changed for site
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
-published site to s3://pinned/site/: 9 uploaded (2210 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
+published the site without tenants to s3://pinned/site/: 9 uploaded (2210 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
 `)
 
 	write("a.yaml", tool("get_forecast", "A forecast, described anew."))
@@ -402,7 +402,7 @@ published site to s3://pinned/site/: 9 uploaded (2210 bytes), 0 deleted, 0 uncha
 		t.Fatal(err)
 	}
 	out, errOut := publishCmd(exitInvalid, "--max-deletes", "1")
-	same("refused", out, `plan for site at s3://pinned/site/: 4 uploads, 2 deletes, 3 unchanged
+	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 4 uploads, 2 deletes, 3 unchanged
   upload site/tools/get_forecast.compact.json (content changed)
   upload site/tools/get_forecast.json (content changed)
   upload site/tools.compact.json (content changed)
@@ -421,7 +421,7 @@ published site to s3://pinned/site/: 9 uploaded (2210 bytes), 0 deleted, 0 uncha
     /tools
     /tools/get_alerts
     /tools/get_forecast
-refused: nothing changed for site
+refused: nothing changed for the site without tenants
 `)
 	same("refused, stderr", errOut, "signpost: 2 deletes planned for s3://pinned/site/, more than --max-deletes 1: nothing published; check the plan, then raise the limit\n")
 	out, _ = publishCmd(exitInvalid, "--max-deletes", "1", "--format", "json", "--dry-run")
@@ -491,7 +491,7 @@ refused: nothing changed for site
 	_, errOut = publishCmd(exitInvalid, "--invalidation-timeout", "50ms")
 	same("timed out, stderr", errOut, "signpost: wait for invalidation I1 on distribution E1PINNED: context deadline exceeded; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds\n")
 	out, _ = publishCmd(0, "--dry-run", "--max-invalidation-paths", "4")
-	same("pending", out, `plan for site at s3://pinned/site/: 0 uploads, 2 deletes, 7 unchanged
+	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 7 unchanged
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged
@@ -501,12 +501,12 @@ refused: nothing changed for site
     /site/tools/get_alerts.compact.json
     /site/tools/get_alerts.json
     /tools/get_alerts
-dry run: nothing changed for site
+dry run: nothing changed for the site without tenants
 `)
 	cf.CompleteAfter(0)
 	out, _ = publishCmd(0, "--max-invalidation-paths", "4")
 	lines := strings.SplitAfter(out, "\n")
-	same("deletes, last line", lines[len(lines)-2], "published site to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 7 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
+	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 7 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
 
 	_, errOut = publishCmd(exitInvalid, "--bucket", "no-such-bucket")
 	if _, hint, _ := strings.Cut(errOut, "\n"); hint != "bucket no-such-bucket does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)\n" {
