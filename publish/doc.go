@@ -21,12 +21,15 @@
 //  3. the CloudFront Functions are switched over (created or updated, then
 //     published): the new routes lead to documents that exist;
 //  4. the lists and catalogs that name the documents are uploaded;
-//  5. the manifest is uploaded;
+//  5. the manifest is uploaded, still naming the objects about to be
+//     deleted, so that a publish stopped before the deletes leaves their
+//     routes to the next one to invalidate;
 //  6. when there are deletes, the changed paths (the lists among them) are
 //     invalidated and the invalidation waited for, at most
 //     [Options.InvalidationTimeout], so that no cache serves an old list
 //     naming a document about to go;
-//  7. the deletes are made, bounded by [Options.MaxDeletes];
+//  7. the deletes are made, bounded by [Options.MaxDeletes], then the
+//     manifest is uploaded without them;
 //  8. the rest is invalidated, and the pending paths cleared.
 //
 // The S3 and CloudFront clients are the small interfaces [S3API] and
