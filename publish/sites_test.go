@@ -102,24 +102,6 @@ func (j *journal) GetInvalidation(ctx context.Context, in *cloudfront.GetInvalid
 	return out, err
 }
 
-// compileExample compiles the example catalog, after edit when set.
-func compileExample(tb testing.TB, edit func(*build.Catalog)) []*build.Site {
-	tb.Helper()
-	ctx := context.Background()
-	cat, diags := build.Load(ctx, exampleCatalog)
-	if diags.HasErrors() {
-		tb.Fatalf("load %s: %v", exampleCatalog, diags)
-	}
-	if edit != nil {
-		edit(cat)
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b.Sites
-}
-
 // exampleTarget is an S3 target of bucket, under prefix p, with acme's
 // distribution managing its functions and globex's not.
 func exampleTarget(bucket string) *build.Target {
