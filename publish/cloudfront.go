@@ -5,10 +5,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"path"
 	"slices"
@@ -19,8 +17,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
 	cftypes "github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 
@@ -66,7 +62,7 @@ func ErrorDocument() build.Document {
 // a wildcard counts as one path.
 const DefaultMaxInvalidationPaths = 100
 
-// Invalidation is what a publish invalidates on the distribution in front
+// invalidation is what a publish invalidates on the distribution in front
 // of a site, in two parts, because a list must never be served from a
 // cache once a document it names is deleted:
 //
@@ -78,12 +74,12 @@ const DefaultMaxInvalidationPaths = 100
 //
 // A new document needs none: no cache holds it (an earlier 404 for its path
 // is cached for the distribution's short error caching TTL only).
-type Invalidation struct {
+type invalidation struct {
 	Updated, Deleted []string
 }
 
 // Paths returns every path of inv, sorted.
-func (inv Invalidation) Paths() []string {
+func (inv invalidation) Paths() []string {
 	set := map[string]bool{}
 	for _, q := range append(slices.Clone(inv.Updated), inv.Deleted...) {
 		set[q] = true
@@ -91,7 +87,7 @@ func (inv Invalidation) Paths() []string {
 	return sortedSet(set)
 }
 
-// InvalidationPaths returns the invalidation of the distribution in front
+// invalidationPaths returns the invalidation of the distribution in front
 // of the site of plan p, plus pending, the paths an earlier publish did not
 // get to invalidate.
 //
@@ -106,7 +102,7 @@ func (inv Invalidation) Paths() []string {
 // max <= 0), its paths are collapsed into a wildcard per folder ("/tools/*";
 // the lists at the top of the site stay themselves), and if that is still
 // too many, into "/*". Each part is sorted and has no duplicates.
-func InvalidationPaths(p *Plan, pending []string, max int) Invalidation {
+func invalidationPaths(p *ObjectPlan, pending []string, max int) invalidation {
 	if max <= 0 {
 		max = DefaultMaxInvalidationPaths
 	}
@@ -129,7 +125,7 @@ func InvalidationPaths(p *Plan, pending []string, max int) Invalidation {
 		add(deleted, p.deletedRoutes[key], key)
 	}
 	siteRoot := strings.TrimSuffix(cffunctions.Path(p.Prefix, ""), "/")
-	return Invalidation{Updated: collapsePaths(updated, siteRoot, max), Deleted: collapsePaths(deleted, siteRoot, max)}
+	return invalidation{Updated: collapsePaths(updated, siteRoot, max), Deleted: collapsePaths(deleted, siteRoot, max)}
 }
 
 // collapsePaths returns the paths of set, or, when there are more than max,
@@ -167,9 +163,9 @@ func invalidationEscape(p string) string {
 	return strings.ReplaceAll(p, "*", "%2A")
 }
 
-// Invalidate asks the distribution to drop paths from its caches and
+// invalidate asks the distribution to drop paths from its caches and
 // returns the invalidation's id. It does nothing for no paths.
-func Invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, paths []string) (string, error) {
+func invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, paths []string) (string, error) {
 	if len(paths) == 0 {
 		return "", nil
 	}
@@ -195,10 +191,10 @@ func Invalidate(ctx context.Context, api CloudFrontAPI, distributionID string, p
 	return aws.ToString(out.Invalidation.Id), nil
 }
 
-// WaitInvalidation polls the invalidation id of the distribution until
+// waitInvalidation polls the invalidation id of the distribution until
 // CloudFront reports it Completed, or ctx ends: at once, then after a
 // tenth of interval, doubling the pause up to interval.
-func WaitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id string, interval time.Duration) error {
+func waitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id string, interval time.Duration) error {
 	pause := max(interval/10, time.Millisecond)
 	for {
 		out, err := api.GetInvalidation(ctx, &cloudfront.GetInvalidationInput{DistributionId: aws.String(distributionID), Id: aws.String(id)})
@@ -223,88 +219,7 @@ func WaitInvalidation(ctx context.Context, api CloudFrontAPI, distributionID, id
 }
 
 func waitTimedOut(distributionID, id string, err error) error {
-	return fmt.Errorf("wait for invalidation %s on distribution %s: %w; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds", id, distributionID, err)
-}
-
-// PendingInvalidationName is the object, under a site's prefix, that holds
-// the paths a publish means to invalidate, written before the first upload
-// and deleted once they are invalidated. A publish that fails in between
-// leaves it, and the next publish invalidates its paths too: otherwise the
-// documents it uploaded would look unchanged and stay cached.
-const PendingInvalidationName = ".signpost-invalidation.json"
-
-// pendingInvalidation is the body of the PendingInvalidationName object.
-type pendingInvalidation struct {
-	DistributionID string   `json:"distributionId"`
-	Paths          []string `json:"paths"`
-}
-
-// ReadPendingInvalidation returns the paths an earlier publish of the site
-// of p left to invalidate: none when there is no PendingInvalidationName
-// object. Paths left for another distribution count too: the site's
-// objects changed whichever distribution was in front of them, and the one
-// there now may have cached them.
-func ReadPendingInvalidation(ctx context.Context, api S3API, p *Plan) ([]string, error) {
-	key := p.Prefix + PendingInvalidationName
-	if _, ok := p.own[key]; !ok {
-		return nil, nil
-	}
-	out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(p.Bucket), Key: aws.String(key)})
-	if err != nil {
-		if isNotFound(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("read %s: %w", key, err)
-	}
-	defer out.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(out.Body, 16<<20))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", key, err)
-	}
-	var pi pendingInvalidation
-	if json.Unmarshal(data, &pi) != nil {
-		return nil, nil
-	}
-	var paths []string
-	for _, q := range pi.Paths {
-		if strings.HasPrefix(q, "/") && !strings.ContainsAny(q, "\x00\n\r") {
-			paths = append(paths, q)
-		}
-	}
-	return paths, nil
-}
-
-// HasPendingInvalidation reports whether the bucket held pending paths for
-// the site of p when it was planned.
-func HasPendingInvalidation(p *Plan) bool {
-	_, ok := p.own[p.Prefix+PendingInvalidationName]
-	return ok
-}
-
-// SavePendingInvalidation records paths as pending for the site of p.
-func SavePendingInvalidation(ctx context.Context, api S3API, p *Plan, distributionID string, paths []string) error {
-	body, err := json.Marshal(pendingInvalidation{DistributionID: distributionID, Paths: paths})
-	if err != nil {
-		return err
-	}
-	return put(ctx, api, p.Bucket, p.Prefix+PendingInvalidationName, append(body, '\n'), spec.ContentTypeJSON, "no-store")
-}
-
-// ClearPendingInvalidation deletes the site's pending paths, once they are
-// invalidated.
-func ClearPendingInvalidation(ctx context.Context, api S3API, p *Plan) error {
-	key := p.Prefix + PendingInvalidationName
-	out, err := api.DeleteObjects(ctx, &s3.DeleteObjectsInput{
-		Bucket: aws.String(p.Bucket),
-		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String(key)}}, Quiet: aws.Bool(true)},
-	})
-	if err == nil && len(out.Errors) > 0 {
-		err = fmt.Errorf("%s: %s", aws.ToString(out.Errors[0].Code), aws.ToString(out.Errors[0].Message))
-	}
-	if err != nil {
-		return fmt.Errorf("delete %s: %w", key, err)
-	}
-	return nil
+	return &InvalidationTimeoutError{DistributionID: distributionID, ID: id, Err: err}
 }
 
 // The actions a FunctionPlan can take.
@@ -316,22 +231,22 @@ const (
 
 // FunctionPlan is what publishing does to one CloudFront Function.
 type FunctionPlan struct {
-	Name string
+	Name string `json:"name"`
 	// Action is FunctionCreate (missing), FunctionUpdate (the live code
 	// differs from the build's) or FunctionUnchanged.
-	Action string
+	Action string `json:"action"`
 	Code   []byte `json:"-"`
 }
 
-// FunctionNames gives the names of the viewer-request and viewer-response
+// functionNames gives the names of the viewer-request and viewer-response
 // functions of stem.
-func FunctionNames(stem string) (viewerRequest, viewerResponse string) {
+func functionNames(stem string) (viewerRequest, viewerResponse string) {
 	return stem + "-viewer-request", stem + "-viewer-response"
 }
 
-// PlanFunction compares the live code of the function name with code. It
+// planFunction compares the live code of the function name with code. It
 // changes nothing.
-func PlanFunction(ctx context.Context, api CloudFrontAPI, name string, code []byte) (FunctionPlan, error) {
+func planFunction(ctx context.Context, api CloudFrontAPI, name string, code []byte) (FunctionPlan, error) {
 	p := FunctionPlan{Name: name, Code: code}
 	out, err := api.GetFunction(ctx, &cloudfront.GetFunctionInput{Name: aws.String(name), Stage: cftypes.FunctionStageLive})
 	switch {
@@ -361,9 +276,9 @@ func PlanFunction(ctx context.Context, api CloudFrontAPI, name string, code []by
 // functionComment labels the functions signpost manages.
 const functionComment = "Generated by signpost; updated by signpost publish"
 
-// ApplyFunction carries out p: it creates the function or updates its
+// applyFunction carries out p: it creates the function or updates its
 // code, then publishes it to the LIVE stage, which the distribution runs.
-func ApplyFunction(ctx context.Context, api CloudFrontAPI, p FunctionPlan) error {
+func applyFunction(ctx context.Context, api CloudFrontAPI, p FunctionPlan) error {
 	cfg := &cftypes.FunctionConfig{Comment: aws.String(functionComment), Runtime: cftypes.FunctionRuntimeCloudfrontJs20}
 	var etag *string
 	switch p.Action {

@@ -38,7 +38,7 @@ func upload(key, route, reason string) Upload {
 }
 
 func TestInvalidationPaths(t *testing.T) {
-	p := &Plan{
+	p := &ObjectPlan{
 		Prefix: "tenants/acme/",
 		Uploads: []Upload{
 			upload("tenants/acme/tools/get_forecast.json", "/tools/get_forecast", ReasonContentChanged),
@@ -50,7 +50,7 @@ func TestInvalidationPaths(t *testing.T) {
 		Deletes:       []string{"tenants/acme/tools/old*tool.json", "tenants/acme/tools/gone.json"},
 		deletedRoutes: map[string]string{"tenants/acme/tools/gone.json": "/tools/gone"},
 	}
-	want := Invalidation{
+	want := invalidation{
 		Updated: []string{
 			"/.well-known/mcp/catalog.json",
 			"/pending/from/before",
@@ -68,28 +68,28 @@ func TestInvalidationPaths(t *testing.T) {
 		},
 	}
 	pending := []string{"/pending/from/before", "/tools"}
-	if diff := cmp.Diff(want, InvalidationPaths(p, pending, 0)); diff != "" {
+	if diff := cmp.Diff(want, invalidationPaths(p, pending, 0)); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
-	if got := InvalidationPaths(p, pending, 0).Paths(); len(got) != 11 || !slices.IsSorted(got) {
+	if got := invalidationPaths(p, pending, 0).Paths(); len(got) != 11 || !slices.IsSorted(got) {
 		t.Errorf("all paths %q", got)
 	}
 	// Over the limit: a wildcard per folder; a file at the top of the
 	// site stays itself, and so does a wildcard.
-	wantFolders := Invalidation{
+	wantFolders := invalidation{
 		Updated: []string{"/.well-known/mcp/*", "/pending/from/*", "/tenants/acme/.well-known/mcp/*", "/tenants/acme/tools.json", "/tenants/acme/tools/*", "/tools", "/tools/*"},
 		Deleted: want.Deleted,
 	}
-	if diff := cmp.Diff(wantFolders, InvalidationPaths(p, pending, 7)); diff != "" {
+	if diff := cmp.Diff(wantFolders, invalidationPaths(p, pending, 7)); diff != "" {
 		t.Errorf("collapsed paths (-want +got):\n%s", diff)
 	}
-	if got := InvalidationPaths(p, pending, 2).Deleted; !slices.Equal(got, []string{"/tenants/acme/tools/*", "/tools/*"}) {
+	if got := invalidationPaths(p, pending, 2).Deleted; !slices.Equal(got, []string{"/tenants/acme/tools/*", "/tools/*"}) {
 		t.Errorf("collapsed deleted paths %q", got)
 	}
-	if got := InvalidationPaths(p, []string{"/tools/*"}, 1); !slices.Equal(got.Updated, []string{"/*"}) || !slices.Equal(got.Deleted, []string{"/*"}) {
+	if got := invalidationPaths(p, []string{"/tools/*"}, 1); !slices.Equal(got.Updated, []string{"/*"}) || !slices.Equal(got.Deleted, []string{"/*"}) {
 		t.Errorf("paths over every limit = %q, want /*", got)
 	}
-	if got := InvalidationPaths(&Plan{Uploads: []Upload{upload("tools/x.json", "/tools/x", ReasonNew)}}, nil, 0); len(got.Paths()) != 0 {
+	if got := invalidationPaths(&ObjectPlan{Uploads: []Upload{upload("tools/x.json", "/tools/x", ReasonNew)}}, nil, 0); len(got.Paths()) != 0 {
 		t.Errorf("a new document alone gives paths %q, want none", got)
 	}
 }
@@ -99,7 +99,7 @@ func TestInvalidate(t *testing.T) {
 	ctx := context.Background()
 	paths := []string{"/tools", "/tools.json"}
 	for range 2 {
-		id, err := Invalidate(ctx, client, "E2EXAMPLE", paths)
+		id, err := invalidate(ctx, client, "E2EXAMPLE", paths)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,11 +114,11 @@ func TestInvalidate(t *testing.T) {
 	if got[0].CallerReference == got[1].CallerReference {
 		t.Error("two invalidations share a caller reference: CloudFront would take the second for a retry of the first")
 	}
-	if id, err := Invalidate(ctx, client, "E2EXAMPLE", nil); id != "" || err != nil || srv.Calls("CreateInvalidation") != 2 {
+	if id, err := invalidate(ctx, client, "E2EXAMPLE", nil); id != "" || err != nil || srv.Calls("CreateInvalidation") != 2 {
 		t.Errorf("no paths: id %q, err %v, %d calls; want nothing done", id, err, srv.Calls("CreateInvalidation"))
 	}
 	srv.Fail("CreateInvalidation", http.StatusServiceUnavailable)
-	_, err := Invalidate(ctx, client, "E2EXAMPLE", paths)
+	_, err := invalidate(ctx, client, "E2EXAMPLE", paths)
 	if err == nil || !strings.Contains(err.Error(), "invalidate 2 paths on distribution E2EXAMPLE") {
 		t.Errorf("failing service: error %v, want one naming the distribution", err)
 	}
@@ -127,7 +127,7 @@ func TestInvalidate(t *testing.T) {
 func TestFunctionLifecycle(t *testing.T) {
 	srv, client := newCloudFront(t)
 	ctx := context.Background()
-	req, _ := FunctionNames("example")
+	req, _ := functionNames("example")
 	v1 := []byte("function handler(event) { return event.request; }\n")
 	v2 := []byte("function handler(event) { var r = event.request; return r; }\n")
 
@@ -140,14 +140,14 @@ func TestFunctionLifecycle(t *testing.T) {
 		{v2, FunctionUpdate},
 		{v2, FunctionUnchanged},
 	} {
-		p, err := PlanFunction(ctx, client, req, step.code)
+		p, err := planFunction(ctx, client, req, step.code)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Action != step.want {
 			t.Fatalf("plan for %q: %s, want %s", step.code, p.Action, step.want)
 		}
-		if err := ApplyFunction(ctx, client, p); err != nil {
+		if err := applyFunction(ctx, client, p); err != nil {
 			t.Fatal(err)
 		}
 		f, ok := srv.Function(req)
@@ -166,22 +166,22 @@ func TestFunctionLifecycle(t *testing.T) {
 	// plan: the update still names the version it replaces, read just
 	// before it, so it goes through, and publishing makes it live.
 	srv.AddFunction("other-viewer-request", []byte("old"))
-	p, err := PlanFunction(ctx, client, "other-viewer-request", v1)
+	p, err := planFunction(ctx, client, "other-viewer-request", v1)
 	if err != nil || p.Action != FunctionUpdate {
 		t.Fatalf("plan %+v, %v", p, err)
 	}
 	srv.Fail("PublishFunction", http.StatusServiceUnavailable)
-	err = ApplyFunction(ctx, client, p)
+	err = applyFunction(ctx, client, p)
 	if err == nil || !strings.Contains(err.Error(), "publish CloudFront function other-viewer-request") {
 		t.Errorf("failing publish: error %v, want one naming the function", err)
 	}
 	srv.Fail("PublishFunction", 0)
 	// The next run sees the live code still old and finishes the job.
-	p, err = PlanFunction(ctx, client, "other-viewer-request", v1)
+	p, err = planFunction(ctx, client, "other-viewer-request", v1)
 	if err != nil || p.Action != FunctionUpdate {
 		t.Fatalf("replan %+v, %v", p, err)
 	}
-	if err := ApplyFunction(ctx, client, p); err != nil {
+	if err := applyFunction(ctx, client, p); err != nil {
 		t.Fatal(err)
 	}
 	if f, _ := srv.Function("other-viewer-request"); string(f.Live) != string(v1) {
@@ -189,7 +189,7 @@ func TestFunctionLifecycle(t *testing.T) {
 	}
 
 	srv.Fail("GetFunction", http.StatusForbidden)
-	if _, err := PlanFunction(ctx, client, req, v1); err == nil || !strings.Contains(err.Error(), "read CloudFront function "+req) {
+	if _, err := planFunction(ctx, client, req, v1); err == nil || !strings.Contains(err.Error(), "read CloudFront function "+req) {
 		t.Errorf("failing read: error %v", err)
 	}
 }
@@ -209,7 +209,7 @@ func TestPublishInvalidatesChangedTool(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
 	first, _ := publish(t, client, bucket, dir, docs, ApplyOptions{})
-	if got := InvalidationPaths(first, nil, 0).Paths(); len(got) != 0 {
+	if got := invalidationPaths(first, nil, 0).Paths(); len(got) != 0 {
 		t.Errorf("a first publish invalidates %q, want nothing", got)
 	}
 	changed, _ := loadExample(t, func(c *build.Catalog) {
@@ -230,7 +230,7 @@ func TestPublishInvalidatesChangedTool(t *testing.T) {
 		"/tools/get_weather_alerts",
 	}
 	slices.Sort(want)
-	if diff := cmp.Diff(want, InvalidationPaths(p, nil, 0).Paths()); diff != "" {
+	if diff := cmp.Diff(want, invalidationPaths(p, nil, 0).Paths()); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
 }
@@ -285,20 +285,20 @@ func TestFunctionNeverPublished(t *testing.T) {
 	srv, client := newCloudFront(t)
 	ctx := context.Background()
 	code := []byte("function handler(event) { return event.request; }\n")
-	p, err := PlanFunction(ctx, client, "site-viewer-request", code)
+	p, err := planFunction(ctx, client, "site-viewer-request", code)
 	if err != nil || p.Action != FunctionCreate {
 		t.Fatalf("plan %+v, %v", p, err)
 	}
 	srv.Fail("PublishFunction", http.StatusServiceUnavailable)
-	if err := ApplyFunction(ctx, client, p); err == nil {
+	if err := applyFunction(ctx, client, p); err == nil {
 		t.Fatal("publish did not fail")
 	}
 	srv.Fail("PublishFunction", 0)
-	p, err = PlanFunction(ctx, client, "site-viewer-request", code)
+	p, err = planFunction(ctx, client, "site-viewer-request", code)
 	if err != nil || p.Action != FunctionUpdate {
 		t.Fatalf("plan of a function never published: %+v, %v; want update", p, err)
 	}
-	if err := ApplyFunction(ctx, client, p); err != nil {
+	if err := applyFunction(ctx, client, p); err != nil {
 		t.Fatal(err)
 	}
 	if f, _ := srv.Function("site-viewer-request"); string(f.Live) != string(code) {
@@ -310,26 +310,31 @@ func TestWaitInvalidation(t *testing.T) {
 	srv, client := newCloudFront(t)
 	ctx := context.Background()
 	srv.CompleteAfter(2)
-	id, err := Invalidate(ctx, client, "E2EXAMPLE", []string{"/tools"})
+	id, err := invalidate(ctx, client, "E2EXAMPLE", []string{"/tools"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WaitInvalidation(ctx, client, "E2EXAMPLE", id, time.Millisecond); err != nil {
+	if err := waitInvalidation(ctx, client, "E2EXAMPLE", id, time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if polls := srv.Invalidations()[0].Polls; polls != 3 {
 		t.Errorf("%d polls, want 3 (two in progress, then completed)", polls)
 	}
 	srv.CompleteAfter(1 << 30)
-	id, err = Invalidate(ctx, client, "E2EXAMPLE", []string{"/tools"})
+	id, err = invalidate(ctx, client, "E2EXAMPLE", []string{"/tools"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	err = WaitInvalidation(tctx, client, "E2EXAMPLE", id, 5*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "raise --invalidation-timeout") {
-		t.Errorf("a wait that times out: %v", err)
+	err = waitInvalidation(tctx, client, "E2EXAMPLE", id, 5*time.Millisecond)
+	var timeout *InvalidationTimeoutError
+	if !errors.As(err, &timeout) || timeout.ID != id || timeout.DistributionID != "E2EXAMPLE" || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a wait that times out: %v", err)
+	}
+	want := "wait for invalidation " + id + " on distribution E2EXAMPLE: context deadline exceeded; publish again later: the paths stay pending until an invalidation succeeds"
+	if err.Error() != want {
+		t.Errorf("a wait that times out: %q, want %q", err, want)
 	}
 }
 
@@ -340,11 +345,11 @@ func TestPendingInvalidation(t *testing.T) {
 	ctx := context.Background()
 	docs, dir := loadExample(t, nil)
 	p, _ := publish(t, client, bucket, dir, docs, ApplyOptions{})
-	if got, err := ReadPendingInvalidation(ctx, client, p); err != nil || got != nil || HasPendingInvalidation(p) {
+	if got, err := readPendingInvalidation(ctx, client, p); err != nil || got != nil || hasPendingInvalidation(p) {
 		t.Fatalf("pending before any: %q, %v", got, err)
 	}
 	paths := []string{"/tools", "/tools/get_forecast"}
-	if err := SavePendingInvalidation(ctx, client, p, "E1", paths); err != nil {
+	if err := savePendingInvalidation(ctx, client, p, "E1", paths); err != nil {
 		t.Fatal(err)
 	}
 	p, err := PlanS3(ctx, client, bucket, dir, docs)
@@ -354,18 +359,18 @@ func TestPendingInvalidation(t *testing.T) {
 	if len(p.Deletes) != 0 || len(p.Uploads) != 0 {
 		t.Errorf("a plan with a pending object: uploads %v, deletes %q; want none", p.Uploads, p.Deletes)
 	}
-	if got, err := ReadPendingInvalidation(ctx, client, p); err != nil || !slices.Equal(got, paths) || !HasPendingInvalidation(p) {
+	if got, err := readPendingInvalidation(ctx, client, p); err != nil || !slices.Equal(got, paths) || !hasPendingInvalidation(p) {
 		t.Errorf("pending %q, %v; want %q", got, err, paths)
 	}
 	// Paths left for another distribution count too: the site's objects
 	// changed whichever distribution was in front of them.
-	if err := SavePendingInvalidation(ctx, client, p, "E2OTHER", paths); err != nil {
+	if err := savePendingInvalidation(ctx, client, p, "E2OTHER", paths); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := ReadPendingInvalidation(ctx, client, p); !slices.Equal(got, paths) {
+	if got, _ := readPendingInvalidation(ctx, client, p); !slices.Equal(got, paths) {
 		t.Errorf("pending paths of another distribution: %q, want %q", got, paths)
 	}
-	if err := ClearPendingInvalidation(ctx, client, p); err != nil {
+	if err := clearPendingInvalidation(ctx, client, p); err != nil {
 		t.Fatal(err)
 	}
 	if slices.Contains(bucketKeys(t, client, bucket), p.Prefix+PendingInvalidationName) {

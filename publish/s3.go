@@ -1,6 +1,3 @@
-// Package publish uploads a built site to S3 or S3-compatible storage:
-// plan (compare the site with the bucket), then apply in an order that never
-// leaves a list or catalog naming a document that is not there.
 package publish
 
 import (
@@ -57,13 +54,14 @@ const maxDeleteBatch = 1000
 
 // Upload is one document to put, at object key Key.
 type Upload struct {
-	Key    string
-	Reason string
-	Doc    build.Document
+	Key    string         `json:"key"`
+	Reason string         `json:"reason"`
+	Doc    build.Document `json:"-"`
 }
 
-// Plan is what publishing a site to a bucket would change.
-type Plan struct {
+// ObjectPlan is what publishing a site to a bucket would change in its
+// objects.
+type ObjectPlan struct {
 	Bucket, Prefix string
 	// Uploads holds the documents first, then the lists and catalogs
 	// (route /tools and the .well-known catalogs), each group sorted by key.
@@ -132,7 +130,7 @@ func md5Hex(b []byte) string {
 // PlanS3 compares the documents of one site with the objects under prefix
 // in bucket: one paginated listing for keys and ETags (the MD5 of a body put
 // in one part) and one read of the manifest for headers. It changes nothing.
-func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*Plan, error) {
+func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
 	manifestKey := prefix + ManifestName
 	remote := map[string]string{} // key → ETag without quotes
@@ -166,7 +164,7 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	}
 	manifest = append(manifest, '\n')
 
-	p := &Plan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
+	p := &ObjectPlan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
 	old := map[string]manifestEntry{}
 	if etag, ok := remote[manifestKey]; ok {
 		p.manifestETag = etag
@@ -241,7 +239,7 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 
 // manifestKeeping returns the manifest with the entries kept besides the
 // documents', and whether it differs from the bucket's.
-func (p *Plan) manifestKeeping(kept map[string]manifestEntry) ([]byte, bool) {
+func (p *ObjectPlan) manifestKeeping(kept map[string]manifestEntry) ([]byte, bool) {
 	all := make(map[string]manifestEntry, len(p.entries)+len(kept))
 	maps.Copy(all, kept)
 	maps.Copy(all, p.entries)
@@ -300,7 +298,7 @@ type ApplyOptions struct {
 	Progress func(done, total int)
 	// BeforeLists, when set, runs once the documents are uploaded and
 	// before any list or catalog is: the moment to switch the routing of a
-	// distribution to the new documents (see ApplyFunction). Its error
+	// distribution to the new documents. Its error
 	// stops Apply.
 	BeforeLists func(ctx context.Context) error
 	// BeforeDeletes, when set, runs after the manifest is uploaded and
@@ -324,7 +322,7 @@ type Applied struct {
 // Apply carries out the plan: every document upload completes, then every
 // list and catalog upload, then the manifest, then the deletes, so that no
 // list or catalog ever names a document that is not in the bucket.
-func (p *Plan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applied, error) {
+func (p *ObjectPlan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applied, error) {
 	conc := opts.Concurrency
 	if conc <= 0 {
 		conc = 8
@@ -443,8 +441,8 @@ func put(ctx context.Context, api S3API, bucket, key string, body []byte, conten
 	return nil
 }
 
-// SetBucketCORS sets the bucket's CORS rule: any origin may GET and HEAD.
-func SetBucketCORS(ctx context.Context, api S3API, bucket string) error {
+// setBucketCORS sets the bucket's CORS rule: any origin may GET and HEAD.
+func setBucketCORS(ctx context.Context, api S3API, bucket string) error {
 	_, err := api.PutBucketCors(ctx, &s3.PutBucketCorsInput{
 		Bucket: aws.String(bucket),
 		CORSConfiguration: &types.CORSConfiguration{CORSRules: []types.CORSRule{{
@@ -459,34 +457,6 @@ func SetBucketCORS(ctx context.Context, api S3API, bucket string) error {
 		return fmt.Errorf("set CORS of bucket %s: %w", bucket, err)
 	}
 	return nil
-}
-
-// ExplainAWSError adds to err, an error of a call to S3 or CloudFront for
-// bucket, what to do about the usual causes: no credentials, a missing
-// bucket, a bucket in another region, a permission missing. Other errors
-// are returned as they are.
-func ExplainAWSError(err error, bucket string) error {
-	if err == nil {
-		return nil
-	}
-	var ae smithy.APIError
-	hint := ""
-	switch {
-	case errors.As(err, &ae) && ae.ErrorCode() == "NoSuchBucket":
-		hint = "bucket " + bucket + " does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)"
-	case errors.As(err, &ae) && (ae.ErrorCode() == "AuthorizationHeaderMalformed" || ae.ErrorCode() == "PermanentRedirect"):
-		hint = "bucket " + bucket + " is in another region: set the target's region, or --region"
-	case errors.As(err, &ae) && (ae.ErrorCode() == "AccessDenied" || ae.ErrorCode() == "Forbidden"):
-		hint = "the credentials lack a permission publish needs: templates/aws/cloudfront-s3.yaml's CiPublishPolicy lists them"
-	case errors.As(err, &ae) && (ae.ErrorCode() == "InvalidAccessKeyId" || ae.ErrorCode() == "SignatureDoesNotMatch" || ae.ErrorCode() == "ExpiredToken"):
-		hint = "the AWS credentials were refused: check the access key, or refresh the session"
-	case strings.Contains(err.Error(), "get credentials") || strings.Contains(err.Error(), "failed to refresh cached credentials"):
-		hint = "no AWS credentials found: set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run where a role is assumed (in GitHub Actions, aws-actions/configure-aws-credentials)"
-	}
-	if hint == "" {
-		return err
-	}
-	return fmt.Errorf("%w\n%s", err, hint)
 }
 
 // NewS3Client makes a client with the default credential chain. With an

@@ -1,17 +1,10 @@
 package publish
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,266 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/internal/s3test"
 )
-
-// exampleCatalog is the example catalog, relative to this package.
-var exampleCatalog = "../catalogs/example"
-
-const (
-	testRegion = s3test.Region
-)
-
-// testEndpoint is the versitygw started by TestMain; empty when none runs
-// and serverMissing says why.
-var (
-	testEndpoint  string
-	serverMissing string
-	bucketSeq     atomic.Int64
-)
-
-func TestMain(m *testing.M) {
-	os.Exit(runMain(m))
-}
-
-func runMain(m *testing.M) int {
-	srv, err := s3test.Start()
-	if err != nil {
-		serverMissing = err.Error()
-		return m.Run()
-	}
-	defer srv.Close()
-	testEndpoint = srv.Endpoint
-	return m.Run()
-}
-
-// testAPI is S3API plus the calls only tests make.
-type testAPI interface {
-	S3API
-	CreateBucket(ctx context.Context, params *s3.CreateBucketInput, optFns ...func(*s3.Options)) (*s3.CreateBucketOutput, error)
-	GetBucketCors(ctx context.Context, params *s3.GetBucketCorsInput, optFns ...func(*s3.Options)) (*s3.GetBucketCorsOutput, error)
-}
-
-// needServer skips or fails the test when no server runs.
-func needServer(tb testing.TB) {
-	tb.Helper()
-	if testEndpoint != "" {
-		return
-	}
-	if os.Getenv("CI") != "" {
-		tb.Fatalf("versitygw is required in CI: %s", serverMissing)
-	}
-	tb.Skipf("no S3 server: %s", serverMissing)
-}
-
-// newBucket makes a client and a bucket of its own for the test.
-func newBucket(tb testing.TB) (testAPI, string) {
-	tb.Helper()
-	needServer(tb)
-	ctx := context.Background()
-	client, err := NewS3Client(ctx, testRegion, testEndpoint)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	bucket := fmt.Sprintf("signpost-test-%d", bucketSeq.Add(1))
-	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
-		tb.Fatalf("create bucket %s: %v", bucket, err)
-	}
-	return client, bucket
-}
-
-// counting wraps an S3API, counts calls per method and records their order.
-// failPutAfter, when > 0, makes every PutObject after that many fail.
-type counting struct {
-	S3API
-	mu           sync.Mutex
-	calls        []string // method names in the order the calls completed
-	puts         []string // keys of successful PutObject calls
-	gets         []string // keys of GetObject calls
-	failPutAfter int
-	putCalls     int
-}
-
-func (c *counting) record(method string) {
-	c.mu.Lock()
-	c.calls = append(c.calls, method)
-	c.mu.Unlock()
-}
-
-func (c *counting) count(method string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, m := range c.calls {
-		if m == method {
-			n++
-		}
-	}
-	return n
-}
-
-func (c *counting) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, opts ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
-	defer c.record("ListObjectsV2")
-	return c.S3API.ListObjectsV2(ctx, in, opts...)
-}
-
-func (c *counting) PutObject(ctx context.Context, in *s3.PutObjectInput, opts ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
-	c.mu.Lock()
-	c.putCalls++
-	fail := c.failPutAfter > 0 && c.putCalls > c.failPutAfter
-	c.mu.Unlock()
-	if fail {
-		c.record("PutObject(failed)")
-		return nil, errors.New("injected failure")
-	}
-	out, err := c.S3API.PutObject(ctx, in, opts...)
-	c.mu.Lock()
-	c.calls = append(c.calls, "PutObject")
-	if err == nil {
-		c.puts = append(c.puts, aws.ToString(in.Key))
-	}
-	c.mu.Unlock()
-	return out, err
-}
-
-func (c *counting) DeleteObjects(ctx context.Context, in *s3.DeleteObjectsInput, opts ...func(*s3.Options)) (*s3.DeleteObjectsOutput, error) {
-	c.record("DeleteObjects")
-	return c.S3API.DeleteObjects(ctx, in, opts...)
-}
-
-func (c *counting) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	c.mu.Lock()
-	c.gets = append(c.gets, aws.ToString(in.Key))
-	c.mu.Unlock()
-	defer c.record("GetObject")
-	return c.S3API.GetObject(ctx, in, opts...)
-}
-
-func (c *counting) PutBucketCors(ctx context.Context, in *s3.PutBucketCorsInput, opts ...func(*s3.Options)) (*s3.PutBucketCorsOutput, error) {
-	defer c.record("PutBucketCors")
-	return c.S3API.PutBucketCors(ctx, in, opts...)
-}
-
-func (c *counting) putKeys() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	keys := slices.Clone(c.puts)
-	sort.Strings(keys)
-	return keys
-}
-
-// loadExample loads the example catalog; edit, when set, changes it before
-// it is compiled. It returns the documents of the first site (acme) and its
-// folder.
-func loadExample(tb testing.TB, edit func(*build.Catalog)) ([]build.Document, string) {
-	tb.Helper()
-	ctx := context.Background()
-	cat, diags := build.Load(ctx, exampleCatalog)
-	if diags.HasErrors() {
-		var b strings.Builder
-		diags.Write(&b, "text")
-		tb.Fatalf("load %s:\n%s", exampleCatalog, b.String())
-	}
-	if edit != nil {
-		edit(cat)
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b.Sites[0].Documents, b.Sites[0].Dir
-}
-
-func findTool(tb testing.TB, cat *build.Catalog, id string) *build.Tool {
-	tb.Helper()
-	for _, t := range cat.Tools {
-		if t.ToolID == id {
-			return t
-		}
-	}
-	tb.Fatalf("no tool %s in the example catalog", id)
-	return nil
-}
-
-func publish(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document, opts ApplyOptions) (*Plan, *Applied) {
-	tb.Helper()
-	ctx := context.Background()
-	p, err := PlanS3(ctx, api, bucket, prefix, docs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := p.Apply(ctx, api, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p, r
-}
-
-// bucketKeys lists every key of the bucket.
-func bucketKeys(tb testing.TB, api S3API, bucket string) []string {
-	tb.Helper()
-	var keys []string
-	var token *string
-	for {
-		out, err := api.ListObjectsV2(context.Background(), &s3.ListObjectsV2Input{Bucket: aws.String(bucket), ContinuationToken: token})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, o := range out.Contents {
-			keys = append(keys, aws.ToString(o.Key))
-		}
-		if !aws.ToBool(out.IsTruncated) {
-			break
-		}
-		token = out.NextContinuationToken
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// checkBucket reads every document back and compares its headers and
-// bytes with the route table, and checks that the bucket holds nothing else
-// under prefix but the manifest.
-func checkBucket(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document) {
-	tb.Helper()
-	ctx := context.Background()
-	prefix = normalizePrefix(prefix)
-	want := []string{prefix + ManifestName}
-	for _, d := range docs {
-		key := prefix + d.Route.Key
-		want = append(want, key)
-		out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
-		if err != nil {
-			tb.Errorf("get %s: %v", key, err)
-			continue
-		}
-		body, err := io.ReadAll(out.Body)
-		out.Body.Close()
-		if err != nil {
-			tb.Errorf("read %s: %v", key, err)
-			continue
-		}
-		if !bytes.Equal(body, d.Body) {
-			tb.Errorf("%s: body differs from the built document (%d bytes, want %d)", key, len(body), len(d.Body))
-		}
-		if got := aws.ToString(out.ContentType); got != d.ContentType {
-			tb.Errorf("%s: Content-Type %q, want %q", key, got, d.ContentType)
-		}
-		if got := aws.ToString(out.CacheControl); got != d.CacheControl {
-			tb.Errorf("%s: Cache-Control %q, want %q", key, got, d.CacheControl)
-		}
-	}
-	sort.Strings(want)
-	var got []string
-	for _, k := range bucketKeys(tb, api, bucket) {
-		if strings.HasPrefix(k, prefix) {
-			got = append(got, k)
-		}
-	}
-	if !slices.Equal(got, want) {
-		tb.Errorf("bucket keys:\n got %q\nwant %q", got, want)
-	}
-}
 
 func TestPublishExample(t *testing.T) {
 	client, bucket := newBucket(t)
@@ -358,7 +92,7 @@ func TestPlanOrder(t *testing.T) {
 func TestSetBucketCORS(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
-	if err := SetBucketCORS(ctx, client, bucket); err != nil {
+	if err := setBucketCORS(ctx, client, bucket); err != nil {
 		t.Fatal(err)
 	}
 	out, err := client.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: aws.String(bucket)})
@@ -638,22 +372,4 @@ func TestMaxDeletesRefuses(t *testing.T) {
 		t.Errorf("second run deleted %d, want %d", r.Deleted, len(p.Deletes))
 	}
 	checkBucket(t, client, bucket, dir, removed)
-}
-
-// TestExplainAWSError checks the hints publish adds to the usual AWS
-// failures, against the real server where it can.
-func TestExplainAWSError(t *testing.T) {
-	client, _ := newBucket(t)
-	_, err := PlanS3(context.Background(), client, "no-such-bucket-here", "", nil)
-	if err = ExplainAWSError(err, "no-such-bucket-here"); err == nil || !strings.Contains(err.Error(), "bucket no-such-bucket-here does not exist: create it") {
-		t.Errorf("missing bucket: %v", err)
-	}
-	plain := errors.New("something else")
-	if got := ExplainAWSError(plain, "b"); got != plain {
-		t.Errorf("an unknown error was changed: %v", got)
-	}
-	creds := fmt.Errorf("operation error S3: ListObjectsV2, get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found")
-	if got := ExplainAWSError(creds, "b"); !strings.Contains(got.Error(), "no AWS credentials found: set AWS_PROFILE") || !errors.Is(got, creds) {
-		t.Errorf("no credentials: %v", got)
-	}
 }

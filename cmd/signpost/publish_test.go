@@ -79,11 +79,11 @@ func TestPublishCommand(t *testing.T) {
 		t.Fatalf("dry run: exit %d, %d objects:\n%s", code, count(), out)
 	}
 	code, out = publishCmd()
-	if code != 0 || !strings.Contains(out, "published site to s3://discovery/site") {
+	if code != 0 || !strings.Contains(out, "published the site without tenants to s3://discovery/site") {
 		t.Fatalf("publish: exit %d:\n%s", code, out)
 	}
 	code, out = publishCmd("--format", "json")
-	var report publishReport
+	var report publish.Plan
 	if err := json.Unmarshal([]byte(out), &report); err != nil || code != 0 {
 		t.Fatalf("republish: exit %d, %v:\n%s", code, err, out)
 	}
@@ -135,17 +135,17 @@ func TestPublishCloudFront(t *testing.T) {
 	}
 	write("a.yaml", tool("get_forecast", "A forecast."))
 	write("b.yaml", tool("get_alerts", "Alerts."))
-	publishJSON := func(args ...string) publishReport {
+	publishJSON := func(args ...string) publish.Plan {
 		t.Helper()
 		var out, errOut strings.Builder
 		code := run(ctx, append([]string{"publish", dir, "--target", "production", "--format", "json"}, args...), &out, &errOut)
-		var report publishReport
+		var report publish.Plan
 		if err := json.Unmarshal([]byte(out.String()), &report); err != nil || code != 0 {
 			t.Fatalf("publish %q: exit %d, %v:\n%s%s", args, code, err, out.String(), errOut.String())
 		}
 		return report
 	}
-	functions := func(r publishReport) string {
+	functions := func(r publish.Plan) string {
 		var b strings.Builder
 		for _, s := range r.Sites {
 			for _, f := range s.CloudFront.Functions {
@@ -316,5 +316,200 @@ func TestPublishCloudFront(t *testing.T) {
 	}
 	if r = publishJSON(); len(r.Sites[0].CloudFront.Pending) != 0 || len(r.Sites[0].CloudFront.Invalidations) != 0 {
 		t.Errorf("a republish after the deletes: %+v", r.Sites[0].CloudFront)
+	}
+}
+
+// TestPublishOutput pins what signpost publish prints, byte for byte: the
+// text plan and result lines, the JSON report, and the messages of a
+// refused publish, of a wait for CloudFront that times out, and of a
+// missing bucket.
+func TestPublishOutput(t *testing.T) {
+	srv := startS3(t)
+	cf := cftest.Start()
+	defer cf.Close()
+	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)
+	ctx := context.Background()
+	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("pinned")}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("signpost.yaml", "site: {origin: https://example.com, publisher: example.com}\n"+
+		"targets:\n  local: {s3: {bucket: pinned, prefix: site, endpoint: \""+srv.Endpoint+"\"}, cloudfront: {distributionId: E1PINNED, functionName: pinned}}\n")
+	tool := func(id, description string) string {
+		return "tools:\n  - toolId: " + id + "\n    description: " + description + "\n    source: host-extension\n    safetyTier: read\n    replayPolicy: deterministic\n    egress: none\n"
+	}
+	write("a.yaml", tool("get_forecast", "A forecast."))
+	write("b.yaml", tool("get_alerts", "Alerts."))
+	publishCmd := func(wantCode int, args ...string) (string, string) {
+		t.Helper()
+		var out, errOut strings.Builder
+		if code := run(ctx, append([]string{"publish", dir, "--target", "local"}, args...), &out, &errOut); code != wantCode {
+			t.Fatalf("publish %q: exit %d, want %d:\n%s%s", args, code, wantCode, out.String(), errOut.String())
+		}
+		return out.String(), errOut.String()
+	}
+	same := func(what, got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s:\n got %q\nwant %q", what, got, want)
+		}
+	}
+
+	out, _ := publishCmd(0, "--dry-run")
+	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
+  upload site/.signpost-404.json (new)
+  upload site/tools/get_alerts.compact.json (new)
+  upload site/tools/get_alerts.json (new)
+  upload site/tools/get_forecast.compact.json (new)
+  upload site/tools/get_forecast.json (new)
+  upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/mcp/catalog.json (new)
+  upload site/tools.compact.json (new)
+  upload site/tools.json (new)
+  function pinned-viewer-request: create
+  function pinned-viewer-response: create
+  invalidate 0 paths on distribution E1PINNED
+dry run: nothing changed for the site without tenants
+`)
+	out, _ = publishCmd(0)
+	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
+  upload site/.signpost-404.json (new)
+  upload site/tools/get_alerts.compact.json (new)
+  upload site/tools/get_alerts.json (new)
+  upload site/tools/get_forecast.compact.json (new)
+  upload site/tools/get_forecast.json (new)
+  upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/mcp/catalog.json (new)
+  upload site/tools.compact.json (new)
+  upload site/tools.json (new)
+  function pinned-viewer-request: create
+  function pinned-viewer-response: create
+  invalidate 0 paths on distribution E1PINNED
+published the site without tenants to s3://pinned/site/: 9 uploaded (2210 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
+`)
+
+	write("a.yaml", tool("get_forecast", "A forecast, described anew."))
+	if err := os.Remove(filepath.Join(dir, "b.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut := publishCmd(exitInvalid, "--max-deletes", "1")
+	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 4 uploads, 2 deletes, 3 unchanged
+  upload site/tools/get_forecast.compact.json (content changed)
+  upload site/tools/get_forecast.json (content changed)
+  upload site/tools.compact.json (content changed)
+  upload site/tools.json (content changed)
+  delete site/tools/get_alerts.compact.json
+  delete site/tools/get_alerts.json
+  function pinned-viewer-request: unchanged
+  function pinned-viewer-response: unchanged
+  invalidate 9 paths on distribution E1PINNED; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+    /site/tools.compact.json
+    /site/tools.json
+    /site/tools/get_alerts.compact.json
+    /site/tools/get_alerts.json
+    /site/tools/get_forecast.compact.json
+    /site/tools/get_forecast.json
+    /tools
+    /tools/get_alerts
+    /tools/get_forecast
+refused: nothing changed for the site without tenants
+`)
+	same("refused, stderr", errOut, "signpost: 2 deletes planned for s3://pinned/site/, more than --max-deletes 1: nothing published; check the plan, then raise the limit\n")
+	out, _ = publishCmd(exitInvalid, "--max-deletes", "1", "--format", "json", "--dry-run")
+	same("refused, json", out, `{
+  "bucket": "pinned",
+  "dryRun": true,
+  "refused": true,
+  "sites": [
+    {
+      "tenant": "",
+      "prefix": "site/",
+      "uploads": [
+        {
+          "key": "site/tools/get_forecast.compact.json",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools/get_forecast.json",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.compact.json",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.json",
+          "reason": "content changed"
+        }
+      ],
+      "deletes": [
+        "site/tools/get_alerts.compact.json",
+        "site/tools/get_alerts.json"
+      ],
+      "unchanged": 3,
+      "cloudfront": {
+        "distributionId": "E1PINNED",
+        "functions": [
+          {
+            "name": "pinned-viewer-request",
+            "action": "unchanged"
+          },
+          {
+            "name": "pinned-viewer-response",
+            "action": "unchanged"
+          }
+        ],
+        "invalidations": [
+          "/site/tools.compact.json",
+          "/site/tools.json",
+          "/site/tools/get_alerts.compact.json",
+          "/site/tools/get_alerts.json",
+          "/site/tools/get_forecast.compact.json",
+          "/site/tools/get_forecast.json",
+          "/tools",
+          "/tools/get_alerts",
+          "/tools/get_forecast"
+        ],
+        "pending": [],
+        "invalidationIds": []
+      }
+    }
+  ]
+}
+`)
+
+	cf.CompleteAfter(1 << 30)
+	_, errOut = publishCmd(exitInvalid, "--invalidation-timeout", "50ms")
+	same("timed out, stderr", errOut, "signpost: wait for invalidation I1 on distribution E1PINNED: context deadline exceeded; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds\n")
+	out, _ = publishCmd(0, "--dry-run", "--max-invalidation-paths", "4")
+	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 7 unchanged
+  delete site/tools/get_alerts.compact.json
+  delete site/tools/get_alerts.json
+  function pinned-viewer-request: unchanged
+  function pinned-viewer-response: unchanged
+  invalidate 4 paths on distribution E1PINNED, 9 left pending by an earlier publish; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+    /*
+    /site/tools/get_alerts.compact.json
+    /site/tools/get_alerts.json
+    /tools/get_alerts
+dry run: nothing changed for the site without tenants
+`)
+	cf.CompleteAfter(0)
+	out, _ = publishCmd(0, "--max-invalidation-paths", "4")
+	lines := strings.SplitAfter(out, "\n")
+	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 7 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
+
+	_, errOut = publishCmd(exitInvalid, "--bucket", "no-such-bucket")
+	if _, hint, _ := strings.Cut(errOut, "\n"); hint != "bucket no-such-bucket does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)\n" {
+		t.Errorf("missing bucket: %q", errOut)
 	}
 }

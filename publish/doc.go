@@ -1,0 +1,41 @@
+// Package publish puts a built site on S3 and keeps its CloudFront
+// distribution current, in an order that never leaves a list naming a
+// missing document.
+//
+// [Sites] is the one call: it plans every site, then carries the plan out.
+// The plan compares each site with its objects in the bucket (one listing,
+// one read of a manifest) and, with a distribution, with the live code of
+// its CloudFront Functions and the paths an earlier publish left to
+// invalidate. It changes nothing, so that a dry run is the plan alone.
+// More deletes than [Options.MaxDeletes] in any site refuse the whole
+// publish before anything changes, with a [*DeleteLimitError].
+//
+// Carrying a site's plan out keeps this order, so that at no moment does a
+// list or catalog, in the bucket or in a cache, name a document that is not
+// there, or a route the distribution does not serve:
+//
+//  1. the paths to invalidate are recorded in the bucket
+//     ([PendingInvalidationName]), so that a publish that fails half-way
+//     leaves them to the next one;
+//  2. every document is uploaded;
+//  3. the CloudFront Functions are switched over (created or updated, then
+//     published): the new routes lead to documents that exist;
+//  4. the lists and catalogs that name the documents are uploaded;
+//  5. the manifest is uploaded, still naming the objects about to be
+//     deleted, so that a publish stopped before the deletes leaves their
+//     routes to the next one to invalidate;
+//  6. when there are deletes, the changed paths (the lists among them) are
+//     invalidated and the invalidation waited for, at most
+//     [Options.InvalidationTimeout], so that no cache serves an old list
+//     naming a document about to go;
+//  7. the deletes are made, bounded by [Options.MaxDeletes], then the
+//     manifest is uploaded without them;
+//  8. the rest is invalidated, and the pending paths cleared.
+//
+// The S3 and CloudFront clients are the small interfaces [S3API] and
+// [CloudFrontAPI], which the SDK's clients satisfy, and so do test servers
+// and fakes. Errors name what failed, never a command's flags: a refusal
+// is a [*DeleteLimitError], a wait that ran out an
+// [*InvalidationTimeoutError], and an AWS error with a known cause an
+// [*AWSError], so that a command can say which of its flags to change.
+package publish

@@ -1,0 +1,137 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/smithy-go"
+)
+
+// Cause is a usual cause of a failed call to S3 or CloudFront, as
+// [ExplainAWSError] recognises it.
+type Cause int
+
+// The causes [ExplainAWSError] recognises.
+const (
+	// CauseNoSuchBucket: the bucket does not exist, or the endpoint is
+	// not the storage that holds it.
+	CauseNoSuchBucket Cause = iota + 1
+	// CauseWrongRegion: the bucket is in another region than the
+	// client's.
+	CauseWrongRegion
+	// CauseAccessDenied: the credentials lack a permission.
+	CauseAccessDenied
+	// CauseCredentialsRefused: the credentials are wrong or expired.
+	CauseCredentialsRefused
+	// CauseNoCredentials: the credential chain found none.
+	CauseNoCredentials
+)
+
+// AWSError is a failed call to S3 or CloudFront for a bucket, with its
+// usual cause: its message is Err's, then a line saying what to do.
+type AWSError struct {
+	Err    error
+	Cause  Cause
+	Bucket string
+}
+
+func (e *AWSError) Error() string { return e.Err.Error() + "\n" + e.Hint() }
+
+func (e *AWSError) Unwrap() error { return e.Err }
+
+// Hint says what to do about the cause.
+func (e *AWSError) Hint() string {
+	switch e.Cause {
+	case CauseNoSuchBucket:
+		return "bucket " + e.Bucket + " does not exist: create it, or check the target's bucket and endpoint"
+	case CauseWrongRegion:
+		return "bucket " + e.Bucket + " is in another region: set the target's region"
+	case CauseAccessDenied:
+		return "the credentials lack a permission publish needs: templates/aws/cloudfront-s3.yaml's CiPublishPolicy lists them"
+	case CauseCredentialsRefused:
+		return "the AWS credentials were refused: check the access key, or refresh the session"
+	case CauseNoCredentials:
+		return "no AWS credentials found: set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run where a role is assumed (in GitHub Actions, aws-actions/configure-aws-credentials)"
+	}
+	return ""
+}
+
+// ExplainAWSError returns err, an error of a call to S3 or CloudFront for
+// bucket, as an [*AWSError] when it has one of the usual causes: no
+// credentials, a missing bucket, a bucket in another region, a permission
+// missing. Other errors are returned as they are.
+func ExplainAWSError(err error, bucket string) error {
+	if err == nil {
+		return nil
+	}
+	var ae smithy.APIError
+	var cause Cause
+	switch {
+	case errors.As(err, &ae) && ae.ErrorCode() == "NoSuchBucket":
+		cause = CauseNoSuchBucket
+	case errors.As(err, &ae) && (ae.ErrorCode() == "AuthorizationHeaderMalformed" || ae.ErrorCode() == "PermanentRedirect"):
+		cause = CauseWrongRegion
+	case errors.As(err, &ae) && (ae.ErrorCode() == "AccessDenied" || ae.ErrorCode() == "Forbidden"):
+		cause = CauseAccessDenied
+	case errors.As(err, &ae) && (ae.ErrorCode() == "InvalidAccessKeyId" || ae.ErrorCode() == "SignatureDoesNotMatch" || ae.ErrorCode() == "ExpiredToken"):
+		cause = CauseCredentialsRefused
+	case strings.Contains(err.Error(), "get credentials") || strings.Contains(err.Error(), "failed to refresh cached credentials"):
+		cause = CauseNoCredentials
+	default:
+		return err
+	}
+	return &AWSError{Err: err, Cause: cause, Bucket: bucket}
+}
+
+// DeleteLimitError refuses a whole publish, before anything changes,
+// because some sites plan more deletes than the limit: that usually means a
+// wrong prefix or an emptied catalog.
+type DeleteLimitError struct {
+	Bucket string
+	// Limit is Options.MaxDeletes.
+	Limit int
+	// Sites are the sites over the limit, in the order of the plan.
+	Sites []SiteDeletes
+}
+
+// SiteDeletes is how many deletes a site plans.
+type SiteDeletes struct {
+	Prefix  string
+	Deletes int
+}
+
+func (e *DeleteLimitError) Error() string {
+	return e.Planned() + fmt.Sprintf(", more than the limit of %d: nothing published", e.Limit)
+}
+
+// Planned lists the sites over the limit: "N deletes planned for
+// s3://BUCKET/PREFIX", joined by "; ".
+func (e *DeleteLimitError) Planned() string {
+	parts := make([]string, len(e.Sites))
+	for i, s := range e.Sites {
+		parts[i] = fmt.Sprintf("%d deletes planned for s3://%s/%s", s.Deletes, e.Bucket, s.Prefix)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// InvalidationTimeoutError is a wait for an invalidation that ended before
+// CloudFront completed it: the timeout ran out (Err is
+// context.DeadlineExceeded) or the wait was cancelled. Nothing was deleted,
+// and the paths stay pending in the bucket for the next publish.
+type InvalidationTimeoutError struct {
+	DistributionID, ID string
+	Err                error
+}
+
+func (e *InvalidationTimeoutError) Error() string {
+	return e.Waited() + "; publish again later: the paths stay pending until an invalidation succeeds"
+}
+
+// Waited says which wait ended, and why: "wait for invalidation ID on
+// distribution DISTRIBUTION: ERR".
+func (e *InvalidationTimeoutError) Waited() string {
+	return fmt.Sprintf("wait for invalidation %s on distribution %s: %v", e.ID, e.DistributionID, e.Err)
+}
+
+func (e *InvalidationTimeoutError) Unwrap() error { return e.Err }

@@ -1,0 +1,344 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"time"
+
+	"github.com/signpost-dev/signpost/build"
+	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
+)
+
+// DefaultMaxDeletes is how many objects a site may delete unless told
+// otherwise: enough for ordinary removals, few enough that a wrong prefix
+// or an emptied catalog does not wipe a bucket.
+const DefaultMaxDeletes = 256
+
+// InvalidationPathLimit is the most paths CloudFront lets be in progress
+// on a distribution: the most Options.MaxInvalidationPaths can be.
+const InvalidationPathLimit = 3000
+
+// DefaultInvalidationTimeout bounds the wait for an invalidation before
+// deletes; CloudFront usually completes one in under a few minutes.
+const DefaultInvalidationTimeout = 15 * time.Minute
+
+// invalidationPollInterval is how often publish asks whether an
+// invalidation is complete.
+const invalidationPollInterval = 10 * time.Second
+
+// Options tunes Sites.
+type Options struct {
+	// DryRun stops after the plan: nothing changes.
+	DryRun bool
+	// MaxDeletes bounds the deletes of each site: when a site plans more,
+	// the whole publish is refused before anything changes. A negative
+	// value allows any number; the zero value allows none.
+	MaxDeletes int
+	// MaxInvalidationPaths is how many paths an invalidation lists before
+	// they are collapsed into wildcards: DefaultMaxInvalidationPaths when
+	// <= 0, at most InvalidationPathLimit.
+	MaxInvalidationPaths int
+	// InvalidationTimeout bounds the wait for CloudFront to drop the old
+	// lists before anything is deleted: DefaultInvalidationTimeout when
+	// <= 0.
+	InvalidationTimeout time.Duration
+	// CompactView is the catalog's compact view setting
+	// (build.Config.CompactView), which the code of the CloudFront
+	// Functions depends on.
+	CompactView bool
+	// Concurrency is the number of uploads in flight; 8 when <= 0.
+	Concurrency int
+	// Planned, when set, is called once every site is planned, before
+	// anything changes (and for a dry run or a refused publish too): the
+	// moment to show the plan.
+	Planned func(*Plan)
+	// Progress, when set, is called after each upload and each delete
+	// batch of a site with the work done and the site's total, never
+	// concurrently.
+	Progress func(done, total int)
+}
+
+// Plan is what a publish plans for each site and, once carried out, what it
+// did.
+type Plan struct {
+	Bucket string `json:"bucket"`
+	DryRun bool   `json:"dryRun"`
+	// Refused is set when a site plans more deletes than
+	// Options.MaxDeletes: then nothing is published.
+	Refused bool        `json:"refused"`
+	Sites   []*SitePlan `json:"sites"`
+}
+
+// SitePlan is the plan of one site: its objects, and its distribution's
+// functions and invalidations.
+type SitePlan struct {
+	Tenant string `json:"tenant"`
+	// Prefix is where the site's objects go in the bucket: empty, or
+	// ending with "/".
+	Prefix string `json:"prefix"`
+	// Uploads holds the documents first, then the lists and catalogs.
+	Uploads []Upload `json:"uploads"`
+	// Deletes holds the keys of the objects the site no longer has.
+	Deletes []string `json:"deletes"`
+	// Unchanged counts the documents already in the bucket as built.
+	Unchanged int `json:"unchanged"`
+	// CloudFront is set when the target has a distribution.
+	CloudFront *DistributionPlan `json:"cloudfront,omitempty"`
+	// Applied is set once the plan is carried out.
+	Applied *Applied `json:"applied,omitempty"`
+
+	objects *ObjectPlan
+	inv     invalidation
+}
+
+// DistributionPlan is what a publish plans and does to a site's
+// distribution.
+type DistributionPlan struct {
+	DistributionID string `json:"distributionId"`
+	// Functions are the site's two CloudFront Functions, when the target
+	// names them.
+	Functions []FunctionPlan `json:"functions"`
+	// Invalidations are every path to invalidate; Pending those an earlier
+	// publish left, included in Invalidations.
+	Invalidations []string `json:"invalidations"`
+	Pending       []string `json:"pending"`
+	// InvalidationIDs are the invalidations made, once carried out.
+	InvalidationIDs []string `json:"invalidationIds"`
+}
+
+// WaitsBeforeDeletes reports whether the changed paths are invalidated, and
+// the invalidation waited for, before the deletes: when the site has both.
+func (s *SitePlan) WaitsBeforeDeletes() bool {
+	return s.CloudFront != nil && len(s.Deletes) > 0 && len(s.inv.Updated) > 0
+}
+
+// distributionID is the ID of the site's distribution, "" without one.
+func (s *SitePlan) distributionID() string {
+	if s.CloudFront == nil {
+		return ""
+	}
+	return s.CloudFront.DistributionID
+}
+
+// Sites publishes each of sites to the bucket of target, under its prefix
+// (and with tenants under the site's folder), and keeps the site's
+// distribution current when target has CloudFront; cf may be nil when it
+// has not. It plans every site first, then, unless opts.DryRun is set or
+// the plan is refused, gives the bucket its CORS rule and carries out each
+// site's plan in the order of the package comment.
+//
+// It returns the plan with what was done. A plan with more deletes than
+// opts.MaxDeletes in any site is returned with a *DeleteLimitError, before
+// anything changes. Errors of AWS calls with a usual cause are an
+// *AWSError.
+func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*build.Site, target *build.Target, opts Options) (*Plan, error) {
+	if target == nil || target.S3 == nil {
+		return nil, errors.New("publish: the target has no S3 bucket")
+	}
+	if target.CloudFront != nil && cf == nil {
+		return nil, errors.New("publish: the target has a CloudFront distribution, and no CloudFront client was given")
+	}
+	if opts.MaxInvalidationPaths > InvalidationPathLimit {
+		return nil, fmt.Errorf("publish: %d invalidation paths asked for; CloudFront allows %d in progress per distribution", opts.MaxInvalidationPaths, InvalidationPathLimit)
+	}
+	bucket := target.S3.Bucket
+	p := &Plan{Bucket: bucket, DryRun: opts.DryRun}
+	for _, s := range sites {
+		sp, err := planSite(ctx, s3, cf, target, s, opts)
+		if err != nil {
+			return nil, ExplainAWSError(err, bucket)
+		}
+		p.Sites = append(p.Sites, sp)
+	}
+	// Too many deletes usually mean a wrong prefix or an emptied catalog:
+	// refuse the whole publish, before changing anything.
+	var refusal *DeleteLimitError
+	for _, sp := range p.Sites {
+		if opts.MaxDeletes >= 0 && len(sp.Deletes) > opts.MaxDeletes {
+			if refusal == nil {
+				refusal = &DeleteLimitError{Bucket: bucket, Limit: opts.MaxDeletes}
+			}
+			refusal.Sites = append(refusal.Sites, SiteDeletes{Prefix: sp.Prefix, Deletes: len(sp.Deletes)})
+		}
+	}
+	p.Refused = refusal != nil
+	if opts.Planned != nil {
+		opts.Planned(p)
+	}
+	if refusal != nil {
+		return p, refusal
+	}
+	if opts.DryRun {
+		return p, nil
+	}
+	if err := setBucketCORS(ctx, s3, bucket); err != nil {
+		return p, ExplainAWSError(err, bucket)
+	}
+	for _, sp := range p.Sites {
+		if err := sp.apply(ctx, s3, cf, opts); err != nil {
+			return p, ExplainAWSError(err, bucket)
+		}
+	}
+	return p, nil
+}
+
+// planSite plans the publishing of one site to the bucket of target and,
+// when target has CloudFront, to the site's distribution. It changes
+// nothing.
+func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Target, s *build.Site, opts Options) (*SitePlan, error) {
+	dest, cft := target.S3, target.CloudFront
+	prefix := dest.Prefix
+	if s.Tenant != "" {
+		prefix = path.Join(prefix, s.Dir)
+	}
+	docs := s.Documents
+	if cft != nil {
+		// The page the distribution answers unknown keys with.
+		docs = append(slices.Clip(docs), ErrorDocument())
+	}
+	op, err := PlanS3(ctx, s3, dest.Bucket, prefix, docs)
+	if err != nil {
+		return nil, err
+	}
+	sp := &SitePlan{Tenant: s.Tenant, Prefix: op.Prefix, Uploads: orEmpty(slices.Clone(op.Uploads)), Deletes: orEmpty(slices.Clone(op.Deletes)), Unchanged: op.Unchanged, objects: op}
+	if cft == nil {
+		return sp, nil
+	}
+	dist := cft.Distributions[s.Tenant]
+	pending, err := readPendingInvalidation(ctx, s3, op)
+	if err != nil {
+		return nil, err
+	}
+	sp.inv = invalidationPaths(op, pending, opts.MaxInvalidationPaths)
+	sp.CloudFront = &DistributionPlan{DistributionID: dist.ID, Functions: []FunctionPlan{},
+		Invalidations: orEmpty(sp.inv.Paths()), Pending: orEmpty(pending), InvalidationIDs: []string{}}
+	if dist.FunctionName == "" {
+		return sp, nil
+	}
+	req, resp, err := cffunctions.Functions(s, dest, opts.CompactView)
+	if err != nil {
+		return nil, err
+	}
+	reqName, respName := functionNames(dist.FunctionName)
+	for _, f := range []struct {
+		name string
+		code []byte
+	}{{reqName, req}, {respName, resp}} {
+		fp, err := planFunction(ctx, cf, f.name, f.code)
+		if err != nil {
+			return nil, err
+		}
+		sp.CloudFront.Functions = append(sp.CloudFront.Functions, fp)
+	}
+	return sp, nil
+}
+
+func orEmpty[E any](s []E) []E {
+	if s == nil {
+		return []E{}
+	}
+	return s
+}
+
+// apply carries out the plan of the site, and its distribution's part, and
+// records what it did in s.Applied and s.CloudFront.InvalidationIDs:
+//
+//  1. the paths to invalidate are recorded as pending in the bucket, so
+//     that a publish that fails half-way leaves them to the next one;
+//  2. documents are uploaded, the functions switched over, the lists and
+//     catalogs uploaded, then the manifest (ObjectPlan.Apply);
+//  3. when there are deletes, the changed paths are invalidated first and
+//     the invalidation waited for (at most opts.InvalidationTimeout), so
+//     that no cache serves an old list naming a document about to be
+//     deleted; then the deletes;
+//  4. the rest is invalidated, and the pending paths cleared; when the
+//     deletes were refused, the paths stay pending for the publish that
+//     makes them.
+func (s *SitePlan) apply(ctx context.Context, s3 S3API, cf CloudFrontAPI, opts Options) error {
+	dist := s.distributionID()
+	all := s.inv.Paths()
+	if dist != "" && len(all) > 0 {
+		if err := savePendingInvalidation(ctx, s3, s.objects, dist, all); err != nil {
+			return err
+		}
+	}
+	wait := opts.InvalidationTimeout
+	if wait <= 0 {
+		wait = DefaultInvalidationTimeout
+	}
+	aopts := ApplyOptions{MaxDeletes: opts.MaxDeletes, Concurrency: opts.Concurrency, Progress: opts.Progress, BeforeLists: s.applyFunctions(cf)}
+	invalidated := false
+	if dist != "" && len(s.inv.Updated) > 0 {
+		aopts.BeforeDeletes = func(ctx context.Context) error {
+			id, err := invalidate(ctx, cf, dist, s.inv.Updated)
+			if err != nil {
+				return err
+			}
+			s.CloudFront.InvalidationIDs = append(s.CloudFront.InvalidationIDs, id)
+			wctx, cancel := context.WithTimeout(ctx, wait)
+			defer cancel()
+			if err := waitInvalidation(wctx, cf, dist, id, invalidationPollInterval); err != nil {
+				return err
+			}
+			invalidated = true
+			return nil
+		}
+	}
+	res, err := s.objects.Apply(ctx, s3, aopts)
+	if err != nil {
+		return err
+	}
+	s.Applied = res
+	if dist == "" {
+		return nil
+	}
+	if res.DeletesRefused {
+		// Nothing was deleted. Invalidate what changed, and leave every
+		// path pending: the publish that makes the deletes then
+		// invalidates the lists again and waits before deleting.
+		id, err := invalidate(ctx, cf, dist, s.inv.Updated)
+		if id != "" {
+			s.CloudFront.InvalidationIDs = append(s.CloudFront.InvalidationIDs, id)
+		}
+		return err
+	}
+	rest := all
+	if invalidated {
+		rest = s.inv.Deleted
+	}
+	id, err := invalidate(ctx, cf, dist, rest)
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		s.CloudFront.InvalidationIDs = append(s.CloudFront.InvalidationIDs, id)
+	}
+	if len(all) > 0 || hasPendingInvalidation(s.objects) {
+		if err := clearPendingInvalidation(ctx, s3, s.objects); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyFunctions returns the step that brings the site's functions up to
+// date, or nil when there is none. ObjectPlan.Apply runs it once the
+// documents are uploaded and before the lists: the new routes then lead to
+// objects that exist, and no list names a route the distribution does not
+// serve yet.
+func (s *SitePlan) applyFunctions(cf CloudFrontAPI) func(context.Context) error {
+	if s.CloudFront == nil || len(s.CloudFront.Functions) == 0 {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		for _, f := range s.CloudFront.Functions {
+			if err := applyFunction(ctx, cf, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
