@@ -24,11 +24,11 @@ type buildOptions struct {
 	Dir    string
 	Out    string
 	Target string
-	Format formatFlag
+	Format string
 }
 
 func newBuildCmd() *cobra.Command {
-	opts := buildOptions{Out: "site", Format: formatFlag(build.FormatText)}
+	opts := buildOptions{Out: "site"}
 	cmd := &cobra.Command{
 		Use:   "build [DIR]",
 		Short: "Validate a catalog and compile it into a static site",
@@ -51,7 +51,7 @@ earlier build.`,
 	}
 	cmd.Flags().StringVarP(&opts.Out, "out", "o", opts.Out, "output folder")
 	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve")
-	cmd.Flags().Var(&opts.Format, "format", "diagnostics format: text, json or github")
+	enumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
 	return cmd
 }
 
@@ -60,7 +60,7 @@ earlier build.`,
 func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) error {
 	cat, diags := build.Load(ctx, opts.Dir)
 	if len(diags) > 0 || opts.Format == build.FormatJSON {
-		if err := diags.Write(stdout, string(opts.Format)); err != nil {
+		if err := diags.Write(stdout, opts.Format); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/publish/check"
 )
 
@@ -15,13 +16,13 @@ import (
 type checkOptions struct {
 	url     string
 	tenants []string
-	format  checkFormat
+	format  string
 	verbose bool
 	crawl   check.Options
 }
 
 func newCheckCmd() *cobra.Command {
-	opts := &checkOptions{format: "text"}
+	opts := &checkOptions{}
 	cmd := &cobra.Command{
 		Use:   "check URL",
 		Short: "Check a published site against the discovery specs' HTTP contract",
@@ -61,7 +62,7 @@ Rules:
 		},
 	}
 	f := cmd.Flags()
-	f.Var(&opts.format, "format", "output format: text or json")
+	enumVar(f, &opts.format, "format", build.FormatText, reportFormats(), "output format: text or json")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list passing findings too, not only problems")
 	f.StringSliceVar(&opts.tenants, "tenant", nil, "tenant whose site to check, replacing {tenant} in URL (repeatable)")
 	f.DurationVar(&opts.crawl.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
@@ -105,19 +106,6 @@ func writeCheckReport(w io.Writer, r *check.Report, opts *checkOptions) error {
 		return r.WriteJSON(w)
 	}
 	return r.WriteText(w, opts.verbose)
-}
-
-// checkFormat is the --format flag of check.
-type checkFormat string
-
-func (f *checkFormat) String() string { return string(*f) }
-func (f *checkFormat) Type() string   { return "text|json" }
-func (f *checkFormat) Set(s string) error {
-	if s != "text" && s != "json" {
-		return fmt.Errorf("must be text or json")
-	}
-	*f = checkFormat(s)
-	return nil
 }
 
 // checkRulesHelp lists the rules for --help: name and level, then the rule

@@ -16,28 +16,10 @@ const (
 	publishNone  = scaffold.PublishNone
 )
 
-// placeholderBucket is the bucket init writes when --bucket gives none,
-// which publish refuses.
-const placeholderBucket = scaffold.PlaceholderBucket
-
-// publishFlag is the --publish flag of signpost init.
-type publishFlag string
-
-func (f *publishFlag) String() string { return string(*f) }
-func (f *publishFlag) Type() string   { return "s3|pages|none" }
-func (f *publishFlag) Set(s string) error {
-	switch s {
-	case publishS3, publishPages, publishNone:
-		*f = publishFlag(s)
-		return nil
-	}
-	return errors.New("must be s3, pages or none")
-}
-
 // initOptions are the flags of signpost init.
 type initOptions struct {
 	origin, publisher, displayName string
-	publish                        publishFlag
+	publish                        string
 	bucket, region, roleARN        string
 	branch                         string
 	force                          bool
@@ -124,7 +106,7 @@ and the repository's top as they were.`,
 	f.StringVar(&opts.origin, "origin", "", "https origin the site is served from (default "+scaffold.DefaultOrigin+", a placeholder)")
 	f.StringVar(&opts.publisher, "publisher", "", "the organization's domain (default: the host of --origin)")
 	f.StringVar(&opts.displayName, "display-name", "", "the organization's name as people write it (default: the publisher)")
-	f.Var(&opts.publish, "publish", "what the workflow publishes to from --branch: s3, pages or none")
+	enumVar(f, &opts.publish, "publish", opts.publish, []string{publishS3, publishPages, publishNone}, "what the workflow publishes to from --branch: s3, pages or none")
 	f.StringVar(&opts.bucket, "bucket", "", "S3 bucket of the production target, with --publish s3 (default: a placeholder)")
 	f.StringVar(&opts.region, "region", opts.region, "region of the bucket, with --publish s3")
 	f.StringVar(&opts.roleARN, "role-arn", "", "IAM role the workflow assumes to publish, with --publish s3 (default: a placeholder)")

@@ -15,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/publish"
 )
 
@@ -93,7 +94,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	f.IntVar(&o.maxDeletes, "max-deletes", o.maxDeletes, "most objects a site may delete; more refuse the whole publish (-1: no limit)")
 	f.IntVar(&o.maxPaths, "max-invalidation-paths", o.maxPaths, "most paths one CloudFront invalidation lists before they are collapsed into wildcards")
 	f.DurationVar(&o.invalidationTimeout, "invalidation-timeout", o.invalidationTimeout, "longest wait for CloudFront to drop the old lists before documents are deleted")
-	f.StringVar(&o.format, "format", "text", "output format: text or json")
+	enumVar(f, &o.format, "format", build.FormatText, reportFormats(), "output format: text or json")
 	return cmd
 }
 
@@ -143,8 +144,6 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 // check reports the mistakes in the flags that need no catalog.
 func (o *publishOptions) check() error {
 	switch {
-	case o.format != "text" && o.format != "json":
-		return usageError{fmt.Errorf("--format must be text or json")}
 	case o.maxPaths < 1 || o.maxPaths > publish.InvalidationPathLimit:
 		return usageError{fmt.Errorf("--max-invalidation-paths must be 1 to %d: CloudFront allows %d paths in progress per distribution", publish.InvalidationPathLimit, publish.InvalidationPathLimit)}
 	case o.invalidationTimeout <= 0:
@@ -174,8 +173,8 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 			*f.field = f.value
 		}
 	}
-	if dest.Bucket == placeholderBucket {
-		return nil, fmt.Errorf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", o.target, placeholderBucket, build.ConfigFile)
+	if dest.Bucket == scaffold.PlaceholderBucket {
+		return nil, fmt.Errorf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", o.target, scaffold.PlaceholderBucket, build.ConfigFile)
 	}
 	return &build.Target{S3: &dest, CloudFront: t.CloudFront}, nil
 }

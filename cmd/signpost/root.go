@@ -7,8 +7,6 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
-
-	"github.com/signpost-dev/signpost/build"
 )
 
 // version is set at release time with -ldflags "-X main.version=…".
@@ -129,21 +127,6 @@ func wrapArgs(c *cobra.Command) {
 		}
 		return nil
 	}
-}
-
-// formatFlag is the --format flag shared by the commands that report
-// diagnostics.
-type formatFlag string
-
-func (f *formatFlag) String() string { return string(*f) }
-func (f *formatFlag) Type() string   { return "text|json|github" }
-func (f *formatFlag) Set(s string) error {
-	switch s {
-	case build.FormatText, build.FormatJSON, build.FormatGitHub:
-		*f = formatFlag(s)
-		return nil
-	}
-	return fmt.Errorf("must be text, json or github")
 }
 
 // catalogDir is the catalog folder argument, "." when absent.

@@ -10,7 +10,7 @@ import (
 )
 
 func newValidateCmd() *cobra.Command {
-	format := formatFlag(build.FormatText)
+	var format string
 	cmd := &cobra.Command{
 		Use:   "validate [DIR]",
 		Short: "Check every declaration of a catalog folder",
@@ -24,7 +24,7 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, diags := build.Load(cmd.Context(), catalogDir(args))
-			if err := diags.Write(cmd.OutOrStdout(), string(format)); err != nil {
+			if err := diags.Write(cmd.OutOrStdout(), format); err != nil {
 				return err
 			}
 			if diags.HasErrors() {
@@ -43,6 +43,6 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
 			return nil
 		},
 	}
-	cmd.Flags().Var(&format, "format", "output format: text, json or github")
+	enumVar(cmd.Flags(), &format, "format", build.FormatText, diagnosticFormats(), "output format: text, json or github")
 	return cmd
 }

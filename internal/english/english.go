@@ -20,15 +20,19 @@ func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + Plural(n, one, many)
 }
 
-// QuotedOr quotes names and joins them with commas and a last "or": "a",
-// "a" or "b", "a", "b" or "c".
+// Or joins words with commas and a last "or": a, a or b, a, b or c.
+func Or(words []string) string {
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// QuotedOr quotes names and joins them as Or does: "a", "b" or "c".
 func QuotedOr(names []string) string {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = strconv.Quote(n)
 	}
-	if len(quoted) <= 1 {
-		return strings.Join(quoted, "")
-	}
-	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
+	return Or(quoted)
 }
