@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // stdEncode is encoding/json's output, the reference for appendJSON.
@@ -30,8 +31,8 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		t.Fatal(diags)
 	}
 	tools = append(tools, cat.Tools...)
-	for _, name := range corpusFiles {
-		for _, m := range corpusTools(t, name) {
+	for _, name := range corpus.ToolFiles {
+		for _, m := range corpus.Tools(t, name) {
 			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
 				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
 				InputSchema: m["inputSchema"], OutputSchema: m["annotations"]})

@@ -17,12 +17,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // Paths of the files these tests read, relative to this package's folder.
 var (
-	serverCardSchemaPath   = filepath.Join("..", "..", "shared", "reference", "server-card", "schema.json")
-	serverCardExamplesPath = filepath.Join(corpusDir, "server-card-examples.json")
+	serverCardSchemaPath = filepath.Join("..", "..", "shared", "reference", "server-card", "schema.json")
 	// serversSchemaDir holds the schemas of this change: mcp-catalog,
 	// ai-catalog, mcp-server-card-draft and the two fragments.
 	serversSchemaDir = filepath.Join("..", "schemas")
@@ -580,10 +580,7 @@ func TestServerCards(t *testing.T) {
 func TestServerCardExamples(t *testing.T) {
 	sch := srvTLoadSchemas(t)
 	fragment := sch.byName["servers-fragment"]
-	b, err := os.ReadFile(serverCardExamplesPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := corpus.Read(t, "server-card-examples.json")
 	var examples []struct {
 		Path     string          `json:"path"`
 		Expect   string          `json:"expect"`

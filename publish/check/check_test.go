@@ -10,8 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -20,8 +18,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/publish/check"
 	"github.com/signpost-dev/signpost/publish/serve"
@@ -31,38 +29,12 @@ import (
 // handler of signpost serve: the check must pass against it.
 func correctHandler(t testing.TB) http.Handler {
 	t.Helper()
-	dir := moduleRoot(t)
-	cat, diags := build.Load(context.Background(), filepath.Join(dir, "catalogs", "example"))
-	if diags.HasErrors() {
-		t.Fatalf("example catalog: %v", diags)
-	}
-	b, err := build.Compile(context.Background(), cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := buildtest.Example(t)
 	h, err := serve.NewHandler(b.Sites[0].Documents)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
-}
-
-// moduleRoot is the folder of go.mod above the test's folder.
-func moduleRoot(t testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = parent
-	}
 }
 
 // runOn checks site as it answers at base, with opts.
