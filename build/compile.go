@@ -220,7 +220,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 				sources = append(sources, t.Source)
 			}
 		}
-		ad := &toolCatalogAd{URL: strings.TrimSuffix(origin, "/") + "/tools", Sources: sources, CompactView: cat.Config.CompactView}
+		ad := &toolCatalogAd{URL: strings.TrimSuffix(origin, "/") + spec.RouteTools, Sources: sources, CompactView: cat.Config.CompactView}
 		doc := aiCatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
 		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
 	}
@@ -284,17 +284,17 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *S
 		}
 		s.Tools++
 		list.Write(bodies[i])
-		s.Documents = append(s.Documents, NewDocument("/tools/"+t.ToolID, spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
+		s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
 		if compact != nil {
 			clist.Write(compact[i])
-			s.Documents = append(s.Documents, NewDocument("/tools/"+t.ToolID, spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
+			s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
 		}
 	}
 	list.WriteString("]\n")
 	clist.WriteString("]}\n")
-	s.Documents = append(s.Documents, NewDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, list.Bytes()))
+	s.Documents = append(s.Documents, NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, list.Bytes()))
 	if compact != nil {
-		s.Documents = append(s.Documents, NewDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, clist.Bytes()))
+		s.Documents = append(s.Documents, NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, clist.Bytes()))
 	}
 	return s
 }
@@ -309,10 +309,12 @@ func document(b []byte) []byte { return b[:len(b)+1] }
 func NewDocument(route, view, contentType string, body []byte) Document {
 	key := strings.TrimPrefix(route, "/")
 	switch {
-	case route == "/tools":
+	case route == spec.RouteTools:
 		key = listKey(view)
-	case strings.HasPrefix(route, "/tools/"):
-		key = toolKey(strings.TrimPrefix(route, "/tools/"), view)
+	default:
+		if id, ok := spec.ToolIDOf(route); ok {
+			key = toolKey(id, view)
+		}
 	}
 	sum := sha256.Sum256(body)
 	hexSum := hex.EncodeToString(sum[:])

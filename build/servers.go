@@ -653,9 +653,6 @@ func serverMetaKeyProblem(k string) string {
 	return ""
 }
 
-// The routes a card path must stay out of.
-const serverToolsRoute = "/tools"
-
 // checkServers applies the rules that span servers, to servers as
 // decodeServer returned them (nil entries are skipped):
 //   - names are unique, ignoring case (card paths are case-insensitive on
@@ -724,7 +721,7 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 	reserved := map[string]string{
 		strings.ToLower(spec.RouteMCPCatalog): "the MCP catalog",
 		strings.ToLower(spec.RouteAICatalog):  "the AI catalog",
-		serverToolsRoute:                      "the tool catalog",
+		spec.RouteTools:                       "the tool catalog",
 		"/" + listKey(spec.ViewStandard):      "the tool catalog",
 		"/" + listKey(spec.ViewCompact):       "the tool catalog",
 	}
@@ -738,7 +735,7 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 				continue // a default path of a duplicate name: the name is reported
 			}
 			key := strings.ToLower(p.path)
-			if what, ok := reserved[key]; ok || strings.HasPrefix(key, serverToolsRoute+"/") {
+			if what, ok := reserved[key]; ok || strings.HasPrefix(key, spec.RouteTools+"/") {
 				if !ok {
 					what = "the tool catalog"
 				}

@@ -19,6 +19,7 @@ import (
 	"text/template"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/templates"
 )
 
@@ -70,7 +71,7 @@ func Code(prefix string, routes []string, compactView bool) (viewerRequest, view
 	folders := map[string][]string{} // folder -> file names
 	escaped := map[string]string{}   // route -> escaped key, when it differs
 	for _, r := range routes {
-		if !strings.HasPrefix(r, "/") || r == "/tools" || strings.HasPrefix(r, "/tools/") {
+		if !strings.HasPrefix(r, "/") || spec.IsToolRoute(r) {
 			continue
 		}
 		dir, file := r[:strings.LastIndex(r, "/")+1], r[strings.LastIndex(r, "/")+1:]

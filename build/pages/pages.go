@@ -115,7 +115,7 @@ func Layout(s *build.Site) (files []build.Document, gaps []Gap) {
 	var aiCatalog, toolCatalog bool
 	for _, d := range s.Documents {
 		aiCatalog = aiCatalog || d.Route.Route == spec.RouteAICatalog
-		toolCatalog = toolCatalog || d.Route.Route == "/tools"
+		toolCatalog = toolCatalog || d.Route.Route == spec.RouteTools
 	}
 	gaps = append(gaps,
 		Gap{
@@ -167,10 +167,10 @@ func filePath(route, view, key string) string {
 		suffix = ".compact.json"
 	}
 	switch {
-	case route == "/tools":
+	case route == spec.RouteTools:
 		return "tools" + suffix
-	case strings.HasPrefix(route, "/tools/"):
-		return "tools/" + strings.TrimPrefix(route, "/tools/") + suffix
+	case strings.HasPrefix(route, spec.RouteTools+"/"):
+		return "tools/" + strings.TrimPrefix(route, spec.RouteTools+"/") + suffix
 	case view == spec.ViewStandard:
 		return strings.TrimPrefix(route, "/")
 	}
@@ -197,7 +197,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 	var gaps []Gap
 	url := "/" + r.Key
 	switch {
-	case r.View == spec.ViewCompact && r.Route == "/tools":
+	case r.View == spec.ViewCompact && r.Route == spec.RouteTools:
 		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,
@@ -215,8 +215,8 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 		})
 	case r.View != spec.ViewStandard:
 		// Only the tool catalog has another view.
-	case r.Route == "/tools":
-		what := "/tools"
+	case r.Route == spec.RouteTools:
+		what := spec.RouteTools
 		if aiCatalog {
 			what += ", the URL " + spec.RouteAICatalog + " advertises,"
 		}
@@ -227,7 +227,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 			Served:      "it at " + url + " instead; " + what + " is Pages' HTML 404",
 			Fix:         pagesFront + "rewrite /tools to " + url + pagesInstead,
 		})
-	case url != r.Route && strings.HasPrefix(r.Route, "/tools/"):
+	case url != r.Route && strings.HasPrefix(r.Route, spec.RouteTools+"/"):
 		gaps = append(gaps, Gap{
 			Route:       r.Route,
 			View:        r.View,

@@ -39,6 +39,12 @@ const (
 // ToolRoute returns the route of the tool toolID.
 func ToolRoute(toolID string) string { return RouteTools + "/" + toolID }
 
+// ToolIDOf returns the toolId of a route below RouteTools, and false for
+// any other route.
+func ToolIDOf(route string) (string, bool) {
+	return strings.CutPrefix(route, RouteTools+"/")
+}
+
 // IsToolRoute reports whether route is the tool list or a route below it.
 func IsToolRoute(route string) bool {
 	return route == RouteTools || strings.HasPrefix(route, RouteTools+"/")
