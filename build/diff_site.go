@@ -276,7 +276,7 @@ func gitListTree(ctx context.Context, repo, tree string, lim extractLimits) ([]t
 }
 
 // listTree reads the output of git ls-tree -r -l -z and returns the files
-// Load may read (see loadable), and notes about what it left out that a
+// Load may read (see Reads), and notes about what it left out that a
 // declaration might name. Everything else is skipped whatever its size:
 // other files, links (a catalog is read without following links; a link
 // to a .json file gets a note) and submodules (their files are in another
@@ -338,7 +338,7 @@ func listTree(ctx context.Context, r io.Reader, lim extractLimits) ([]treeFile, 
 		}
 		switch mode {
 		case "100644", "100755":
-			if !loadable(name) {
+			if !Reads(name) {
 				continue
 			}
 			size, err := strconv.ParseInt(fields[3], 10, 64)
@@ -479,26 +479,6 @@ func cleanRepoPath(p string) (string, error) {
 		return "", fmt.Errorf("--catalog %q must be a folder inside the repository, relative to its top", p)
 	}
 	return p, nil
-}
-
-// loadable reports whether Load may read the file at name (slash-separated,
-// relative to the catalog folder): a .yaml or .yml declaration outside
-// folders whose names start with "." (findFiles skips them), or a .json
-// file anywhere, which a declaration may name (resolvePath accepts any
-// .json path inside the folder).
-func loadable(name string) bool {
-	switch path.Ext(name) {
-	case ".json":
-		return true
-	case ".yaml", ".yml":
-		for dir := range strings.SplitSeq(path.Dir(name), "/") {
-			if strings.HasPrefix(dir, ".") && dir != "." {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // extractFile writes a file of size bytes read from r at name under root,
