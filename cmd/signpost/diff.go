@@ -16,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/git"
 )
 
 // diffFormat is the --format flag of diff.
@@ -120,12 +122,12 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			// an old revision without one is the change that adds it.
 			new, _, err := sides.load(ctx, "new", args[1], args[0])
 			if err != nil {
-				return safeError{err}
+				return diffError(err)
 			}
 			sides.newPlace, sides.newPlaceKnown = sides.lastPlace, sides.lastPlaceKnown
 			old, oldEmpty, err := sides.load(ctx, "old", args[0], args[1])
 			if err != nil {
-				return safeError{err}
+				return diffError(err)
 			}
 			change, err := build.Diff(old, new)
 			if err != nil {
@@ -162,6 +164,45 @@ type safeError struct{ err error }
 
 func (e safeError) Error() string { return build.TerminalSafe(e.err.Error()) }
 func (e safeError) Unwrap() error { return e.err }
+
+// diffError words an error of loading a side for the command line, made
+// terminal-safe: what to do next, with the flags that say it. An error of
+// internal/git ends the message it is in, so the words go at its end.
+func diffError(err error) error {
+	var (
+		notRepo  *git.NotRepoError
+		noFolder *git.NoFolderError
+		limit    *git.LimitError
+		outside  *git.OutsideError
+	)
+	msg := err.Error()
+	switch {
+	case errors.As(err, &outside):
+		// The path is the flag's value: the flag goes before it.
+		msg = strings.TrimSuffix(msg, outside.Error()) + "--catalog " + outside.Error()
+	case errors.As(err, &notRepo):
+		msg += ": run signpost diff in the repository, name it with --repo, or compare catalog folders and built sites instead"
+	case errors.Is(err, git.ErrNotInstalled):
+		msg += ": install it to compare revisions, or compare catalog folders and built sites instead"
+	case errors.As(err, &noFolder):
+		msg += ": name the catalog's folder, relative to the repository's top, with --catalog"
+	case errors.As(err, &limit):
+		msg += ": name the catalog's own folder with --catalog"
+	default:
+		return safeError{err}
+	}
+	return safeError{hintedError{msg, err}}
+}
+
+// hintedError is err with msg, its message and what to do, for its
+// message.
+type hintedError struct {
+	msg string
+	err error
+}
+
+func (e hintedError) Error() string { return e.msg }
+func (e hintedError) Unwrap() error { return e.err }
 
 // diffSides loads each side of a diff.
 type diffSides struct {
@@ -213,7 +254,7 @@ func (d *diffSides) load(ctx context.Context, which, arg, other string) (b *buil
 		b, err := openBuiltSite(ctx, which, arg)
 		return b, false, err
 	case err == nil:
-		if prefix, same, gerr := build.GitFolder(ctx, d.repo, arg); gerr == nil && same {
+		if prefix, same, gerr := git.Folder(ctx, d.repo, arg); gerr == nil && same {
 			d.lastPlace, d.lastPlaceKnown = repoPlace(prefix), true
 		}
 		b, err := d.compile(ctx, which, arg, arg, "")
@@ -227,12 +268,18 @@ func (d *diffSides) load(ctx context.Context, which, arg, other string) (b *buil
 			return nil, false, fmt.Errorf("%s side %s is not a path, and reading it as a Git revision failed: %w", which, arg, err)
 		}
 	}
-	rev, err := build.ExtractRevision(ctx, d.repo, arg, catalog)
+	var skips skipNotes
+	opts := git.ExtractOptions{Keep: build.Reads, MaxFile: source.MaxFileSize, Files: "declaration and .json files", Skipped: skips.add}
+	rev, err := git.Extract(ctx, d.repo, arg, catalog, opts)
 	if err != nil {
-		var none *build.NoCatalogError
-		if which == "old" && errors.As(err, &none) && d.emptyOldAllowed(none.Path) {
+		var none *git.NoFolderError
+		var norev *git.NoRevisionError
+		switch {
+		case which == "old" && errors.As(err, &none) && none.Found == "" && d.emptyOldAllowed(none.Path):
 			d.note("signpost: %s side: revision %s has no folder %q: comparing against an empty catalog", which, arg, cmp.Or(none.Path, "."))
 			return &build.Build{}, true, nil
+		case errors.As(err, &norev):
+			return nil, false, fmt.Errorf("%s side: %q is neither a path nor a revision of the Git repository: name an existing catalog folder, a built site, or a commit, branch or tag", which, arg)
 		}
 		return nil, false, fmt.Errorf("%s side: %w", which, err)
 	}
@@ -247,7 +294,7 @@ func (d *diffSides) load(ctx context.Context, which, arg, other string) (b *buil
 	} else if err != nil {
 		return nil, false, fmt.Errorf("%s side: %s has no %s in %q, so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
 	}
-	for _, n := range rev.Notes {
+	for _, n := range skips.list() {
 		d.note("signpost: %s side %s: %s", which, arg, n)
 	}
 	// Diagnostics name files as REV:PATH, as git does.
@@ -271,7 +318,7 @@ func (d *diffSides) defaultCatalog(ctx context.Context, other string) (string, e
 		return d.newPlace, nil
 	}
 	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !build.IsOutput(other) {
-		prefix, same, err := build.GitFolder(ctx, d.repo, other)
+		prefix, same, err := git.Folder(ctx, d.repo, other)
 		if err != nil {
 			return "", err
 		}
@@ -279,7 +326,45 @@ func (d *diffSides) defaultCatalog(ctx context.Context, other string) (string, e
 			return prefix, nil
 		}
 	}
-	return build.GitPrefix(ctx, d.repo)
+	return git.Prefix(ctx, d.repo)
+}
+
+// maxNotes bounds the notes of one revision.
+const maxNotes = 10
+
+// skipNotes words what the extraction of a revision left out that a
+// declaration might name: links to .json files, which a checkout's would
+// follow (Load never reads a link as a declaration), and submodules, whose
+// files are in another repository. It keeps maxNotes, then counts.
+type skipNotes struct {
+	notes []string
+	more  int
+}
+
+// add is git.ExtractOptions.Skipped.
+func (s *skipNotes) add(name string, submodule bool) {
+	var note string
+	switch {
+	case submodule:
+		note = fmt.Sprintf("skipped %s: a submodule, and submodules are not read in a revision; its declarations and .json files are left out", name)
+	case path.Ext(name) == ".json":
+		note = fmt.Sprintf("skipped %s: a link, and links are not followed in a revision; a declaration that names it will not find it", name)
+	default:
+		return
+	}
+	if len(s.notes) < maxNotes {
+		s.notes = append(s.notes, note)
+	} else {
+		s.more++
+	}
+}
+
+// list returns the notes, in the order of the tree.
+func (s *skipNotes) list() []string {
+	if s.more > 0 {
+		return append(s.notes, fmt.Sprintf("skipped %d more links to .json files and submodules", s.more))
+	}
+	return s.notes
 }
 
 // note prints one line to stderr, made terminal-safe: it may name files
