@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/diff"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/git"
@@ -28,7 +29,7 @@ func (f *diffFormat) String() string { return string(*f) }
 func (f *diffFormat) Type() string   { return "text|json|markdown" }
 func (f *diffFormat) Set(s string) error {
 	switch s {
-	case build.FormatText, build.FormatJSON, build.FormatMarkdown:
+	case build.FormatText, build.FormatJSON, diff.FormatMarkdown:
 		*f = diffFormat(s)
 		return nil
 	}
@@ -112,7 +113,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			var kinds []string
 			if cmd.Flags().Changed("fail-on") {
 				var err error
-				if kinds, err = build.ParseRiskKinds(failOn); err != nil {
+				if kinds, err = diff.ParseRiskKinds(failOn); err != nil {
 					return usageError{fmt.Errorf("--fail-on: %w", err)}
 				}
 			}
@@ -129,7 +130,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			if err != nil {
 				return diffError(err)
 			}
-			change, err := build.Diff(old, new)
+			change, err := diff.Compare(old, new)
 			if err != nil {
 				return err
 			}
@@ -140,7 +141,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			if kinds != nil && change.HasRisk(kinds...) {
 				var found []string
 				for _, r := range change.Risks {
-					if (slices.Contains(kinds, build.RiskAny) || slices.Contains(kinds, r.Kind)) && !slices.Contains(found, r.Kind) {
+					if (slices.Contains(kinds, diff.RiskAny) || slices.Contains(kinds, r.Kind)) && !slices.Contains(found, r.Kind) {
 						found = append(found, r.Kind)
 					}
 				}
@@ -151,7 +152,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 		},
 	}
 	cmd.Flags().Var(&format, "format", "output format: text, json or markdown")
-	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(build.RiskKinds(), ", "))
+	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(diff.RiskKinds(), ", "))
 	cmd.Flags().StringVar(&repo, "repo", ".", "a folder inside the Git repository that revisions are read from")
 	cmd.Flags().StringVar(&catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the other side's place when it is a catalog folder of the repository, else the place of --repo)")
 	return cmd

@@ -1,9 +1,8 @@
-package build
+package diff
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
@@ -55,7 +56,7 @@ tenants: [acme, globex]
 
 // diffCatalog writes files, with each edit ("FILE": old → new) applied,
 // into a new folder and compiles it.
-func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *Build {
+func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *build.Build {
 	t.Helper()
 	files = maps.Clone(files)
 	for _, e := range edits {
@@ -68,7 +69,7 @@ func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *Bui
 		}
 		files[e[0]] = strings.Replace(files[e[0]], e[1], e[2], 1)
 	}
-	return compiled(t, catalogtest.Write(t, files))
+	return compileDir(t, catalogtest.Write(t, files))
 }
 
 // diffLines is a change as short lines, one per risk and per item.
@@ -518,7 +519,7 @@ func TestDiff(t *testing.T) {
 			base := cmpOrMap(tt.base, diffBase)
 			old := diffCatalog(t, base)
 			new := diffCatalog(t, base, tt.edits...)
-			c, err := Diff(old, new)
+			c, err := Compare(old, new)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -560,7 +561,7 @@ func TestDiffCompactOnly(t *testing.T) {
 			}
 		}
 	}
-	c, err := Diff(old, new)
+	c, err := Compare(old, new)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -592,234 +593,68 @@ func TestDiffMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bad := &Build{Sites: []*Site{{Tenant: "acme", Documents: []Document{{Route: Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: []byte(tt.body)}}}}}
-			_, err := Diff(good, bad)
+			bad := &build.Build{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: []byte(tt.body)}}}}}
+			_, err := Compare(good, bad)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := Diff(nil, good); err != nil {
-		t.Errorf("Diff(nil, build): %v", err)
+	if _, err := Compare(nil, good); err != nil {
+		t.Errorf("Compare(nil, build): %v", err)
 	}
 }
 
-func TestParseRiskKinds(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    []string
-		wantErr string
-	}{
-		{in: "tier-raised", want: []string{"tier-raised"}},
-		{in: " tier-raised , egress-widened,tier-raised", want: []string{"tier-raised", "egress-widened"}},
-		{in: "any", want: []string{"any"}},
-		{in: "tier-raised,bogus", wantErr: `unknown risk kind "bogus": use any or tier-raised, egress-widened`},
-		{in: ",", wantErr: "no risk kind"},
-	}
-	for _, tt := range tests {
-		got, err := ParseRiskKinds(tt.in)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("ParseRiskKinds(%q) error = %v, want %q", tt.in, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("ParseRiskKinds(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
-	wantKinds := []string{
-		"tier-raised", "egress-widened", "replay-loosened", "tool-added", "tool-removed", "tool-reassigned",
-		"tenant-widened", "compact-changed", "server-added", "server-removed", "server-remote-changed",
-		"origin-changed", "route-removed",
-	}
-	if diff := cmp.Diff(wantKinds, RiskKinds()); diff != "" {
-		t.Errorf("RiskKinds (-want +got):\n%s", diff)
-	}
-	for _, k := range wantKinds {
-		if got, err := ParseRiskKinds(k); err != nil || !slices.Equal(got, []string{k}) {
-			t.Errorf("ParseRiskKinds(%q) = %v, %v", k, got, err)
-		}
-	}
-	c := &Change{Risks: []Risk{{Kind: RiskTierRaised}}}
-	if c.HasRisk(RiskToolRemoved) || !c.HasRisk(RiskToolRemoved, RiskTierRaised) || !c.HasRisk(RiskAny) {
-		t.Error("HasRisk")
-	}
-	if (&Change{}).HasRisk(RiskAny) {
-		t.Error("HasRisk(any) without risks")
-	}
-}
-
-// TestDiffWrite checks each format of one change byte for byte.
-func TestDiffWrite(t *testing.T) {
-	old := diffCatalog(t, diffBase)
-	new := diffCatalog(t, diffBase,
-		[3]string{tools, "safetyTier: read", "safetyTier: write"},
-		[3]string{tools, "    tenants: [acme]\n", "    status: planned\n"},
-		[3]string{servers, "1.0.0", "1.1.0"},
-	)
-	c, err := Diff(old, new)
+// TestDiffFromEmpty compares a catalog with nothing, as for the change that
+// adds a catalog: everything is new, and the risks say what a reviewer
+// should look at.
+func TestDiffFromEmpty(t *testing.T) {
+	c, err := Compare(&build.Build{}, diffCatalog(t, diffBase))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Old, c.New = "main", "."
-	want := map[string]string{
-		FormatText: `signpost diff main -> .
-2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 2 changed
-
-RISKS
-  tier-raised   tool get_forecast  safetyTier read -> write
-  tool-removed  tool delete_thing  no longer published
-
-TOOLS
-  - delete_thing (host-extension, write, keyed, egress none; tenants acme)
-  ~ get_forecast
-      safetyTier read -> write
-      compact descriptor changed
-
-SERVERS
-  ~ com.example/weather
-      version 1.0.0 -> 1.1.0
-
-DOCUMENTS
-  ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)
-  ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)
-`,
-		FormatMarkdown: "## signpost diff: `main` → `.`\n\n" +
-			"2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 2 changed.\n\n" +
-			"### Risks\n\n" +
-			"| risk | subject | change |\n|---|---|---|\n" +
-			"| tier-raised | tool `get_forecast` | safetyTier read -> write |\n" +
-			"| tool-removed | tool `delete_thing` | no longer published |\n\n" +
-			"### Tools\n\n" +
-			"**Removed (1)**\n\n- `delete_thing`: host-extension, write, keyed, egress none; tenants acme\n\n" +
-			"**Changed (1)**\n\n- `get_forecast`: safetyTier read -> write; compact descriptor changed\n\n" +
-			"### Servers\n\n" +
-			"**Changed (1)**\n\n- `com.example/weather`: version 1.0.0 -> 1.1.0\n\n" +
-			"### Documents\n\n" +
-			"**Changed (2)**\n\n" +
-			"- `/.well-known/mcp/server-cards/com.example/weather.json`: application/mcp-server-card+json; tenants acme, globex\n" +
-			"- `/.well-known/mcp/servers/com.example/weather.json`: application/mcp-server+json; tenants acme, globex\n\n",
+	want := []string{
+		"risk tool-added tool delete_thing: new write tool for tenant acme",
+		"risk tenant-widened tenant acme: new site, publishing 2 tools",
+		"risk tenant-widened tenant globex: new site, publishing 1 tool",
+		"risk server-added server com.example/helpdesk: new server, its card at https://vendor.example.net/card.json",
+		"risk server-added server com.example/weather: new server: clients connect to streamable-http https://mcp.example.com/weather",
+		"tenant + acme",
+		"tenant + globex",
+		"tool + delete_thing (host-extension, write, keyed, egress none; tenants acme)",
+		"tool + get_forecast (host-extension, read, deterministic, egress internal; server com.example/weather; tenants acme, globex)",
+		"server + com.example/helpdesk (card https://vendor.example.net/card.json)",
+		"server + com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
 	}
-	for format, w := range want {
-		var b strings.Builder
-		if err := c.Write(&b, format); err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(w, b.String()); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", format, diff)
-		}
-	}
-
-	// JSON: the documented field names, every list present.
-	var b bytes.Buffer
-	if err := c.Write(&b, FormatJSON); err != nil {
-		t.Fatal(err)
-	}
-	var got map[string]any
-	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"documents", "format", "new", "old", "oldEmpty", "risks", "servers", "tenants", "tools"}, slices.Sorted(maps.Keys(got))); diff != "" {
-		t.Errorf("JSON keys (-want +got):\n%s", diff)
-	}
-	wantRisk := map[string]any{"kind": "tier-raised", "toolId": "get_forecast", "old": "read", "new": "write", "message": "safetyTier read -> write"}
-	if diff := cmp.Diff(wantRisk, got["risks"].([]any)[0]); diff != "" {
-		t.Errorf("JSON risk (-want +got):\n%s", diff)
-	}
-	wantServers := map[string]any{"added": []any{}, "removed": []any{}, "changed": []any{map[string]any{
-		"name": "com.example/weather", "fields": []any{map[string]any{"field": "version", "old": "1.0.0", "new": "1.1.0"}},
-		"remotesAdded": []any{}, "remotesRemoved": []any{}, "remotesChanged": []any{},
-	}}}
-	if diff := cmp.Diff(wantServers, got["servers"]); diff != "" {
-		t.Errorf("JSON servers (-want +got):\n%s", diff)
-	}
-	wantDoc := map[string]any{"route": "/.well-known/mcp/servers/com.example/weather.json", "view": "standard", "contentType": "application/mcp-server+json", "tenants": []any{"acme", "globex"}}
-	if diff := cmp.Diff(wantDoc, got["documents"].(map[string]any)["changed"].([]any)[1]); diff != "" {
-		t.Errorf("JSON document (-want +got):\n%s", diff)
-	}
-	if got["oldEmpty"] != false {
-		t.Errorf("JSON oldEmpty = %v", got["oldEmpty"])
-	}
-
-	// An old side without a catalog is named so in every heading.
-	c.OldEmpty = true
-	for format, want := range map[string]string{
-		FormatText:     "signpost diff main (no catalog) -> .\n",
-		FormatMarkdown: "## signpost diff: `main` (no catalog) → `.`\n",
-		FormatJSON:     "  \"oldEmpty\": true,\n",
-	} {
-		b.Reset()
-		if err := c.Write(&b, format); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("%s with OldEmpty lacks %q:\n%s", format, want, b.String())
-		}
-	}
-
-	if err := c.Write(&b, "yaml"); err == nil {
-		t.Error("Write accepted format yaml")
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
 	}
 }
 
-// TestDiffMarkdownBounded adds many tools: the markdown folds long lists in
-// <details> and stops listing at its bound.
-func TestDiffMarkdownBounded(t *testing.T) {
-	var decl strings.Builder
-	for i := range 80 {
-		fmt.Fprintf(&decl, "  - {toolId: tool_%02d, description: T., source: openapi, safetyTier: read, replayPolicy: idempotent, egress: internet}\n", i)
-	}
+// TestDiffDocumentsOneTenant removes a route from one tenant's site only, as
+// a built site could: the risk names the tenant.
+func TestDiffDocumentsOneTenant(t *testing.T) {
 	old := diffCatalog(t, diffBase)
-	new := diffCatalog(t, diffBase, [3]string{tools, "", decl.String()}, [3]string{tools, "safetyTier: read", "safetyTier: write"})
-	c, err := Diff(old, new)
+	new := diffCatalog(t, diffBase)
+	for _, s := range new.Sites {
+		if s.Tenant == "acme" {
+			s.Documents = slices.DeleteFunc(s.Documents, func(d build.Document) bool { return d.Route.Route == spec.RouteAICatalog })
+		}
+	}
+	c, err := Compare(old, new)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	if err := c.Write(&b, FormatMarkdown); err != nil {
-		t.Fatal(err)
+	want := []string{
+		"risk route-removed route /.well-known/ai-catalog.json: the AI catalog is no longer published for tenant acme",
+		"doc - /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
 	}
-	md := b.String()
-	for _, want := range []string{
-		"| tier-raised | tool `get_forecast` |",
-		"<details><summary>Added (80)</summary>",
-		"- `tool_49`:",
-		"- … and 30 more: see `signpost diff --format json`",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
-		}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
 	}
-	if strings.Contains(md, "tool_50") {
-		t.Error("markdown lists more tools than its bound")
-	}
-	// Risks come before the details.
-	if strings.Index(md, "### Risks") > strings.Index(md, "### Tools") {
-		t.Error("risks are not first")
-	}
-}
-
-// TestDiffPrintable keeps control characters from a declaration out of the
-// reports.
-func TestDiffPrintable(t *testing.T) {
-	old := diffCatalog(t, diffBase)
-	new := diffCatalog(t, diffBase, [3]string{tools, "Forecast. For a place.", `"Forecast.\u001b[2J For <b>a</b> place."`})
-	c, err := Diff(old, new)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, format := range []string{FormatText, FormatMarkdown} {
-		var b strings.Builder
-		if err := c.Write(&b, format); err != nil {
-			t.Fatal(err)
-		}
-		if strings.ContainsRune(b.String(), '\x1b') {
-			t.Errorf("%s output holds an escape character:\n%s", format, b.String())
-		}
-		if format == FormatMarkdown && strings.Contains(strings.ReplaceAll(b.String(), `\<`, ""), "<b>") {
-			t.Errorf("markdown output holds raw HTML:\n%s", b.String())
-		}
+	// The publisher is still read from globex's catalog: no origin risk.
+	if c.HasRisk(RiskOriginChanged) {
+		t.Error("origin-changed without a change of origin")
 	}
 }
 
@@ -895,7 +730,7 @@ func TestDiffRevisionAttributes(t *testing.T) {
 	run("commit", "-q", "-m", "more tools")
 
 	ctx := context.Background()
-	opts := git.ExtractOptions{Keep: Reads, MaxFile: source.MaxFileSize}
+	opts := git.ExtractOptions{Keep: build.Reads, MaxFile: source.MaxFileSize}
 	rc, err := git.Extract(ctx, repo, "HEAD", "catalogs/demo", opts)
 	if err != nil {
 		t.Fatal(err)
@@ -906,7 +741,7 @@ func TestDiffRevisionAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer old.Close()
-	c, err := Diff(compileDir(t, old.Dir), compileDir(t, rc.Dir))
+	c, err := Compare(compileDir(t, old.Dir), compileDir(t, rc.Dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -922,69 +757,23 @@ func TestDiffRevisionAttributes(t *testing.T) {
 	}
 }
 
-// compileDir loads and compiles the catalog folder dir.
-func compileDir(t *testing.T, dir string) *Build {
+// compileDir loads and compiles the catalog folder dir, which must build
+// a site.
+func compileDir(t testing.TB, dir string) *build.Build {
 	t.Helper()
-	cat, diags := Load(context.Background(), dir)
+	ctx := context.Background()
+	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
-		t.Fatalf("%s: %v", dir, diags)
+		var b strings.Builder
+		_ = diags.Write(&b, build.FormatText)
+		t.Fatalf("load %s:\n%s", dir, b.String())
 	}
-	b, err := Compile(context.Background(), cat)
+	b, err := build.Compile(ctx, cat)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("compile %s: %v", dir, err)
+	}
+	if len(b.Sites) == 0 {
+		t.Fatalf("%s builds no site", dir)
 	}
 	return b
-}
-
-// TestDiffFromEmpty compares a catalog with nothing, as for the change that
-// adds a catalog: everything is new, and the risks say what a reviewer
-// should look at.
-func TestDiffFromEmpty(t *testing.T) {
-	c, err := Diff(&Build{}, diffCatalog(t, diffBase))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
-		"risk tool-added tool delete_thing: new write tool for tenant acme",
-		"risk tenant-widened tenant acme: new site, publishing 2 tools",
-		"risk tenant-widened tenant globex: new site, publishing 1 tool",
-		"risk server-added server com.example/helpdesk: new server, its card at https://vendor.example.net/card.json",
-		"risk server-added server com.example/weather: new server: clients connect to streamable-http https://mcp.example.com/weather",
-		"tenant + acme",
-		"tenant + globex",
-		"tool + delete_thing (host-extension, write, keyed, egress none; tenants acme)",
-		"tool + get_forecast (host-extension, read, deterministic, egress internal; server com.example/weather; tenants acme, globex)",
-		"server + com.example/helpdesk (card https://vendor.example.net/card.json)",
-		"server + com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
-	}
-	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
-		t.Errorf("diff (-want +got):\n%s", diff)
-	}
-}
-
-// TestDiffDocumentsOneTenant removes a route from one tenant's site only, as
-// a built site could: the risk names the tenant.
-func TestDiffDocumentsOneTenant(t *testing.T) {
-	old := diffCatalog(t, diffBase)
-	new := diffCatalog(t, diffBase)
-	for _, s := range new.Sites {
-		if s.Tenant == "acme" {
-			s.Documents = slices.DeleteFunc(s.Documents, func(d Document) bool { return d.Route.Route == spec.RouteAICatalog })
-		}
-	}
-	c, err := Diff(old, new)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
-		"risk route-removed route /.well-known/ai-catalog.json: the AI catalog is no longer published for tenant acme",
-		"doc - /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
-	}
-	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
-		t.Errorf("diff (-want +got):\n%s", diff)
-	}
-	// The publisher is still read from globex's catalog: no origin risk.
-	if c.HasRisk(RiskOriginChanged) {
-		t.Error("origin-changed without a change of origin")
-	}
 }
