@@ -22,15 +22,16 @@ import (
 // origin and publisher the catalogs publish. It reads the documents only,
 // so either side may be a catalog compiled in memory or a built site read
 // back from disk; a nil or empty build.Build is a catalog that publishes
-// nothing. A document that is not what signpost writes is an error.
+// nothing. A document that is not what signpost writes is a
+// *MalformedError.
 func Compare(old, new *build.Build) (*Change, error) {
 	before, err := snapshotBuild(old)
 	if err != nil {
-		return nil, fmt.Errorf("diff: old side: %w", err)
+		return nil, &MalformedError{Side: "old", Err: err}
 	}
 	after, err := snapshotBuild(new)
 	if err != nil {
-		return nil, fmt.Errorf("diff: new side: %w", err)
+		return nil, &MalformedError{Side: "new", Err: err}
 	}
 	c := &Change{
 		Format:    Format,
@@ -56,6 +57,17 @@ func Compare(old, new *build.Build) (*Change, error) {
 	})
 	return c, nil
 }
+
+// MalformedError is the error of Compare when a side holds a document
+// that is not what signpost writes; Err says which and how.
+type MalformedError struct {
+	// Side is "old" or "new".
+	Side string
+	Err  error
+}
+
+func (e *MalformedError) Error() string { return fmt.Sprintf("diff: %s side: %v", e.Side, e.Err) }
+func (e *MalformedError) Unwrap() error { return e.Err }
 
 func (c *Change) risk(r Risk) { c.Risks = append(c.Risks, r) }
 

@@ -3,11 +3,9 @@ package diff
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,10 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
-	"github.com/signpost-dev/signpost/internal/git"
 )
 
 // diffBase is a small catalog with two tenants, a local and a cross-host
@@ -574,7 +570,7 @@ func TestDiffCompactOnly(t *testing.T) {
 	}
 }
 
-// TestDiffMalformed gives Diff documents that signpost does not write: it
+// TestDiffMalformed gives Compare documents that signpost does not write: it
 // reports them, naming the side and the route, and never panics.
 func TestDiffMalformed(t *testing.T) {
 	good := diffCatalog(t, diffBase)
@@ -597,6 +593,10 @@ func TestDiffMalformed(t *testing.T) {
 			_, err := Compare(good, bad)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
+			}
+			var malformed *MalformedError
+			if !errors.As(err, &malformed) || malformed.Side != "new" {
+				t.Errorf("err = %#v, want a *MalformedError of the new side", err)
 			}
 		})
 	}
@@ -655,105 +655,6 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 	// The publisher is still read from globex's catalog: no origin risk.
 	if c.HasRisk(RiskOriginChanged) {
 		t.Error("origin-changed without a change of origin")
-	}
-}
-
-// gitRepo makes a new Git repository and returns its folder and a function
-// that runs git in it, failing the test when git does.
-func gitRepo(t *testing.T) (string, func(args ...string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
-	repo := t.TempDir()
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("init", "-q")
-	return repo, run
-}
-
-// writeFiles writes files (slash-separated names) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// TestDiffRevisionAttributes commits a catalog whose .gitattributes would
-// hide a new exec tool from git archive (export-ignore) and rewrite another
-// file so that a tool disappears (export-subst): the diff of the revisions
-// sees both tools.
-func TestDiffRevisionAttributes(t *testing.T) {
-	repo, run := gitRepo(t)
-	cat := filepath.Join(repo, "catalogs", "demo")
-	writeFiles(t, cat, diffBase)
-	run("add", ".")
-	run("commit", "-q", "-m", "demo")
-	writeFiles(t, cat, map[string]string{
-		".gitattributes": "evil.yaml export-ignore\nsneaky.yaml export-subst\n",
-		"tools/evil.yaml": `tools:
-  - {toolId: run_code, description: Runs code., source: host-extension, safetyTier: exec, replayPolicy: unsafe, egress: internet}
-`,
-		// git archive turns the second tool into the title of the first.
-		"sneaky.yaml": `tools:
-  - toolId: list_things
-    source: host-extension
-    safetyTier: read
-    replayPolicy: deterministic
-    egress: none
-    description: Lists things. #$Format:%n    title: "$
-  - {toolId: drop_all, description: Drops everything., source: host-extension, safetyTier: write, replayPolicy: unsafe, egress: none}
-    #$Format:"$
-`,
-	})
-	writeFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
-	run("add", ".")
-	run("commit", "-q", "-m", "more tools")
-
-	ctx := context.Background()
-	opts := git.ExtractOptions{Keep: build.Reads, MaxFile: source.MaxFileSize}
-	rc, err := git.Extract(ctx, repo, "HEAD", "catalogs/demo", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	old, err := git.Extract(ctx, repo, "HEAD~1", "catalogs/demo", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	c, err := Compare(compileDir(t, old.Dir), compileDir(t, rc.Dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := diffLines(c)
-	for _, w := range []string{
-		"risk tool-added tool run_code: new exec tool for tenants acme, globex",
-		"risk tool-added tool drop_all: new write tool for tenants acme, globex",
-		"tool + list_things (host-extension, read, deterministic, egress none; tenants acme, globex)",
-	} {
-		if !slices.Contains(got, w) {
-			t.Errorf("diff lacks %q:\n%s", w, strings.Join(got, "\n"))
-		}
 	}
 }
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/signpost-dev/signpost/build/diff"
 	"github.com/signpost-dev/signpost/internal/git"
 )
 
@@ -172,15 +174,17 @@ func TestDiffErrorHints(t *testing.T) {
 			`new side: revision HEAD has no folder "vendor/tools" but a submodule: name the catalog's folder, relative to the repository's top, with --catalog`},
 		{fmt.Errorf("new side: %w", &git.NoFolderError{Rev: "HEAD"}),
 			`new side: revision HEAD has no folder ".": name the catalog's folder, relative to the repository's top, with --catalog`},
+		{fmt.Errorf("new side: %w", &diff.NotCatalogError{Rev: "HEAD"}),
+			`new side: HEAD has no signpost.yaml in ".", so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog`},
 		{fmt.Errorf("old side: %w", &git.OutsideError{Path: "../elsewhere"}),
 			`old side: --catalog "../elsewhere" must be a folder inside the repository, relative to its top`},
 		{fmt.Errorf("old side: x\x1b[2J: %w", errors.New("plain")), `old side: x\x1b[2J: plain`},
 	} {
-		if got := diffError(tt.err).Error(); got != tt.want {
+		if got := diffError(io.Discard, tt.err).Error(); got != tt.want {
 			t.Errorf("diffError(%q) =\n%s\nwant\n%s", tt.err, got, tt.want)
 		}
 	}
-	err := diffError(fmt.Errorf("new side: extract HEAD:catalog: %w", &git.LimitError{}))
+	err := diffError(io.Discard, fmt.Errorf("new side: extract HEAD:catalog: %w", &git.LimitError{}))
 	if !strings.HasSuffix(err.Error(), ": name the catalog's own folder with --catalog") {
 		t.Errorf("a limit: %v", err)
 	}
