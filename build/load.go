@@ -246,8 +246,33 @@ func recoverable(ps []source.Problem) bool {
 	return true
 }
 
-// findFiles lists the YAML files of the catalog, sorted. Folders whose names
-// start with "." (such as .git) are skipped.
+// Reads reports whether Load may read the file at name, slash-separated and
+// relative to the catalog folder: a declaration (see isDeclaration), or a
+// .json file anywhere, which a declaration may name (see resolvePath). Load
+// reads no other file.
+func Reads(name string) bool {
+	return isDeclaration(name) || isJSONFile(name)
+}
+
+// isDeclaration reports whether the file at name is a declaration: a .yaml
+// or .yml file outside folders whose names start with "." (such as .git).
+func isDeclaration(name string) bool {
+	if ext := path.Ext(name); ext != ".yaml" && ext != ".yml" {
+		return false
+	}
+	for dir := range strings.SplitSeq(path.Dir(name), "/") {
+		if strings.HasPrefix(dir, ".") && dir != "." {
+			return false
+		}
+	}
+	return true
+}
+
+// isJSONFile reports whether the file at name is one a declaration may name.
+func isJSONFile(name string) bool { return path.Ext(name) == ".json" }
+
+// findFiles lists the declarations of the catalog (see isDeclaration),
+// sorted. Folders whose names start with "." are not walked.
 func (l *loader) findFiles() ([]string, error) {
 	var files []string
 	err := fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -260,7 +285,7 @@ func (l *loader) findFiles() ([]string, error) {
 			}
 			return nil
 		}
-		if ext := path.Ext(p); (ext == ".yaml" || ext == ".yml") && d.Type().IsRegular() {
+		if isDeclaration(p) && d.Type().IsRegular() {
 			files = append(files, p)
 		}
 		return nil
@@ -593,7 +618,7 @@ func (l *loader) resolvePath(from, name string) (string, string) {
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return "", fmt.Sprintf("file %q is outside the catalog folder: keep schemas and recordings inside it", name)
 	}
-	if path.Ext(rel) != ".json" {
+	if !isJSONFile(rel) {
 		return "", fmt.Sprintf("file %q is not a .json file", name)
 	}
 	return rel, ""

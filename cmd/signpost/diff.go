@@ -1,22 +1,18 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/build/diff"
+	"github.com/signpost-dev/signpost/internal/git"
 )
 
 // diffFormat is the --format flag of diff.
@@ -26,16 +22,24 @@ func (f *diffFormat) String() string { return string(*f) }
 func (f *diffFormat) Type() string   { return "text|json|markdown" }
 func (f *diffFormat) Set(s string) error {
 	switch s {
-	case build.FormatText, build.FormatJSON, build.FormatMarkdown:
+	case build.FormatText, build.FormatJSON, diff.FormatMarkdown:
 		*f = diffFormat(s)
 		return nil
 	}
 	return fmt.Errorf("must be text, json or markdown")
 }
 
+// diffOptions are the arguments and flags of signpost diff.
+type diffOptions struct {
+	sides  diff.Options
+	format diffFormat
+	failOn string
+	// kinds are the risk kinds of --fail-on, nil without it.
+	kinds []string
+}
+
 func newDiffCmd() *cobra.Command {
-	format := diffFormat(build.FormatText)
-	var failOn, repo, catalog string
+	opts := &diffOptions{format: diffFormat(build.FormatText)}
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Show what changes between two versions of a catalog, risks first",
@@ -107,52 +111,56 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
   signpost diff main . --fail-on tier-raised,egress-widened,tool-removed`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var kinds []string
-			if cmd.Flags().Changed("fail-on") {
+			f := cmd.Flags()
+			if f.Changed("fail-on") {
 				var err error
-				if kinds, err = build.ParseRiskKinds(failOn); err != nil {
+				if opts.kinds, err = diff.ParseRiskKinds(opts.failOn); err != nil {
 					return usageError{fmt.Errorf("--fail-on: %w", err)}
 				}
 			}
-			ctx := cmd.Context()
-			sides := diffSides{repo: repo, catalog: catalog, catalogSet: cmd.Flags().Changed("catalog"), stderr: cmd.ErrOrStderr()}
-			// The new side first: whether it is a catalog decides whether
-			// an old revision without one is the change that adds it.
-			new, _, err := sides.load(ctx, "new", args[1], args[0])
-			if err != nil {
-				return safeError{err}
+			if f.Changed("catalog") && opts.sides.Catalog == "" {
+				opts.sides.Catalog = "." // the top, not the default
 			}
-			sides.newPlace, sides.newPlaceKnown = sides.lastPlace, sides.lastPlaceKnown
-			old, oldEmpty, err := sides.load(ctx, "old", args[0], args[1])
-			if err != nil {
-				return safeError{err}
-			}
-			change, err := build.Diff(old, new)
-			if err != nil {
-				return err
-			}
-			change.Old, change.New, change.OldEmpty = args[0], args[1], oldEmpty
-			if err := change.Write(cmd.OutOrStdout(), string(format)); err != nil {
-				return err
-			}
-			if kinds != nil && change.HasRisk(kinds...) {
-				var found []string
-				for _, r := range change.Risks {
-					if (slices.Contains(kinds, build.RiskAny) || slices.Contains(kinds, r.Kind)) && !slices.Contains(found, r.Kind) {
-						found = append(found, r.Kind)
-					}
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "signpost: the change carries %s, which --fail-on %s names\n", strings.Join(found, ", "), failOn)
-				return reportedError{exitInvalid}
-			}
-			return nil
+			opts.sides.Old, opts.sides.New = args[0], args[1]
+			return runDiff(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
 		},
 	}
-	cmd.Flags().Var(&format, "format", "output format: text, json or markdown")
-	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(build.RiskKinds(), ", "))
-	cmd.Flags().StringVar(&repo, "repo", ".", "a folder inside the Git repository that revisions are read from")
-	cmd.Flags().StringVar(&catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the other side's place when it is a catalog folder of the repository, else the place of --repo)")
+	f := cmd.Flags()
+	f.Var(&opts.format, "format", "output format: text, json or markdown")
+	f.StringVar(&opts.failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(diff.RiskKinds(), ", "))
+	f.StringVar(&opts.sides.Repo, "repo", ".", "a folder inside the Git repository that revisions are read from")
+	f.StringVar(&opts.sides.Catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the other side's place when it is a catalog folder of the repository, else the place of --repo)")
 	return cmd
+}
+
+// runDiff compares the two sides and prints the change, then fails when it
+// carries a risk that --fail-on names.
+func runDiff(ctx context.Context, stdout, stderr io.Writer, opts *diffOptions) error {
+	opts.sides.Note = func(msg string) { fmt.Fprintln(stderr, build.TerminalSafe("signpost: "+msg)) }
+	change, err := diff.Run(ctx, opts.sides)
+	if err != nil {
+		return diffError(stderr, err)
+	}
+	if err := change.Write(stdout, string(opts.format)); err != nil {
+		return err
+	}
+	if found := foundRisks(change, opts.kinds); len(found) > 0 {
+		fmt.Fprintf(stderr, "signpost: the change carries %s, which --fail-on %s names\n", strings.Join(found, ", "), opts.failOn)
+		return reportedError{exitInvalid}
+	}
+	return nil
+}
+
+// foundRisks returns the kinds of the change's risks that kinds names, each
+// once, in report order.
+func foundRisks(c *diff.Change, kinds []string) []string {
+	var found []string
+	for _, r := range c.Risks {
+		if (slices.Contains(kinds, diff.RiskAny) || slices.Contains(kinds, r.Kind)) && !slices.Contains(found, r.Kind) {
+			found = append(found, r.Kind)
+		}
+	}
+	return found
 }
 
 // safeError prints its error as terminalSafe does: diff's messages name
@@ -163,168 +171,55 @@ type safeError struct{ err error }
 func (e safeError) Error() string { return build.TerminalSafe(e.err.Error()) }
 func (e safeError) Unwrap() error { return e.err }
 
-// diffSides loads each side of a diff.
-type diffSides struct {
-	repo, catalog string
-	catalogSet    bool
-	stderr        io.Writer
-	// lastPlace is the catalog's folder in the repository (relative to its
-	// top, "" for the top) of the side load read last, when known: a
-	// revision's, or a catalog folder's inside the repository.
-	lastPlace      string
-	lastPlaceKnown bool
-	// newPlace is the new side's lastPlace.
-	newPlace      string
-	newPlaceKnown bool
-}
-
-// emptyOldAllowed reports whether an old revision without a catalog at
-// place may be compared as empty: only when the new side is a catalog at
-// that very place, which the change then adds. A typo in --catalog, or a
-// new side elsewhere, stays an error, so that a --fail-on gate never
-// passes against nothing.
-func (d *diffSides) emptyOldAllowed(place string) bool {
-	return d.newPlaceKnown && d.newPlace == repoPlace(place)
-}
-
-// repoPlace is a folder's path relative to a repository's top in one
-// form: no slashes around it, "" for the top.
-func repoPlace(p string) string {
-	p = strings.Trim(path.Clean("/"+strings.Trim(p, "/")), "/")
-	return p
-}
-
-// load builds one side, arg: a built site, a catalog folder or a Git
-// revision. other is the other side's argument: when it is a catalog
-// folder of the repository, a revision is read at its place. An old side
-// that is a revision without the catalog (no such folder, or no
-// signpost.yaml in it) while the new side is a catalog at that same place
-// is the change that adds it: an empty build, and empty is set. Otherwise a folder without
-// signpost.yaml is an error: it is more likely the wrong folder than an
-// empty catalog, and comparing with nothing would report every tool as new
-// and pass a --fail-on gate silently.
-func (d *diffSides) load(ctx context.Context, which, arg, other string) (b *build.Build, empty bool, err error) {
-	d.lastPlace, d.lastPlaceKnown = "", false
-	fi, err := os.Stat(arg)
+// diffError words an error of diff.Run for the command line, made
+// terminal-safe: the diagnostics of an invalid catalog first, and what to
+// do next, with the flags that say it. The errors of internal/git and diff
+// that call for a hint end the message they are in, so it goes at its end.
+func diffError(stderr io.Writer, err error) error {
+	var (
+		malformed  *diff.MalformedError
+		invalid    *diff.InvalidError
+		notRepo    *git.NotRepoError
+		noFolder   *git.NoFolderError
+		notCatalog *diff.NotCatalogError
+		limit      *git.LimitError
+		outside    *git.OutsideError
+	)
+	msg := err.Error()
 	switch {
-	case err == nil && !fi.IsDir():
-		return nil, false, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, build.RouteTableFile)
-	case err == nil && build.IsOutput(arg):
-		b, err := openBuiltSite(ctx, which, arg)
-		return b, false, err
-	case err == nil:
-		if prefix, same, gerr := build.GitFolder(ctx, d.repo, arg); gerr == nil && same {
-			d.lastPlace, d.lastPlaceKnown = repoPlace(prefix), true
-		}
-		b, err := d.compile(ctx, which, arg, arg, "")
-		return b, false, err
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, false, fmt.Errorf("%s side %s: %w", which, arg, err)
-	}
-	catalog := d.catalog
-	if !d.catalogSet {
-		if catalog, err = d.defaultCatalog(ctx, other); err != nil {
-			return nil, false, fmt.Errorf("%s side %s is not a path, and reading it as a Git revision failed: %w", which, arg, err)
-		}
-	}
-	rev, err := build.ExtractRevision(ctx, d.repo, arg, catalog)
-	if err != nil {
-		var none *build.NoCatalogError
-		if which == "old" && errors.As(err, &none) && d.emptyOldAllowed(none.Path) {
-			d.note("signpost: %s side: revision %s has no folder %q: comparing against an empty catalog", which, arg, cmp.Or(none.Path, "."))
-			return &build.Build{}, true, nil
-		}
-		return nil, false, fmt.Errorf("%s side: %w", which, err)
-	}
-	defer rev.Close()
-	d.lastPlace, d.lastPlaceKnown = repoPlace(rev.Path), true
-	if _, err := os.Stat(filepath.Join(rev.Dir, build.ConfigFile)); err != nil && which == "old" && d.emptyOldAllowed(rev.Path) {
-		// The new side has a catalog here and the old one has none: the
-		// change adds it, as when signpost init writes one at the top of
-		// a repository with history.
-		d.note("signpost: %s side: revision %s has no %s in %q: comparing against an empty catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
-		return &build.Build{}, true, nil
-	} else if err != nil {
-		return nil, false, fmt.Errorf("%s side: %s has no %s in %q, so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog", which, arg, build.ConfigFile, cmp.Or(rev.Path, "."))
-	}
-	for _, n := range rev.Notes {
-		d.note("signpost: %s side %s: %s", which, arg, n)
-	}
-	// Diagnostics name files as REV:PATH, as git does.
-	prefix := arg + ":"
-	if rev.Path != "" {
-		prefix += rev.Path + "/"
-	}
-	b, err = d.compile(ctx, which, arg, rev.Dir, prefix)
-	return b, false, err
-}
-
-// defaultCatalog is the catalog's folder in the repository when --catalog
-// is not given: the place of the other side, other, when it is a catalog
-// folder of the same repository, so that "signpost diff main
-// catalogs/example" compares like with like from the top; else the place
-// of --repo, so that "signpost diff HEAD~1 ." does inside a catalog folder.
-// A built site is no catalog: its place says nothing of the catalog's.
-// Once the new side is read, its place is known and git is not asked again.
-func (d *diffSides) defaultCatalog(ctx context.Context, other string) (string, error) {
-	if d.newPlaceKnown {
-		return d.newPlace, nil
-	}
-	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !build.IsOutput(other) {
-		prefix, same, err := build.GitFolder(ctx, d.repo, other)
-		if err != nil {
-			return "", err
-		}
-		if same {
-			return prefix, nil
-		}
-	}
-	return build.GitPrefix(ctx, d.repo)
-}
-
-// note prints one line to stderr, made terminal-safe: it may name files
-// of the repository.
-func (d diffSides) note(format string, args ...any) {
-	fmt.Fprintln(d.stderr, build.TerminalSafe(fmt.Sprintf(format, args...)))
-}
-
-// compile loads and builds the catalog folder dir. prefix, when set,
-// replaces dir in diagnostics: a revision's folder is temporary.
-func (d diffSides) compile(ctx context.Context, which, arg, dir, prefix string) (*build.Build, error) {
-	cat, diags := build.Load(ctx, dir)
-	if diags.HasErrors() {
-		if prefix != "" {
-			for i := range diags {
-				if rel, err := filepath.Rel(dir, diags[i].File); err == nil && filepath.IsLocal(rel) {
-					diags[i].File = prefix + filepath.ToSlash(rel)
-				} else if err == nil && rel == "." {
-					diags[i].File = strings.TrimSuffix(prefix, "/")
-				}
-				diags[i].Message = strings.ReplaceAll(diags[i].Message, dir, strings.TrimSuffix(prefix, "/"))
-			}
-		}
+	case errors.As(err, &malformed):
+		return err // as Compare words it
+	case errors.As(err, &invalid):
 		// Diagnostics name the catalog's files: terminal-safe, as notes.
-		for _, dg := range diags {
-			if dg.Severity == build.Error {
-				d.note("%s", dg)
+		for _, d := range invalid.Diagnostics {
+			if d.Severity == build.Error {
+				fmt.Fprintln(stderr, build.TerminalSafe(d.String()))
 			}
 		}
-		d.note("signpost: %s side %s: the catalog is invalid (%d %s): fix it, or compare another version", which, arg, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
-		return nil, reportedError{exitInvalid}
+		return safeError{err}
+	case errors.As(err, &outside):
+		// The path is the flag's value: the flag goes before it.
+		msg = strings.TrimSuffix(msg, outside.Error()) + "--catalog " + outside.Error()
+	case errors.As(err, &notRepo):
+		msg += ": run signpost diff in the repository, name it with --repo, or compare catalog folders and built sites instead"
+	case errors.Is(err, git.ErrNotInstalled):
+		msg += ": install it to compare revisions, or compare catalog folders and built sites instead"
+	case errors.As(err, &noFolder), errors.As(err, &notCatalog):
+		msg += ": name the catalog's folder, relative to the repository's top, with --catalog"
+	case errors.As(err, &limit):
+		msg += ": name the catalog's own folder with --catalog"
+	default:
+		return safeError{err}
 	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		return nil, fmt.Errorf("%s side %s: %w", which, arg, err)
-	}
-	return b, nil
+	return safeError{hintedError{msg, err}}
 }
 
-// openBuiltSite reads a build output folder, checking every document
-// against its route table, as serve and publish do.
-func openBuiltSite(ctx context.Context, which, dir string) (*build.Build, error) {
-	o, err := build.Open(ctx, dir)
-	if err != nil {
-		return nil, fmt.Errorf("%s side %s: %w", which, dir, err)
-	}
-	return o.Build(), nil
+// hintedError is err with msg, its message and what to do, for its
+// message.
+type hintedError struct {
+	msg string
+	err error
 }
+
+func (e hintedError) Error() string { return e.msg }
+func (e hintedError) Unwrap() error { return e.err }

@@ -2,11 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/signpost-dev/signpost/build/diff"
+	"github.com/signpost-dev/signpost/internal/git"
 )
 
 // TestDiffExitCodes runs signpost diff and checks the exit status of each
@@ -148,5 +154,42 @@ func TestDiffTerminalSafe(t *testing.T) {
 	}
 	if strings.ContainsFunc(stderr.String(), func(r rune) bool { return r == '\x1b' || r == '\a' }) {
 		t.Errorf("stderr holds a control character:\n%q", stderr.String())
+	}
+}
+
+// TestDiffErrorHints checks what diff adds to the errors of internal/git:
+// what to do, with the flags that say it, at the end of the message.
+func TestDiffErrorHints(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("old side HEAD is not a path, and reading it as a Git revision failed: %w", &git.NotRepoError{Dir: "."}),
+			"old side HEAD is not a path, and reading it as a Git revision failed: . is not inside a Git repository: run signpost diff in the repository, name it with --repo, or compare catalog folders and built sites instead"},
+		{fmt.Errorf("new side: extract HEAD: %w", git.ErrNotInstalled),
+			"new side: extract HEAD: git is not installed or not on PATH: install it to compare revisions, or compare catalog folders and built sites instead"},
+		{fmt.Errorf("old side: %w", &git.NoFolderError{Rev: "HEAD~1", Path: "catalogs/other"}),
+			`old side: revision HEAD~1 has no folder "catalogs/other": name the catalog's folder, relative to the repository's top, with --catalog`},
+		{fmt.Errorf("new side: %w", &git.NoFolderError{Rev: "HEAD", Path: "vendor/tools", Found: "a submodule"}),
+			`new side: revision HEAD has no folder "vendor/tools" but a submodule: name the catalog's folder, relative to the repository's top, with --catalog`},
+		{fmt.Errorf("new side: %w", &git.NoFolderError{Rev: "HEAD"}),
+			`new side: revision HEAD has no folder ".": name the catalog's folder, relative to the repository's top, with --catalog`},
+		{fmt.Errorf("new side: %w", &diff.NotCatalogError{Rev: "HEAD"}),
+			`new side: HEAD has no signpost.yaml in ".", so it is not a catalog folder: name the catalog's folder, relative to the repository's top, with --catalog`},
+		{fmt.Errorf("old side: %w", &git.OutsideError{Path: "../elsewhere"}),
+			`old side: --catalog "../elsewhere" must be a folder inside the repository, relative to its top`},
+		{fmt.Errorf("old side: x\x1b[2J: %w", errors.New("plain")), `old side: x\x1b[2J: plain`},
+	} {
+		if got := diffError(io.Discard, tt.err).Error(); got != tt.want {
+			t.Errorf("diffError(%q) =\n%s\nwant\n%s", tt.err, got, tt.want)
+		}
+	}
+	err := diffError(io.Discard, fmt.Errorf("new side: extract HEAD:catalog: %w", &git.LimitError{}))
+	if !strings.HasSuffix(err.Error(), ": name the catalog's own folder with --catalog") {
+		t.Errorf("a limit: %v", err)
+	}
+	var le *git.LimitError
+	if !errors.As(err, &le) {
+		t.Errorf("the hinted error does not wrap the limit: %v", err)
 	}
 }

@@ -1,0 +1,680 @@
+package diff
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
+)
+
+// diffBase is a small catalog with two tenants, a local and a cross-host
+// server, and two tools, one scoped to a tenant.
+var diffBase = map[string]string{
+	"signpost.yaml": `site: {origin: https://example.com, publisher: example.com}
+tenants: [acme, globex]
+`,
+	"servers.yaml": `servers:
+  - name: com.example/weather
+    version: 1.0.0
+    description: Weather.
+    remotes:
+      - {type: streamable-http, url: https://mcp.example.com/weather}
+  - name: com.example/helpdesk
+    cardUrl: https://vendor.example.net/card.json
+`,
+	"tools.yaml": `tools:
+  - toolId: get_forecast
+    description: Forecast. For a place.
+    server: com.example/weather
+    source: host-extension
+    safetyTier: read
+    replayPolicy: deterministic
+    egress: internal
+  - toolId: delete_thing
+    description: Deletes a thing.
+    source: host-extension
+    safetyTier: write
+    replayPolicy: keyed
+    egress: none
+    tenants: [acme]
+`,
+}
+
+// diffCatalog writes files, with each edit ("FILE": old → new) applied,
+// into a new folder and compiles it.
+func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *build.Build {
+	t.Helper()
+	files = maps.Clone(files)
+	for _, e := range edits {
+		if e[1] == "" {
+			files[e[0]] += e[2]
+			continue
+		}
+		if !strings.Contains(files[e[0]], e[1]) {
+			t.Fatalf("edit: %s does not contain %q", e[0], e[1])
+		}
+		files[e[0]] = strings.Replace(files[e[0]], e[1], e[2], 1)
+	}
+	return compileDir(t, catalogtest.Write(t, files))
+}
+
+// diffLines is a change as short lines, one per risk and per item.
+func diffLines(c *Change) []string {
+	out := []string{}
+	for _, r := range c.Risks {
+		out = append(out, fmt.Sprintf("risk %s %s: %s", r.Kind, r.subject(), r.Message))
+	}
+	for _, t := range c.Tenants.Added {
+		out = append(out, "tenant + "+t)
+	}
+	for _, t := range c.Tenants.Removed {
+		out = append(out, "tenant - "+t)
+	}
+	for _, v := range c.Tenants.CompactView {
+		out = append(out, fmt.Sprintf("tenant ~ %s compact %s -> %s", v.Tenant, onOff(v.Old), onOff(v.New)))
+	}
+	for _, t := range c.Tools.Added {
+		out = append(out, "tool + "+t.ToolID+" ("+t.describe()+")")
+	}
+	for _, t := range c.Tools.Removed {
+		out = append(out, "tool - "+t.ToolID+" ("+t.describe()+")")
+	}
+	for _, t := range c.Tools.Changed {
+		out = append(out, "tool ~ "+t.ToolID+": "+strings.Join(t.details(), "; "))
+	}
+	for _, s := range c.Servers.Added {
+		out = append(out, "server + "+s.Name+" ("+s.describe()+")")
+	}
+	for _, s := range c.Servers.Removed {
+		out = append(out, "server - "+s.Name+" ("+s.describe()+")")
+	}
+	for _, s := range c.Servers.Changed {
+		out = append(out, "server ~ "+s.Name+": "+strings.Join(s.details(), "; "))
+	}
+	for _, d := range c.Documents.Added {
+		out = append(out, "doc + "+d.describe())
+	}
+	for _, d := range c.Documents.Removed {
+		out = append(out, "doc - "+d.describe())
+	}
+	for _, d := range c.Documents.Changed {
+		out = append(out, "doc ~ "+d.describe())
+	}
+	return out
+}
+
+// diffRemoteServers replaces the servers of diffBase: the weather server,
+// and one whose remote has a URL variable and a header.
+const diffRemoteServers = `servers:
+  - name: com.example/weather
+    version: 1.0.0
+    description: Weather.
+    remotes:
+      - {type: streamable-http, url: https://mcp.example.com/weather}
+  - name: com.example/billing
+    version: 1.0.0
+    description: Billing.
+    remotes:
+      - type: streamable-http
+        url: https://{region}.mcp.example.com/billing
+        variables:
+          region: {description: Data region, default: eu, choices: [eu, us]}
+        headers:
+          - {name: Authorization, description: Bearer token, isRequired: true, isSecret: true}
+`
+
+const (
+	tools   = "tools.yaml"
+	servers = "servers.yaml"
+	config  = "signpost.yaml"
+)
+
+func TestDiff(t *testing.T) {
+	tests := []struct {
+		name  string
+		base  map[string]string
+		edits [][3]string
+		want  []string
+	}{
+		{name: "identical", want: []string{}},
+		{
+			name: "tool added",
+			edits: [][3]string{{tools, "", `  - toolId: run_code
+    description: Runs code.
+    source: host-extension
+    safetyTier: exec
+    replayPolicy: unsafe
+    egress: internet
+    tenants: [globex]
+`}},
+			want: []string{
+				"risk tool-added tool run_code: new exec tool for tenant globex",
+				"tool + run_code (host-extension, exec, unsafe, egress internet; tenants globex)",
+			},
+		},
+		{
+			name: "write tool added",
+			edits: [][3]string{{tools, "", `  - toolId: update_thing
+    description: Updates a thing.
+    source: host-extension
+    safetyTier: write
+    replayPolicy: idempotent
+    egress: none
+`}},
+			want: []string{
+				"risk tool-added tool update_thing: new write tool for tenants acme, globex",
+				"tool + update_thing (host-extension, write, idempotent, egress none; tenants acme, globex)",
+			},
+		},
+		{
+			name: "read tool added",
+			edits: [][3]string{{tools, "", `  - toolId: list_things
+    description: Lists things.
+    source: openapi
+    safetyTier: read
+    replayPolicy: deterministic
+    egress: none
+`}},
+			want: []string{
+				"tool + list_things (openapi, read, deterministic, egress none; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "tool removed",
+			edits: [][3]string{{tools, "tenants: [acme]", "tenants: [acme]\n    status: hidden"}},
+			want: []string{
+				"risk tool-removed tool delete_thing: no longer published",
+				"tool - delete_thing (host-extension, write, keyed, egress none; tenants acme)",
+			},
+		},
+		{
+			name:  "tool changed without risk",
+			edits: [][3]string{{tools, "Forecast. For a place.", "Forecast. For any place."}, {tools, "egress: internal", "egress: internal\n    inputSchema: {type: object, properties: {days: {type: integer}}}"}},
+			want:  []string{`tool ~ get_forecast: description "Forecast. For a place." -> "Forecast. For any place."; inputSchema changed; compact descriptor changed`},
+		},
+		{
+			name:  "tier raised",
+			edits: [][3]string{{tools, "safetyTier: read", "safetyTier: write"}},
+			want: []string{
+				"risk tier-raised tool get_forecast: safetyTier read -> write",
+				"tool ~ get_forecast: safetyTier read -> write; compact descriptor changed",
+			},
+		},
+		{
+			name:  "tier lowered",
+			edits: [][3]string{{tools, "safetyTier: write", "safetyTier: pure"}},
+			want:  []string{"tool ~ delete_thing: safetyTier write -> pure; compact descriptor changed"},
+		},
+		{
+			name:  "egress widened",
+			edits: [][3]string{{tools, "egress: internal", "egress: internet"}, {tools, "egress: none", "egress: internal"}},
+			want: []string{
+				"risk egress-widened tool delete_thing: egress none -> internal",
+				"risk egress-widened tool get_forecast: egress internal -> internet",
+				"tool ~ delete_thing: egress none -> internal; compact descriptor changed",
+				"tool ~ get_forecast: egress internal -> internet; compact descriptor changed",
+			},
+		},
+		{
+			name:  "egress narrowed",
+			edits: [][3]string{{tools, "egress: internal", "egress: none"}},
+			want:  []string{"tool ~ get_forecast: egress internal -> none; compact descriptor changed"},
+		},
+		{
+			name:  "replay loosened and tightened",
+			edits: [][3]string{{tools, "replayPolicy: deterministic", "replayPolicy: idempotent"}, {tools, "replayPolicy: keyed", "replayPolicy: idempotent"}},
+			want: []string{
+				"risk replay-loosened tool get_forecast: replayPolicy deterministic -> idempotent",
+				"tool ~ delete_thing: replayPolicy keyed -> idempotent; compact descriptor changed",
+				"tool ~ get_forecast: replayPolicy deterministic -> idempotent; compact descriptor changed",
+			},
+		},
+		{
+			name:  "replay loosened to unsafe",
+			edits: [][3]string{{tools, "replayPolicy: keyed", "replayPolicy: unsafe"}},
+			want: []string{
+				"risk replay-loosened tool delete_thing: replayPolicy keyed -> unsafe",
+				"tool ~ delete_thing: replayPolicy keyed -> unsafe; compact descriptor changed",
+			},
+		},
+		{
+			name:  "reassigned to another server",
+			edits: [][3]string{{tools, "server: com.example/weather", "server: com.example/helpdesk"}},
+			want: []string{
+				"risk tool-reassigned tool get_forecast: now names host-extension com.example/helpdesk (was host-extension com.example/weather)",
+				`tool ~ get_forecast: server "com.example/weather" -> "com.example/helpdesk"`,
+			},
+		},
+		{
+			name:  "reassigned to another source",
+			edits: [][3]string{{tools, "source: host-extension\n    safetyTier: write", "source: openapi\n    safetyTier: write"}},
+			want: []string{
+				"risk tool-reassigned tool delete_thing: now names openapi (was host-extension)",
+				"tool ~ delete_thing: source host-extension -> openapi; compact descriptor changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
+			},
+		},
+		{
+			name:  "tenant scope widened",
+			edits: [][3]string{{tools, "    tenants: [acme]\n", ""}},
+			want: []string{
+				"risk tenant-widened tool delete_thing: now published to tenant globex",
+				"tool ~ delete_thing: now published to globex",
+			},
+		},
+		{
+			name:  "tenant scope narrowed",
+			edits: [][3]string{{tools, "egress: internal", "egress: internal\n    tenants: [globex]"}},
+			want: []string{
+				"risk tool-removed tool get_forecast: no longer published to tenant acme",
+				"tool ~ get_forecast: no longer published to acme",
+			},
+		},
+		{
+			name:  "new tenant",
+			edits: [][3]string{{config, "[acme, globex]", "[acme, globex, initech]"}},
+			want: []string{
+				"risk tenant-widened tenant initech: new site, publishing 1 tool",
+				"tenant + initech",
+			},
+		},
+		{
+			name:  "tenant removed",
+			edits: [][3]string{{config, "[acme, globex]", "[acme]"}},
+			want: []string{
+				"risk tool-removed tenant globex: site removed, with the 1 tool it published",
+				"tenant - globex",
+			},
+		},
+		{
+			name:  "tenants introduced",
+			base:  map[string]string{config: "site: {origin: https://example.com, publisher: example.com}\n", tools: strings.Replace(diffBase[tools], "    tenants: [acme]\n", "", 1)},
+			edits: [][3]string{{config, "", "tenants: [acme]\n"}},
+			want: []string{
+				"risk tool-removed site: site removed, with the 2 tools it published",
+				"risk tenant-widened tenant acme: new site, publishing 2 tools",
+				"tenant + acme",
+				"tenant - ",
+			},
+		},
+		{
+			name:  "without tenants",
+			base:  map[string]string{config: "site: {origin: https://example.com, publisher: example.com}\n", tools: strings.Replace(diffBase[tools], "    tenants: [acme]\n", "", 1)},
+			edits: [][3]string{{tools, "safetyTier: read", "safetyTier: exec"}},
+			want: []string{
+				"risk tier-raised tool get_forecast: safetyTier read -> exec",
+				"tool ~ get_forecast: safetyTier read -> exec; compact descriptor changed",
+			},
+		},
+		{
+			name:  "compact view switched off",
+			edits: [][3]string{{config, "", "toolCatalog: {compactView: false}\n"}},
+			want: []string{
+				"risk compact-changed tenant acme: compact view switched off for tenant acme",
+				"risk compact-changed tenant globex: compact view switched off for tenant globex",
+				"tenant ~ acme compact on -> off",
+				"tenant ~ globex compact on -> off",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server added",
+			edits: [][3]string{{servers, "", "  - name: com.example/docs\n    version: 2.0.0\n    description: Docs.\n    remotes: [{type: sse, url: https://mcp.example.com/docs}]\n"}},
+			want: []string{
+				"risk server-added server com.example/docs: new server: clients connect to sse https://mcp.example.com/docs",
+				"server + com.example/docs (version 2.0.0; remotes sse https://mcp.example.com/docs)",
+				"doc + /.well-known/mcp/server-cards/com.example/docs.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc + /.well-known/mcp/servers/com.example/docs.json (application/mcp-server+json; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "cross-host server added",
+			edits: [][3]string{{servers, "", "  - name: com.example/crm\n    cardUrl: https://crm.example.org/card.json\n"}},
+			want: []string{
+				"risk server-added server com.example/crm: new server, its card at https://crm.example.org/card.json",
+				"server + com.example/crm (card https://crm.example.org/card.json)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server removed",
+			edits: [][3]string{{servers, "  - name: com.example/helpdesk\n    cardUrl: https://vendor.example.net/card.json\n", ""}},
+			want: []string{
+				"risk server-removed server com.example/helpdesk: no longer published",
+				"server - com.example/helpdesk (card https://vendor.example.net/card.json)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "local server removed",
+			edits: [][3]string{{servers, "  - name: com.example/weather\n    version: 1.0.0\n    description: Weather.\n    remotes:\n      - {type: streamable-http, url: https://mcp.example.com/weather}\n", ""}, {tools, "    server: com.example/weather\n", ""}},
+			want: []string{
+				"risk tool-reassigned tool get_forecast: now names host-extension (was host-extension com.example/weather)",
+				"risk server-removed server com.example/weather: no longer published",
+				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
+				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
+				`tool ~ get_forecast: server "com.example/weather" -> (none)`,
+				"server - com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
+				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server version changed",
+			edits: [][3]string{{servers, "1.0.0", "1.1.0"}, {servers, "description: Weather.", "description: Weather.\n    title: Weather"}},
+			want: []string{
+				`server ~ com.example/weather: title (none) -> "Weather"; version 1.0.0 -> 1.1.0`,
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server remote changed",
+			edits: [][3]string{{servers, "https://mcp.example.com/weather", "https://weather.example.net/mcp"}},
+			want: []string{
+				"risk server-remote-changed server com.example/weather: new endpoint streamable-http https://weather.example.net/mcp; endpoint removed streamable-http https://mcp.example.com/weather",
+				"server ~ com.example/weather: new remote streamable-http https://weather.example.net/mcp; remote removed streamable-http https://mcp.example.com/weather",
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "remote variable default changed",
+			base:  map[string]string{servers: diffRemoteServers},
+			edits: [][3]string{{servers, "default: eu", "default: us"}},
+			want: []string{
+				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "remote variable choices changed",
+			base:  map[string]string{servers: diffRemoteServers},
+			edits: [][3]string{{servers, "choices: [eu, us]", "choices: [eu, us, evil]"}},
+			want: []string{
+				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name: "remote header added and secret flipped",
+			base: map[string]string{servers: diffRemoteServers},
+			edits: [][3]string{
+				{servers, "isSecret: true}", "isSecret: false}\n          - {name: X-Tenant, description: Tenant, isRequired: false}"},
+				{servers, "https://mcp.example.com/weather}", "https://mcp.example.com/weather, headers: [{name: X-Region, value: eu}]}"},
+			},
+			want: []string{
+				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: headers changed",
+				"risk server-remote-changed server com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
+				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: headers changed",
+				"server ~ com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
+				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "AI catalog switched off",
+			edits: [][3]string{{config, "", "discovery: {aiCatalog: false}\n"}},
+			want: []string{
+				"risk route-removed route /.well-known/ai-catalog.json: the AI catalog is no longer published",
+				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
+				"doc - /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "MCP catalog switched off",
+			edits: [][3]string{{config, "", "discovery: {mcpCatalog: false}\n"}},
+			want: []string{
+				"risk route-removed route /.well-known/mcp/catalog.json: the MCP catalog is no longer published",
+				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
+				"doc - /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+				"doc - /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "card moved",
+			edits: [][3]string{{servers, "description: Weather.", "description: Weather.\n    card: {v1Path: /cards/weather.json}"}},
+			want: []string{
+				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather moved to /cards/weather.json",
+				"doc + /cards/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "origin changed",
+			edits: [][3]string{{config, "origin: https://example.com", "origin: https://tools.example.com"}},
+			want: []string{
+				"risk origin-changed site: origin https://example.com -> https://tools.example.com",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "publisher changed",
+			edits: [][3]string{{config, "publisher: example.com", "publisher: example.org"}},
+			want: []string{
+				"risk origin-changed site: publisher example.com -> example.org",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "origin changed, MCP catalog only",
+			base:  map[string]string{config: diffBase[config] + "discovery: {aiCatalog: false}\n"},
+			edits: [][3]string{{config, "origin: https://example.com", "origin: https://tools.example.com"}, {config, "publisher: example.com", "publisher: example.org"}},
+			want: []string{
+				"risk origin-changed site: origin https://example.com -> https://tools.example.com",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			// Nothing published carries the origin: nothing a client sees
+			// changed with it.
+			name:  "origin changed, no discovery",
+			base:  map[string]string{config: diffBase[config] + "discovery: {aiCatalog: false, mcpCatalog: false}\n"},
+			edits: [][3]string{{config, "origin: https://example.com", "origin: https://tools.example.com"}},
+			want:  []string{},
+		},
+		{
+			name:  "cross-host card moved",
+			edits: [][3]string{{servers, "https://vendor.example.net/card.json", "https://other.example.org/card.json"}},
+			want: []string{
+				"risk server-remote-changed server com.example/helpdesk: card URL https://vendor.example.net/card.json -> https://other.example.org/card.json",
+				`server ~ com.example/helpdesk: cardUrl "https://vendor.example.net/card.json" -> "https://other.example.org/card.json"`,
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := cmpOrMap(tt.base, diffBase)
+			old := diffCatalog(t, base)
+			new := diffCatalog(t, base, tt.edits...)
+			c, err := Compare(old, new)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, diffLines(c)); diff != "" {
+				t.Errorf("diff (-want +got):\n%s", diff)
+			}
+			if c.Empty() != (len(tt.want) == 0) {
+				t.Errorf("Empty() = %v with %d lines", c.Empty(), len(tt.want))
+			}
+			// Every risk a --fail-on can name is found by it.
+			for _, r := range c.Risks {
+				if !c.HasRisk(r.Kind) || !c.HasRisk(RiskAny) {
+					t.Errorf("HasRisk misses %s", r.Kind)
+				}
+			}
+		})
+	}
+}
+
+func cmpOrMap(m, def map[string]string) map[string]string {
+	if m == nil {
+		return def
+	}
+	out := maps.Clone(def)
+	maps.Copy(out, m)
+	return out
+}
+
+// TestDiffCompactOnly changes a compact descriptor and nothing else, as a
+// change of the compact projection would: the one case the declarations
+// cannot produce on their own.
+func TestDiffCompactOnly(t *testing.T) {
+	old := diffCatalog(t, diffBase)
+	new := diffCatalog(t, diffBase)
+	for _, s := range new.Sites {
+		for i, d := range s.Documents {
+			if d.Route.Route == "/tools/get_forecast" && d.View == spec.ViewCompact {
+				s.Documents[i].Body = bytes.Replace(d.Body, []byte(`"toolId"`), []byte(`"x":1,"toolId"`), 1)
+			}
+		}
+	}
+	c, err := Compare(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"risk compact-changed tool get_forecast: the compact descriptor changed while the standard one did not",
+		"tool ~ get_forecast: compact descriptor changed",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+}
+
+// TestDiffMalformed gives Compare documents that signpost does not write: it
+// reports them, naming the side and the route, and never panics.
+func TestDiffMalformed(t *testing.T) {
+	good := diffCatalog(t, diffBase)
+	tests := []struct {
+		name        string
+		route, view string
+		contentType string
+		body        string
+		want        string
+	}{
+		{"not JSON", "/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, "{", "diff: new side: tenant acme /tools/get_forecast: not a tool descriptor"},
+		{"wrong toolId", "/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, `{"toolId":"other"}`, `the descriptor's toolId is "other"`},
+		{"card without name", "/card.json", spec.ViewStandard, spec.ContentTypeServerCardV1, `{"version":"1"}`, "a server card without a name"},
+		{"bad remotes", "/card.json", spec.ViewStandard, spec.ContentTypeServerCardV1, `{"name":"a/b","remotes":{}}`, "remotes are not a list"},
+		{"bad catalog", spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, `[]`, "not a discovery catalog"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := &build.Build{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: []byte(tt.body)}}}}}
+			_, err := Compare(good, bad)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tt.want)
+			}
+			var malformed *MalformedError
+			if !errors.As(err, &malformed) || malformed.Side != "new" {
+				t.Errorf("err = %#v, want a *MalformedError of the new side", err)
+			}
+		})
+	}
+	if _, err := Compare(nil, good); err != nil {
+		t.Errorf("Compare(nil, build): %v", err)
+	}
+}
+
+// TestDiffFromEmpty compares a catalog with nothing, as for the change that
+// adds a catalog: everything is new, and the risks say what a reviewer
+// should look at.
+func TestDiffFromEmpty(t *testing.T) {
+	c, err := Compare(&build.Build{}, diffCatalog(t, diffBase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"risk tool-added tool delete_thing: new write tool for tenant acme",
+		"risk tenant-widened tenant acme: new site, publishing 2 tools",
+		"risk tenant-widened tenant globex: new site, publishing 1 tool",
+		"risk server-added server com.example/helpdesk: new server, its card at https://vendor.example.net/card.json",
+		"risk server-added server com.example/weather: new server: clients connect to streamable-http https://mcp.example.com/weather",
+		"tenant + acme",
+		"tenant + globex",
+		"tool + delete_thing (host-extension, write, keyed, egress none; tenants acme)",
+		"tool + get_forecast (host-extension, read, deterministic, egress internal; server com.example/weather; tenants acme, globex)",
+		"server + com.example/helpdesk (card https://vendor.example.net/card.json)",
+		"server + com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+}
+
+// TestDiffDocumentsOneTenant removes a route from one tenant's site only, as
+// a built site could: the risk names the tenant.
+func TestDiffDocumentsOneTenant(t *testing.T) {
+	old := diffCatalog(t, diffBase)
+	new := diffCatalog(t, diffBase)
+	for _, s := range new.Sites {
+		if s.Tenant == "acme" {
+			s.Documents = slices.DeleteFunc(s.Documents, func(d build.Document) bool { return d.Route.Route == spec.RouteAICatalog })
+		}
+	}
+	c, err := Compare(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"risk route-removed route /.well-known/ai-catalog.json: the AI catalog is no longer published for tenant acme",
+		"doc - /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+	// The publisher is still read from globex's catalog: no origin risk.
+	if c.HasRisk(RiskOriginChanged) {
+		t.Error("origin-changed without a change of origin")
+	}
+}
+
+// compileDir loads and compiles the catalog folder dir, which must build
+// a site.
+func compileDir(t testing.TB, dir string) *build.Build {
+	t.Helper()
+	ctx := context.Background()
+	cat, diags := build.Load(ctx, dir)
+	if diags.HasErrors() {
+		var b strings.Builder
+		_ = diags.Write(&b, build.FormatText)
+		t.Fatalf("load %s:\n%s", dir, b.String())
+	}
+	b, err := build.Compile(ctx, cat)
+	if err != nil {
+		t.Fatalf("compile %s: %v", dir, err)
+	}
+	if len(b.Sites) == 0 {
+		t.Fatalf("%s builds no site", dir)
+	}
+	return b
+}

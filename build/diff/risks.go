@@ -1,0 +1,116 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// The kinds of Risk a Change reports, in the order they are listed.
+const (
+	// RiskTierRaised: a tool's safetyTier moved up the order
+	// pure < read < write < exec.
+	RiskTierRaised = "tier-raised"
+	// RiskEgressWidened: a tool's egress moved up the order
+	// none < internal < internet.
+	RiskEgressWidened = "egress-widened"
+	// RiskReplayLoosened: a tool's replayPolicy moved up the order, from
+	// strictest to loosest, deterministic < idempotent < keyed < unsafe.
+	RiskReplayLoosened = "replay-loosened"
+	// RiskToolAdded: a new tool that can change state: its safetyTier is
+	// write or exec. (A tier this version does not know ranks above exec,
+	// as for RiskTierRaised, and counts too.) A new pure or read tool is
+	// listed as a change, not a risk.
+	RiskToolAdded = "tool-added"
+	// RiskToolRemoved: a toolId is no longer published, to any tenant or to
+	// one that still exists; or a tenant's whole site is gone.
+	RiskToolRemoved = "tool-removed"
+	// RiskToolReassigned: the same toolId now names a different tool: its
+	// MCP server, its MCP name or its source changed.
+	RiskToolReassigned = "tool-reassigned"
+	// RiskTenantWidened: a tool is now published to a tenant that did not
+	// see it before, or there is a new tenant.
+	RiskTenantWidened = "tenant-widened"
+	// RiskCompactChanged: the compact view was switched on or off, or a
+	// tool's compact descriptor changed while its standard one did not.
+	RiskCompactChanged = "compact-changed"
+	// RiskServerAdded: a new MCP server: a new endpoint clients connect to
+	// and send their credentials to.
+	RiskServerAdded = "server-added"
+	// RiskServerRemoved: an MCP server is no longer published.
+	RiskServerRemoved = "server-removed"
+	// RiskServerRemoteChanged: what clients connect to changed: a server's
+	// remote endpoints (one added or removed, or anything else about one,
+	// such as its URL variables or headers), or the card URL of a server
+	// whose card another host serves.
+	RiskServerRemoteChanged = "server-remote-changed"
+	// RiskOriginChanged: the site's origin or publisher changed, so every
+	// URL and identifier the discovery catalogs publish changed. Both are
+	// read from the published catalogs: the origin from either, the
+	// publisher from the AI catalog.
+	RiskOriginChanged = "origin-changed"
+	// RiskRouteRemoved: a route other than the tool routes, one a client
+	// could fetch, is no longer published: a discovery catalog switched
+	// off, a server card moved or removed.
+	RiskRouteRemoved = "route-removed"
+)
+
+// RiskAny, given to HasRisk, matches every kind of risk.
+const RiskAny = "any"
+
+// riskKinds lists every kind of risk in report order.
+var riskKinds = []string{
+	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
+	RiskToolReassigned, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
+	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved,
+}
+
+// RiskKinds returns every kind of risk, in the order reports list them.
+func RiskKinds() []string { return slices.Clone(riskKinds) }
+
+// ParseRiskKinds reads a comma-separated list of risk kinds, such as
+// "tier-raised,tool-removed" or "any". Spaces around names are ignored;
+// an unknown name is an error that lists the known ones.
+func ParseRiskKinds(list string) ([]string, error) {
+	var kinds []string
+	for k := range strings.SplitSeq(list, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		if k != RiskAny && !slices.Contains(riskKinds, k) {
+			return nil, fmt.Errorf("unknown risk kind %q: use any or %s", k, strings.Join(riskKinds, ", "))
+		}
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		return nil, fmt.Errorf("no risk kind in %q: use any or %s", list, strings.Join(riskKinds, ", "))
+	}
+	return kinds, nil
+}
+
+// Orders of the safety fields, least to most permissive. A value outside
+// them (a site built by another version) ranks above all: changing to it
+// is reported.
+var (
+	tierOrder   = []string{spec.TierPure, spec.TierRead, spec.TierWrite, spec.TierExec}
+	egressOrder = []string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}
+	replayOrder = []string{spec.ReplayDeterministic, spec.ReplayIdempotent, spec.ReplayKeyed, spec.ReplayUnsafe}
+)
+
+// rank is the place of v in order; a value outside it ranks above all.
+func rank(order []string, v string) int {
+	if i := slices.Index(order, v); i >= 0 {
+		return i
+	}
+	return len(order)
+}
+
+// widens reports whether moving from old to new goes up order.
+func widens(order []string, old, new string) bool {
+	return old != new && rank(order, new) > rank(order, old)
+}

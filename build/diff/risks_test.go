@@ -1,0 +1,55 @@
+package diff
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseRiskKinds(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr string
+	}{
+		{in: "tier-raised", want: []string{"tier-raised"}},
+		{in: " tier-raised , egress-widened,tier-raised", want: []string{"tier-raised", "egress-widened"}},
+		{in: "any", want: []string{"any"}},
+		{in: "tier-raised,bogus", wantErr: `unknown risk kind "bogus": use any or tier-raised, egress-widened`},
+		{in: ",", wantErr: "no risk kind"},
+	}
+	for _, tt := range tests {
+		got, err := ParseRiskKinds(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseRiskKinds(%q) error = %v, want %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("ParseRiskKinds(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	wantKinds := []string{
+		"tier-raised", "egress-widened", "replay-loosened", "tool-added", "tool-removed", "tool-reassigned",
+		"tenant-widened", "compact-changed", "server-added", "server-removed", "server-remote-changed",
+		"origin-changed", "route-removed",
+	}
+	if diff := cmp.Diff(wantKinds, RiskKinds()); diff != "" {
+		t.Errorf("RiskKinds (-want +got):\n%s", diff)
+	}
+	for _, k := range wantKinds {
+		if got, err := ParseRiskKinds(k); err != nil || !slices.Equal(got, []string{k}) {
+			t.Errorf("ParseRiskKinds(%q) = %v, %v", k, got, err)
+		}
+	}
+	c := &Change{Risks: []Risk{{Kind: RiskTierRaised}}}
+	if c.HasRisk(RiskToolRemoved) || !c.HasRisk(RiskToolRemoved, RiskTierRaised) || !c.HasRisk(RiskAny) {
+		t.Error("HasRisk")
+	}
+	if (&Change{}).HasRisk(RiskAny) {
+		t.Error("HasRisk(any) without risks")
+	}
+}

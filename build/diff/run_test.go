@@ -1,0 +1,226 @@
+package diff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/internal/catalogtest"
+	"github.com/signpost-dev/signpost/internal/git"
+)
+
+// gitRepo makes a new Git repository and returns its folder and a function
+// that runs git in it, failing the test when git does.
+func gitRepo(t *testing.T) (string, func(args ...string) string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is not installed")
+		}
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("init", "-q")
+	return repo, run
+}
+
+// writeFiles writes files (slash-separated names) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestDiffRevisionAttributes commits a catalog whose .gitattributes would
+// hide a new exec tool from git archive (export-ignore) and rewrite another
+// file so that a tool disappears (export-subst): Run reads the revisions as
+// the commits hold them and sees both tools.
+func TestDiffRevisionAttributes(t *testing.T) {
+	repo, run := gitRepo(t)
+	cat := filepath.Join(repo, "catalogs", "demo")
+	writeFiles(t, cat, diffBase)
+	run("add", ".")
+	run("commit", "-q", "-m", "demo")
+	writeFiles(t, cat, map[string]string{
+		".gitattributes": "evil.yaml export-ignore\nsneaky.yaml export-subst\n",
+		"tools/evil.yaml": `tools:
+  - {toolId: run_code, description: Runs code., source: host-extension, safetyTier: exec, replayPolicy: unsafe, egress: internet}
+`,
+		// git archive turns the second tool into the title of the first.
+		"sneaky.yaml": `tools:
+  - toolId: list_things
+    source: host-extension
+    safetyTier: read
+    replayPolicy: deterministic
+    egress: none
+    description: Lists things. #$Format:%n    title: "$
+  - {toolId: drop_all, description: Drops everything., source: host-extension, safetyTier: write, replayPolicy: unsafe, egress: none}
+    #$Format:"$
+`,
+	})
+	writeFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
+	run("add", ".")
+	run("commit", "-q", "-m", "more tools")
+
+	c, err := Run(context.Background(), Options{Old: "HEAD~1", New: "HEAD", Repo: repo, Catalog: "catalogs/demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := diffLines(c)
+	for _, w := range []string{
+		"risk tool-added tool run_code: new exec tool for tenants acme, globex",
+		"risk tool-added tool drop_all: new write tool for tenants acme, globex",
+		"tool + list_things (host-extension, read, deterministic, egress none; tenants acme, globex)",
+	} {
+		if !slices.Contains(got, w) {
+			t.Errorf("diff lacks %q:\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestRun reads each kind of side: catalog folders, a built site and
+// revisions, with the notes and errors of each.
+func TestRun(t *testing.T) {
+	ctx := context.Background()
+	oldDir := catalogtest.Write(t, diffBase)
+	newDir := catalogtest.Write(t, cmpOrMap(map[string]string{tools: strings.Replace(diffBase[tools], "safetyTier: read", "safetyTier: write", 1)}, diffBase))
+	var notes []string
+	note := func(msg string) { notes = append(notes, msg) }
+
+	c, err := Run(ctx, Options{Old: oldDir, New: newDir, Repo: t.TempDir(), Note: note})
+	if err != nil || c.Old != oldDir || c.New != newDir || c.OldEmpty || !c.HasRisk(RiskTierRaised) {
+		t.Fatalf("two folders: %+v, %v", c, err)
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	if err := compileDir(t, oldDir).Write(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Run(ctx, Options{Old: site, New: oldDir}); err != nil || !c.Empty() {
+		t.Errorf("a built site against its catalog: %+v, %v", c, err)
+	}
+	file := filepath.Join(oldDir, tools)
+	if _, err := Run(ctx, Options{Old: oldDir, New: file}); err == nil || err.Error() != "new side "+file+" is a file: name a catalog folder, a built site (a folder with routes.json) or a Git revision" {
+		t.Errorf("a file: %v", err)
+	}
+	bad := catalogtest.Write(t, map[string]string{config: catalogtest.Config, tools: "tools:\n  - {toolId: t}\n"})
+	var invalid *InvalidError
+	if _, err := Run(ctx, Options{Old: bad, New: newDir}); !errors.As(err, &invalid) || invalid.Side != "old" || invalid.Arg != bad ||
+		!strings.HasPrefix(err.Error(), "old side "+bad+": the catalog is invalid (") || !strings.HasSuffix(err.Error(), " errors): fix it, or compare another version") {
+		t.Errorf("an invalid catalog: %v", err)
+	}
+	if len(notes) > 0 {
+		t.Errorf("notes without revisions: %q", notes)
+	}
+
+	repo, run := gitRepo(t)
+	writeFiles(t, filepath.Join(repo, "cat"), diffBase)
+	run("add", ".")
+	run("commit", "-q", "-m", "catalog")
+	writeFiles(t, filepath.Join(repo, "cat"), map[string]string{"bad.yaml": "tools:\n  - {toolId: t}\n"})
+	if err := os.Symlink("../signpost.yaml", filepath.Join(repo, "cat", "alias.json")); err != nil {
+		t.Fatal(err)
+	}
+	run("add", ".")
+	run("commit", "-q", "-m", "a bad tool")
+
+	// The change that adds the catalog, at the new side's place.
+	notes = nil
+	c, err = Run(ctx, Options{Old: "HEAD~1", New: "HEAD~1", Repo: repo, Catalog: "cat", Note: note})
+	if err != nil || !c.Empty() {
+		t.Errorf("a revision against itself: %+v, %v", c, err)
+	}
+	run("commit", "-q", "--allow-empty", "-m", "nothing")
+	c, err = Run(ctx, Options{Old: "HEAD~3", New: "HEAD~2", Repo: repo, Catalog: "cat", Note: note})
+	var norev *git.NoRevisionError
+	if err == nil || errors.As(err, &norev) || err.Error() != `old side: "HEAD~3" is neither a path nor a revision of the Git repository: name an existing catalog folder, a built site, or a commit, branch or tag` {
+		t.Errorf("no such revision: %+v, %v", c, err)
+	}
+	branch := strings.TrimSpace(run("rev-parse", "--abbrev-ref", "HEAD"))
+	run("checkout", "-q", "--orphan", "empty")
+	run("rm", "-rq", "--cached", ".")
+	run("commit", "-q", "--allow-empty", "-m", "no catalog")
+	run("checkout", "-q", "-f", branch)
+	_, err = Run(ctx, Options{Old: "empty", New: "HEAD~2", Repo: repo, Catalog: "cat", Note: note})
+	if err != nil {
+		t.Fatalf("from a revision without the catalog: %v", err)
+	}
+	want := []string{`old side: revision empty has no folder "cat": comparing against an empty catalog`}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+
+	// Without the catalog at the new side's place, an old side without
+	// one is an error.
+	var none *git.NoFolderError
+	if _, err := Run(ctx, Options{Old: "empty", New: "HEAD~2", Repo: repo, Catalog: "other"}); !errors.As(err, &none) || err.Error() != `new side: revision HEAD~2 has no folder "other"` {
+		t.Errorf("a new side without the folder: %v", err)
+	}
+	var notCatalog *NotCatalogError
+	if _, err := Run(ctx, Options{Old: "HEAD~2", New: "HEAD~2", Repo: repo, Catalog: "."}); !errors.As(err, &notCatalog) || err.Error() != `new side: HEAD~2 has no signpost.yaml in ".", so it is not a catalog folder` {
+		t.Errorf("a folder without signpost.yaml: %v", err)
+	}
+
+	// An invalid revision names its files REV:PATH, after its notes.
+	notes = nil
+	_, err = Run(ctx, Options{Old: "HEAD~2", New: "HEAD~1", Repo: repo, Catalog: "cat", Note: note})
+	if !errors.As(err, &invalid) || invalid.Side != "new" || invalid.Arg != "HEAD~1" || !strings.HasPrefix(invalid.Diagnostics[0].String(), "HEAD~1:cat/bad.yaml:2:5: ") {
+		t.Errorf("an invalid revision: %v", err)
+	}
+	want = []string{"new side HEAD~1: skipped alias.json: a link, and links are not followed in a revision; a declaration that names it will not find it"}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}
+
+// TestSkipNotes words the links and submodules a revision leaves out: only
+// those a declaration might name, and no more than maxNotes of them.
+func TestSkipNotes(t *testing.T) {
+	var s skipNotes
+	s.add("latest", false)
+	s.add("tools/link.yaml", false)
+	s.add("schemas/link.json", false)
+	s.add("vendor/tools", true)
+	want := []string{
+		"skipped schemas/link.json: a link, and links are not followed in a revision; a declaration that names it will not find it",
+		"skipped vendor/tools: a submodule, and submodules are not read in a revision; its declarations and .json files are left out",
+	}
+	if diff := cmp.Diff(want, s.list()); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+
+	// Notes are bounded.
+	s = skipNotes{}
+	for i := range maxNotes + 3 {
+		s.add(fmt.Sprintf("l%02d.json", i), false)
+	}
+	notes := s.list()
+	if len(notes) != maxNotes+1 || notes[maxNotes] != "skipped 3 more links to .json files and submodules" {
+		t.Errorf("notes of %d links: %q", maxNotes+3, notes)
+	}
+}

@@ -1,0 +1,341 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// snapshot is what Compare compares of one build.
+type snapshot struct {
+	sites   map[string]*siteState // by tenant
+	tools   map[string]*toolState // by toolId
+	servers map[string]*serverState
+	// origins and publishers are what the sites' discovery catalogs
+	// publish (see siteState.identity); empty when no catalog says.
+	origins    map[string]bool
+	publishers map[string]bool
+}
+
+type siteState struct {
+	compact bool
+	tools   int
+	// docs are the documents other than the tool routes.
+	docs map[docKey]build.Document
+	// What the discovery catalogs publish: the AI catalog's host domain
+	// and its tool catalog URL, and the URLs of both catalogs' entries.
+	publisher      string
+	toolCatalogURL string
+	entryURLs      []string
+}
+
+// docKey is a document's route and view.
+type docKey struct{ route, view string }
+
+type toolState struct {
+	desc     toolDoc
+	standard []byte // the descriptor as published
+	compact  []byte // nil when the site has no compact view
+	tenants  []string
+}
+
+// toolDoc is a published ToolDescriptor with its schemas kept as the bytes
+// that were published: documents are compact JSON with sorted keys, so equal
+// schemas have equal bytes.
+type toolDoc struct {
+	ToolID       string          `json:"toolId"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	Source       string          `json:"source"`
+	Server       string          `json:"server"`
+	SafetyTier   string          `json:"safetyTier"`
+	ReplayPolicy string          `json:"replayPolicy"`
+	Egress       string          `json:"egress"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+}
+
+type serverState struct {
+	card    map[string]json.RawMessage // without $schema; nil for a cross-host server
+	cardURL string                     // a cross-host server's card URL
+	remotes []string                   // "TYPE URL", sorted and unique
+	// remoteJSON holds, by "TYPE URL", the canonical JSON of each remote
+	// endpoint listed under it (usually one).
+	remoteJSON map[string][]json.RawMessage
+}
+
+// snapshotBuild reads the tools, servers and sites of a build from its
+// documents.
+func snapshotBuild(b *build.Build) (*snapshot, error) {
+	s := &snapshot{
+		sites: map[string]*siteState{}, tools: map[string]*toolState{}, servers: map[string]*serverState{},
+		origins: map[string]bool{}, publishers: map[string]bool{},
+	}
+	if b == nil {
+		return s, nil
+	}
+	entries := map[string]string{} // cross-host card URLs by server name
+	for _, site := range b.Sites {
+		if _, dup := s.sites[site.Tenant]; dup {
+			return nil, fmt.Errorf("two sites for tenant %q", site.Tenant)
+		}
+		st := &siteState{docs: map[docKey]build.Document{}}
+		s.sites[site.Tenant] = st
+		for _, d := range site.Documents {
+			if err := s.readDocument(site.Tenant, st, d, entries); err != nil {
+				return nil, fmt.Errorf("%s %s: %w", spec.SiteName(site.Tenant), d.Route.Route, err)
+			}
+		}
+		origin, publisher := st.identity()
+		if origin != "" {
+			s.origins[origin] = true
+		}
+		if publisher != "" {
+			s.publishers[publisher] = true
+		}
+	}
+	for name, u := range entries {
+		if _, ok := s.servers[name]; !ok {
+			s.servers[name] = &serverState{cardURL: u, remotes: []string{}}
+		}
+	}
+	for _, t := range s.tools {
+		slices.Sort(t.tenants)
+	}
+	return s, nil
+}
+
+// identity returns the origin and the publisher the site's discovery
+// catalogs publish. The publisher is the AI catalog's host domain. The
+// origin is the scheme and host of the AI catalog's tool catalog URL
+// (origin + /tools), or else of a catalog entry whose path is a route of
+// this site: a local server's card, at origin + its path. The MCP catalog
+// names no publisher, and a site with neither catalog publishes neither
+// value (its tool descriptors carry no URL): then "" is returned, and
+// Compare compares only what both sides publish.
+func (st *siteState) identity() (origin, publisher string) {
+	hostOf := func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return ""
+		}
+		return u.Scheme + "://" + u.Host
+	}
+	if st.toolCatalogURL != "" {
+		origin = hostOf(st.toolCatalogURL)
+	}
+	if origin == "" {
+		urls := slices.Sorted(slices.Values(st.entryURLs))
+		for _, raw := range urls {
+			u, err := url.Parse(raw)
+			if err != nil {
+				continue
+			}
+			if _, local := st.docs[docKey{u.Path, spec.ViewStandard}]; local {
+				if origin = hostOf(raw); origin != "" {
+					break
+				}
+			}
+		}
+	}
+	return origin, st.publisher
+}
+
+// isToolRoute reports whether route is /tools or a tool's route.
+func isToolRoute(route string) bool {
+	return route == "/tools" || strings.HasPrefix(route, "/tools/")
+}
+
+func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, entries map[string]string) error {
+	route := d.Route.Route
+	if !isToolRoute(route) {
+		k := docKey{route, d.View}
+		if _, dup := st.docs[k]; dup {
+			return fmt.Errorf("two documents for view %s", d.View)
+		}
+		st.docs[k] = d
+	}
+	switch {
+	case route == "/tools":
+		if d.View == spec.ViewCompact {
+			st.compact = true
+		}
+	case strings.HasPrefix(route, "/tools/"):
+		id := strings.TrimPrefix(route, "/tools/")
+		t := s.tools[id]
+		if t == nil {
+			t = &toolState{}
+			s.tools[id] = t
+		}
+		body := bytes.TrimSpace(d.Body)
+		if d.View == spec.ViewCompact {
+			t.compact = body
+			return nil
+		}
+		var doc toolDoc
+		if err := json.Unmarshal(body, &doc); err != nil {
+			return fmt.Errorf("not a tool descriptor: %w", err)
+		}
+		if doc.ToolID != id {
+			return fmt.Errorf("the descriptor's toolId is %q", doc.ToolID)
+		}
+		if t.standard == nil {
+			t.desc, t.standard = doc, body
+		}
+		if tenant != "" {
+			t.tenants = append(t.tenants, tenant)
+		}
+		st.tools++
+	case d.ContentType == spec.ContentTypeServerCardV1 || d.ContentType == spec.ContentTypeServerCardDraft:
+		card, name, err := readCard(d.Body)
+		if err != nil {
+			return err
+		}
+		// The v1 card wins over the draft card: they differ only by
+		// $schema, and the v1 card is the one AI catalogs point at.
+		if old, ok := s.servers[name]; ok && d.ContentType != spec.ContentTypeServerCardV1 && old.card != nil {
+			return nil
+		}
+		delete(card, "$schema")
+		remotes, remoteJSON, err := cardRemotes(card["remotes"])
+		if err != nil {
+			return err
+		}
+		s.servers[name] = &serverState{card: card, remotes: remotes, remoteJSON: remoteJSON}
+	case route == spec.RouteAICatalog || route == spec.RouteMCPCatalog:
+		var cat struct {
+			Host struct {
+				Domain string `json:"domain"`
+			} `json:"host"`
+			Entries []struct {
+				Identifier string `json:"identifier"`
+				URL        string `json:"url"`
+				Data       struct {
+					ToolCatalog struct {
+						URL string `json:"url"`
+					} `json:"toolCatalog"`
+				} `json:"data"`
+			} `json:"entries"`
+		}
+		if err := json.Unmarshal(d.Body, &cat); err != nil {
+			return fmt.Errorf("not a discovery catalog: %w", err)
+		}
+		if route == spec.RouteAICatalog {
+			st.publisher = cat.Host.Domain
+		}
+		for _, e := range cat.Entries {
+			if e.Data.ToolCatalog.URL != "" && route == spec.RouteAICatalog {
+				st.toolCatalogURL = e.Data.ToolCatalog.URL
+			}
+			if e.URL != "" {
+				st.entryURLs = append(st.entryURLs, e.URL)
+			}
+			var name string
+			if _, n, ok := strings.Cut(e.Identifier, ":mcp:"); ok && strings.HasPrefix(e.Identifier, "urn:air:") {
+				name = n
+			} else if n, ok := strings.CutPrefix(e.Identifier, "urn:mcp:server:"); ok {
+				name = n
+			}
+			if name != "" && e.URL != "" {
+				// Local servers' entries point at cards read above; only
+				// cross-host servers keep this URL (see snapshotBuild).
+				entries[name] = e.URL
+			}
+		}
+	}
+	return nil
+}
+
+// readCard reads a server card and its name.
+func readCard(body []byte) (map[string]json.RawMessage, string, error) {
+	var card map[string]json.RawMessage
+	if err := json.Unmarshal(body, &card); err != nil {
+		return nil, "", fmt.Errorf("not a server card: %w", err)
+	}
+	var name string
+	if err := json.Unmarshal(card["name"], &name); err != nil || name == "" {
+		return nil, "", fmt.Errorf("a server card without a name")
+	}
+	return card, name, nil
+}
+
+// cardRemotes lists a card's remotes as "TYPE URL", sorted and unique, and
+// the canonical JSON of the endpoints under each.
+func cardRemotes(raw json.RawMessage) ([]string, map[string][]json.RawMessage, error) {
+	out, all := []string{}, map[string][]json.RawMessage{}
+	if len(raw) == 0 {
+		return out, all, nil
+	}
+	var remotes []json.RawMessage
+	if err := json.Unmarshal(raw, &remotes); err != nil {
+		return nil, nil, fmt.Errorf("a server card whose remotes are not a list of endpoints: %w", err)
+	}
+	for _, r := range remotes {
+		var ep struct {
+			Type string `json:"type"`
+			URL  string `json:"url"`
+		}
+		if err := json.Unmarshal(r, &ep); err != nil {
+			return nil, nil, fmt.Errorf("a server card whose remotes are not a list of endpoints: %w", err)
+		}
+		canon, err := canonicalJSON(r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("a server card with a remote that is not JSON: %w", err)
+		}
+		key := strings.TrimSpace(ep.Type + " " + ep.URL)
+		out = append(out, key)
+		all[key] = append(all[key], canon)
+	}
+	for _, eps := range all {
+		slices.SortFunc(eps, func(a, b json.RawMessage) int { return bytes.Compare(a, b) })
+	}
+	slices.Sort(out)
+	return slices.Compact(out), all, nil
+}
+
+// canonicalJSON re-encodes a JSON value with sorted keys and no spaces, so
+// that equal values have equal bytes whatever wrote them.
+func canonicalJSON(raw []byte) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(b.Bytes()), nil
+}
+
+// remoteFields names the fields of a remote endpoint that differ between
+// two canonical encodings of it, sorted; nil when either is not an object.
+func remoteFields(old, new json.RawMessage) []string {
+	var b, a map[string]json.RawMessage
+	if json.Unmarshal(old, &b) != nil || json.Unmarshal(new, &a) != nil {
+		return nil
+	}
+	var fields []string
+	for k := range b {
+		if !bytes.Equal(b[k], a[k]) {
+			fields = append(fields, k)
+		}
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			fields = append(fields, k)
+		}
+	}
+	slices.Sort(fields)
+	return fields
+}
