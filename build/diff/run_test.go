@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,57 +16,17 @@ import (
 	"github.com/signpost-dev/signpost/internal/git"
 )
 
-// gitRepo makes a new Git repository and returns its folder and a function
-// that runs git in it, failing the test when git does.
-func gitRepo(t *testing.T) (string, func(args ...string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
-	repo := t.TempDir()
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("init", "-q")
-	return repo, run
-}
-
-// writeFiles writes files (slash-separated names) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestDiffRevisionAttributes commits a catalog whose .gitattributes would
 // hide a new exec tool from git archive (export-ignore) and rewrite another
 // file so that a tool disappears (export-subst): Run reads the revisions as
 // the commits hold them and sees both tools.
 func TestDiffRevisionAttributes(t *testing.T) {
-	repo, run := gitRepo(t)
+	repo, run := catalogtest.GitRepo(t)
 	cat := filepath.Join(repo, "catalogs", "demo")
-	writeFiles(t, cat, diffBase)
+	catalogtest.WriteFiles(t, cat, diffBase)
 	run("add", ".")
 	run("commit", "-q", "-m", "demo")
-	writeFiles(t, cat, map[string]string{
+	catalogtest.WriteFiles(t, cat, map[string]string{
 		".gitattributes": "evil.yaml export-ignore\nsneaky.yaml export-subst\n",
 		"tools/evil.yaml": `tools:
   - {toolId: run_code, description: Runs code., source: host-extension, safetyTier: exec, replayPolicy: unsafe, egress: internet}
@@ -84,7 +43,7 @@ func TestDiffRevisionAttributes(t *testing.T) {
     #$Format:"$
 `,
 	})
-	writeFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
+	catalogtest.WriteFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
 	run("add", ".")
 	run("commit", "-q", "-m", "more tools")
 
@@ -138,11 +97,11 @@ func TestRun(t *testing.T) {
 		t.Errorf("notes without revisions: %q", notes)
 	}
 
-	repo, run := gitRepo(t)
-	writeFiles(t, filepath.Join(repo, "cat"), diffBase)
+	repo, run := catalogtest.GitRepo(t)
+	catalogtest.WriteFiles(t, filepath.Join(repo, "cat"), diffBase)
 	run("add", ".")
 	run("commit", "-q", "-m", "catalog")
-	writeFiles(t, filepath.Join(repo, "cat"), map[string]string{"bad.yaml": "tools:\n  - {toolId: t}\n"})
+	catalogtest.WriteFiles(t, filepath.Join(repo, "cat"), map[string]string{"bad.yaml": "tools:\n  - {toolId: t}\n"})
 	if err := os.Symlink("../signpost.yaml", filepath.Join(repo, "cat", "alias.json")); err != nil {
 		t.Fatal(err)
 	}

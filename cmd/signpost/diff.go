@@ -15,31 +15,17 @@ import (
 	"github.com/signpost-dev/signpost/internal/git"
 )
 
-// diffFormat is the --format flag of diff.
-type diffFormat string
-
-func (f *diffFormat) String() string { return string(*f) }
-func (f *diffFormat) Type() string   { return "text|json|markdown" }
-func (f *diffFormat) Set(s string) error {
-	switch s {
-	case build.FormatText, build.FormatJSON, diff.FormatMarkdown:
-		*f = diffFormat(s)
-		return nil
-	}
-	return fmt.Errorf("must be text, json or markdown")
-}
-
 // diffOptions are the arguments and flags of signpost diff.
 type diffOptions struct {
 	sides  diff.Options
-	format diffFormat
+	format string
 	failOn string
 	// kinds are the risk kinds of --fail-on, nil without it.
 	kinds []string
 }
 
 func newDiffCmd() *cobra.Command {
-	opts := &diffOptions{format: diffFormat(build.FormatText)}
+	opts := &diffOptions{}
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Show what changes between two versions of a catalog, risks first",
@@ -126,7 +112,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.Var(&opts.format, "format", "output format: text, json or markdown")
+	enumVar(f, &opts.format, "format", build.FormatText, []string{build.FormatText, build.FormatJSON, diff.FormatMarkdown}, "output format: text, json or markdown")
 	f.StringVar(&opts.failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(diff.RiskKinds(), ", "))
 	f.StringVar(&opts.sides.Repo, "repo", ".", "a folder inside the Git repository that revisions are read from")
 	f.StringVar(&opts.sides.Catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the other side's place when it is a catalog folder of the repository, else the place of --repo)")
@@ -141,7 +127,7 @@ func runDiff(ctx context.Context, stdout, stderr io.Writer, opts *diffOptions) e
 	if err != nil {
 		return diffError(stderr, err)
 	}
-	if err := change.Write(stdout, string(opts.format)); err != nil {
+	if err := change.Write(stdout, opts.format); err != nil {
 		return err
 	}
 	if found := foundRisks(change, opts.kinds); len(found) > 0 {

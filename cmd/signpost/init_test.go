@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 )
 
@@ -39,7 +40,7 @@ func initInto(t *testing.T, args ...string) string {
 // a new Git repository, and returns TOP.
 func initInRepo(t *testing.T, args ...string) string {
 	t.Helper()
-	top := gitRepo(t)
+	top, _ := catalogtest.GitRepo(t)
 	runInit(t, filepath.Join(top, "catalogs", "acme"), args...)
 	return top
 }
@@ -50,30 +51,6 @@ func runInit(t *testing.T, dir string, args ...string) {
 	if code := run(context.Background(), append([]string{"init", dir}, args...), &stdout, &stderr); code != exitOK {
 		t.Fatalf("signpost init %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
 	}
-}
-
-// gitRepo makes a new Git repository and returns its top. Without git it
-// skips the test, except in CI, which must have git.
-func gitRepo(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("git is required in CI: %v", err)
-		}
-		t.Skipf("git not found: %v", err)
-	}
-	top := filepath.Join(t.TempDir(), "repo")
-	if err := os.Mkdir(top, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "init", "-q")
-	cmd.Dir = top
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	return top
 }
 
 // The parts of a workflow the tests look at. Decoding with KnownFields
@@ -464,7 +441,7 @@ func TestInitNextSteps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			top := gitRepo(t)
+			top, _ := catalogtest.GitRepo(t)
 			cwd := filepath.Join(top, filepath.FromSlash(tt.cwd))
 			if err := os.MkdirAll(cwd, 0o755); err != nil {
 				t.Fatal(err)

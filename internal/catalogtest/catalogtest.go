@@ -2,10 +2,13 @@
 package catalogtest
 
 import (
+	"context"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Config is a minimal valid signpost.yaml.
@@ -42,6 +45,14 @@ func ExampleDir(t testing.TB) string {
 func Write(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
+	WriteFiles(t, dir, files)
+	return dir
+}
+
+// WriteFiles writes files (slash-separated names, relative to dir) under
+// dir, creating their folders.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -51,7 +62,43 @@ func Write(t testing.TB, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
+}
+
+// gitTimeout bounds each git command of GitRepo.
+const gitTimeout = time.Minute
+
+// GitRepo makes a new Git repository, the folder repo in a temporary folder
+// of t, and returns it with a function that runs git in it (as a user of
+// its own, with no system or global configuration) and returns what git
+// printed, failing the test when git fails. Without git it skips the test,
+// except in CI, which must have git.
+func GitRepo(t testing.TB) (string, func(args ...string) string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("git is required in CI: %v", err)
+		}
+		t.Skipf("git not found: %v", err)
+	}
+	repo := filepath.Join(t.TempDir(), "repo")
+	if err := os.Mkdir(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("init", "-q")
+	return repo, run
 }
 
 // RecordedTickets is a recorded tools/list result of a ticketing server,

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -198,7 +196,7 @@ func TestExtractBlobs(t *testing.T) {
 	if err := readBlobs(ctx, strings.NewReader(answer), root, files); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]string{"signpost.yaml": "abc", "schemas/in.json": "{}", "empty.yaml": ""}, readTree(t, dir)); diff != "" {
+	if diff := cmp.Diff(map[string]string{"signpost.yaml": "abc", "schemas/in.json": "{}", "empty.yaml": ""}, catalogtest.ReadTree(t, dir)); diff != "" {
 		t.Errorf("written (-want +got):\n%s", diff)
 	}
 
@@ -239,70 +237,11 @@ func TestExtractBlobs(t *testing.T) {
 	}
 }
 
-// gitRepo makes a new Git repository and returns its folder and a function
-// that runs git in it, failing the test when git does.
-func gitRepo(t *testing.T) (string, func(args ...string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
-	repo := t.TempDir()
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("init", "-q")
-	return repo, run
-}
-
-// writeFiles writes files (slash-separated names) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// readTree returns the files under dir, by slash-separated name.
-func readTree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // TestExtractRevisionLimits checks the real bounds: a file over the size
 // Load reads is no error, and Load reports it as in a checkout.
 func TestExtractRevisionLimits(t *testing.T) {
-	repo, run := gitRepo(t)
-	writeFiles(t, repo, map[string]string{
+	repo, run := catalogtest.GitRepo(t)
+	catalogtest.WriteFiles(t, repo, map[string]string{
 		"signpost.yaml": demo["signpost.yaml"],
 		"big.yaml":      strings.Repeat("x", source.MaxFileSize+10),
 	})
@@ -337,9 +276,9 @@ func TestExtractRevisionLimits(t *testing.T) {
 // another file so that a tool disappears (export-subst): the files are
 // extracted as the commit holds them.
 func TestExtractRevisionAttributes(t *testing.T) {
-	repo, run := gitRepo(t)
+	repo, run := catalogtest.GitRepo(t)
 	cat := filepath.Join(repo, "catalogs", "demo")
-	writeFiles(t, cat, demo)
+	catalogtest.WriteFiles(t, cat, demo)
 	run("add", ".")
 	run("commit", "-q", "-m", "demo")
 	attack := map[string]string{
@@ -359,9 +298,9 @@ func TestExtractRevisionAttributes(t *testing.T) {
     #$Format:"$
 `,
 	}
-	writeFiles(t, cat, attack)
+	catalogtest.WriteFiles(t, cat, attack)
 	// The top's attributes count too.
-	writeFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
+	catalogtest.WriteFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
 	run("add", ".")
 	run("commit", "-q", "-m", "more tools")
 	// The attack works on git archive, of the folder's tree and of the
@@ -380,7 +319,7 @@ func TestExtractRevisionAttributes(t *testing.T) {
 	defer rc.Close()
 	want := maps.Clone(demo)
 	want["tools/evil.yaml"], want["sneaky.yaml"] = attack["tools/evil.yaml"], attack["sneaky.yaml"]
-	if diff := cmp.Diff(want, readTree(t, rc.Dir)); diff != "" {
+	if diff := cmp.Diff(want, catalogtest.ReadTree(t, rc.Dir)); diff != "" {
 		t.Errorf("extracted (-want +got):\n%s", diff)
 	}
 }
@@ -397,8 +336,8 @@ func TestLabel(t *testing.T) {
 // TestExtractRevision extracts a catalog from a commit of a real
 // repository and compares it with the working copy.
 func TestExtractRevision(t *testing.T) {
-	repo, run := gitRepo(t)
-	writeFiles(t, filepath.Join(repo, "catalogs", "demo"), demo)
+	repo, run := catalogtest.GitRepo(t)
+	catalogtest.WriteFiles(t, filepath.Join(repo, "catalogs", "demo"), demo)
 	run("add", ".")
 	run("commit", "-q", "-m", "demo")
 
@@ -412,7 +351,7 @@ func TestExtractRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(readTree(t, sub), readTree(t, rc.Dir)); diff != "" {
+	if diff := cmp.Diff(catalogtest.ReadTree(t, sub), catalogtest.ReadTree(t, rc.Dir)); diff != "" {
 		t.Errorf("extracted catalog differs (-want +got):\n%s", diff)
 	}
 	if len(rc.Commit) < 40 || rc.Path != "catalogs/demo" {
@@ -514,7 +453,7 @@ func TestExtractRevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.Close()
-	got := readTree(t, rc.Dir)
+	got := catalogtest.ReadTree(t, rc.Dir)
 	if diff := cmp.Diff([]string{"catalogs/demo/schemas/in.json", "catalogs/demo/signpost.yaml", "catalogs/demo/tools.yaml"}, slices.Sorted(maps.Keys(got))); diff != "" {
 		t.Errorf("extracted from the top (-want +got):\n%s", diff)
 	}
@@ -531,8 +470,8 @@ func TestExtractRevision(t *testing.T) {
 // missing object or a wrong size reach the user as such, against a real
 // repository: not as a cancelled context.
 func TestGitWriteBlobsErrors(t *testing.T) {
-	repo, git := gitRepo(t)
-	writeFiles(t, repo, map[string]string{"a.yaml": "tools: []\n"})
+	repo, git := catalogtest.GitRepo(t)
+	catalogtest.WriteFiles(t, repo, map[string]string{"a.yaml": "tools: []\n"})
 	git("add", ".")
 	git("commit", "-q", "-m", "a")
 	oid := strings.TrimSpace(git("rev-parse", "HEAD:a.yaml"))

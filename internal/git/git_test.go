@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // TestErrors checks the errors callers tell apart: no repository, no git,
 // and a git that says what went wrong.
 func TestErrors(t *testing.T) {
 	ctx := context.Background()
-	repo, _ := gitRepo(t)
+	repo, _ := catalogtest.GitRepo(t)
 	top, err := Top(ctx, repo)
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // TestGitTop checks each outcome of gitTop: a top, no repository or no git
 // (not an error: the folder is its own top), and a git that fails.
 func TestGitTop(t *testing.T) {
 	ctx := context.Background()
-	top := gitRepo(t)
+	top, _ := catalogtest.GitRepo(t)
 	sub := filepath.Join(top, "sub")
 	got, ok, err := gitTop(ctx, top)
 	real, _ := filepath.EvalSymlinks(top)

@@ -3,12 +3,12 @@ package scaffold
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // TestFindPlace: inside a Git repository, the workflow's place is the
@@ -16,7 +16,7 @@ import (
 // path is the folder's relative to it.
 func TestFindPlace(t *testing.T) {
 	outside := t.TempDir()
-	top := gitRepo(t)
+	top, _ := catalogtest.GitRepo(t)
 	if err := os.WriteFile(filepath.Join(top, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -68,28 +68,4 @@ func TestFindPlace(t *testing.T) {
 			}
 		})
 	}
-}
-
-// gitRepo makes a new Git repository and returns its top. Without git it
-// skips the test, except in CI, which must have git.
-func gitRepo(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("git is required in CI: %v", err)
-		}
-		t.Skipf("git not found: %v", err)
-	}
-	top := filepath.Join(t.TempDir(), "repo")
-	if err := os.Mkdir(top, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "init", "-q")
-	cmd.Dir = top
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	return top
 }
