@@ -23,7 +23,7 @@ const exampleDir = "../catalogs/example"
 
 // compiled loads and compiles the catalog dir, failing the test on any
 // diagnostic of severity error.
-func compiled(t testing.TB, dir string) *Build {
+func compiled(t testing.TB, dir string) *Output {
 	t.Helper()
 	ctx := context.Background()
 	cat, diags := Load(ctx, dir)
@@ -43,7 +43,7 @@ func compiled(t testing.TB, dir string) *Build {
 }
 
 // buildTo loads, compiles and writes the catalog dir into a new folder.
-func buildTo(t testing.TB, dir string) (string, *Build) {
+func buildTo(t testing.TB, dir string) (string, *Output) {
 	t.Helper()
 	ctx := context.Background()
 	b := compiled(t, dir)

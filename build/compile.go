@@ -113,8 +113,9 @@ type Site struct {
 	Tools int
 }
 
-// Build is a compiled catalog, ready to be written.
-type Build struct {
+// Output is a compiled catalog: one site of documents per tenant and the
+// files beside them, as Compile makes it and Open reads it back.
+type Output struct {
 	Sites []*Site
 	// Files are written beside the sites and the route table, never
 	// published as documents: the CloudFront Functions of an S3 target.
@@ -130,7 +131,7 @@ type File struct {
 // Compile turns a valid catalog into sites of documents: one per tenant, or
 // one when the catalog declares no tenants. The result depends only on the
 // catalog: no clock, no paths, no map order.
-func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
+func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	var tools []*Tool
 	for _, t := range cat.Tools {
 		if t.Published() {
@@ -170,7 +171,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Build, error) {
 	}
 
 	cards := compileCards(cat)
-	b := &Build{}
+	b := &Output{}
 	if len(cat.Config.Tenants) == 0 {
 		b.Sites = append(b.Sites, compileSite("", "public", tools, bodies, compact))
 	}

@@ -11,16 +11,6 @@ import (
 	"strings"
 )
 
-// Output is a verified build output folder: its route table, each of whose
-// objects is present with the bytes the table records. Serving, publishing
-// and comparing start from an Output, never from declarations, so what
-// reaches clients is exactly what was built and reviewed.
-type Output struct {
-	Dir    string
-	Routes RouteTable
-	bodies map[string][]byte // by the object's path in the folder
-}
-
 // IsOutput reports whether dir is a build output folder (it holds a route
 // table) rather than a catalog folder.
 func IsOutput(dir string) bool {
@@ -28,10 +18,13 @@ func IsOutput(dir string) bool {
 	return err == nil
 }
 
-// Open reads the route table of the build output folder dir and checks every
-// object it names: present, inside the folder, and of the recorded size and
-// SHA-256. A folder that fails the check was changed after the build, or the
-// build was interrupted; it must not be served or published.
+// Open reads the build output folder dir: its route table, and every object
+// the table names, checked to be present, inside the folder, and of the
+// recorded size and SHA-256. A folder that fails the check was changed after
+// the build, or the build was interrupted; it must not be served or
+// published. The result holds the sites' documents, not the Files beside
+// them: serving, publishing and comparing start from what was built, never
+// from declarations.
 func Open(ctx context.Context, dir string) (*Output, error) {
 	rt, err := ReadRouteTable(dir)
 	if err != nil {
@@ -42,13 +35,14 @@ func Open(ctx context.Context, dir string) (*Output, error) {
 		return nil, fmt.Errorf("open site: %w", err)
 	}
 	defer root.Close()
-	bodies := map[string][]byte{}
-	for _, s := range rt.Sites {
-		for _, r := range s.Routes {
+	b := &Output{}
+	for _, sr := range rt.Sites {
+		docs := make([]Document, 0, len(sr.Routes))
+		for _, r := range sr.Routes {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			key := path.Join(s.Dir, r.Key)
+			key := path.Join(sr.Dir, r.Key)
 			data, err := root.ReadFile(filepath.FromSlash(key))
 			if err != nil {
 				return nil, fmt.Errorf("open site: route %s: %w (rebuild the site)", r.Route, err)
@@ -57,29 +51,16 @@ func Open(ctx context.Context, dir string) (*Output, error) {
 			if int64(len(data)) != r.Size || hex.EncodeToString(sum[:]) != r.SHA256 {
 				return nil, fmt.Errorf("open site: %s changed since the build (size %d, route table says %d): rebuild the site", key, len(data), r.Size)
 			}
-			bodies[key] = data
-		}
-	}
-	return &Output{Dir: dir, Routes: *rt, bodies: bodies}, nil
-}
-
-// Build returns the sites of the output as a Build of documents, as Compile
-// made them (without the Files beside the sites).
-func (o *Output) Build() *Build {
-	b := &Build{}
-	for _, sr := range o.Routes.Sites {
-		docs := make([]Document, 0, len(sr.Routes))
-		for _, r := range sr.Routes {
-			docs = append(docs, Document{Route: r, Body: o.bodies[path.Join(sr.Dir, r.Key)]})
+			docs = append(docs, Document{Route: r, Body: data})
 		}
 		b.Sites = append(b.Sites, &Site{Tenant: sr.Tenant, Dir: sr.Dir, Documents: docs})
 	}
-	return b
+	return b, nil
 }
 
 // Site returns the site of tenant: the only site when tenant is empty and
 // the build has one, or the tenant's. The error is a *TenantError.
-func (b *Build) Site(tenant string) (*Site, error) {
+func (b *Output) Site(tenant string) (*Site, error) {
 	var tenants []string
 	for _, s := range b.Sites {
 		if s.Tenant == tenant && (tenant != "" || len(b.Sites) == 1) {
@@ -90,7 +71,7 @@ func (b *Build) Site(tenant string) (*Site, error) {
 	return nil, &TenantError{Tenant: tenant, Tenants: tenants}
 }
 
-// TenantError is the error of Build.Site: tenant names no single site of the
+// TenantError is the error of Output.Site: tenant names no single site of the
 // build.
 type TenantError struct {
 	Tenant  string   // the tenant asked for, "" for none

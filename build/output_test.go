@@ -33,8 +33,8 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Routes.Sites) != 2 {
-		t.Errorf("sites = %d, want 2", len(s.Routes.Sites))
+	if len(s.Sites) != 2 {
+		t.Errorf("sites = %d, want 2", len(s.Sites))
 	}
 }
 
@@ -68,7 +68,7 @@ func TestBuildSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := o.Build()
+	b := o
 	if s, err := b.Site("globex"); err != nil || s.Tenant != "globex" || len(s.Documents) == 0 || len(s.Documents[0].Body) == 0 {
 		t.Errorf("Site(globex) = %v, %v; want globex's documents with their bodies", s, err)
 	}
@@ -82,7 +82,7 @@ func TestBuildSite(t *testing.T) {
 			t.Errorf("Site(%q) = %v, want a TenantError %q", tenant, err, want)
 		}
 	}
-	single := &Build{Sites: []*Site{{}}}
+	single := &Output{Sites: []*Site{{}}}
 	if s, err := single.Site(""); err != nil || s != single.Sites[0] {
 		t.Errorf("Site(\"\") of a build without tenants = %v, %v", s, err)
 	}

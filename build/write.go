@@ -35,7 +35,7 @@ type SiteRoutes struct {
 }
 
 // RouteTable returns the build's route table.
-func (b *Build) RouteTable() RouteTable {
+func (b *Output) RouteTable() RouteTable {
 	rt := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
 	for _, s := range b.Sites {
 		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: make([]Route, 0, len(s.Documents))}
@@ -52,7 +52,7 @@ func (b *Build) RouteTable() RouteTable {
 // failed Write leaves out as it was. out must be missing, empty, or a
 // previous build (it holds a route table): Write never replaces a folder it
 // did not create.
-func (b *Build) Write(ctx context.Context, out string) error {
+func (b *Output) Write(ctx context.Context, out string) error {
 	files := b.Files
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {

@@ -163,7 +163,7 @@ func escapeKey(key string) string {
 // sit under the target's prefix, and with tenants under DIR too (tenants/ID),
 // so that one bucket can hold every tenant's site behind its own
 // distribution. It fails when a function exceeds CloudFront's size limit.
-func Add(b *build.Build, target *build.S3Target, compactView bool) error {
+func Add(b *build.Output, target *build.S3Target, compactView bool) error {
 	for _, s := range b.Sites {
 		req, resp, err := Functions(s, target, compactView)
 		if err != nil {

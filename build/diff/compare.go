@@ -21,10 +21,10 @@ import (
 // tenants by their sites, every other document by route and view, and the
 // origin and publisher the catalogs publish. It reads the documents only,
 // so either side may be a catalog compiled in memory or a built site read
-// back from disk; a nil or empty build.Build is a catalog that publishes
+// back from disk; a nil or empty build.Output is a catalog that publishes
 // nothing. A document that is not what signpost writes is a
 // *MalformedError.
-func Compare(old, new *build.Build) (*Change, error) {
+func Compare(old, new *build.Output) (*Change, error) {
 	before, err := snapshotBuild(old)
 	if err != nil {
 		return nil, &MalformedError{Side: "old", Err: err}

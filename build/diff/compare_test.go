@@ -52,7 +52,7 @@ tenants: [acme, globex]
 
 // diffCatalog writes files, with each edit ("FILE": old → new) applied,
 // into a new folder and compiles it.
-func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *build.Build {
+func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *build.Output {
 	t.Helper()
 	files = maps.Clone(files)
 	for _, e := range edits {
@@ -589,7 +589,7 @@ func TestDiffMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bad := &build.Build{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: []byte(tt.body)}}}}}
+			bad := &build.Output{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: []byte(tt.body)}}}}}
 			_, err := Compare(good, bad)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
@@ -609,7 +609,7 @@ func TestDiffMalformed(t *testing.T) {
 // adds a catalog: everything is new, and the risks say what a reviewer
 // should look at.
 func TestDiffFromEmpty(t *testing.T) {
-	c, err := Compare(&build.Build{}, diffCatalog(t, diffBase))
+	c, err := Compare(&build.Output{}, diffCatalog(t, diffBase))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -660,7 +660,7 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 
 // compileDir loads and compiles the catalog folder dir, which must build
 // a site.
-func compileDir(t testing.TB, dir string) *build.Build {
+func compileDir(t testing.TB, dir string) *build.Output {
 	t.Helper()
 	ctx := context.Background()
 	cat, diags := build.Load(ctx, dir)

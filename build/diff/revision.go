@@ -37,7 +37,7 @@ func (r *sides) revision(ctx context.Context, which, arg, other string) (side, e
 		switch {
 		case which == "old" && errors.As(err, &none) && none.Found == "" && r.emptyOldAllowed(none.Path):
 			r.note("%s side: revision %s has no folder %q: comparing against an empty catalog", which, arg, place(none.Path))
-			return side{build: &build.Build{}, empty: true}, nil
+			return side{build: &build.Output{}, empty: true}, nil
 		case errors.As(err, &norev):
 			return side{}, fmt.Errorf("%s side: %q is neither a path nor a revision of the Git repository: name an existing catalog folder, a built site, or a commit, branch or tag", which, arg)
 		}
@@ -50,7 +50,7 @@ func (r *sides) revision(ctx context.Context, which, arg, other string) (side, e
 		// change adds it, as when signpost init writes one at the top of
 		// a repository with history.
 		r.note("%s side: revision %s has no %s in %q: comparing against an empty catalog", which, arg, build.ConfigFile, place(rev.Path))
-		return side{build: &build.Build{}, empty: true, place: s.place, placed: true}, nil
+		return side{build: &build.Output{}, empty: true, place: s.place, placed: true}, nil
 	} else if err != nil {
 		return side{}, fmt.Errorf("%s side: %w", which, &NotCatalogError{Rev: arg, Path: rev.Path})
 	}

@@ -102,7 +102,7 @@ type sides struct {
 
 // side is one side read.
 type side struct {
-	build *build.Build
+	build *build.Output
 	// empty is set for an old revision without the catalog.
 	empty bool
 	// place is the catalog's folder in the repository (relative to its
@@ -145,7 +145,7 @@ func (r *sides) note(format string, args ...any) {
 
 // compile loads and builds the catalog folder dir. prefix, when set,
 // replaces dir in diagnostics: a revision's folder is temporary.
-func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Build, error) {
+func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output, error) {
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		if prefix != "" {
@@ -169,10 +169,10 @@ func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Build,
 
 // openBuiltSite reads a build output folder, checking every document
 // against its route table, as serve and publish do.
-func openBuiltSite(ctx context.Context, which, dir string) (*build.Build, error) {
+func openBuiltSite(ctx context.Context, which, dir string) (*build.Output, error) {
 	o, err := build.Open(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s side %s: %w", which, dir, err)
 	}
-	return o.Build(), nil
+	return o, nil
 }

@@ -73,7 +73,7 @@ type serverState struct {
 
 // snapshotBuild reads the tools, servers and sites of a build from its
 // documents.
-func snapshotBuild(b *build.Build) (*snapshot, error) {
+func snapshotBuild(b *build.Output) (*snapshot, error) {
 	s := &snapshot{
 		sites: map[string]*siteState{}, tools: map[string]*toolState{}, servers: map[string]*serverState{},
 		origins: map[string]bool{}, publishers: map[string]bool{},

@@ -317,7 +317,7 @@ type reportSite struct {
 }
 
 // Write writes the build b for GitHub Pages to the folder out, atomically,
-// as build.Build.Write does: one folder per site as in the normal layout
+// as build.Output.Write does: one folder per site as in the normal layout
 // (public/, or tenants/ID/ for each tenant), each the root of a Pages site
 // with its documents at the paths Layout chooses and a .nojekyll; the route
 // table, whose keys are those paths; pages-report.json, the gaps of each
@@ -327,8 +327,8 @@ type reportSite struct {
 // The route table keeps the contract's headers, so the folder also serves
 // and publishes exactly as a normal build does; the Pages paths are plain
 // files, so any static host can serve it.
-func Write(ctx context.Context, b *build.Build, out string) ([][]Gap, error) {
-	laid := &build.Build{Files: slices.Clone(b.Files)}
+func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
+	laid := &build.Output{Files: slices.Clone(b.Files)}
 	gaps := make([][]Gap, len(b.Sites))
 	rep := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
 	for i, s := range b.Sites {

@@ -20,13 +20,13 @@ import (
 )
 
 // pagesExample loads and compiles the example catalog.
-func pagesExample(t testing.TB) *build.Build {
+func pagesExample(t testing.TB) *build.Output {
 	t.Helper()
 	return buildtest.Example(t)
 }
 
 // pagesSite returns the site of tenant.
-func pagesSite(t testing.TB, b *build.Build, tenant string) *build.Site {
+func pagesSite(t testing.TB, b *build.Output, tenant string) *build.Site {
 	t.Helper()
 	for _, s := range b.Sites {
 		if s.Tenant == tenant {
@@ -460,7 +460,7 @@ func TestWritePagesDeterministic(t *testing.T) {
 func TestWritePagesAtomic(t *testing.T) {
 	ctx := context.Background()
 	// withDocument is the example with one more document in its first site.
-	withDocument := func(route, contentType string) *build.Build {
+	withDocument := func(route, contentType string) *build.Output {
 		b := pagesExample(t)
 		s := b.Sites[0]
 		s.Documents = append(s.Documents, build.NewDocument(route, spec.ViewStandard, contentType, []byte("{}\n")))
@@ -472,7 +472,7 @@ func TestWritePagesAtomic(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		ctx     context.Context
-		build   *build.Build
+		build   *build.Output
 		wantErr string
 	}{
 		{

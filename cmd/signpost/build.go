@@ -128,7 +128,7 @@ func targetNames(targets map[string]build.Target) string {
 	return strings.Join(names, ", ")
 }
 
-func printSummary(w io.Writer, out string, b *build.Build) error {
+func printSummary(w io.Writer, out string, b *build.Output) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SITE\tTOOLS\tDOCUMENTS\t/tools\t/tools?view=compact\tFOLDER")
 	for _, s := range b.Sites {

@@ -13,7 +13,7 @@ import (
 
 // Compile loads and compiles the catalog folder dir, failing the test on
 // any error.
-func Compile(t testing.TB, dir string) *build.Build {
+func Compile(t testing.TB, dir string) *build.Output {
 	t.Helper()
 	ctx := context.Background()
 	cat, diags := build.Load(ctx, dir)
@@ -33,7 +33,7 @@ func Compile(t testing.TB, dir string) *build.Build {
 }
 
 // Example compiles the bundled example catalog.
-func Example(t testing.TB) *build.Build {
+func Example(t testing.TB) *build.Output {
 	t.Helper()
 	return Compile(t, catalogtest.ExampleDir(t))
 }

@@ -125,7 +125,7 @@ func openHandler(ctx context.Context, dir, tenant string) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	site, err := o.Build().Site(tenant)
+	site, err := o.Site(tenant)
 	if err != nil {
 		return nil, err
 	}
