@@ -2,7 +2,6 @@ package diff
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
@@ -65,7 +65,7 @@ func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *bui
 		}
 		files[e[0]] = strings.Replace(files[e[0]], e[1], e[2], 1)
 	}
-	return compileDir(t, catalogtest.Write(t, files))
+	return buildtest.Compile(t, catalogtest.Write(t, files))
 }
 
 // diffLines is a change as short lines, one per risk and per item.
@@ -656,25 +656,4 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 	if c.HasRisk(RiskOriginChanged) {
 		t.Error("origin-changed without a change of origin")
 	}
-}
-
-// compileDir loads and compiles the catalog folder dir, which must build
-// a site.
-func compileDir(t testing.TB, dir string) *build.Output {
-	t.Helper()
-	ctx := context.Background()
-	cat, diags := build.Load(ctx, dir)
-	if diags.HasErrors() {
-		var b strings.Builder
-		_ = diags.Write(&b, build.FormatText)
-		t.Fatalf("load %s:\n%s", dir, b.String())
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		t.Fatalf("compile %s: %v", dir, err)
-	}
-	if len(b.Sites) == 0 {
-		t.Fatalf("%s builds no site", dir)
-	}
-	return b
 }

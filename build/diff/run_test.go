@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/git"
 )
@@ -77,7 +78,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("two folders: %+v, %v", c, err)
 	}
 	site := filepath.Join(t.TempDir(), "site")
-	if err := compileDir(t, oldDir).Write(ctx, site); err != nil {
+	if err := buildtest.Compile(t, oldDir).Write(ctx, site); err != nil {
 		t.Fatal(err)
 	}
 	if c, err := Run(ctx, Options{Old: site, New: oldDir}); err != nil || !c.Empty() {

@@ -26,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/schemas"
 )
 
 // The statuses of an imported document.
@@ -182,13 +184,13 @@ func importServers(file string, data []byte) ([]importedServer, error) {
 		}
 		arr, ok := list.([]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: \"servers\" is %s, not an array of registry entries", file, jsonValueKind(list))
+			return nil, fmt.Errorf("%s: \"servers\" is %s, not an array of registry entries", file, schemas.KindOf(list))
 		}
 		for i, e := range arr {
 			out = append(out, importDocument(file+"#/servers/"+strconv.Itoa(i), e))
 		}
 	default:
-		return nil, fmt.Errorf("%s: the JSON value is %s, not a server.json object, an array of them or a registry server list", file, jsonValueKind(v))
+		return nil, fmt.Errorf("%s: the JSON value is %s, not a server.json object, an array of them or a registry server list", file, schemas.KindOf(v))
 	}
 	markDuplicates(out)
 	return out, nil
@@ -246,7 +248,7 @@ func importDocument(source string, v any) importedServer {
 	res := importedServer{Source: source}
 	doc, ok := v.(map[string]any)
 	if !ok {
-		res.Status, res.Reason = Invalid, fmt.Sprintf("not a server.json object but %s", jsonValueKind(v))
+		res.Status, res.Reason = Invalid, fmt.Sprintf("not a server.json object but %s", schemas.KindOf(v))
 		return res
 	}
 	d := &docImporter{}
@@ -254,7 +256,7 @@ func importDocument(source string, v any) importedServer {
 		if _, named := doc["name"]; !named {
 			m, ok := inner.(map[string]any)
 			if !ok {
-				res.Status, res.Reason = Invalid, fmt.Sprintf("\"server\" is %s, not a server.json object", jsonValueKind(inner))
+				res.Status, res.Reason = Invalid, fmt.Sprintf("\"server\" is %s, not a server.json object", schemas.KindOf(inner))
 				return res
 			}
 			d.wrapper(doc)
@@ -291,7 +293,7 @@ func (d *docImporter) wrapper(entry map[string]any) {
 		case "_meta":
 			meta, ok := entry[k].(map[string]any)
 			if !ok {
-				d.note("dropped the registry entry's _meta: it is %s, not an object", jsonValueKind(entry[k]))
+				d.note("dropped the registry entry's _meta: it is %s, not an object", schemas.KindOf(entry[k]))
 				continue
 			}
 			if len(meta) > 0 {
@@ -331,7 +333,7 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		d.problem("missing name")
 	default:
 		if s, ok := name.(string); !ok {
-			d.problem("name is %s, not a string", jsonValueKind(name))
+			d.problem("name is %s, not a string", schemas.KindOf(name))
 		} else if n := utf8.RuneCountInString(s); n > cardNameMaxLen {
 			d.problem("name is %d characters; at most %d", n, cardNameMaxLen)
 		} else if !cardNamePattern.MatchString(s) {
@@ -358,7 +360,7 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		d.problem("missing version")
 	default:
 		if s, ok := version.(string); !ok {
-			d.problem("version is %s, not a string", jsonValueKind(version))
+			d.problem("version is %s, not a string", schemas.KindOf(version))
 		} else if p := versionProblem(s); p != "" {
 			d.problem("%s", p)
 		} else {
@@ -371,7 +373,7 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		d.problem("missing description")
 	default:
 		if s, ok := desc.(string); !ok {
-			d.problem("description is %s, not a string", jsonValueKind(desc))
+			d.problem("description is %s, not a string", schemas.KindOf(desc))
 		} else if strings.TrimSpace(s) == "" {
 			d.problem("description is empty")
 		} else {
@@ -382,7 +384,7 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 	// Optional fields: a bad one is dropped with a note.
 	if title, ok := doc["title"]; ok {
 		if s, ok := title.(string); !ok {
-			d.note("dropped title: it is %s, not a string", jsonValueKind(title))
+			d.note("dropped title: it is %s, not a string", schemas.KindOf(title))
 		} else if strings.TrimSpace(s) == "" {
 			d.note("dropped empty title")
 		} else {
@@ -401,7 +403,7 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 	}
 	if hasSite {
 		if s, ok := site.(string); !ok {
-			d.note("dropped websiteUrl: it is %s, not a string", jsonValueKind(site))
+			d.note("dropped websiteUrl: it is %s, not a string", schemas.KindOf(site))
 		} else if !isAbsoluteURI(s) {
 			d.note("dropped websiteUrl %s: not an absolute URL", quoteForReason(s))
 		} else {
@@ -432,7 +434,7 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		if l, ok := pkgs.([]any); ok {
 			packageTypes, hasPackages = registryTypes(l), len(l) > 0
 		} else {
-			d.note("dropped packages: it is %s, not an array", jsonValueKind(pkgs))
+			d.note("dropped packages: it is %s, not an array", schemas.KindOf(pkgs))
 		}
 	}
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/schemas"
 )
 
 // maxReasons is how many problems or notes a reason lists in full.
@@ -126,7 +128,7 @@ func isAbsoluteURI(s string) bool {
 func (d *docImporter) repository(v any) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.note("dropped repository: it is %s, not an object", jsonValueKind(v))
+		d.note("dropped repository: it is %s, not an object", schemas.KindOf(v))
 		return nil
 	}
 	if len(m) == 0 {
@@ -140,7 +142,7 @@ func (d *docImporter) repository(v any) map[string]any {
 		case m[k] == nil:
 			missing = append(missing, k)
 		case !ok:
-			bad = append(bad, fmt.Sprintf("%s is %s, not a string", k, jsonValueKind(m[k])))
+			bad = append(bad, fmt.Sprintf("%s is %s, not a string", k, schemas.KindOf(m[k])))
 		case strings.TrimSpace(s) == "":
 			missing = append(missing, k)
 		case k == "url" && !isAbsoluteURI(s):
@@ -166,7 +168,7 @@ func (d *docImporter) repository(v any) map[string]any {
 			if s, ok := m[k].(string); ok {
 				out[k] = s
 			} else {
-				d.note("dropped repository.%s: it is %s, not a string", k, jsonValueKind(m[k]))
+				d.note("dropped repository.%s: it is %s, not a string", k, schemas.KindOf(m[k]))
 			}
 		default:
 			unknown = append(unknown, k)
@@ -180,7 +182,7 @@ func (d *docImporter) repository(v any) map[string]any {
 func (d *docImporter) icons(v any) []any {
 	l, ok := v.([]any)
 	if !ok {
-		d.note("dropped icons: it is %s, not an array", jsonValueKind(v))
+		d.note("dropped icons: it is %s, not an array", schemas.KindOf(v))
 		return nil
 	}
 	var out []any
@@ -188,7 +190,7 @@ func (d *docImporter) icons(v any) []any {
 		path := fmt.Sprintf("icons[%d]", i)
 		m, ok := e.(map[string]any)
 		if !ok {
-			d.note("dropped %s: it is %s, not an object", path, jsonValueKind(e))
+			d.note("dropped %s: it is %s, not an object", path, schemas.KindOf(e))
 			continue
 		}
 		src, ok := m["src"].(string)
@@ -197,7 +199,7 @@ func (d *docImporter) icons(v any) []any {
 			d.note("dropped %s: no src", path)
 			continue
 		case !ok:
-			d.note("dropped %s: src is %s, not a string", path, jsonValueKind(m["src"]))
+			d.note("dropped %s: src is %s, not a string", path, schemas.KindOf(m["src"]))
 			continue
 		case !isIconURL(src):
 			d.note("dropped %s: src %s is not an http(s) or data: URL", path, quoteForReason(src))
@@ -212,7 +214,7 @@ func (d *docImporter) icons(v any) []any {
 				if s, ok := m[k].(string); ok {
 					icon[k] = s
 				} else {
-					d.note("dropped %s.mimeType: it is %s, not a string", path, jsonValueKind(m[k]))
+					d.note("dropped %s.mimeType: it is %s, not a string", path, schemas.KindOf(m[k]))
 				}
 			case "sizes":
 				if l, ok := asStringList(m[k]); ok {
@@ -267,7 +269,7 @@ var remoteTransports = map[string]string{
 func (d *docImporter) remotes(v any) []any {
 	l, ok := v.([]any)
 	if !ok {
-		d.problem("remotes is %s, not an array", jsonValueKind(v))
+		d.problem("remotes is %s, not an array", schemas.KindOf(v))
 		return nil
 	}
 	var out []any
@@ -282,7 +284,7 @@ func (d *docImporter) remotes(v any) []any {
 func (d *docImporter) remote(path string, v any) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.problem("%s is %s, not an object", path, jsonValueKind(v))
+		d.problem("%s is %s, not an object", path, schemas.KindOf(v))
 		return nil
 	}
 	out := map[string]any{}
@@ -302,7 +304,7 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 		d.problem("%s has no type", path)
 		bad = true
 	case !ok:
-		d.problem("%s.%s is %s, not a string", path, typeField, jsonValueKind(typ))
+		d.problem("%s.%s is %s, not a string", path, typeField, schemas.KindOf(typ))
 		bad = true
 	default:
 		key := strings.Map(func(r rune) rune {
@@ -329,7 +331,7 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 		d.problem("%s has no url", path)
 		bad = true
 	case !ok:
-		d.problem("%s.url is %s, not a string", path, jsonValueKind(m["url"]))
+		d.problem("%s.url is %s, not a string", path, schemas.KindOf(m["url"]))
 		bad = true
 	case !isRemoteURL(u):
 		d.problem("%s.url %s is not an http(s) URL", path, quoteForReason(u))
@@ -345,7 +347,7 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 		case "headers":
 			l, ok := m[k].([]any)
 			if !ok {
-				d.note("dropped %s.headers: it is %s, not an array", path, jsonValueKind(m[k]))
+				d.note("dropped %s.headers: it is %s, not an array", path, schemas.KindOf(m[k]))
 				continue
 			}
 			var headers []any
@@ -453,7 +455,7 @@ func isRemoteURL(s string) bool {
 func (d *docImporter) variables(path string, v any) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.note("dropped %s: it is %s, not an object", path, jsonValueKind(v))
+		d.note("dropped %s: it is %s, not an object", path, schemas.KindOf(v))
 		return nil
 	}
 	out := map[string]any{}
@@ -477,7 +479,7 @@ func (d *docImporter) variables(path string, v any) map[string]any {
 func (d *docImporter) input(path, kind, key string, v any) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.note("dropped %s: it is %s, not an object", path, jsonValueKind(v))
+		d.note("dropped %s: it is %s, not an object", path, schemas.KindOf(v))
 		return nil
 	}
 	out := map[string]any{}
@@ -489,7 +491,7 @@ func (d *docImporter) input(path, kind, key string, v any) map[string]any {
 			d.note("dropped %s: no name", path)
 			return nil
 		case !ok:
-			d.note("dropped %s: name is %s, not a string", path, jsonValueKind(m["name"]))
+			d.note("dropped %s: name is %s, not a string", path, schemas.KindOf(m["name"]))
 			return nil
 		}
 		out["name"], name = n, n
@@ -516,7 +518,7 @@ func (d *docImporter) input(path, kind, key string, v any) map[string]any {
 			if s, ok := val.(string); ok {
 				out[field] = s
 			} else {
-				d.note("dropped %s.%s: it is %s, not a string", path, k, jsonValueKind(val))
+				d.note("dropped %s.%s: it is %s, not a string", path, k, schemas.KindOf(val))
 			}
 		case "choices":
 			if l, ok := asStringList(val); ok {
@@ -537,7 +539,7 @@ func (d *docImporter) input(path, kind, key string, v any) map[string]any {
 				out[field] = s == "true"
 				d.note("%s.%s %q read as %s", path, k, s, s)
 			} else {
-				d.note("dropped %s.%s: it is %s, not a boolean", path, k, jsonValueKind(val))
+				d.note("dropped %s.%s: it is %s, not a boolean", path, k, schemas.KindOf(val))
 			}
 		case "variables":
 			if kind != "header" {
@@ -624,7 +626,7 @@ func isCredentialInputName(name string) bool {
 func (d *docImporter) meta(v any) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.note("dropped _meta: it is %s, not an object", jsonValueKind(v))
+		d.note("dropped _meta: it is %s, not an object", schemas.KindOf(v))
 		return nil
 	}
 	out := map[string]any{}
@@ -743,25 +745,6 @@ func asStringList(v any) ([]any, bool) {
 	return out, true
 }
 
-// jsonValueKind names the JSON type of a decoded value, with its article.
-func jsonValueKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number, float64, int:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("a %T", v)
-}
-
 // quoteForReason renders a value for a one-line message: strings quoted (and
 // shortened past 60 characters), other values as JSON.
 func quoteForReason(v any) string {
@@ -769,7 +752,7 @@ func quoteForReason(v any) string {
 	if !ok {
 		b, err := json.Marshal(v)
 		if err != nil {
-			return jsonValueKind(v)
+			return schemas.KindOf(v)
 		}
 		if s = string(b); utf8.RuneCountInString(s) > 60 {
 			s = string([]rune(s)[:59]) + "…"
