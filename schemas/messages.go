@@ -395,10 +395,8 @@ func isPlainWord(s string) bool {
 // a container by its type.
 func describeValue(x any) string {
 	switch x := x.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
+	case map[string]any, []any:
+		return KindOf(x)
 	case string:
 		return quoteValue(x)
 	}
@@ -421,10 +419,8 @@ func compactJSON(x any) string {
 		return quoteValue(x)
 	case json.Number:
 		return string(x)
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
+	case map[string]any, []any:
+		return KindOf(x)
 	}
 	b, err := json.Marshal(x)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/schemas"
 )
 
 // decode parses b as one JSON value (numbers as json.Number, so that they
@@ -94,14 +96,9 @@ func diff(a, b any, ptr string) string {
 
 // show renders a decoded JSON value briefly.
 func show(v any) string {
-	if v == nil {
-		return "null"
-	}
 	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
+	case nil, map[string]any, []any:
+		return schemas.KindOf(v)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
