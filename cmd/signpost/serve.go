@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish/serve"
 )
@@ -40,11 +41,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 			opts.Dir = catalogDir(args)
 			stderr := cmd.ErrOrStderr()
 			opts.Serving = func(addr net.Addr) {
-				site := "the site"
-				if opts.Tenant != "" {
-					site = "tenant " + opts.Tenant
-				}
-				fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", site, opts.Dir, addr)
+				fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", spec.SiteName(opts.Tenant), opts.Dir, addr)
 			}
 			opts.Rebuilt = func(r serve.Rebuild) { reportRebuild(stderr, opts.Dir, r) }
 			return serveError(cmd.OutOrStdout(), stderr, opts.Dir, serve.Run(cmd.Context(), opts))
