@@ -119,7 +119,7 @@ var serverLocalOnlyFields = []string{"card", "title", "websiteUrl", "repository"
 //   - description and title are at most 100 characters (not bytes) and not
 //     blank; both are trimmed;
 //   - remote URLs are https with a literal scheme, plain http only for
-//     loopback hosts (localhost, 127.0.0.0/8, ::1), and carry no user
+//     loopback hosts (localhost, *.localhost, 127.0.0.0/8, ::1), and carry no user
 //     information;
 //   - every {variable} of a remote URL is declared in the remote's
 //     variables and every variable there is used, and likewise for a
@@ -289,7 +289,7 @@ func (d *serverDecoder) crossHost(s *Server, m map[string]any) {
 		s.CardURL = u
 		if strings.ContainsAny(u, "{}") {
 			d.add("/cardUrl", "cardUrl %q must not contain {placeholders}: clients fetch it as it is", u)
-		} else if msg := serverCheckURL(u); msg != "" {
+		} else if msg := CheckRemoteURL(u); msg != "" {
 			d.add("/cardUrl", "cardUrl %q %s", u, msg)
 		}
 	}
@@ -344,7 +344,7 @@ func (d *serverDecoder) remote(ptr string, r map[string]any) {
 		if msg != "" {
 			d.add(ptr+"/url", "url %q %s", u, msg)
 		} else {
-			if msg := serverCheckURL(u); msg != "" {
+			if msg := CheckRemoteURL(u); msg != "" {
 				d.add(ptr+"/url", "url %q %s", u, msg)
 			}
 			d.matchVariables(ptr, "url", "variables", names, vars)
@@ -533,11 +533,11 @@ func serverTemplateNames(s string) ([]string, string) {
 	return names, ""
 }
 
-// serverCheckURL explains why raw, an absolute URL that may hold
+// CheckRemoteURL explains why raw, a remote's URL template that may hold
 // {variables}, is not one clients may connect to, or returns "". It must
 // start with https:// (plain http:// only for a loopback host), have a host,
 // no user information and no whitespace.
-func serverCheckURL(raw string) string {
+func CheckRemoteURL(raw string) string {
 	if strings.ContainsAny(raw, " \t\r\n") {
 		return "must not contain whitespace"
 	}
@@ -564,7 +564,7 @@ func serverCheckURL(raw string) string {
 		return "must not carry user information (user:password@)"
 	}
 	if isHTTP && !spec.IsLoopbackHost(u.Hostname()) {
-		return "must use https: plain http is only for loopback hosts (localhost, 127.0.0.0/8, ::1)"
+		return "must use https: plain http is only for loopback hosts (localhost, *.localhost, 127.0.0.0/8, ::1)"
 	}
 	return ""
 }

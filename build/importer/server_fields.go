@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -333,8 +334,9 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 	case !ok:
 		d.problem("%s.url is %s, not a string", path, schemas.KindOf(m["url"]))
 		bad = true
-	case !isRemoteURL(u):
-		d.problem("%s.url %s is not an http(s) URL", path, quoteForReason(u))
+	case build.CheckRemoteURL(u) != "":
+		// The rule the loader applies: an imported remote validates.
+		d.problem("%s.url %s %s", path, quoteForReason(u), build.CheckRemoteURL(u))
 		bad = true
 	default:
 		out["url"] = u
@@ -430,25 +432,6 @@ func (d *docImporter) matchVariables(path, field, template string, obj map[strin
 		return
 	}
 	obj["variables"] = vars
-}
-
-// isRemoteURL reports whether s is a remote's URL template: http(s)://…
-// without spaces, or starting with a {variable} (as the card and the draft
-// registry schema allow), that parses once its variables are filled in.
-func isRemoteURL(s string) bool {
-	if s == "" || strings.ContainsFunc(s, unicode.IsSpace) {
-		return false
-	}
-	filled := urlTemplateVariable.ReplaceAllString(s, "x")
-	if loc := urlTemplateVariable.FindStringIndex(s); loc != nil && loc[0] == 0 {
-		_, err := url.Parse("https://" + filled)
-		return err == nil
-	}
-	if !strings.HasPrefix(s, "https://") && !strings.HasPrefix(s, "http://") {
-		return false
-	}
-	u, err := url.Parse(filled)
-	return err == nil && u.Host != ""
 }
 
 // variables converts a map of URL or header-value variables.

@@ -559,10 +559,12 @@ func TestImportDocument(t *testing.T) {
 			`"remotes": [{"type": "streamable-http", "url": "https://mcp.example.com/weather", "headers": [{"name": "Authorization", "isRequired": true, "isSecret": true,
 				"value": "Bearer {token}", "variables": {"token": {"isSecret": true}}}]}]`),
 	}, {
+		// The registry allows it; a card's remote must name its scheme and
+		// host, as the loader requires.
 		name:       "URL starting with a template variable",
 		doc:        obj(idFields, `"remotes": [{"type": "streamable-http", "url": "{baseUrl}/mcp", "variables": {"baseUrl": {"description": "Your tenant URL"}}}]`),
-		wantStatus: Imported,
-		wantServer: obj(wantID, `"remotes": [{"type": "streamable-http", "url": "{baseUrl}/mcp", "variables": {"baseUrl": {"description": "Your tenant URL"}}}]`),
+		wantStatus: Invalid,
+		wantReason: `remotes[0].url "{baseUrl}/mcp" must start with https://: a variable cannot stand for the scheme and host`,
 	}, {
 		name:       "secret header default dropped, template value kept",
 		doc:        obj(idFields, remoteWith(`"headers": [{"name": "Authorization", "isSecret": true, "isRequired": true, "value": "Bearer {smithery_api_key}", "default": "Bearer x"}]`)),
@@ -723,8 +725,13 @@ func TestImportDocument(t *testing.T) {
 		name:       "remote URL not a URL",
 		doc:        obj(idFields, `"remotes": [{"type": "sse", "url": "mcp.example.com/sse"}, {"type": "sse", "url": "ftp://mcp.example.com/sse"}, {"type": "sse", "url": "https://"}, {"type": "sse", "url": "https://mcp.example.com/a b"}]`),
 		wantStatus: Invalid,
-		wantReason: `remotes[0].url "mcp.example.com/sse" is not an http(s) URL; remotes[1].url "ftp://mcp.example.com/sse" is not an http(s) URL; ` +
-			`remotes[2].url "https://" is not an http(s) URL; remotes[3].url "https://mcp.example.com/a b" is not an http(s) URL`,
+		wantReason: `remotes[0].url "mcp.example.com/sse" must be an absolute https URL; remotes[1].url "ftp://mcp.example.com/sse" must be an absolute https URL; ` +
+			`remotes[2].url "https://" is not an absolute URL with a host; remotes[3].url "https://mcp.example.com/a b" must not contain whitespace`,
+	}, {
+		name:       "remote over plain http",
+		doc:        obj(idFields, `"remotes": [{"type": "sse", "url": "http://mcp.example.com/sse"}, {"type": "sse", "url": "http://127.0.0.1:8080/sse"}]`),
+		wantStatus: Invalid,
+		wantReason: `remotes[0].url "http://mcp.example.com/sse" must use https: plain http is only for loopback hosts (localhost, *.localhost, 127.0.0.0/8, ::1)`,
 	}, {
 		name:       "remotes of the wrong types",
 		doc:        obj(idFields, `"remotes": [1, {"type": true, "url": 2}]`),

@@ -173,6 +173,13 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 			*f.field = f.value
 		}
 	}
+	if cmd.Flags().Changed("endpoint") && dest.Endpoint != "" {
+		// The endpoint of signpost.yaml was checked by Load; the flag's
+		// follows the same rule.
+		if _, err := spec.ParseOrigin(dest.Endpoint); err != nil {
+			return nil, usageError{fmt.Errorf("--endpoint: %s", strings.Replace(err.Error(), "origin", "endpoint", 1))}
+		}
+	}
 	if dest.Bucket == scaffold.PlaceholderBucket {
 		return nil, fmt.Errorf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", o.target, scaffold.PlaceholderBucket, build.ConfigFile)
 	}

@@ -60,7 +60,10 @@ SIGINT or SIGTERM stops the server gracefully.`,
 func serveError(stdout, stderr io.Writer, dir string, err error) error {
 	var te *build.TenantError
 	var invalid *serve.InvalidError
+	var origin *serve.OriginError
 	switch {
+	case errors.As(err, &origin):
+		return usageError{fmt.Errorf("--origin: %w", origin.Err)}
 	case errors.Is(err, serve.ErrBuiltSite):
 		return usageError{fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
 	case errors.As(err, &te):

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -77,13 +78,18 @@ func Run(ctx context.Context, opts Options) error {
 	if isBuild && (opts.Watch || opts.Origin != "") {
 		return fmt.Errorf("%s is a built site: %w", opts.Dir, ErrBuiltSite)
 	}
+	if opts.Origin != "" {
+		if _, err := spec.ParseOrigin(opts.Origin); err != nil {
+			return &OriginError{Err: err}
+		}
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", opts.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer ln.Close()
-	origin := cmp.Or(opts.Origin, "http://"+ln.Addr().String())
+	origin := cmp.Or(opts.Origin, listenOrigin(ln.Addr()))
 
 	var h *Handler
 	if isBuild {
@@ -130,6 +136,28 @@ func openHandler(ctx context.Context, dir, tenant string) (*Handler, error) {
 		return nil, err
 	}
 	return NewHandler(site.Documents)
+}
+
+// OriginError is the error of Run when Options.Origin is not an origin a
+// catalog may name (see spec.ParseOrigin).
+type OriginError struct{ Err error }
+
+func (e *OriginError) Error() string { return e.Err.Error() }
+func (e *OriginError) Unwrap() error { return e.Err }
+
+// listenOrigin is the origin the catalogs name when none is given: the
+// address served on, with 127.0.0.1 for one that listens on every interface
+// (such as :8080), since the unspecified address is no place a client can
+// fetch from.
+func listenOrigin(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // compileHandler builds a catalog folder in memory and prepares the site of

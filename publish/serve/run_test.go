@@ -59,6 +59,7 @@ func TestRunErrors(t *testing.T) {
 
 	var te *build.TenantError
 	var ie *InvalidError
+	var oe *OriginError
 	for _, tc := range []struct {
 		name string
 		opts Options
@@ -70,6 +71,8 @@ func TestRunErrors(t *testing.T) {
 		{"catalog without a tenant", Options{Dir: exampleCatalog}, func(err error) bool { return errors.As(err, &te) && te.Tenant == "" }},
 		{"unknown tenant", Options{Dir: exampleCatalog, Tenant: "nobody"}, func(err error) bool { return errors.As(err, &te) && te.Tenant == "nobody" }},
 		{"invalid catalog", Options{Dir: invalid}, func(err error) bool { return errors.As(err, &ie) && ie.Diagnostics.HasErrors() }},
+		{"origin with a path", Options{Dir: exampleCatalog, Tenant: "acme", Origin: "http://127.0.0.1/x?y"}, func(err error) bool { return errors.As(err, &oe) }},
+		{"plain http elsewhere", Options{Dir: exampleCatalog, Tenant: "acme", Origin: "http://evil.example.com"}, func(err error) bool { return errors.As(err, &oe) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Addr = "127.0.0.1:0"
@@ -150,5 +153,22 @@ func TestRunWatch(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Errorf("Run after ctx is done: %v", err)
+	}
+}
+
+func TestListenOrigin(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:8080": "http://127.0.0.1:8080",
+		"[::1]:8080":     "http://[::1]:8080",
+		"0.0.0.0:8080":   "http://127.0.0.1:8080",
+		"[::]:8080":      "http://127.0.0.1:8080",
+	} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := listenOrigin(a); got != want {
+			t.Errorf("listenOrigin(%s) = %s, want %s", addr, got, want)
+		}
 	}
 }
