@@ -112,16 +112,6 @@ func normalizePrefix(prefix string) string {
 	return prefix + "/"
 }
 
-// isListOrCatalog reports whether a document names other documents, and
-// must therefore be uploaded after them.
-func isListOrCatalog(d *build.Document) bool {
-	switch d.Route.Route {
-	case "/tools", spec.RouteMCPCatalog, spec.RouteAICatalog:
-		return true
-	}
-	return false
-}
-
 func md5Hex(b []byte) string {
 	s := md5.Sum(b)
 	return hex.EncodeToString(s[:])
@@ -201,7 +191,7 @@ func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 			continue
 		}
 		u := Upload{Key: key, Reason: reason, Doc: d}
-		if isListOrCatalog(&d) {
+		if spec.IsIndex(d.Route.Route) {
 			lists = append(lists, u)
 		} else {
 			documents = append(documents, u)
@@ -350,7 +340,7 @@ func (p *ObjectPlan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*
 
 	split := len(p.Uploads)
 	for i, u := range p.Uploads {
-		if isListOrCatalog(&u.Doc) {
+		if spec.IsIndex(u.Doc.Route.Route) {
 			split = i
 			break
 		}

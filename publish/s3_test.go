@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 func TestPublishExample(t *testing.T) {
@@ -69,7 +70,7 @@ func TestPlanOrder(t *testing.T) {
 	var docKeys, listKeys []string
 	inLists := false
 	for _, u := range p.Uploads {
-		list := isListOrCatalog(&u.Doc)
+		list := spec.IsIndex(u.Doc.Route.Route)
 		if inLists && !list {
 			t.Fatalf("document %s after a list or catalog", u.Key)
 		}

@@ -106,7 +106,7 @@ func (c *Change) diffTools(before, after *snapshot) {
 			continue
 		}
 		c.Tools.Added = append(c.Tools.Added, summarizeTool(a))
-		if tier := a.desc.SafetyTier; rank(tierOrder, tier) >= rank(tierOrder, spec.TierWrite) {
+		if tier := a.desc.SafetyTier; rank(spec.Tiers(), tier) >= rank(spec.Tiers(), spec.TierWrite) {
 			msg := "new " + tier + " tool"
 			if len(a.tenants) > 0 {
 				msg += " for " + english.Plural(len(a.tenants), "tenant", "tenants") + " " + strings.Join(a.tenants, ", ")
@@ -170,13 +170,13 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 		tc.Fields = append(tc.Fields, FieldChange{Field: "descriptor"})
 	}
 
-	if widens(tierOrder, bd.SafetyTier, ad.SafetyTier) {
+	if widens(spec.Tiers(), bd.SafetyTier, ad.SafetyTier) {
 		c.risk(Risk{Kind: RiskTierRaised, ToolID: id, Old: bd.SafetyTier, New: ad.SafetyTier, Message: fmt.Sprintf("safetyTier %s -> %s", bd.SafetyTier, ad.SafetyTier)})
 	}
-	if widens(egressOrder, bd.Egress, ad.Egress) {
+	if widens(spec.Egresses(), bd.Egress, ad.Egress) {
 		c.risk(Risk{Kind: RiskEgressWidened, ToolID: id, Old: bd.Egress, New: ad.Egress, Message: fmt.Sprintf("egress %s -> %s", bd.Egress, ad.Egress)})
 	}
-	if widens(replayOrder, bd.ReplayPolicy, ad.ReplayPolicy) {
+	if widens(spec.ReplayPolicies(), bd.ReplayPolicy, ad.ReplayPolicy) {
 		c.risk(Risk{Kind: RiskReplayLoosened, ToolID: id, Old: bd.ReplayPolicy, New: ad.ReplayPolicy, Message: fmt.Sprintf("replayPolicy %s -> %s", bd.ReplayPolicy, ad.ReplayPolicy)})
 	}
 	if bd.Server != ad.Server || bd.Name != ad.Name || bd.Source != ad.Source {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // The kinds of Risk a Change reports, in the order they are listed.
@@ -93,16 +91,9 @@ func ParseRiskKinds(list string) ([]string, error) {
 	return kinds, nil
 }
 
-// Orders of the safety fields, least to most permissive. A value outside
-// them (a site built by another version) ranks above all: changing to it
-// is reported.
-var (
-	tierOrder   = []string{spec.TierPure, spec.TierRead, spec.TierWrite, spec.TierExec}
-	egressOrder = []string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}
-	replayOrder = []string{spec.ReplayDeterministic, spec.ReplayIdempotent, spec.ReplayKeyed, spec.ReplayUnsafe}
-)
-
-// rank is the place of v in order; a value outside it ranks above all.
+// rank is the place of v in order, one of the orders of the safety fields
+// in build/spec (least to most permissive). A value outside it (a site built
+// by another version) ranks above all: changing to it is reported.
 func rank(order []string, v string) int {
 	if i := slices.Index(order, v); i >= 0 {
 		return i

@@ -148,14 +148,9 @@ func (st *siteState) identity() (origin, publisher string) {
 	return origin, st.publisher
 }
 
-// isToolRoute reports whether route is /tools or a tool's route.
-func isToolRoute(route string) bool {
-	return route == "/tools" || strings.HasPrefix(route, "/tools/")
-}
-
 func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, entries map[string]string) error {
 	route := d.Route.Route
-	if !isToolRoute(route) {
+	if !spec.IsToolRoute(route) {
 		k := docKey{route, d.View}
 		if _, dup := st.docs[k]; dup {
 			return fmt.Errorf("two documents for view %s", d.View)
@@ -163,12 +158,12 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 		st.docs[k] = d
 	}
 	switch {
-	case route == "/tools":
+	case route == spec.RouteTools:
 		if d.View == spec.ViewCompact {
 			st.compact = true
 		}
-	case strings.HasPrefix(route, "/tools/"):
-		id := strings.TrimPrefix(route, "/tools/")
+	case strings.HasPrefix(route, spec.RouteTools+"/"):
+		id, _ := spec.ToolIDOf(route)
 		t := s.tools[id]
 		if t == nil {
 			t = &toolState{}

@@ -5,14 +5,21 @@ import (
 	"net/http"
 )
 
-// CORSHeaders are the headers every response of a site carries, whatever
-// its status: browsers need CORS on errors, 304s and preflights too, and
-// a host must not make them depend on the request's Origin header.
-var CORSHeaders = [...][2]string{
-	{"Access-Control-Allow-Origin", "*"},
-	{"Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"},
-	{"Access-Control-Allow-Headers", "Content-Type, If-None-Match"},
-	{"Access-Control-Expose-Headers", "ETag"},
+// AllowMethods are the methods a site answers: the Allow header, and the
+// Access-Control-Allow-Methods of CORSHeaders.
+const AllowMethods = "GET, HEAD, OPTIONS"
+
+// CORSHeaders returns the headers every response of a site carries,
+// whatever its status, as name and value: browsers need CORS on errors,
+// 304s and preflights too, and a host must not make them depend on the
+// request's Origin header.
+func CORSHeaders() [4][2]string {
+	return [...][2]string{
+		{"Access-Control-Allow-Origin", "*"},
+		{"Access-Control-Allow-Methods", AllowMethods},
+		{"Access-Control-Allow-Headers", "Content-Type, If-None-Match"},
+		{"Access-Control-Expose-Headers", "ETag"},
+	}
 }
 
 // PreflightMaxAge is the Access-Control-Max-Age of a preflight answer, in

@@ -50,6 +50,18 @@ func IsToolRoute(route string) bool {
 	return route == RouteTools || strings.HasPrefix(route, RouteTools+"/")
 }
 
+// IsIndex reports whether the document at route names other documents: the
+// tool list and the two discovery catalogs. A host must publish an index
+// after the documents it names, and never keep an old one that names a
+// document gone.
+func IsIndex(route string) bool {
+	switch route {
+	case RouteTools, RouteMCPCatalog, RouteAICatalog:
+		return true
+	}
+	return false
+}
+
 // Views of the tool catalog, chosen with the view query parameter.
 const (
 	ViewStandard = "standard"
@@ -77,13 +89,17 @@ const (
 	SourceOpenAPI       = "openapi"
 )
 
-// Tiers, ReplayPolicies and Egresses list the values of each safety field,
-// from the least to the most consequential.
-var (
-	Tiers          = [...]string{TierPure, TierRead, TierWrite, TierExec}
-	ReplayPolicies = [...]string{ReplayDeterministic, ReplayIdempotent, ReplayKeyed, ReplayUnsafe}
-	Egresses       = [...]string{EgressNone, EgressInternal, EgressInternet}
-)
+// Tiers lists the safety tiers, from the least to the most consequential.
+func Tiers() []string { return []string{TierPure, TierRead, TierWrite, TierExec} }
+
+// ReplayPolicies lists the replay policies, from the safest to replay to
+// the least.
+func ReplayPolicies() []string {
+	return []string{ReplayDeterministic, ReplayIdempotent, ReplayKeyed, ReplayUnsafe}
+}
+
+// Egresses lists the egress values, from the narrowest to the widest.
+func Egresses() []string { return []string{EgressNone, EgressInternal, EgressInternet} }
 
 // Annotations are the four MCP tool hints. The tool catalog derives them from
 // the safety fields (see Derive); they are never copied from an MCP server.

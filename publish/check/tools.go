@@ -211,7 +211,7 @@ func (c *checker) annotations(u string) {
 		// The hints as the build derives them; a hint is judged only when
 		// the field that decides it holds a known value.
 		d := spec.Derive(tier, replay, egress)
-		knownTier := slices.Contains(spec.Tiers[:], tier)
+		knownTier := slices.Contains(spec.Tiers(), tier)
 		want := []struct {
 			hint  string
 			field string
@@ -221,8 +221,8 @@ func (c *checker) annotations(u string) {
 		}{
 			{"readOnlyHint", "safetyTier", tier, knownTier, d.ReadOnlyHint},
 			{"destructiveHint", "safetyTier", tier, knownTier, d.DestructiveHint},
-			{"idempotentHint", "replayPolicy", replay, slices.Contains(spec.ReplayPolicies[:], replay), d.IdempotentHint},
-			{"openWorldHint", "egress", egress, slices.Contains(spec.Egresses[:], egress), d.OpenWorldHint},
+			{"idempotentHint", "replayPolicy", replay, slices.Contains(spec.ReplayPolicies(), replay), d.IdempotentHint},
+			{"openWorldHint", "egress", egress, slices.Contains(spec.Egresses(), egress), d.OpenWorldHint},
 		}
 		for _, w := range want {
 			got, ok := a[w.hint].(bool)

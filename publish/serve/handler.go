@@ -12,9 +12,6 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
-// allowMethods are the methods a site answers (the Allow header).
-const allowMethods = "GET, HEAD, OPTIONS"
-
 // gzipMin is the size below which a document is not worth compressing.
 const gzipMin = 512
 
@@ -74,18 +71,18 @@ func NewHandler(docs []build.Document) (*Handler, error) {
 // ServeHTTP answers one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	for _, kv := range spec.CORSHeaders {
+	for _, kv := range spec.CORSHeaders() {
 		hdr.Set(kv[0], kv[1])
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:
 		hdr.Set("Access-Control-Max-Age", spec.PreflightMaxAge)
-		hdr.Set("Allow", allowMethods)
+		hdr.Set("Allow", spec.AllowMethods)
 		w.WriteHeader(http.StatusNoContent)
 		return
 	default:
-		hdr.Set("Allow", allowMethods)
+		hdr.Set("Allow", spec.AllowMethods)
 		writeError(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed: use GET or HEAD", r.Method))
 		return
 	}
@@ -129,7 +126,7 @@ func (h *Handler) lookup(r *http.Request) *servedDoc {
 }
 
 func notFoundMessage(path string) string {
-	if id, ok := strings.CutPrefix(path, "/tools/"); ok && id != "" && !strings.Contains(id, "/") {
+	if id, ok := spec.ToolIDOf(path); ok && id != "" && !strings.Contains(id, "/") {
 		return fmt.Sprintf("no tool %q in this catalog", id)
 	}
 	return fmt.Sprintf("nothing at %q", path)
