@@ -64,11 +64,11 @@ func BenchmarkPublish10k(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, api *counting, bucket string, docs []build.Document) {
 		b.Helper()
-		p, err := PlanS3(ctx, api, bucket, "site", docs)
+		p, err := planS3(ctx, api, bucket, "site", docs)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := p.Apply(ctx, api, ApplyOptions{MaxDeletes: -1}); err != nil {
+		if _, err := p.apply(ctx, api, applyOptions{MaxDeletes: -1}); err != nil {
 			b.Fatal(err)
 		}
 	}

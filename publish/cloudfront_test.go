@@ -208,7 +208,7 @@ func TestErrorDocument(t *testing.T) {
 func TestPublishInvalidatesChangedTool(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	first, _ := publish(t, client, bucket, dir, docs, ApplyOptions{})
+	first, _ := publish(t, client, bucket, dir, docs, applyOptions{})
 	if got := invalidationPaths(first, nil, 0).Paths(); len(got) != 0 {
 		t.Errorf("a first publish invalidates %q, want nothing", got)
 	}
@@ -216,7 +216,7 @@ func TestPublishInvalidatesChangedTool(t *testing.T) {
 		findTool(t, c, "get_forecast").Description = "Daily weather forecast, described anew."
 		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	})
-	p, _ := publish(t, client, bucket, dir, changed, ApplyOptions{MaxDeletes: 10})
+	p, _ := publish(t, client, bucket, dir, changed, applyOptions{MaxDeletes: 10})
 	pre := "/" + dir
 	want := []string{
 		pre + "/tools.compact.json",
@@ -242,7 +242,7 @@ func TestBeforeListsOrder(t *testing.T) {
 	docs, dir := loadExample(t, nil)
 	api := &counting{S3API: client}
 	before := -1
-	publish(t, api, bucket, dir, docs, ApplyOptions{BeforeLists: func(context.Context) error {
+	publish(t, api, bucket, dir, docs, applyOptions{BeforeLists: func(context.Context) error {
 		api.mu.Lock()
 		before = len(api.puts)
 		api.mu.Unlock()
@@ -269,11 +269,11 @@ func TestBeforeListsOrder(t *testing.T) {
 	}
 
 	failing := errors.New("routing not switched")
-	p, err := PlanS3(context.Background(), client, bucket, dir, docs)
+	p, err := planS3(context.Background(), client, bucket, dir, docs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Apply(context.Background(), client, ApplyOptions{BeforeLists: func(context.Context) error { return failing }}); err != failing {
+	if _, err := p.apply(context.Background(), client, applyOptions{BeforeLists: func(context.Context) error { return failing }}); err != failing {
 		t.Errorf("Apply with a failing hook: %v, want its error", err)
 	}
 }
@@ -344,7 +344,7 @@ func TestPendingInvalidation(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
 	docs, dir := loadExample(t, nil)
-	p, _ := publish(t, client, bucket, dir, docs, ApplyOptions{})
+	p, _ := publish(t, client, bucket, dir, docs, applyOptions{})
 	if got, err := readPendingInvalidation(ctx, client, p); err != nil || got != nil || hasPendingInvalidation(p) {
 		t.Fatalf("pending before any: %q, %v", got, err)
 	}
@@ -352,7 +352,7 @@ func TestPendingInvalidation(t *testing.T) {
 	if err := savePendingInvalidation(ctx, client, p, "E1", paths); err != nil {
 		t.Fatal(err)
 	}
-	p, err := PlanS3(ctx, client, bucket, dir, docs)
+	p, err := planS3(ctx, client, bucket, dir, docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,14 +385,14 @@ func TestBeforeDeletesOrder(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
 	ran := false
-	publish(t, client, bucket, dir, docs, ApplyOptions{BeforeDeletes: func(context.Context) error { ran = true; return nil }})
+	publish(t, client, bucket, dir, docs, applyOptions{BeforeDeletes: func(context.Context) error { ran = true; return nil }})
 	if ran {
 		t.Error("BeforeDeletes ran for a plan without deletes")
 	}
 	fewer := docs[:len(docs)-1]
 	api := &counting{S3API: client}
 	hookAt := -1
-	publish(t, api, bucket, dir, fewer, ApplyOptions{MaxDeletes: 1, BeforeDeletes: func(context.Context) error {
+	publish(t, api, bucket, dir, fewer, applyOptions{MaxDeletes: 1, BeforeDeletes: func(context.Context) error {
 		api.mu.Lock()
 		hookAt = len(api.calls)
 		api.mu.Unlock()
@@ -402,12 +402,12 @@ func TestBeforeDeletesOrder(t *testing.T) {
 		t.Errorf("calls %q, hook before call %d: want it just before DeleteObjects", api.calls, hookAt)
 	}
 
-	p, err := PlanS3(context.Background(), client, bucket, dir, docs[:len(docs)-2])
+	p, err := planS3(context.Background(), client, bucket, dir, docs[:len(docs)-2])
 	if err != nil {
 		t.Fatal(err)
 	}
 	failing := errors.New("lists not yet invalidated")
-	if _, err := p.Apply(context.Background(), client, ApplyOptions{MaxDeletes: 1, BeforeDeletes: func(context.Context) error { return failing }}); err != failing {
+	if _, err := p.apply(context.Background(), client, applyOptions{MaxDeletes: 1, BeforeDeletes: func(context.Context) error { return failing }}); err != failing {
 		t.Errorf("Apply with a failing hook: %v, want its error", err)
 	}
 	if keys := bucketKeys(t, client, bucket); !slices.Contains(keys, normalizePrefix(dir)+docs[len(docs)-2].Route.Key) {
@@ -420,7 +420,7 @@ func TestBeforeDeletesOrder(t *testing.T) {
 	changed[0].SHA256 = "changed"
 	api = &counting{S3API: client}
 	putsBefore := -1
-	publish(t, api, bucket, dir, changed, ApplyOptions{MaxDeletes: 10, BeforeDeletes: func(context.Context) error {
+	publish(t, api, bucket, dir, changed, applyOptions{MaxDeletes: 10, BeforeDeletes: func(context.Context) error {
 		api.mu.Lock()
 		putsBefore = len(api.puts)
 		api.mu.Unlock()

@@ -85,12 +85,12 @@ func readSite(ctx context.Context, api S3API, bucket, prefix string) (ids []stri
 func TestConcurrentReaderNeverMisses(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	changed, _ := loadExample(t, changeAndAdd)
 	prefix := normalizePrefix(dir)
 
 	ctx := context.Background()
-	p, err := PlanS3(ctx, client, bucket, dir, changed)
+	p, err := planS3(ctx, client, bucket, dir, changed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestConcurrentReaderNeverMisses(t *testing.T) {
 			}
 		}()
 	}
-	r, err := p.Apply(ctx, &slowPuts{S3API: client, delay: 20 * time.Millisecond}, ApplyOptions{Concurrency: 2})
+	r, err := p.apply(ctx, &slowPuts{S3API: client, delay: 20 * time.Millisecond}, applyOptions{Concurrency: 2})
 	time.Sleep(50 * time.Millisecond) // a few rounds over the finished site
 	stop.Store(true)
 	wg.Wait()
@@ -148,19 +148,19 @@ func TestConcurrentReaderNeverMisses(t *testing.T) {
 func TestFailureMidPublish(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	changed, _ := loadExample(t, changeAndAdd)
 
 	ctx := context.Background()
 	failing := &counting{S3API: client, failPutAfter: 1}
-	p, err := PlanS3(ctx, failing, bucket, dir, changed)
+	p, err := planS3(ctx, failing, bucket, dir, changed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Uploads) < 3 {
 		t.Fatalf("plan has %d uploads; the test needs more", len(p.Uploads))
 	}
-	_, err = p.Apply(ctx, failing, ApplyOptions{Concurrency: 1, MaxDeletes: -1})
+	_, err = p.apply(ctx, failing, applyOptions{Concurrency: 1, MaxDeletes: -1})
 	if err == nil {
 		t.Fatal("Apply succeeded with a failing PutObject")
 	}
@@ -181,14 +181,14 @@ func TestFailureMidPublish(t *testing.T) {
 	}
 
 	// A new plan over the half-published bucket finishes the job.
-	p2, err := PlanS3(ctx, client, bucket, dir, changed)
+	p2, err := planS3(ctx, client, bucket, dir, changed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p2.Uploads) >= len(p.Uploads) || len(p2.Uploads) == 0 {
 		t.Errorf("second plan has %d uploads; the first had %d, one of which succeeded", len(p2.Uploads), len(p.Uploads))
 	}
-	if _, err := p2.Apply(ctx, client, ApplyOptions{MaxDeletes: -1}); err != nil {
+	if _, err := p2.apply(ctx, client, applyOptions{MaxDeletes: -1}); err != nil {
 		t.Fatal(err)
 	}
 	checkBucket(t, client, bucket, dir, changed)

@@ -158,7 +158,7 @@ func TestEdgeServesTheContract(t *testing.T) {
 	// catalog with tenants (no s3.prefix).
 	for _, s := range b.Sites {
 		docs := append(slices.Clip(s.Documents), ErrorDocument())
-		publish(t, api, bucket, s.Dir, docs, ApplyOptions{})
+		publish(t, api, bucket, s.Dir, docs, applyOptions{})
 	}
 
 	for _, s := range b.Sites {

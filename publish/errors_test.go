@@ -12,7 +12,7 @@ import (
 // failures, against the real server where it can.
 func TestExplainAWSError(t *testing.T) {
 	client, _ := newBucket(t)
-	_, err := PlanS3(context.Background(), client, "no-such-bucket-here", "", nil)
+	_, err := planS3(context.Background(), client, "no-such-bucket-here", "", nil)
 	err = ExplainAWSError(err, "no-such-bucket-here")
 	var ae *AWSError
 	if !errors.As(err, &ae) || ae.Cause != CauseNoSuchBucket || !strings.HasSuffix(err.Error(), "\nbucket no-such-bucket-here does not exist: create it, or check the target's bucket and endpoint") {

@@ -217,14 +217,14 @@ func findTool(tb testing.TB, cat *build.Catalog, id string) *build.Tool {
 	return nil
 }
 
-func publish(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document, opts ApplyOptions) (*ObjectPlan, *Applied) {
+func publish(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document, opts applyOptions) (*ObjectPlan, *Applied) {
 	tb.Helper()
 	ctx := context.Background()
-	p, err := PlanS3(ctx, api, bucket, prefix, docs)
+	p, err := planS3(ctx, api, bucket, prefix, docs)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r, err := p.Apply(ctx, api, opts)
+	r, err := p.apply(ctx, api, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

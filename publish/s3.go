@@ -117,10 +117,10 @@ func md5Hex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// PlanS3 compares the documents of one site with the objects under prefix
+// planS3 compares the documents of one site with the objects under prefix
 // in bucket: one paginated listing for keys and ETags (the MD5 of a body put
 // in one part) and one read of the manifest for headers. It changes nothing.
-func PlanS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*ObjectPlan, error) {
+func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
 	manifestKey := prefix + ManifestName
 	remote := map[string]string{} // key → ETag without quotes
@@ -275,8 +275,8 @@ func isNotFound(err error) bool {
 	return false
 }
 
-// ApplyOptions tunes Apply.
-type ApplyOptions struct {
+// applyOptions tunes Apply.
+type applyOptions struct {
 	// MaxDeletes bounds the deletes: when it is >= 0 and the plan has more
 	// deletes, none is made. A negative value allows any number. The zero
 	// value allows none.
@@ -303,7 +303,7 @@ type Applied struct {
 	Uploaded int `json:"uploaded"`
 	Deleted  int `json:"deleted"`
 	// DeletesRefused is set when the plan had more deletes than
-	// ApplyOptions.MaxDeletes and none was made.
+	// applyOptions.MaxDeletes and none was made.
 	DeletesRefused bool `json:"deletesRefused"`
 	// Bytes is the size of the documents uploaded.
 	Bytes int64 `json:"bytes"`
@@ -312,7 +312,7 @@ type Applied struct {
 // Apply carries out the plan: every document upload completes, then every
 // list and catalog upload, then the manifest, then the deletes, so that no
 // list or catalog ever names a document that is not in the bucket.
-func (p *ObjectPlan) Apply(ctx context.Context, api S3API, opts ApplyOptions) (*Applied, error) {
+func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*Applied, error) {
 	conc := opts.Concurrency
 	if conc <= 0 {
 		conc = 8

@@ -23,7 +23,7 @@ func TestPublishExample(t *testing.T) {
 	}
 	api := &counting{S3API: client}
 	var progress [][2]int
-	p, r := publish(t, api, bucket, dir, docs, ApplyOptions{Progress: func(done, total int) {
+	p, r := publish(t, api, bucket, dir, docs, applyOptions{Progress: func(done, total int) {
 		progress = append(progress, [2]int{done, total})
 	}})
 	if len(progress) != len(docs) {
@@ -63,7 +63,7 @@ func TestPublishExample(t *testing.T) {
 func TestPlanOrder(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, _ := loadExample(t, nil)
-	p, err := PlanS3(context.Background(), client, bucket, "", docs)
+	p, err := planS3(context.Background(), client, bucket, "", docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,9 +121,9 @@ func TestSetBucketCORS(t *testing.T) {
 func TestRepublishNoop(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	api := &counting{S3API: client}
-	p, r := publish(t, api, bucket, dir, docs, ApplyOptions{MaxDeletes: -1})
+	p, r := publish(t, api, bucket, dir, docs, applyOptions{MaxDeletes: -1})
 	if len(p.Uploads) != 0 || len(p.Deletes) != 0 || p.Unchanged != len(docs) {
 		t.Errorf("plan: %d uploads, %d deletes, %d unchanged; want 0, 0, %d", len(p.Uploads), len(p.Deletes), p.Unchanged, len(docs))
 	}
@@ -141,14 +141,14 @@ func TestRepublishNoop(t *testing.T) {
 func TestDryRunChangesNothing(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	before := bucketKeys(t, client, bucket)
 	changed, _ := loadExample(t, func(c *build.Catalog) {
 		findTool(t, c, "get_forecast").Description = "Changed for a dry run."
 		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	})
 	api := &counting{S3API: client}
-	p, err := PlanS3(context.Background(), api, bucket, dir, changed)
+	p, err := planS3(context.Background(), api, bucket, dir, changed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func changedKeys(a, b []build.Document) []string {
 func TestChangeOneTool(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	changed, _ := loadExample(t, func(c *build.Catalog) {
 		findTool(t, c, "get_forecast").Description = "Daily weather forecast, described anew."
 	})
@@ -208,7 +208,7 @@ func TestChangeOneTool(t *testing.T) {
 	sort.Strings(want)
 
 	api := &counting{S3API: client}
-	p, r := publish(t, api, bucket, dir, changed, ApplyOptions{})
+	p, r := publish(t, api, bucket, dir, changed, applyOptions{})
 	for _, u := range p.Uploads {
 		if u.Reason != ReasonContentChanged {
 			t.Errorf("%s: reason %q, want %q", u.Key, u.Reason, ReasonContentChanged)
@@ -226,7 +226,7 @@ func TestChangeOneTool(t *testing.T) {
 func TestHeadersOnlyChange(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	changed := slices.Clone(docs)
 	i := slices.IndexFunc(changed, func(d build.Document) bool { return d.Route.Key == "tools/get_forecast.json" })
 	if i < 0 {
@@ -236,7 +236,7 @@ func TestHeadersOnlyChange(t *testing.T) {
 	key := normalizePrefix(dir) + changed[i].Route.Key
 
 	api := &counting{S3API: client}
-	p, _ := publish(t, api, bucket, dir, changed, ApplyOptions{})
+	p, _ := publish(t, api, bucket, dir, changed, applyOptions{})
 	if len(p.Uploads) != 1 || p.Uploads[0].Key != key || p.Uploads[0].Reason != ReasonHeadersChanged {
 		t.Errorf("plan uploads %+v, want %s with reason %q", p.Uploads, key, ReasonHeadersChanged)
 	}
@@ -252,7 +252,7 @@ func TestHeadersOnlyChange(t *testing.T) {
 func TestMissingManifestIsHeadersChange(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, _ := loadExample(t, nil)
-	publish(t, client, bucket, "", docs, ApplyOptions{})
+	publish(t, client, bucket, "", docs, applyOptions{})
 	_, err := client.DeleteObjects(context.Background(), &s3.DeleteObjectsInput{
 		Bucket: aws.String(bucket),
 		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String(ManifestName)}}},
@@ -260,7 +260,7 @@ func TestMissingManifestIsHeadersChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := publish(t, client, bucket, "", docs, ApplyOptions{})
+	p, _ := publish(t, client, bucket, "", docs, applyOptions{})
 	if len(p.Uploads) != len(docs) {
 		t.Errorf("%d uploads, want every document", len(p.Uploads))
 	}
@@ -275,7 +275,7 @@ func TestMissingManifestIsHeadersChange(t *testing.T) {
 func TestRemoveTool(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	removed, _ := loadExample(t, func(c *build.Catalog) {
 		findTool(t, c, "get_forecast").Description = "Changed with the removal."
 		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
@@ -292,7 +292,7 @@ func TestRemoveTool(t *testing.T) {
 	}
 
 	api := &counting{S3API: client}
-	p, r := publish(t, api, bucket, dir, removed, ApplyOptions{MaxDeletes: 10})
+	p, r := publish(t, api, bucket, dir, removed, applyOptions{MaxDeletes: 10})
 	if !slices.Equal(p.Deletes, wantDeletes) {
 		t.Errorf("deletes %q, want %q", p.Deletes, wantDeletes)
 	}
@@ -342,12 +342,12 @@ func TestRemoveTool(t *testing.T) {
 func TestMaxDeletesRefuses(t *testing.T) {
 	client, bucket := newBucket(t)
 	docs, dir := loadExample(t, nil)
-	publish(t, client, bucket, dir, docs, ApplyOptions{})
+	publish(t, client, bucket, dir, docs, applyOptions{})
 	removed, _ := loadExample(t, func(c *build.Catalog) {
 		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	})
 	api := &counting{S3API: client}
-	p, r := publish(t, api, bucket, dir, removed, ApplyOptions{MaxDeletes: 1})
+	p, r := publish(t, api, bucket, dir, removed, applyOptions{MaxDeletes: 1})
 	if len(p.Deletes) < 2 {
 		t.Fatalf("plan has %d deletes; the test needs more than MaxDeletes", len(p.Deletes))
 	}
@@ -368,7 +368,7 @@ func TestMaxDeletesRefuses(t *testing.T) {
 		}
 	}
 	// A later run with a larger bound deletes them.
-	_, r = publish(t, client, bucket, dir, removed, ApplyOptions{MaxDeletes: -1})
+	_, r = publish(t, client, bucket, dir, removed, applyOptions{MaxDeletes: -1})
 	if r.Deleted != len(p.Deletes) {
 		t.Errorf("second run deleted %d, want %d", r.Deleted, len(p.Deletes))
 	}

@@ -199,7 +199,7 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 		// The page the distribution answers unknown keys with.
 		docs = append(slices.Clip(docs), ErrorDocument())
 	}
-	op, err := PlanS3(ctx, s3, dest.Bucket, prefix, docs)
+	op, err := planS3(ctx, s3, dest.Bucket, prefix, docs)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ func (s *SitePlan) apply(ctx context.Context, s3 S3API, cf CloudFrontAPI, opts O
 	if wait <= 0 {
 		wait = DefaultInvalidationTimeout
 	}
-	aopts := ApplyOptions{MaxDeletes: opts.MaxDeletes, Concurrency: opts.Concurrency, Progress: opts.Progress, BeforeLists: s.applyFunctions(cf)}
+	aopts := applyOptions{MaxDeletes: opts.MaxDeletes, Concurrency: opts.Concurrency, Progress: opts.Progress, BeforeLists: s.applyFunctions(cf)}
 	invalidated := false
 	if dist != "" && len(s.inv.Updated) > 0 {
 		aopts.BeforeDeletes = func(ctx context.Context) error {
@@ -287,7 +287,7 @@ func (s *SitePlan) apply(ctx context.Context, s3 S3API, cf CloudFrontAPI, opts O
 			return nil
 		}
 	}
-	res, err := s.objects.Apply(ctx, s3, aopts)
+	res, err := s.objects.apply(ctx, s3, aopts)
 	if err != nil {
 		return err
 	}
