@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -77,15 +78,24 @@ func (o MCPOptions) Check() error {
 		return fmt.Errorf("tool-id prefix %q must be ASCII snake case of at most %d characters, for example gh", o.ToolIDPrefix, maxToolIDPrefixLen)
 	}
 	for _, name := range slices.Sorted(maps.Keys(o.Classify)) {
-		switch tier := o.Classify[name]; tier {
-		case spec.TierPure, spec.TierRead, spec.TierWrite:
-		case spec.TierExec:
-			return fmt.Errorf("tool %q cannot be classified exec: exec is only for host extensions; use write", name)
-		default:
-			return fmt.Errorf("tool %q: unknown safety tier %q: use pure, read or write", name, tier)
+		if err := CheckTier(o.Classify[name]); err != nil {
+			return fmt.Errorf("tool %q: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// CheckTier explains why an imported MCP tool cannot be classified tier,
+// or returns nil: it may be pure, read or write, never exec, which is only
+// for host extensions.
+func CheckTier(tier string) error {
+	switch tier {
+	case spec.TierPure, spec.TierRead, spec.TierWrite:
+		return nil
+	case spec.TierExec:
+		return errors.New("exec is only for host extensions; an MCP tool is pure, read or write")
+	}
+	return fmt.Errorf("unknown safety tier %q: use pure, read or write", tier)
 }
 
 // maxToolIDPrefixLen is the longest toolIdPrefix the declarations schema

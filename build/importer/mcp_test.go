@@ -245,7 +245,7 @@ func TestImportMCPOptionsCheck(t *testing.T) {
 		{MCPOptions{Server: "github"}, `server "github" is not a server name`},
 		{MCPOptions{ToolIDPrefix: "GH"}, `tool-id prefix "GH" must be ASCII snake case`},
 		{MCPOptions{ToolIDPrefix: "a_very_long_prefix"}, `tool-id prefix "a_very_long_prefix" must be ASCII snake case of at most 16`},
-		{MCPOptions{Classify: map[string]string{"x": spec.TierExec}}, `tool "x" cannot be classified exec`},
+		{MCPOptions{Classify: map[string]string{"x": spec.TierExec}}, `tool "x": exec is only for host extensions`},
 		{MCPOptions{Classify: map[string]string{"x": "safe"}}, `tool "x": unknown safety tier "safe"`},
 	} {
 		_, err := MCP(context.Background(), nil, tc.opts)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/importer"
-	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -338,12 +337,8 @@ func parseClassify(flags []string) (map[string]string, error) {
 		if !ok || tier == "" || strings.TrimSpace(names) == "" {
 			return nil, fmt.Errorf("--classify %q: want TIER=NAME[,NAME...], for example read=get_issue,list_issues", f)
 		}
-		switch tier {
-		case spec.TierPure, spec.TierRead, spec.TierWrite:
-		case spec.TierExec:
-			return nil, fmt.Errorf("--classify %q: exec is only for host extensions; an MCP tool is pure, read or write", f)
-		default:
-			return nil, fmt.Errorf("--classify %q: unknown safety tier %q: use pure, read or write", f, tier)
+		if err := importer.CheckTier(tier); err != nil {
+			return nil, fmt.Errorf("--classify %q: %w", f, err)
 		}
 		for _, name := range strings.Split(names, ",") {
 			if name == "" {
