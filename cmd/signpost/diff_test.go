@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/diff"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/git"
 )
 
@@ -102,23 +102,7 @@ func TestDiffTerminalSafe(t *testing.T) {
 		t.Errorf("stderr holds an escape character:\n%q", stderr.String())
 	}
 
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
-	repo := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=signpost", "-c", "user.email=signpost@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
+	repo, git := catalogtest.GitRepo(t)
 	cat := filepath.Join(repo, "cat")
 	if err := os.MkdirAll(cat, 0o755); err != nil {
 		t.Fatal(err)
