@@ -1,6 +1,7 @@
 package build
 
 import (
+	"path"
 	"slices"
 
 	"github.com/signpost-dev/signpost/build/spec"
@@ -49,6 +50,16 @@ type S3Target struct {
 	// Endpoint is set for S3-compatible storage, which is then addressed
 	// path-style.
 	Endpoint string
+}
+
+// SitePrefix is the key prefix of the site s in the bucket: the target's
+// prefix, and below it the site's folder (tenants/ID) when the catalog has
+// tenants, so that one bucket can hold every tenant's site.
+func (t *S3Target) SitePrefix(s *Site) string {
+	if s.Tenant == "" {
+		return t.Prefix
+	}
+	return path.Join(t.Prefix, s.Dir)
 }
 
 // CloudFrontTarget is the CloudFront in front of a bucket: one

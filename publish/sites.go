@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"time"
 
@@ -190,10 +189,7 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*build.Site,
 // nothing.
 func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Target, s *build.Site, opts Options) (*SitePlan, error) {
 	dest, cft := target.S3, target.CloudFront
-	prefix := dest.Prefix
-	if s.Tenant != "" {
-		prefix = path.Join(prefix, s.Dir)
-	}
+	prefix := dest.SitePrefix(s)
 	docs := s.Documents
 	if cft != nil {
 		// The page the distribution answers unknown keys with.

@@ -157,7 +157,7 @@ func escapeKey(key string) string {
 	return strings.Join(segs, "/")
 }
 
-// Add adds to b, for each site,, the two CloudFront Functions that
+// Add adds to b, for each site, the two CloudFront Functions that
 // route the HTTP contract to the site's objects in the bucket of target:
 // cloudfront/DIR/viewer-request.js and viewer-response.js. A site's objects
 // sit under the target's prefix, and with tenants under DIR too (tenants/ID),
@@ -181,18 +181,18 @@ func Add(b *build.Output, target *build.S3Target, compactView bool) error {
 // Functions for the bucket of target (see Add). It fails when a
 // function exceeds CloudFront's size limit.
 func Functions(s *build.Site, target *build.S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
-	prefix := target.Prefix
-	if s.Tenant != "" {
-		prefix = path.Join(prefix, s.Dir)
-	}
+	prefix := target.SitePrefix(s)
 	var routes []string
 	for _, d := range s.Documents {
 		routes = append(routes, d.Route.Route)
 	}
 	req, resp := Code(prefix, routes, compactView)
-	for name, code := range map[string][]byte{"viewer-request": req, "viewer-response": resp} {
-		if len(code) > MaxSize {
-			return nil, nil, fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d: the site has too many server cards for one function", name, s.Dir, len(code), MaxSize)
+	for _, f := range []struct {
+		name string
+		code []byte
+	}{{"viewer-request", req}, {"viewer-response", resp}} {
+		if len(f.code) > MaxSize {
+			return nil, nil, fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d: the site has too many server cards for one function", f.name, s.Dir, len(f.code), MaxSize)
 		}
 	}
 	return req, resp, nil

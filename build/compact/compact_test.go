@@ -377,13 +377,13 @@ func TestCompactSchema(t *testing.T) {
 			before := marshalSchema(t, in)
 			got := Schema(in)
 			if diff := cmp.Diff(decodeSchema(t, tc.want), decodeSchema(t, marshalSchema(t, got))); diff != "" {
-				t.Errorf("compactSchema(%s) (-want +got):\n%s", tc.in, diff)
+				t.Errorf("Schema(%s) (-want +got):\n%s", tc.in, diff)
 			}
 			if bad := forbiddenKeywords(got); len(bad) > 0 {
 				t.Errorf("forbidden keywords at %v", bad)
 			}
 			if after := marshalSchema(t, in); after != before {
-				t.Errorf("compactSchema modified its input:\n%s\n%s", before, after)
+				t.Errorf("Schema modified its input:\n%s\n%s", before, after)
 			}
 		})
 	}
@@ -522,7 +522,7 @@ func TestCompactSchemaDeterministic(t *testing.T) {
 		want := marshalSchema(t, Schema(decodeSchema(t, s)))
 		for range 20 {
 			if got := marshalSchema(t, Schema(decodeSchema(t, s))); got != want {
-				t.Fatalf("compactSchema(%s) differs between calls:\n%s\n%s", s, want, got)
+				t.Fatalf("Schema(%s) differs between calls:\n%s\n%s", s, want, got)
 			}
 		}
 	}
@@ -567,10 +567,10 @@ func TestCompactText(t *testing.T) {
 	} {
 		got := Text(tc.in, tc.max)
 		if got != tc.want {
-			t.Errorf("compactText(%q, %d) = %q; want %q", tc.in, tc.max, got, tc.want)
+			t.Errorf("Text(%q, %d) = %q; want %q", tc.in, tc.max, got, tc.want)
 		}
 		if len(got) > max(tc.max, 0) || !utf8.ValidString(got) {
-			t.Errorf("compactText(%q, %d) = %q: %d bytes or invalid UTF-8", tc.in, tc.max, got, len(got))
+			t.Errorf("Text(%q, %d) = %q: %d bytes or invalid UTF-8", tc.in, tc.max, got, len(got))
 		}
 	}
 }

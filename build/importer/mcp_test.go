@@ -66,7 +66,7 @@ func loadImported(t *testing.T, imp *ToolImport, extra map[string]string) (*buil
 	return cat, decl
 }
 
-func TestImportMCPShapesAndPages(t *testing.T) {
+func TestMCPShapesAndPages(t *testing.T) {
 	tool := func(name string) string {
 		return `{"name": "` + name + `", "description": "Tool ` + name + `.", "inputSchema": {"type": "object"}}`
 	}
@@ -109,7 +109,7 @@ func TestImportMCPShapesAndPages(t *testing.T) {
 	}
 }
 
-func TestImportMCPRecordingErrors(t *testing.T) {
+func TestMCPRecordingErrors(t *testing.T) {
 	for _, tc := range []struct{ name, data, want string }{
 		{"empty", "  \n", "r.json: no JSON value: the file is empty"},
 		{"not json", `{"tools": [}`, "r.json: line 1, column 12: "},
@@ -127,7 +127,7 @@ func TestImportMCPRecordingErrors(t *testing.T) {
 	}
 }
 
-func TestImportMCPClassify(t *testing.T) {
+func TestMCPClassify(t *testing.T) {
 	imp := importMCPText(t, MCPOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead}},
 		"tickets.json", catalogtest.RecordedTickets)
 	if len(imp.Errors) != 0 {
@@ -149,7 +149,7 @@ func TestImportMCPClassify(t *testing.T) {
 	}
 }
 
-func TestImportMCPClassifyUnknown(t *testing.T) {
+func TestMCPClassifyUnknown(t *testing.T) {
 	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"getTicekt": spec.TierRead}}, "tickets.json", catalogtest.RecordedTickets)
 	want := []UnknownName{{Name: "getTicekt", Like: []string{"getTicket", "get-ticket", "delete_ticket"}}}
 	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 3 || !imp.Failed() {
@@ -159,7 +159,7 @@ func TestImportMCPClassifyUnknown(t *testing.T) {
 
 // TestImportMCPClassifyNothingLike: a name like no recorded one is offered
 // none of them, and told how to see them all.
-func TestImportMCPClassifyNothingLike(t *testing.T) {
+func TestMCPClassifyNothingLike(t *testing.T) {
 	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"zzz": spec.TierRead}}, "tickets.json", catalogtest.RecordedTickets)
 	want := []UnknownName{{Name: "zzz"}}
 	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 3 {
@@ -167,7 +167,7 @@ func TestImportMCPClassifyNothingLike(t *testing.T) {
 	}
 }
 
-func TestImportMCPClassifyNoTools(t *testing.T) {
+func TestMCPClassifyNoTools(t *testing.T) {
 	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"get_issue": spec.TierRead}}, "empty.json", `{"tools": []}`)
 	want := []UnknownName{{Name: "get_issue"}}
 	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 0 {
@@ -179,7 +179,7 @@ func TestImportMCPClassifyNoTools(t *testing.T) {
 // find are the recorded ones that share the most of its words, typos and
 // plurals included, then have the fewest other words, then are the fewest
 // edits away.
-func TestImportMCPClosestNames(t *testing.T) {
+func TestMCPClosestNames(t *testing.T) {
 	github := []string{"add_issue_comment", "create_issue", "get_me", "get_tag", "issue_read", "issue_write",
 		"list_issue_types", "list_issues", "pull_request_read", "search_code", "search_issues", "search_users"}
 	tests := []struct {
@@ -215,7 +215,7 @@ func TestImportMCPClosestNames(t *testing.T) {
 	}
 }
 
-func TestImportMCPEditDistance(t *testing.T) {
+func TestMCPEditDistance(t *testing.T) {
 	for _, tt := range []struct {
 		a, b string
 		want int
@@ -237,7 +237,7 @@ func TestImportMCPEditDistance(t *testing.T) {
 	}
 }
 
-func TestImportMCPOptionsCheck(t *testing.T) {
+func TestMCPOptionsCheck(t *testing.T) {
 	for _, tc := range []struct {
 		opts MCPOptions
 		want string
@@ -258,7 +258,7 @@ func TestImportMCPOptionsCheck(t *testing.T) {
 // TestImportMCPSchemaProblems imports tools whose schemas the loader would
 // reject or warn about: each is repaired (and says so) or left out (and
 // says why), and what is written loads without an error.
-func TestImportMCPSchemaProblems(t *testing.T) {
+func TestMCPSchemaProblems(t *testing.T) {
 	for _, tc := range []struct {
 		name, tool string
 		want       string // status: reason
@@ -347,7 +347,7 @@ func TestImportMCPSchemaProblems(t *testing.T) {
 	}
 }
 
-func TestImportMCPToolProblems(t *testing.T) {
+func TestMCPToolProblems(t *testing.T) {
 	rec := `[{"name": "", "description": "Nameless.", "inputSchema": {"type": "object"}},
 	         {"name": "quiet", "inputSchema": {"type": "object"}},
 	         {"name": "日本", "description": "No ASCII.", "inputSchema": {"type": "object"}},
@@ -450,7 +450,7 @@ tools:
 // server as a catalog would, checks that the declarations load without an
 // error and build, and that they publish what an mcp: import of the same
 // recordings publishes: the same toolIds, descriptions and schemas.
-func TestImportMCPCorpus(t *testing.T) {
+func TestMCPCorpus(t *testing.T) {
 	servers := []struct{ file, server, prefix string }{
 		{"github-mcp-server.tools.json", "io.github.github/github-mcp-server", "gh"},
 		{"kubernetes-mcp-server.tools.json", "io.github.containers/kubernetes-mcp-server", "k8s"},

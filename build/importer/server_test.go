@@ -197,7 +197,7 @@ func yamlServers(t *testing.T, data []byte) []any {
 	return list
 }
 
-func TestImportServersRegistryCorpus(t *testing.T) {
+func TestServersRegistryCorpus(t *testing.T) {
 	data := readShared(t, registryCorpusPath)
 	var raw []json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -363,7 +363,7 @@ func TestRegistryCorpusSchemaDefects(t *testing.T) {
 
 // TestImportServersRegistryListResponse imports the corpus as the registry
 // API serves it: the same items, with the registry's _meta noted.
-func TestImportServersRegistryListResponse(t *testing.T) {
+func TestServersRegistryListResponse(t *testing.T) {
 	data := readShared(t, registryCorpusPath)
 	var docs []any
 	if err := json.Unmarshal(data, &docs); err != nil {
@@ -431,7 +431,7 @@ func remoteWith(members ...string) string {
 	return `"remotes": [` + obj(append([]string{`"type": "streamable-http"`, `"url": "https://mcp.example.com/weather"`}, members...)...) + `]`
 }
 
-func TestImportDocument(t *testing.T) {
+func TestDocument(t *testing.T) {
 	tests := []struct {
 		name       string
 		doc        string // one document
@@ -849,7 +849,7 @@ func TestCutText(t *testing.T) {
 	}
 }
 
-func TestImportServersShapes(t *testing.T) {
+func TestServersShapes(t *testing.T) {
 	doc := func(name string) string {
 		return obj(`"name": "`+name+`", "version": "1.0.0", "description": "D."`, remoteField)
 	}
@@ -889,7 +889,7 @@ func TestImportServersShapes(t *testing.T) {
 	}
 }
 
-func TestImportServersReasonsOfEntries(t *testing.T) {
+func TestServersReasonsOfEntries(t *testing.T) {
 	got, err := importServers("f.json", []byte(`[3, null, {"server": "x"}, {"server": {"name": "com.example/a", "version": "1", "description": "D.", `+remoteField+`},
 		"_meta": {"io.modelcontextprotocol.registry/official": {"status": "deleted"}}, "etag": "x"}]`))
 	if err != nil {
@@ -909,7 +909,7 @@ func TestImportServersReasonsOfEntries(t *testing.T) {
 	}
 }
 
-func TestImportServersErrors(t *testing.T) {
+func TestServersErrors(t *testing.T) {
 	tests := []struct{ name, data, want string }{
 		{"empty", "", "f.json: no JSON value: the file is empty"},
 		{"blank", " \n", "f.json: no JSON value: the file is empty"},
@@ -933,7 +933,7 @@ func TestImportServersErrors(t *testing.T) {
 	}
 }
 
-func TestImportServersDuplicates(t *testing.T) {
+func TestServersDuplicates(t *testing.T) {
 	doc := func(version string) string {
 		return obj(`"name": "com.example/a", "version": "`+version+`", "description": "D."`, remoteField)
 	}

@@ -382,7 +382,7 @@ func checkPaths(s *build.Site, files []build.Document) error {
 // the contract says: one line per gap, in the order Layout gives them,
 // each with its fix, and a line counting the routes Pages serves exactly as
 // the contract says. Notes on deploying to Pages follow the sites. gaps
-// holds one slice per site, as WritePages returns them.
+// holds one slice per site, as Write returns them.
 func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
 	if len(sites) != len(gaps) {
 		return errors.New("pages report: one list of gaps per site is needed")

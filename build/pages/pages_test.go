@@ -372,7 +372,7 @@ func pagesNoLeftovers(t testing.TB, out string) {
 	}
 }
 
-func TestWritePages(t *testing.T) {
+func TestWrite(t *testing.T) {
 	ctx := context.Background()
 	b := pagesExample(t)
 	b.Files = []build.File{{Path: "extra/notes.txt", Body: []byte("beside the sites\n")}}
@@ -388,12 +388,12 @@ func TestWritePages(t *testing.T) {
 	wantTable := build.RouteTable{Format: build.RouteTableFormat, Sites: []build.SiteRoutes{}}
 	wantReport := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
 	if len(gaps) != len(b.Sites) {
-		t.Fatalf("WritePages returned %d lists of gaps for %d sites", len(gaps), len(b.Sites))
+		t.Fatalf("Write returned %d lists of gaps for %d sites", len(gaps), len(b.Sites))
 	}
 	for i, s := range b.Sites {
 		files, wantGaps := Layout(s)
 		if diff := cmp.Diff(wantGaps, gaps[i]); diff != "" {
-			t.Errorf("%s: gaps (-Layout +WritePages):\n%s", s.Dir, diff)
+			t.Errorf("%s: gaps (-Layout +Write):\n%s", s.Dir, diff)
 		}
 		want[s.Dir+"/.nojekyll"] = ""
 		sr := build.SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []build.Route{}}
@@ -434,14 +434,14 @@ func TestWritePages(t *testing.T) {
 		t.Fatalf("Write over a Pages build: %v", err)
 	}
 	if _, err := Write(ctx, b, out); err != nil {
-		t.Fatalf("WritePages over a build: %v", err)
+		t.Fatalf("Write over a build: %v", err)
 	}
 	if diff := cmp.Diff(tree, catalogtest.ReadTree(t, out)); diff != "" {
 		t.Errorf("the second Pages build differs (-first +second):\n%s", diff)
 	}
 }
 
-func TestWritePagesDeterministic(t *testing.T) {
+func TestWriteDeterministic(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	var trees []map[string]string
@@ -457,7 +457,7 @@ func TestWritePagesDeterministic(t *testing.T) {
 	}
 }
 
-func TestWritePagesAtomic(t *testing.T) {
+func TestWriteAtomic(t *testing.T) {
 	ctx := context.Background()
 	// withDocument is the example with one more document in its first site.
 	withDocument := func(route, contentType string) *build.Output {
@@ -509,20 +509,20 @@ func TestWritePagesAtomic(t *testing.T) {
 			before := catalogtest.ReadTree(t, out)
 			gaps, err := Write(tc.ctx, tc.build, out)
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("WritePages: got error %v, want one with %q", err, tc.wantErr)
+				t.Fatalf("Write: got error %v, want one with %q", err, tc.wantErr)
 			}
 			if gaps != nil {
-				t.Errorf("WritePages failed but returned gaps")
+				t.Errorf("Write failed but returned gaps")
 			}
 			if diff := cmp.Diff(before, catalogtest.ReadTree(t, out)); diff != "" {
-				t.Errorf("a failed WritePages changed the previous build (-before +after):\n%s", diff)
+				t.Errorf("a failed Write changed the previous build (-before +after):\n%s", diff)
 			}
 			pagesNoLeftovers(t, out)
 		})
 	}
 }
 
-func TestWritePagesKeepsOtherFolders(t *testing.T) {
+func TestWriteKeepsOtherFolders(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "src")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
@@ -532,7 +532,7 @@ func TestWritePagesKeepsOtherFolders(t *testing.T) {
 	}
 	_, err := Write(context.Background(), pagesExample(t), out)
 	if err == nil || !strings.Contains(err.Error(), "not a signpost build") {
-		t.Fatalf("WritePages into a source folder: got %v, want a refusal", err)
+		t.Fatalf("Write into a source folder: got %v, want a refusal", err)
 	}
 	if diff := cmp.Diff(map[string]string{"main.go": "package main\n"}, catalogtest.ReadTree(t, out)); diff != "" {
 		t.Errorf("the folder changed (-want +got):\n%s", diff)
@@ -553,7 +553,7 @@ func pagesSmallSite() *build.Site {
 	return &build.Site{Dir: "public", Documents: docs, Tools: 1}
 }
 
-func TestWritePagesReport(t *testing.T) {
+func TestWriteReport(t *testing.T) {
 	s := pagesSmallSite()
 	_, gaps := Layout(s)
 	var buf bytes.Buffer
@@ -591,11 +591,11 @@ func TestWritePagesReport(t *testing.T) {
 	}
 
 	if err := WriteReport(&buf, []*build.Site{s}, nil); err == nil {
-		t.Error("WritePagesReport took no gaps for one site")
+		t.Error("WriteReport took no gaps for one site")
 	}
 }
 
-func TestWritePagesReportExample(t *testing.T) {
+func TestWriteReportExample(t *testing.T) {
 	b := pagesExample(t)
 	gaps := make([][]Gap, len(b.Sites))
 	for i, s := range b.Sites {

@@ -166,7 +166,7 @@ func TestFindSecretsPatterns(t *testing.T) {
 			got := Find(tt.in)
 			want := []Finding{{Pointer: "", Reason: tt.reason}}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("findSecrets(%.60q) mismatch (-want +got):\n%s", tt.in, diff)
+				t.Errorf("Find(%.60q) mismatch (-want +got):\n%s", tt.in, diff)
 			}
 			for _, f := range got {
 				if tt.secret != "" && leaksSecret(f.Reason, tt.secret) {
@@ -177,7 +177,7 @@ func TestFindSecretsPatterns(t *testing.T) {
 			got = Find(map[string]any{tt.in: true})
 			want = []Finding{{Pointer: "/" + strings.ReplaceAll(strings.ReplaceAll(tt.in, "~", "~0"), "/", "~1"), Reason: "object key " + tt.reason}}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("findSecrets(key) mismatch (-want +got):\n%s", diff)
+				t.Errorf("Find(key) mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -229,7 +229,7 @@ func TestFindSecretsProse(t *testing.T) {
 		"A string of at least 32 characters such as 0123456789abcdef0123456789abcdef.",
 	} {
 		if got := Find(s); got != nil {
-			t.Errorf("findSecrets(%q) = %v, want none", s, got)
+			t.Errorf("Find(%q) = %v, want none", s, got)
 		}
 	}
 }
@@ -292,7 +292,7 @@ func TestFindSecretsStructure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, Find(tt.in)); diff != "" {
-				t.Errorf("findSecrets mismatch (-want +got):\n%s", diff)
+				t.Errorf("Find mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -443,7 +443,7 @@ func TestFindSchemaSecrets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, FindInSchema(schemaJSON(t, tt.schema))); diff != "" {
-				t.Errorf("findSchemaSecrets mismatch (-want +got):\n%s", diff)
+				t.Errorf("FindInSchema mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -457,7 +457,7 @@ func TestFindSchemaSecretsDeterministic(t *testing.T) {
 	want := []Finding{{"/$defs/S/default", `default value on secret property "api_key"`}}
 	for range 50 {
 		if diff := cmp.Diff(want, FindInSchema(s)); diff != "" {
-			t.Fatalf("findSchemaSecrets mismatch (-want +got):\n%s", diff)
+			t.Fatalf("FindInSchema mismatch (-want +got):\n%s", diff)
 		}
 	}
 }

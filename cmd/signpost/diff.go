@@ -149,7 +149,7 @@ func foundRisks(c *diff.Change, kinds []string) []string {
 	return found
 }
 
-// safeError prints its error as terminalSafe does: diff's messages name
+// safeError prints its error as build.TerminalSafe does: diff's messages name
 // files and folders of the repository, which a change may name with
 // control characters.
 type safeError struct{ err error }
