@@ -4,8 +4,9 @@
 // documents and the route table that says, for every route, its object,
 // Content-Type, Cache-Control and ETag (Output.Write, Open).
 //
-// Its parts live in packages of their own below it: spec (the vocabulary of
-// the HTTP contract), source (files with positions), toolid, refs (JSON
-// Schema structure), secrets, compact (the compact view), recorded (MCP
-// recordings), importer, diff, and the host layouts pages and cloudfront.
+// It is built from leaf packages below it: spec (the vocabulary of the
+// specs), source (files with positions), toolid, refs (JSON Schema
+// structure), secrets, compact (the compact view) and recorded (MCP
+// recordings). Beside them, and built on this package, are importer, diff,
+// and the host layouts pages and cloudfront.
 package build

@@ -23,8 +23,8 @@ func IsOutput(dir string) bool {
 // recorded size and SHA-256. A folder that fails the check was changed after
 // the build, or the build was interrupted; it must not be served or
 // published. The result holds the sites' documents, not the Files beside
-// them: serving, publishing and comparing start from what was built, never
-// from declarations.
+// them, so that serving or comparing a built site starts from exactly what
+// was built and reviewed.
 func Open(ctx context.Context, dir string) (*Output, error) {
 	rt, err := ReadRouteTable(dir)
 	if err != nil {

@@ -24,23 +24,6 @@ import (
 	"github.com/signpost-dev/signpost/schemas"
 )
 
-// Import of recorded MCP tools/list results as tool declarations.
-//
-// A recording is read exactly as an mcp: import of the loader reads it
-// (source.ParseJSON, then recorded.Tools), so whatever shape the loader accepts, the
-// importer accepts. What comes out is a tools: list a catalog can commit and
-// edit: every tool source mcp, safetyTier write unless the host classified
-// it, replayPolicy unsafe and egress internet, the defaults the loader gives
-// an unclassified recorded tool. The server's annotations are its own claims
-// and never set a safety field; they are shown in a comment, as evidence
-// for the reviewer who classifies the tool.
-//
-// Every declaration written passes the loader's checks: a schema the loader
-// would reject is repaired when a mechanical change keeps its meaning (a
-// missing type, draft-04 bounds, a credential-looking default), and the
-// tool is left out otherwise. Each change and each tool left out is said in
-// the outcome's Reason.
-
 // LeftOut is the status of a recorded tool that was not turned into a
 // declaration; Reason says why.
 const LeftOut = "left-out"

@@ -1,17 +1,3 @@
-// Package importer turns documents published elsewhere into catalog
-// declarations: MCP registry server.json documents into servers: (Servers),
-// and recorded MCP tools/list results into tools: (MCP). Whatever it writes,
-// the loader accepts; whatever it changes or leaves out, it says why.
-//
-// # Servers
-//
-// A registry document describes a server twice over: its remote endpoints
-// (what a server card publishes) and its local packages (npm, pypi, oci, ...:
-// what a client installs and runs). Only the first part becomes a
-// declaration, made to be one that a card can carry: no secret value, no
-// registry bookkeeping, no field a card does not have, every {variable} of a
-// template declared. Everything the importer changes or leaves out is said in
-// the outcome's Reason, so a reviewer sees it before the card is published.
 package importer
 
 import (

@@ -1,9 +1,10 @@
 // Package spec is the vocabulary of the texts signpost implements: the routes
-// and media types of the HTTP contract, the views of the tool catalog, the
-// values of a tool's safety fields and the MCP hints they determine, and the
-// rule for which origins may be served over plain http. It imports only the
-// standard library, so the compiler, the hosts and the conformance checker
-// all speak it without depending on one another.
+// and media types of the HTTP contract, its headers (Cache-Control, CORS) and
+// its error document, the views of the tool catalog, the values of a tool's
+// safety fields and the MCP hints they determine, the rule for which origins
+// may be served over plain http, and how messages name a tenant's site. It
+// imports only the standard library, so the compiler, the hosts and the
+// conformance checker all speak it without depending on one another.
 package spec
 
 import "strings"

@@ -1,6 +1,7 @@
 // Package atomicfile writes files and folders so that a reader, or a run
 // that stops half-way, never sees part of them: the old content or the new,
-// nothing in between.
+// never a mix (a replaced folder is missing for the moment between two
+// renames, never half-written).
 package atomicfile
 
 import (

@@ -1,5 +1,6 @@
-// Package english spells counts in the messages signpost prints, so that
-// every command says "1 tool" and "2 tools" the same way.
+// Package english spells counts and lists in the messages signpost prints,
+// so that every command says "1 tool", "2 tools" and "a, b or c" the same
+// way.
 package english
 
 import (

@@ -1,0 +1,32 @@
+// Package importer turns documents published elsewhere into catalog
+// declarations: MCP registry server.json documents into servers: (Servers),
+// and recorded MCP tools/list results into tools: (MCP). Whatever it writes,
+// the loader accepts; whatever it changes or leaves out, it says why.
+//
+// # Servers
+//
+// A registry document describes a server twice over: its remote endpoints
+// (what a server card publishes) and its local packages (npm, pypi, oci, ...:
+// what a client installs and runs). Only the first part becomes a
+// declaration, made to be one that a card can carry: no secret value, no
+// registry bookkeeping, no field a card does not have, every {variable} of a
+// template declared. Everything the importer changes or leaves out is said in
+// the outcome's Reason, so a reviewer sees it before the card is published.
+//
+// # Tools
+//
+// A recording is read exactly as an mcp: import of the loader reads it
+// (source.ParseJSON, then recorded.Tools), so whatever shape the loader
+// accepts, the importer accepts. What comes out is a tools: list a catalog
+// can commit and edit: every tool source mcp, safetyTier write unless the host classified
+// it, replayPolicy unsafe and egress internet, the defaults the loader gives
+// an unclassified recorded tool. The server's annotations are its own claims
+// and never set a safety field; they are shown in a comment, as evidence
+// for the reviewer who classifies the tool.
+//
+// Every declaration written passes the loader's checks: a schema the loader
+// would reject is repaired when a mechanical change keeps its meaning (a
+// missing type, draft-04 bounds, a credential-looking default), and the
+// tool is left out otherwise. Each change and each tool left out is said in
+// the outcome's Reason.
+package importer
