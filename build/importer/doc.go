@@ -18,9 +18,9 @@
 // A recording is read exactly as an mcp: import of the loader reads it
 // (source.ParseJSON, then recorded.Tools), so whatever shape the loader
 // accepts, the importer accepts. What comes out is a tools: list a catalog
-// can commit and edit: every tool source mcp, safetyTier write unless the host classified
-// it, replayPolicy unsafe and egress internet, the defaults the loader gives
-// an unclassified recorded tool. The server's annotations are its own claims
+// can commit and edit: every tool source mcp, safetyTier write unless the
+// host classified it, replayPolicy unsafe and egress internet, the defaults
+// the loader gives an unclassified recorded tool. The server's annotations are its own claims
 // and never set a safety field; they are shown in a comment, as evidence
 // for the reviewer who classifies the tool.
 //
