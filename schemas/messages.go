@@ -13,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -226,9 +227,6 @@ func (f *flattener) leaf(e *jsonschema.ValidationError) {
 	}
 }
 
-// compactForbidden are the keywords a compact schema must not use, in the order of the spec.
-var compactForbidden = []string{"$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties", "dependentSchemas"}
-
 // not reports a failed "not". The one in our schemas forbids keywords of a compact schema; each
 // forbidden keyword present gets a violation of its own, at its value.
 func (f *flattener) not(e *jsonschema.ValidationError) {
@@ -236,10 +234,10 @@ func (f *flattener) not(e *jsonschema.ValidationError) {
 	if strings.HasPrefix(e.SchemaURL, idPrefix) && strings.HasSuffix(e.SchemaURL, "#/$defs/compactSchema") {
 		if obj, ok := f.value(at).(map[string]any); ok {
 			found := false
-			for _, kw := range compactForbidden {
+			for _, kw := range spec.CompactForbidden() {
 				if _, ok := obj[kw]; ok {
 					found = true
-					f.add(append(slices.Clip(at), kw), fmt.Sprintf("%s is not allowed in a compact schema, at any depth (none of %s)", quoteValue(kw), strings.Join(compactForbidden, ", ")))
+					f.add(append(slices.Clip(at), kw), fmt.Sprintf("%s is not allowed in a compact schema, at any depth (none of %s)", quoteValue(kw), strings.Join(spec.CompactForbidden(), ", ")))
 				}
 			}
 			if found {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // decode parses JSON the way callers of Validate do: numbers as json.Number.
@@ -744,7 +745,7 @@ func hasForbidden(x any) bool {
 	switch x := x.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if slices.Contains(compactForbidden, k) || hasForbidden(e) {
+			if slices.Contains(spec.CompactForbidden(), k) || hasForbidden(e) {
 				return true
 			}
 		}

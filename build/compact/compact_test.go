@@ -23,12 +23,10 @@ import (
 
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/corpus"
 	"github.com/signpost-dev/signpost/schemas"
 )
-
-// compactForbiddenKeywords are the keywords a compact schema must not use.
-var compactForbiddenKeywords = []string{"$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties", "dependentSchemas"}
 
 // forbiddenKeywords returns the JSON pointers of the forbidden keywords in
 // schema, found by walking schema positions only: a property named "not" or
@@ -44,7 +42,7 @@ func forbiddenKeywords(schema any) []string {
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			kv := m[k]
 			p := at + "/" + source.EscapePointer(k)
-			if slices.Contains(compactForbiddenKeywords, k) {
+			if slices.Contains(spec.CompactForbidden(), k) {
 				out = append(out, p)
 			}
 			switch refs.KeywordKind(k) {

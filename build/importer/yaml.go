@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/schemas"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -231,15 +232,11 @@ func yamlNumberNode(s string) (*yaml.Node, error) {
 	if _, err := strconv.ParseUint(s, 10, 64); err == nil {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: s}, nil
 	}
-	if _, err := strconv.ParseFloat(s, 64); err != nil || !jsonNumberPattern.MatchString(s) {
+	if _, err := strconv.ParseFloat(s, 64); err != nil || !schemas.IsJSONNumber(s) {
 		return nil, fmt.Errorf("%q is not a number YAML can hold", s)
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}, nil
 }
-
-// jsonNumberPattern is the grammar of a JSON number; every one is also a
-// YAML float.
-var jsonNumberPattern = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
 
 // yamlStringNode is a string scalar. The encoder quotes what would read back as
 // another type; words that YAML 1.1 readers take for booleans are quoted too.

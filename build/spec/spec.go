@@ -69,6 +69,12 @@ const (
 	ViewCompact  = "compact"
 )
 
+// CompactForbidden returns the keywords a compact view's input schema must
+// not use at any depth, in the order of the spec's "Views and sessions".
+func CompactForbidden() []string {
+	return []string{"$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties", "dependentSchemas"}
+}
+
 // The values of a tool's safety and provenance fields.
 const (
 	TierPure  = "pure"

@@ -173,9 +173,6 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 	c.keywords(u, inputs, "/tools", true)
 }
 
-// The keywords a compact inputSchema must not use.
-var compactForbidden = []string{"$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties", "dependentSchemas"}
-
 // keywords applies compact.keywords to input schemas; in a list, schema i
 // is at ptr/i/inputSchema, else at ptr.
 func (c *checker) keywords(u string, inputs []any, ptr string, list bool) {
@@ -186,7 +183,7 @@ func (c *checker) keywords(u string, inputs []any, ptr string, list bool) {
 			at = ptr + "/" + strconv.Itoa(i) + "/inputSchema"
 		}
 		walkSchema(s, at, func(m map[string]any, p string) {
-			for _, k := range compactForbidden {
+			for _, k := range spec.CompactForbidden() {
 				if _, ok := m[k]; ok {
 					probs = append(probs, p+"/"+escape(k)+" is used")
 				}

@@ -150,7 +150,7 @@ func fixDescriptor(e any, standard bool) {
 		return
 	}
 	walkSchema(m["inputSchema"], "", func(s map[string]any, _ string) {
-		for _, k := range compactForbidden {
+		for _, k := range spec.CompactForbidden() {
 			delete(s, k)
 		}
 	})
