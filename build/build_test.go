@@ -168,7 +168,7 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 
 func TestRouteTable(t *testing.T) {
 	out, b := buildTo(t, exampleDir)
-	rt, err := ReadRouteTable(out)
+	rt, err := ReadRouteTable(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,10 @@ import (
 
 // IsOutput reports whether dir is a build output folder (it holds a route
 // table) rather than a catalog folder.
-func IsOutput(dir string) bool {
+func IsOutput(ctx context.Context, dir string) bool {
+	if ctx.Err() != nil {
+		return false
+	}
 	_, err := os.Stat(filepath.Join(dir, RouteTableFile))
 	return err == nil
 }
@@ -26,7 +29,7 @@ func IsOutput(dir string) bool {
 // them, so that serving or comparing a built site starts from exactly what
 // was built and reviewed.
 func Open(ctx context.Context, dir string) (*Output, error) {
-	rt, err := ReadRouteTable(dir)
+	rt, err := ReadRouteTable(ctx, dir)
 	if err != nil {
 		return nil, err
 	}

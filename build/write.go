@@ -138,7 +138,10 @@ func checkReplaceable(out string) error {
 }
 
 // ReadRouteTable reads the route table of the build output folder dir.
-func ReadRouteTable(dir string) (*RouteTable, error) {
+func ReadRouteTable(ctx context.Context, dir string) (*RouteTable, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	data, err := os.ReadFile(filepath.Join(dir, RouteTableFile))
 	if err != nil {
 		return nil, fmt.Errorf("read route table: %w (is %s a signpost build? run `signpost build` first)", err, dir)

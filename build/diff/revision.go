@@ -78,7 +78,7 @@ func (r *sides) defaultCatalog(ctx context.Context, other string) (string, error
 	if r.newPlaced {
 		return r.newPlace, nil
 	}
-	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !build.IsOutput(other) {
+	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !build.IsOutput(ctx, other) {
 		prefix, same, err := git.Folder(ctx, r.opts.Repo, other)
 		if err != nil {
 			return "", err

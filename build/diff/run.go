@@ -120,7 +120,7 @@ func (r *sides) load(ctx context.Context, which, arg, other string) (side, error
 	switch {
 	case err == nil && !fi.IsDir():
 		return side{}, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, build.RouteTableFile)
-	case err == nil && build.IsOutput(arg):
+	case err == nil && build.IsOutput(ctx, arg):
 		b, err := openBuiltSite(ctx, which, arg)
 		return side{build: b}, err
 	case err == nil:

@@ -411,7 +411,7 @@ func TestWrite(t *testing.T) {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 
-	rt, err := build.ReadRouteTable(out)
+	rt, err := build.ReadRouteTable(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}

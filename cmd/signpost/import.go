@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -174,18 +175,18 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summaryOf(" read", "could be imported"))
 		return reportedError{exitInvalid}
 	}
-	return writeImported(cmd.OutOrStdout(), stderr, out, summaryOf("", "imported"), decl)
+	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summaryOf("", "imported"), decl)
 }
 
 // writeImported writes the declarations an import made to out, or to
 // stdout when out is empty, and ends the report with its summary.
-func writeImported(stdout, stderr io.Writer, out, summary string, decl []byte) error {
+func writeImported(ctx context.Context, stdout, stderr io.Writer, out, summary string, decl []byte) error {
 	if out == "" {
 		fmt.Fprintln(stderr, summary)
 		_, err := stdout.Write(decl)
 		return err
 	}
-	if err := atomicfile.WriteFile(out, decl); err != nil {
+	if err := atomicfile.WriteFile(ctx, out, decl); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "%s; wrote %s\n", summary, out)
@@ -426,7 +427,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
 		return reportedError{exitInvalid}
 	}
-	return writeImported(cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
+	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
 }
 
 // mcpImportLine is the report line of one recorded tool, safe for a

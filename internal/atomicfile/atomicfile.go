@@ -26,8 +26,9 @@ type File struct {
 }
 
 // WriteFile replaces the file at path with data, creating its folder. The
-// file is written beside path and renamed into place.
-func WriteFile(path string, data []byte) error {
+// file is written beside path and renamed into place, unless ctx is done
+// before the rename.
+func WriteFile(ctx context.Context, path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -46,6 +47,9 @@ func WriteFile(path string, data []byte) error {
 		return err
 	}
 	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return os.Rename(f.Name(), path)

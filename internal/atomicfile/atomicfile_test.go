@@ -50,7 +50,7 @@ func TestWriteDirCancelledLeavesOld(t *testing.T) {
 func TestWriteFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "sub", "f.yaml")
 	for _, body := range []string{"one", "two"} {
-		if err := WriteFile(p, []byte(body)); err != nil {
+		if err := WriteFile(context.Background(), p, []byte(body)); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(p); string(b) != body {

@@ -74,7 +74,7 @@ func (e *InvalidError) Error() string {
 // building, it returns an error wrapping ErrBuiltSite, a *build.TenantError
 // when the tenant names no single site, or an *InvalidError.
 func Run(ctx context.Context, opts Options) error {
-	isBuild := build.IsOutput(opts.Dir)
+	isBuild := build.IsOutput(ctx, opts.Dir)
 	if isBuild && (opts.Watch || opts.Origin != "") {
 		return fmt.Errorf("%s is a built site: %w", opts.Dir, ErrBuiltSite)
 	}
