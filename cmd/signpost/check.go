@@ -102,7 +102,7 @@ func runCheck(ctx context.Context, w io.Writer, opts *checkOptions) error {
 
 // writeCheckReport prints r in the format of --format.
 func writeCheckReport(w io.Writer, r *check.Report, opts *checkOptions) error {
-	if opts.format == "json" {
+	if opts.format == build.FormatJSON {
 		return r.WriteJSON(w)
 	}
 	return r.WriteText(w, opts.verbose)

@@ -123,7 +123,7 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	}
 	opts := publish.Options{DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths,
 		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView, Progress: progress(cmd.ErrOrStderr())}
-	if o.format == "text" {
+	if o.format == build.FormatText {
 		opts.Planned = func(p *publish.Plan) { printPlan(out, p) }
 	}
 	plan, err := publish.Sites(ctx, s3c, cf, b.Sites, target, opts)
@@ -240,7 +240,7 @@ func (e rephrasedError) Unwrap() error { return e.err }
 // writePublished writes the plan and what was done: the JSON report, or a
 // line per site.
 func writePublished(w io.Writer, format string, p *publish.Plan) error {
-	if format == "json" {
+	if format == build.FormatJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(p)
