@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 // Severity says whether a Diagnostic stops the build.
@@ -86,7 +87,7 @@ func (ds Diagnostics) Write(w io.Writer, format string) error {
 		for _, d := range ds {
 			// File names and quoted values come from the catalog: a
 			// terminal must show them, not act on them.
-			if _, err := fmt.Fprintln(w, TerminalSafe(d.String())); err != nil {
+			if _, err := fmt.Fprintln(w, terminal.Safe(d.String())); err != nil {
 				return err
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/diff"
 	"github.com/signpost-dev/signpost/internal/git"
+	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 // diffOptions are the arguments and flags of signpost diff.
@@ -122,7 +123,7 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 // runDiff compares the two sides and prints the change, then fails when it
 // carries a risk that --fail-on names.
 func runDiff(ctx context.Context, stdout, stderr io.Writer, opts *diffOptions) error {
-	opts.sides.Note = func(msg string) { fmt.Fprintln(stderr, build.TerminalSafe("signpost: "+msg)) }
+	opts.sides.Note = func(msg string) { fmt.Fprintln(stderr, terminal.Safe("signpost: "+msg)) }
 	change, err := diff.Run(ctx, opts.sides)
 	if err != nil {
 		return diffError(stderr, err)
@@ -149,12 +150,12 @@ func foundRisks(c *diff.Change, kinds []string) []string {
 	return found
 }
 
-// safeError prints its error as build.TerminalSafe does: diff's messages name
+// safeError prints its error as terminal.Safe does: diff's messages name
 // files and folders of the repository, which a change may name with
 // control characters.
 type safeError struct{ err error }
 
-func (e safeError) Error() string { return build.TerminalSafe(e.err.Error()) }
+func (e safeError) Error() string { return terminal.Safe(e.err.Error()) }
 func (e safeError) Unwrap() error { return e.err }
 
 // diffError words an error of diff.Run for the command line, made
@@ -179,7 +180,7 @@ func diffError(stderr io.Writer, err error) error {
 		// Diagnostics name the catalog's files: terminal-safe, as notes.
 		for _, d := range invalid.Diagnostics {
 			if d.Severity == build.Error {
-				fmt.Fprintln(stderr, build.TerminalSafe(d.String()))
+				fmt.Fprintln(stderr, terminal.Safe(d.String()))
 			}
 		}
 		return safeError{err}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/importer"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 func newImportCmd() *cobra.Command {
@@ -148,7 +148,7 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	next := 0
 	for _, f := range files {
 		if f.err != nil {
-			fmt.Fprintln(stderr, build.TerminalSafe(f.err.Error()))
+			fmt.Fprintln(stderr, terminal.Safe(f.err.Error()))
 			continue
 		}
 		if f.docs == 0 {
@@ -198,7 +198,7 @@ func writeImported(ctx context.Context, stdout, stderr io.Writer, out, summary s
 // writes the declarations: when it does not, a document that is fine
 // would be imported, and is not.
 func importLine(s importer.Server, written bool) string {
-	return build.TerminalSafe(rawImportLine(s, written))
+	return terminal.Safe(rawImportLine(s, written))
 }
 
 func rawImportLine(s importer.Server, written bool) string {
@@ -401,15 +401,15 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 		fmt.Fprintln(stderr, mcpImportLine(t, writes))
 	}
 	for _, e := range unread {
-		fmt.Fprintln(stderr, build.TerminalSafe(e.Error()))
+		fmt.Fprintln(stderr, terminal.Safe(e.Error()))
 	}
 	// An error may quote the recordings (--classify lists the names
 	// recorded).
 	for _, e := range imp.Errors {
-		fmt.Fprintln(stderr, build.TerminalSafe(e))
+		fmt.Fprintln(stderr, terminal.Safe(e))
 	}
 	for _, u := range imp.Unknown {
-		fmt.Fprintln(stderr, build.TerminalSafe(unknownClassified(u, imp.Names)))
+		fmt.Fprintln(stderr, terminal.Safe(unknownClassified(u, imp.Names)))
 	}
 
 	// When nothing is written, the counts say what the tools would have
@@ -434,7 +434,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 // terminal: names and reasons come from the recording. written says
 // whether the run writes the declarations, as for importLine.
 func mcpImportLine(t importer.Tool, written bool) string {
-	return build.TerminalSafe(rawMCPImportLine(t, written))
+	return terminal.Safe(rawMCPImportLine(t, written))
 }
 
 func rawMCPImportLine(t importer.Tool, written bool) string {

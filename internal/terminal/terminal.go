@@ -1,4 +1,6 @@
-package build
+// Package terminal makes text that came from a catalog or a repository
+// (file names, tool names, git's messages) safe to print on a terminal.
+package terminal
 
 import (
 	"fmt"
@@ -8,12 +10,12 @@ import (
 	"unicode/utf8"
 )
 
-// TerminalSafe returns s with what a terminal would act on shown as Go
+// Safe returns s with what a terminal would act on shown as Go
 // escapes instead: control characters (ESC, a newline) as \x1b and \n,
 // invalid UTF-8 as \xff, and the characters that break lines or reorder
 // text (U+2028, the bidirectional controls) as \u2028. A file or tool name
 // can then neither rewrite the screen nor pass for another line of output.
-func TerminalSafe(s string) string {
+func Safe(s string) string {
 	if !strings.ContainsFunc(s, needsEscape) && utf8.ValidString(s) {
 		return s
 	}
