@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aws/smithy-go"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // Cause is a usual cause of a failed call to S3 or CloudFront, as
@@ -110,7 +111,7 @@ func (e *DeleteLimitError) Error() string {
 func (e *DeleteLimitError) Planned() string {
 	parts := make([]string, len(e.Sites))
 	for i, s := range e.Sites {
-		parts[i] = fmt.Sprintf("%d deletes planned for s3://%s/%s", s.Deletes, e.Bucket, s.Prefix)
+		parts[i] = fmt.Sprintf("%s planned for s3://%s/%s", english.Count(s.Deletes, "delete", "deletes"), e.Bucket, s.Prefix)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -47,4 +47,8 @@ func TestErrorsNameNoFlags(t *testing.T) {
 	if got := errs[0].Error(); got != want {
 		t.Errorf("refusal: %q, want %q", got, want)
 	}
+	one := &DeleteLimitError{Bucket: "b", Limit: 0, Sites: []SiteDeletes{{Prefix: "p/", Deletes: 1}}}
+	if got, want := one.Error(), "1 delete planned for s3://b/p/, more than the limit of 0: nothing published"; got != want {
+		t.Errorf("refusal of one: %q, want %q", got, want)
+	}
 }

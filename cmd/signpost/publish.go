@@ -253,7 +253,8 @@ func writePublished(w io.Writer, format string, p *publish.Plan) error {
 // deletes, and its distribution's work.
 func printPlan(w io.Writer, p *publish.Plan) {
 	for _, s := range p.Sites {
-		fmt.Fprintf(w, "plan for %s at s3://%s/%s: %d uploads, %d deletes, %d unchanged\n", spec.SiteName(s.Tenant), p.Bucket, s.Prefix, len(s.Uploads), len(s.Deletes), s.Unchanged)
+		fmt.Fprintf(w, "plan for %s at s3://%s/%s: %s, %s, %d unchanged\n", spec.SiteName(s.Tenant), p.Bucket, s.Prefix,
+			english.Count(len(s.Uploads), "upload", "uploads"), english.Count(len(s.Deletes), "delete", "deletes"), s.Unchanged)
 		for _, u := range s.Uploads {
 			fmt.Fprintf(w, "  upload %s (%s)\n", u.Key, u.Reason)
 		}
@@ -299,7 +300,7 @@ func printPublished(w io.Writer, p *publish.Plan) {
 						updated++
 					}
 				}
-				extra = fmt.Sprintf("; distribution %s: %d functions updated, %s invalidated", c.DistributionID, updated, english.Count(len(c.Invalidations), "path", "paths"))
+				extra = fmt.Sprintf("; distribution %s: %s updated, %s invalidated", c.DistributionID, english.Count(updated, "function", "functions"), english.Count(len(c.Invalidations), "path", "paths"))
 			}
 			fmt.Fprintf(w, "published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s\n",
 				name, p.Bucket, s.Prefix, s.Applied.Uploaded, s.Applied.Bytes, s.Applied.Deleted, s.Unchanged, extra)
