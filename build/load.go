@@ -297,11 +297,28 @@ func (l *loader) findFiles() ([]string, error) {
 // readFile reads a file of the catalog, refusing anything over the size limit
 // before reading it whole.
 func (l *loader) readFile(rel string) ([]byte, error) {
-	f, err := l.root.Open(filepath.FromSlash(rel))
+	name := filepath.FromSlash(rel)
+	// Only regular files: opening a FIFO blocks until someone writes to it,
+	// and a device may never end. The mode is checked before opening, and
+	// again on the opened file, in case the name changed in between.
+	fi, err := l.root.Stat(name)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(fi)
+	}
+	f, err := l.root.Open(name)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		if err != nil {
+			return nil, unwrapPathError(err)
+		}
+		return nil, notRegular(fi)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
 	if err != nil {
 		return nil, unwrapPathError(err)
@@ -310,6 +327,22 @@ func (l *loader) readFile(rel string) ([]byte, error) {
 		return nil, fmt.Errorf("file is larger than %d bytes: split it into several files", source.MaxFileSize)
 	}
 	return data, nil
+}
+
+// notRegular is the error of a catalog file that is not a regular file.
+func notRegular(fi fs.FileInfo) error {
+	kind := "not a regular file"
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		kind = "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		kind = "a device"
+	}
+	return fmt.Errorf("is %s: a catalog reads regular files only", kind)
 }
 
 func unwrapPathError(err error) error {
