@@ -435,6 +435,11 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 			return t, msg
 		}
 	}
+	if t.S3 != nil && t.S3.Prefix != "" {
+		if msg := PrefixProblem(t.S3.Prefix); msg != "" {
+			return t, msg
+		}
+	}
 	switch {
 	case t.S3 != nil && t.GitHubPages:
 		return t, "choose s3 or githubPages, not both: declare two targets to publish to both"
@@ -448,6 +453,22 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 		}
 	}
 	return t, ""
+}
+
+// PrefixProblem explains why prefix cannot be a target's key prefix, or
+// returns "": a segment "." or ".." would put the site outside it, and a
+// reserved name (see ReservedPrefix) would mix it with publish's own
+// objects.
+func PrefixProblem(prefix string) string {
+	for _, seg := range strings.Split(prefix, "/") {
+		switch {
+		case seg == "." || seg == "..":
+			return fmt.Sprintf("s3.prefix %q must not have \".\" or \"..\" segments: the site's objects would land outside the prefix", prefix)
+		case reservedName(seg):
+			return fmt.Sprintf("s3.prefix %q must not have a segment starting with %s: publish keeps its own objects under such names", prefix, ReservedPrefix)
+		}
+	}
+	return ""
 }
 
 // decodeCloudFront reads a schema-valid cloudfront section: one

@@ -221,12 +221,21 @@ func TestTargets(t *testing.T) {
   both: {s3: {bucket: abc}, githubPages: {}}
   cdn: {cloudfront: {distributionId: E2EXAMPLE}}
   plain: {s3: {bucket: abc, endpoint: "http://s3.example.net"}}
+  up: {s3: {bucket: abc, prefix: "../other"}}
+  dot: {s3: {bucket: abc, prefix: "a/./b"}}
+  manifest: {s3: {bucket: abc, prefix: ".signpost-manifest.json"}}
+  shadow: {s3: {bucket: abc, prefix: "sites/.Signpost-x"}}
+  fine: {s3: {bucket: abc, prefix: "sites/.well-known-ish/v1"}}
 `,
 		"t.yaml": "tools:\n" + tool(),
 	},
 		"signpost.yaml:3:9: target both: choose s3 or githubPages, not both: declare two targets to publish to both",
 		"signpost.yaml:4:8: target cdn: cloudfront fronts an S3 bucket: add s3",
 		"signpost.yaml:5:10: target plain: endpoint \"http://s3.example.net\" must use https: plain http is only for loopback hosts",
+		"signpost.yaml:6:7: target up: s3.prefix \"../other\" must not have \".\" or \"..\" segments: the site's objects would land outside the prefix",
+		"signpost.yaml:7:8: target dot: s3.prefix \"a/./b\" must not have \".\" or \"..\" segments: the site's objects would land outside the prefix",
+		"signpost.yaml:8:13: target manifest: s3.prefix \".signpost-manifest.json\" must not have a segment starting with .signpost-: publish keeps its own objects under such names",
+		"signpost.yaml:9:11: target shadow: s3.prefix \"sites/.Signpost-x\" must not have a segment starting with .signpost-: publish keeps its own objects under such names",
 	)
 }
 

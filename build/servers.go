@@ -612,6 +612,9 @@ func serverCardPathProblem(p string) string {
 		case ".", "..":
 			return `must not have "." or ".." segments`
 		}
+		if reservedName(seg) {
+			return "must not have a segment starting with " + ReservedPrefix + ": publish keeps its own objects under such names"
+		}
 		for i := 0; i < len(seg); i++ {
 			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' || c == '~') {
 				return "may have only letters, digits, '.', '_', '-' and '~' between its slashes"

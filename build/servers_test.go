@@ -303,6 +303,8 @@ func TestDecodeServerRules(t *testing.T) {
 		{"card path not .json", `{"card": {"v1Path": "/w"}}`, []P{{"/card/v1Path", `v1Path "/w" must end in .json`}}},
 		{"card path with ..", `{"card": {"v1Path": "/a/../w.json"}}`, []P{{"/card/v1Path", `v1Path "/a/../w.json" must not have "." or ".." segments`}}},
 		{"card path with .", `{"card": {"v1Path": "/./w.json"}}`, []P{{"/card/v1Path", `v1Path "/./w.json" must not have "." or ".." segments`}}},
+		{"card path of the manifest", `{"card": {"v1Path": "/.signpost-manifest.json"}}`, []P{{"/card/v1Path", `v1Path "/.signpost-manifest.json" must not have a segment starting with .signpost-: publish keeps its own objects under such names`}}},
+		{"card path in the reserved names", `{"card": {"draftPath": "/cards/.SIGNPOST-404.json"}}`, []P{{"/card/draftPath", `draftPath "/cards/.SIGNPOST-404.json" must not have a segment starting with .signpost-: publish keeps its own objects under such names`}}},
 		{"card path with //", `{"card": {"v1Path": "//w.json"}}`, []P{{"/card/v1Path", `v1Path "//w.json" must not have empty segments (//)`}}},
 		{"card path with an escape", `{"card": {"v1Path": "/a%20b.json"}}`, []P{{"/card/v1Path", `v1Path "/a%20b.json" may have only letters, digits, '.', '_', '-' and '~' between its slashes`}}},
 		{"default card path from a .. namespace", `{"name": "../weather"}`, []P{

@@ -173,6 +173,11 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 			*f.field = f.value
 		}
 	}
+	if cmd.Flags().Changed("prefix") {
+		if msg := build.PrefixProblem(dest.Prefix); msg != "" {
+			return nil, usageError{fmt.Errorf("--prefix: %s", strings.TrimPrefix(msg, "s3.prefix "))}
+		}
+	}
 	if cmd.Flags().Changed("endpoint") && dest.Endpoint != "" {
 		// The endpoint of signpost.yaml was checked by Load; the flag's
 		// follows the same rule.

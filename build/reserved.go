@@ -1,0 +1,24 @@
+package build
+
+import "strings"
+
+// The objects a publish keeps beside a site's documents, at the root of the
+// site's prefix: the manifest of what it uploaded, the paths it has yet to
+// invalidate, and the error page a distribution answers unknown keys with.
+const (
+	ManifestKey            = ".signpost-manifest.json"
+	PendingInvalidationKey = ".signpost-invalidation.json"
+	ErrorDocumentKey       = ".signpost-404.json"
+)
+
+// ReservedPrefix starts the name of every object signpost keeps for itself.
+// No document's key and no segment of a target's prefix may start with it
+// (Load refuses them), so that no catalog can overwrite publish's own
+// objects or be overwritten by them.
+const ReservedPrefix = ".signpost-"
+
+// reservedName reports whether name, one segment of a key or prefix, is in
+// the reserved namespace, in any case (some hosts fold it).
+func reservedName(name string) bool {
+	return strings.HasPrefix(strings.ToLower(name), ReservedPrefix)
+}
