@@ -32,12 +32,13 @@ type Change struct {
 // Risk is one change a reviewer should look at twice.
 type Risk struct {
 	Kind string `json:"kind"`
-	// ToolID, Server, Tenant or Route is what the risk is about (all ""
-	// when it is about the whole site).
+	// ToolID, Server, Tenant, Route or Target is what the risk is about
+	// (all "" when it is about the whole site).
 	ToolID string `json:"toolId,omitempty"`
 	Server string `json:"server,omitempty"`
 	Tenant string `json:"tenant,omitempty"`
 	Route  string `json:"route,omitempty"`
+	Target string `json:"target,omitempty"`
 	// Old and New are the values that changed, when there are two.
 	Old     string `json:"old,omitempty"`
 	New     string `json:"new,omitempty"`

@@ -46,6 +46,13 @@ func Compare(old, new *build.Output) (*Change, error) {
 	c.diffServers(before, after)
 	c.diffDocuments(before, after)
 	c.diffIdentity(before, after)
+	c.sortRisks()
+	return c, nil
+}
+
+// sortRisks orders the risks by kind, in the order of RiskKinds, then by
+// what they are about.
+func (c *Change) sortRisks() {
 	slices.SortStableFunc(c.Risks, func(a, b Risk) int {
 		return cmp.Or(
 			cmp.Compare(slices.Index(riskKinds, a.Kind), slices.Index(riskKinds, b.Kind)),
@@ -53,9 +60,9 @@ func Compare(old, new *build.Output) (*Change, error) {
 			strings.Compare(a.Server, b.Server),
 			strings.Compare(a.Tenant, b.Tenant),
 			strings.Compare(a.Route, b.Route),
+			strings.Compare(a.Target, b.Target),
 		)
 	})
-	return c, nil
 }
 
 // MalformedError is the error of Compare when a side holds a document

@@ -18,6 +18,8 @@ func (r Risk) mdSubject() string {
 		return "tenant " + mdCode(r.Tenant)
 	case r.Route != "":
 		return "route " + mdCode(r.Route)
+	case r.Target != "":
+		return "target " + mdCode(r.Target)
 	}
 	return "site"
 }

@@ -53,6 +53,12 @@ const (
 	// could fetch, is no longer published: a discovery catalog switched
 	// off, a server card moved or removed.
 	RiskRouteRemoved = "route-removed"
+	// RiskTargetChanged: where the site is published changed: a publish
+	// target of signpost.yaml was added or removed, or its bucket, prefix,
+	// region, endpoint, kind, CloudFront distribution or function names
+	// changed. Only sides read from declarations (folders and revisions)
+	// know their targets; a built site does not record them.
+	RiskTargetChanged = "target-changed"
 )
 
 // RiskAny, given to HasRisk, matches every kind of risk.
@@ -62,7 +68,7 @@ const RiskAny = "any"
 var riskKinds = []string{
 	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
 	RiskToolReassigned, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
-	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved,
+	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved, RiskTargetChanged,
 }
 
 // RiskKinds returns every kind of risk, in the order reports list them.

@@ -88,6 +88,10 @@ func Run(ctx context.Context, opts Options) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	if old.targetsKnown && new.targetsKnown {
+		c.diffTargets(old.targets, new.targets)
+		c.sortRisks()
+	}
 	c.Old, c.New, c.OldEmpty = opts.Old, opts.New, old.empty
 	return c, nil
 }
@@ -103,6 +107,10 @@ type sides struct {
 // side is one side read.
 type side struct {
 	build *build.Output
+	// targets are the publish targets of the side's signpost.yaml, when
+	// targetsKnown: a built site does not record them.
+	targets      map[string]build.Target
+	targetsKnown bool
 	// empty is set for an old revision without the catalog.
 	empty bool
 	// place is the catalog's folder in the repository (relative to its
@@ -128,7 +136,8 @@ func (r *sides) load(ctx context.Context, which, arg, other string) (side, error
 		if prefix, same, gerr := git.Folder(ctx, r.opts.Repo, arg); gerr == nil && same {
 			s.place, s.placed = repoPlace(prefix), true
 		}
-		s.build, err = compile(ctx, which, arg, arg, "")
+		s.build, s.targets, err = compile(ctx, which, arg, arg, "")
+		s.targetsKnown = err == nil
 		return s, err
 	case !errors.Is(err, fs.ErrNotExist):
 		return side{}, fmt.Errorf("%s side %s: %w", which, arg, err)
@@ -145,7 +154,7 @@ func (r *sides) note(format string, args ...any) {
 
 // compile loads and builds the catalog folder dir. prefix, when set,
 // replaces dir in diagnostics: a revision's folder is temporary.
-func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output, error) {
+func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output, map[string]build.Target, error) {
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		if prefix != "" {
@@ -158,13 +167,13 @@ func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output
 				diags[i].Message = strings.ReplaceAll(diags[i].Message, dir, strings.TrimSuffix(prefix, "/"))
 			}
 		}
-		return nil, &InvalidError{Side: which, Arg: arg, Diagnostics: diags}
+		return nil, nil, &InvalidError{Side: which, Arg: arg, Diagnostics: diags}
 	}
 	b, err := build.Compile(ctx, cat)
 	if err != nil {
-		return nil, fmt.Errorf("%s side %s: %w", which, arg, err)
+		return nil, nil, fmt.Errorf("%s side %s: %w", which, arg, err)
 	}
-	return b, nil
+	return b, cat.Config.Targets, nil
 }
 
 // openBuiltSite reads a build output folder, checking every document

@@ -184,3 +184,47 @@ func TestSkipNotes(t *testing.T) {
 		t.Errorf("notes of %d links: %q", maxNotes+3, notes)
 	}
 }
+
+// TestRunTargets: a change of where the site is published is a risk, read
+// from the declarations of both sides; a built site records no targets.
+func TestRunTargets(t *testing.T) {
+	ctx := context.Background()
+	withTargets := func(targets string) map[string]string {
+		return cmpOrMap(map[string]string{config: diffBase[config] + "targets:\n" + targets}, diffBase)
+	}
+	oldDir := catalogtest.Write(t, withTargets(`  production: {s3: {bucket: discovery-a, region: us-east-1}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: fa}, globex: {distributionId: E2}}}}
+  pages: {githubPages: {}}
+`))
+	newDir := catalogtest.Write(t, withTargets(`  production: {s3: {bucket: discovery-b, region: us-east-1, prefix: v2}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: fb}, globex: {distributionId: E2}}}}
+  staging: {s3: {bucket: staging, region: eu-west-1}}
+`))
+	c, err := Run(ctx, Options{Old: oldDir, New: newDir, Repo: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range c.Risks {
+		got = append(got, r.Kind+" "+r.subject()+": "+r.Message)
+	}
+	want := []string{
+		"target-changed target pages: target removed: published to GitHub Pages",
+		"target-changed target production: cloudfront.tenants.acme.functionName fa -> fb",
+		"target-changed target production: s3.bucket discovery-a -> discovery-b",
+		"target-changed target production: s3.prefix (none) -> v2",
+		"target-changed target staging: new target: publishes to s3://staging/",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("risks (-want +got):\n%s", diff)
+	}
+	if c.Empty() || !c.HasRisk(RiskTargetChanged) {
+		t.Error("a change of targets alone is not reported as a change")
+	}
+
+	site := filepath.Join(t.TempDir(), "site")
+	if err := buildtest.Compile(t, oldDir).Write(ctx, site); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Run(ctx, Options{Old: site, New: newDir}); err != nil || c.HasRisk(RiskTargetChanged) {
+		t.Errorf("a built site against a catalog: %+v, %v", c, err)
+	}
+}

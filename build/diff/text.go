@@ -20,6 +20,8 @@ func (r Risk) subject() string {
 		return "tenant " + r.Tenant
 	case r.Route != "":
 		return "route " + r.Route
+	case r.Target != "":
+		return "target " + r.Target
 	}
 	return "site"
 }

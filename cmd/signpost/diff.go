@@ -84,6 +84,10 @@ Risks, in the order reports list them:
   route-removed          a route other than the tools' is no longer
                          published: a discovery catalog switched off, a
                          server card moved or removed
+  target-changed         where the site is published changed: a target of
+                         signpost.yaml added or removed, or its bucket,
+                         prefix, region, endpoint, distribution or function
+                         names (not known for a built site)
 
 --format text (default) is for people, json is the whole change with stable
 field names, markdown is a report for a pull-request comment or a GitHub job

@@ -1,0 +1,88 @@
+package diff
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/signpost-dev/signpost/build"
+)
+
+// diffTargets reports, as risks, every change to where the site is
+// published: a target added or removed, and each field of one that changed.
+// A pull request that points the bucket elsewhere changes nothing agents
+// are offered, and is as risky as one that does.
+func (c *Change) diffTargets(old, new map[string]build.Target) {
+	names := slices.Sorted(maps.Keys(old))
+	for name := range new {
+		if _, ok := old[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		o, inOld := old[name]
+		n, inNew := new[name]
+		switch {
+		case !inOld:
+			c.risk(Risk{Kind: RiskTargetChanged, Target: name, New: targetPlace(n), Message: "new target: publishes to " + targetPlace(n)})
+		case !inNew:
+			c.risk(Risk{Kind: RiskTargetChanged, Target: name, Old: targetPlace(o), Message: "target removed: published to " + targetPlace(o)})
+		default:
+			of, nf := targetFields(o), targetFields(n)
+			fields := slices.Sorted(maps.Keys(of))
+			for f := range nf {
+				if _, ok := of[f]; !ok {
+					fields = append(fields, f)
+				}
+			}
+			slices.Sort(fields)
+			for _, f := range slices.Compact(fields) {
+				if of[f] != nf[f] {
+					c.risk(Risk{Kind: RiskTargetChanged, Target: name, Old: of[f], New: nf[f],
+						Message: fmt.Sprintf("%s %s -> %s", f, orNone(of[f]), orNone(nf[f]))})
+				}
+			}
+		}
+	}
+}
+
+// targetPlace names where a target publishes, for a message.
+func targetPlace(t build.Target) string {
+	switch {
+	case t.S3 != nil:
+		return "s3://" + t.S3.Bucket + "/" + t.S3.Prefix
+	case t.GitHubPages:
+		return "GitHub Pages"
+	}
+	return "nowhere"
+}
+
+// targetFields lists the fields of t by their name in signpost.yaml.
+func targetFields(t build.Target) map[string]string {
+	f := map[string]string{}
+	if t.GitHubPages {
+		f["githubPages"] = "on"
+	}
+	if t.S3 != nil {
+		f["s3.bucket"], f["s3.prefix"], f["s3.region"], f["s3.endpoint"] = t.S3.Bucket, t.S3.Prefix, t.S3.Region, t.S3.Endpoint
+	}
+	if t.CloudFront != nil {
+		for tenant, d := range t.CloudFront.Distributions {
+			at := "cloudfront"
+			if tenant != "" {
+				at += ".tenants." + tenant
+			}
+			f[at+".distributionId"], f[at+".functionName"] = d.ID, d.FunctionName
+		}
+	}
+	return f
+}
+
+// orNone is v, or (none) when it is empty.
+func orNone(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
+}
