@@ -18,7 +18,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
 	cftypes "github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
 	"github.com/aws/smithy-go"
-	"github.com/aws/smithy-go/logging"
 
 	"github.com/signpost-dev/signpost/build"
 	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
@@ -331,11 +330,10 @@ func isNoSuchFunction(err error) bool {
 	return errors.As(err, &ae) && ae.ErrorCode() == "NoSuchFunctionExists"
 }
 
-// NewCloudFrontClient makes a client with the default credential chain.
-// CloudFront is a global service, signed for us-east-1. The endpoint can
-// be changed the SDK's way, with AWS_ENDPOINT_URL_CLOUDFRONT.
-func NewCloudFrontClient(ctx context.Context) (*cloudfront.Client, error) {
-	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion("us-east-1"), config.WithLogger(logging.Nop{}))
+// NewCloudFrontClient makes a client with the default credential chain,
+// whose calls are bounded by limits.
+func NewCloudFrontClient(ctx context.Context, limits Limits) (*cloudfront.Client, error) {
+	cfg, err := config.LoadDefaultConfig(ctx, append(limits.loadOptions(), config.WithRegion("us-east-1"))...)
 	if err != nil {
 		return nil, fmt.Errorf("load AWS configuration: %w", err)
 	}

@@ -41,7 +41,7 @@ var edgeCORS = map[string]string{
 func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView bool, edit func(*edgetest.Distribution)) *edgetest.Edge {
 	t.Helper()
 	ctx := t.Context()
-	origin, err := NewS3Client(ctx, testRegion, testEndpoint)
+	origin, err := NewS3Client(ctx, testRegion, testEndpoint, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package publish
 import (
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/aws/smithy-go"
@@ -27,6 +28,9 @@ const (
 	CauseCredentialsRefused
 	// CauseNoCredentials: the credential chain found none.
 	CauseNoCredentials
+	// CauseTimeout: the endpoint did not answer in time, on every try
+	// (see Limits).
+	CauseTimeout
 )
 
 // AWSError is a failed call to S3 or CloudFront for a bucket, with its
@@ -52,6 +56,8 @@ func (e *AWSError) Hint() string {
 		return "the credentials lack a permission publish needs: templates/aws/cloudfront-s3.yaml's CiPublishPolicy lists them"
 	case CauseCredentialsRefused:
 		return "the AWS credentials were refused: check the access key, or refresh the session"
+	case CauseTimeout:
+		return "the endpoint did not answer in time, on any try: check that it is up and reachable, then publish again; the next publish completes what this one left"
 	case CauseNoCredentials:
 		return "no AWS credentials found: set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run where a role is assumed (in GitHub Actions, aws-actions/configure-aws-credentials)"
 	}
@@ -67,8 +73,11 @@ func ExplainAWSError(err error, bucket string) error {
 		return nil
 	}
 	var ae smithy.APIError
+	var it *InvalidationTimeoutError
 	var cause Cause
 	switch {
+	case errors.As(err, &it):
+		return err // its own message says what to do
 	case errors.As(err, &ae) && ae.ErrorCode() == "NoSuchBucket":
 		cause = CauseNoSuchBucket
 	case errors.As(err, &ae) && (ae.ErrorCode() == "AuthorizationHeaderMalformed" || ae.ErrorCode() == "PermanentRedirect"):
@@ -79,10 +88,19 @@ func ExplainAWSError(err error, bucket string) error {
 		cause = CauseCredentialsRefused
 	case strings.Contains(err.Error(), "get credentials") || strings.Contains(err.Error(), "failed to refresh cached credentials"):
 		cause = CauseNoCredentials
+	case isTimeout(err):
+		cause = CauseTimeout
 	default:
 		return err
 	}
 	return &AWSError{Err: err, Cause: cause, Bucket: bucket}
+}
+
+// isTimeout reports whether err is a call that ran out of time: a network
+// timeout (a try of Limits.Attempt), not a cancelled context.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // DeleteLimitError refuses a whole publish, before anything changes,

@@ -35,7 +35,7 @@ func TestErrorsNameNoFlags(t *testing.T) {
 		&DeleteLimitError{Bucket: "b", Limit: 1, Sites: []SiteDeletes{{Prefix: "p/", Deletes: 2}, {Prefix: "q/", Deletes: 3}}},
 		&InvalidationTimeoutError{DistributionID: "E1", ID: "I1", Err: context.DeadlineExceeded},
 	}
-	for c := CauseNoSuchBucket; c <= CauseNoCredentials; c++ {
+	for c := CauseNoSuchBucket; c <= CauseTimeout; c++ {
 		errs = append(errs, &AWSError{Err: errors.New("failed"), Cause: c, Bucket: "b"})
 	}
 	for _, err := range errs {

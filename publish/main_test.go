@@ -75,7 +75,7 @@ func newBucket(tb testing.TB) (testAPI, string) {
 	tb.Helper()
 	needServer(tb)
 	ctx := context.Background()
-	client, err := NewS3Client(ctx, testRegion, testEndpoint)
+	client, err := NewS3Client(ctx, testRegion, testEndpoint, Limits{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
-	"github.com/aws/smithy-go/logging"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build"
@@ -449,12 +448,11 @@ func setBucketCORS(ctx context.Context, api S3API, bucket string) error {
 	return nil
 }
 
-// NewS3Client makes a client with the default credential chain. With an
-// endpoint (S3-compatible storage), it addresses buckets path-style.
-func NewS3Client(ctx context.Context, region, endpoint string) (*s3.Client, error) {
-	// The SDK's own log lines (an IMDS fallback warning on every machine
-	// off EC2) are noise here; errors say what went wrong.
-	opts := []func(*config.LoadOptions) error{config.WithLogger(logging.Nop{})}
+// NewS3Client makes a client with the default credential chain, whose
+// calls are bounded by limits. With an endpoint (S3-compatible storage), it
+// addresses buckets path-style.
+func NewS3Client(ctx context.Context, region, endpoint string, limits Limits) (*s3.Client, error) {
+	opts := limits.loadOptions()
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
 	}

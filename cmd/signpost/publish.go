@@ -194,14 +194,14 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 // publishClients makes the clients target needs: S3, and CloudFront when
 // it has a distribution.
 func publishClients(ctx context.Context, target *build.Target) (publish.S3API, publish.CloudFrontAPI, error) {
-	s3c, err := publish.NewS3Client(ctx, target.S3.Region, target.S3.Endpoint)
+	s3c, err := publish.NewS3Client(ctx, target.S3.Region, target.S3.Endpoint, publish.Limits{})
 	if err != nil {
 		return nil, nil, err
 	}
 	if target.CloudFront == nil {
 		return s3c, nil, nil
 	}
-	cf, err := publish.NewCloudFrontClient(ctx)
+	cf, err := publish.NewCloudFrontClient(ctx, publish.Limits{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -40,7 +40,7 @@ func startS3(t *testing.T) *s3test.Server {
 func TestPublishCommand(t *testing.T) {
 	srv := startS3(t)
 	ctx := context.Background()
-	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint)
+	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint, publish.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestPublishCloudFront(t *testing.T) {
 	defer cf.Close()
 	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)
 	ctx := context.Background()
-	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint)
+	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint, publish.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +329,7 @@ func TestPublishOutput(t *testing.T) {
 	defer cf.Close()
 	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)
 	ctx := context.Background()
-	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint)
+	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint, publish.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
