@@ -1,0 +1,99 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/signpost-dev/signpost/internal/catalogtest"
+)
+
+// stopWith starts signpost with args, sends sig once it has run for after,
+// and returns its exit code, stderr and how long it took to end after the
+// signal. The command is bounded: it is killed after 30 s.
+func stopWith(t *testing.T, sig syscall.Signal, after time.Duration, args ...string) (int, string, time.Duration) {
+	t.Helper()
+	bin, err := exec.LookPath("signpost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("signpost %s ended before the signal: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	case <-time.After(after):
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	sent := time.Now()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), stderr.String(), time.Since(sent)
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("signpost %s ignored %v for 30 s", strings.Join(args, " "), sig)
+	}
+	return 0, "", 0
+}
+
+// TestCheckStopsOnSIGINT: a check of an origin that answers slowly stops at
+// once on SIGINT, exit 130.
+func TestCheckStopsOnSIGINT(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	}))
+	defer slow.Close()
+	code, stderr, took := stopWith(t, syscall.SIGINT, 500*time.Millisecond, "check", slow.URL)
+	if code != 130 || took > time.Second {
+		t.Errorf("exit %d after %v, want 130 within a second; stderr:\n%s", code, took, stderr)
+	}
+}
+
+// TestBuildStopsOnSIGTERM: a long build stops on SIGTERM, exit 143, and
+// leaves the output folder as it was.
+func TestBuildStopsOnSIGTERM(t *testing.T) {
+	var tools strings.Builder
+	tools.WriteString("tools:\n")
+	for i := range 20000 {
+		fmt.Fprintf(&tools, "  - toolId: tool_%d\n    description: Tool number %d, with a description long enough to matter.\n    safetyTier: read\n    replayPolicy: idempotent\n    egress: none\n    source: host-extension\n    inputSchema: {type: object, properties: {q: {type: string, description: A query.}, n: {type: integer, minimum: 1}}}\n", i, i)
+	}
+	dir := catalogtest.Write(t, map[string]string{"signpost.yaml": catalogtest.Config, "tools.yaml": tools.String()})
+	out := filepath.Join(t.TempDir(), "site")
+	code, stderr, took := stopWith(t, syscall.SIGTERM, 300*time.Millisecond, "build", dir, "--out", out)
+	if code != 143 || took > time.Second {
+		t.Errorf("exit %d after %v, want 143 within a second; stderr:\n%s", code, took, stderr)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the interrupted build left %s: %v", out, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 0 {
+		t.Errorf("the interrupted build left %d entries beside the output", len(entries))
+	}
+}
