@@ -19,6 +19,11 @@ import (
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
+// stopLimit is how long after its signal a command may take to end in these
+// tests: far less than the work would take, but not a timing goal (tests
+// share the machine); the one-second goal is measured by hand.
+const stopLimit = 5 * time.Second
+
 // stopWith starts signpost with args, sends sig once it has run for after,
 // and returns its exit code, stderr and how long it took to end after the
 // signal. The command is bounded: it is killed after 30 s.
@@ -71,13 +76,13 @@ func TestCheckStopsOnSIGINT(t *testing.T) {
 	}))
 	defer slow.Close()
 	code, stderr, took := stopWith(t, syscall.SIGINT, 500*time.Millisecond, "check", slow.URL)
-	if code != 130 || took > time.Second {
-		t.Errorf("exit %d after %v, want 130 within a second; stderr:\n%s", code, took, stderr)
+	if code != 130 || took > stopLimit || !strings.Contains(stderr, "signpost: interrupted") {
+		t.Errorf("exit %d after %v, want 130 and interrupted, at once; stderr:\n%s", code, took, stderr)
 	}
 }
 
-// TestBuildStopsOnSIGTERM: a long build stops on SIGTERM, exit 143, and
-// leaves the output folder as it was.
+// TestBuildStopsOnSIGTERM: a long build (about 9 s here) stops on SIGTERM,
+// exit 143, and leaves the output folder as it was.
 func TestBuildStopsOnSIGTERM(t *testing.T) {
 	var tools strings.Builder
 	tools.WriteString("tools:\n")
@@ -87,8 +92,8 @@ func TestBuildStopsOnSIGTERM(t *testing.T) {
 	dir := catalogtest.Write(t, map[string]string{"signpost.yaml": catalogtest.Config, "tools.yaml": tools.String()})
 	out := filepath.Join(t.TempDir(), "site")
 	code, stderr, took := stopWith(t, syscall.SIGTERM, 300*time.Millisecond, "build", dir, "--out", out)
-	if code != 143 || took > time.Second {
-		t.Errorf("exit %d after %v, want 143 within a second; stderr:\n%s", code, took, stderr)
+	if code != 143 || took > stopLimit || !strings.Contains(stderr, "signpost: interrupted") {
+		t.Errorf("exit %d after %v, want 143 and interrupted, at once; stderr:\n%s", code, took, stderr)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the interrupted build left %s: %v", out, err)
