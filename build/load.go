@@ -399,6 +399,13 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.Origin = str(site, "origin")
 	c.Publisher = str(site, "publisher")
 	c.DisplayName = str(site, "displayName")
+	// The site's settings are published too (the AI catalog names the
+	// publisher and its display name): no credential may hide in them.
+	for _, f := range []string{"origin", "publisher", "displayName"} {
+		for _, found := range secrets.Find(str(site, f)) {
+			l.errorf(top.at("site", f), "credential", "site.%s: %s: remove it; published documents are public", f, found.Reason)
+		}
+	}
 	c.Tenants = strs(m, "tenants")
 	c.CompactView = setting(m, "toolCatalog", "compactView")
 	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")

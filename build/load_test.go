@@ -317,3 +317,17 @@ func TestDeclaredToolName(t *testing.T) {
 		"t.yaml":        "tools:\n" + tool("name", "getForecast"),
 	}, "t.yaml:8:11: name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 }
+
+// TestSiteSettingsScanned: the site's settings are published in the AI
+// catalog, so a credential in them is refused, and a password in the
+// origin is never repeated.
+func TestSiteSettingsScanned(t *testing.T) {
+	token := "ghp_" + strings.Repeat("a1B2c3D4e5", 3) + "f6G7h8"
+	checkDiags(t, map[string]string{
+		"signpost.yaml": "site: {origin: \"https://admin:hunter2secret@example.com\", publisher: example.com, displayName: \"Example " + token + "\"}\n",
+		"t.yaml":        "tools:\n" + tool(),
+	},
+		`signpost.yaml:1:16: origin "https://…@example.com" must be scheme and host only, like https://example.com`,
+		"signpost.yaml:1:96: site.displayName: contains a GitHub token (ghp_…): remove it; published documents are public",
+	)
+}

@@ -290,7 +290,7 @@ func (d *serverDecoder) crossHost(s *Server, m map[string]any) {
 		if strings.ContainsAny(u, "{}") {
 			d.add("/cardUrl", "cardUrl %q must not contain {placeholders}: clients fetch it as it is", u)
 		} else if msg := CheckRemoteURL(u); msg != "" {
-			d.add("/cardUrl", "cardUrl %q %s", u, msg)
+			d.add("/cardUrl", "cardUrl %q %s", spec.Redact(u), msg)
 		}
 	}
 	s.CardMediaType = spec.ContentTypeServerCardDraft
@@ -345,7 +345,7 @@ func (d *serverDecoder) remote(ptr string, r map[string]any) {
 			d.add(ptr+"/url", "url %q %s", u, msg)
 		} else {
 			if msg := CheckRemoteURL(u); msg != "" {
-				d.add(ptr+"/url", "url %q %s", u, msg)
+				d.add(ptr+"/url", "url %q %s", spec.Redact(u), msg)
 			}
 			d.matchVariables(ptr, "url", "variables", names, vars)
 		}

@@ -237,7 +237,7 @@ func TestDecodeServerRules(t *testing.T) {
 		{"remote other scheme", remote("ftp://mcp.example.com/mcp", ""), []P{{"/remotes/0/url", `url "ftp://mcp.example.com/mcp" must be an absolute https URL`}}},
 		{"remote scheme from a variable", remote("{base}/mcp", `{"base": {"default": "https://mcp.example.com"}}`), []P{{"/remotes/0/url", `url "{base}/mcp" must start with https://: a variable cannot stand for the scheme and host`}}},
 		{"remote with a space", remote("https://mcp.example.com/a b", ""), []P{{"/remotes/0/url", `url "https://mcp.example.com/a b" must not contain whitespace`}}},
-		{"remote user information", remote("https://user@mcp.example.com/mcp", ""), []P{{"/remotes/0/url", `url "https://user@mcp.example.com/mcp" must not carry user information (user:password@)`}}},
+		{"remote user information", remote("https://user@mcp.example.com/mcp", ""), []P{{"/remotes/0/url", `url "https://…@mcp.example.com/mcp" must not carry user information (user:password@)`}}},
 		{"remote templated host and port", remote("https://{tenant}.example.com:{port}/mcp", `{"tenant": {}, "port": {"default": "443"}}`), nil},
 
 		// URL templates and variables.

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -336,7 +337,7 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 		bad = true
 	case build.CheckRemoteURL(u) != "":
 		// The rule the loader applies: an imported remote validates.
-		d.problem("%s.url %s %s", path, quoteForReason(u), build.CheckRemoteURL(u))
+		d.problem("%s.url %s %s", path, quoteForReason(spec.Redact(u)), build.CheckRemoteURL(u))
 		bad = true
 	default:
 		out["url"] = u

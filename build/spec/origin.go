@@ -20,11 +20,32 @@ func IsLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// Redact returns raw, a URL as an author wrote it, fit to repeat in a
+// message: user information (user:password@), which is a credential, is
+// replaced by "…@". Anything that does not look like a URL with user
+// information is returned as it is.
+func Redact(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndex(rest[:end], "@")
+	if at < 0 {
+		return raw
+	}
+	return scheme + "://…@" + rest[at+1:]
+}
+
 // ParseOrigin parses a site origin: a scheme and a host (and port) only,
 // https, or plain http for a loopback host (see IsLoopbackHost). The error
 // says what is wrong in words fit for the author of the origin.
 func ParseOrigin(origin string) (*url.URL, error) {
 	u, err := url.Parse(origin)
+	origin = Redact(origin) // from here on, only for messages
 	if err != nil || u.Host == "" || u.Opaque != "" {
 		return nil, fmt.Errorf("origin %q is not a URL like https://example.com", origin)
 	}

@@ -46,7 +46,8 @@ func TestParseOrigin(t *testing.T) {
 		"example.com":                 `origin "example.com" is not a URL like https://example.com`,
 		"mailto:a@example.com":        `origin "mailto:a@example.com" is not a URL like https://example.com`,
 		"https://example.com/catalog": `origin "https://example.com/catalog" must be scheme and host only, like https://example.com`,
-		"https://u:p@example.com":     `origin "https://u:p@example.com" must be scheme and host only, like https://example.com`,
+		"https://u:p@example.com":     `origin "https://…@example.com" must be scheme and host only, like https://example.com`,
+		"https://ghp_x@example.com/p": `origin "https://…@example.com/p" must be scheme and host only, like https://example.com`,
 		"https://example.com?":        `origin "https://example.com?" must be scheme and host only, like https://example.com`,
 		"https://example.com#x":       `origin "https://example.com#x" must be scheme and host only, like https://example.com`,
 	} {
@@ -57,6 +58,21 @@ func TestParseOrigin(t *testing.T) {
 		}
 		if got != wantErr {
 			t.Errorf("ParseOrigin(%q): %q, want %q", origin, got, wantErr)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://example.com/a@b":           "https://example.com/a@b",
+		"https://user:secret@example.com/x": "https://…@example.com/x",
+		"https://a@b@example.com":           "https://…@example.com",
+		"http://tok@127.0.0.1:8080?q=a@b":   "http://…@127.0.0.1:8080?q=a@b",
+		"not a url with user@example.com":   "not a url with user@example.com",
+		"{base}/mcp":                        "{base}/mcp",
+	} {
+		if got := Redact(raw); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }
