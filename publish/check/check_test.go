@@ -616,3 +616,28 @@ func TestWeakETag(t *testing.T) {
 		t.Errorf("weak ETags on uncompressed responses: rules not met %v, want [cache.etag]", bad)
 	}
 }
+
+// TestDeadline: an origin whose tool documents answer slowly cannot hold the
+// check past its deadline; what was not fetched in time is not checked, and
+// limits.deadline says so.
+func TestDeadline(t *testing.T) {
+	site := correctHandler(t)
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/tools/") {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Second):
+			}
+		}
+		site.ServeHTTP(w, r)
+	})
+	start := time.Now()
+	r := runOn(t, slow, "https://example.com", check.Options{Deadline: time.Second})
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the check took %v with a deadline of 1s", took)
+	}
+	if got := checktest.Bad(r); !slices.Contains(got, "limits.deadline") {
+		t.Errorf("rules not met = %v, want limits.deadline among them", got)
+	}
+}

@@ -84,7 +84,7 @@ func (c *checker) fetch(ctx context.Context, pages []*page) {
 // If-None-Match.
 func (c *checker) load(ctx context.Context, p *page) {
 	if ctx.Err() != nil {
-		p.err = ctx.Err()
+		p.err = errOutOfTime
 		return
 	}
 	p.response = c.get(ctx, p.url, "", "")
@@ -157,7 +157,11 @@ func (c *checker) decodedPage(u string) (any, bool) {
 	return doc, err == nil
 }
 
-// checkLimits applies limits.body-size and limits.documents.
+// errOutOfTime is the error of a page the crawl had no time left for.
+var errOutOfTime = errors.New("not fetched: the check ran out of time (see limits.deadline)")
+
+// checkLimits applies limits.body-size, limits.documents and
+// limits.deadline.
 func (c *checker) checkLimits() {
 	var largest int
 	big := false
@@ -176,6 +180,11 @@ func (c *checker) checkLimits() {
 		c.add("limits.documents", ResultFail, c.base, fmt.Sprintf("%d documents fetched, %d more not fetched (limit %d)", n, c.notFetched, c.opts.MaxDocuments), "the site has more documents than the check's limit (check.Options.MaxDocuments): some were not checked")
 	} else {
 		c.add("limits.documents", ResultPass, c.base, fmt.Sprintf("%d documents, limit %d", n, c.opts.MaxDocuments), "the whole site was checked")
+	}
+	if c.outOfTime {
+		c.add("limits.deadline", ResultFail, c.base, "time limit "+c.opts.Deadline.String()+" reached", "the check ran out of time (check.Options.Deadline): what was not fetched by then was not checked")
+	} else {
+		c.add("limits.deadline", ResultPass, c.base, "time limit "+c.opts.Deadline.String(), "the whole site was checked in time")
 	}
 }
 

@@ -69,6 +69,7 @@ var ruleTable = []Rule{
 	{"determinism.repeatable", LevelShould, "fetching a document twice gives the same bytes and the same ETag"},
 	{"discovery.credentials", LevelMust, "catalogs and cards carry no credential material"},
 	{"limits.body-size", LevelMust, "every body fits the size limit of the check"},
+	{"limits.deadline", LevelShould, "the whole site is checked within the time limit of the check"},
 	{"limits.documents", LevelShould, "the whole site fits the document limit of the check"},
 	{"mcp-catalog.cache", LevelShould, "the MCP catalog is served with Cache-Control: public, max-age=3600"},
 	{"mcp-catalog.content-type", LevelMust, "/.well-known/mcp/catalog.json is served as application/json"},

@@ -28,6 +28,10 @@ type Options struct {
 	Concurrency int
 	// Timeout bounds each request, body included (default 10s).
 	Timeout time.Duration
+	// Deadline bounds the whole crawl (default 5m): what is not fetched by
+	// then is not checked, and limits.deadline fails, so that an origin
+	// that answers slowly cannot hold a CI job for hours.
+	Deadline time.Duration
 }
 
 // Defaults of Options.
@@ -36,6 +40,7 @@ const (
 	defaultMaxDocuments = 5000
 	defaultConcurrency  = 4
 	defaultTimeout      = 10 * time.Second
+	defaultDeadline     = 5 * time.Minute
 )
 
 // The probes: a toolId and a view that no site can have, the Origin of the
@@ -81,6 +86,9 @@ func Run(ctx context.Context, base string, opts Options) (*Report, error) {
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = defaultTimeout
+	}
+	if opts.Deadline <= 0 {
+		opts.Deadline = defaultDeadline
 	}
 	client := &http.Client{}
 	if opts.Client != nil {
@@ -158,6 +166,8 @@ type checker struct {
 
 	budget     int // documents still allowed
 	notFetched int
+	// outOfTime is set when Options.Deadline ended the crawl.
+	outOfTime bool
 	pages      map[string]*page
 	findings   []Finding
 
@@ -190,6 +200,9 @@ func (c *checker) toolURL(id, view string) string {
 // is only known from what the first did (catalogs, lists); then it applies
 // the rules, in one goroutine.
 func (c *checker) run(ctx context.Context) {
+	// The crawl has its own deadline; ctx, the caller's, stops the run.
+	crawl, cancel := context.WithTimeout(ctx, c.opts.Deadline)
+	defer cancel()
 	mcpURL, aiURL, toolsURL := c.at(spec.RouteMCPCatalog), c.at(spec.RouteAICatalog), c.at(spec.RouteTools)
 	type fetchSpec struct {
 		url  string
@@ -208,7 +221,7 @@ func (c *checker) run(ctx context.Context) {
 	for _, s := range stage1 {
 		pages = append(pages, &page{url: s.url, role: s.role, local: true})
 	}
-	c.fetch(ctx, pages)
+	c.fetch(crawl, pages)
 	if ctx.Err() != nil {
 		return
 	}
@@ -243,10 +256,11 @@ func (c *checker) run(ctx context.Context) {
 	if len(ids) > 0 {
 		pages = append(pages, &page{url: c.toolURL(ids[0], unknownView), role: roleTools, local: true})
 	}
-	c.fetch(ctx, pages)
+	c.fetch(crawl, pages)
 	if ctx.Err() != nil {
 		return
 	}
+	c.outOfTime = crawl.Err() != nil
 
 	c.checkTransport()
 	c.checkMCPCatalog(mcpURL)
