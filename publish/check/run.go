@@ -168,8 +168,8 @@ type checker struct {
 	notFetched int
 	// outOfTime is set when Options.Deadline ended the crawl.
 	outOfTime bool
-	pages      map[string]*page
-	findings   []Finding
+	pages     map[string]*page
+	findings  []Finding
 
 	// What the first stage learned.
 	mcpCatalog, aiCatalog          any
