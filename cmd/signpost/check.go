@@ -66,6 +66,7 @@ Rules:
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list passing findings too, not only problems")
 	f.StringSliceVar(&opts.tenants, "tenant", nil, "tenant whose site to check, replacing {tenant} in URL (repeatable)")
 	f.DurationVar(&opts.crawl.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
+	f.BoolVar(&opts.crawl.AllowPrivate, "allow-private", false, "fetch from loopback, private, link-local and multicast addresses even when URL's host is not one")
 	f.DurationVar(&opts.crawl.Deadline, "deadline", 0, "time limit of the whole check of each site; what is not fetched by then is not checked (default 5m)")
 	f.IntVar(&opts.crawl.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")
 	f.IntVar(&opts.crawl.MaxDocuments, "max-documents", 0, "most documents fetched; more is a warning (default 5000)")

@@ -32,6 +32,12 @@ type Options struct {
 	// then is not checked, and limits.deadline fails, so that an origin
 	// that answers slowly cannot hold a CI job for hours.
 	Deadline time.Duration
+	// AllowPrivate lets the default client connect to loopback, private,
+	// link-local, multicast and unspecified addresses that the checked
+	// origin does not itself have: a catalog may name any host, and a
+	// check runs where internal services are within reach. Client, when
+	// set, is used as it is.
+	AllowPrivate bool
 }
 
 // Defaults of Options.
@@ -91,6 +97,9 @@ func Run(ctx context.Context, base string, opts Options) (*Report, error) {
 		opts.Deadline = defaultDeadline
 	}
 	client := &http.Client{}
+	if opts.Client == nil && !opts.AllowPrivate {
+		client = guardedClient(ctx, b.Hostname(), opts.Timeout)
+	}
 	if opts.Client != nil {
 		copied := *opts.Client
 		client = &copied
