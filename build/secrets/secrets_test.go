@@ -85,6 +85,12 @@ var (
 	fakeOpenAI      = "sk" + "-" + fakeChars("openai", 48, fakeAlnum)
 	fakeAnthropic   = "sk" + "-ant-api03-" + fakeChars("anthropic", 93, fakeAlnum+"_-") + "AA"
 	fakeNPM         = "np" + "m_" + fakeChars("npm", 36, fakeAlnum)
+	fakeHF          = "hf" + "_" + fakeChars("hf", 34, fakeAlnum)
+	fakeDO          = "dop" + "_v1_" + fakeChars("do", 64, fakeDigits+"abcdef")
+	fakeGoogleOAuth = "GOC" + "SPX-" + fakeChars("gocspx", 28, fakeAlnum+"_-")
+	fakeTwilio      = "S" + "K" + fakeChars("twilio", 32, fakeDigits+"abcdef")
+	fakeSendGrid    = "S" + "G." + fakeChars("sg1", 22, fakeAlnum+"_-") + "." + fakeChars("sg2", 43, fakeAlnum+"_-")
+	fakeWebhook     = "https://hooks." + "slack.com/services/T" + fakeChars("wt", 10, fakeUpper+fakeDigits) + "/B" + fakeChars("wb", 10, fakeUpper+fakeDigits) + "/" + fakeChars("ws", 24, fakeAlnum)
 	fakeJWTValue    = fakeJWT("jwt")
 	fakePassword    = fakeChars("password", 16, fakeAlnum)
 	fakeBearer      = fakeChars("bearer", 40, fakeAlnum)
@@ -147,6 +153,12 @@ func TestFindSecretsPatterns(t *testing.T) {
 		{"openai legacy", fakeOpenAI, "looks like an OpenAI-style secret key (" + hint(fakeOpenAI) + ")", fakeOpenAI[3:]},
 		{"anthropic", fakeAnthropic, "looks like an Anthropic API key (sk-a…)", fakeAnthropic[13:]},
 		{"npm", "//registry.npmjs.org/:_authToken=" + fakeNPM, "contains an npm access token (npm_…)", fakeNPM[4:]},
+		{"hugging face", "HF_TOKEN=" + fakeHF, "contains a Hugging Face token (hf_" + fakeHF[3:4] + "…)", fakeHF[4:]},
+		{"digitalocean", fakeDO, "looks like a DigitalOcean token (dop_…)", fakeDO[7:]},
+		{"google oauth client secret", "client_secret: " + fakeGoogleOAuth, "contains a Google OAuth client secret (GOCS…)", fakeGoogleOAuth[7:]},
+		{"twilio api key", "Twilio key " + fakeTwilio + " for SMS", "contains a Twilio API key (" + fakeTwilio[:4] + "…)", fakeTwilio[4:]},
+		{"sendgrid", fakeSendGrid, "looks like a SendGrid API key (SG." + fakeSendGrid[3:4] + "…)", fakeSendGrid[4:]},
+		{"slack webhook", "POST to " + fakeWebhook, "contains a Slack webhook URL (http…)", fakeWebhook[40:]},
 		{"jwt", fakeJWTValue, "looks like a JSON Web Token (eyJh…)", fakeJWTValue[4:]},
 		{"jwt bearer header", "Authorization: Bearer " + fakeJWTValue, "contains a JSON Web Token (eyJh…)", fakeJWTValue[4:]},
 		{"url password", "postgres://app:" + fakePassword + "@db.internal:5432/orders", "looks like a URL with a password (host db.internal)", fakePassword},

@@ -48,6 +48,9 @@ var (
 	secretTokenChars = newSecretCharset(secretAlnumChars + "-._~+/") // RFC 6750 b64token
 	secretScheme     = newSecretCharset(secretAlnumChars + "+.-")
 	secretBlank      = newSecretCharset(" \t\n\r\f")
+	secretHexLower   = newSecretCharset("0123456789abcdef")
+	secretSendGrid   = newSecretCharset(secretAlnumChars + "_-.")
+	secretWebhook    = newSecretCharset(secretAlnumChars + "/")
 
 	secretPEMRe = regexp.MustCompile(`^-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----`)
 	// scheme://userinfo@host[:port], without the path: the host part stops
@@ -82,6 +85,25 @@ var secretTokenRules = []secretTokenRule{
 	{what: "an Anthropic API key", prefixes: []string{"sk-ant-"}, body: secretBase64URL, minLen: 32, classes: 3, minDistinct: 12},
 	{what: "an OpenAI-style secret key", prefixes: []string{"sk-"}, body: secretBase64URL, minLen: 32, classes: 3, minDistinct: 12},
 	{what: "an npm access token", prefixes: []string{"npm_"}, body: secretAlnum, minLen: 36, exactLen: true, classes: 2, minDistinct: 12},
+	{what: "a Hugging Face token", prefixes: []string{"hf_"}, body: secretAlnum, minLen: 34, classes: 2, minDistinct: 12},
+	{what: "a DigitalOcean token", prefixes: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, body: secretHexLower, minLen: 64, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Google OAuth client secret", prefixes: []string{"GOCSPX-"}, body: secretBase64URL, minLen: 28, exactLen: true, classes: 2, minDistinct: 12},
+	{what: "a Twilio API key", prefixes: []string{"SK"}, body: secretHexLower, minLen: 32, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a SendGrid API key", prefixes: []string{"SG."}, body: secretSendGrid, minLen: 66, exactLen: true, classes: 2, minDistinct: 12, shape: sendGridShape},
+	{what: "a Slack webhook URL", prefixes: []string{"https://hooks.slack.com/services/"}, body: secretWebhook, minLen: 40, classes: 2, minDistinct: 12, shape: slackWebhookShape},
+}
+
+// sendGridShape: 22 characters, a dot, 43 characters.
+func sendGridShape(body string) bool {
+	id, key, ok := strings.Cut(body, ".")
+	return ok && len(id) == 22 && len(key) == 43 && !strings.Contains(key, ".")
+}
+
+// slackWebhookShape: a team (T…), a bot or channel (B…) and a secret of
+// at least 20 characters, separated by slashes.
+func slackWebhookShape(body string) bool {
+	parts := strings.Split(body, "/")
+	return len(parts) == 3 && len(parts[0]) > 1 && parts[0][0] == 'T' && len(parts[1]) > 1 && parts[1][0] == 'B' && len(parts[2]) >= 20
 }
 
 // slackTokenShape: a team or user number, a dash, then more.
