@@ -86,6 +86,7 @@ var (
 	fakeAnthropic   = "sk" + "-ant-api03-" + fakeChars("anthropic", 93, fakeAlnum+"_-") + "AA"
 	fakeNPM         = "np" + "m_" + fakeChars("npm", 36, fakeAlnum)
 	fakeHF          = "hf" + "_" + fakeChars("hf", 34, fakeAlnum)
+	fakeLabelled    = "q8Zt3Lp0" + "Wm7Xc2Vb9Nk4"
 	fakeDO          = "dop" + "_v1_" + fakeChars("do", 64, fakeDigits+"abcdef")
 	fakeGoogleOAuth = "GOC" + "SPX-" + fakeChars("gocspx", 28, fakeAlnum+"_-")
 	fakeTwilio      = "S" + "K" + fakeChars("twilio", 32, fakeDigits+"abcdef")
@@ -158,6 +159,8 @@ func TestFindSecretsPatterns(t *testing.T) {
 		{"google oauth client secret", "client_secret: " + fakeGoogleOAuth, "contains a Google OAuth client secret (GOCS…)", fakeGoogleOAuth[7:]},
 		{"twilio api key", "Twilio key " + fakeTwilio + " for SMS", "contains a Twilio API key (" + fakeTwilio[:4] + "…)", fakeTwilio[4:]},
 		{"sendgrid", fakeSendGrid, "looks like a SendGrid API key (SG." + fakeSendGrid[3:4] + "…)", fakeSendGrid[4:]},
+		{"query access token", "https://mcp.example.com/sse?region=eu&access_token=" + fakeLabelled + "&x=1", `contains a credential labelled "access_token" (` + hint(fakeLabelled) + ")", fakeLabelled},
+		{"api_key in prose", "Call it with api_key=" + fakeLabelled + " in the URL.", `contains a credential labelled "api_key" (` + hint(fakeLabelled) + ")", fakeLabelled},
 		{"slack webhook", "POST to " + fakeWebhook, "contains a Slack webhook URL (http…)", fakeWebhook[40:]},
 		{"jwt", fakeJWTValue, "looks like a JSON Web Token (eyJh…)", fakeJWTValue[4:]},
 		{"jwt bearer header", "Authorization: Bearer " + fakeJWTValue, "contains a JSON Web Token (eyJh…)", fakeJWTValue[4:]},

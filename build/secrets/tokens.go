@@ -51,6 +51,8 @@ var (
 	secretHexLower   = newSecretCharset("0123456789abcdef")
 	secretSendGrid   = newSecretCharset(secretAlnumChars + "_-.")
 	secretWebhook    = newSecretCharset(secretAlnumChars + "/")
+	secretLabelChars = newSecretCharset(secretAlnumChars + "_-.")
+	secretQueryValue = newSecretCharset(secretAlnumChars + "-._~+/%")
 
 	secretPEMRe = regexp.MustCompile(`^-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----`)
 	// scheme://userinfo@host[:port], without the path: the host part stops
@@ -135,6 +137,7 @@ const (
 	secretPrioURL      = 31
 	secretPrioBearer   = 32
 	secretPrioBasic    = 33
+	secretPrioLabel    = 34
 	secretPrioNone     = 1 << 30
 )
 
@@ -228,6 +231,11 @@ func (sc *secretScan) at(i int, c byte) {
 	if (c == ':' || c == '=') && sc.prio > secretPrioAWS {
 		if m, ok := matchAWSSecretAt(s, i); ok {
 			sc.best, sc.prio = m, secretPrioAWS
+		}
+	}
+	if c == '=' && sc.prio > secretPrioLabel {
+		if m, ok := matchLabelledAt(s, i); ok {
+			sc.best, sc.prio = m, secretPrioLabel
 		}
 	}
 	for _, tr := range secretTriggers[c] {
@@ -435,6 +443,28 @@ func matchAWSSecretAt(s string, i int) (secretMatch, bool) {
 		return secretMatch{}, false
 	}
 	return secretMatch{what: "a labelled AWS secret access key (" + secretHint(key) + ")"}, true
+}
+
+// matchLabelledAt matches NAME=VALUE whose '=' is at s[i], as in a query
+// string (?access_token=…) or a line of configuration (api_key=…): NAME says
+// it holds a secret (see Named) and VALUE looks like one (see
+// LooksLikeCredential), so that "page=2" or "token=<your token>" are not
+// reported.
+func matchLabelledAt(s string, i int) (secretMatch, bool) {
+	j := i
+	for j > 0 && i-j < 64 && secretLabelChars[s[j-1]] {
+		j--
+	}
+	name := s[j:i]
+	if name == "" || !Named(name) {
+		return secretMatch{}, false
+	}
+	k := secretQueryValue.span(s, i+1, 4096)
+	value := s[i+1 : k]
+	if !LooksLikeCredential(value) {
+		return secretMatch{}, false
+	}
+	return secretMatch{what: "a credential labelled " + quoteSecretName(name) + " (" + secretHint(value) + ")"}, true
 }
 
 // matchAzureAt matches AccountKey=KEY or SharedAccessKey=KEY at s[start:].
