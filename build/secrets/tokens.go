@@ -233,7 +233,7 @@ func (sc *secretScan) at(i int, c byte) {
 			sc.best, sc.prio = m, secretPrioAWS
 		}
 	}
-	if c == '=' && sc.prio > secretPrioLabel {
+	if (c == '=' || c == ':') && sc.prio > secretPrioLabel {
 		if m, ok := matchLabelledAt(s, i); ok {
 			sc.best, sc.prio = m, secretPrioLabel
 		}
@@ -445,22 +445,36 @@ func matchAWSSecretAt(s string, i int) (secretMatch, bool) {
 	return secretMatch{what: "a labelled AWS secret access key (" + secretHint(key) + ")"}, true
 }
 
-// matchLabelledAt matches NAME=VALUE whose '=' is at s[i], as in a query
-// string (?access_token=…) or a line of configuration (api_key=…): NAME says
-// it holds a secret (see Named) and VALUE looks like one (see
-// LooksLikeCredential), so that "page=2" or "token=<your token>" are not
-// reported.
+// matchLabelledAt matches NAME=VALUE or NAME: VALUE whose '=' or ':' is at
+// s[i], as in a query string (?access_token=…), a line of configuration
+// (api_key=…, password: …) or JSON in prose ("secret": "…"): NAME says it
+// holds a secret (see Named) and VALUE looks like one (see
+// LooksLikeCredential), so that "page=2", "token=<your token>" and
+// "Password: the account's password" are not reported.
 func matchLabelledAt(s string, i int) (secretMatch, bool) {
 	j := i
-	for j > 0 && i-j < 64 && secretLabelChars[s[j-1]] {
+	if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
 		j--
 	}
-	name := s[j:i]
+	end := j
+	for j > 0 && end-j < 64 && secretLabelChars[s[j-1]] {
+		j--
+	}
+	name := s[j:end]
 	if name == "" || !Named(name) {
 		return secretMatch{}, false
 	}
-	k := secretQueryValue.span(s, i+1, 4096)
-	value := s[i+1 : k]
+	k := i + 1
+	if s[i] == ':' {
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+	}
+	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+		k++
+	}
+	e := secretQueryValue.span(s, k, 4096)
+	value := s[k:e]
 	if !LooksLikeCredential(value) {
 		return secretMatch{}, false
 	}
