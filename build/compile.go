@@ -12,6 +12,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -122,11 +123,9 @@ type Output struct {
 	Files []File
 }
 
-// File is a file of the build output outside the sites.
-type File struct {
-	Path string // slash-separated, relative to the output folder
-	Body []byte
-}
+// File is a file of the build output outside the sites: its Path is
+// slash-separated and relative to the output folder.
+type File = atomicfile.File
 
 // Compile turns a valid catalog into sites of documents: one per tenant, or
 // one when the catalog declares no tenants. The result depends only on the

@@ -313,10 +313,10 @@ func (l *loader) readFile(rel string) ([]byte, error) {
 		return nil, unwrapPathError(err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		if err != nil {
-			return nil, unwrapPathError(err)
-		}
+	if fi, err = f.Stat(); err != nil {
+		return nil, unwrapPathError(err)
+	}
+	if !fi.Mode().IsRegular() {
 		return nil, notRegular(fi)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
@@ -339,7 +339,7 @@ func notRegular(fi fs.FileInfo) error {
 		kind = "a named pipe (FIFO)"
 	case m&fs.ModeSocket != 0:
 		kind = "a socket"
-	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+	case m&fs.ModeDevice != 0:
 		kind = "a device"
 	}
 	return fmt.Errorf("is %s: a catalog reads regular files only", kind)
@@ -442,9 +442,9 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 			return t, msg
 		}
 	}
-	if t.S3 != nil && t.S3.Prefix != "" {
+	if t.S3 != nil {
 		if msg := PrefixProblem(t.S3.Prefix); msg != "" {
-			return t, msg
+			return t, fmt.Sprintf("s3.prefix %q %s", t.S3.Prefix, msg)
 		}
 	}
 	switch {
@@ -455,8 +455,8 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 	case t.S3 == nil && !t.GitHubPages:
 		return t, "needs s3 or githubPages"
 	case t.S3 != nil && t.S3.Endpoint != "":
-		if _, err := spec.ParseOrigin(t.S3.Endpoint); err != nil {
-			return t, strings.Replace(err.Error(), "origin", "endpoint", 1)
+		if _, err := spec.ParseEndpoint(t.S3.Endpoint); err != nil {
+			return t, err.Error()
 		}
 	}
 	return t, ""
@@ -470,9 +470,9 @@ func PrefixProblem(prefix string) string {
 	for _, seg := range strings.Split(prefix, "/") {
 		switch {
 		case seg == "." || seg == "..":
-			return fmt.Sprintf("s3.prefix %q must not have \".\" or \"..\" segments: the site's objects would land outside the prefix", prefix)
+			return `must not have "." or ".." segments: the site's objects would land outside the prefix`
 		case reservedName(seg):
-			return fmt.Sprintf("s3.prefix %q must not have a segment starting with %s: publish keeps its own objects under such names", prefix, ReservedPrefix)
+			return reservedProblem
 		}
 	}
 	return ""

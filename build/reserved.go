@@ -22,3 +22,6 @@ const ReservedPrefix = ".signpost-"
 func reservedName(name string) bool {
 	return strings.HasPrefix(strings.ToLower(name), ReservedPrefix)
 }
+
+// reservedProblem is what a path or prefix in the reserved namespace is told.
+const reservedProblem = "must not have a segment starting with " + ReservedPrefix + ": publish keeps its own objects under such names"

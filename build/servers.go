@@ -613,7 +613,7 @@ func serverCardPathProblem(p string) string {
 			return `must not have "." or ".." segments`
 		}
 		if reservedName(seg) {
-			return "must not have a segment starting with " + ReservedPrefix + ": publish keeps its own objects under such names"
+			return reservedProblem
 		}
 		for i := 0; i < len(seg); i++ {
 			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' || c == '~') {

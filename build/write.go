@@ -81,11 +81,7 @@ func writeTree(ctx context.Context, out string, files []File) error {
 	if err := checkReplaceable(out); err != nil {
 		return err
 	}
-	af := make([]atomicfile.File, len(files))
-	for i, f := range files {
-		af[i] = atomicfile.File{Path: f.Path, Body: f.Body}
-	}
-	if err := atomicfile.WriteDir(ctx, out, af); err != nil {
+	if err := atomicfile.WriteDir(ctx, out, files); err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return err
 		}

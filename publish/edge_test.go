@@ -2,7 +2,6 @@ package publish
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"path"
@@ -16,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
 	"github.com/signpost-dev/signpost/publish/check"
@@ -140,17 +140,8 @@ func withCORS(h map[string]string) map[string]string {
 // check's TestCorrectSite. Every other request goes to the edge.
 func TestEdgeServesTheContract(t *testing.T) {
 	api, bucket := newBucket(t)
-	ctx := context.Background()
-	cat, diags := build.Load(ctx, exampleCatalog)
-	if diags.HasErrors() {
-		var b strings.Builder
-		diags.Write(&b, "text")
-		t.Fatalf("load %s:\n%s", exampleCatalog, b.String())
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var cat *build.Catalog
+	b := buildtest.CompileEdited(t, exampleCatalog, func(c *build.Catalog) { cat = c })
 	if len(b.Sites) < 2 {
 		t.Fatalf("the example catalog builds %d sites, want one per tenant", len(b.Sites))
 	}

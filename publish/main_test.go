@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
@@ -171,39 +172,14 @@ func (c *counting) putKeys() []string {
 // folder.
 func loadExample(tb testing.TB, edit func(*build.Catalog)) ([]build.Document, string) {
 	tb.Helper()
-	ctx := context.Background()
-	cat, diags := build.Load(ctx, exampleCatalog)
-	if diags.HasErrors() {
-		var b strings.Builder
-		diags.Write(&b, "text")
-		tb.Fatalf("load %s:\n%s", exampleCatalog, b.String())
-	}
-	if edit != nil {
-		edit(cat)
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	b := buildtest.CompileEdited(tb, exampleCatalog, edit)
 	return b.Sites[0].Documents, b.Sites[0].Dir
 }
 
 // compileExample compiles the example catalog, after edit when set.
 func compileExample(tb testing.TB, edit func(*build.Catalog)) []*build.Site {
 	tb.Helper()
-	ctx := context.Background()
-	cat, diags := build.Load(ctx, exampleCatalog)
-	if diags.HasErrors() {
-		tb.Fatalf("load %s: %v", exampleCatalog, diags)
-	}
-	if edit != nil {
-		edit(cat)
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b.Sites
+	return buildtest.CompileEdited(tb, exampleCatalog, edit).Sites
 }
 
 func findTool(tb testing.TB, cat *build.Catalog, id string) *build.Tool {

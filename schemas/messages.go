@@ -234,10 +234,11 @@ func (f *flattener) not(e *jsonschema.ValidationError) {
 	if strings.HasPrefix(e.SchemaURL, idPrefix) && strings.HasSuffix(e.SchemaURL, "#/$defs/compactSchema") {
 		if obj, ok := f.value(at).(map[string]any); ok {
 			found := false
-			for _, kw := range spec.CompactForbidden() {
+			forbidden := spec.CompactForbidden()
+			for _, kw := range forbidden {
 				if _, ok := obj[kw]; ok {
 					found = true
-					f.add(append(slices.Clip(at), kw), fmt.Sprintf("%s is not allowed in a compact schema, at any depth (none of %s)", quoteValue(kw), strings.Join(spec.CompactForbidden(), ", ")))
+					f.add(append(slices.Clip(at), kw), fmt.Sprintf("%s is not allowed in a compact schema, at any depth (none of %s)", quoteValue(kw), strings.Join(forbidden, ", ")))
 				}
 			}
 			if found {

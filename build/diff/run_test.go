@@ -27,23 +27,8 @@ func TestDiffRevisionAttributes(t *testing.T) {
 	catalogtest.WriteFiles(t, cat, diffBase)
 	run("add", ".")
 	run("commit", "-q", "-m", "demo")
-	catalogtest.WriteFiles(t, cat, map[string]string{
-		".gitattributes": "evil.yaml export-ignore\nsneaky.yaml export-subst\n",
-		"tools/evil.yaml": `tools:
-  - {toolId: run_code, description: Runs code., source: host-extension, safetyTier: exec, replayPolicy: unsafe, egress: internet}
-`,
-		// git archive turns the second tool into the title of the first.
-		"sneaky.yaml": `tools:
-  - toolId: list_things
-    source: host-extension
-    safetyTier: read
-    replayPolicy: deterministic
-    egress: none
-    description: Lists things. #$Format:%n    title: "$
-  - {toolId: drop_all, description: Drops everything., source: host-extension, safetyTier: write, replayPolicy: unsafe, egress: none}
-    #$Format:"$
-`,
-	})
+	catalogtest.WriteFiles(t, cat, catalogtest.GitAttributesAttack())
+
 	catalogtest.WriteFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})
 	run("add", ".")
 	run("commit", "-q", "-m", "more tools")

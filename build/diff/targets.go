@@ -13,14 +13,7 @@ import (
 // A pull request that points the bucket elsewhere changes nothing agents
 // are offered, and is as risky as one that does.
 func (c *Change) diffTargets(old, new map[string]build.Target) {
-	names := slices.Sorted(maps.Keys(old))
-	for name := range new {
-		if _, ok := old[name]; !ok {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range unionKeys(old, new) {
 		o, inOld := old[name]
 		n, inNew := new[name]
 		switch {
@@ -30,14 +23,7 @@ func (c *Change) diffTargets(old, new map[string]build.Target) {
 			c.risk(Risk{Kind: RiskTargetChanged, Target: name, Old: targetPlace(o), Message: "target removed: published to " + targetPlace(o)})
 		default:
 			of, nf := targetFields(o), targetFields(n)
-			fields := slices.Sorted(maps.Keys(of))
-			for f := range nf {
-				if _, ok := of[f]; !ok {
-					fields = append(fields, f)
-				}
-			}
-			slices.Sort(fields)
-			for _, f := range slices.Compact(fields) {
+			for _, f := range unionKeys(of, nf) {
 				if of[f] != nf[f] {
 					c.risk(Risk{Kind: RiskTargetChanged, Target: name, Old: of[f], New: nf[f],
 						Message: fmt.Sprintf("%s %s -> %s", f, orNone(of[f]), orNone(nf[f]))})
@@ -85,4 +71,16 @@ func orNone(v string) string {
 		return "(none)"
 	}
 	return v
+}
+
+// unionKeys returns the keys of a and b, sorted, each once.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -328,16 +328,21 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 		out["type"] = canonical
 	}
 
-	switch u, ok := m["url"].(string); {
+	u, ok := m["url"].(string)
+	// The rule the loader applies, so that an imported remote validates.
+	urlProblem := ""
+	if ok {
+		urlProblem = build.CheckRemoteURL(u)
+	}
+	switch {
 	case m["url"] == nil:
 		d.problem("%s has no url", path)
 		bad = true
 	case !ok:
 		d.problem("%s.url is %s, not a string", path, schemas.KindOf(m["url"]))
 		bad = true
-	case build.CheckRemoteURL(u) != "":
-		// The rule the loader applies: an imported remote validates.
-		d.problem("%s.url %s %s", path, quoteForReason(spec.Redact(u)), build.CheckRemoteURL(u))
+	case urlProblem != "":
+		d.problem("%s.url %s %s", path, quoteForReason(spec.Redact(u)), urlProblem)
 		bad = true
 	default:
 		out["url"] = u

@@ -28,13 +28,11 @@ func pagesExample(t testing.TB) *build.Output {
 // pagesSite returns the site of tenant.
 func pagesSite(t testing.TB, b *build.Output, tenant string) *build.Site {
 	t.Helper()
-	for _, s := range b.Sites {
-		if s.Tenant == tenant {
-			return s
-		}
+	s, err := b.Site(tenant)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no site for tenant %q", tenant)
-	return nil
+	return s
 }
 
 // wantPagesPath is where Pages must serve a route: a path ending in .json,

@@ -142,7 +142,7 @@ const (
 )
 
 // secretTrigger is a literal that starts a pattern, found by one of its
-// bytes: prose has few "_", "-", "=", ":", "J" or capital "A"s, so a string
+// bytes: prose has few "_", "-", "=", ":", "J" or capital letters, so a string
 // is only searched for those bytes (strings.IndexByte), and work is done only
 // where one sits and the literal around it matches.
 type secretTrigger struct {
@@ -161,7 +161,7 @@ func newSecretTriggers() *[256][]secretTrigger {
 	}
 	for i, r := range secretTokenRules {
 		for _, p := range r.prefixes {
-			add(p, max(strings.IndexAny(p, "_-"), 0), secretKindToken, i)
+			add(p, triggerAt(p), secretKindToken, i)
 		}
 	}
 	add("-----BEGIN ", 0, secretKindPEM, 0)
@@ -178,12 +178,27 @@ func newSecretTriggers() *[256][]secretTrigger {
 	return &t
 }
 
+// triggerAt chooses the byte of a token prefix that triggers it: its first
+// separator ("_", "-", ".", ":"), else its last capital letter other than I,
+// the bytes rarest in prose ("SK" is found by its K, not by every S).
+func triggerAt(prefix string) int {
+	if i := strings.IndexAny(prefix, "_-.:"); i >= 0 {
+		return i
+	}
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if c := prefix[i]; c >= 'A' && c <= 'Z' && c != 'I' {
+			return i
+		}
+	}
+	return 0
+}
+
 // secretMinLen is the length of the shortest string any pattern can match
 // ("a://b:c@d").
 const secretMinLen = 9
 
 // secretTriggerBytes lists the bytes that have triggers, and ':' and '='
-// that end the label of an AWS secret access key.
+// that end the label of an AWS secret access key or of another credential.
 var secretTriggerBytes = func() string {
 	b := []byte{':', '='}
 	for c := range 256 {

@@ -43,14 +43,21 @@ func Redact(raw string) string {
 // ParseOrigin parses a site origin: a scheme and a host (and port) only,
 // https, or plain http for a loopback host (see IsLoopbackHost). The error
 // says what is wrong in words fit for the author of the origin.
-func ParseOrigin(origin string) (*url.URL, error) {
+func ParseOrigin(origin string) (*url.URL, error) { return parseBase("origin", origin) }
+
+// ParseEndpoint parses the endpoint of S3-compatible storage by the rule of
+// ParseOrigin; its errors call it an endpoint.
+func ParseEndpoint(endpoint string) (*url.URL, error) { return parseBase("endpoint", endpoint) }
+
+// parseBase applies ParseOrigin's rule to origin, named what in errors.
+func parseBase(what, origin string) (*url.URL, error) {
 	u, err := url.Parse(origin)
 	origin = Redact(origin) // from here on, only for messages
 	if err != nil || u.Host == "" || u.Opaque != "" {
-		return nil, fmt.Errorf("origin %q is not a URL like https://example.com", origin)
+		return nil, fmt.Errorf("%s %q is not a URL like https://example.com", what, origin)
 	}
 	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-		return nil, fmt.Errorf("origin %q must be scheme and host only, like https://example.com", origin)
+		return nil, fmt.Errorf("%s %q must be scheme and host only, like https://example.com", what, origin)
 	}
 	switch u.Scheme {
 	case "https":
@@ -59,7 +66,7 @@ func ParseOrigin(origin string) (*url.URL, error) {
 		if IsLoopbackHost(u.Hostname()) {
 			return u, nil
 		}
-		return nil, fmt.Errorf("origin %q must use https: plain http is only for loopback hosts", origin)
+		return nil, fmt.Errorf("%s %q must use https: plain http is only for loopback hosts", what, origin)
 	}
-	return nil, fmt.Errorf("origin %q must use https", origin)
+	return nil, fmt.Errorf("%s %q must use https", what, origin)
 }

@@ -204,13 +204,3 @@ func diffError(stderr io.Writer, err error) error {
 	}
 	return safeError{hintedError{msg, err}}
 }
-
-// hintedError is err with msg, its message and what to do, for its
-// message.
-type hintedError struct {
-	msg string
-	err error
-}
-
-func (e hintedError) Error() string { return e.msg }
-func (e hintedError) Unwrap() error { return e.err }

@@ -29,16 +29,17 @@ func runWithSignals(args []string, stdout, stderr io.Writer) int {
 	defer signal.Stop(sigs)
 	got := make(chan syscall.Signal, 1)
 	go func() {
-		s, ok := <-sigs
-		if !ok {
+		var s os.Signal
+		select {
+		case s = <-sigs:
+		case <-ctx.Done():
 			return
 		}
 		num, _ := s.(syscall.Signal)
 		got <- num
 		cancel()
-		if _, ok := <-sigs; ok {
-			os.Exit(128 + int(num))
-		}
+		<-sigs
+		os.Exit(128 + int(num))
 	}()
 	code := run(ctx, args, stdout, stderr)
 	select {

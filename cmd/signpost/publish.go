@@ -175,14 +175,14 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 	}
 	if cmd.Flags().Changed("prefix") {
 		if msg := build.PrefixProblem(dest.Prefix); msg != "" {
-			return nil, usageError{fmt.Errorf("--prefix: %s", strings.TrimPrefix(msg, "s3.prefix "))}
+			return nil, usageError{fmt.Errorf("--prefix: %q %s", dest.Prefix, msg)}
 		}
 	}
 	if cmd.Flags().Changed("endpoint") && dest.Endpoint != "" {
 		// The endpoint of signpost.yaml was checked by Load; the flag's
 		// follows the same rule.
-		if _, err := spec.ParseOrigin(dest.Endpoint); err != nil {
-			return nil, usageError{fmt.Errorf("--endpoint: %s", strings.Replace(err.Error(), "origin", "endpoint", 1))}
+		if _, err := spec.ParseEndpoint(dest.Endpoint); err != nil {
+			return nil, usageError{fmt.Errorf("--endpoint: %w", err)}
 		}
 	}
 	if dest.Bucket == scaffold.PlaceholderBucket {
@@ -231,16 +231,8 @@ func flagHints(err error) error {
 // rephrased is err with the message of part, an error in its chain,
 // replaced by text.
 func rephrased(err, part error, text string) error {
-	return rephrasedError{err, strings.Replace(err.Error(), part.Error(), text, 1)}
+	return hintedError{strings.Replace(err.Error(), part.Error(), text, 1), err}
 }
-
-type rephrasedError struct {
-	err error
-	msg string
-}
-
-func (e rephrasedError) Error() string { return e.msg }
-func (e rephrasedError) Unwrap() error { return e.err }
 
 // writePublished writes the plan and what was done: the JSON report, or a
 // line per site.

@@ -44,6 +44,16 @@ type reportedError struct{ code int }
 
 func (e reportedError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
+// hintedError is err with msg as its message: the message rephrased, or
+// with what to do added, such as the flag that answers it.
+type hintedError struct {
+	msg string
+	err error
+}
+
+func (e hintedError) Error() string { return e.msg }
+func (e hintedError) Unwrap() error { return e.err }
+
 // exitCodeFor prints err, if any, and returns the exit code it means. A
 // usage error points to the help of command, the command path it is about.
 func exitCodeFor(err error, stderr io.Writer, command string) int {

@@ -15,12 +15,22 @@ import (
 // any error.
 func Compile(t testing.TB, dir string) *build.Output {
 	t.Helper()
+	return CompileEdited(t, dir, nil)
+}
+
+// CompileEdited is Compile with edit, when set, applied to the loaded
+// catalog before it is compiled.
+func CompileEdited(t testing.TB, dir string, edit func(*build.Catalog)) *build.Output {
+	t.Helper()
 	ctx := context.Background()
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		var b strings.Builder
 		_ = diags.Write(&b, build.FormatText)
 		t.Fatalf("load %s:\n%s", dir, b.String())
+	}
+	if edit != nil {
+		edit(cat)
 	}
 	b, err := build.Compile(ctx, cat)
 	if err != nil {

@@ -281,23 +281,7 @@ func TestExtractRevisionAttributes(t *testing.T) {
 	catalogtest.WriteFiles(t, cat, demo)
 	run("add", ".")
 	run("commit", "-q", "-m", "demo")
-	attack := map[string]string{
-		".gitattributes": "evil.yaml export-ignore\nsneaky.yaml export-subst\n",
-		"tools/evil.yaml": `tools:
-  - {toolId: run_code, description: Runs code., source: host-extension, safetyTier: exec, replayPolicy: unsafe, egress: internet}
-`,
-		// git archive turns the second tool into the title of the first.
-		"sneaky.yaml": `tools:
-  - toolId: list_things
-    source: host-extension
-    safetyTier: read
-    replayPolicy: deterministic
-    egress: none
-    description: Lists things. #$Format:%n    title: "$
-  - {toolId: drop_all, description: Drops everything., source: host-extension, safetyTier: write, replayPolicy: unsafe, egress: none}
-    #$Format:"$
-`,
-	}
+	attack := catalogtest.GitAttributesAttack()
 	catalogtest.WriteFiles(t, cat, attack)
 	// The top's attributes count too.
 	catalogtest.WriteFiles(t, repo, map[string]string{".gitattributes": "catalogs/demo/tools/evil.yaml export-ignore\n"})

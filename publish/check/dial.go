@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/netip"
 	"syscall"
-	"time"
 )
 
 // addressClass names the kind of a non-public address, or "" for a public
@@ -57,7 +56,7 @@ func (g *dialGuard) control(_, address string, _ syscall.RawConn) error {
 // guardedClient is the default client of Run: the default transport, with
 // a dialer that refuses the address classes the origin host does not have.
 // The origin's host is resolved to learn its classes.
-func guardedClient(ctx context.Context, host string, timeout time.Duration) *http.Client {
+func guardedClient(ctx context.Context, host string) *http.Client {
 	g := &dialGuard{allowed: map[string]bool{}}
 	var addrs []netip.Addr
 	if a, err := netip.ParseAddr(host); err == nil {
@@ -71,7 +70,8 @@ func guardedClient(ctx context.Context, host string, timeout time.Duration) *htt
 		}
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	d := &net.Dialer{Timeout: timeout, Control: g.control}
+	// Each request is bounded by Options.Timeout, dialing included.
+	d := &net.Dialer{Control: g.control}
 	t.DialContext = d.DialContext
 	return &http.Client{Transport: t}
 }

@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestAddressClass(t *testing.T) {
@@ -78,7 +77,7 @@ func TestGuardedClientLoopbackOrigin(t *testing.T) {
 func TestGuardedClientRefuses(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
-	c := guardedClient(context.Background(), "93.184.216.34", time.Second) // a public origin, as a literal: no lookup
+	c := guardedClient(context.Background(), "93.184.216.34") // a public origin, as a literal: no lookup
 	resp, err := c.Get(srv.URL)
 	if err == nil {
 		resp.Body.Close()

@@ -96,13 +96,15 @@ func Run(ctx context.Context, base string, opts Options) (*Report, error) {
 	if opts.Deadline <= 0 {
 		opts.Deadline = defaultDeadline
 	}
-	client := &http.Client{}
-	if opts.Client == nil && !opts.AllowPrivate {
-		client = guardedClient(ctx, b.Hostname(), opts.Timeout)
-	}
-	if opts.Client != nil {
+	var client *http.Client
+	switch {
+	case opts.Client != nil:
 		copied := *opts.Client
 		client = &copied
+	case opts.AllowPrivate:
+		client = &http.Client{}
+	default:
+		client = guardedClient(ctx, b.Hostname())
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 

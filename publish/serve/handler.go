@@ -71,9 +71,7 @@ func NewHandler(docs []build.Document) (*Handler, error) {
 // ServeHTTP answers one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	for _, kv := range spec.CORSHeaders() {
-		hdr.Set(kv[0], kv[1])
-	}
+	setCORS(hdr)
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:
@@ -189,4 +187,11 @@ func etagMatches(values []string, tags ...string) bool {
 		}
 	}
 	return false
+}
+
+// setCORS puts the headers every response carries on hdr.
+func setCORS(hdr http.Header) {
+	for _, kv := range spec.CORSHeaders() {
+		hdr.Set(kv[0], kv[1])
+	}
 }

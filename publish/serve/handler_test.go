@@ -4,32 +4,23 @@ import (
 	"bytes"
 	"cmp"
 	"compress/gzip"
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
 // exampleServer serves the acme site of the example catalog on 127.0.0.1
 // with the handler signpost serve uses.
 func exampleServer(t testing.TB) (*httptest.Server, *build.Site) {
 	t.Helper()
-	ctx := context.Background()
-	cat, diags := build.Load(ctx, filepath.Join("..", "..", "catalogs", "example"))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := buildtest.Example(t)
 	h, err := NewHandler(b.Sites[0].Documents)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
 var exampleCatalog = filepath.Join("..", "..", "catalogs", "example")
@@ -41,15 +42,7 @@ func startRun(t *testing.T, opts Options) (string, func() error) {
 func TestRunErrors(t *testing.T) {
 	ctx := context.Background()
 	site := filepath.Join(t.TempDir(), "site")
-	cat, diags := build.Load(ctx, exampleCatalog)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Write(ctx, site); err != nil {
+	if err := buildtest.Compile(t, exampleCatalog).Write(ctx, site); err != nil {
 		t.Fatal(err)
 	}
 	invalid := t.TempDir()
@@ -91,15 +84,7 @@ func TestRunErrors(t *testing.T) {
 func TestRunBuiltSite(t *testing.T) {
 	ctx := context.Background()
 	site := filepath.Join(t.TempDir(), "site")
-	cat, diags := build.Load(ctx, exampleCatalog)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Write(ctx, site); err != nil {
+	if err := buildtest.Compile(t, exampleCatalog).Write(ctx, site); err != nil {
 		t.Fatal(err)
 	}
 	base, stop := startRun(t, Options{Dir: site, Tenant: "acme"})

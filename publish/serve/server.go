@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
-
-	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // Limits of the HTTP server: a slow or hostile client cannot hold a
@@ -66,9 +64,7 @@ func (l *Live) Set(h *Handler) { l.h.Store(h) }
 func (l *Live) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := l.h.Load()
 	if h == nil {
-		for _, kv := range spec.CORSHeaders() {
-			w.Header().Set(kv[0], kv[1])
-		}
+		setCORS(w.Header())
 		writeError(w, r, http.StatusServiceUnavailable, "the site is not built yet")
 		return
 	}
