@@ -34,6 +34,8 @@ type Config struct {
 	AICatalog bool
 	// Targets are the places the site is published, by name.
 	Targets map[string]Target
+	// Limits bound the size of what the catalog builds.
+	Limits Limits
 }
 
 // Target is one place the site is published: an S3 bucket, usually behind

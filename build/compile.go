@@ -131,6 +131,7 @@ type File = atomicfile.File
 // one when the catalog declares no tenants. The result depends only on the
 // catalog: no clock, no paths, no map order.
 func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
+	lim := budget{Limits: cat.Config.Limits}
 	var tools []*Tool
 	for _, t := range cat.Tools {
 		if t.Published() {
@@ -157,9 +158,15 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			scratch := scratchBuffers.Get().(*[]byte)
 			defer scratchBuffers.Put(scratch)
 			*scratch = appendDescriptor((*scratch)[:0], t)
+			if err := lim.document(spec.ToolRoute(t.ToolID), len(*scratch)); err != nil {
+				return err
+			}
 			bodies[i] = encoded(*scratch)
 			if compact != nil {
 				*scratch = appendCompactDescriptor((*scratch)[:0], t)
+				if err := lim.document(spec.ToolRoute(t.ToolID)+"?view="+spec.ViewCompact, len(*scratch)); err != nil {
+					return err
+				}
 				compact[i] = encoded(*scratch)
 			}
 			return nil
@@ -171,18 +178,66 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 
 	cards := compileCards(cat)
 	b := &Output{}
-	if len(cat.Config.Tenants) == 0 {
-		b.Sites = append(b.Sites, compileSite("", "public", tools, bodies, compact))
+	tenants := cat.Config.Tenants
+	if len(tenants) == 0 {
+		tenants = []string{""}
 	}
-	for _, tenant := range cat.Config.Tenants {
-		b.Sites = append(b.Sites, compileSite(tenant, "tenants/"+tenant, tools, bodies, compact))
-	}
-	for _, s := range b.Sites {
+	for _, tenant := range tenants {
+		dir := "public"
+		if tenant != "" {
+			dir = "tenants/" + tenant
+		}
+		s, err := compileSite(tenant, dir, tools, bodies, compact, &lim)
+		if err != nil {
+			return nil, err
+		}
 		s.Documents = append(s.Documents, cards...)
 		s.Documents = append(s.Documents, compileCatalogs(cat, tools, s.Tenant)...)
 		SortDocuments(s.Documents)
+		for _, d := range s.Documents {
+			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool || d.Route.Route == spec.RouteTools {
+				continue // counted by compileSite
+			}
+			if err := lim.add(d.Route.Route, d.Size); err != nil {
+				return nil, err
+			}
+		}
+		b.Sites = append(b.Sites, s)
 	}
 	return b, nil
+}
+
+// budget is the catalog's Limits as Compile enforces them, and the bytes
+// of the documents made so far.
+type budget struct {
+	Limits
+	total int64
+}
+
+// document refuses a document of route larger than the document limit.
+func (b *budget) document(route string, n int) error {
+	if int64(n) > b.DocumentLimit() {
+		return &LimitError{Limit: "document", Max: b.DocumentLimit(), Size: int64(n), What: route}
+	}
+	return nil
+}
+
+// add counts a document of n bytes into the build, refusing it when it is
+// larger than the document limit or takes the build past its limit.
+func (b *budget) add(route string, n int64) error {
+	if err := b.document(route, int(n)); err != nil {
+		return err
+	}
+	return b.grow(n)
+}
+
+// grow counts n bytes into the build, refusing them when they take it past
+// its limit.
+func (b *budget) grow(n int64) error {
+	if b.total += n; b.total > b.BuildLimit() {
+		return &LimitError{Limit: "build", Max: b.BuildLimit(), Size: b.total, What: "the build"}
+	}
+	return nil
 }
 
 // compileCards encodes the server cards every site serves: the draft card
@@ -258,17 +313,37 @@ func listKey(view string) string {
 // compileSite assembles the documents of one site from the tools' encoded
 // descriptors: one document per tool and view, and the lists. compact is nil
 // when the compact view is off.
-func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *Site {
+func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, lim *budget) (*Site, error) {
 	s := &Site{Tenant: tenant, Dir: dir}
 	var list, clist bytes.Buffer
-	size, csize := 3, 14 // brackets, braces and newline
+	// The lists are measured, and the site's tool documents and lists
+	// counted into the build, before the lists are made. "[…]\n" and
+	// {"tools":[…]}\n hold the descriptors joined by commas; each
+	// descriptor is also a document of its own, with a newline.
+	var visible, bodyBytes, compactBytes int
 	for i, t := range tools {
 		if t.VisibleTo(tenant) {
-			size += len(bodies[i]) + 1
+			visible++
+			bodyBytes += len(bodies[i])
 			if compact != nil {
-				csize += len(compact[i]) + 1
+				compactBytes += len(compact[i])
 			}
 		}
+	}
+	commas := max(visible-1, 0)
+	size, csize := 3+bodyBytes+commas, 13+compactBytes+commas
+	if err := lim.document(spec.RouteTools, size); err != nil {
+		return nil, err
+	}
+	n := int64(size + bodyBytes + visible)
+	if compact != nil {
+		if err := lim.document(spec.RouteTools+"?view="+spec.ViewCompact, csize); err != nil {
+			return nil, err
+		}
+		n += int64(csize + compactBytes + visible)
+	}
+	if err := lim.grow(n); err != nil {
+		return nil, err
 	}
 	list.Grow(size)
 	clist.Grow(csize)
@@ -296,7 +371,7 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte) *S
 	if compact != nil {
 		s.Documents = append(s.Documents, NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, clist.Bytes()))
 	}
-	return s
+	return s, nil
 }
 
 // document is an encoded descriptor as a document of its own: followed by

@@ -49,6 +49,8 @@ type loader struct {
 	mu      sync.Mutex
 	diags   Diagnostics
 	sources map[string]*source.File // JSON files by rel path, read once
+	limits  Limits                  // from signpost.yaml
+	sizes   sizer                   // sizes of schemas, measured once
 }
 
 // ref is a value in a source file: where a diagnostic about it points.
@@ -149,6 +151,7 @@ func (l *loader) load() *Catalog {
 		}
 		if rel == ConfigFile {
 			l.loadConfig(src, &cat.Config)
+			l.limits = cat.Config.Limits
 		} else {
 			decls = append(decls, src)
 		}
@@ -170,7 +173,7 @@ func (l *loader) load() *Catalog {
 		servers = append(servers, srvs...)
 	}
 	l.assignToolIDs(pending)
-	l.checkTools(pending, tenants)
+	l.checkTools(pending, tenants, &cat.Config)
 	l.checkServers(servers, pending)
 	for _, p := range pending {
 		cat.Tools = append(cat.Tools, p.tool)
@@ -407,6 +410,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		}
 	}
 	c.Tenants = strs(m, "tenants")
+	l.loadLimits(top, m, &c.Limits)
 	c.CompactView = setting(m, "toolCatalog", "compactView")
 	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")
 	c.AICatalog = setting(m, "discovery", "aiCatalog")
@@ -575,7 +579,7 @@ func (l *loader) loadDeclarations(src *source.File) ([]*pendingTool, []pendingSe
 	var servers []pendingServer
 	for i, v := range arr(m, "servers") {
 		at := top.at("servers", fmt.Sprint(i))
-		if failed[at.ptr] {
+		if failed[at.ptr] || !l.serverFits(at, v) {
 			continue
 		}
 		s, problems := decodeServer(v.(map[string]any))
@@ -822,7 +826,7 @@ func (l *loader) assignToolIDs(ps []*pendingTool) {
 
 // checkTools applies the rules that concern each tool and the catalog as a
 // whole. The per-tool work (schemas, credential scans) runs in parallel.
-func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool) {
+func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Config) {
 	first := map[string]*pendingTool{}
 	for _, p := range ps {
 		t := p.tool
@@ -845,9 +849,13 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool) {
 			}
 		}
 	}
+	tooLarge := l.checkSizes(ps, c)
 	g, ctx := errgroup.WithContext(l.ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, p := range ps {
+		if tooLarge[p] {
+			continue
+		}
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				return err

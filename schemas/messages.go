@@ -332,6 +332,7 @@ var patternNames = map[string]string{
 	`^"[^"]+"$`:                                          `be a strong ETag: a non-empty string in double quotes, such as "\"abc\""`,
 	"^[0-9a-f]{64}$":                                     "be 64 lower-case hexadecimal digits",
 	"^/":                                                 `start with "/"`,
+	"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|MB|GB|KiB|MiB|GiB)?$": "be a size: a number of bytes, or a number with a unit (B, kB, MB, GB, KiB, MiB or GiB), such as 64MiB",
 	"^[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*$":                                     "be a relative folder of letters, digits, '.', '_' and '-' written with '/', such as tenants/acme",
 	"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$":                     "be a domain name in lower case, such as example.com",
 	`^([^/.\\][^/\\]*|\.[^/.\\][^/\\]*|\.\.[^/\\]+)(/([^/.\\][^/\\]*|\.[^/.\\][^/\\]*|\.\.[^/\\]+))*$`: "be a relative key written with '/', without empty, '.' or '..' segments or backslashes",

@@ -305,7 +305,7 @@ var validateCases = []validateCase{
 
 	// config
 	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "publish": {}}`, []Violation{
-		{"/publish", `unknown field "publish"; allowed: discovery, site, targets, tenants, toolCatalog`},
+		{"/publish", `unknown field "publish"; allowed: discovery, limits, site, targets, tenants, toolCatalog`},
 		{"/site/colour", `unknown field "colour"; allowed: displayName, origin, publisher`},
 	}},
 	{"config missing site", "config", `{"tenants": []}`, []Violation{

@@ -141,27 +141,16 @@ func printSummary(w io.Writer, out string, b *build.Output) error {
 		switch {
 		case compact > 0 && s.Tools == 0:
 			// Both lists are a few bytes of framing: a ratio says nothing.
-			compactCol = fmt.Sprintf("%s, ~%d tokens", size(compact), build.EstimateTokens(compact))
+			compactCol = fmt.Sprintf("%s, ~%d tokens", english.Bytes(compact), build.EstimateTokens(compact))
 		case compact > 0:
-			compactCol = fmt.Sprintf("%s, ~%d tokens (%d%%)", size(compact), build.EstimateTokens(compact), compact*100/max(std, 1))
+			compactCol = fmt.Sprintf("%s, ~%d tokens (%d%%)", english.Bytes(compact), build.EstimateTokens(compact), compact*100/max(std, 1))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s, ~%d tokens\t%s\t%s\n", name, s.Tools, len(s.Documents),
-			size(std), build.EstimateTokens(std), compactCol, filepath.ToSlash(filepath.Join(out, s.Dir)))
+			english.Bytes(std), build.EstimateTokens(std), compactCol, filepath.ToSlash(filepath.Join(out, s.Dir)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "route table: %s\n", filepath.ToSlash(filepath.Join(out, build.RouteTableFile)))
 	return err
-}
-
-// size formats a byte count for people.
-func size(n int64) string {
-	switch {
-	case n >= 10<<20:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 10<<10:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }

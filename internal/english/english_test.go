@@ -22,3 +22,23 @@ func TestQuotedOr(t *testing.T) {
 		}
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		0:                "0 B",
+		1023:             "1023 B",
+		1024:             "1 KiB",
+		1536:             "1.5 KiB",
+		373_665:          "365 KiB",
+		4 << 20:          "4 MiB",
+		64 << 20:         "64 MiB",
+		1_258_291_200:    "1.2 GiB",
+		1 << 30:          "1 GiB",
+		(10 << 30) + 1:   "10 GiB",
+		(1 << 50) * 2000: "2000 PiB",
+	} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

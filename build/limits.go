@@ -1,0 +1,382 @@
+package build
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/internal/english"
+)
+
+// Limits bound what a build may produce, so that a small catalog cannot
+// expand into a huge site: a YAML alias used three hundred times, or one
+// schema file shared by thousands of tools, counts each time it is used.
+// signpost.yaml sets them under limits:; a zero field takes its default.
+//
+// Load refuses a catalog that is sure to exceed one, before anything is
+// encoded, with a diagnostic at the declaration that causes it; Compile
+// holds the documents it encodes to the same limits exactly.
+type Limits struct {
+	// Value bounds one declared tool or server as it is published: its
+	// descriptor or card with the schemas it uses, aliases expanded.
+	Value int64
+	// Document bounds any one published document, the lists included.
+	Document int64
+	// Build bounds the documents of all sites of a build together.
+	Build int64
+}
+
+// The default limits fit the largest real catalogs many times over: the
+// tools of a large MCP server take a few KiB each, and a catalog of 10,000
+// of them builds about 100 MiB per site.
+const (
+	DefaultValueLimit    = 4 << 20
+	DefaultDocumentLimit = 64 << 20
+	DefaultBuildLimit    = 1 << 30
+)
+
+// LimitError reports a document, or a build, that Compile found larger
+// than one of the catalog's Limits. Nothing is written.
+type LimitError struct {
+	Limit string // "document" or "build"
+	Max   int64
+	Size  int64  // the size found: at least this many bytes
+	What  string // the route of the document, or "the build"
+}
+
+func (e *LimitError) Error() string {
+	what := e.What
+	if strings.HasPrefix(what, "/") {
+		what = "the document at " + what
+	}
+	return limitMessage(fmt.Sprintf("%s is %s,", what, english.Bytes(e.Size)), e.Limit, e.Max, "")
+}
+
+// ValueLimit returns the limit on one tool or server.
+func (l Limits) ValueLimit() int64 { return cmpOr(l.Value, DefaultValueLimit) }
+
+// DocumentLimit returns the limit on one document.
+func (l Limits) DocumentLimit() int64 { return cmpOr(l.Document, DefaultDocumentLimit) }
+
+// BuildLimit returns the limit on a whole build.
+func (l Limits) BuildLimit() int64 { return cmpOr(l.Build, DefaultBuildLimit) }
+
+func cmpOr(v, def int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?) ?(B|kB|KB|MB|GB|KiB|MiB|GiB)?$`)
+
+// ParseSize reads a size as signpost.yaml writes it: a number of bytes, or
+// a number with a unit (kB, MB, GB are powers of 1000; KiB, MiB, GiB powers
+// of 1024), such as 64MiB or 1.5 GB.
+func ParseSize(v any) (int64, error) {
+	switch x := v.(type) {
+	case string:
+		m := sizeRE.FindStringSubmatch(strings.TrimSpace(x))
+		if m == nil {
+			return 0, fmt.Errorf("size %q is not a number of bytes or a number with a unit (B, kB, MB, GB, KiB, MiB, GiB)", x)
+		}
+		n, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			return 0, fmt.Errorf("size %q: %v", x, err)
+		}
+		mult := map[string]float64{"": 1, "B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[m[2]]
+		return sizeOf(n*mult, x)
+	case fmt.Stringer: // json.Number
+		n, err := strconv.ParseFloat(x.String(), 64)
+		if err != nil {
+			return 0, fmt.Errorf("size %s is not a number", x)
+		}
+		return sizeOf(n, x.String())
+	}
+	return 0, errors.New("a size is a number of bytes or a string such as 64MiB")
+}
+
+func sizeOf(n float64, written string) (int64, error) {
+	switch {
+	case n < 1:
+		return 0, fmt.Errorf("size %s is less than one byte", written)
+	case n > math.MaxInt64/2:
+		return 0, fmt.Errorf("size %s is too large", written)
+	}
+	return int64(n), nil
+}
+
+// loadLimits reads the limits: member of signpost.yaml, already valid
+// against the config schema.
+func (l *loader) loadLimits(top ref, m map[string]any, c *Limits) {
+	limits, _ := m["limits"].(map[string]any)
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"value", &c.Value}, {"document", &c.Document}, {"build", &c.Build}} {
+		v, ok := limits[f.name]
+		if !ok {
+			continue
+		}
+		n, err := ParseSize(v)
+		if err != nil {
+			l.errorf(top.at("limits", f.name), "limits", "limits.%s: %v", f.name, err)
+			continue
+		}
+		*f.dst = n
+	}
+}
+
+// sizer estimates the encoded size of declared values. The estimate is a
+// lower bound of what the encoder writes (every string at least its bytes
+// and quotes, no escapes), so a limit it reports exceeded is exceeded. A
+// value's size is computed once per identity: a schema file used by many
+// tools is measured once and counted for each of them.
+type sizer struct {
+	mu   sync.Mutex
+	memo map[uintptr]int64
+}
+
+// measure returns the estimated size of v, and whether it is within limit.
+// When it is not, the size is where the count stopped, past limit, and
+// pointer is the value within v whose size carried the total past it.
+func (z *sizer) measure(v any, limit int64) (n int64, pointer string, ok bool) {
+	m, isMap := v.(map[string]any)
+	var key uintptr
+	if isMap && m != nil {
+		key = reflect.ValueOf(m).Pointer()
+		z.mu.Lock()
+		n, seen := z.memo[key]
+		z.mu.Unlock()
+		if seen && n <= limit {
+			return n, "", true
+		}
+	}
+	w := sizeWalk{limit: limit}
+	if n = w.walk(v, nil); n > limit {
+		// Measured again in key order, so that the pointer does not depend
+		// on the order of map iteration.
+		w = sizeWalk{limit: limit, sorted: true}
+		n = w.walk(v, nil)
+		return n, source.JoinPointer("", w.over...), false
+	}
+	if key != 0 {
+		z.mu.Lock()
+		if z.memo == nil {
+			z.memo = map[uintptr]int64{}
+		}
+		z.memo[key] = n
+		z.mu.Unlock()
+	}
+	return n, "", true
+}
+
+// sizeWalk adds up the encoded size of a value until it passes limit, and
+// remembers where it did.
+type sizeWalk struct {
+	limit, total int64
+	sorted       bool // walk object members in key order
+	over         []string
+}
+
+func (w *sizeWalk) walk(v any, path []string) int64 {
+	start := w.total
+	switch x := v.(type) {
+	case string:
+		w.add(int64(len(x))+2, path)
+	case map[string]any:
+		w.add(2+int64(len(x)), path) // braces, colons and commas
+		if w.sorted {
+			for _, k := range sortedKeys(x) {
+				if w.over != nil {
+					break
+				}
+				w.add(int64(len(k))+2, path)
+				w.walk(x[k], append(path, k))
+			}
+			break
+		}
+		for k, e := range x {
+			if w.over != nil {
+				break
+			}
+			w.add(int64(len(k))+2, path)
+			w.walk(e, append(path, k))
+		}
+	case []any:
+		w.add(2+int64(len(x)), path)
+		for i, e := range x {
+			if w.over != nil {
+				break
+			}
+			w.walk(e, append(path, strconv.Itoa(i)))
+		}
+	case fmt.Stringer:
+		w.add(int64(len(x.String())), path)
+	default:
+		w.add(4, path) // true, null: false is longer
+	}
+	return w.total - start
+}
+
+func (w *sizeWalk) add(n int64, path []string) {
+	w.total += n
+	if w.total > w.limit && w.over == nil {
+		w.over = append([]string{}, path...)
+	}
+}
+
+// limitMessage says that what is larger than the limit called name, and
+// how to fix it; detail, when set, says what makes it so.
+func limitMessage(what, name string, limit int64, detail string) string {
+	if detail != "" {
+		detail = "; " + detail
+	}
+	return fmt.Sprintf("%s larger than limits.%s in %s (%s)%s: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit",
+		what, name, ConfigFile, english.Bytes(limit), detail)
+}
+
+// checkSizes holds the tools to the catalog's limits before anything is
+// encoded or checked further: each tool to the value limit, each site's
+// list to the document limit, and all sites together to the build limit.
+// It returns the tools too large to check further.
+func (l *loader) checkSizes(ps []*pendingTool, c *Config) map[*pendingTool]bool {
+	lim := l.limits
+	sizes := make([]int64, len(ps))
+	over := map[*pendingTool]bool{}
+	// A schema file too large for the tools that use it is reported once,
+	// at its cause, for all of them.
+	type cause struct {
+		at    ref
+		tools []string
+	}
+	var causes []*cause
+	byPlace := map[ref]*cause{}
+	for i, p := range ps {
+		n, at, ok := l.toolSize(p, lim.ValueLimit())
+		sizes[i] = n
+		if ok {
+			continue
+		}
+		over[p] = true
+		c := byPlace[at]
+		if c == nil {
+			c = &cause{at: at}
+			byPlace[at] = c
+			causes = append(causes, c)
+		}
+		c.tools = append(c.tools, p.tool.ToolID)
+	}
+	for _, c := range causes {
+		what := fmt.Sprintf("tool %q is", c.tools[0])
+		if len(c.tools) > 1 {
+			what = fmt.Sprintf("tool %q and %s are each", c.tools[0], english.Count(len(c.tools)-1, "other", "others"))
+		}
+		l.errorf(c.at, "limits", "%s", limitMessage(what, "value", lim.ValueLimit(), ""))
+	}
+	if len(over) > 0 {
+		return over
+	}
+	sites := c.Tenants
+	if len(sites) == 0 {
+		sites = []string{""}
+	}
+	var total, worst int64
+	worstSite := ""
+	for _, tenant := range sites {
+		var list int64
+		for i, p := range ps {
+			if p.tool.Published() && p.tool.VisibleTo(tenant) {
+				list += sizes[i] + 1
+			}
+		}
+		total += 2 * list // each descriptor is a document and an entry of the list
+		if list > worst {
+			worst, worstSite = list, tenant
+		}
+	}
+	switch {
+	case worst > lim.DocumentLimit():
+		l.reportAggregate(ps, sizes, worstSite, "document", worst, lim.DocumentLimit())
+	case total > lim.BuildLimit():
+		l.reportAggregate(ps, sizes, "", "build", total, lim.BuildLimit())
+	default:
+		return nil
+	}
+	for _, p := range ps {
+		over[p] = true
+	}
+	return over
+}
+
+// reportAggregate reports a list or a build over its limit at the largest
+// tool that contributes to it, and says how many tools share its schema.
+func (l *loader) reportAggregate(ps []*pendingTool, sizes []int64, tenant, limit string, size, max int64) {
+	big := -1
+	for i, p := range ps {
+		if p.tool.Published() && p.tool.VisibleTo(tenant) && (big < 0 || sizes[i] > sizes[big]) {
+			big = i
+		}
+	}
+	what := "the /tools list"
+	if tenant != "" {
+		what += " of tenant " + tenant
+	}
+	if limit == "build" {
+		what = "the build"
+	}
+	p := ps[big]
+	largest := fmt.Sprintf("the largest of its tools, %q, is %s", p.tool.ToolID, english.Bytes(sizes[big]))
+	if in := p.from("inputSchema"); in.src != p.at.src && in.ptr == "" {
+		users := 0
+		for _, q := range ps {
+			if q.from("inputSchema").src == in.src {
+				users++
+			}
+		}
+		largest += fmt.Sprintf(", and %s use its input schema, %s", english.Count(users, "tool", "tools"), in.src.Rel)
+	}
+	l.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, english.Bytes(size)), limit, max, largest))
+}
+
+// toolSize estimates the size of the tool's descriptor. When it passes
+// limit, ok is false and at is where the value that carried it past is.
+func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool) {
+	t := p.tool
+	n = 200 // the members' names and the safety fields
+	for _, f := range []struct{ name, value string }{{"toolId", t.ToolID}, {"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
+		if n += int64(len(f.value)); n > limit {
+			return n, p.from(f.name), false
+		}
+	}
+	for _, f := range []struct {
+		name   string
+		schema any
+	}{{"inputSchema", t.InputSchema}, {"outputSchema", t.OutputSchema}} {
+		if f.schema == nil {
+			continue
+		}
+		s, ptr, ok := l.sizes.measure(f.schema, limit-n)
+		if n += s; !ok {
+			return n, p.from(f.name).at(source.SplitPointer(ptr)...), false
+		}
+	}
+	return n, ref{}, true
+}
+
+// serverFits holds a server's declaration to the value limit, and reports
+// it when it passes.
+func (l *loader) serverFits(at ref, v any) bool {
+	limit := l.limits.ValueLimit()
+	if _, ptr, ok := l.sizes.measure(v, limit); !ok {
+		l.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", limit, ""))
+		return false
+	}
+	return true
+}

@@ -1,0 +1,213 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/signpost-dev/signpost/internal/catalogtest"
+)
+
+// aliasedEnum is a catalog of one tool whose enum uses one anchored string
+// of n bytes copies times: a few megabytes of YAML that would publish
+// gigabytes.
+func aliasedEnum(n, copies int) map[string]string {
+	values := "&s " + strings.Repeat("x", n) + strings.Repeat(", *s", copies-1)
+	return map[string]string{
+		"signpost.yaml": testConfig,
+		"tools.yaml":    "tools:\n" + tool("inputSchema", "\n      type: object\n      properties:\n        mode:\n          type: string\n          enum: ["+values+"]"),
+	}
+}
+
+// sharedSchema is a catalog of n tools that all use one schema file of
+// about size bytes.
+func sharedSchema(n, size int) map[string]string {
+	var props []string
+	for i := 0; len(props)*100 < size; i++ {
+		props = append(props, fmt.Sprintf(`"field_%d": {"type": "string", "description": "%s"}`, i, strings.Repeat("padding ", 8)))
+	}
+	var tools strings.Builder
+	tools.WriteString("tools:\n")
+	for i := range n {
+		tools.WriteString(tool("toolId", fmt.Sprintf("tool_%04d", i), "inputSchema", "{file: shared.json}"))
+	}
+	return map[string]string{
+		"signpost.yaml": testConfig,
+		"tools.yaml":    tools.String(),
+		"shared.json":   `{"type": "object", "properties": {` + strings.Join(props, ", ") + `}}`,
+	}
+}
+
+func TestLimitAliasedEnum(t *testing.T) {
+	// 300 copies of a 1 MiB string: the fourth, the third alias, carries
+	// the tool past 4 MiB.
+	checkDiags(t, aliasedEnum(1<<20, 300),
+		`tools.yaml:13:1048607: tool "get_forecast" is larger than limits.value in signpost.yaml (4 MiB): shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
+}
+
+func TestLimitSharedSchema(t *testing.T) {
+	// 4,000 tools of 22 KiB each: under the value limit, but their list is
+	// not under the document limit.
+	checkDiags(t, sharedSchema(4000, 20<<10),
+		`tools.yaml:2:5: the /tools list would be at least 86 MiB, larger than limits.document in signpost.yaml (64 MiB); the largest of its tools, "tool_0000", is 22 KiB, and 4000 tools use its input schema, shared.json: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
+}
+
+func TestLimitsSettable(t *testing.T) {
+	files := sharedSchema(40, 4<<10)
+	tests := []struct {
+		limits string
+		want   []string
+	}{
+		{"{}", nil},
+		{"{value: 1KiB}", []string{`shared.json:1:1647: tool "tool_0000" and 39 others are each larger than limits.value in signpost.yaml (1 KiB): …`}},
+		{"{document: 100kB}", []string{`tools.yaml:2:5: the /tools list would be at least 183 KiB, larger than limits.document in signpost.yaml (98 KiB); the largest of its tools, "tool_0000", is 4.6 KiB, and 40 tools use its input schema, shared.json: …`}},
+		{"{document: 200000, build: 0.25MiB}", []string{`tools.yaml:2:5: the build would be at least 366 KiB, larger than limits.build in signpost.yaml (256 KiB); …`}},
+		{"{document: 64 megabytes}", []string{`signpost.yaml:2:20: must be a size: a number of bytes, or a number with a unit (B, kB, MB, GB, KiB, MiB or GiB), such as 64MiB; got "64 megabytes"`}},
+		{"{document: 0}", []string{`signpost.yaml:2:20: must be at least 1; got 0`}},
+		{"{pages: 1}", []string{`signpost.yaml:2:17: unknown field "pages"; allowed: build, document, value`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.limits, func(t *testing.T) {
+			files["signpost.yaml"] = testConfig + "limits: " + tc.limits + "\n"
+			_, got := loadDiags(t, files)
+			if len(got) != len(tc.want) {
+				t.Fatalf("diagnostics:\n%s\nwant %d", strings.Join(got, "\n"), len(tc.want))
+			}
+			for i, w := range tc.want {
+				prefix, rest, _ := strings.Cut(w, "…")
+				if !strings.HasPrefix(got[i], prefix) || !strings.HasSuffix(got[i], rest) {
+					t.Errorf("diagnostic %d = %s\nwant %s", i, got[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestLimitServer(t *testing.T) {
+	meta := "&m " + strings.Repeat("y", 1<<20) + strings.Repeat(", *m", 9)
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig,
+		"servers.yaml": "servers:\n  - name: com.example/weather\n    version: 1.0.0\n    description: Weather.\n" +
+			"    remotes: [{type: streamable-http, url: https://mcp.example.com/mcp}]\n" +
+			"    _meta: {com.example/blob: [" + meta + "]}\n",
+	}, `servers.yaml:6:1048621: the server's declaration is larger than limits.value in signpost.yaml (4 MiB): shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
+}
+
+func TestCompileLimits(t *testing.T) {
+	dir := catalogtest.ExampleDir(t)
+	ctx := context.Background()
+	tests := []struct {
+		limits Limits
+		want   string
+	}{
+		{Limits{Document: 2000}, "the document at /tools/"},
+		{Limits{Document: 20 << 10}, "the document at /tools is "},
+		{Limits{Build: 40 << 10}, "the build is "},
+		{Limits{Build: 100 << 10}, "the build is "},
+	}
+	for _, tc := range tests {
+		cat, diags := Load(ctx, dir)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		cat.Config.Limits = tc.limits
+		b, err := Compile(ctx, cat)
+		var le *LimitError
+		if !errors.As(err, &le) || b != nil {
+			t.Fatalf("Compile with %+v = %v, %v; want a *LimitError", tc.limits, b, err)
+		}
+		if !strings.HasPrefix(err.Error(), tc.want) || le.Size <= le.Max {
+			t.Errorf("Compile with %+v: %v (%+v)\nwant it to start with %q", tc.limits, err, le, tc.want)
+		}
+	}
+	// The example fits the defaults with room to spare.
+	cat, _ := Load(ctx, dir)
+	if _, err := Compile(ctx, cat); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[any]int64{
+		"1": 1, "512B": 512, "100kB": 100_000, "100KB": 100_000, "64MiB": 64 << 20, "64 MiB": 64 << 20,
+		"1.5GB": 1_500_000_000, "0.25MiB": 1 << 18, "1GiB": 1 << 30,
+	} {
+		got, err := ParseSize(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []any{"", "64 megabytes", "-1", "0", "0.1B", "1e9", "1TiB", true, nil} {
+		if n, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%v) = %d, want an error", in, n)
+		}
+	}
+}
+
+// TestLimitsExact holds the example to limits at exactly its largest
+// document and its total size: Load's estimates never refuse what fits,
+// and Compile refuses a byte more.
+func TestLimitsExact(t *testing.T) {
+	ctx := context.Background()
+	dir := catalogtest.ExampleDir(t)
+	build := func(lim Limits) error {
+		cat, diags := Load(ctx, dir)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		cat.Config.Limits = lim
+		_, err := Compile(ctx, cat)
+		return err
+	}
+	if err := build(Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	cat, _ := Load(ctx, dir)
+	out, _ := Compile(ctx, cat)
+	var largest, total int64
+	for _, s := range out.Sites {
+		for _, d := range s.Documents {
+			largest = max(largest, d.Size)
+			total += d.Size
+		}
+	}
+	if err := build(Limits{Document: largest, Build: total}); err != nil {
+		t.Errorf("limits at the example's own sizes: %v", err)
+	}
+	if err := build(Limits{Document: largest - 1}); err == nil {
+		t.Errorf("document limit one byte under the largest document: built")
+	}
+	if err := build(Limits{Build: total - 1}); err == nil {
+		t.Errorf("build limit one byte under the build: built")
+	}
+}
+
+// BenchmarkAmplified loads catalogs of a few megabytes that would publish
+// gigabytes: one 4 MiB string used 300 times in an enum (1.2 GiB), and
+// 4,000 tools sharing one schema file of 295 KiB (1.2 GiB for the list
+// alone). Goal: each refused in under a second, under 500 MB of heap at
+// peak.
+func BenchmarkAmplified(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"alias", aliasedEnum(4<<20, 300)},
+		{"shared-schema", sharedSchema(4000, 295<<10)},
+	} {
+		dir := catalogtest.Write(b, c.files)
+		b.Run(c.name, func(b *testing.B) {
+			var peak uint64
+			for b.Loop() {
+				peak = max(peak, peakHeap(func() {
+					if _, diags := Load(context.Background(), dir); len(diags) != 1 || diags[0].Rule != "limits" {
+						b.Fatalf("diagnostics: %v", diags)
+					}
+				}))
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
+}
