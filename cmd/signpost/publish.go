@@ -173,16 +173,15 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 			*f.field = f.value
 		}
 	}
-	if cmd.Flags().Changed("prefix") {
-		if msg := build.PrefixProblem(dest.Prefix); msg != "" {
-			return nil, usageError{fmt.Errorf("--prefix: %q %s", dest.Prefix, msg)}
-		}
+	// The fields of signpost.yaml were checked by Load; the flags' values
+	// follow the same rules.
+	problems, err := build.CheckS3Target(dest)
+	if err != nil {
+		return nil, err
 	}
-	if cmd.Flags().Changed("endpoint") && dest.Endpoint != "" {
-		// The endpoint of signpost.yaml was checked by Load; the flag's
-		// follows the same rule.
-		if _, err := spec.ParseEndpoint(dest.Endpoint); err != nil {
-			return nil, usageError{fmt.Errorf("--endpoint: %w", err)}
+	for _, p := range problems {
+		if cmd.Flags().Changed(p.Field) {
+			return nil, usageError{fmt.Errorf("--%s: %s", p.Field, p.Message)}
 		}
 	}
 	if dest.Bucket == scaffold.PlaceholderBucket {

@@ -1,0 +1,164 @@
+package build
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// decodeTarget reads a schema-valid publish target and applies the rules
+// the schema leaves to code.
+func decodeTarget(m map[string]any, tenants []string) (Target, string) {
+	var t Target
+	_, t.GitHubPages = m["githubPages"]
+	if s3, ok := m["s3"].(map[string]any); ok {
+		t.S3 = &S3Target{Bucket: str(s3, "bucket"), Region: str(s3, "region"), Prefix: str(s3, "prefix"), Endpoint: str(s3, "endpoint")}
+	}
+	if cf, ok := m["cloudfront"].(map[string]any); ok {
+		var msg string
+		t.CloudFront, msg = decodeCloudFront(cf, tenants)
+		if msg != "" {
+			return t, msg
+		}
+	}
+	var s3Problems []TargetProblem
+	if t.S3 != nil {
+		s3Problems = t.S3.problems()
+		if len(s3Problems) > 0 && s3Problems[0].Field == "prefix" {
+			return t, "s3.prefix " + s3Problems[0].Message
+		}
+	}
+	switch {
+	case t.S3 != nil && t.GitHubPages:
+		return t, "choose s3 or githubPages, not both: declare two targets to publish to both"
+	case t.CloudFront != nil && t.S3 == nil:
+		return t, "cloudfront fronts an S3 bucket: add s3"
+	case t.S3 == nil && !t.GitHubPages:
+		return t, "needs s3 or githubPages"
+	case len(s3Problems) > 0:
+		return t, s3Problems[0].Message
+	}
+	return t, ""
+}
+
+// prefixProblem explains why prefix cannot be a target's key prefix, or
+// returns "": a segment "." or ".." would put the site outside it, and a
+// reserved name (see ReservedPrefix) would mix it with publish's own
+// objects.
+func prefixProblem(prefix string) string {
+	for _, seg := range strings.Split(prefix, "/") {
+		switch {
+		case seg == "." || seg == "..":
+			return `must not have "." or ".." segments: the site's objects would land outside the prefix`
+		case reservedName(seg):
+			return reservedProblem
+		}
+	}
+	return ""
+}
+
+// decodeCloudFront reads a schema-valid cloudfront section: one
+// distribution for a catalog without tenants, one per tenant otherwise.
+func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, string) {
+	t := &CloudFrontTarget{Distributions: map[string]Distribution{}}
+	per, hasTenants := cf["tenants"].(map[string]any)
+	_, hasID := cf["distributionId"]
+	_, hasFunction := cf["functionName"]
+	switch {
+	case len(tenants) == 0 && hasTenants:
+		return t, "cloudfront lists tenants, but the catalog declares none: name the one distribution with distributionId"
+	case len(tenants) == 0 && !hasID:
+		return t, "cloudfront needs the distributionId of the distribution in front of the bucket"
+	case len(tenants) == 0:
+		t.Distributions[""] = Distribution{ID: str(cf, "distributionId"), FunctionName: str(cf, "functionName")}
+		return t, ""
+	case hasID || hasFunction:
+		return t, fmt.Sprintf("the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {%s: {distributionId: ...}, ...}} instead of distributionId and functionName", tenants[0])
+	}
+	var missing []string
+	for _, id := range tenants {
+		d, ok := per[id].(map[string]any)
+		if !ok {
+			missing = append(missing, id)
+			continue
+		}
+		t.Distributions[id] = Distribution{ID: str(d, "distributionId"), FunctionName: str(d, "functionName")}
+	}
+	if len(missing) > 0 {
+		return t, "cloudfront.tenants has no distribution for " + joinSome(missing, 5) + ": every tenant's site needs its own"
+	}
+	for _, id := range sortedKeys(per) {
+		if !slices.Contains(tenants, id) {
+			return t, fmt.Sprintf("cloudfront.tenants names %s, which is not a tenant of the catalog", id)
+		}
+	}
+	names := map[string]string{}
+	for _, id := range tenants {
+		if fn := t.Distributions[id].FunctionName; fn != "" {
+			if other, dup := names[fn]; dup {
+				return t, fmt.Sprintf("tenants %s and %s share the functionName %s, but their sites need different functions: give each its own", other, id, fn)
+			}
+			names[fn] = id
+		}
+	}
+	return t, ""
+}
+
+// TargetProblem is a field of an S3 target that cannot be used, and why.
+type TargetProblem struct {
+	Field   string // bucket, region, prefix or endpoint
+	Message string
+}
+
+// CheckS3Target applies to t the rules signpost.yaml's s3 targets follow
+// (the config schema's patterns, then the prefix and endpoint rules), so
+// that a target assembled elsewhere, as publish does from overrides, is held
+// to them too. It returns the problems by field, in field order.
+func CheckS3Target(t S3Target) ([]TargetProblem, error) {
+	valid, err := schemas.NewValidator()
+	if err != nil {
+		return nil, err
+	}
+	s3 := map[string]any{}
+	for k, v := range map[string]string{"bucket": t.Bucket, "region": t.Region, "prefix": t.Prefix, "endpoint": t.Endpoint} {
+		if v != "" {
+			s3[k] = v
+		}
+	}
+	config := map[string]any{
+		"site":    map[string]any{"origin": "https://example.com", "publisher": "example.com"},
+		"targets": map[string]any{"t": map[string]any{"s3": s3}},
+	}
+	var out []TargetProblem
+	for _, v := range valid.Validate("config", config) {
+		field, ok := strings.CutPrefix(v.Pointer, "/targets/t/s3/")
+		if !ok {
+			field = "bucket" // a required field is missing from s3 itself
+		}
+		out = append(out, TargetProblem{field, v.Message})
+	}
+	if len(out) == 0 {
+		out = t.problems()
+	}
+	slices.SortStableFunc(out, func(a, b TargetProblem) int { return strings.Compare(a.Field, b.Field) })
+	return out, nil
+}
+
+// problems applies the rules of an S3 target that its schema leaves to
+// code: the prefix stays inside itself and out of publish's names, and an
+// endpoint is a usable base URL. The prefix's problem comes first.
+func (t *S3Target) problems() []TargetProblem {
+	var out []TargetProblem
+	if msg := prefixProblem(t.Prefix); msg != "" {
+		out = append(out, TargetProblem{"prefix", fmt.Sprintf("%q %s", t.Prefix, msg)})
+	}
+	if t.Endpoint != "" {
+		if _, err := spec.ParseEndpoint(t.Endpoint); err != nil {
+			out = append(out, TargetProblem{"endpoint", err.Error()})
+		}
+	}
+	return out
+}
