@@ -409,6 +409,10 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 			l.errorf(top.at("site", f), "credential", "site.%s: %s: remove it; published documents are public", f, found.Reason)
 		}
 	}
+	// Targets are not published, but signpost.yaml is public with the catalog.
+	for _, found := range secrets.Find(m["targets"]) {
+		l.errorf(top.at("targets").at(source.SplitPointer(found.Pointer)...), "credential", "targets: %s: remove it; give credentials to signpost publish through its environment", found.Reason)
+	}
 	c.Tenants = strs(m, "tenants")
 	l.loadLimits(top, m, &c.Limits)
 	c.CompactView = setting(m, "toolCatalog", "compactView")
@@ -775,7 +779,7 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Confi
 // self-contained JSON Schemas, and nothing carries credential material.
 func (l *loader) checkPublished(p *pendingTool) {
 	t := p.tool
-	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}} {
+	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
 		for _, s := range secrets.Find(f.value) {
 			l.errorf(p.from(f.name), "credential", "%s: remove it; published documents are public", s.Reason)
 		}

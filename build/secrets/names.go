@@ -78,3 +78,28 @@ func trimSecretDigits(b []byte) []byte {
 	}
 	return b
 }
+
+// queryNamed reports whether a query parameter's name says that its value
+// is a credential, beyond what Named says of any name: sig and signature
+// (an Azure SAS, a signed URL), key and auth (an API key, as Google's),
+// pass, pwd and pw, and any name ending in signature (X-Amz-Signature,
+// X-Goog-Signature). Outside a query string these names are too common to
+// mean a secret ("key" of a map, a function's "signature").
+func queryNamed(name string) bool {
+	var buf [64]byte
+	n := buf[:0]
+	for i := 0; i < len(name) && len(n) < len(buf); i++ {
+		c := name[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			n = append(n, c+('a'-'A'))
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			n = append(n, c)
+		}
+	}
+	switch string(n) {
+	case "sig", "key", "auth", "pass", "pwd", "pw":
+		return true
+	}
+	return strings.HasSuffix(string(n), "signature")
+}

@@ -28,6 +28,10 @@ func (w *schemaSecretWalker) walk(node any, path []secretPathSeg, label, name, k
 	if label == "" {
 		label = schemaSecretDeclared(m, name, kind)
 	}
+	// Key material is looked for in the values of a schema that is not
+	// secret, unless it says its values are digests or identifiers (asked
+	// only when there is key material).
+	declared := -1
 	// One pass over the keywords, in any order: findings are sorted, and
 	// $ref targets are expanded once per label whatever the order.
 	for k, v := range m {
@@ -35,6 +39,27 @@ func (w *schemaSecretWalker) walk(node any, path []secretPathSeg, label, name, k
 		case "const", "default", "enum", "example", "examples":
 			if label != "" {
 				w.values(v, secretAppendKey(path, k), k+" value on "+label)
+			} else {
+				n := len(w.findings)
+				w.keyValues(v, secretAppendKey(path, k), k)
+				if len(w.findings) > n {
+					if declared < 0 {
+						declared = 0
+						if schemaDeclaresDigest(m, name) {
+							declared = 1
+						}
+					}
+					on := ""
+					if kind != "" {
+						on = " on " + kind + " " + quoteSecretName(name)
+					}
+					for i := n; i < len(w.findings); i++ {
+						w.findings[i].Reason = k + " value" + on + w.findings[i].Reason
+					}
+					if declared == 1 {
+						w.findings = w.findings[:n]
+					}
+				}
 			}
 		case "$ref":
 			if ref, ok := v.(string); ok && label != "" {
@@ -154,6 +179,26 @@ func (w *schemaSecretWalker) values(v any, path []secretPathSeg, reason string) 
 	case map[string]any:
 		for k, e := range x {
 			w.values(e, secretAppendKey(path, k), reason)
+		}
+	}
+}
+
+// keyValues reports every string in v, a keyword's value at path, that is
+// key material (see secretKeyMaterial), with a reason that its caller
+// completes by prefixing what holds the value.
+func (w *schemaSecretWalker) keyValues(v any, path []secretPathSeg, kw string) {
+	switch x := v.(type) {
+	case string:
+		if what := secretKeyMaterial(x); what != "" {
+			w.findings = append(w.findings, Finding{Pointer: secretPointer(path), Reason: " looks like " + what + " (" + secretHint(x) + ")"})
+		}
+	case []any:
+		for i, e := range x {
+			w.keyValues(e, append(path, secretPathSeg{index: i}), kw)
+		}
+	case map[string]any:
+		for k, e := range x {
+			w.keyValues(e, secretAppendKey(path, k), kw)
 		}
 	}
 }

@@ -3,6 +3,26 @@
 // members whose names say they hold a secret. A catalog is public the moment
 // it is published, so whatever this package reports must never reach a
 // document; its findings name where, never the secret itself.
+//
+// Three kinds are known by their shape alone. A Telegram bot token is a bot
+// id of 8 to 10 digits, a colon and 35 characters starting with "A". A bare
+// AWS secret access key is a run of exactly 40 characters of [A-Za-z0-9/+]
+// that mixes lower case, upper case and digits, has 20 distinct
+// characters, changes character class as often as random text does, and is
+// not base64 of text: a Git commit, a path or an identifier is not one. In
+// a schema, a string in the default, const, enum, examples or example of
+// any schema is key material when it is hex of 32 characters or more (one
+// case, letters and digits), or base64 of 40 or more that passes the
+// guard of a bare AWS key, unless the schema says what its values are: a
+// digest or an identifier, by a word (sha256, digest, hash, checksum,
+// commit, revision, etag, fingerprint, uuid, id, ...) in the property's
+// name, in its format, or at the start of its title or description. UUIDs
+// with their dashes, colors and "sha256:…" digests are never key material.
+//
+// A query parameter (after "?", "&" or ";") is a credential when its name
+// is one that Named accepts (access_token, api_key, client_secret,
+// password, ...) or one that means a credential in a URL only (sig,
+// signature, key, X-Amz-Signature, ...), and its value looks like one.
 package secrets
 
 import (
@@ -10,6 +30,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Finding is credential material found in a JSON value.
@@ -33,6 +54,10 @@ type Finding struct {
 // token" or "sk-" does not trigger it. A string value is also reported when
 // its member's name says it holds a secret (see Named) and the value
 // looks like one: no spaces, letters and digits, not a placeholder.
+//
+// A long string that v holds several times over (as YAML aliases make
+// them: the same bytes) is scanned once per call, so that aliases cannot
+// multiply the cost of a scan.
 func Find(v any) []Finding {
 	var w secretWalker
 	var path [32]secretPathSeg
@@ -107,6 +132,52 @@ func secretPointer(path []secretPathSeg) string {
 
 type secretWalker struct {
 	findings []Finding
+	// first and scanned hold what scanSecretString said of each long
+	// string, by the address and length of its bytes: the first one
+	// without a map, which most values never need.
+	first   secretStringKey
+	firstIs secretScanned
+	scanned map[secretStringKey]secretScanned
+}
+
+// secretCacheMin is the length from which a string's scan is remembered:
+// shorter ones cost less to scan again than to look up.
+const secretCacheMin = 512
+
+// secretStringKey identifies the bytes of a string: strings that share them
+// (copies of one string, as YAML aliases give) have the same key.
+type secretStringKey struct {
+	data *byte
+	n    int
+}
+
+type secretScanned struct {
+	m  secretMatch
+	ok bool
+}
+
+// scan is scanSecretString, remembered for long strings.
+func (w *secretWalker) scan(s string) (secretMatch, bool) {
+	if len(s) < secretCacheMin {
+		return scanSecretString(s)
+	}
+	k := secretStringKey{unsafe.StringData(s), len(s)}
+	if k == w.first {
+		return w.firstIs.m, w.firstIs.ok
+	}
+	if r, ok := w.scanned[k]; ok {
+		return r.m, r.ok
+	}
+	m, ok := scanSecretString(s)
+	switch {
+	case w.first.data == nil:
+		w.first, w.firstIs = k, secretScanned{m, ok}
+	case w.scanned == nil:
+		w.scanned = map[secretStringKey]secretScanned{k: {m, ok}}
+	default:
+		w.scanned[k] = secretScanned{m, ok}
+	}
+	return m, ok
 }
 
 func (w *secretWalker) add(path []secretPathSeg, reason string) {
@@ -118,17 +189,17 @@ func (w *secretWalker) add(path []secretPathSeg, reason string) {
 func (w *secretWalker) walk(v any, path []secretPathSeg) {
 	switch x := v.(type) {
 	case string:
-		if m, ok := scanSecretString(x); ok {
+		if m, ok := w.scan(x); ok {
 			w.add(path, m.reason(""))
 		}
 	case map[string]any:
 		for k, val := range x {
 			p := append(path, secretPathSeg{key: k, index: -1})
-			if m, ok := scanSecretString(k); ok {
+			if m, ok := w.scan(k); ok {
 				w.add(p, m.reason("object key "))
 			}
 			if s, ok := val.(string); ok {
-				if m, ok := scanSecretString(s); ok {
+				if m, ok := w.scan(s); ok {
 					w.add(p, m.reason(""))
 				} else if LooksLikeCredential(s) && Named(k) {
 					w.add(p, "value of member "+quoteSecretName(k)+" looks like a credential")

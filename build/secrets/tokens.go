@@ -87,6 +87,9 @@ var secretTokenRules = []secretTokenRule{
 	{what: "an Anthropic API key", prefixes: []string{"sk-ant-"}, body: secretBase64URL, minLen: 32, classes: 3, minDistinct: 12},
 	{what: "an OpenAI-style secret key", prefixes: []string{"sk-"}, body: secretBase64URL, minLen: 32, classes: 3, minDistinct: 12},
 	{what: "an npm access token", prefixes: []string{"npm_"}, body: secretAlnum, minLen: 36, exactLen: true, classes: 2, minDistinct: 12},
+	// A PyPI token is a macaroon whose base64 starts with the encoding of
+	// its location, pypi.org.
+	{what: "a PyPI API token", prefixes: []string{"pypi-AgEIcHlwaS5vcmc"}, body: secretBase64URL, minLen: 50, classes: 2, minDistinct: 12},
 	{what: "a Hugging Face token", prefixes: []string{"hf_"}, body: secretAlnum, minLen: 34, classes: 2, minDistinct: 12},
 	{what: "a DigitalOcean token", prefixes: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, body: secretHexLower, minLen: 64, exactLen: true, classes: 2, minDistinct: 10},
 	{what: "a Google OAuth client secret", prefixes: []string{"GOCSPX-"}, body: secretBase64URL, minLen: 28, exactLen: true, classes: 2, minDistinct: 12},
@@ -133,11 +136,13 @@ const (
 	secretPrioAWS      = 2
 	secretPrioAzure    = 3
 	secretPrioToken    = 10 // + rule index
+	secretPrioTelegram = 29
 	secretPrioJWT      = 30
 	secretPrioURL      = 31
 	secretPrioBearer   = 32
 	secretPrioBasic    = 33
 	secretPrioLabel    = 34
+	secretPrioBareAWS  = 35
 	secretPrioNone     = 1 << 30
 )
 
@@ -198,7 +203,8 @@ func triggerAt(prefix string) int {
 const secretMinLen = 9
 
 // secretTriggerBytes lists the bytes that have triggers, and ':' and '='
-// that end the label of an AWS secret access key or of another credential.
+// that end the label of an AWS secret access key or of another credential
+// (and ':' that ends the bot id of a Telegram token).
 var secretTriggerBytes = func() string {
 	b := []byte{':', '='}
 	for c := range 256 {
@@ -229,6 +235,13 @@ func scanSecretString(s string) (secretMatch, bool) {
 			i += j + 1
 		}
 	}
+	// A bare AWS secret access key has no trigger: it is the one pattern
+	// that looks at every byte, and only when nothing else matched.
+	if sc.prio > secretPrioBareAWS && len(s) >= secretAWSSecretLen {
+		if m, ok := matchBareAWSSecret(s); ok {
+			sc.best, sc.prio = m, secretPrioBareAWS
+		}
+	}
 	return sc.best, sc.prio != secretPrioNone
 }
 
@@ -246,6 +259,11 @@ func (sc *secretScan) at(i int, c byte) {
 	if (c == ':' || c == '=') && sc.prio > secretPrioAWS {
 		if m, ok := matchAWSSecretAt(s, i); ok {
 			sc.best, sc.prio = m, secretPrioAWS
+		}
+	}
+	if c == ':' && sc.prio > secretPrioTelegram {
+		if m, ok := matchTelegramAt(s, i); ok {
+			sc.best, sc.prio = m, secretPrioTelegram
 		}
 	}
 	if (c == '=' || c == ':') && sc.prio > secretPrioLabel {
@@ -465,7 +483,10 @@ func matchAWSSecretAt(s string, i int) (secretMatch, bool) {
 // (api_key=…, password: …) or JSON in prose ("secret": "…"): NAME says it
 // holds a secret (see Named) and VALUE looks like one (see
 // LooksLikeCredential), so that "page=2", "token=<your token>" and
-// "Password: the account's password" are not reported.
+// "Password: the account's password" are not reported. A parameter of a
+// query string (after "?", "&" or ";") may also be named as only a query
+// names a credential (see queryNamed: sig, signature, key,
+// X-Amz-Signature, ...); its value must then be 16 characters at least.
 func matchLabelledAt(s string, i int) (secretMatch, bool) {
 	j := i
 	if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
@@ -476,8 +497,15 @@ func matchLabelledAt(s string, i int) (secretMatch, bool) {
 		j--
 	}
 	name := s[j:end]
-	if name == "" || !Named(name) {
+	if name == "" {
 		return secretMatch{}, false
+	}
+	minLen := 0
+	if !Named(name) {
+		if s[i] != '=' || j == 0 || strings.IndexByte("?&;", s[j-1]) < 0 || end != i || !queryNamed(name) {
+			return secretMatch{}, false
+		}
+		minLen = 16
 	}
 	k := i + 1
 	if s[i] == ':' {
@@ -490,7 +518,7 @@ func matchLabelledAt(s string, i int) (secretMatch, bool) {
 	}
 	e := secretQueryValue.span(s, k, 4096)
 	value := s[k:e]
-	if !LooksLikeCredential(value) {
+	if len(value) < minLen || !LooksLikeCredential(value) {
 		return secretMatch{}, false
 	}
 	return secretMatch{what: "a credential labelled " + quoteSecretName(name) + " (" + secretHint(value) + ")"}, true
@@ -693,6 +721,9 @@ func isSecretPlaceholder(s string) bool {
 
 // LooksLikeCredential reports whether the value of a secret-named member is
 // plausibly the secret itself rather than prose, a path, a URL or a
+// placeholder: 8 to 4096 characters without blanks, with letters and
+// digits (or, without digits, at least 12 letters whose case changes as
+// often as in random text, see secretRandom), some variety, and no
 // placeholder.
 func LooksLikeCredential(s string) bool {
 	if len(s) < 8 || len(s) > 4096 {
@@ -706,7 +737,10 @@ func LooksLikeCredential(s string) bool {
 	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/") || strings.Contains(s, "://") {
 		return false
 	}
-	return hasLetterAndDigit(s) && secretVariety(s, 0, 6) && !isSecretPlaceholder(s)
+	if !hasLetterAndDigit(s) && (len(s) < 12 || !secretRandom(s)) {
+		return false // a word, unless its case changes as only random text does
+	}
+	return secretVariety(s, 0, 6) && !isSecretPlaceholder(s)
 }
 
 func truncateSecretText(s string, n int) string {
