@@ -62,7 +62,8 @@ type ref struct {
 func (r ref) at(segs ...string) ref { return ref{r.src, source.JoinPointer(r.ptr, segs...)} }
 
 func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) {
-	d := Diagnostic{Pos: at.src.Pos(at.ptr), Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)}
+	// A message may quote the value it is about: never a credential in it.
+	d := Diagnostic{Pos: at.src.Pos(at.ptr), Severity: sev, Rule: rule, Message: secrets.Redact(fmt.Sprintf(format, args...))}
 	l.mu.Lock()
 	l.diags = append(l.diags, d)
 	l.mu.Unlock()
@@ -394,6 +395,12 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		l.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
 		return
 	}
+	// The site's settings are published (the AI catalog names the publisher
+	// and its display name), and signpost.yaml is as public as the rest of
+	// the catalog: no field may hold a credential.
+	for _, found := range secrets.Find(src.Value) {
+		l.errorf(top.at(source.SplitPointer(found.Pointer)...), "credential", "%s: remove it; %s is public with the catalog, and signpost publish takes credentials from its environment", found.Reason, ConfigFile)
+	}
 	if len(l.validate("config", top, src.Value)) > 0 {
 		return
 	}
@@ -402,17 +409,6 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.Origin = str(site, "origin")
 	c.Publisher = str(site, "publisher")
 	c.DisplayName = str(site, "displayName")
-	// The site's settings are published too (the AI catalog names the
-	// publisher and its display name): no credential may hide in them.
-	for _, f := range []string{"origin", "publisher", "displayName"} {
-		for _, found := range secrets.Find(str(site, f)) {
-			l.errorf(top.at("site", f), "credential", "site.%s: %s: remove it; published documents are public", f, found.Reason)
-		}
-	}
-	// Targets are not published, but signpost.yaml is public with the catalog.
-	for _, found := range secrets.Find(m["targets"]) {
-		l.errorf(top.at("targets").at(source.SplitPointer(found.Pointer)...), "credential", "targets: %s: remove it; give credentials to signpost publish through its environment", found.Reason)
-	}
 	c.Tenants = strs(m, "tenants")
 	l.loadLimits(top, m, &c.Limits)
 	c.CompactView = setting(m, "toolCatalog", "compactView")
@@ -736,7 +732,10 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Confi
 	first := map[string]*pendingTool{}
 	for _, p := range ps {
 		t := p.tool
-		if msg := toolid.Check(t.ToolID); msg != "" {
+		if found := secrets.Find(t.ToolID); len(found) > 0 {
+			// Not the format's message, whose example would spell it out.
+			l.errorf(p.from("toolId"), "credential", "toolId %s: remove it; published documents are public", found[0].Reason)
+		} else if msg := toolid.Check(t.ToolID); msg != "" {
 			l.errorf(p.from("toolId"), "toolid-format", "%s", msg)
 		} else if q, dup := first[t.ToolID]; dup {
 			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.Pos(q.at.ptr))

@@ -328,6 +328,6 @@ func TestSiteSettingsScanned(t *testing.T) {
 		"t.yaml":        "tools:\n" + tool(),
 	},
 		`signpost.yaml:1:16: origin "https://…@example.com" must be scheme and host only, like https://example.com`,
-		"signpost.yaml:1:96: site.displayName: contains a GitHub token (ghp_…): remove it; published documents are public",
+		"signpost.yaml:1:96: contains a GitHub token (ghp_…): remove it; signpost.yaml is public with the catalog, and signpost publish takes credentials from its environment",
 	)
 }

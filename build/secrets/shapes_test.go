@@ -170,3 +170,18 @@ func BenchmarkFindSecretsAliased(b *testing.B) {
 		})
 	}
 }
+
+func TestRedact(t *testing.T) {
+	token := "ghp_" + strings.Repeat("aB3dE6gH9jK2", 3)
+	for _, tc := range []struct{ in, want string }{
+		{"must be a domain name in lower case; got \"example.com\"", "must be a domain name in lower case; got \"example.com\""},
+		{`must match the pattern; got "` + token + `"`, `must match the pattern; got "ghp_…"`},
+		{"toolId " + token + " is not snake case, for example " + strings.ToLower(token), "toolId ghp_… is not snake case, for example ghp_…"},
+		{`description contains a GitHub token (ghp_…)`, `description contains a GitHub token (ghp_…)`},
+		{`got "password: ` + "YozlmDhGuKwurDMNxg7" + `"`, `got "pass…"`},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}

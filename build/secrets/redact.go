@@ -1,0 +1,71 @@
+package secrets
+
+import (
+	"strings"
+)
+
+// Redact returns text, a message about a catalog, with any credential it
+// repeats cut to its first four characters and "…", so that a diagnostic
+// about a value (a pattern the value fails, a name it cannot have) never
+// prints the secret that value holds. Text without credential material is
+// returned as it is.
+func Redact(text string) string {
+	if _, found := scanSecretString(text); !found {
+		return text
+	}
+	// Word by word first: most credentials are one word of a message.
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		word := text[start:end]
+		if _, found := scanSecretString(word); found {
+			word = secretHint(word)
+		}
+		b.WriteString(word)
+		start = -1
+	}
+	for i := 0; i < len(text); i++ {
+		if strings.IndexByte(" \t\n\"'`,;()[]{}<>", text[i]) >= 0 {
+			flush(i)
+			b.WriteByte(text[i])
+		} else if start < 0 {
+			start = i
+		}
+	}
+	flush(len(text))
+	out := b.String()
+	if _, found := scanSecretString(out); !found {
+		return out
+	}
+	// A credential of several words (a private key, "password: …"): every
+	// quoted value goes.
+	out = redactQuoted(out)
+	if _, found := scanSecretString(out); !found {
+		return out
+	}
+	return "(message withheld: it would repeat credential material)"
+}
+
+// redactQuoted cuts every double-quoted part of s to its hint.
+func redactQuoted(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '"')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i+1])
+		b.WriteString(secretHint(s[i+1 : i+1+j]))
+		b.WriteByte('"')
+		s = s[i+2+j:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
