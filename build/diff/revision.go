@@ -50,7 +50,7 @@ func (r *sides) revision(ctx context.Context, which, arg, other string) (side, e
 		// change adds it, as when signpost init writes one at the top of
 		// a repository with history.
 		r.note("%s side: revision %s has no %s in %q: comparing against an empty catalog", which, arg, build.ConfigFile, place(rev.Path))
-		return side{build: &build.Output{}, empty: true, place: s.place, placed: true, targetsKnown: true}, nil
+		return side{build: &build.Output{}, empty: true, place: s.place, placed: true, config: &build.Config{}}, nil
 	} else if err != nil {
 		return side{}, fmt.Errorf("%s side: %w", which, &NotCatalogError{Rev: arg, Path: rev.Path})
 	}
@@ -62,8 +62,7 @@ func (r *sides) revision(ctx context.Context, which, arg, other string) (side, e
 	if rev.Path != "" {
 		prefix += rev.Path + "/"
 	}
-	s.build, s.targets, err = compile(ctx, which, arg, rev.Dir, prefix)
-	s.targetsKnown = err == nil
+	s.build, s.config, err = compile(ctx, which, arg, rev.Dir, prefix)
 	return s, err
 }
 

@@ -59,6 +59,10 @@ const (
 	// changed. Only sides read from declarations (folders and revisions)
 	// know their targets; a built site does not record them.
 	RiskTargetChanged = "target-changed"
+	// RiskLimitsRaised: a limit of signpost.yaml on what a build may
+	// write was raised: every build of the catalog, this pull request's
+	// included, may take more time, memory and disk.
+	RiskLimitsRaised = "limits-raised"
 )
 
 // RiskAny, given to HasRisk, matches every kind of risk.
@@ -68,7 +72,7 @@ const RiskAny = "any"
 var riskKinds = []string{
 	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
 	RiskToolReassigned, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
-	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved, RiskTargetChanged,
+	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved, RiskTargetChanged, RiskLimitsRaised,
 }
 
 // RiskKinds returns every kind of risk, in the order reports list them.

@@ -88,8 +88,9 @@ func Run(ctx context.Context, opts Options) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if old.targetsKnown && new.targetsKnown {
-		c.diffTargets(old.targets, new.targets)
+	if old.config != nil && new.config != nil {
+		c.diffTargets(old.config.Targets, new.config.Targets)
+		c.diffLimits(old.config.Limits, new.config.Limits)
 		c.sortRisks()
 	}
 	c.Old, c.New, c.OldEmpty = opts.Old, opts.New, old.empty
@@ -107,10 +108,9 @@ type sides struct {
 // side is one side read.
 type side struct {
 	build *build.Output
-	// targets are the publish targets of the side's signpost.yaml, when
-	// targetsKnown: a built site does not record them.
-	targets      map[string]build.Target
-	targetsKnown bool
+	// config is the side's signpost.yaml, for its publish targets and
+	// limits; nil for a built site, which does not record them.
+	config *build.Config
 	// empty is set for an old revision without the catalog.
 	empty bool
 	// place is the catalog's folder in the repository (relative to its
@@ -136,8 +136,7 @@ func (r *sides) load(ctx context.Context, which, arg, other string) (side, error
 		if prefix, same, gerr := git.Folder(ctx, r.opts.Repo, arg); gerr == nil && same {
 			s.place, s.placed = repoPlace(prefix), true
 		}
-		s.build, s.targets, err = compile(ctx, which, arg, arg, "")
-		s.targetsKnown = err == nil
+		s.build, s.config, err = compile(ctx, which, arg, arg, "")
 		return s, err
 	case !errors.Is(err, fs.ErrNotExist):
 		return side{}, fmt.Errorf("%s side %s: %w", which, arg, err)
@@ -154,7 +153,7 @@ func (r *sides) note(format string, args ...any) {
 
 // compile loads and builds the catalog folder dir. prefix, when set,
 // replaces dir in diagnostics: a revision's folder is temporary.
-func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output, map[string]build.Target, error) {
+func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output, *build.Config, error) {
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		if prefix != "" {
@@ -173,7 +172,7 @@ func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s side %s: %w", which, arg, err)
 	}
-	return b, cat.Config.Targets, nil
+	return b, &cat.Config, nil
 }
 
 // openBuiltSite reads a build output folder, checking every document

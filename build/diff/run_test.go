@@ -213,3 +213,22 @@ func TestRunTargets(t *testing.T) {
 		t.Errorf("a built site against a catalog: %+v, %v", c, err)
 	}
 }
+
+// TestRunLimits: a raised limit is a risk (every build may cost more); a
+// lowered one is not.
+func TestRunLimits(t *testing.T) {
+	withLimits := func(limits string) string {
+		return catalogtest.Write(t, cmpOrMap(map[string]string{config: diffBase[config] + "limits: " + limits + "\n"}, diffBase))
+	}
+	c, err := Run(context.Background(), Options{Old: withLimits("{value: 1MiB}"), New: withLimits("{value: 512KiB, build: 8GiB}"), Repo: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range c.Risks {
+		got = append(got, r.Kind+": "+r.Message)
+	}
+	if diff := cmp.Diff([]string{"limits-raised: limits.build 1 GiB -> 8 GiB"}, got); diff != "" {
+		t.Errorf("risks (-want +got):\n%s", diff)
+	}
+}

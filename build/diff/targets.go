@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // diffTargets reports, as risks, every change to where the site is
@@ -29,6 +30,23 @@ func (c *Change) diffTargets(old, new map[string]build.Target) {
 						Message: fmt.Sprintf("%s %s -> %s", f, orNone(of[f]), orNone(nf[f]))})
 				}
 			}
+		}
+	}
+}
+
+// diffLimits reports, as risks, every limit the new side raises.
+func (c *Change) diffLimits(old, new build.Limits) {
+	for _, l := range []struct {
+		name     string
+		old, new int64
+	}{
+		{"value", old.ValueLimit(), new.ValueLimit()},
+		{"document", old.DocumentLimit(), new.DocumentLimit()},
+		{"build", old.BuildLimit(), new.BuildLimit()},
+	} {
+		if l.new > l.old {
+			o, n := english.Bytes(l.old), english.Bytes(l.new)
+			c.risk(Risk{Kind: RiskLimitsRaised, Old: o, New: n, Message: fmt.Sprintf("limits.%s %s -> %s", l.name, o, n)})
 		}
 	}
 }

@@ -88,6 +88,8 @@ Risks, in the order reports list them:
                          signpost.yaml added or removed, or its bucket,
                          prefix, region, endpoint, distribution or function
                          names (not known for a built site)
+  limits-raised          a limit of signpost.yaml on what a build may write
+                         was raised (not known for a built site)
 
 --format text (default) is for people, json is the whole change with stable
 field names, markdown is a report for a pull-request comment or a GitHub job

@@ -70,6 +70,7 @@ type (
 		Needs       string
 		If          string
 		RunsOn      string `yaml:"runs-on"`
+		Timeout     int    `yaml:"timeout-minutes"`
 		Permissions map[string]string
 		Concurrency struct {
 			Group            string
@@ -131,6 +132,7 @@ func checkJob(catalog, build string) workflowJob {
 	j := workflowJob{
 		Name:        "Validate, build and diff",
 		RunsOn:      "ubuntu-latest",
+		Timeout:     15,
 		Permissions: map[string]string{"contents": "read"},
 		Steps: append(setupSteps("latest", true),
 			workflowStep{Name: "Validate", Run: "signpost validate " + catalog + " --format github"},
@@ -162,8 +164,12 @@ func publishJob(name string, permissions map[string]string, steps ...workflowSte
 		Needs:       "check",
 		If:          "github.event_name != 'pull_request' && github.ref == 'refs/heads/main'",
 		RunsOn:      "ubuntu-latest",
+		Timeout:     15,
 		Permissions: permissions,
 		Steps:       append(setupSteps("latest", false), steps...),
+	}
+	if name == "Publish to S3" {
+		j.Timeout = 30 // with the wait for CloudFront's invalidation
 	}
 	// Two publishes never overlap, and one in progress is never cut short.
 	j.Concurrency.Group = "signpost-publish"
@@ -257,6 +263,11 @@ func TestInitWorkflow(t *testing.T) {
 				for name, job := range wf.Jobs {
 					if job.Permissions == nil {
 						t.Errorf("job %s states no permissions", name)
+					}
+					// A pull request's catalog must not hold a runner for
+					// GitHub's default six hours.
+					if job.Timeout <= 0 || job.Timeout > 30 {
+						t.Errorf("job %s: timeout-minutes %d, want 1 to 30", name, job.Timeout)
 					}
 					for _, s := range job.Steps {
 						if s.Uses != "" && !slices.Contains(pinnedActions, s.Uses) {
