@@ -148,6 +148,11 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 				schema = "mcp-catalog"
 			case d.Route.Route == spec.RouteAICatalog:
 				schema = "ai-catalog"
+			case d.Route.Route == spec.RouteToolCatalogue:
+				schema = "tool-catalogue"
+			case strings.HasPrefix(d.Route.Route, spec.RouteGroups):
+				schema = "tool-catalogue"
+				n["group document"]++
 			default:
 				schema = map[[2]bool]string{
 					{false, false}: "tool-descriptor", {true, false}: "tool-list",
@@ -159,7 +164,7 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 		}
 	}
 	for _, schema := range []string{"tool-descriptor", "tool-list", "compact-tool-descriptor", "compact-tool-list",
-		"mcp-server-card-draft", "mcp-catalog", "ai-catalog", "official server card"} {
+		"mcp-server-card-draft", "mcp-catalog", "ai-catalog", "official server card", "tool-catalogue", "group document"} {
 		if n[schema] == 0 {
 			t.Errorf("no document checked against %s", schema)
 		}

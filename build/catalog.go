@@ -36,6 +36,21 @@ type Config struct {
 	Targets map[string]Target
 	// Limits bound the size of what the catalog builds.
 	Limits Limits
+	// APIVersion is the version of the API the catalog describes, as the
+	// tool catalogue publishes it; empty means DefaultAPIVersion.
+	APIVersion string
+}
+
+// DefaultAPIVersion is the tool catalogue's apiVersion of a catalog that
+// declares none.
+const DefaultAPIVersion = "0"
+
+// APIVersionOrDefault returns the API version the tool catalogue publishes.
+func (c *Config) APIVersionOrDefault() string {
+	if c.APIVersion == "" {
+		return DefaultAPIVersion
+	}
+	return c.APIVersion
 }
 
 // Target is one place the site is published: an S3 bucket, usually behind
@@ -103,9 +118,46 @@ type Tool struct {
 	Egress       string
 	Status       string
 	// Tenants limits the tool to these tenants; empty means every tenant.
-	Tenants      []string
-	InputSchema  any
+	Tenants []string
+	// InputSchema is the tool's arguments as published: the declared
+	// schema with the reserved arguments (see Reserved) added.
+	InputSchema any
+	// OutputSchema describes the first JSON-object success response; nil
+	// when the tool declares none, or one the catalogue cannot publish.
 	OutputSchema any
+	// Group is the name of the tool's group (cluster) in the tool
+	// catalogue: declared, or its server's or source's; GroupKey is its
+	// normalized key.
+	Group, GroupKey string
+	// Irreversible marks a destructive tool whose effect cannot be undone:
+	// a caller must confirm it through Reserved.Confirmation.
+	Irreversible bool
+	// Reserved names the arguments the catalogue reserves in InputSchema.
+	Reserved Reserved
+	// Sensitivity is what the tool's response holds that needs care, when
+	// declared.
+	Sensitivity *Sensitivity
+}
+
+// Reserved names a tool's reserved arguments: the caller-owned idempotency
+// key of a keyed tool, and the confirmation of an irreversible one. Empty
+// when the tool has none.
+type Reserved struct {
+	// IdempotencyKey is the argument that holds the key; KeyDeclared is
+	// true when it is the tool's own argument, named by its declaration,
+	// and false when the catalogue added it.
+	IdempotencyKey string
+	KeyDeclared    bool
+	// Confirmation is the argument that confirms an irreversible call,
+	// always added by the catalogue.
+	Confirmation string
+}
+
+// Sensitivity is response-sensitivity metadata: how sensitive a tool's
+// response is, and where in it the sensitive values are.
+type Sensitivity struct {
+	Level  string   // personal, confidential or secret
+	Fields []string // JSON pointers into the response; empty for all of it
 }
 
 // Published reports whether the tool appears in the built site.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -141,6 +142,8 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 
 	bodies := make([][]byte, len(tools))
+	entries := make([][]byte, len(tools)) // of the tool catalogue
+	costs := make([]Tokens, len(tools))
 	var compact [][]byte
 	if cat.Config.CompactView {
 		compact = make([][]byte, len(tools))
@@ -169,7 +172,17 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 				}
 				compact[i] = encoded(*scratch)
 			}
-			return nil
+			var c []byte
+			if compact != nil {
+				c = document(compact[i])
+			}
+			cost, err := measureTokens(document(bodies[i]), c)
+			if err != nil {
+				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
+			}
+			costs[i] = cost
+			entries[i] = appendJSON(nil, catalogueTool(t, cost))
+			return lim.document(spec.RouteToolCatalogue, len(entries[i]))
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -193,6 +206,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 		}
 		s.Documents = append(s.Documents, cards...)
 		s.Documents = append(s.Documents, compileCatalogs(cat, tools, s.Tenant)...)
+		s.Documents = append(s.Documents, compileCatalogue(cat, tools, entries, costs, s.Tenant)...)
 		SortDocuments(s.Documents)
 		for _, d := range s.Documents {
 			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool || d.Route.Route == spec.RouteTools {
@@ -275,7 +289,8 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 				sources = append(sources, t.Source)
 			}
 		}
-		ad := &toolCatalogAd{URL: strings.TrimSuffix(origin, "/") + spec.RouteTools, Sources: sources, CompactView: cat.Config.CompactView}
+		base := strings.TrimSuffix(origin, "/")
+		ad := &toolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView}
 		doc := aiCatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
 		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
 	}

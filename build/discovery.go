@@ -87,6 +87,7 @@ func mcpCatalog(origin string, servers []*Server) any {
 // toolCatalogAd is what the AI catalog says about the site's tool catalog.
 type toolCatalogAd struct {
 	URL         string   // absolute URL of /tools
+	Catalogue   string   // absolute URL of /tool-catalogue.json
 	Sources     []string // source values of the published tools, in any order
 	CompactView bool
 }
@@ -99,7 +100,7 @@ type toolCatalogAd struct {
 // server's is its CardURL with the card's own media type. When tools is not
 // nil, the entry urn:air:PUBLISHER:tool-catalog describes the tool catalog
 // inline (type application/json, data {"toolCatalog": {"url", "sources"
-// sorted and unique, "compactView"}}).
+// sorted and unique, "compactView", "catalogue"}}).
 func aiCatalog(origin, publisher, displayName string, servers []*Server, tools *toolCatalogAd) any {
 	origin = strings.TrimSuffix(origin, "/")
 	entries := []any{}
@@ -131,6 +132,7 @@ func aiCatalog(origin, publisher, displayName string, servers []*Server, tools *
 				"url":         tools.URL,
 				"sources":     sources,
 				"compactView": tools.CompactView,
+				"catalogue":   tools.Catalogue,
 			}},
 		})
 	}

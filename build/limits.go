@@ -358,10 +358,12 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 	for _, f := range []struct {
 		name   string
 		schema any
-	}{{"inputSchema", t.InputSchema}, {"outputSchema", t.OutputSchema}} {
+	}{{"inputSchema", declaredInput(p)}, {"outputSchema", t.OutputSchema}} {
 		if f.schema == nil {
 			continue
 		}
+		// A schema with reserved arguments added is measured as declared,
+		// so that a file many tools share is still measured once.
 		s, ptr, ok := l.sizes.measure(f.schema, limit-n)
 		if n += s; !ok {
 			return n, p.from(f.name).at(source.SplitPointer(ptr)...), false
@@ -379,4 +381,12 @@ func (l *loader) serverFits(at ref, v any) bool {
 		return false
 	}
 	return true
+}
+
+// declaredInput is the tool's input schema as declared.
+func declaredInput(p *pendingTool) any {
+	if p.declaredInput != nil {
+		return p.declaredInput
+	}
+	return p.tool.InputSchema
 }

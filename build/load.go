@@ -412,6 +412,8 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.Tenants = strs(m, "tenants")
 	l.loadLimits(top, m, &c.Limits)
 	c.CompactView = setting(m, "toolCatalog", "compactView")
+	tc, _ := m["toolCatalog"].(map[string]any)
+	c.APIVersion = str(tc, "apiVersion")
 	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")
 	c.AICatalog = setting(m, "discovery", "aiCatalog")
 	targets, _ := m["targets"].(map[string]any)
@@ -447,6 +449,10 @@ type pendingTool struct {
 	explicit     bool           // toolId declared rather than derived
 	claim        toolid.Claim   // for derived toolIds
 	checkSchemas bool           // false for a recorded tool hidden by classify
+	keyArgument  string         // the declared idempotencyKey
+	// declaredInput is the input schema as declared, when the published
+	// one is a copy with reserved arguments added.
+	declaredInput any
 }
 
 // from is where the tool's field came from, or the declaration itself when
@@ -518,6 +524,7 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 	if t.InputSchema == nil {
 		t.InputSchema = map[string]any{"type": "object"}
 	}
+	l.catalogueFields(p, at, m)
 	if t.Name != "" && t.Source == spec.SourceHostExtension {
 		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 	}
@@ -754,6 +761,7 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Confi
 			}
 		}
 	}
+	l.checkCatalogue(ps)
 	tooLarge := l.checkSizes(ps, c)
 	g, ctx := errgroup.WithContext(l.ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))

@@ -717,7 +717,7 @@ func TestServerCatalogs(t *testing.T) {
 	}
 	srvTValid(t, sch.byName["mcp-catalog"], "MCP catalog", mcp)
 
-	tools := &toolCatalogAd{URL: "https://example.com/tools", Sources: []string{"mcp", "host-extension", "mcp"}, CompactView: true}
+	tools := &toolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json", Sources: []string{"mcp", "host-extension", "mcp"}, CompactView: true}
 	wantAI := srvTJSON(t, `{
 	  "specVersion": "1.0",
 	  "host": {"domain": "example.com", "displayName": "Example Corp"},
@@ -726,7 +726,7 @@ func TestServerCatalogs(t *testing.T) {
 	    {"identifier": "urn:air:example.com:mcp:com.example/weather", "type": "application/mcp-server-card+json", "url": "https://example.com/cards/weather.json"},
 	    {"identifier": "urn:air:example.com:mcp:net.partner/search", "type": "application/mcp-server-card+json", "url": "https://partner.example.org/search/server-card"},
 	    {"identifier": "urn:air:example.com:mcp:org.acme/support", "type": "application/mcp-server+json", "url": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"},
-	    {"identifier": "urn:air:example.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://example.com/tools", "sources": ["host-extension", "mcp"], "compactView": true}}}
+	    {"identifier": "urn:air:example.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://example.com/tools", "sources": ["host-extension", "mcp"], "compactView": true, "catalogue": "https://example.com/tool-catalogue.json"}}}
 	  ]}`)
 	ai := aiCatalog("https://example.com", "example.com", "Example Corp", servers, tools)
 	if diff := cmp.Diff(wantAI, srvTRoundTrip(t, ai)); diff != "" {
@@ -752,7 +752,7 @@ func TestServerCatalogs(t *testing.T) {
 	srvTValid(t, sch.byName["mcp-catalog"], "empty MCP catalog", emptyMCP)
 
 	// A tool catalog with no tools still lists an empty array of sources.
-	noTools := aiCatalog("https://example.com", "example.com", "", nil, &toolCatalogAd{URL: "https://example.com/tools"})
+	noTools := aiCatalog("https://example.com", "example.com", "", nil, &toolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json"})
 	srvTValid(t, sch.byName["ai-catalog"], "AI catalog without tools", noTools)
 }
 
@@ -774,7 +774,7 @@ func TestServerSchemasReject(t *testing.T) {
 		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:com.example/a", "type": "application/mcp-server-card+json", "url": "https://e.com/a.json", "data": {}}]}`},
 		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:com.example/a", "type": "application/json", "url": "https://e.com/a.json"}]}`},
 		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:tool-catalog", "type": "application/json", "url": "https://e.com/tools"}]}`},
-		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://e.com/tools", "sources": ["cli"], "compactView": true}}}]}`},
+		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://e.com/tools", "sources": ["cli"], "compactView": true, "catalogue": "https://e.com/tool-catalogue.json"}}}]}`},
 		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://e.com/tools", "sources": []}}}]}`},
 		{"mcp-server-card-draft", `{"version": "1.0.0"}`},
 		{"mcp-server-card-draft", `{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json", "name": "com.example/a"}`},

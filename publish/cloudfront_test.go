@@ -219,6 +219,10 @@ func TestPublishInvalidatesChangedTool(t *testing.T) {
 	p, _ := publish(t, client, bucket, dir, changed, applyOptions{MaxDeletes: 10})
 	pre := "/" + dir
 	want := []string{
+		pre + "/tool-catalogue.json",
+		pre + "/tool-catalogue/groups/weather.json",
+		"/tool-catalogue.json",
+		"/tool-catalogue/groups/weather.json",
 		pre + "/tools.compact.json",
 		pre + "/tools.json",
 		pre + "/tools/get_forecast.compact.json",
@@ -250,14 +254,6 @@ func TestBeforeListsOrder(t *testing.T) {
 	}})
 	if before <= 0 {
 		t.Fatalf("BeforeLists ran after %d uploads", before)
-	}
-	isList := func(key string) bool {
-		for _, l := range []string{"/tools.json", "/tools.compact.json", "/.well-known/mcp/catalog.json", "/.well-known/ai-catalog.json"} {
-			if strings.HasSuffix(key, l) {
-				return true
-			}
-		}
-		return false
 	}
 	for i, key := range api.puts {
 		if i < before && isList(key) {

@@ -2,6 +2,7 @@ package publish
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/md5"
 	"encoding/base64"
@@ -198,7 +199,9 @@ func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	}
 	byKey := func(a, b Upload) int { return strings.Compare(a.Key, b.Key) }
 	slices.SortFunc(documents, byKey)
-	slices.SortFunc(lists, byKey)
+	slices.SortFunc(lists, func(a, b Upload) int {
+		return cmp.Or(cmp.Compare(spec.IndexLevel(a.Doc.Route.Route), spec.IndexLevel(b.Doc.Route.Route)), byKey(a, b))
+	})
 	p.Uploads = append(documents, lists...)
 	for key, etag := range remote {
 		if seen[key] {
@@ -337,14 +340,24 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		}
 	}
 
-	split := len(p.Uploads)
+	// Documents, then the lists that name them, then the catalogs that name
+	// the lists: each level is uploaded whole before the next starts.
+	var levels [][]Upload
 	for i, u := range p.Uploads {
-		if spec.IsIndex(u.Doc.Route.Route) {
-			split = i
-			break
+		if i == 0 || spec.IndexLevel(u.Doc.Route.Route) != spec.IndexLevel(p.Uploads[i-1].Doc.Route.Route) {
+			levels = append(levels, nil)
 		}
+		levels[len(levels)-1] = append(levels[len(levels)-1], u)
 	}
-	for i, group := range [][]Upload{p.Uploads[:split], p.Uploads[split:]} {
+	// The hook runs between the documents and the first list, even when
+	// either is missing.
+	if len(levels) == 0 || spec.IsIndex(levels[0][0].Doc.Route.Route) {
+		levels = append([][]Upload{nil}, levels...)
+	}
+	if len(levels) == 1 {
+		levels = append(levels, nil)
+	}
+	for i, group := range levels {
 		if i == 1 && opts.BeforeLists != nil {
 			if err := opts.BeforeLists(ctx); err != nil {
 				return res, err

@@ -128,7 +128,7 @@ func removeAndChange(c *build.Catalog) {
 }
 
 func isList(key string) bool {
-	for _, l := range []string{"/tools.json", "/tools.compact.json", "/.well-known/mcp/catalog.json", "/.well-known/ai-catalog.json"} {
+	for _, l := range []string{"/tools.json", "/tools.compact.json", "/tool-catalogue.json", "/.well-known/mcp/catalog.json", "/.well-known/ai-catalog.json"} {
 		if strings.HasSuffix(key, l) {
 			return true
 		}

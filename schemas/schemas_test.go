@@ -55,6 +55,7 @@ var allNames = []string{
 	"mcp-catalog",
 	"mcp-server-card-draft",
 	"route-table",
+	"tool-catalogue",
 	"tool-descriptor",
 	"tool-list",
 }
@@ -279,7 +280,7 @@ const (
 	]}, {"tenant": "acme", "dir": "tenants/acme", "routes": []}]}`
 )
 
-const allowedToolFields = "description, egress, inputSchema, name, outputSchema, replayPolicy, safetyTier, server, source, status, tenants, title, toolId"
+const allowedToolFields = "description, egress, group, idempotencyKey, inputSchema, irreversible, name, outputSchema, replayPolicy, responseSensitivity, safetyTier, server, source, status, tenants, title, toolId"
 
 type validateCase struct {
 	name     string
@@ -542,7 +543,7 @@ var validateCases = []validateCase{
 
 	// names
 	{"unknown schema", "tool", `{}`, []Violation{
-		{"", `unknown schema "tool"; known: ai-catalog, compact-tool-descriptor, compact-tool-list, config, declarations, mcp-catalog, mcp-server-card-draft, route-table, tool-descriptor, tool-list`},
+		{"", `unknown schema "tool"; known: ai-catalog, compact-tool-descriptor, compact-tool-list, config, declarations, mcp-catalog, mcp-server-card-draft, route-table, tool-catalogue, tool-descriptor, tool-list`},
 	}},
 }
 

@@ -190,6 +190,7 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 		old, new := toolIdentity(bd), toolIdentity(ad)
 		c.risk(Risk{Kind: RiskToolReassigned, ToolID: id, Old: old, New: new, Message: fmt.Sprintf("now names %s (was %s)", new, old)})
 	}
+	c.diffEntries(id, b.entry, a.entry)
 
 	// A tenant added or removed is reported once, as a site, rather than
 	// with every tool it sees: only the tenants on both sides count here.
@@ -218,6 +219,32 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 
 // toolIdentity names the tool a toolId stands for: its source, and its MCP
 // server and name when it has them.
+// diffEntries reports what changed in a tool's entry of the tool
+// catalogue: its group, and its reserved arguments, which callers must
+// send. A build without a catalogue has nothing to compare.
+func (c *Change) diffEntries(id string, b, a catalogueEntry) {
+	if b.Name == "" || a.Name == "" {
+		return
+	}
+	if b.Group != a.Group {
+		c.risk(Risk{Kind: RiskGroupMoved, ToolID: id, Old: b.Group, New: a.Group, Message: fmt.Sprintf("group %s -> %s", b.Group, a.Group)})
+	}
+	for _, f := range []struct{ what, old, new string }{
+		{"idempotency key", b.Reserved.IdempotencyKey.Argument, a.Reserved.IdempotencyKey.Argument},
+		{"confirmation", b.Reserved.Confirmation.Argument, a.Reserved.Confirmation.Argument},
+	} {
+		switch {
+		case f.old == f.new:
+		case f.old == "":
+			c.risk(Risk{Kind: RiskReservedChanged, ToolID: id, New: f.new, Message: fmt.Sprintf("reserved %s %s added: callers must now send it", f.what, f.new)})
+		case f.new == "":
+			c.risk(Risk{Kind: RiskReservedChanged, ToolID: id, Old: f.old, Message: fmt.Sprintf("reserved %s %s removed", f.what, f.old)})
+		default:
+			c.risk(Risk{Kind: RiskReservedChanged, ToolID: id, Old: f.old, New: f.new, Message: fmt.Sprintf("reserved %s %s -> %s", f.what, f.old, f.new)})
+		}
+	}
+}
+
 func toolIdentity(d toolDoc) string {
 	id := cmp.Or(d.Source, "(no source)")
 	if d.Server != "" {

@@ -236,7 +236,8 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{tools, "replayPolicy: deterministic", "replayPolicy: idempotent"}, {tools, "replayPolicy: keyed", "replayPolicy: idempotent"}},
 			want: []string{
 				"risk replay-loosened tool get_forecast: replayPolicy deterministic -> idempotent",
-				"tool ~ delete_thing: replayPolicy keyed -> idempotent; compact descriptor changed",
+				"risk reserved-changed tool delete_thing: reserved idempotency key idempotencyKey removed",
+				"tool ~ delete_thing: replayPolicy keyed -> idempotent; inputSchema changed; compact descriptor changed",
 				"tool ~ get_forecast: replayPolicy deterministic -> idempotent; compact descriptor changed",
 			},
 		},
@@ -245,7 +246,8 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{tools, "replayPolicy: keyed", "replayPolicy: unsafe"}},
 			want: []string{
 				"risk replay-loosened tool delete_thing: replayPolicy keyed -> unsafe",
-				"tool ~ delete_thing: replayPolicy keyed -> unsafe; compact descriptor changed",
+				"risk reserved-changed tool delete_thing: reserved idempotency key idempotencyKey removed",
+				"tool ~ delete_thing: replayPolicy keyed -> unsafe; inputSchema changed; compact descriptor changed",
 			},
 		},
 		{
@@ -253,6 +255,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{tools, "server: com.example/weather", "server: com.example/helpdesk"}},
 			want: []string{
 				"risk tool-reassigned tool get_forecast: now names host-extension com.example/helpdesk (was host-extension com.example/weather)",
+				"risk group-moved tool get_forecast: group weather -> helpdesk",
 				`tool ~ get_forecast: server "com.example/weather" -> "com.example/helpdesk"`,
 			},
 		},
@@ -261,6 +264,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{tools, "source: host-extension\n    safetyTier: write", "source: openapi\n    safetyTier: write"}},
 			want: []string{
 				"risk tool-reassigned tool delete_thing: now names openapi (was host-extension)",
+				"risk group-moved tool delete_thing: group host_extension -> openapi",
 				"tool ~ delete_thing: source host-extension -> openapi; compact descriptor changed",
 				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
 			},
@@ -368,6 +372,7 @@ func TestDiff(t *testing.T) {
 				"risk server-removed server com.example/weather: no longer published",
 				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
 				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
+				"risk group-moved tool get_forecast: group weather -> host_extension",
 				`tool ~ get_forecast: server "com.example/weather" -> (none)`,
 				"server - com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
 				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",

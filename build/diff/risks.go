@@ -59,6 +59,13 @@ const (
 	// changed. Only sides read from declarations (folders and revisions)
 	// know their targets; a built site does not record them.
 	RiskTargetChanged = "target-changed"
+	// RiskReservedChanged: a reserved argument of the tool catalogue (the
+	// idempotency key of a keyed tool, the confirmation of an irreversible
+	// one) was added, removed or renamed: what a caller must send changed.
+	RiskReservedChanged = "reserved-changed"
+	// RiskGroupMoved: a tool moved to another group of the tool catalogue:
+	// a client that takes one group gains or loses it.
+	RiskGroupMoved = "group-moved"
 	// RiskLimitsRaised: a limit of signpost.yaml on what a build may
 	// write was raised: every build of the catalog, this pull request's
 	// included, may take more time, memory and disk.
@@ -73,6 +80,7 @@ var riskKinds = []string{
 	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
 	RiskToolReassigned, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
 	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved, RiskTargetChanged, RiskLimitsRaised,
+	RiskReservedChanged, RiskGroupMoved,
 }
 
 // RiskKinds returns every kind of risk, in the order reports list them.

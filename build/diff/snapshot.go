@@ -43,6 +43,26 @@ type toolState struct {
 	standard []byte // the descriptor as published
 	compact  []byte // nil when the site has no compact view
 	tenants  []string
+	// entry is what the tool catalogue says of the tool; zero for a build
+	// without one.
+	entry catalogueEntry
+}
+
+// catalogueEntry is what diff reads of a tool's entry in the tool
+// catalogue: its group and its reserved arguments.
+type catalogueEntry struct {
+	Name     string `json:"name"`
+	Group    string `json:"group"`
+	Reserved struct {
+		IdempotencyKey reservedArgument `json:"idempotencyKey"`
+		Confirmation   reservedArgument `json:"confirmation"`
+	} `json:"reserved"`
+}
+
+// reservedArgument is a reserved argument's entry; Argument is empty when
+// the tool has none.
+type reservedArgument struct {
+	Argument string `json:"argument"`
 }
 
 // toolDoc is a published ToolDescriptor with its schemas kept as the bytes
@@ -150,7 +170,10 @@ func (st *siteState) identity() (origin, publisher string) {
 
 func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, entries map[string]string) error {
 	route := d.Route.Route
-	if !spec.IsToolRoute(route) {
+	_, isGroup := spec.GroupKeyOf(route)
+	// The tool routes and the tool catalogue are read as tools, not as
+	// documents: a change to them is a change to a tool.
+	if !spec.IsToolRoute(route) && route != spec.RouteToolCatalogue && !isGroup {
 		k := docKey{route, d.View}
 		if _, dup := st.docs[k]; dup {
 			return fmt.Errorf("two documents for view %s", d.View)
@@ -188,6 +211,23 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 			t.tenants = append(t.tenants, tenant)
 		}
 		st.tools++
+	case route == spec.RouteToolCatalogue:
+		var cat struct {
+			Tools []catalogueEntry `json:"tools"`
+		}
+		if err := json.Unmarshal(d.Body, &cat); err != nil {
+			return fmt.Errorf("not a tool catalogue: %w", err)
+		}
+		for _, e := range cat.Tools {
+			t := s.tools[e.Name]
+			if t == nil {
+				t = &toolState{}
+				s.tools[e.Name] = t
+			}
+			if t.entry.Name == "" {
+				t.entry = e
+			}
+		}
 	case d.ContentType == spec.ContentTypeServerCardV1 || d.ContentType == spec.ContentTypeServerCardDraft:
 		card, name, err := readCard(d.Body)
 		if err != nil {

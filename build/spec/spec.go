@@ -35,7 +35,34 @@ const (
 	RouteMCPCatalog = "/.well-known/mcp/catalog.json"
 	// RouteAICatalog is the AI Catalog 1.0.
 	RouteAICatalog = "/.well-known/ai-catalog.json"
+	// RouteToolCatalogue is the tool catalogue: the tools with their
+	// arguments, reserved fields and groups, as one document. Each group
+	// is also below RouteGroups, at GroupRoute(key).
+	RouteToolCatalogue = "/tool-catalogue.json"
+	// RouteGroups is the folder of the tool catalogue's group documents.
+	RouteGroups = "/tool-catalogue/groups/"
 )
+
+// ToolCatalogueVersion is the catalogVersion of the tool catalogue
+// signpost writes, and the only one it reads.
+const ToolCatalogueVersion = 1
+
+// GroupModuleKey returns a group's moduleKey in the tool catalogue: the
+// path of its document below /tool-catalogue/, without ".json".
+func GroupModuleKey(key string) string { return "groups/" + key }
+
+// GroupRoute returns the route of the document of the group key.
+func GroupRoute(key string) string { return RouteGroups + key + ".json" }
+
+// GroupKeyOf returns the group key of a route below RouteGroups, and false
+// for any other route.
+func GroupKeyOf(route string) (string, bool) {
+	rest, ok := strings.CutPrefix(route, RouteGroups)
+	if !ok {
+		return "", false
+	}
+	return strings.CutSuffix(rest, ".json")
+}
 
 // ToolRoute returns the route of the tool toolID.
 func ToolRoute(toolID string) string { return RouteTools + "/" + toolID }
@@ -52,15 +79,25 @@ func IsToolRoute(route string) bool {
 }
 
 // IsIndex reports whether the document at route names other documents: the
-// tool list and the two discovery catalogs. A host must publish an index
-// after the documents it names, and never keep an old one that names a
-// document gone.
-func IsIndex(route string) bool {
+// tool list, the tool catalogue (its groups) and the two discovery catalogs.
+// A host must publish an index after the documents it names, and never keep
+// an old one that names a document gone.
+func IsIndex(route string) bool { return IndexLevel(route) > 0 }
+
+// IndexLevel orders the documents a host publishes: 0 for a document that
+// names none, 1 for the tool list and the tool catalogue, which name tool
+// and group documents, 2 for the discovery catalogs, which name the tool
+// list and the catalogue (the AI catalog) besides server cards. Publishing
+// level by level, each after the one below it, never leaves a document
+// naming one not yet there.
+func IndexLevel(route string) int {
 	switch route {
-	case RouteTools, RouteMCPCatalog, RouteAICatalog:
-		return true
+	case RouteTools, RouteToolCatalogue:
+		return 1
+	case RouteMCPCatalog, RouteAICatalog:
+		return 2
 	}
-	return false
+	return 0
 }
 
 // Views of the tool catalog, chosen with the view query parameter.

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/internal/scaffold"
+	"github.com/signpost-dev/signpost/internal/version"
 )
 
 // The publish choices of signpost init.
@@ -135,7 +136,7 @@ func (o initOptions) scaffold(cmd *cobra.Command, dir string) scaffold.Options {
 		Region:      given("region", o.region),
 		RoleARN:     given("role-arn", o.roleARN),
 		Branch:      o.branch,
-		Version:     buildVersion(),
+		Version:     version.String(),
 	}
 }
 

@@ -207,7 +207,9 @@ func TestPublishCloudFront(t *testing.T) {
 	if len(inv) != 2 {
 		t.Fatalf("%d invalidations, want one per distribution: %+v", len(inv), inv)
 	}
-	want := []string{"/tenants/acme/tools.compact.json", "/tenants/acme/tools.json", "/tenants/acme/tools/get_forecast.compact.json", "/tenants/acme/tools/get_forecast.json", "/tools", "/tools/get_forecast"}
+	want := []string{"/tenants/acme/tool-catalogue.json", "/tenants/acme/tool-catalogue/groups/host_extension.json",
+		"/tenants/acme/tools.compact.json", "/tenants/acme/tools.json", "/tenants/acme/tools/get_forecast.compact.json", "/tenants/acme/tools/get_forecast.json",
+		"/tool-catalogue.json", "/tool-catalogue/groups/host_extension.json", "/tools", "/tools/get_forecast"}
 	if inv[0].DistributionID != "E1ACME" || !slices.Equal(inv[0].Paths, want) {
 		t.Errorf("acme invalidation %+v, want paths %q", inv[0], want)
 	}
@@ -240,10 +242,10 @@ func TestPublishCloudFront(t *testing.T) {
 		t.Fatalf("dry run: exit %d\n%s", code, text.String())
 	}
 	for _, line := range []string{
-		"plan for tenant acme at s3://discovery/tenants/acme/: 4 uploads, 0 deletes,",
+		"plan for tenant acme at s3://discovery/tenants/acme/: 6 uploads, 0 deletes,",
 		"  function discovery-acme-viewer-request: unchanged\n",
-		"  invalidate 6 paths on distribution E1ACME\n    /tenants/acme/tools.compact.json\n",
-		"  invalidate 6 paths on distribution E1GLOBEX\n",
+		"  invalidate 10 paths on distribution E1ACME\n    /tenants/acme/tool-catalogue.json\n",
+		"  invalidate 10 paths on distribution E1GLOBEX\n",
 		"dry run: nothing changed for tenant globex\n",
 	} {
 		if !strings.Contains(text.String(), line) {
@@ -257,7 +259,7 @@ func TestPublishCloudFront(t *testing.T) {
 	cf.Fail("CreateInvalidation", 503)
 	var errOut strings.Builder
 	code := run(ctx, []string{"publish", dir, "--target", "production"}, io.Discard, &errOut)
-	if code != exitInvalid || !strings.Contains(errOut.String(), "invalidate 6 paths on distribution E1ACME") {
+	if code != exitInvalid || !strings.Contains(errOut.String(), "invalidate 10 paths on distribution E1ACME") {
 		t.Errorf("failing invalidation: exit %d: %s", code, errOut.String())
 	}
 	// The documents are up, so the next publish finds nothing to upload,
@@ -265,7 +267,7 @@ func TestPublishCloudFront(t *testing.T) {
 	cf.Fail("CreateInvalidation", 0)
 	before := len(cf.Invalidations())
 	r = publishJSON()
-	if c := r.Sites[0].CloudFront; len(r.Sites[0].Uploads) != 0 || len(c.Pending) != 6 || len(c.Invalidations) != 6 || len(c.InvalidationIDs) != 1 {
+	if c := r.Sites[0].CloudFront; len(r.Sites[0].Uploads) != 0 || len(c.Pending) != 10 || len(c.Invalidations) != 10 || len(c.InvalidationIDs) != 1 {
 		t.Errorf("a publish after a failed invalidation: %+v %+v", r.Sites[0], c)
 	}
 	if n := len(cf.Invalidations()) - before; n != 2 {
@@ -365,36 +367,40 @@ func TestPublishOutput(t *testing.T) {
 	}
 
 	out, _ := publishCmd(0, "--dry-run")
-	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
+	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged
   upload site/.signpost-404.json (new)
+  upload site/tool-catalogue/groups/host_extension.json (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
-  upload site/.well-known/ai-catalog.json (new)
-  upload site/.well-known/mcp/catalog.json (new)
+  upload site/tool-catalogue.json (new)
   upload site/tools.compact.json (new)
   upload site/tools.json (new)
+  upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/mcp/catalog.json (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
 dry run: nothing changed for the site without tenants
 `)
 	out, _ = publishCmd(0)
-	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 9 uploads, 0 deletes, 0 unchanged
+	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged
   upload site/.signpost-404.json (new)
+  upload site/tool-catalogue/groups/host_extension.json (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
-  upload site/.well-known/ai-catalog.json (new)
-  upload site/.well-known/mcp/catalog.json (new)
+  upload site/tool-catalogue.json (new)
   upload site/tools.compact.json (new)
   upload site/tools.json (new)
+  upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/mcp/catalog.json (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
-published the site without tenants to s3://pinned/site/: 9 uploaded (2210 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
+published the site without tenants to s3://pinned/site/: 11 uploaded (4339 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
 `)
 
 	write("a.yaml", tool("get_forecast", "A forecast, described anew."))
@@ -402,22 +408,28 @@ published the site without tenants to s3://pinned/site/: 9 uploaded (2210 bytes)
 		t.Fatal(err)
 	}
 	out, errOut := publishCmd(exitInvalid, "--max-deletes", "1")
-	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 4 uploads, 2 deletes, 3 unchanged
+	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 6 uploads, 2 deletes, 3 unchanged
+  upload site/tool-catalogue/groups/host_extension.json (content changed)
   upload site/tools/get_forecast.compact.json (content changed)
   upload site/tools/get_forecast.json (content changed)
+  upload site/tool-catalogue.json (content changed)
   upload site/tools.compact.json (content changed)
   upload site/tools.json (content changed)
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged
   function pinned-viewer-response: unchanged
-  invalidate 9 paths on distribution E1PINNED; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+  invalidate 13 paths on distribution E1PINNED; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+    /site/tool-catalogue.json
+    /site/tool-catalogue/groups/host_extension.json
     /site/tools.compact.json
     /site/tools.json
     /site/tools/get_alerts.compact.json
     /site/tools/get_alerts.json
     /site/tools/get_forecast.compact.json
     /site/tools/get_forecast.json
+    /tool-catalogue.json
+    /tool-catalogue/groups/host_extension.json
     /tools
     /tools/get_alerts
     /tools/get_forecast
@@ -435,11 +447,19 @@ refused: nothing changed for the site without tenants
       "prefix": "site/",
       "uploads": [
         {
+          "key": "site/tool-catalogue/groups/host_extension.json",
+          "reason": "content changed"
+        },
+        {
           "key": "site/tools/get_forecast.compact.json",
           "reason": "content changed"
         },
         {
           "key": "site/tools/get_forecast.json",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tool-catalogue.json",
           "reason": "content changed"
         },
         {
@@ -469,12 +489,16 @@ refused: nothing changed for the site without tenants
           }
         ],
         "invalidations": [
+          "/site/tool-catalogue.json",
+          "/site/tool-catalogue/groups/host_extension.json",
           "/site/tools.compact.json",
           "/site/tools.json",
           "/site/tools/get_alerts.compact.json",
           "/site/tools/get_alerts.json",
           "/site/tools/get_forecast.compact.json",
           "/site/tools/get_forecast.json",
+          "/tool-catalogue.json",
+          "/tool-catalogue/groups/host_extension.json",
           "/tools",
           "/tools/get_alerts",
           "/tools/get_forecast"
@@ -491,12 +515,12 @@ refused: nothing changed for the site without tenants
 	_, errOut = publishCmd(exitInvalid, "--invalidation-timeout", "50ms")
 	same("timed out, stderr", errOut, "signpost: wait for invalidation I1 on distribution E1PINNED: context deadline exceeded; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds\n")
 	out, _ = publishCmd(0, "--dry-run", "--max-invalidation-paths", "4")
-	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 7 unchanged
+	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 9 unchanged
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged
   function pinned-viewer-response: unchanged
-  invalidate 4 paths on distribution E1PINNED, 9 left pending by an earlier publish; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+  invalidate 4 paths on distribution E1PINNED, 13 left pending by an earlier publish; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
     /*
     /site/tools/get_alerts.compact.json
     /site/tools/get_alerts.json
@@ -506,7 +530,7 @@ dry run: nothing changed for the site without tenants
 	cf.CompleteAfter(0)
 	out, _ = publishCmd(0, "--max-invalidation-paths", "4")
 	lines := strings.SplitAfter(out, "\n")
-	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 7 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
+	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 9 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
 
 	_, errOut = publishCmd(exitInvalid, "--bucket", "no-such-bucket")
 	if _, hint, _ := strings.Cut(errOut, "\n"); hint != "bucket no-such-bucket does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)\n" {

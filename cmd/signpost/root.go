@@ -4,25 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 
+	"github.com/signpost-dev/signpost/internal/version"
 	"github.com/spf13/cobra"
 )
-
-// version is set at release time with -ldflags "-X main.version=…".
-var version = "dev"
-
-// buildVersion is version, or the module version the go command recorded
-// when signpost was installed with go install.
-func buildVersion() string {
-	if version != "dev" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return version
-}
 
 // Exit codes.
 const (
@@ -94,7 +79,7 @@ does, risks first.`,
   signpost publish catalogs/example --target production --dry-run`,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
-		Version:           buildVersion(),
+		Version:           version.String(),
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
 	}
 	root.SetOut(stdout)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/signpost-dev/signpost/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -13,7 +14,7 @@ func newVersionCmd() *cobra.Command {
 		Example: "  signpost version",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "signpost %s\n", buildVersion())
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "signpost %s\n", version.String())
 			return err
 		},
 	}

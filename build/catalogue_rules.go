@@ -1,0 +1,234 @@
+package build
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
+)
+
+// The reserved arguments of the tool catalogue, before any underscores.
+const (
+	// ReservedIdempotencyKey carries the caller-owned key of a keyed tool
+	// that does not name its own.
+	ReservedIdempotencyKey = "idempotencyKey"
+	// ReservedConfirmation confirms a call to an irreversible tool.
+	ReservedConfirmation = "confirm"
+)
+
+// Limits of a response schema: the catalogue repeats it for every tool, so
+// discovery stays small only if each one is.
+const (
+	MaxResponseSchemaBytes = 64 << 10
+	MaxResponseSchemaDepth = 32
+)
+
+// catalogueFields reads the fields of a tool declaration that only the tool
+// catalogue uses.
+func (l *loader) catalogueFields(p *pendingTool, at ref, m map[string]any) {
+	t := p.tool
+	t.Group = strings.TrimSpace(str(m, "group"))
+	p.keyArgument = str(m, "idempotencyKey")
+	t.Irreversible, _ = m["irreversible"].(bool)
+	if rs, ok := m["responseSensitivity"].(map[string]any); ok {
+		t.Sensitivity = &Sensitivity{Level: str(rs, "level"), Fields: strs(rs, "fields")}
+	}
+	for _, f := range []string{"group", "idempotencyKey", "irreversible", "responseSensitivity"} {
+		p.origin[f] = at.at(f)
+	}
+}
+
+// checkCatalogue applies the tool catalogue's rules to every tool: its
+// group and group key, its reserved arguments, and its response schema.
+func (l *loader) checkCatalogue(ps []*pendingTool) {
+	for _, p := range ps {
+		t := p.tool
+		if t.Irreversible && t.SafetyTier != spec.TierWrite && t.SafetyTier != spec.TierExec {
+			l.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
+		}
+		if p.keyArgument != "" && t.ReplayPolicy != spec.ReplayKeyed {
+			l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
+		}
+		l.reserveArguments(p)
+		l.checkResponse(p)
+	}
+	assignGroupKeys(ps)
+}
+
+// reserveArguments adds the reserved arguments a tool needs to its input
+// schema: the idempotency key of a keyed tool that names none, the
+// confirmation of an irreversible one. A reserved name taken by one of the
+// tool's own arguments gets leading underscores until it is free.
+func (l *loader) reserveArguments(p *pendingTool) {
+	t := p.tool
+	root, _ := t.InputSchema.(map[string]any)
+	props, _ := root["properties"].(map[string]any)
+	if t.ReplayPolicy == spec.ReplayKeyed {
+		if p.keyArgument != "" {
+			if msg := keyArgumentProblem(root, p.keyArgument); msg != "" {
+				l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey %q %s", p.keyArgument, msg)
+				return
+			}
+			t.Reserved.IdempotencyKey, t.Reserved.KeyDeclared = p.keyArgument, true
+		} else {
+			t.Reserved.IdempotencyKey = freeName(ReservedIdempotencyKey, props)
+		}
+	}
+	if t.Irreversible {
+		t.Reserved.Confirmation = freeName(ReservedConfirmation, props)
+	}
+	add := map[string]any{}
+	if t.Reserved.IdempotencyKey != "" && !t.Reserved.KeyDeclared {
+		add[t.Reserved.IdempotencyKey] = map[string]any{
+			"type": "string", "minLength": 1, "maxLength": 255,
+			"description": "Caller-owned idempotency key: the same key for every retry of one intended call, a new one for each new call.",
+		}
+	}
+	if t.Reserved.Confirmation != "" {
+		add[t.Reserved.Confirmation] = map[string]any{
+			"type": "boolean", "const": true,
+			"description": "Set to true to confirm the call after previewing it: its effect cannot be undone.",
+		}
+	}
+	if len(add) == 0 || root == nil {
+		return
+	}
+	// The declared schema may be a file other tools share: the published
+	// one is a copy with the reserved arguments added.
+	p.declaredInput = t.InputSchema
+	out := maps.Clone(root)
+	newProps := maps.Clone(props)
+	if newProps == nil {
+		newProps = map[string]any{}
+	}
+	req, _ := root["required"].([]any)
+	newReq := slices.Clone(req)
+	for _, name := range sortedKeys(add) {
+		newProps[name] = add[name]
+		newReq = append(newReq, name)
+	}
+	out["properties"], out["required"] = newProps, newReq
+	t.InputSchema = out
+}
+
+// keyArgumentProblem says why the argument name cannot hold a keyed tool's
+// idempotency key, or returns "".
+func keyArgumentProblem(root map[string]any, name string) string {
+	props, _ := root["properties"].(map[string]any)
+	prop, ok := props[name].(map[string]any)
+	if !ok {
+		return fmt.Sprintf("is not an argument of the tool: inputSchema has %s", describeProperties(props))
+	}
+	if typ, _ := prop["type"].(string); typ != "string" {
+		return `must be a string argument ("type": "string")`
+	}
+	req, _ := root["required"].([]any)
+	if !slices.Contains(req, any(name)) {
+		return "must be required: a keyed call without its key is not safe to retry; add it to required"
+	}
+	return ""
+}
+
+func describeProperties(props map[string]any) string {
+	if len(props) == 0 {
+		return "no properties"
+	}
+	return "properties " + joinSome(sortedKeys(props), 8)
+}
+
+// freeName is name with as many leading underscores as it takes not to be
+// one of the tool's own arguments.
+func freeName(name string, props map[string]any) string {
+	for {
+		if _, taken := props[name]; !taken {
+			return name
+		}
+		name = "_" + name
+	}
+}
+
+// checkResponse holds a tool's response schema to what the catalogue can
+// publish: an object schema (any other is dropped with a warning: streams
+// and other responses have none), within MaxResponseSchemaBytes and
+// MaxResponseSchemaDepth.
+func (l *loader) checkResponse(p *pendingTool) {
+	t := p.tool
+	if t.OutputSchema == nil {
+		return
+	}
+	at := p.from("outputSchema")
+	if m, ok := t.OutputSchema.(map[string]any); !ok || m["type"] != "object" {
+		l.report(Warning, at, "response-schema", `outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`)
+		t.OutputSchema = nil
+		return
+	}
+	if n, ptr, ok := l.sizes.measure(t.OutputSchema, MaxResponseSchemaBytes); !ok {
+		l.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
+		return
+	}
+	if ptr, deep := deeperThan(t.OutputSchema, MaxResponseSchemaDepth, nil); deep {
+		l.errorf(at.at(ptr...), "response-schema", "outputSchema nests more than %d levels deep here: flatten it, or describe less of the response", MaxResponseSchemaDepth)
+	}
+}
+
+// deeperThan reports whether v nests more than depth objects and arrays,
+// and where, in key order.
+func deeperThan(v any, depth int, path []string) ([]string, bool) {
+	if depth < 0 {
+		return path, true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			if p, deep := deeperThan(x[k], depth-1, append(path, k)); deep {
+				return p, true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p, deep := deeperThan(e, depth-1, append(path, fmt.Sprint(i))); deep {
+				return p, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// groupName is the name of a tool's group when it declares none: its
+// server's name after the "/", or its source.
+func groupName(t *Tool) string {
+	if t.Group != "" {
+		return t.Group
+	}
+	if _, name, ok := strings.Cut(t.Server, "/"); ok && name != "" {
+		return name
+	}
+	return t.Source
+}
+
+// assignGroupKeys names every tool's group and gives it a key: the name in
+// snake case, by the rule toolIds are derived with, so that two names
+// sharing a key get stable digests.
+func assignGroupKeys(ps []*pendingTool) {
+	names := map[string]bool{}
+	for _, p := range ps {
+		p.tool.Group = groupName(p.tool)
+		names[p.tool.Group] = true
+	}
+	sorted := slices.Sorted(maps.Keys(names))
+	claims := make([]toolid.Claim, len(sorted))
+	for i, n := range sorted {
+		claims[i] = toolid.ClaimFor("", "", n)
+	}
+	keys := map[string]string{}
+	for i, k := range toolid.Derive(claims, nil) {
+		keys[sorted[i]] = k
+	}
+	for _, p := range ps {
+		p.tool.GroupKey = keys[p.tool.Group]
+	}
+}
