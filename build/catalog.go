@@ -96,6 +96,7 @@ type Tool struct {
 	Name         string
 	Title        string
 	Description  string
+	Group        string // the tool's group in the tool catalogue: declared, or an OpenAPI operation's first tag
 	Source       string
 	Server       string
 	SafetyTier   string

@@ -279,7 +279,7 @@ const (
 	]}, {"tenant": "acme", "dir": "tenants/acme", "routes": []}]}`
 )
 
-const allowedToolFields = "description, egress, inputSchema, name, outputSchema, replayPolicy, safetyTier, server, source, status, tenants, title, toolId"
+const allowedToolFields = "description, egress, group, inputSchema, name, outputSchema, replayPolicy, safetyTier, server, source, status, tenants, title, toolId"
 
 type validateCase struct {
 	name     string
@@ -325,10 +325,10 @@ var validateCases = []validateCase{
 
 	// declarations
 	{"declarations empty", "declarations", `{}`, []Violation{
-		{"", "must not be empty; expected at least one of: mcp, servers, tools"},
+		{"", "must not be empty; expected at least one of: mcp, openapi, servers, tools"},
 	}},
 	{"declarations unknown top-level field", "declarations", `{"tool": []}`, []Violation{
-		{"/tool", `unknown field "tool"; allowed: mcp, servers, tools`},
+		{"/tool", `unknown field "tool"; allowed: mcp, openapi, servers, tools`},
 	}},
 	{"tool: unknown field, wrong type, bad enum, missing required", "declarations", `{"tools": [
 		{"toolId": "get_forecast", "colour": "red", "description": 5, "source": "host-extension", "safetyTier": "readonly", "egress": "none", "inputSchema": true}
