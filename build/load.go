@@ -153,7 +153,7 @@ func (l *loader) load() *Catalog {
 		if rel == ConfigFile {
 			l.loadConfig(src, &cat.Config)
 			l.limits = cat.Config.Limits
-		} else {
+		} else if !isOpenAPIDocument(src) {
 			decls = append(decls, src)
 		}
 	}
@@ -378,8 +378,8 @@ func failedItems(bad []string) (items map[string]bool, whole bool) {
 	for _, p := range bad {
 		segs := source.SplitPointer(p)
 		switch {
-		case len(segs) >= 1 && segs[0] == "mcp":
-			items["/mcp"] = true
+		case len(segs) >= 1 && (segs[0] == "mcp" || segs[0] == "openapi"):
+			items["/"+segs[0]] = true
 		case len(segs) >= 2:
 			items[source.Pointer(segs[:2])] = true
 		default:
@@ -484,6 +484,9 @@ func (l *loader) loadDeclarations(src *source.File) ([]*pendingTool, []pendingSe
 	if imp, ok := m["mcp"].(map[string]any); ok && !failed["/mcp"] {
 		tools = append(tools, l.importMCP(top.at("mcp"), imp)...)
 	}
+	if imp, ok := m["openapi"].(map[string]any); ok && !failed["/openapi"] {
+		tools = append(tools, l.importOpenAPI(top.at("openapi"), imp)...)
+	}
 	var servers []pendingServer
 	for i, v := range arr(m, "servers") {
 		at := top.at("servers", fmt.Sprint(i))
@@ -582,6 +585,16 @@ func (l *loader) readJSON(at ref, name string) *source.File {
 // resolvePath turns a path written in the file from into a path inside the
 // catalog folder, or explains why it cannot be used.
 func (l *loader) resolvePath(from, name string) (string, string) {
+	rel, msg := resolveInside(from, name)
+	if msg == "" && !isJSONFile(rel) {
+		return "", fmt.Sprintf("file %q is not a .json file", name)
+	}
+	return rel, msg
+}
+
+// resolveInside turns a path written in the file from into a path inside
+// the catalog folder, or explains why it cannot be used.
+func resolveInside(from, name string) (string, string) {
 	if name == "" {
 		return "", "file path is empty"
 	}
@@ -591,9 +604,6 @@ func (l *loader) resolvePath(from, name string) (string, string) {
 	rel := path.Join(path.Dir(from), filepath.ToSlash(name))
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return "", fmt.Sprintf("file %q is outside the catalog folder: keep schemas and recordings inside it", name)
-	}
-	if !isJSONFile(rel) {
-		return "", fmt.Sprintf("file %q is not a .json file", name)
 	}
 	return rel, ""
 }

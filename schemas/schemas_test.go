@@ -326,10 +326,10 @@ var validateCases = []validateCase{
 
 	// declarations
 	{"declarations empty", "declarations", `{}`, []Violation{
-		{"", "must not be empty; expected at least one of: mcp, servers, tools"},
+		{"", "must not be empty; expected at least one of: mcp, openapi, servers, tools"},
 	}},
 	{"declarations unknown top-level field", "declarations", `{"tool": []}`, []Violation{
-		{"/tool", `unknown field "tool"; allowed: mcp, servers, tools`},
+		{"/tool", `unknown field "tool"; allowed: mcp, openapi, servers, tools`},
 	}},
 	{"tool: unknown field, wrong type, bad enum, missing required", "declarations", `{"tools": [
 		{"toolId": "get_forecast", "colour": "red", "description": 5, "source": "host-extension", "safetyTier": "readonly", "egress": "none", "inputSchema": true}

@@ -111,7 +111,10 @@ type Tool struct {
 
 // ToolFile counts the tools of one recording.
 type ToolFile struct {
-	Label                 string
+	Label string
+	// Title names the document of an OpenAPI import: its title and
+	// version; "" for a recording.
+	Title                 string
 	Tools, Imported, Left int
 	Substituted, Changed  int
 }
@@ -556,31 +559,6 @@ func nesting(v any) int {
 // name and source, the import notes and the server's (ignored) annotations.
 // The same import always gives the same bytes.
 func ToolsYAML(imp *ToolImport) ([]byte, error) {
-	var tools []Tool
-	for _, t := range imp.Tools {
-		if t.Status == Imported {
-			tools = append(tools, t)
-		}
-	}
-	slices.SortStableFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
-	seq := &yaml.Node{Kind: yaml.SequenceNode}
-	for _, t := range tools {
-		item, err := toolYAMLNode(t.Declaration)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Source, err)
-		}
-		item.HeadComment = "# MCP tool " + yamlCommentText(t.Name) + ", from " + yamlCommentText(t.Source)
-		if t.Reason != "" {
-			item.HeadComment += "\n# import notes: " + yamlCommentText(t.Reason)
-		}
-		if t.Annotations != "" {
-			item.HeadComment += "\n# server annotations, ignored: " + yamlCommentText(t.Annotations)
-		}
-		seq.Content = append(seq.Content, item)
-	}
-	if len(seq.Content) == 0 {
-		seq.Style = yaml.FlowStyle
-	}
 	header := []string{
 		"# MCP tools imported by `signpost import mcp` from recorded tools/list results.",
 		"# Every tool is source: mcp. The server's annotations (readOnlyHint and the",
@@ -596,18 +574,50 @@ func ToolsYAML(imp *ToolImport) ([]byte, error) {
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported (%d with changes, %d with an input schema substituted), %d left out",
 			yamlCommentText(f.Label), f.Tools, english.Plural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
 	}
+	return toolsYAML(imp, header, "MCP tool", "server annotations, ignored: ")
+}
+
+// toolsYAML renders the imported tools of imp, sorted by name, below
+// header: each tool under a comment naming it (what, its name, its
+// source), its import notes and, after annotated, its annotations.
+func toolsYAML(imp *ToolImport, header []string, what, annotated string) ([]byte, error) {
+	var tools []Tool
+	for _, t := range imp.Tools {
+		if t.Status == Imported {
+			tools = append(tools, t)
+		}
+	}
+	slices.SortStableFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, t := range tools {
+		item, err := toolYAMLNode(t.Declaration)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.Source, err)
+		}
+		item.HeadComment = "# " + what + " " + yamlCommentText(t.Name) + ", from " + yamlCommentText(t.Source)
+		if t.Reason != "" {
+			item.HeadComment += "\n# import notes: " + yamlCommentText(t.Reason)
+		}
+		if t.Annotations != "" {
+			item.HeadComment += "\n# " + annotated + yamlCommentText(t.Annotations)
+		}
+		seq.Content = append(seq.Content, item)
+	}
+	if len(seq.Content) == 0 {
+		seq.Style = yaml.FlowStyle
+	}
 	out, err := declarationFile(header, "tools", seq)
 	if err != nil {
 		return nil, err
 	}
 	if len(out) > source.MaxFileSize {
-		return nil, fmt.Errorf("the declarations are %d bytes, over the %d a catalog file may hold: import the recordings into several files", len(out), source.MaxFileSize)
+		return nil, fmt.Errorf("the declarations are %d bytes, over the %d a catalog file may hold: import the tools into several files", len(out), source.MaxFileSize)
 	}
 	return out, nil
 }
 
 // toolFieldOrder is the order of a tool declaration's fields.
-var toolFieldOrder = []string{"toolId", "name", "title", "description", "server", "source", "safetyTier", "replayPolicy", "egress", "inputSchema", "outputSchema"}
+var toolFieldOrder = []string{"toolId", "name", "title", "description", "group", "server", "source", "safetyTier", "replayPolicy", "egress", "inputSchema", "outputSchema"}
 
 // schemaFirstKeys lead a schema object, in this order; other keywords
 // follow, sorted.

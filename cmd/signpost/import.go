@@ -23,9 +23,11 @@ func newImportCmd() *cobra.Command {
 		Short: "Turn documents published elsewhere into declarations",
 		Long: `Import reads documents published elsewhere and writes signpost declarations
 from them, to review and commit. "import server" reads MCP registry server.json
-documents; "import mcp" reads recorded MCP tools/list results.`,
+documents; "import mcp" reads recorded MCP tools/list results; "import openapi"
+reads an OpenAPI document.`,
 		Example: `  signpost import server server.json -o servers.yaml
-  signpost import mcp github.tools-list.json --server com.example/github -o github.yaml`,
+  signpost import mcp github.tools-list.json --server com.example/github -o github.yaml
+  signpost import openapi petstore.yaml --read-get -o petstore.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())}
@@ -34,7 +36,7 @@ documents; "import mcp" reads recorded MCP tools/list results.`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newImportServerCmd(), newImportMCPCmd())
+	cmd.AddCommand(newImportServerCmd(), newImportMCPCmd(), newImportOpenAPICmd())
 	return cmd
 }
 

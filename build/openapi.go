@@ -1,0 +1,160 @@
+package build
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/openapi"
+	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
+)
+
+// isOpenAPIDocument reports whether a YAML file of the catalog is an
+// OpenAPI document, which an openapi: import reads, rather than a
+// declaration file.
+func isOpenAPIDocument(src *source.File) bool { return openapi.IsDocument(src.Value) }
+
+// isOpenAPIFile reports whether rel may be an OpenAPI document.
+func isOpenAPIFile(rel string) bool {
+	switch path.Ext(rel) {
+	case ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+// readOpenAPI reads the OpenAPI document an openapi: import names, and
+// reports why it cannot when it cannot.
+func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Document) {
+	rel, msg := resolveInside(at.src.Rel, name)
+	if msg == "" && !isOpenAPIFile(rel) {
+		msg = fmt.Sprintf("file %q is not an OpenAPI document: name a .json, .yaml or .yml file", name)
+	}
+	if msg != "" {
+		l.errorf(at, "file", "%s", msg)
+		return nil, nil
+	}
+	data, err := l.readFile(rel)
+	if err != nil {
+		l.errorf(at, "file", "cannot read %s: %v", name, err)
+		return nil, nil
+	}
+	var src *source.File
+	var ps []source.Problem
+	if path.Ext(rel) == ".json" {
+		src, ps = source.ParseJSON(l.display(rel), rel, data)
+	} else {
+		src, ps = source.ParseYAML(l.display(rel), rel, data)
+	}
+	if len(ps) > 0 {
+		l.problems(src, ps)
+		return nil, nil
+	}
+	doc, err := openapi.Read(l.ctx, src.Value)
+	if err != nil {
+		l.errorf(ref{src: src}, "openapi-document", "%v", err)
+		return nil, nil
+	}
+	return src, doc
+}
+
+// importOpenAPI turns the operations of an OpenAPI document into tools, as
+// an mcp: import turns recorded tools: classified by the declaration, never
+// by the document. An operation that cannot be a tool is a warning, unless
+// classify hides it.
+func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
+	src, doc := l.readOpenAPI(at.at("from"), str(m, "from"))
+	if doc == nil {
+		return nil
+	}
+	prefix := str(m, "toolIdPrefix")
+	tenants := strs(m, "tenants")
+	readGet, _ := m["readGet"].(bool)
+	defaults, _ := m["default"].(map[string]any)
+	classify, _ := m["classify"].(map[string]any)
+
+	seen := map[string]ref{}
+	var out []*pendingTool
+	for _, op := range doc.Operations {
+		if strings.HasPrefix(op.Pointer, "/webhooks/") {
+			continue // a request the API sends: nothing to call
+		}
+		oat := ref{src: src, ptr: op.Pointer}
+		if first, dup := seen[op.Name]; dup {
+			l.errorf(oat, "openapi-operation", "operation %q is defined twice (first at %s)", op.Name, first.src.Pos(first.ptr))
+			continue
+		}
+		seen[op.Name] = oat
+		cls, classified := classify[op.Name].(map[string]any)
+		cat := at.at("classify", op.Name)
+		status := cmp.Or(str(cls, "status"), str(defaults, "status"), StatusActive)
+		if op.LeftOut != "" || op.Tool.Description == "" && str(cls, "description") == "" {
+			if status != StatusHidden {
+				reason := op.LeftOut
+				if reason == "" {
+					reason = fmt.Sprintf("it has no summary or description: add one under classify.%s.description", op.Name)
+				}
+				l.report(Warning, oat, "openapi-operation", "operation %q is not published: %s; hide it with status: hidden under classify.%s to silence this", op.Name, reason, op.Name)
+			}
+			continue
+		}
+		ot := op.Tool
+		t := &Tool{Name: op.Name, Source: spec.SourceOpenAPI, Group: ot.Group, Tenants: tenants}
+		p := &pendingTool{tool: t, at: oat, origin: map[string]ref{"name": oat}}
+		t.SafetyTier, p.origin["safetyTier"] = spec.TierWrite, at
+		replay := ""
+		if readGet && ot.Read {
+			t.SafetyTier, replay = spec.TierRead, spec.ReplayIdempotent
+			p.origin["safetyTier"] = at.at("readGet")
+		}
+		if classified {
+			if v := str(cls, "safetyTier"); v != "" {
+				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
+				if v == spec.TierWrite {
+					replay = ""
+				}
+			}
+		}
+		t.ReplayPolicy = cmp.Or(str(cls, "replayPolicy"), replay, str(defaults, "replayPolicy"), spec.ReplayUnsafe)
+		t.Egress = cmp.Or(str(cls, "egress"), str(defaults, "egress"), spec.EgressInternet)
+		t.Status = status
+		if v := strs(cls, "tenants"); v != nil {
+			t.Tenants = v
+			p.origin["tenants"] = cat.at("tenants")
+		} else if tenants != nil {
+			p.origin["tenants"] = at.at("tenants")
+		}
+		t.Title, p.origin["title"] = ot.Title, oat.at("summary")
+		if v := strings.TrimSpace(str(cls, "title")); v != "" {
+			t.Title, p.origin["title"] = v, cat.at("title")
+		}
+		t.Description, p.origin["description"] = ot.Description, oat.at("description")
+		if v := strings.TrimSpace(str(cls, "description")); v != "" {
+			t.Description, p.origin["description"] = v, cat.at("description")
+		}
+		if id := str(cls, "toolId"); id != "" {
+			t.ToolID, p.explicit = id, true
+			p.origin["toolId"] = cat.at("toolId")
+		} else {
+			// Seeded by the API's title, as signpost import openapi seeds
+			// it, so that switching between the two keeps every URL.
+			p.claim = toolid.ClaimFor(prefix, doc.Title, op.Name)
+			p.origin["toolId"] = oat
+		}
+		p.checkSchemas = t.Status != StatusHidden
+		t.InputSchema, p.origin["inputSchema"] = ot.InputSchema, oat
+		if ot.OutputSchema != nil {
+			t.OutputSchema, p.origin["outputSchema"] = ot.OutputSchema, oat.at("responses")
+		}
+		out = append(out, p)
+	}
+	for _, name := range sortedKeys(classify) {
+		if _, ok := seen[name]; !ok {
+			l.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one (operations: %s)", name, str(m, "from"), joinSome(sortedKeys(seen), 8))
+		}
+	}
+	return out
+}

@@ -1,0 +1,381 @@
+package openapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/internal/corpus"
+)
+
+func parse(t *testing.T, doc string) *Document {
+	t.Helper()
+	d, err := Parse(context.Background(), "api.yaml", []byte(doc))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return d
+}
+
+// op finds the operation named name.
+func op(t *testing.T, d *Document, name string) Operation {
+	t.Helper()
+	for _, o := range d.Operations {
+		if o.Name == name {
+			return o
+		}
+	}
+	t.Fatalf("no operation %q", name)
+	return Operation{}
+}
+
+// asJSON renders a schema for comparison, keys sorted.
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+const params = `openapi: 3.0.3
+info: {title: Pets, version: "1"}
+paths:
+  /pets/{id}:
+    parameters:
+      - {name: id, in: path, required: true, description: The pet, schema: {type: integer}}
+      - {name: verbose, in: query, schema: {type: boolean}}
+    get:
+      operationId: getPet
+      summary: Get a pet
+      description: Returns one pet.
+      tags: [pets, read]
+      parameters:
+        - {name: verbose, in: query, required: true, schema: {type: string, nullable: true}}
+        - {name: X-Trace, in: header, schema: {type: string}, deprecated: true}
+        - {name: session, in: cookie, schema: {type: string}}
+      responses:
+        "200": {description: ok}
+    put:
+      summary: Replace a pet
+      parameters:
+        - {name: id, in: query, schema: {type: string}}
+      responses:
+        "204": {description: done}
+`
+
+func TestParameters(t *testing.T) {
+	d := parse(t, params)
+	if d.Title != "Pets" || d.Version != "3.0.3" {
+		t.Errorf("title, version = %q, %q", d.Title, d.Version)
+	}
+	get := op(t, d, "getPet")
+	if get.Tool == nil {
+		t.Fatalf("left out: %s", get.LeftOut)
+	}
+	if get.Pointer != "/paths/~1pets~1{id}/get" || get.Method != "GET" {
+		t.Errorf("pointer, method = %q, %q", get.Pointer, get.Method)
+	}
+	tool := get.Tool
+	if tool.Title != "Get a pet" || tool.Description != "Returns one pet." || tool.Group != "pets" || !tool.Read {
+		t.Errorf("tool = %+v", tool)
+	}
+	// The operation's verbose overrides the path item's; path parameters
+	// are required; the header keeps its deprecation; the cookie is not an
+	// argument; nullable becomes a null type.
+	want := `{"additionalProperties":false,"properties":{"X-Trace":{"deprecated":true,"type":"string"},"id":{"description":"The pet","type":"integer"},"verbose":{"type":["string","null"]}},"required":["id","verbose"],"type":"object"}`
+	if got := asJSON(t, tool.InputSchema); got != want {
+		t.Errorf("inputSchema\n got %s\nwant %s", got, want)
+	}
+	if !strings.Contains(strings.Join(get.Notes, ";"), "cookie parameter session is not an argument") {
+		t.Errorf("notes = %q", get.Notes)
+	}
+	if tool.OutputSchema != nil {
+		t.Errorf("outputSchema = %v, want none for a response without content", tool.OutputSchema)
+	}
+	// Without an operationId the name is METHOD /path; a query parameter
+	// and a path parameter of one name cannot both be arguments.
+	put := op(t, d, "PUT /pets/{id}")
+	if put.Tool != nil || !strings.Contains(put.LeftOut, `two arguments named "id"`) {
+		t.Errorf("put: tool %v, left out %q", put.Tool, put.LeftOut)
+	}
+	if put.Tool != nil || put.Method != "PUT" {
+		t.Errorf("put = %+v", put)
+	}
+}
+
+const bodies = `openapi: 3.1.0
+info: {title: Shop, version: "2"}
+paths:
+  /orders:
+    post:
+      operationId: createOrder
+      summary: Create an order
+      requestBody:
+        required: true
+        description: The order
+        content:
+          application/xml: {schema: {type: object}}
+          application/vnd.shop+json: {schema: {$ref: '#/components/schemas/Order'}}
+      responses:
+        "201":
+          description: created
+          content:
+            application/json: {schema: {$ref: '#/components/schemas/Order'}}
+        "200":
+          description: an array first
+          content:
+            application/json: {schema: {type: array}}
+  /upload:
+    post:
+      operationId: upload
+      summary: Upload a file
+      requestBody:
+        content:
+          multipart/form-data: {schema: {type: object}}
+      responses:
+        "200": {description: ok}
+  /events:
+    get:
+      operationId: events
+      summary: Stream events
+      responses:
+        "200":
+          description: events
+          content:
+            text/event-stream: {schema: {type: string}}
+  /old:
+    get:
+      operationId: old
+      summary: Old
+      deprecated: true
+      responses:
+        "200": {description: ok}
+  /text:
+    get:
+      operationId: text
+      summary: Plain text
+      responses:
+        2XX:
+          description: text
+          content:
+            text/plain: {schema: {type: string}}
+  /body:
+    post:
+      operationId: clash
+      summary: A parameter named body
+      parameters: [{name: body, in: query, schema: {type: string}}]
+      requestBody:
+        content:
+          application/json: {schema: {type: object}}
+      responses:
+        "200": {description: ok}
+webhooks:
+  newOrder:
+    post:
+      requestBody:
+        content:
+          application/json: {schema: {$ref: '#/components/schemas/Order'}}
+      responses:
+        "200": {description: ok}
+components:
+  schemas:
+    Order:
+      type: object
+      required: [id]
+      properties:
+        id: {type: string, example: o-1, x-internal: true}
+        lines: {type: array, items: {$ref: '#/components/schemas/Line'}}
+        parent: {$ref: '#/components/schemas/Order'}
+    Line:
+      type: object
+      discriminator: {propertyName: kind}
+      properties:
+        kind: {type: string, const: item}
+        qty: {type: integer, exclusiveMinimum: 0}
+`
+
+func TestBodyAndResponses(t *testing.T) {
+	d := parse(t, bodies)
+	create := op(t, d, "createOrder")
+	if create.Tool == nil {
+		t.Fatalf("left out: %s", create.LeftOut)
+	}
+	in := create.Tool.InputSchema
+	// The JSON type wins over XML; the body is its own argument, required,
+	// and the components it reaches are bundled into $defs.
+	wantIn := `{"$defs":{"Line":{"properties":{"kind":{"const":"item","type":"string"},"qty":{"exclusiveMinimum":0,"type":"integer"}},"type":"object"},"Order":{"properties":{"id":{"examples":["o-1"],"type":"string"},"lines":{"items":{"$ref":"#/$defs/Line"},"type":"array"},"parent":{"$ref":"#/$defs/Order"}},"required":["id"],"type":"object"}},"additionalProperties":false,"properties":{"body":{"$ref":"#/$defs/Order","description":"The order"}},"required":["body"],"type":"object"}`
+	if got := asJSON(t, in); got != wantIn {
+		t.Errorf("inputSchema\n got %s\nwant %s", got, wantIn)
+	}
+	// The first 2xx with content by code is 200, an array: no output.
+	if create.Tool.OutputSchema != nil || !strings.Contains(strings.Join(create.Notes, ";"), "the 200 response is an array, not an object") {
+		t.Errorf("output %v, notes %q", create.Tool.OutputSchema, create.Notes)
+	}
+	for _, s := range []map[string]any{in} {
+		if ps := refs.Check(s); len(ps) > 0 {
+			t.Errorf("refs.Check: %v", ps)
+		}
+	}
+	cases := []struct{ name, leftOut, note string }{
+		{"upload", "the request body is multipart/form-data, not JSON", ""},
+		{"events", "", "the 200 response is a stream (text/event-stream)"},
+		{"old", "deprecated", ""},
+		{"text", "", "the 2XX response is text/plain, not JSON"},
+		{"clash", `the query parameter "body" collides`, ""},
+		{"POST newOrder", "a webhook", ""},
+	}
+	for _, c := range cases {
+		o := op(t, d, c.name)
+		if c.leftOut != "" && (o.Tool != nil || !strings.Contains(o.LeftOut, c.leftOut)) {
+			t.Errorf("%s: left out %q, want %q", c.name, o.LeftOut, c.leftOut)
+		}
+		if c.note != "" && (o.Tool == nil || o.Tool.OutputSchema != nil || !strings.Contains(strings.Join(o.Notes, ";"), c.note)) {
+			t.Errorf("%s: notes %q, want %q", c.name, o.Notes, c.note)
+		}
+	}
+}
+
+func TestOutputSchemaRoot(t *testing.T) {
+	d := parse(t, `openapi: 3.0.0
+info: {title: T, version: "1"}
+paths:
+  /pet:
+    get:
+      operationId: getPet
+      summary: A pet
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json; charset=utf-8: {schema: {$ref: '#/components/schemas/Pet'}}
+components:
+  schemas:
+    Pet:
+      allOf:
+        - {$ref: '#/components/schemas/Base'}
+        - {type: object, properties: {age: {type: integer, minimum: 0, exclusiveMinimum: true, nullable: true}}}
+    Base: {type: object, properties: {name: {type: string}}, xml: {name: base}}
+`)
+	o := op(t, d, "getPet")
+	// The root $ref is replaced by the component, which gets type object;
+	// 3.0's exclusive boolean and nullable become JSON Schema.
+	want := `{"$defs":{"Base":{"properties":{"name":{"type":"string"}},"type":"object"}},"allOf":[{"$ref":"#/$defs/Base"},{"properties":{"age":{"exclusiveMinimum":0,"type":["integer","null"]}},"type":"object"}],"type":"object"}`
+	if got := asJSON(t, o.Tool.OutputSchema); got != want {
+		t.Errorf("outputSchema\n got %s\nwant %s", got, want)
+	}
+	if ps := refs.Check(o.Tool.OutputSchema); len(ps) > 0 {
+		t.Errorf("refs.Check: %v", ps)
+	}
+}
+
+func TestRefsNotBundled(t *testing.T) {
+	d := parse(t, `openapi: 3.0.0
+info: {title: T, version: "1"}
+paths:
+  /a:
+    post:
+      operationId: a
+      summary: A
+      requestBody:
+        content:
+          application/json: {schema: {$ref: '#/components/requestBodies/X/content/application~1json/schema'}}
+      responses: {"200": {description: ok}}
+components:
+  requestBodies:
+    X:
+      content:
+        application/json: {schema: {type: object}}
+`)
+	if o := op(t, d, "a"); o.Tool != nil || !strings.Contains(o.LeftOut, "is not to #/components/schemas/NAME") {
+		t.Errorf("left out %q", o.LeftOut)
+	}
+}
+
+func TestInvalidDocuments(t *testing.T) {
+	cases := []struct{ name, doc, want string }{
+		{"syntax", "openapi: 3.0.0\ninfo: [\n", "line 2, column 1: invalid YAML"},
+		{"empty", "  \n", "the file is empty"},
+		{"swagger", "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths: {}\n", "a Swagger 2.0 document: convert it to OpenAPI 3 first"},
+		{"version", "openapi: 2.5.0\ninfo: {title: T, version: '1'}\npaths: {}\n", "OpenAPI 2.5.0 is not supported"},
+		{"no version", "info: {title: T}\n", `it has no "openapi" version string`},
+		{"invalid", "openapi: 3.0.0\ninfo: {title: T}\npaths: {}\n", "invalid OpenAPI document: invalid info: value of version must be a non-empty string"},
+		{"external", "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: 'other.yaml#/Pet'}}}}\n", "refers outside itself"},
+		{"dangling", "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Nope'}}}}\n", "not a valid OpenAPI document"},
+		{"json", `{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {"/a": 1}}`, "not a valid OpenAPI document"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse(context.Background(), "api", []byte(c.doc))
+			var e *Error
+			if !errors.As(err, &e) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestIsDocument(t *testing.T) {
+	for v, want := range map[string]bool{`{"openapi": "3.1.0"}`: true, `{"openapi": {"from": "a.yaml"}}`: false, `[]`: false} {
+		var x any
+		if err := json.Unmarshal([]byte(v), &x); err != nil {
+			t.Fatal(err)
+		}
+		if got := IsDocument(x); got != want {
+			t.Errorf("IsDocument(%s) = %v", v, got)
+		}
+	}
+}
+
+// TestCorpus reads the real documents of the corpus: every operation is a
+// tool or left out with its reason, and every schema is self-contained.
+func TestCorpus(t *testing.T) {
+	want := map[string][2]int{ // tools, left out
+		"api-with-examples.yaml": {2, 0},
+		"callback-example.yaml":  {1, 0},
+		"link-example.yaml":      {6, 0},
+		"petstore-expanded.yaml": {4, 0},
+		"petstore.yaml":          {3, 0},
+		"uspto.yaml":             {3, 0},
+	}
+	got := map[string][2]int{}
+	for name := range want {
+		d, err := Parse(context.Background(), name, corpus.Read(t, "openapi/"+name))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		var n [2]int
+		for _, o := range d.Operations {
+			if o.Tool == nil {
+				n[1]++
+				if o.LeftOut == "" {
+					t.Errorf("%s %s: left out without a reason", name, o.Name)
+				}
+				continue
+			}
+			n[0]++
+			for _, s := range []map[string]any{o.Tool.InputSchema, o.Tool.OutputSchema} {
+				if s == nil {
+					continue
+				}
+				if s["type"] != "object" {
+					t.Errorf("%s %s: schema root %v", name, o.Name, s["type"])
+				}
+				if ps := refs.Check(s); len(ps) > 0 {
+					t.Errorf("%s %s: %v", name, o.Name, ps)
+				}
+			}
+		}
+		got[name] = n
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools and left out per document (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build/importer"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/terminal"
+)
+
+func newImportOpenAPICmd() *cobra.Command {
+	var out, prefix, egress string
+	var classify []string
+	var readGet, strict bool
+	cmd := &cobra.Command{
+		Use:   "openapi FILE",
+		Short: "Declare the operations of an OpenAPI document as tools",
+		Long: `Import openapi reads an OpenAPI document (3.0 or 3.1, YAML or JSON) and writes
+tool declarations (YAML) of its operations, one tool per operation, to review
+and commit. "-" reads standard input. Every $ref must be inside the document:
+one to another file or a URL stops the import (bundle the document first);
+nothing is fetched.
+
+Every tool gets source: openapi and name: its operationId, or "METHOD /path"
+for an operation without one; the toolId is derived from the name as an
+openapi: import of a catalog derives it (snake case, with --tool-id-prefix, a
+digest suffix on collisions). The summary becomes the title and the
+description the description (the summary when there is no description); the
+first tag becomes the group.
+
+The inputSchema has one property per path, query and header parameter
+(required when the parameter is), and "body" for the request body (JSON, or
+the fields of an application/x-www-form-urlencoded form). Cookie parameters
+are not arguments. The outputSchema is the schema of the first 2xx response
+with content, when it is a JSON object; an array, a scalar, a stream or a
+non-JSON response gets none, with a note. Every $ref to components/schemas
+is bundled into the tool's own $defs, and OpenAPI 3.0 forms (nullable,
+boolean exclusive bounds, example) become JSON Schema ones.
+
+Nothing is safer than write unless the host says so: an operation is
+safetyTier: write and replayPolicy: unsafe unless --classify names it or,
+with --read-get, it is a GET or HEAD (then read and idempotent). Every tool
+is egress: internet unless --egress says otherwise.
+
+Every operation is reported on stderr, one line each:
+
+  FILE#POINTER: NAME: imported
+  FILE#POINTER: NAME: imported (NOTES)
+  FILE#POINTER: NAME: left out: REASON
+
+An operation is left out when it is deprecated, has neither summary nor
+description, has two arguments of one name, takes only a non-JSON body
+(multipart, binary, text), or has a schema that cannot be published; a
+webhook is not an operation a client calls, and is left out too. The header
+of the declarations lists the operations left out, with their reasons.
+
+The declarations go to stdout, or to OUT with -o (written atomically), sorted
+by name. Exit status is 0 even when some operations are left out; 1, writing
+nothing, when FILE cannot be read or is not a valid OpenAPI 3.0 or 3.1
+document, when --classify names an operation the document does not hold, or,
+with --strict, when an operation is left out; 2 for bad usage.`,
+		Example: `  signpost import openapi petstore.yaml
+  signpost import openapi api.json --read-get --tool-id-prefix pets -o catalogs/example/pets.yaml
+  signpost import openapi api.yaml --classify read=searchPets --classify pure="POST /convert" --egress internal
+  signpost import openapi --strict api.yaml -o api-tools.yaml   # fail when an operation is left out`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{fmt.Errorf("import openapi needs exactly one FILE (- for standard input), got %d", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := importer.OpenAPIOptions{ToolIDPrefix: prefix, ReadGet: readGet, Egress: egress}
+			var err error
+			if opts.Classify, err = parseClassify(classify); err != nil {
+				return usageError{err}
+			}
+			if err := opts.Check(); err != nil {
+				return usageError{fmt.Errorf("%w (--tool-id-prefix, --classify)", err)}
+			}
+			return runImportOpenAPI(cmd, args[0], opts, out, strict)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the declarations to this file instead of stdout")
+	cmd.Flags().StringVar(&prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
+	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME[,NAME...]: the safety tier (pure, read or write) of the named operations (operationId, or \"METHOD /path\"); repeatable")
+	cmd.Flags().BoolVar(&readGet, "read-get", false, "GET and HEAD operations are safetyTier read and replayPolicy idempotent")
+	enumVar(cmd.Flags(), &egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
+	return cmd
+}
+
+func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptions, out string, strict bool) error {
+	stderr := cmd.ErrOrStderr()
+	label, data, err := readImportFile(cmd, arg)
+	if err != nil {
+		fmt.Fprintln(stderr, terminal.Safe(importer.SourceLabel(arg)+": "+errors.Unwrap(err).Error()))
+		fmt.Fprintln(stderr, "nothing written")
+		return reportedError{exitInvalid}
+	}
+	imp, err := importer.OpenAPI(cmd.Context(), importer.OpenAPIDocument{Label: importer.SourceLabel(label), Data: data}, opts)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	changed := 0
+	for _, t := range imp.Tools {
+		counts[t.Status]++
+		if t.Status == importer.Imported && t.Reason != "" {
+			changed++
+		}
+	}
+	errs := len(imp.Errors) + len(imp.Unknown)
+	writes := errs == 0 && !(strict && counts[importer.LeftOut] > 0)
+	var decl []byte
+	if writes {
+		if decl, err = importer.OpenAPIToolsYAML(imp, opts); err != nil {
+			return err
+		}
+	}
+	for _, f := range imp.Files {
+		if f.Tools == 0 {
+			fmt.Fprintf(stderr, "%s: no operations\n", terminal.Safe(f.Label))
+		}
+	}
+	for _, t := range imp.Tools {
+		fmt.Fprintln(stderr, mcpImportLine(t, writes))
+	}
+	for _, e := range imp.Errors {
+		fmt.Fprintln(stderr, terminal.Safe(e))
+	}
+	for _, u := range imp.Unknown {
+		fmt.Fprintln(stderr, terminal.Safe(unknownOperation(u, imp.Names)))
+	}
+	summary := func(read, imported string) string {
+		n := len(imp.Tools)
+		return fmt.Sprintf("%d %s%s: %d %s (%d with changes), %d left out",
+			n, english.Plural(n, "operation", "operations"), read, counts[importer.Imported], imported, changed, counts[importer.LeftOut])
+	}
+	if errs > 0 {
+		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
+		return reportedError{exitInvalid}
+	}
+	if !writes {
+		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
+		return reportedError{exitInvalid}
+	}
+	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
+}
+
+// unknownOperation words a --classify name the document does not hold,
+// with the operation names most like it.
+func unknownOperation(u importer.UnknownName, names int) string {
+	switch {
+	case names == 0:
+		return fmt.Sprintf("--classify names %q, which the document does not hold: it has no operations", u.Name)
+	case len(u.Like) == 0:
+		return fmt.Sprintf("--classify names %q, which the document does not hold, and no operation is named like it: it has %s (operationId, or \"METHOD /path\" without one); run signpost import openapi without --classify to list them", u.Name, english.Count(names, "operation", "operations"))
+	}
+	return fmt.Sprintf("--classify names %q, which the document does not hold: did you mean %s?", u.Name, english.QuotedOr(u.Like))
+}
