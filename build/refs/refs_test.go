@@ -524,3 +524,38 @@ func BenchmarkCheckSchemaRefs(b *testing.B) {
 		Check(schema)
 	}
 }
+
+// anchorSchema is a schema with n $anchor definitions under $defs and n
+// properties, each a $ref to a different one of them.
+func anchorSchema(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","$defs":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"d%d":{"$anchor":"a%d","type":"string"}`, i, i)
+	}
+	b.WriteString(`},"properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"$ref":"#a%d"}`, i, i)
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+// BenchmarkCheckManyAnchors checks a schema of 50,000 anchors, each named by
+// one $ref: linear in the schema's size.
+func BenchmarkCheckManyAnchors(b *testing.B) {
+	schema := decodeSchema(b, anchorSchema(50_000))
+	if got := Check(schema); len(got) != 0 {
+		b.Fatalf("anchor schema has problems: %v", got[0])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Check(schema)
+	}
+}
