@@ -950,12 +950,13 @@ func BenchmarkCompactSchema(b *testing.B) {
 type generator struct {
 	r        *rand.Rand
 	root     any
-	pool     []string // strings found in the schema, and some others
+	refs     *refs.Resolver // of root
+	pool     []string       // strings found in the schema, and some others
 	patterns map[string]*syntax.Regexp
 }
 
 func newCSGen(seed uint64, root any) *generator {
-	g := &generator{r: rand.New(rand.NewPCG(seed, 0x636f6d70616374)), root: root, patterns: map[string]*syntax.Regexp{}}
+	g := &generator{r: rand.New(rand.NewPCG(seed, 0x636f6d70616374)), root: root, refs: refs.NewResolver(root), patterns: map[string]*syntax.Regexp{}}
 	g.pool = []string{"", "a", "x", "hello world", "0", "-1", "true", "null", "A1", "abc-123", "ümlaut", "2024-01-02", strings.Repeat("z", 300)}
 	seen := map[string]bool{}
 	var collect func(v any, depth int)
@@ -1098,7 +1099,7 @@ func (g *generator) flatten(m map[string]any, h *hints, depth int) {
 			}
 		case "$ref":
 			if s, ok := v.(string); ok && g.r.IntN(10) != 0 {
-				if target, _, ok := refs.Resolve(g.root, s); ok {
+				if target, ok := g.refs.Resolve(s); ok {
 					sub(target)
 				}
 			}

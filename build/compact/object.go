@@ -219,11 +219,14 @@ func acceptsAll(v any) bool {
 	return false
 }
 
-// inline projects the target of a $ref.
+// inline projects the target of a $ref, resolved once per ref string.
 func (p *projector) inline(ref string) *node {
 	r, ok := p.refs[ref]
 	if !ok {
-		r.target, _, r.ok = refs.Resolve(p.root, ref)
+		if p.resolver == nil {
+			p.resolver = refs.NewResolver(p.root)
+		}
+		r.target, r.ok = p.resolver.Resolve(ref)
 		if p.refs == nil {
 			p.refs = map[string]inlineRef{}
 		}
