@@ -153,7 +153,7 @@ const (
 // The rules and guarantees are those of the package comment.
 func Schema(schema any) any {
 	p := projectors.Get().(*projector)
-	p.root, p.draft, p.budget = schema, draftOf(schema), -1
+	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
 	out := p.project(schema).json()
 	p.reset()
 	projectors.Put(p)
@@ -356,7 +356,9 @@ type projector struct {
 	refDepth int                  // $refs being inlined
 	depth    int                  // schema objects being projected
 	spent    int                  // estimated bytes projected inside inlined $refs
-	budget   int                  // the most spent may reach; -1 until needed
+	budget   int                  // the most spent may reach, as far as the input is measured
+	measured int                  // the input's size, or as far as it was measured
+	sized    bool                 // measured is the input's whole size
 	slabs    [][]node             // nodes, handed out by node
 	slab     int                  // the slab being handed out
 	used     int                  // nodes handed out of it
