@@ -124,6 +124,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/signpost-dev/signpost/build/refs"
 )
 
 // Limits of the projection.
@@ -151,7 +153,7 @@ const (
 // The rules and guarantees are those of the package comment.
 func Schema(schema any) any {
 	p := projectors.Get().(*projector)
-	p.root, p.draft, p.budget = schema, draftOf(schema), -1
+	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
 	out := p.project(schema).json()
 	p.reset()
 	projectors.Put(p)
@@ -347,18 +349,21 @@ func (n *node) widen() *node {
 // projector holds the state of one Schema call.
 type projector struct {
 	root     any
-	draft    int       // 4, 6, 7, 2019 or 2020, from the root's $schema
-	path     []uintptr // the schema objects being projected, outermost first
-	refs     map[string]inlineRef
-	refDepth int        // $refs being inlined
-	depth    int        // schema objects being projected
-	spent    int        // estimated bytes projected inside inlined $refs
-	budget   int        // the most spent may reach; -1 until needed
-	slabs    [][]node   // nodes, handed out by node
-	slab     int        // the slab being handed out
-	used     int        // nodes handed out of it
-	keys     []string   // scratch: property names being projected
-	nums     []numValue // the nums of the nodes object made
+	draft    int                  // 4, 6, 7, 2019 or 2020, from the root's $schema
+	path     []uintptr            // the schema objects being projected, outermost first
+	refs     map[string]inlineRef // $ref string -> its target
+	resolver *refs.Resolver       // of root's $refs; nil until one is inlined
+	refDepth int                  // $refs being inlined
+	depth    int                  // schema objects being projected
+	spent    int                  // estimated bytes projected inside inlined $refs
+	budget   int                  // the most spent may reach, as far as the input is measured
+	measured int                  // the input's size, or as far as it was measured
+	sized    bool                 // measured is the input's whole size
+	slabs    [][]node             // nodes, handed out by node
+	slab     int                  // the slab being handed out
+	used     int                  // nodes handed out of it
+	keys     []string             // scratch: property names being projected
+	nums     []numValue           // the nums of the nodes object made
 }
 
 // slabNodes is the size of a slab of nodes; a projector keeps at most

@@ -3,6 +3,7 @@ package compact
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 
@@ -219,11 +220,14 @@ func acceptsAll(v any) bool {
 	return false
 }
 
-// inline projects the target of a $ref.
+// inline projects the target of a $ref, resolved once per ref string.
 func (p *projector) inline(ref string) *node {
 	r, ok := p.refs[ref]
 	if !ok {
-		r.target, _, r.ok = refs.Resolve(p.root, ref)
+		if p.resolver == nil {
+			p.resolver = refs.NewResolver(p.root)
+		}
+		r.target, r.ok = p.resolver.Resolve(ref)
 		if p.refs == nil {
 			p.refs = map[string]inlineRef{}
 		}
@@ -256,14 +260,28 @@ func (p *projector) note(why string) *node {
 	return n
 }
 
+// overBudget reports whether spent is over the budget: twice the input's
+// size, plus compactRefSlack. The input is measured only as far as needed to
+// tell, so that a projection spending little does not walk all of a large
+// input once more.
 func (p *projector) overBudget() bool {
-	if p.spent <= compactRefSlack {
-		return false
+	for p.spent > p.budget {
+		if p.sized {
+			return true
+		}
+		// Measure up to a size that would let spent through, at least
+		// twice as far as last time, so that the measures add up to at
+		// most a few times the input's size.
+		limit := max(2*p.measured, (p.spent-compactRefSlack)/2+1)
+		s := sizer{limit: limit}
+		p.sized = s.add(p.root)
+		p.measured = limit
+		if p.sized {
+			p.measured = s.n
+		}
+		p.budget = 2*p.measured + compactRefSlack
 	}
-	if p.budget < 0 {
-		p.budget = 2*jsonSize(p.root) + compactRefSlack
-	}
-	return p.spent > p.budget
+	return false
 }
 
 // cost estimates the bytes n's own keywords take in JSON, its subschemas
@@ -308,25 +326,44 @@ func (n *node) cost() int {
 
 // jsonSize estimates the size of a decoded JSON value in bytes.
 func jsonSize(v any) int {
+	s := sizer{limit: math.MaxInt}
+	s.add(v)
+	return s.n
+}
+
+// sizer adds up the estimated sizes of decoded JSON values, up to a limit.
+type sizer struct {
+	n, limit int
+}
+
+// add adds v's size to s.n and reports whether s.n is still within s.limit;
+// once it is not, it stops early, and s.n is then only more than the limit.
+func (s *sizer) add(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return len(x) + 2
+		s.n += len(x) + 2
 	case map[string]any:
-		n := 2
+		s.n += 2
 		for k, e := range x {
-			n += len(k) + 4 + jsonSize(e)
+			s.n += len(k) + 4
+			if !s.add(e) {
+				return false
+			}
 		}
-		return n
 	case []any:
-		n := 2
+		s.n += 2
 		for _, e := range x {
-			n += 1 + jsonSize(e)
+			s.n++
+			if !s.add(e) {
+				return false
+			}
 		}
-		return n
 	case json.Number:
-		return len(x)
+		s.n += len(x)
+	default:
+		s.n += 5
 	}
-	return 5
+	return s.n <= s.limit
 }
 
 // readNum adds numeric keyword k to p.nums from its value in a schema, if

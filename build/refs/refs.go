@@ -1,5 +1,5 @@
 // Package refs knows the structure of a JSON Schema: which keywords hold
-// subschemas (KeywordKind), how a local $ref resolves (Resolve), and whether
+// subschemas (KeywordKind), how a local $ref resolves (Resolver), and whether
 // a tool's schema is self-contained (Check).
 //
 // Check makes sure that a tool's JSON Schema is self-contained: every $ref
@@ -53,6 +53,7 @@ const (
 	Dependencies             // draft-07: members that are objects are subschemas
 )
 
+// KeywordKind returns what keyword k of a schema object holds.
 func KeywordKind(k string) Kind {
 	switch k {
 	case "properties", "patternProperties", "dependentSchemas", "$defs", "definitions":
@@ -94,8 +95,7 @@ func Check(schema any) []Problem {
 		return nil
 	}
 	c := newRefChecker(root)
-	c.walk(0, 1)
-	c.checkAnchors()
+	c.indexAnchors()
 	c.checkRefs()
 	c.checkCycles()
 	slices.SortFunc(c.problems, func(a, b Problem) int {
@@ -107,59 +107,18 @@ func Check(schema any) []Problem {
 	return c.problems
 }
 
-// Resolve returns the subschema a local $ref names within root ("#",
-// "#/json/pointer" with ~0 ~1 and %-escapes, or "#anchor" naming a $anchor)
-// and its canonical pointer.
-//
-// ok is false when ref is not local, does not resolve, or names a value that
-// is not an object or a boolean. An anchor is looked up among the schema
-// positions of root; when it is defined twice (an error Check
-// reports), the definition with the smallest pointer wins. Resolve does
-// not check whether a pointer target sits at a schema position;
-// Check does.
-func Resolve(root any, ref string) (target any, pointer string, ok bool) {
-	kind, frag, _ := splitLocalRef(ref)
-	switch kind {
-	case refToRoot, refToPointer:
-		v, _, _, fail := lookupRefPointer(root, frag, false)
-		if fail != "" || !isSchemaValue(v) {
-			return nil, "", false
-		}
-		return v, frag, true
-	case refToAnchor:
-		m, isMap := root.(map[string]any)
-		if !isMap {
-			return nil, "", false
-		}
-		c := newRefChecker(m)
-		c.walk(0, 1)
-		c.checkAnchors()
-		id, found := c.anchorNode[frag]
-		if !found {
-			return nil, "", false
-		}
-		return c.nodes[id].value, c.pointer(id), true
-	}
-	return nil, "", false
-}
-
-// resolvePointer returns the value at an RFC 6901 pointer in doc.
-func resolvePointer(doc any, pointer string) (any, bool) {
-	v, _, _, fail := lookupRefPointer(doc, pointer, false)
-	if fail != "" {
-		return nil, false
-	}
-	return v, true
-}
-
-// refChecker holds the state of one Check call.
+// refChecker holds the state of one Check call, or the anchor index of a
+// Resolver.
 type refChecker struct {
-	root     map[string]any
-	nodes    []refNode // every schema object at a schema position; nodes[0] is the root
-	kids     []refKid  // scratch stack of the walk
-	anchors  []refAnchor
-	problems []Problem
-	tooDeep  bool // the depth problem was reported
+	root      map[string]any
+	unordered bool      // walk in map order: only the anchor index is wanted, and it does not depend on the order
+	nodes     []refNode // every schema object at a schema position; nodes[0] is the root
+	kids      []refKid  // scratch stack of the walk
+	kws       []string  // scratch stack of the walk: keywords holding subschemas
+	names     []string  // scratch: member names being sorted
+	anchors   []refAnchor
+	problems  []Problem
+	tooDeep   bool // the depth problem was reported
 
 	anchorNode map[string]int32 // anchor name -> node, filled by checkAnchors
 	byIdentity []nodeIdentity   // nodes sorted by map identity, filled on demand
@@ -207,12 +166,21 @@ func newRefChecker(root map[string]any) *refChecker {
 	return c
 }
 
+// indexAnchors walks the schema and fills anchorNode: the one rule of what
+// an anchor names, for Check and Resolver alike.
+func (c *refChecker) indexAnchors() {
+	c.walk(0, 1)
+	c.checkAnchors()
+}
+
 // walk records the keywords of node id that matter here and descends into its
-// subschemas, in a fixed order so that node ids (and so every choice made
-// below) do not depend on map iteration order. depth is the level of node id.
+// subschemas, in a fixed order (keyword, then member name or element index)
+// so that node ids, and so every choice made below, do not depend on map
+// iteration order; unordered skips the sorting. depth is the level of node
+// id.
 func (c *refChecker) walk(id int32, depth int) {
 	m := c.nodes[id].value
-	start := len(c.kids)
+	kwStart := len(c.kws)
 	for k, v := range m {
 		switch k {
 		case "$ref":
@@ -244,18 +212,24 @@ func (c *refChecker) walk(id int32, depth int) {
 			c.idKeyword(id, v)
 			continue
 		}
-		switch KeywordKind(k) {
+		if kind := KeywordKind(k); kind != Other && kind != Data {
+			c.kws = append(c.kws, k)
+		}
+	}
+	kws := c.kws[kwStart:]
+	if !c.unordered {
+		slices.Sort(kws)
+	}
+	start := len(c.kids)
+	for _, k := range kws {
+		switch v := m[k]; KeywordKind(k) {
 		case Schema:
 			if sm, ok := v.(map[string]any); ok {
 				c.kids = append(c.kids, refKid{value: sm, form: segKeyword, kw: k})
 			}
 		case SchemaMap, Dependencies:
 			if mm, ok := v.(map[string]any); ok {
-				for name, sv := range mm {
-					if sm, ok := sv.(map[string]any); ok {
-						c.kids = append(c.kids, refKid{value: sm, form: segMember, kw: k, key: name})
-					}
-				}
+				c.memberKids(k, mm)
 			}
 		case SchemaList:
 			c.listKids(k, v)
@@ -267,10 +241,9 @@ func (c *refChecker) walk(id int32, depth int) {
 			}
 		}
 	}
+	c.kws = c.kws[:kwStart]
 	end := len(c.kids)
-	if end-start > 1 {
-		slices.SortFunc(c.kids[start:end], compareRefKids)
-	}
+	c.nodes = slices.Grow(c.nodes, end-start)
 	for i := start; i < end; i++ {
 		k := c.kids[i]
 		if depth >= MaxDepth {
@@ -290,6 +263,36 @@ func (c *refChecker) walk(id int32, depth int) {
 	c.kids = c.kids[:start]
 }
 
+// memberKids adds the members of mm, the value of keyword k, that are schema
+// objects, in the order of their names.
+func (c *refChecker) memberKids(k string, mm map[string]any) {
+	c.kids = slices.Grow(c.kids, len(mm))
+	if c.unordered || len(mm) < 2 {
+		for name, sv := range mm {
+			if sm, ok := sv.(map[string]any); ok {
+				c.kids = append(c.kids, refKid{value: sm, form: segMember, kw: k, key: name})
+			}
+		}
+		return
+	}
+	// Sorting the names and looking each up again is cheaper than sorting
+	// the kids.
+	nameStart := len(c.names)
+	c.names = slices.Grow(c.names, len(mm))
+	for name := range mm {
+		c.names = append(c.names, name)
+	}
+	names := c.names[nameStart:]
+	slices.Sort(names)
+	for _, name := range names {
+		if sm, ok := mm[name].(map[string]any); ok {
+			c.kids = append(c.kids, refKid{value: sm, form: segMember, kw: k, key: name})
+		}
+	}
+	clear(names) // let the strings go
+	c.names = c.names[:nameStart]
+}
+
 func (c *refChecker) listKids(k string, v any) {
 	list, ok := v.([]any)
 	if !ok {
@@ -300,16 +303,6 @@ func (c *refChecker) listKids(k string, v any) {
 			c.kids = append(c.kids, refKid{value: sm, form: segElement, kw: k, idx: int32(i)})
 		}
 	}
-}
-
-func compareRefKids(a, b refKid) int {
-	if r := strings.Compare(a.kw, b.kw); r != 0 {
-		return r
-	}
-	if r := strings.Compare(a.key, b.key); r != 0 {
-		return r
-	}
-	return int(a.idx) - int(b.idx)
 }
 
 func (c *refChecker) anchorKeyword(id int32, k string, v any) {
@@ -350,15 +343,25 @@ func (c *refChecker) checkAnchors() {
 		return
 	}
 	c.anchorNode = make(map[string]int32, len(c.anchors))
-	byName := make(map[string][]refAnchor, len(c.anchors))
-	for _, a := range c.anchors {
-		byName[a.name] = append(byName[a.name], a)
-	}
-	for name, sites := range byName {
-		if len(sites) == 1 {
-			c.anchorNode[name] = sites[0].node
+	var dups map[string][]refAnchor // only the names defined more than once
+	for i, a := range c.anchors {
+		if _, seen := c.anchorNode[a.name]; !seen {
+			c.anchorNode[a.name] = int32(i)
 			continue
 		}
+		if dups == nil {
+			dups = map[string][]refAnchor{}
+		}
+		dups[a.name] = append(dups[a.name], a)
+	}
+	for name, i := range c.anchorNode {
+		if sites, dup := dups[name]; dup {
+			dups[name] = append(sites, c.anchors[i])
+			continue
+		}
+		c.anchorNode[name] = c.anchors[i].node
+	}
+	for name, sites := range dups {
 		ptrs := make([]string, len(sites))
 		order := make([]int, len(sites))
 		for i, s := range sites {
@@ -691,235 +694,4 @@ func kidSegment(form uint8, kw, key string, idx int32) string {
 		return "/" + source.EscapePointer(kw) + "/" + strconv.Itoa(int(idx))
 	}
 	return "/" + source.EscapePointer(kw)
-}
-
-// localRefKind classifies a $ref string.
-type localRefKind uint8
-
-const (
-	refEmpty     localRefKind = iota // ""
-	refExternal                      // does not start with "#"
-	refMalformed                     // starts with "#" but cannot be used
-	refToRoot                        // "#"
-	refToPointer                     // "#/…"
-	refToAnchor                      // "#name"
-)
-
-// splitLocalRef classifies ref and returns its %-decoded fragment, or for
-// refMalformed the rest of a message saying what is wrong.
-func splitLocalRef(ref string) (kind localRefKind, frag, fail string) {
-	switch {
-	case ref == "":
-		return refEmpty, "", ""
-	case ref[0] != '#':
-		return refExternal, "", ""
-	}
-	frag, ok := percentDecode(ref[1:])
-	switch {
-	case !ok:
-		return refMalformed, "", "has a malformed %-escape; write \"%25\" for a literal \"%\""
-	case frag == "":
-		return refToRoot, "", ""
-	case frag[0] == '/':
-		return refToPointer, frag, ""
-	case isAnchorName(frag):
-		return refToAnchor, frag, ""
-	}
-	return refMalformed, "", "is neither a JSON pointer fragment (\"#/…\") nor an anchor name (\"#name\"); write one of those"
-}
-
-// percentDecode decodes the %XX escapes of a URI fragment.
-func percentDecode(s string) (string, bool) {
-	n := strings.Count(s, "%")
-	if n == 0 {
-		return s, true
-	}
-	b := make([]byte, 0, len(s)) // not len(s)-2*n: a "%" may lack its two digits
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b = append(b, s[i])
-			continue
-		}
-		if i+2 >= len(s) {
-			return "", false
-		}
-		hi, ok1 := unhex(s[i+1])
-		lo, ok2 := unhex(s[i+2])
-		if !ok1 || !ok2 {
-			return "", false
-		}
-		b = append(b, hi<<4|lo)
-		i += 2
-	}
-	return string(b), true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-// isAnchorName reports whether s matches ^[A-Za-z_][A-Za-z0-9._-]*$.
-func isAnchorName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', c == '_':
-		case i > 0 && ('0' <= c && c <= '9' || c == '.' || c == '-'):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// refPosition says where a value sits relative to the schema structure.
-type refPosition uint8
-
-const (
-	posSchema    refPosition = iota // a schema position
-	posKeyword                      // the whole value of a keyword that holds schemas (e.g. "/$defs")
-	posData                         // inside enum, const, default or examples
-	posOther                        // inside any other keyword's value
-	posMisshapen                    // inside a keyword that holds schemas, but not at one (wrong type)
-)
-
-// lookupRefPointer returns the value at pointer in doc. With classify, it also
-// says where that value sits, assuming doc is a schema, and the keyword that
-// decides it. On failure, fail says which step failed.
-func lookupRefPointer(doc any, pointer string, classify bool) (v any, pos refPosition, kw, fail string) {
-	if pointer == "" {
-		return doc, posSchema, "", ""
-	}
-	if pointer[0] != '/' {
-		return nil, 0, "", fmt.Sprintf("%q is not a JSON pointer: it must start with \"/\"", pointer)
-	}
-	v, pos = doc, posSchema
-	for i := 1; ; {
-		j := strings.IndexByte(pointer[i:], '/')
-		if j < 0 {
-			j = len(pointer)
-		} else {
-			j += i
-		}
-		tok, ok := unescapeRefToken(pointer[i:j])
-		if !ok {
-			return nil, 0, "", fmt.Sprintf("%q is not a valid JSON pointer token: \"~\" must be followed by 0 or 1", pointer[i:j])
-		}
-		where := pointer[:i-1]
-		if where == "" {
-			where = "the schema"
-		}
-		var next any
-		switch x := v.(type) {
-		case map[string]any:
-			var found bool
-			if next, found = x[tok]; !found {
-				return nil, 0, "", fmt.Sprintf("%s has no member %q", where, tok)
-			}
-		case []any:
-			n, isIndex := ArrayIndex(tok)
-			if !isIndex {
-				return nil, 0, "", fmt.Sprintf("%s is an array and %q is not an index", where, tok)
-			}
-			if n >= len(x) {
-				return nil, 0, "", fmt.Sprintf("%s has no element %d (it has %d)", where, n, len(x))
-			}
-			next = x[n]
-		default:
-			return nil, 0, "", fmt.Sprintf("%s is %s, so it has no member %q", where, schemas.KindOf(v), tok)
-		}
-		if classify {
-			switch pos {
-			case posSchema: // v is an object: a boolean has no members
-				kw = tok
-				_, isMap := next.(map[string]any)
-				_, isList := next.([]any)
-				switch KeywordKind(tok) {
-				case Schema:
-					pos = posIf(isSchemaValue(next), posSchema, posMisshapen)
-				case SchemaMap, Dependencies:
-					pos = posIf(isMap, posKeyword, posMisshapen)
-				case SchemaList:
-					pos = posIf(isList, posKeyword, posMisshapen)
-				case Items:
-					pos = posIf(isList, posKeyword, posIf(isSchemaValue(next), posSchema, posMisshapen))
-				case Data:
-					pos = posData
-				default:
-					pos = posOther
-				}
-			case posKeyword:
-				pos = posIf(isSchemaValue(next), posSchema, posMisshapen)
-			}
-		}
-		v = next
-		if j == len(pointer) {
-			return v, pos, kw, ""
-		}
-		i = j + 1
-	}
-}
-
-func posIf(cond bool, yes, no refPosition) refPosition {
-	if cond {
-		return yes
-	}
-	return no
-}
-
-func unescapeRefToken(s string) (string, bool) {
-	if strings.IndexByte(s, '~') < 0 {
-		return s, true
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '~' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+1 == len(s) || (s[i+1] != '0' && s[i+1] != '1') {
-			return "", false
-		}
-		if s[i+1] == '0' {
-			b.WriteByte('~')
-		} else {
-			b.WriteByte('/')
-		}
-		i++
-	}
-	return b.String(), true
-}
-
-// ArrayIndex parses an RFC 6901 array index: "0" or digits without a leading zero.
-func ArrayIndex(s string) (int, bool) {
-	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
-}
-
-func isSchemaValue(v any) bool {
-	switch v.(type) {
-	case map[string]any, bool:
-		return true
-	}
-	return false
 }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -324,44 +324,100 @@ func TestCheckSchemaRefsScales(t *testing.T) {
 func TestResolveRef(t *testing.T) {
 	root := decodeSchema(t, `{"type":"object",
 		"properties":{"a":{"type":"string"},"a/b":{"type":"number"},"m~n":{"$anchor":"tilde"},"with space":true},
-		"$defs":{"x":{"$anchor":"ex","items":[{"type":"null"}]},"dup1":{"$anchor":"d"},"dup0":{"$anchor":"d"}},
+		"$defs":{"x":{"$anchor":"ex","items":[{"type":"null"}]},"dup1":{"$anchor":"d","title":"1"},"dup0":{"$anchor":"d","title":"0"}},
 		"enum":[{"$anchor":"data"}]}`)
 	props := root.(map[string]any)["properties"].(map[string]any)
 	defs := root.(map[string]any)["$defs"].(map[string]any)
+	r := NewResolver(root) // one for every case: the anchor index is built once
 	for _, tc := range []struct {
-		ref     string
-		target  any
-		pointer string
-		ok      bool
+		ref    string
+		target any
+		ok     bool
 	}{
-		{"#", root, "", true},
-		{"#/properties/a", props["a"], "/properties/a", true},
-		{"#/properties/a~1b", props["a/b"], "/properties/a~1b", true},
-		{"#/properties/m~0n", props["m~n"], "/properties/m~0n", true},
-		{"#/properties/with%20space", true, "/properties/with space", true},
-		{"#/properties/a%7E1b", props["a/b"], "/properties/a~1b", true},
-		{"#%2Fproperties%2Fa", props["a"], "/properties/a", true},
-		{"#/$defs/x/items/0", defs["x"].(map[string]any)["items"].([]any)[0], "/$defs/x/items/0", true},
-		{"#ex", defs["x"], "/$defs/x", true},
-		{"#tilde", props["m~n"], "/properties/m~0n", true},
-		{"#d", defs["dup0"], "/$defs/dup0", true}, // the smallest pointer wins
-		{"#data", nil, "", false},                 // inside enum: not an anchor
-		{"#/type", nil, "", false},                // a string
-		{"#/properties/b", nil, "", false},
-		{"#/properties/a~2", nil, "", false},
-		{"#/$defs/x/items/00", nil, "", false},
-		{"#/properties/%zz", nil, "", false},
-		{"#1", nil, "", false},
-		{"", nil, "", false},
-		{"/properties/a", nil, "", false},
-		{"tool.json#/properties/a", nil, "", false},
-		{"https://example.com/tool.json#", nil, "", false},
+		{"#", root, true},
+		{"#/properties/a", props["a"], true},
+		{"#/properties/a~1b", props["a/b"], true},
+		{"#/properties/m~0n", props["m~n"], true},
+		{"#/properties/with%20space", true, true},
+		{"#/properties/a%7E1b", props["a/b"], true},
+		{"#%2Fproperties%2Fa", props["a"], true},
+		{"#/$defs/x/items/0", defs["x"].(map[string]any)["items"].([]any)[0], true},
+		{"#ex", defs["x"], true},
+		{"#tilde", props["m~n"], true},
+		{"#d", defs["dup0"], true}, // the smallest pointer wins
+		{"#data", nil, false},      // inside enum: not an anchor
+		{"#/type", nil, false},     // a string
+		{"#/properties/b", nil, false},
+		{"#/properties/a~2", nil, false},
+		{"#/$defs/x/items/00", nil, false},
+		{"#/properties/%zz", nil, false},
+		{"#1", nil, false},
+		{"", nil, false},
+		{"/properties/a", nil, false},
+		{"tool.json#/properties/a", nil, false},
+		{"https://example.com/tool.json#", nil, false},
 	} {
-		target, pointer, ok := Resolve(root, tc.ref)
-		if diff := cmp.Diff(tc.target, target); diff != "" || pointer != tc.pointer || ok != tc.ok {
-			t.Errorf("Resolve(%q) = (…, %q, %v), want (…, %q, %v); target (-want +got):\n%s", tc.ref, pointer, ok, tc.pointer, tc.ok, diff)
+		target, ok := r.Resolve(tc.ref)
+		if diff := cmp.Diff(tc.target, target); diff != "" || ok != tc.ok {
+			t.Errorf("Resolve(%q) = (…, %v), want (…, %v); target (-want +got):\n%s", tc.ref, ok, tc.ok, diff)
 		}
 	}
+}
+
+// checkResolverAgrees checks that every $ref Check resolves, a Resolver
+// resolves to the same schema.
+func checkResolverAgrees(t *testing.T, doc any) {
+	t.Helper()
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	c := newRefChecker(m)
+	c.indexAnchors()
+	c.checkRefs()
+	r := NewResolver(doc)
+	for id, n := range c.nodes {
+		if c.refTarget[id] < 0 {
+			continue
+		}
+		ref := n.ref.(string)
+		target, ok := r.Resolve(ref)
+		if want := c.nodes[c.refTarget[id]].value; !ok || reflect.ValueOf(target).Pointer() != reflect.ValueOf(want).Pointer() {
+			t.Errorf("$ref %q at %s: Check resolves it to %s, the Resolver to %v (ok %v)", ref, c.pointer(int32(id)), c.pointer(c.refTarget[id]), target, ok)
+		}
+	}
+}
+
+func TestResolverAgreesWithCheck(t *testing.T) {
+	for _, tc := range acceptedSchemas {
+		checkResolverAgrees(t, decodeSchema(t, tc.schema))
+	}
+	for _, tc := range rejectedSchemas {
+		checkResolverAgrees(t, decodeSchema(t, tc.schema))
+	}
+	checkResolverAgrees(t, decodeSchema(t, anchorSchema(100)))
+}
+
+func TestResolveNotObject(t *testing.T) {
+	for _, root := range []any{true, false, nil, []any{}, "#a"} {
+		r := NewResolver(root)
+		if target, ok := r.Resolve("#a"); ok {
+			t.Errorf("NewResolver(%#v).Resolve(\"#a\") = %v, want not ok", root, target)
+		}
+		target, ok := r.Resolve("#")
+		if _, isBool := root.(bool); ok != isBool || ok && target != root {
+			t.Errorf("NewResolver(%#v).Resolve(\"#\") = (%v, %v)", root, target, ok)
+		}
+	}
+}
+
+// resolvePointer returns the value at an RFC 6901 pointer in doc.
+func resolvePointer(doc any, pointer string) (any, bool) {
+	v, _, _, fail := lookupRefPointer(doc, pointer, false)
+	if fail != "" {
+		return nil, false
+	}
+	return v, true
 }
 
 func TestResolvePointer(t *testing.T) {
@@ -468,16 +524,7 @@ func FuzzCheckSchemaRefs(f *testing.F) {
 		if again := Check(doc); !cmp.Equal(got, again) {
 			t.Errorf("not deterministic:\n%v\n%v", got, again)
 		}
-		// A $ref at the root that checks out resolves.
-		if m, ok := doc.(map[string]any); ok {
-			if ref, ok := m["$ref"].(string); ok {
-				_, _, resolved := Resolve(doc, ref)
-				refOK := !slices.ContainsFunc(got, func(p Problem) bool { return p.Pointer == "/$ref" })
-				if refOK && !resolved {
-					t.Errorf("$ref %q has no problem but Resolve fails", ref)
-				}
-			}
-		}
+		checkResolverAgrees(t, doc)
 	})
 }
 
@@ -518,6 +565,41 @@ func BenchmarkCheckSchemaRefs(b *testing.B) {
 	}
 	if got := Check(schema); len(got) != 0 {
 		b.Fatalf("benchmark schema has problems: %v", got)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Check(schema)
+	}
+}
+
+// anchorSchema is a schema with n $anchor definitions under $defs and n
+// properties, each a $ref to a different one of them.
+func anchorSchema(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","$defs":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"d%d":{"$anchor":"a%d","type":"string"}`, i, i)
+	}
+	b.WriteString(`},"properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"$ref":"#a%d"}`, i, i)
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+// BenchmarkCheckManyAnchors checks a schema of 50,000 anchors, each named by
+// one $ref: linear in the schema's size.
+func BenchmarkCheckManyAnchors(b *testing.B) {
+	schema := decodeSchema(b, anchorSchema(50_000))
+	if got := Check(schema); len(got) != 0 {
+		b.Fatalf("anchor schema has problems: %v", got[0])
 	}
 	b.ReportAllocs()
 	for b.Loop() {

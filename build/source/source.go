@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -252,6 +253,20 @@ func ParseJSON(path, rel string, data []byte) (*File, []Problem) {
 	if len(data) > MaxFileSize {
 		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d", len(data), MaxFileSize)}}
 	}
+	v, ok := decodeJSON(data)
+	if !ok {
+		// Walk the tokens to find the problem and where it is.
+		var p *Problem
+		if v, p = walkJSON(data); p != nil {
+			return s, []Problem{*p}
+		}
+	}
+	s.Value = v
+	return s, nil
+}
+
+// walkJSON parses data token by token, and says where the first problem is.
+func walkJSON(data []byte) (any, *Problem) {
 	p := jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	p.dec.UseNumber()
 	v, err := p.value(0, nil)
@@ -265,13 +280,92 @@ func ParseJSON(path, rel string, data []byte) (*File, []Problem) {
 		var jp *jsonProblem
 		if errors.As(err, &jp) {
 			line, col := lineCol(data, jp.offset)
-			return s, []Problem{{Line: line, Col: col, Rule: jp.rule, Msg: jp.msg}}
+			return nil, &Problem{Line: line, Col: col, Rule: jp.rule, Msg: jp.msg}
 		}
 		line, col := lineCol(data, p.start())
-		return s, []Problem{{Line: line, Col: col, Rule: "json-syntax", Msg: "invalid JSON: " + err.Error()}}
+		return nil, &Problem{Line: line, Col: col, Rule: "json-syntax", Msg: "invalid JSON: " + err.Error()}
 	}
-	s.Value = v
-	return s, nil
+	return v, nil
+}
+
+// decodeJSON decodes data in one call of json.Decoder.Decode, several times
+// faster than walking its tokens, when data is one valid JSON value nested at
+// most MaxDepth levels deep and without duplicate keys. ok is false
+// otherwise: then the token walk finds the problem.
+func decodeJSON(data []byte) (v any, ok bool) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return nil, false
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, false // trailing data
+	}
+	// data is valid JSON; Decode keeps the last of duplicate keys.
+	if tooDeep, repeats := jsonShape(data); tooDeep || repeats {
+		return nil, false
+	}
+	return v, true
+}
+
+// jsonSpan is where a string's contents are in a file.
+type jsonSpan struct{ start, end int }
+
+// jsonShape reports whether valid JSON data nests objects and arrays more
+// than MaxDepth levels deep, and whether an object repeats a key. A key
+// written with an escape counts as repeated: only its decoded form can tell.
+func jsonShape(data []byte) (tooDeep, repeats bool) {
+	var keys []jsonSpan // the keys of the objects open
+	var opens []int     // for each object or array open, where its keys start in keys
+	var last jsonSpan   // the last string
+	escaped := false
+	key := func(s jsonSpan) []byte { return data[s.start:s.end] }
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			start := i + 1
+			escaped = false
+			for i++; data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++ // the escaped byte, or the u of \uXXXX
+					escaped = true
+				}
+			}
+			last = jsonSpan{start, i}
+		case ':': // outside strings, each colon follows a key
+			if escaped {
+				return false, true
+			}
+			keys = append(keys, last)
+		case '{', '[':
+			if len(opens) == MaxDepth {
+				return true, false
+			}
+			opens = append(opens, len(keys))
+		case '}', ']':
+			from := opens[len(opens)-1]
+			opens = opens[:len(opens)-1]
+			obj := keys[from:]
+			keys = keys[:from]
+			if len(obj) <= 8 {
+				for j := range obj {
+					for _, k := range obj[:j] {
+						if bytes.Equal(key(k), key(obj[j])) {
+							return false, true
+						}
+					}
+				}
+				continue
+			}
+			slices.SortFunc(obj, func(a, b jsonSpan) int { return bytes.Compare(key(a), key(b)) })
+			for j := 1; j < len(obj); j++ {
+				if bytes.Equal(key(obj[j-1]), key(obj[j])) {
+					return false, true
+				}
+			}
+		}
+	}
+	return false, false
 }
 
 type jsonProblem struct {

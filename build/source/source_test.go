@@ -3,6 +3,7 @@ package source
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -132,6 +133,39 @@ func TestYAMLPositions(t *testing.T) {
 	} {
 		if got := src.Pos(ptr); got != want {
 			t.Errorf("pos(%q) = %v, want %v", ptr, got, want)
+		}
+	}
+}
+
+// FuzzParseJSON checks that the one-call decoding ParseJSON tries first
+// accepts only what the token walk accepts, with the same value. (It may
+// decline more: a key written with an escape sends a file to the walk.)
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `[]`, `1`, `"a"`, `{"a":1,"a":2}`, `{"a":1,"\u0061":2}`, `{"a\"":1,"a":2}`, `{} {}`, `{"a": `,
+		`{"a":{"b":[1,2,{"c":null}]},"b":true}`, `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k1":10}`,
+		strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth),
+		strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1),
+		"\"\xff\"", `{"a":"\\"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast, ok := decodeJSON(data)
+		slow, p := walkJSON(data)
+		if ok && p != nil {
+			t.Fatalf("decodeJSON ok %v, walkJSON problem %v", ok, p)
+		}
+		if ok && !reflect.DeepEqual(fast, slow) { // cmp takes exponential time on deep nesting
+			t.Errorf("values differ:\n%#v\n%#v", slow, fast)
+		}
+	})
+}
+
+func TestParseJSONDecodesInOneCall(t *testing.T) {
+	for _, s := range []string{`{"a":[1,{"b":"x"}],"c":{"d":null,"e":true}}`, `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9}`} {
+		if _, ok := decodeJSON([]byte(s)); !ok {
+			t.Errorf("decodeJSON(%s) declined it", s)
 		}
 	}
 }

@@ -31,26 +31,20 @@ func (c *checker) inlineCard(catalogURL, ptr, id string, data any) {
 	}
 }
 
-// checkCards applies the card rules to every card entry. A URL listed by
-// both catalogs is fetched once and checked for each entry; identical
-// findings are merged in the report.
-func (c *checker) checkCards() {
-	for _, r := range c.cards {
-		p := c.pages[r.url]
-		if p == nil {
-			continue
-		}
-		if !c.status("card.status", LevelMust, p, "the card") {
-			c.skip(r.url, "the card is not served", "card.content-type", "card.name")
-			continue
-		}
-		c.contentType("card.content-type", p, r.mediaType)
-		if p.tooBig {
-			c.skip(r.url, skippedTooBig, "card.name")
-			continue
-		}
-		c.cardBody(r, p)
+// checkCard applies the card rules to the card entry r, whose document p
+// is. A URL listed by both catalogs is fetched once and checked for each
+// entry; identical findings are merged in the report.
+func (c *checker) checkCard(r cardRef, p *page) {
+	if !c.status("card.status", LevelMust, p, "the card") {
+		c.skip(r.url, "the card is not served", "card.content-type", "card.name")
+		return
 	}
+	c.contentType("card.content-type", p, r.mediaType)
+	if p.tooBig {
+		c.skip(r.url, skippedTooBig, "card.name")
+		return
+	}
+	c.cardBody(r, p)
 }
 
 // cardBody applies the rules of a card's body to the card r points at.

@@ -90,18 +90,17 @@ func (c *checker) checkCompact(u string) {
 	default:
 		c.compactListBody(u, p, level)
 	}
-	for _, id := range c.itemIDs() {
-		ip := c.pages[c.toolURL(id, spec.ViewCompact)]
-		if ip == nil {
-			continue
-		}
-		entry := c.compactByID[id]
-		c.item("compact.item", level, ip, entry, "compact-tool-descriptor", "/tools?view=compact")
-		if ip.err == nil && ip.status == http.StatusOK && !ip.tooBig {
-			if doc, err := decode(ip.body); err == nil {
-				m, _ := doc.(map[string]any)
-				c.keywords(ip.url, []any{m["inputSchema"]}, "/inputSchema", false)
-			}
+	// compact.item is applied to each document as it arrives (documentRules).
+}
+
+// compactItem applies compact.item and compact.keywords to ip, the compact
+// view of tool id.
+func (c *checker) compactItem(ip *page, id string) {
+	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact")
+	if ip.err == nil && ip.status == http.StatusOK && !ip.tooBig {
+		if doc, err := decode(ip.body); err == nil {
+			m, _ := doc.(map[string]any)
+			c.keywords(ip.url, []any{m["inputSchema"]}, "/inputSchema", false)
 		}
 	}
 }

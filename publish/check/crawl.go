@@ -3,13 +3,13 @@ package check
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -28,7 +28,9 @@ type response struct {
 	err    error
 	status int
 	header http.Header
-	body   []byte
+	body   []byte // nil once the rules that need it have run (see checker.release)
+	size   int    // of the body, when within the limit
+	sum    [sha256.Size]byte
 	tooBig bool
 	tls    uint16
 	// compressed is set when the response came content-encoded (the
@@ -44,24 +46,43 @@ type page struct {
 	local bool
 	response
 	// withOrigin is the same GET with an Origin header (local pages). Its
-	// body is not kept: sameBytes says whether it was the plain GET's.
+	// body is not kept: sameBytes says whether it was the plain GET's (by
+	// size and SHA-256).
 	withOrigin response
 	sameBytes  bool
 	// cond is the GET with If-None-Match and the plain GET's ETag, made
 	// when the plain GET was 200 with an ETag.
 	cond *response
+	// keep is set on the pages whose bodies the rules read after the
+	// crawl: the first stage's, and the two checkUnknown compares.
+	keep     bool
+	consumed bool // the rules of the second stage have seen it
 }
 
 // fetch loads pages not loaded yet, in order, as far as the document
 // budget allows. The budget is spent before any request is made, so which
 // pages are left out does not depend on timing.
-func (c *checker) fetch(ctx context.Context, pages []*page) {
-	var wg sync.WaitGroup
-	// sem has a slot per page loading: the loop waits for a free one
-	// before it starts a page, so at most Concurrency pages load at once.
-	sem := make(chan struct{}, c.opts.Concurrency)
+//
+// consume, when set, is called on this goroutine for each page loaded (or
+// loaded before, when a page of the first stage comes again), as soon as
+// it is; then the body is let go unless the page is kept. So at most
+// Concurrency bodies are in flight, and those of kept pages held, and
+// within Options.MaxHeldBytes: a load starts only when its body fits beside
+// them, or when no other is running.
+func (c *checker) fetch(ctx context.Context, pages []*page, consume func(*page)) {
+	done := make(chan *page)
+	running := 0
+	finish := func() {
+		p := <-done
+		running--
+		c.inFlight -= c.opts.MaxBodyBytes
+		c.settle(p, consume)
+	}
 	for _, p := range pages {
-		if _, ok := c.pages[p.url]; ok {
+		if q, ok := c.pages[p.url]; ok {
+			if q.keep && !q.consumed && consume != nil {
+				c.settle(q, consume)
+			}
 			continue
 		}
 		if c.budget == 0 {
@@ -70,13 +91,35 @@ func (c *checker) fetch(ctx context.Context, pages []*page) {
 		}
 		c.budget--
 		c.pages[p.url] = p
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
+		for running == c.opts.Concurrency || running > 0 && c.held+c.inFlight+c.opts.MaxBodyBytes > c.opts.MaxHeldBytes {
+			finish()
+		}
+		running++
+		c.inFlight += c.opts.MaxBodyBytes
+		c.peakHeld = max(c.peakHeld, c.held+c.inFlight)
+		go func() {
 			c.load(ctx, p)
-		})
+			done <- p
+		}()
 	}
-	wg.Wait()
+	for running > 0 {
+		finish()
+	}
+}
+
+// settle runs consume on a loaded page, then lets its body go or counts it
+// as held.
+func (c *checker) settle(p *page, consume func(*page)) {
+	if consume != nil {
+		p.consumed = true
+		consume(p)
+	}
+	if p.keep {
+		c.held += int64(len(p.body))
+		c.peakHeld = max(c.peakHeld, c.held+c.inFlight)
+		return
+	}
+	p.body = nil
 }
 
 // load makes the GETs of p: plain, then, on the checked origin, with an
@@ -87,22 +130,21 @@ func (c *checker) load(ctx context.Context, p *page) {
 		p.err = errOutOfTime
 		return
 	}
-	p.response = c.get(ctx, p.url, "", "")
+	p.response = c.get(ctx, p.url, "", "", true)
 	if !p.local || p.err != nil {
 		return
 	}
-	p.withOrigin = c.get(ctx, p.url, "Origin", probeOrigin)
-	p.sameBytes = !p.tooBig && !p.withOrigin.tooBig && bytes.Equal(p.body, p.withOrigin.body)
-	p.withOrigin.body = nil
+	p.withOrigin = c.get(ctx, p.url, "Origin", probeOrigin, false)
+	p.sameBytes = !p.tooBig && !p.withOrigin.tooBig && p.size == p.withOrigin.size && p.sum == p.withOrigin.sum
 	if etag := p.header.Get("ETag"); p.status == http.StatusOK && etag != "" {
-		r := c.get(ctx, p.url, "If-None-Match", etag)
-		r.body = nil
+		r := c.get(ctx, p.url, "If-None-Match", etag, false)
 		p.cond = &r
 	}
 }
 
 // get sends one GET, with one extra request header when name is not "".
-func (c *checker) get(ctx context.Context, u, name, value string) response {
+// The body is kept when keep is set; its size and SHA-256 always are.
+func (c *checker) get(ctx context.Context, u, name, value string, keep bool) response {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -122,14 +164,24 @@ func (c *checker) get(ctx context.Context, u, name, value string) response {
 	if resp.TLS != nil {
 		r.tls = resp.TLS.Version
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxBodyBytes+1))
+	h := sha256.New()
+	var buf bytes.Buffer
+	var w io.Writer = h
+	if keep {
+		w = io.MultiWriter(h, &buf)
+	}
+	n, err := io.Copy(w, io.LimitReader(resp.Body, c.opts.MaxBodyBytes+1))
 	switch {
-	case int64(len(body)) > c.opts.MaxBodyBytes:
+	case n > c.opts.MaxBodyBytes:
 		r.tooBig = true
 	case err != nil:
 		r.err = fmt.Errorf("reading the body: %w", err)
 	default:
-		r.body = body
+		r.size = int(n)
+		h.Sum(r.sum[:0])
+		if keep {
+			r.body = buf.Bytes()
+		}
 	}
 	return r
 }
@@ -170,7 +222,7 @@ func (c *checker) checkLimits() {
 			big = true
 			c.add("limits.body-size", ResultFail, p.url, fmt.Sprintf("body over %d bytes", c.opts.MaxBodyBytes), "the document is larger than the check's limit (check.Options.MaxBodyBytes): not checked")
 		}
-		largest = max(largest, len(p.body))
+		largest = max(largest, p.size)
 	}
 	if !big {
 		c.add("limits.body-size", ResultPass, c.base, fmt.Sprintf("largest body %d bytes, limit %d", largest, c.opts.MaxBodyBytes), "every body fits the limit")

@@ -5,22 +5,27 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
-// Credential material: small, high-precision patterns.
+// Credential material: small, high-precision patterns, each tried only on
+// a string that holds one of its hints (a substring of every match), so that
+// a large document costs a scan for the hints rather than a run of every
+// expression.
 var secretPatterns = []struct {
-	re   *regexp.Regexp
-	what string
+	re    *regexp.Regexp
+	hints []string
+	what  string
 }{
-	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`), "a private key"},
-	{regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), "an AWS access key id"},
-	{regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}\b`), "a GitHub token"},
-	{regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`), "a GitHub token"},
-	{regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`), "a GitLab token"},
-	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`), "a Slack token"},
-	{regexp.MustCompile(`\b[sr]k_live_[A-Za-z0-9]{16,}\b`), "a Stripe key"},
-	{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), "a Google API key"},
-	{regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@{}<>$]+:[^/\s@{}<>$]+@`), "a password in a URL"},
+	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`), []string{"PRIVATE KEY"}, "a private key"},
+	{regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), []string{"AKIA", "ASIA"}, "an AWS access key id"},
+	{regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}\b`), []string{"gh"}, "a GitHub token"},
+	{regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`), []string{"github_pat_"}, "a GitHub token"},
+	{regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}\b`), []string{"glpat-"}, "a GitLab token"},
+	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`), []string{"xox"}, "a Slack token"},
+	{regexp.MustCompile(`\b[sr]k_live_[A-Za-z0-9]{16,}\b`), []string{"k_live_"}, "a Stripe key"},
+	{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), []string{"AIza"}, "a Google API key"},
+	{regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@{}<>$]+:[^/\s@{}<>$]+@`), []string{"://"}, "a password in a URL"},
 }
 
 // credentials applies a credentials rule to a decoded document.
@@ -33,6 +38,9 @@ func secrets(doc any) []string {
 	var probs []string
 	walkStrings(doc, "", func(s, ptr string) {
 		for _, p := range secretPatterns {
+			if !slices.ContainsFunc(p.hints, func(h string) bool { return strings.Contains(s, h) }) {
+				continue
+			}
 			if loc := p.re.FindStringIndex(s); loc != nil {
 				shown := s[loc[0]:min(loc[1], loc[0]+4)]
 				probs = append(probs, fmt.Sprintf("%s: %s (%q…)", showPointer(ptr), p.what, shown))

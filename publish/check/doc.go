@@ -4,8 +4,10 @@
 // Run fetches both discovery catalogs, every server card they point at,
 // the tool list and every tool in both views, and a toolId and a view that
 // cannot exist, each without and with an Origin header and once more with
-// If-None-Match; it then applies the rules of Rules and returns a Report,
-// which writes itself as text or JSON. It works on any origin, whoever
+// If-None-Match; it applies the rules of Rules, those that read one tool
+// document or card as soon as it arrives (so that its body is let go, and
+// the bodies held at once stay within Options.MaxHeldBytes), and returns a
+// Report, which writes itself as text or JSON. It works on any origin, whoever
 // built the site, so it knows the specs only through build/spec and the
 // schemas, never through the code that builds or publishes a site.
 package check

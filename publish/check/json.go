@@ -117,8 +117,13 @@ func show(v any) string {
 
 // escape makes token one reference token of a JSON pointer (RFC 6901).
 func escape(token string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(token)
+	if !strings.ContainsAny(token, "~/") {
+		return token
+	}
+	return pointerEscaper.Replace(token)
 }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // oneLine makes evidence one line of reasonable length.
 func oneLine(s string) string {

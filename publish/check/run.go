@@ -22,6 +22,14 @@ type Options struct {
 	// MaxBodyBytes bounds each body (default 8 MiB); a longer one is a
 	// limits.body-size failure, and the rules that need it are skipped.
 	MaxBodyBytes int64
+	// MaxHeldBytes bounds the bytes of the bodies held in memory at once
+	// (default 256 MiB): those being fetched, each counted at
+	// MaxBodyBytes, and those the rules still need. Each document is
+	// checked as soon as it is fetched and its body let go; the lists and
+	// catalogs, which later rules compare the documents with, are held to
+	// the end. When the budget is spent, fetching waits; one document is
+	// always fetched, whatever the budget.
+	MaxHeldBytes int64
 	// MaxDocuments bounds the number of documents fetched (default 5000).
 	MaxDocuments int
 	// Concurrency bounds the documents fetched at once (default 4).
@@ -43,6 +51,7 @@ type Options struct {
 // Defaults of Options.
 const (
 	defaultMaxBody      = 8 << 20
+	defaultMaxHeld      = 256 << 20
 	defaultMaxDocuments = 5000
 	defaultConcurrency  = 4
 	defaultTimeout      = 10 * time.Second
@@ -73,6 +82,19 @@ const (
 // Run returns an error only when base is not a usable URL or ctx ends;
 // network failures, timeouts and oversized bodies are findings.
 func Run(ctx context.Context, base string, opts Options) (*Report, error) {
+	c, err := newChecker(ctx, base, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.run(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c.report(), nil
+}
+
+// newChecker readies a Run of base with opts, defaults filled in.
+func newChecker(ctx context.Context, base string, opts Options) (*checker, error) {
 	b, err := parseBase(base)
 	if err != nil {
 		return nil, err
@@ -83,6 +105,9 @@ func Run(ctx context.Context, base string, opts Options) (*Report, error) {
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = defaultMaxBody
+	}
+	if opts.MaxHeldBytes <= 0 {
+		opts.MaxHeldBytes = defaultMaxHeld
 	}
 	if opts.MaxDocuments <= 0 {
 		opts.MaxDocuments = defaultMaxDocuments
@@ -118,11 +143,7 @@ func Run(ctx context.Context, base string, opts Options) (*Report, error) {
 		pages:     map[string]*page{},
 		tcCompact: -1,
 	}
-	c.run(ctx)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return c.report(), nil
+	return c, nil
 }
 
 // validator compiles the schemas once, for every Run.
@@ -166,8 +187,8 @@ func originOf(u *url.URL) string {
 	return strings.ToLower(u.Scheme) + "://" + host
 }
 
-// checker is the state of one Run. Fetching is concurrent; everything
-// after it runs on one goroutine.
+// checker is the state of one Run. Fetching is concurrent; the rules run on
+// one goroutine, as the documents arrive and after the crawl.
 type checker struct {
 	opts   Options
 	client *http.Client
@@ -177,6 +198,9 @@ type checker struct {
 
 	budget     int // documents still allowed
 	notFetched int
+	// The bytes of the bodies being fetched (counted at MaxBodyBytes
+	// each) and held for later rules, and the most held.
+	inFlight, held, peakHeld int64
 	// outOfTime is set when Options.Deadline ended the crawl.
 	outOfTime bool
 	pages     map[string]*page
@@ -230,9 +254,9 @@ func (c *checker) run(ctx context.Context) {
 	}
 	var pages []*page
 	for _, s := range stage1 {
-		pages = append(pages, &page{url: s.url, role: s.role, local: true})
+		pages = append(pages, &page{url: s.url, role: s.role, local: true, keep: true})
 	}
-	c.fetch(crawl, pages)
+	c.fetch(crawl, pages, nil)
 	if ctx.Err() != nil {
 		return
 	}
@@ -266,8 +290,12 @@ func (c *checker) run(ctx context.Context) {
 	}
 	if len(ids) > 0 {
 		pages = append(pages, &page{url: c.toolURL(ids[0], unknownView), role: roleTools, local: true})
+		// checkUnknown compares these two after the crawl.
+		for _, p := range pages {
+			p.keep = p.url == c.toolURL(ids[0], "") || p.url == c.toolURL(ids[0], unknownView)
+		}
 	}
-	c.fetch(crawl, pages)
+	c.fetch(crawl, pages, c.documentRules(ids))
 	if ctx.Err() != nil {
 		return
 	}
@@ -276,12 +304,40 @@ func (c *checker) run(ctx context.Context) {
 	c.checkTransport()
 	c.checkMCPCatalog(mcpURL)
 	c.checkAICatalog(aiURL)
-	c.checkCards()
 	c.checkTools(toolsURL)
 	c.checkCompact(toolsURL + "?view=" + spec.ViewCompact)
 	c.checkUnknown(toolsURL, ids)
 	c.checkHeaders()
 	c.checkLimits()
+}
+
+// documentRules returns what fetch runs on each document of the second
+// stage as it arrives: the rules of the cards, of /tools/{toolId} in either
+// view, that read one document and what the first stage learned. A URL may
+// be more than one of these; its document is checked as each.
+func (c *checker) documentRules(ids []string) func(*page) {
+	cards := map[string][]cardRef{}
+	for _, r := range c.cards {
+		cards[r.url] = append(cards[r.url], r)
+	}
+	tools, compacts := map[string]string{}, map[string]string{}
+	for _, id := range ids {
+		tools[c.toolURL(id, "")] = id
+		if c.compact == compactChecked {
+			compacts[c.toolURL(id, spec.ViewCompact)] = id
+		}
+	}
+	return func(p *page) {
+		for _, r := range cards[p.url] {
+			c.checkCard(r, p)
+		}
+		if id, ok := tools[p.url]; ok && c.toolList != nil {
+			c.item("tools.item", LevelMust, p, c.toolByID[id], "", "/tools")
+		}
+		if id, ok := compacts[p.url]; ok {
+			c.compactItem(p, id)
+		}
+	}
 }
 
 // itemIDs are the toolIds whose documents are fetched: those of /tools, or

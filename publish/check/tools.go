@@ -83,12 +83,7 @@ func (c *checker) checkTools(u string) {
 	c.exec(u, c.toolList, "")
 	c.annotations(u)
 	c.credentials("tools.credentials", u, c.toolList)
-
-	for _, id := range c.toolIDs {
-		if ip := c.pages[c.toolURL(id, "")]; ip != nil {
-			c.item("tools.item", LevelMust, ip, c.toolByID[id], "", "/tools")
-		}
-	}
+	// tools.item is applied to each document as it arrives (documentRules).
 }
 
 // item checks a /tools/{toolId} document, in one finding: 200 and equal

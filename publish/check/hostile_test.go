@@ -1,0 +1,143 @@
+package check_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/checktest"
+	"github.com/signpost-dev/signpost/publish/check"
+)
+
+// hostileSite serves a tool list of n tools whose documents are each about
+// size bytes, an input schema of many properties, and, when over is not
+// "", one tool whose document is larger than check's default limit.
+func hostileSite(n, size int, over string) http.Handler {
+	var props strings.Builder
+	for i := 0; props.Len() < size; i++ {
+		if i > 0 {
+			props.WriteByte(',')
+		}
+		fmt.Fprintf(&props, `"p%07d":{"type":"string","description":"A property of a document that is far too large."}`, i)
+	}
+	big := props.String()
+	huge := strings.Repeat(`"padding",`, 9<<20/10) + `"end"`
+	var list strings.Builder
+	list.WriteString("[")
+	for i := range n {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		fmt.Fprintf(&list, `{"toolId":"t%03d","title":"T","description":"D","source":"host-extension","safetyTier":"pure","replayPolicy":"deterministic","egress":"none","inputSchema":{"type":"object"}}`, i)
+	}
+	list.WriteString("]")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", spec.ContentTypeJSON)
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		id, isTool := strings.CutPrefix(r.URL.Path, "/tools/")
+		switch {
+		case r.URL.Path == spec.RouteTools:
+			w.Write([]byte(list.String()))
+		case isTool && id == over:
+			fmt.Fprintf(w, `{"toolId":%q,"examples":[%s]}`, id, huge)
+		case isTool && len(id) == 4 && id[0] == 't':
+			fmt.Fprintf(w, `{"toolId":%q,"inputSchema":{"type":"object","properties":{%s}}}`, id, big)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
+// TestHostileOrigin checks an origin whose tool documents are many and
+// large: the check completes, each document is checked, and the one over
+// the size limit is a finding.
+func TestHostileOrigin(t *testing.T) {
+	const n = 30
+	r := runOn(t, hostileSite(n, 2<<20, "t007"), "http://127.0.0.1", check.Options{})
+	items, tooBig := map[string]check.Result{}, false
+	for _, f := range r.Findings {
+		switch f.Rule {
+		case "tools.item":
+			items[f.URL] = f.Result
+		case "limits.body-size":
+			tooBig = tooBig || f.Result == check.ResultFail && strings.HasSuffix(f.URL, "/tools/t007")
+		}
+	}
+	for i := range n {
+		u := fmt.Sprintf("http://127.0.0.1/tools/t%03d", i)
+		want := check.ResultFail // the document is not its list entry
+		if i == 7 {
+			want = check.ResultSkip
+		}
+		if items[u] != want {
+			t.Errorf("tools.item %s: %q, want %q", u, items[u], want)
+		}
+	}
+	if !tooBig {
+		t.Errorf("no limits.body-size failure for the document over the limit\n%s", checktest.Problems(r))
+	}
+
+	// A budget of three documents: the kept lists and at most two in flight.
+	const maxBody = 3 << 20
+	opts := check.Options{Client: checktest.Serve(t, hostileSite(n, 2<<20, "")), MaxBodyBytes: maxBody, MaxHeldBytes: 3 * maxBody, Concurrency: 8}
+	r, held, err := check.RunHeld(context.Background(), "http://127.0.0.1", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held > opts.MaxHeldBytes {
+		t.Errorf("held %d bytes of bodies at once, over the budget of %d", held, opts.MaxHeldBytes)
+	}
+	if r.Documents != 7+n+1 {
+		t.Errorf("%d documents fetched, want %d", r.Documents, 7+n+1)
+	}
+}
+
+// BenchmarkCheckHostileOrigin checks an origin serving 50 tool documents of
+// 7 MB each, and reports the peak of the live heap.
+func BenchmarkCheckHostileOrigin(b *testing.B) {
+	site := hostileSite(50, 7<<20, "")
+	client := checktest.Serve(b, site)
+	var peak uint64
+	for b.Loop() {
+		peak = max(peak, peakHeap(func() {
+			if _, err := check.Run(context.Background(), "http://127.0.0.1", check.Options{Client: client}); err != nil {
+				b.Fatal(err)
+			}
+		}))
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+}
+
+// peakHeap samples the heap while f runs and returns its peak in bytes.
+func peakHeap(f func()) uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	var mu sync.Mutex
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			mu.Lock()
+			peak = max(peak, sample[0].Value.Uint64())
+			mu.Unlock()
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	return peak
+}
