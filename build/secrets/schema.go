@@ -1,7 +1,9 @@
 package secrets
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -10,8 +12,10 @@ import (
 type schemaSecretWalker struct {
 	root     any
 	findings []Finding
-	// expanded holds the $ref targets already walked for a label, so that
-	// recursive and shared definitions are walked once per label.
+	// pending holds the $ref targets secret schemas name, each with the
+	// least of the labels that reached it; expanded, those already walked.
+	// A target is walked once, however many secret properties name it.
+	pending  map[string]string
 	expanded map[string]bool
 }
 
@@ -33,7 +37,7 @@ func (w *schemaSecretWalker) walk(node any, path []secretPathSeg, label, name, k
 	// only when there is key material).
 	declared := -1
 	// One pass over the keywords, in any order: findings are sorted, and
-	// $ref targets are expanded once per label whatever the order.
+	// $ref targets are expanded afterwards, whatever the order.
 	for k, v := range m {
 		switch k {
 		case "const", "default", "enum", "example", "examples":
@@ -203,9 +207,10 @@ func (w *schemaSecretWalker) keyValues(v any, path []secretPathSeg, kw string) {
 	}
 }
 
-// followRef walks the target of a local "$ref" ("#" or "#/json/pointer")
-// as a secret schema, once per target and label. References to other
-// documents and to anchors are left to the reference checks.
+// followRef records the target of a local "$ref" ("#" or
+// "#/json/pointer") of a secret schema, to be walked as a secret schema by
+// expandRefs. References to other documents and to anchors are left to the
+// reference checks.
 func (w *schemaSecretWalker) followRef(ref, label string) {
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
@@ -217,15 +222,37 @@ func (w *schemaSecretWalker) followRef(ref, label string) {
 	if frag != "" && frag[0] != '/' {
 		return
 	}
-	key := frag + "\x00" + label
-	if w.expanded[key] {
+	if w.expanded[frag] {
 		return
 	}
-	if w.expanded == nil {
-		w.expanded = map[string]bool{}
+	if old, ok := w.pending[frag]; !ok || label < old {
+		if w.pending == nil {
+			w.pending = map[string]string{}
+		}
+		w.pending[frag] = label
 	}
-	w.expanded[key] = true
+}
 
+// expandRefs walks the recorded $ref targets, in rounds: each target once,
+// with the least label that reached it, in key order, so that the findings
+// do not depend on the order of map iteration.
+func (w *schemaSecretWalker) expandRefs() {
+	for len(w.pending) > 0 {
+		round := w.pending
+		w.pending = nil
+		for _, frag := range slices.Sorted(maps.Keys(round)) {
+			if w.expanded == nil {
+				w.expanded = map[string]bool{}
+			}
+			w.expanded[frag] = true
+			w.walkTarget(frag, round[frag])
+		}
+	}
+}
+
+// walkTarget walks the value at the JSON pointer frag of the root as a
+// secret schema.
+func (w *schemaSecretWalker) walkTarget(frag, label string) {
 	var path []secretPathSeg
 	node := w.root
 	if frag != "" {

@@ -83,6 +83,7 @@ func FindInSchema(schema any) []Finding {
 	w := schemaSecretWalker{root: schema}
 	var path [32]secretPathSeg
 	w.walk(schema, path[:0], "", "", "")
+	w.expandRefs()
 	return sortSecretFindings(w.findings, true)
 }
 

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,5 +184,21 @@ func TestRedact(t *testing.T) {
 		if got := Redact(tc.in); got != tc.want {
 			t.Errorf("Redact(%q)\n = %q\nwant %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// BenchmarkFindInSchemaSharedRef: 2,000 secret-named properties all name
+// one definition of 2,000 properties; the definition is walked once, not
+// once per property.
+func BenchmarkFindInSchemaSharedRef(b *testing.B) {
+	def := map[string]any{}
+	props := map[string]any{}
+	for i := range 2000 {
+		def["field"+strconv.Itoa(i)] = map[string]any{"type": "string"}
+		props["password"+strconv.Itoa(i)] = map[string]any{"$ref": "#/$defs/shared"}
+	}
+	schema := map[string]any{"type": "object", "properties": props, "$defs": map[string]any{"shared": map[string]any{"type": "object", "properties": def}}}
+	for b.Loop() {
+		FindInSchema(schema)
 	}
 }
