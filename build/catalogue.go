@@ -65,14 +65,14 @@ type Tokens struct {
 }
 
 // measureTokens counts the tokens of a tool's encoded descriptors.
-func measureTokens(standard, compact []byte) (Tokens, error) {
+func measureTokens(c *tokens.Counter, standard, compact []byte) (Tokens, error) {
 	var t Tokens
 	var err error
-	if t.Standard, err = tokens.Count(standard); err != nil {
+	if t.Standard, err = c.Count(standard); err != nil {
 		return t, err
 	}
 	if compact != nil {
-		t.Compact, err = tokens.Count(compact)
+		t.Compact, err = c.Count(compact)
 	}
 	return t, err
 }

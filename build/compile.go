@@ -13,6 +13,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"golang.org/x/sync/errgroup"
 )
@@ -133,6 +134,10 @@ type File = atomicfile.File
 // catalog: no clock, no paths, no map order.
 func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	lim := budget{Limits: cat.Config.Limits}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		return nil, fmt.Errorf("load the tokenizer: %w", err)
+	}
 	var tools []*Tool
 	for _, t := range cat.Tools {
 		if t.Published() {
@@ -176,7 +181,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			if compact != nil {
 				c = document(compact[i])
 			}
-			cost, err := measureTokens(document(bodies[i]), c)
+			cost, err := measureTokens(counter, document(bodies[i]), c)
 			if err != nil {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}

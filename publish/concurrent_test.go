@@ -123,7 +123,13 @@ func TestConcurrentReaderNeverMisses(t *testing.T) {
 		}()
 	}
 	r, err := p.apply(ctx, &slowPuts{S3API: client, delay: 20 * time.Millisecond}, applyOptions{Concurrency: 2})
-	time.Sleep(50 * time.Millisecond) // a few rounds over the finished site
+	// A few rounds over the finished site: every reader completes at least
+	// one round that started after the publish, however loaded the machine
+	// (bounded, in case a reader is stuck).
+	after := rounds.Load()
+	for deadline := time.Now().Add(10 * time.Second); rounds.Load() < after+8 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	stop.Store(true)
 	wg.Wait()
 	if err != nil {
