@@ -37,7 +37,13 @@ const ConfigFile = "signpost.yaml"
 func Load(ctx context.Context, dir string) (*Catalog, Diagnostics) {
 	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source.File{}}
 	cat := l.load()
-	return cat, l.diags.Sort()
+	// A canceled load may leave parses running (see load): what they
+	// report from now on is dropped.
+	l.mu.Lock()
+	diags := l.diags
+	l.diags, l.closed = nil, true
+	l.mu.Unlock()
+	return cat, diags.Sort()
 }
 
 type loader struct {
@@ -48,6 +54,7 @@ type loader struct {
 
 	mu      sync.Mutex
 	diags   Diagnostics
+	closed  bool                    // Load has returned
 	sources map[string]*source.File // JSON files by rel path, read once
 	limits  Limits                  // from signpost.yaml
 	sizes   sizer                   // sizes of schemas, measured once
@@ -65,7 +72,9 @@ func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) 
 	// A message may quote the value it is about: never a credential in it.
 	d := Diagnostic{Pos: at.src.Pos(at.ptr), Severity: sev, Rule: rule, Message: secrets.Redact(fmt.Sprintf(format, args...))}
 	l.mu.Lock()
-	l.diags = append(l.diags, d)
+	if !l.closed {
+		l.diags = append(l.diags, d)
+	}
 	l.mu.Unlock()
 }
 
@@ -135,8 +144,19 @@ func (l *loader) load() *Catalog {
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+	// A file's parse cannot be interrupted, and one large file takes
+	// seconds: a canceled Load returns at once and leaves the parses to
+	// finish on their own, bounded by the file size limit.
+	parsed := make(chan error, 1)
+	go func() { parsed <- g.Wait() }()
+	var err2 error
+	select {
+	case err2 = <-parsed:
+	case <-l.ctx.Done():
+		err2 = l.ctx.Err()
+	}
+	if err2 != nil {
+		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err2)
 		return nil
 	}
 

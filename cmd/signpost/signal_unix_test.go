@@ -56,7 +56,9 @@ func stopWith(t *testing.T, sig syscall.Signal, after time.Duration, args ...str
 		if err != nil && !errors.As(err, &exit) {
 			t.Fatal(err)
 		}
-		return cmd.ProcessState.ExitCode(), stderr.String(), time.Since(sent)
+		took := time.Since(sent)
+		t.Logf("signpost %s: exit %d %v after %v", args[0], cmd.ProcessState.ExitCode(), sig, took)
+		return cmd.ProcessState.ExitCode(), stderr.String(), took
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
 		<-done
@@ -81,15 +83,68 @@ func TestCheckStopsOnSIGINT(t *testing.T) {
 	}
 }
 
-// TestBuildStopsOnSIGTERM: a long build (about 9 s here) stops on SIGTERM,
-// exit 143, and leaves the output folder as it was.
-func TestBuildStopsOnSIGTERM(t *testing.T) {
+// longCatalog writes a catalog of 20,000 tools, which takes seconds to
+// load, with extra lines added to signpost.yaml.
+func longCatalog(t *testing.T, config string) string {
+	t.Helper()
 	var tools strings.Builder
 	tools.WriteString("tools:\n")
 	for i := range 20000 {
 		fmt.Fprintf(&tools, "  - toolId: tool_%d\n    description: Tool number %d, with a description long enough to matter.\n    safetyTier: read\n    replayPolicy: idempotent\n    egress: none\n    source: host-extension\n    inputSchema: {type: object, properties: {q: {type: string, description: A query.}, n: {type: integer, minimum: 1}}}\n", i, i)
 	}
-	dir := catalogtest.Write(t, map[string]string{"signpost.yaml": catalogtest.Config, "tools.yaml": tools.String()})
+	return catalogtest.Write(t, map[string]string{"signpost.yaml": catalogtest.Config + config, "tools.yaml": tools.String()})
+}
+
+// TestValidateAndDiffStopOnSignals: validate and diff of long catalogs stop
+// on SIGINT and SIGTERM.
+func TestValidateAndDiffStopOnSignals(t *testing.T) {
+	dir := longCatalog(t, "")
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		args []string
+	}{
+		{syscall.SIGINT, 130, []string{"validate", dir}},
+		{syscall.SIGTERM, 143, []string{"diff", dir, dir}},
+	} {
+		code, stderr, took := stopWith(t, tc.sig, 300*time.Millisecond, tc.args...)
+		if code != tc.code || took > stopLimit || !strings.Contains(stderr, "signpost: interrupted") {
+			t.Errorf("%s: exit %d after %v, want %d and interrupted, at once; stderr:\n%s", tc.args[0], code, took, tc.code, stderr)
+		}
+	}
+}
+
+// TestPublishStopsOnSIGINT: a publish waiting on an S3 endpoint that does
+// not answer stops at once on SIGINT, exit 130.
+func TestPublishStopsOnSIGINT(t *testing.T) {
+	stalled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	}))
+	defer stalled.Close()
+	dir := catalogtest.Write(t, map[string]string{
+		"signpost.yaml": catalogtest.Config + "targets:\n  local: {s3: {bucket: stalled, region: us-east-1, endpoint: \"" + stalled.URL + "\"}}\n",
+		"tools.yaml":    "tools:\n  - {toolId: get_forecast, description: Forecast., source: host-extension, safetyTier: read, replayPolicy: idempotent, egress: none}\n",
+	})
+	// Credentials of the environment: the SDK looks nowhere else, and never
+	// at an instance metadata service.
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	t.Setenv("AWS_CONFIG_FILE", os.DevNull)
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", os.DevNull)
+	code, stderr, took := stopWith(t, syscall.SIGINT, 1500*time.Millisecond, "publish", dir, "--target", "local")
+	if code != 130 || took > stopLimit || !strings.Contains(stderr, "signpost: interrupted") {
+		t.Errorf("exit %d after %v, want 130 and interrupted, at once; stderr:\n%s", code, took, stderr)
+	}
+}
+
+// TestBuildStopsOnSIGTERM: a long build (about 9 s here) stops on SIGTERM,
+// exit 143, and leaves the output folder as it was.
+func TestBuildStopsOnSIGTERM(t *testing.T) {
+	dir := longCatalog(t, "")
 	out := filepath.Join(t.TempDir(), "site")
 	code, stderr, took := stopWith(t, syscall.SIGTERM, 300*time.Millisecond, "build", dir, "--out", out)
 	if code != 143 || took > stopLimit || !strings.Contains(stderr, "signpost: interrupted") {
