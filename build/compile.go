@@ -114,6 +114,9 @@ type Site struct {
 	Documents []Document
 	// Tools counts the tools the site publishes.
 	Tools int
+	// Tokens are the measured token costs of the site's tools, summed: the
+	// tokens of its lists' entries (zero for a site read back by Open).
+	Tokens Tokens
 }
 
 // Output is a compiled catalog: one site of documents per tenant and the
@@ -212,6 +215,12 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 		s.Documents = append(s.Documents, cards...)
 		s.Documents = append(s.Documents, compileCatalogs(cat, tools, s.Tenant)...)
 		s.Documents = append(s.Documents, compileCatalogue(cat, tools, entries, costs, s.Tenant)...)
+		for i, t := range tools {
+			if t.VisibleTo(s.Tenant) {
+				s.Tokens.Standard += costs[i].Standard
+				s.Tokens.Compact += costs[i].Compact
+			}
+		}
 		SortDocuments(s.Documents)
 		for _, d := range s.Documents {
 			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool || d.Route.Route == spec.RouteTools {
@@ -437,12 +446,6 @@ func encoded(enc []byte) []byte {
 	copy(b, enc)
 	return append(b, '\n')[:len(enc)]
 }
-
-// EstimateTokens estimates how many tokens a model's tokenizer makes of a
-// JSON document of n bytes: about four bytes a token, the usual rule of thumb
-// for English text and JSON punctuation. It is for comparing views, not for
-// billing.
-func EstimateTokens(n int64) int64 { return (n + 3) / 4 }
 
 // Bytes counts the bytes of the site's documents of one route and view.
 func (s *Site) Bytes(route, view string) int64 {

@@ -137,16 +137,17 @@ func printSummary(w io.Writer, out string, b *build.Output) error {
 			name = "(all)"
 		}
 		std, compact := s.Bytes("/tools", spec.ViewStandard), s.Bytes("/tools", spec.ViewCompact)
+		tok := s.Tokens
 		compactCol := "off"
 		switch {
 		case compact > 0 && s.Tools == 0:
 			// Both lists are a few bytes of framing: a ratio says nothing.
-			compactCol = fmt.Sprintf("%s, ~%d tokens", english.Bytes(compact), build.EstimateTokens(compact))
+			compactCol = fmt.Sprintf("%s, %d tokens", english.Bytes(compact), tok.Compact)
 		case compact > 0:
-			compactCol = fmt.Sprintf("%s, ~%d tokens (%d%%)", english.Bytes(compact), build.EstimateTokens(compact), compact*100/max(std, 1))
+			compactCol = fmt.Sprintf("%s, %d tokens (%d%%)", english.Bytes(compact), tok.Compact, tok.Compact*100/max(tok.Standard, 1))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s, ~%d tokens\t%s\t%s\n", name, s.Tools, len(s.Documents),
-			english.Bytes(std), build.EstimateTokens(std), compactCol, filepath.ToSlash(filepath.Join(out, s.Dir)))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s, %d tokens\t%s\t%s\n", name, s.Tools, len(s.Documents),
+			english.Bytes(std), tok.Standard, compactCol, filepath.ToSlash(filepath.Join(out, s.Dir)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
