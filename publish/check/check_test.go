@@ -85,9 +85,9 @@ func TestCorrectSite(t *testing.T) {
 					t.Errorf("rule %s never passed", rule.Name)
 				}
 			}
-			// 2 catalogs, 10 local cards and 1 cross-host card, /tools in 3 views, 19 tools in 2 views,
+			// 2 catalogs, 10 local cards and 1 cross-host card, /tools in 3 views, 22 tools in 2 views,
 			// 1 tool in an unknown view, an unknown tool in 2 views.
-			if want := 2 + 11 + 3 + 38 + 1 + 2; r.Documents != want {
+			if want := 2 + 11 + 3 + 44 + 1 + 2; r.Documents != want {
 				t.Errorf("documents = %d, want %d", r.Documents, want)
 			}
 		})
