@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -231,4 +232,20 @@ func assignGroupKeys(ps []*pendingTool) {
 	for _, p := range ps {
 		p.tool.GroupKey = keys[p.tool.Group]
 	}
+}
+
+// machinePathRE matches the absolute path of a user's files on a machine:
+// a home folder on Linux or macOS, a profile folder on Windows. Such a path
+// in a published string says where somebody's machine keeps things, which
+// the catalogue never holds; /etc/hosts or /var/log, which document a tool,
+// do not match.
+var machinePathRE = regexp.MustCompile(`(?i)(?:^|[\s"'(=:])(?:/home/[a-z0-9._-]+/|/Users/[a-z0-9._-]+/|[a-z]:\\Users\\[^\\\s]+)`)
+
+// machinePath returns the machine path s holds, or "".
+func machinePath(s string) string {
+	loc := machinePathRE.FindStringIndex(s)
+	if loc == nil {
+		return ""
+	}
+	return strings.TrimLeft(s[loc[0]:loc[1]], " \t\n\"'(=:")
 }

@@ -820,6 +820,9 @@ func (l *loader) checkPublished(p *pendingTool) {
 		for _, s := range secrets.Find(f.value) {
 			l.errorf(p.from(f.name), "credential", "%s: remove it; published documents are public", s.Reason)
 		}
+		if mp := machinePath(f.value); mp != "" {
+			l.errorf(p.from(f.name), "machine-path", "%s holds the machine path %s: published documents say nothing of anybody's machine; write the path a user would see, such as ~/", f.name, mp)
+		}
 	}
 	if !p.checkSchemas {
 		return
