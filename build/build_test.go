@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
@@ -124,7 +125,7 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 		}
 	}
 	check("route-table", filepath.Join(out, RouteTableFile))
-	official := srvTLoadSchemas(t).official
+	official := officialCardSchema(t)
 	n := map[string]int{}
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
@@ -137,7 +138,11 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := official.Validate(srvTJSON(t, string(data))); err != nil {
+				card, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := official.Validate(card); err != nil {
 					t.Errorf("%s does not match the official server card schema: %v", file, err)
 				}
 				n["official server card"]++
@@ -248,4 +253,31 @@ func TestWriteIsAtomic(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("temporary folders left behind: %v", entries)
 	}
+}
+
+// officialCardSchema compiles the official MCP Server Card v1 schema, kept
+// in ../shared/reference beside the repository.
+func officialCardSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	file := filepath.Join("..", "..", "shared", "reference", "server-card", "schema.json")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	const url = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
 }

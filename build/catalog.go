@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -95,6 +96,9 @@ type Distribution struct {
 	// code publish keeps up to date.
 	FunctionName string
 }
+
+// Server is one declared MCP server (see package discovery).
+type Server = discovery.Server
 
 // The statuses of a tool.
 const (

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
@@ -274,14 +275,14 @@ func (b *budget) grow(n int64) error {
 func compileCards(cat *Catalog) []Document {
 	var docs []Document
 	for _, s := range cat.Servers {
-		if s.crossHost() {
+		if s.CrossHost() {
 			continue
 		}
 		if cat.Config.MCPCatalog {
-			docs = append(docs, NewDocument(s.draftPath(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(appendJSON(nil, cardDraft(s)))))
+			docs = append(docs, NewDocument(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(appendJSON(nil, discovery.DraftCard(s)))))
 		}
 		if cat.Config.AICatalog {
-			docs = append(docs, NewDocument(s.v1Path(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(appendJSON(nil, cardV1(s)))))
+			docs = append(docs, NewDocument(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(appendJSON(nil, discovery.V1Card(s)))))
 		}
 	}
 	return docs
@@ -294,7 +295,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 	var docs []Document
 	origin := cat.Config.Origin
 	if cat.Config.MCPCatalog {
-		docs = append(docs, NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(appendJSON(nil, mcpCatalog(origin, cat.Servers)))))
+		docs = append(docs, NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(appendJSON(nil, discovery.MCPCatalog(origin, cat.Servers)))))
 	}
 	if cat.Config.AICatalog {
 		var sources []string
@@ -304,8 +305,8 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 			}
 		}
 		base := strings.TrimSuffix(origin, "/")
-		ad := &toolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView}
-		doc := aiCatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
+		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView}
+		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
 		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
 	}
 	return docs
@@ -321,22 +322,6 @@ func SortDocuments(docs []Document) {
 		}
 		return strings.Compare(a.View, b.View)
 	})
-}
-
-// Object keys of the site. A toolId is snake case, so it contains no "."
-// and no key of one tool can be the key of another document.
-func toolKey(id, view string) string {
-	if view == spec.ViewCompact {
-		return "tools/" + id + ".compact.json"
-	}
-	return "tools/" + id + ".json"
-}
-
-func listKey(view string) string {
-	if view == spec.ViewCompact {
-		return "tools.compact.json"
-	}
-	return "tools.json"
 }
 
 // compileSite assembles the documents of one site from the tools' encoded
@@ -414,10 +399,10 @@ func NewDocument(route, view, contentType string, body []byte) Document {
 	key := strings.TrimPrefix(route, "/")
 	switch {
 	case route == spec.RouteTools:
-		key = listKey(view)
+		key = spec.ListKey(view)
 	default:
 		if id, ok := spec.ToolIDOf(route); ok {
-			key = toolKey(id, view)
+			key = spec.ToolKey(id, view)
 		}
 	}
 	sum := sha256.Sum256(body)

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
@@ -223,7 +224,7 @@ func (l *loader) checkServers(servers []pendingServer, tools []*pendingTool) {
 		list[i] = s.server
 		declared[s.server.Name] = true
 	}
-	for i, ps := range checkServers(list) {
+	for i, ps := range discovery.Check(list) {
 		for _, p := range ps {
 			l.errorf(servers[i].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
@@ -513,7 +514,7 @@ func (l *loader) loadDeclarations(src *source.File) ([]*pendingTool, []pendingSe
 		if failed[at.ptr] || !l.serverFits(at, v) {
 			continue
 		}
-		s, problems := decodeServer(v.(map[string]any))
+		s, problems := discovery.Decode(v.(map[string]any))
 		for _, p := range problems {
 			l.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}

@@ -46,15 +46,15 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 
 // prefixProblem explains why prefix cannot be a target's key prefix, or
 // returns "": a segment "." or ".." would put the site outside it, and a
-// reserved name (see ReservedPrefix) would mix it with publish's own
+// reserved name (see spec.ReservedPrefix) would mix it with publish's own
 // objects.
 func prefixProblem(prefix string) string {
 	for _, seg := range strings.Split(prefix, "/") {
 		switch {
 		case seg == "." || seg == "..":
 			return `must not have "." or ".." segments: the site's objects would land outside the prefix`
-		case reservedName(seg):
-			return reservedProblem
+		case spec.IsReservedName(seg):
+			return spec.ReservedProblem
 		}
 	}
 	return ""

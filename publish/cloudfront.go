@@ -42,7 +42,7 @@ type CloudFrontAPI interface {
 // answers 403 for a key it does not hold. The distribution's custom error
 // response turns that 403 into a 404 with this page (see
 // templates/aws/cloudfront-s3.yaml).
-const ErrorDocumentName = build.ErrorDocumentKey
+const ErrorDocumentName = spec.ErrorDocumentKey
 
 // ErrorDocument is the object at ErrorDocumentName: the JSON error that
 // signpost serve gives for an unknown tool, in a form that fits every

@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -20,7 +19,7 @@ import (
 // and deleted once they are invalidated. A publish that fails in between
 // leaves it, and the next publish invalidates its paths too: otherwise the
 // documents it uploaded would look unchanged and stay cached.
-const PendingInvalidationName = build.PendingInvalidationKey
+const PendingInvalidationName = spec.PendingInvalidationKey
 
 // pendingInvalidation is the body of the PendingInvalidationName object.
 type pendingInvalidation struct {

@@ -40,7 +40,7 @@ type S3API interface {
 // ManifestName is the object, under the prefix, that records the headers of
 // every published document, so that a change of headers alone is seen
 // without reading every object back.
-const ManifestName = build.ManifestKey
+const ManifestName = spec.ManifestKey
 
 // Reasons for an upload.
 const (

@@ -12,7 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -332,7 +332,7 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 	// The rule the loader applies, so that an imported remote validates.
 	urlProblem := ""
 	if ok {
-		urlProblem = build.CheckRemoteURL(u)
+		urlProblem = discovery.CheckRemoteURL(u)
 	}
 	switch {
 	case m["url"] == nil:

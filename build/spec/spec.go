@@ -2,7 +2,8 @@
 // and media types of the HTTP contract, its headers (Cache-Control, CORS) and
 // its error document, the views of the tool catalog, the values of a tool's
 // safety fields and the MCP hints they determine, the rule for which origins
-// may be served over plain http, and how messages name a tenant's site. It
+// may be served over plain http, the names publish keeps for its own objects,
+// and how messages name a tenant's site. It
 // imports only the standard library, so the compiler, the hosts and the
 // conformance checker all speak it without depending on one another.
 package spec
@@ -62,6 +63,27 @@ func GroupKeyOf(route string) (string, bool) {
 		return "", false
 	}
 	return strings.CutSuffix(rest, ".json")
+}
+
+// Object keys of the tool catalog's documents, which are not their routes
+// with the leading slash: a route serves a view per query parameter. A
+// toolId is snake case, so it contains no "." and no key of one tool can
+// be the key of another document.
+
+// ToolKey returns the object key of the tool toolID in view.
+func ToolKey(toolID, view string) string {
+	if view == ViewCompact {
+		return "tools/" + toolID + ".compact.json"
+	}
+	return "tools/" + toolID + ".json"
+}
+
+// ListKey returns the object key of the tool list in view.
+func ListKey(view string) string {
+	if view == ViewCompact {
+		return "tools.compact.json"
+	}
+	return "tools.json"
 }
 
 // ToolRoute returns the route of the tool toolID.

@@ -1,4 +1,4 @@
-package build
+package spec
 
 import "strings"
 
@@ -17,11 +17,11 @@ const (
 // objects or be overwritten by them.
 const ReservedPrefix = ".signpost-"
 
-// reservedName reports whether name, one segment of a key or prefix, is in
+// IsReservedName reports whether name, one segment of a key or prefix, is in
 // the reserved namespace, in any case (some hosts fold it).
-func reservedName(name string) bool {
+func IsReservedName(name string) bool {
 	return strings.HasPrefix(strings.ToLower(name), ReservedPrefix)
 }
 
-// reservedProblem is what a path or prefix in the reserved namespace is told.
-const reservedProblem = "must not have a segment starting with " + ReservedPrefix + ": publish keeps its own objects under such names"
+// ReservedProblem is what a path or prefix in the reserved namespace is told.
+const ReservedProblem = "must not have a segment starting with " + ReservedPrefix + ": publish keeps its own objects under such names"

@@ -1,4 +1,4 @@
-package build
+package discovery
 
 import (
 	"bytes"
@@ -22,14 +22,14 @@ import (
 
 // Paths of the files these tests read, relative to this package's folder.
 var (
-	serverCardSchemaPath = filepath.Join("..", "..", "shared", "reference", "server-card", "schema.json")
+	serverCardSchemaPath = filepath.Join("..", "..", "..", "shared", "reference", "server-card", "schema.json")
 	// serversSchemaDir holds the schemas of this change: mcp-catalog,
 	// ai-catalog, mcp-server-card-draft and the two fragments.
-	serversSchemaDir = filepath.Join("..", "schemas")
+	serversSchemaDir = filepath.Join("..", "..", "schemas")
 	// serversDeclarationsSchemaPath and serversConfigSchemaPath are the
 	// schemas the fragments are spliced into.
-	serversDeclarationsSchemaPath = filepath.Join("..", "schemas", "declarations.schema.json")
-	serversConfigSchemaPath       = filepath.Join("..", "schemas", "config.schema.json")
+	serversDeclarationsSchemaPath = filepath.Join("..", "..", "schemas", "declarations.schema.json")
+	serversConfigSchemaPath       = filepath.Join("..", "..", "schemas", "config.schema.json")
 )
 
 const serversSchemaIDPrefix = "https://signpost-dev.github.io/signpost/schemas/v1/"
@@ -104,7 +104,7 @@ const srvTFull = `{
 
 func TestDecodeServerFull(t *testing.T) {
 	item := srvTJSON(t, srvTFull).(map[string]any)
-	s, ps := decodeServer(item)
+	s, ps := Decode(item)
 	if ps != nil {
 		t.Fatalf("problems: %v", ps)
 	}
@@ -122,7 +122,7 @@ func TestDecodeServerFull(t *testing.T) {
 		V1Path:      "/cards/weather.json",
 	}
 	if diff := cmp.Diff(want, s); diff != "" {
-		t.Errorf("decodeServer (-want +got):\n%s", diff)
+		t.Errorf("Decode (-want +got):\n%s", diff)
 	}
 }
 
@@ -151,12 +151,12 @@ func TestDecodeServerDefaults(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, ps := decodeServer(srvTJSON(t, tc.item).(map[string]any))
+			s, ps := Decode(srvTJSON(t, tc.item).(map[string]any))
 			if ps != nil {
 				t.Fatalf("problems: %v", ps)
 			}
 			if diff := cmp.Diff(tc.want, s); diff != "" {
-				t.Errorf("decodeServer (-want +got):\n%s", diff)
+				t.Errorf("Decode (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -166,7 +166,7 @@ func TestDecodeServerRules(t *testing.T) {
 	ghToken := "ghp_" + srvTFill("gh", 36)
 	bearer := srvTFill("bearer", 40)
 	apiKey := srvTFill("apikey", 32)
-	type P = serverProblem
+	type P = Problem
 	const secretValue = "a secret input must not carry a value: clients prompt for it"
 	const secretHeaderValue = secretValue + `; put the secret in a variable, as in "Bearer {token}"`
 	const secretDefault = "a secret input must not carry a default: clients prompt for it"
@@ -328,7 +328,7 @@ func TestDecodeServerRules(t *testing.T) {
 		{"media type without cardUrl", `{"cardMediaType": "application/mcp-server+json"}`, []P{{"/cardMediaType", "cardMediaType needs cardUrl: it is the media type of a card another host serves"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, got := decodeServer(srvTWith(t, tc.patch))
+			_, got := Decode(srvTWith(t, tc.patch))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
@@ -337,8 +337,8 @@ func TestDecodeServerRules(t *testing.T) {
 }
 
 func TestDecodeServerNil(t *testing.T) {
-	_, got := decodeServer(nil)
-	want := []serverProblem{{"", "a server must be an object with at least a name"}}
+	_, got := Decode(nil)
+	want := []Problem{{"", "a server must be an object with at least a name"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
@@ -352,7 +352,7 @@ func TestDecodeServerNeverEchoesSecrets(t *testing.T) {
 		{"name": "X-Key", "isSecret": true, "value": "`+secret+`", "default": "`+secret+`", "choices": ["`+secret+`"]},
 		{"name": "Authorization", "value": "`+secret+`", "default": "`+secret+`"},
 		{"name": "X-Other", "value": "{`+secret+`"}]}]}`)
-	_, ps := decodeServer(item)
+	_, ps := Decode(item)
 	if len(ps) < 5 {
 		t.Fatalf("want at least 5 problems, got %v", ps)
 	}
@@ -365,7 +365,7 @@ func TestDecodeServerNeverEchoesSecrets(t *testing.T) {
 
 func TestCheckServers(t *testing.T) {
 	local := func(name string) *Server {
-		s, ps := decodeServer(srvTWith(t, `{"name": "`+name+`"}`))
+		s, ps := Decode(srvTWith(t, `{"name": "`+name+`"}`))
 		if ps != nil {
 			t.Fatalf("%s: %v", name, ps)
 		}
@@ -384,7 +384,7 @@ func TestCheckServers(t *testing.T) {
 	cross := func(name string) *Server {
 		return &Server{Name: name, CardURL: "https://h.example.net/" + name, CardMediaType: spec.ContentTypeServerCardDraft}
 	}
-	type P = serverProblem
+	type P = Problem
 	for _, tc := range []struct {
 		name    string
 		servers []*Server
@@ -427,7 +427,7 @@ func TestCheckServers(t *testing.T) {
 		{"cross-host servers have no paths", []*Server{cross("com.example/a"), withPaths("com.example/b", "/.well-known/mcp/servers/com.example/a.json", "")}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, checkServers(tc.servers)); diff != "" {
+			if diff := cmp.Diff(tc.want, Check(tc.servers)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
@@ -530,7 +530,7 @@ func srvTValid(t testing.TB, sch *jsonschema.Schema, what string, v any) {
 func TestServerCards(t *testing.T) {
 	sch := srvTLoadSchemas(t)
 	item := srvTJSON(t, srvTFull).(map[string]any)
-	s, ps := decodeServer(item)
+	s, ps := Decode(item)
 	if ps != nil {
 		t.Fatal(ps)
 	}
@@ -542,12 +542,12 @@ func TestServerCards(t *testing.T) {
 	wantV1["description"] = "Forecasts and alerts."
 	wantV1["$schema"] = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
 
-	v1, draft := cardV1(s), cardDraft(s)
+	v1, draft := V1Card(s), DraftCard(s)
 	if diff := cmp.Diff(wantV1, srvTRoundTrip(t, v1)); diff != "" {
-		t.Errorf("cardV1 (-want +got):\n%s", diff)
+		t.Errorf("V1Card (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(wantDraft, srvTRoundTrip(t, draft)); diff != "" {
-		t.Errorf("cardDraft (-want +got):\n%s", diff)
+		t.Errorf("DraftCard (-want +got):\n%s", diff)
 	}
 	srvTValid(t, sch.official, "v1 card against the official schema", v1)
 	srvTValid(t, sch.byName["mcp-server-card-draft"], "draft card against mcp-server-card-draft", draft)
@@ -556,12 +556,12 @@ func TestServerCards(t *testing.T) {
 	}
 
 	// The minimal card too.
-	min, _ := decodeServer(srvTWith(t, `{}`))
-	srvTValid(t, sch.official, "minimal v1 card against the official schema", cardV1(min))
-	srvTValid(t, sch.byName["mcp-server-card-draft"], "minimal draft card", cardDraft(min))
+	min, _ := Decode(srvTWith(t, `{}`))
+	srvTValid(t, sch.official, "minimal v1 card against the official schema", V1Card(min))
+	srvTValid(t, sch.byName["mcp-server-card-draft"], "minimal draft card", DraftCard(min))
 	wantMin := map[string]any{"$schema": serverCardSchemaURI, "name": "com.example/weather", "version": "1.4.0", "description": "Forecasts and alerts."}
-	if diff := cmp.Diff(wantMin, cardV1(min)); diff != "" {
-		t.Errorf("minimal cardV1 (-want +got):\n%s", diff)
+	if diff := cmp.Diff(wantMin, V1Card(min)); diff != "" {
+		t.Errorf("minimal V1Card (-want +got):\n%s", diff)
 	}
 
 	// Cards share nothing with the declaration.
@@ -572,7 +572,7 @@ func TestServerCards(t *testing.T) {
 
 	// A cross-host server has no local card.
 	c := &Server{Name: "org.acme/support", CardURL: "https://h.example.net/c"}
-	if cardV1(c) != nil || cardDraft(c) != nil || cardV1(nil) != nil || cardDraft(nil) != nil {
+	if V1Card(c) != nil || DraftCard(c) != nil || V1Card(nil) != nil || DraftCard(nil) != nil {
 		t.Error("cards for a cross-host or nil server")
 	}
 }
@@ -595,9 +595,9 @@ func TestServerCardExamples(t *testing.T) {
 	}
 	// Which stage rejects each invalid example, and why.
 	wantRejected := map[string]string{
-		"examples/ServerCard/invalid/bad-name-pattern.json":      `fragment schema: /name: pattern; decodeServer: /name: name "no-slash-in-name" must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'`,
+		"examples/ServerCard/invalid/bad-name-pattern.json":      `fragment schema: /name: pattern; Decode: /name: name "no-slash-in-name" must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'`,
 		"examples/ServerCard/invalid/date-versioned-schema.json": "serverItemFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/2025-11-25/server-card.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
-		"examples/ServerCard/invalid/missing-name.json":          `fragment schema: : required; decodeServer: : missing required field "name"`,
+		"examples/ServerCard/invalid/missing-name.json":          `fragment schema: : required; Decode: : missing required field "name"`,
 		"examples/ServerCard/invalid/missing-schema.json":        `serverItemFromCard: : missing required field "$schema": a v1 server card names https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json`,
 		"examples/ServerCard/invalid/wrong-schema-name.json":     "serverItemFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/v1/server.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
 	}
@@ -623,13 +623,13 @@ func TestServerCardExamples(t *testing.T) {
 					slices.Sort(kws)
 					why = append(why, "fragment schema: "+strings.Join(kws, ", "))
 				}
-				s, ps := decodeServer(item)
+				s, ps := Decode(item)
 				for _, p := range ps {
-					why = append(why, "decodeServer: "+p.Pointer+": "+p.Message)
+					why = append(why, "Decode: "+p.Pointer+": "+p.Message)
 				}
 				if ex.Expect == "valid" && len(why) == 0 {
 					valid++
-					if diff := cmp.Diff(doc, srvTRoundTrip(t, cardV1(s))); diff != "" {
+					if diff := cmp.Diff(doc, srvTRoundTrip(t, V1Card(s))); diff != "" {
 						t.Errorf("v1 card differs from the example (-example +card):\n%s", diff)
 					}
 				}
@@ -691,7 +691,7 @@ func srvTCatalogServers(t testing.TB) []*Server {
 		`{"name": "com.example/billing", "version": "2.0.0", "description": "Invoices."}`,
 		`{"name": "net.partner/search", "cardUrl": "https://partner.example.org/search/server-card", "cardMediaType": "application/mcp-server-card+json"}`,
 	} {
-		s, ps := decodeServer(srvTJSON(t, item).(map[string]any))
+		s, ps := Decode(srvTJSON(t, item).(map[string]any))
 		if ps != nil {
 			t.Fatal(ps)
 		}
@@ -711,13 +711,13 @@ func TestServerCatalogs(t *testing.T) {
 	    {"identifier": "urn:mcp:server:com.example/weather", "mediaType": "application/mcp-server+json", "url": "https://example.com/.well-known/mcp/servers/com.example/weather.json"},
 	    {"identifier": "urn:mcp:server:org.acme/support", "mediaType": "application/mcp-server+json", "url": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"}
 	  ]}`)
-	mcp := mcpCatalog("https://example.com/", servers)
+	mcp := MCPCatalog("https://example.com/", servers)
 	if diff := cmp.Diff(wantMCP, srvTRoundTrip(t, mcp)); diff != "" {
-		t.Errorf("mcpCatalog (-want +got):\n%s", diff)
+		t.Errorf("MCPCatalog (-want +got):\n%s", diff)
 	}
 	srvTValid(t, sch.byName["mcp-catalog"], "MCP catalog", mcp)
 
-	tools := &toolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json", Sources: []string{"mcp", "host-extension", "mcp"}, CompactView: true}
+	tools := &ToolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json", Sources: []string{"mcp", "host-extension", "mcp"}, CompactView: true}
 	wantAI := srvTJSON(t, `{
 	  "specVersion": "1.0",
 	  "host": {"domain": "example.com", "displayName": "Example Corp"},
@@ -728,31 +728,31 @@ func TestServerCatalogs(t *testing.T) {
 	    {"identifier": "urn:air:example.com:mcp:org.acme/support", "type": "application/mcp-server+json", "url": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"},
 	    {"identifier": "urn:air:example.com:tool-catalog", "type": "application/json", "data": {"toolCatalog": {"url": "https://example.com/tools", "sources": ["host-extension", "mcp"], "compactView": true, "catalogue": "https://example.com/tool-catalogue.json"}}}
 	  ]}`)
-	ai := aiCatalog("https://example.com", "example.com", "Example Corp", servers, tools)
+	ai := AICatalog("https://example.com", "example.com", "Example Corp", servers, tools)
 	if diff := cmp.Diff(wantAI, srvTRoundTrip(t, ai)); diff != "" {
-		t.Errorf("aiCatalog (-want +got):\n%s", diff)
+		t.Errorf("AICatalog (-want +got):\n%s", diff)
 	}
 	srvTValid(t, sch.byName["ai-catalog"], "AI catalog", ai)
 	if tools.Sources[0] != "mcp" {
-		t.Error("aiCatalog sorted the caller's sources")
+		t.Error("AICatalog sorted the caller's sources")
 	}
 
 	// No display name, no tool catalog, no servers.
 	wantEmptyAI := srvTJSON(t, `{"specVersion": "1.0", "host": {"domain": "example.com"}, "entries": []}`)
-	emptyAI := aiCatalog("http://localhost:8080", "example.com", "", nil, nil)
+	emptyAI := AICatalog("http://localhost:8080", "example.com", "", nil, nil)
 	if diff := cmp.Diff(wantEmptyAI, srvTRoundTrip(t, emptyAI)); diff != "" {
-		t.Errorf("empty aiCatalog (-want +got):\n%s", diff)
+		t.Errorf("empty AICatalog (-want +got):\n%s", diff)
 	}
 	srvTValid(t, sch.byName["ai-catalog"], "empty AI catalog", emptyAI)
 	wantEmptyMCP := srvTJSON(t, `{"specVersion": "draft", "entries": []}`)
-	emptyMCP := mcpCatalog("https://example.com", nil)
+	emptyMCP := MCPCatalog("https://example.com", nil)
 	if diff := cmp.Diff(wantEmptyMCP, srvTRoundTrip(t, emptyMCP)); diff != "" {
-		t.Errorf("empty mcpCatalog (-want +got):\n%s", diff)
+		t.Errorf("empty MCPCatalog (-want +got):\n%s", diff)
 	}
 	srvTValid(t, sch.byName["mcp-catalog"], "empty MCP catalog", emptyMCP)
 
 	// A tool catalog with no tools still lists an empty array of sources.
-	noTools := aiCatalog("https://example.com", "example.com", "", nil, &toolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json"})
+	noTools := AICatalog("https://example.com", "example.com", "", nil, &ToolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json"})
 	srvTValid(t, sch.byName["ai-catalog"], "AI catalog without tools", noTools)
 }
 
@@ -862,15 +862,15 @@ func TestServersDeterministic(t *testing.T) {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		for _, v := range []any{
-			mcpCatalog("https://example.com", servers),
-			aiCatalog("https://example.com", "example.com", "Example", servers, &toolCatalogAd{URL: "https://example.com/tools", Sources: []string{"openapi", "mcp"}}),
+			MCPCatalog("https://example.com", servers),
+			AICatalog("https://example.com", "example.com", "Example", servers, &ToolCatalogAd{URL: "https://example.com/tools", Sources: []string{"openapi", "mcp"}}),
 		} {
 			if err := enc.Encode(v); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for _, s := range servers {
-			for _, v := range []any{cardV1(s), cardDraft(s)} {
+			for _, v := range []any{V1Card(s), DraftCard(s)} {
 				if err := enc.Encode(v); err != nil {
 					t.Fatal(err)
 				}
@@ -878,7 +878,7 @@ func TestServersDeterministic(t *testing.T) {
 		}
 		return b.Bytes()
 	}
-	full, _ := decodeServer(srvTJSON(t, srvTFull).(map[string]any))
+	full, _ := Decode(srvTJSON(t, srvTFull).(map[string]any))
 	servers := append(srvTCatalogServers(t), full)
 	servers[4].Name = "com.example/full"
 	// Cards are written per server: order them by name for comparison.
@@ -896,14 +896,14 @@ func TestServersDeterministic(t *testing.T) {
 			t.Fatalf("order %d: bytes differ:\n%s\n%s", i, got, want)
 		}
 		cat := func(ss []*Server) []byte {
-			b, _ := json.Marshal(aiCatalog("https://example.com", "example.com", "", ss, nil))
+			b, _ := json.Marshal(AICatalog("https://example.com", "example.com", "", ss, nil))
 			return b
 		}
 		if !bytes.Equal(cat(shuffled), cat(servers)) {
 			t.Fatalf("order %d: AI catalog depends on declaration order", i)
 		}
 		mc := func(ss []*Server) []byte {
-			b, _ := json.Marshal(mcpCatalog("https://example.com", ss))
+			b, _ := json.Marshal(MCPCatalog("https://example.com", ss))
 			return b
 		}
 		if !bytes.Equal(mc(shuffled), mc(servers)) {
@@ -912,9 +912,9 @@ func TestServersDeterministic(t *testing.T) {
 	}
 	// Decoding the same item twice gives the same problems, in the same order.
 	item := srvTWith(t, `{"version": "^1", "title": "", "remotes": [{"type": "sse", "url": "http://e.com/{a}/{b}", "variables": {"c": {}, "d": {"isSecret": true, "default": "x"}}}], "_meta": {"-a": 1, "-b": 2}}`)
-	_, p1 := decodeServer(item)
+	_, p1 := Decode(item)
 	for i := 0; i < 10; i++ {
-		if _, p2 := decodeServer(item); !cmp.Equal(p1, p2) {
+		if _, p2 := Decode(item); !cmp.Equal(p1, p2) {
 			t.Fatalf("problems differ between runs:\n%v\n%v", p1, p2)
 		}
 	}
@@ -922,7 +922,7 @@ func TestServersDeterministic(t *testing.T) {
 
 // TestServersSplice checks the integration recipe: the servers fragment
 // spliced into declarations.schema.json and the discovery fragment into
-// config.schema.json validate declarations as decodeServer expects them.
+// config.schema.json validate declarations as Decode expects them.
 // Once the fragments are part of those schemas, the test uses them as they
 // are.
 func TestServersSplice(t *testing.T) {

@@ -1,4 +1,4 @@
-package build
+package discovery
 
 import (
 	"cmp"
@@ -14,22 +14,22 @@ import (
 // The documents of MCP discovery, made from checked server declarations
 // (see servers.go). Pure functions of decoded JSON values.
 
-// cardDraft builds the draft card of a local server, served as
+// DraftCard builds the draft card of a local server, served as
 // application/mcp-server+json at its draft path: name, version,
 // description, then the optional fields that are set. nil for a cross-host
 // server. The result shares nothing with s.
-func cardDraft(s *Server) any {
-	if s == nil || s.crossHost() {
+func DraftCard(s *Server) any {
+	if s == nil || s.CrossHost() {
 		return nil
 	}
 	return serverCard(s)
 }
 
-// cardV1 builds the v1 card of a local server, served as
+// V1Card builds the v1 card of a local server, served as
 // application/mcp-server-card+json at its v1 path: the draft card and
 // "$schema". nil for a cross-host server.
-func cardV1(s *Server) any {
-	if s == nil || s.crossHost() {
+func V1Card(s *Server) any {
+	if s == nil || s.CrossHost() {
 		return nil
 	}
 	c := serverCard(s)
@@ -55,21 +55,21 @@ func serverCard(s *Server) map[string]any {
 	return c
 }
 
-// mcpCatalog builds /.well-known/mcp/catalog.json: {"specVersion": "draft",
+// MCPCatalog builds /.well-known/mcp/catalog.json: {"specVersion": "draft",
 // "entries": [...]}, one entry per server whose card is served as
 // application/mcp-server+json, sorted by identifier. A local server's url is
 // origin + its draft path; a cross-host server's is its CardURL, and a
 // cross-host server whose card is only a v1 card is left out.
-func mcpCatalog(origin string, servers []*Server) any {
+func MCPCatalog(origin string, servers []*Server) any {
 	origin = strings.TrimSuffix(origin, "/")
 	entries := []any{}
 	for _, s := range servers {
 		if s == nil {
 			continue
 		}
-		u := origin + s.draftPath()
-		if s.crossHost() {
-			if s.cardMediaType() != spec.ContentTypeServerCardDraft {
+		u := origin + s.DraftRoute()
+		if s.CrossHost() {
+			if s.CardType() != spec.ContentTypeServerCardDraft {
 				continue
 			}
 			u = s.CardURL
@@ -84,15 +84,15 @@ func mcpCatalog(origin string, servers []*Server) any {
 	return map[string]any{"specVersion": "draft", "entries": entries}
 }
 
-// toolCatalogAd is what the AI catalog says about the site's tool catalog.
-type toolCatalogAd struct {
+// ToolCatalogAd is what the AI catalog says about the site's tool catalog.
+type ToolCatalogAd struct {
 	URL         string   // absolute URL of /tools
 	Catalogue   string   // absolute URL of /tool-catalogue.json
 	Sources     []string // source values of the published tools, in any order
 	CompactView bool
 }
 
-// aiCatalog builds /.well-known/ai-catalog.json: {"specVersion": "1.0",
+// AICatalog builds /.well-known/ai-catalog.json: {"specVersion": "1.0",
 // "host": {"domain": publisher, "displayName": displayName (left out when
 // empty)}, "entries": [...]}, sorted by identifier. Each server has an entry
 // urn:air:PUBLISHER:mcp:NAME: a local server's is its v1 card
@@ -101,16 +101,16 @@ type toolCatalogAd struct {
 // nil, the entry urn:air:PUBLISHER:tool-catalog describes the tool catalog
 // inline (type application/json, data {"toolCatalog": {"url", "sources"
 // sorted and unique, "compactView", "catalogue"}}).
-func aiCatalog(origin, publisher, displayName string, servers []*Server, tools *toolCatalogAd) any {
+func AICatalog(origin, publisher, displayName string, servers []*Server, tools *ToolCatalogAd) any {
 	origin = strings.TrimSuffix(origin, "/")
 	entries := []any{}
 	for _, s := range servers {
 		if s == nil {
 			continue
 		}
-		typ, u := spec.ContentTypeServerCardV1, origin+s.v1Path()
-		if s.crossHost() {
-			typ, u = s.cardMediaType(), s.CardURL
+		typ, u := spec.ContentTypeServerCardV1, origin+s.V1Route()
+		if s.CrossHost() {
+			typ, u = s.CardType(), s.CardURL
 		}
 		entries = append(entries, map[string]any{
 			"identifier": "urn:air:" + publisher + ":mcp:" + s.Name,
@@ -157,19 +157,19 @@ func serverSortEntries(entries []any) {
 }
 
 // serverItemFromCard turns a v1 server card (a decoded JSON document) into
-// a server item that decodeServer reads: the card without "$schema", which
+// a server item that Decode reads: the card without "$schema", which
 // must name the v1 server card schema.
-func serverItemFromCard(card any) (map[string]any, []serverProblem) {
+func serverItemFromCard(card any) (map[string]any, []Problem) {
 	m, ok := card.(map[string]any)
 	if !ok {
-		return nil, []serverProblem{{Message: "a server card must be a JSON object, got " + schemas.KindOf(card)}}
+		return nil, []Problem{{Message: "a server card must be a JSON object, got " + schemas.KindOf(card)}}
 	}
-	var ps []serverProblem
+	var ps []Problem
 	switch sch, present := m["$schema"]; {
 	case !present:
-		ps = append(ps, serverProblem{Message: `missing required field "$schema": a v1 server card names ` + serverCardSchemaURI})
+		ps = append(ps, Problem{Message: `missing required field "$schema": a v1 server card names ` + serverCardSchemaURI})
 	case sch != serverCardSchemaURI:
-		ps = append(ps, serverProblem{Pointer: "/$schema", Message: fmt.Sprintf("$schema %s is not the v1 server card schema %s", serverQuote(sch), serverCardSchemaURI)})
+		ps = append(ps, Problem{Pointer: "/$schema", Message: fmt.Sprintf("$schema %s is not the v1 server card schema %s", serverQuote(sch), serverCardSchemaURI)})
 	}
 	item := make(map[string]any, len(m))
 	for k, v := range m {

@@ -1,6 +1,6 @@
-package build
+package discovery
 
-// This file reads and checks the servers: declarations; discovery.go turns
+// This file reads and checks the servers: declarations; catalogs.go turns
 // them into the documents of MCP discovery: each local server's card in two
 // forms (the draft card, served as application/mcp-server+json and listed by
 // /.well-known/mcp/catalog.json, and the v1 card, served as
@@ -16,6 +16,7 @@ package build
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -77,26 +78,26 @@ type Server struct {
 }
 
 // crossHost reports whether the server's card is served by another host.
-func (s *Server) crossHost() bool { return s.CardURL != "" }
+func (s *Server) CrossHost() bool { return s.CardURL != "" }
 
 // draftPath is where the server's draft card goes, default included.
-func (s *Server) draftPath() string {
+func (s *Server) DraftRoute() string {
 	return cmp.Or(s.DraftPath, serverDraftPathPrefix+s.Name+".json")
 }
 
 // v1Path is where the server's v1 card goes, default included.
-func (s *Server) v1Path() string {
+func (s *Server) V1Route() string {
 	return cmp.Or(s.V1Path, serverV1PathPrefix+s.Name+".json")
 }
 
 // cardMediaType is the media type of a cross-host server's card.
-func (s *Server) cardMediaType() string {
+func (s *Server) CardType() string {
 	return cmp.Or(s.CardMediaType, spec.ContentTypeServerCardDraft)
 }
 
-// serverProblem is one thing wrong with a server declaration: Pointer is
+// Problem is one thing wrong with a server declaration: Pointer is
 // relative to the server item ("" is the item itself), Message one line.
-type serverProblem struct{ Pointer, Message string }
+type Problem struct{ Pointer, Message string }
 
 var (
 	serverNameRe = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
@@ -111,7 +112,7 @@ var (
 // card another host serves must not set them.
 var serverLocalOnlyFields = []string{"card", "title", "websiteUrl", "repository", "icons", "remotes", "_meta"}
 
-// decodeServer reads one server item (a schema-valid one, normally; anything
+// Decode reads one server item (a schema-valid one, normally; anything
 // else gives problems, never a panic) into a Server, and applies the rules
 // the schema cannot express:
 //   - version is exact, never a range or a tag (^1.2, ~1.2, >=1, 1.x, *,
@@ -144,28 +145,28 @@ var serverLocalOnlyFields = []string{"card", "title", "websiteUrl", "repository"
 // The Server is filled in as far as the item allows even when there are
 // problems. Problems are sorted by Pointer, then Message. Messages never
 // repeat the value of a header or input.
-func decodeServer(m map[string]any) (*Server, []serverProblem) {
+func Decode(m map[string]any) (*Server, []Problem) {
 	var d serverDecoder
 	s := d.decode(m)
 	return s, d.finish()
 }
 
 type serverDecoder struct {
-	problems []serverProblem
+	problems []Problem
 	// secretAt holds the pointers secrets.Find reported, so that no value is
 	// reported twice as credential material.
 	secretAt map[string]bool
 }
 
 func (d *serverDecoder) add(ptr, format string, args ...any) {
-	d.problems = append(d.problems, serverProblem{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+	d.problems = append(d.problems, Problem{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 }
 
-func (d *serverDecoder) finish() []serverProblem {
+func (d *serverDecoder) finish() []Problem {
 	if len(d.problems) == 0 {
 		return nil
 	}
-	slices.SortFunc(d.problems, func(a, b serverProblem) int {
+	slices.SortFunc(d.problems, func(a, b Problem) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
 	})
 	return slices.Compact(d.problems)
@@ -612,8 +613,8 @@ func serverCardPathProblem(p string) string {
 		case ".", "..":
 			return `must not have "." or ".." segments`
 		}
-		if reservedName(seg) {
-			return reservedProblem
+		if spec.IsReservedName(seg) {
+			return spec.ReservedProblem
 		}
 		for i := 0; i < len(seg); i++ {
 			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' || c == '~') {
@@ -656,8 +657,8 @@ func serverMetaKeyProblem(k string) string {
 	return ""
 }
 
-// checkServers applies the rules that span servers, to servers as
-// decodeServer returned them (nil entries are skipped):
+// Check applies the rules that span servers, to servers as
+// Decode returned them (nil entries are skipped):
 //   - names are unique, ignoring case (card paths are case-insensitive on
 //     some hosts, and identifiers should not differ by case alone);
 //   - card paths are unique across servers and both kinds of card,
@@ -674,10 +675,10 @@ func serverMetaKeyProblem(k string) string {
 // /card/draftPath or /card/v1Path, or at /name when the path is the default
 // one. The result maps a server's index to its problems, sorted; nil when
 // there are none.
-func checkServers(servers []*Server) map[int][]serverProblem {
-	out := map[int][]serverProblem{}
+func Check(servers []*Server) map[int][]Problem {
+	out := map[int][]Problem{}
 	add := func(i int, ptr, format string, args ...any) {
-		out[i] = append(out[i], serverProblem{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+		out[i] = append(out[i], Problem{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 	}
 
 	names := map[string]int{}
@@ -715,8 +716,8 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 			return "/card/" + field
 		}
 		return []cardPath{
-			{ptr("draftPath", s.DraftPath, serverDraftPathPrefix+s.Name+".json"), "draft", s.draftPath()},
-			{ptr("v1Path", s.V1Path, serverV1PathPrefix+s.Name+".json"), "v1", s.v1Path()},
+			{ptr("draftPath", s.DraftPath, serverDraftPathPrefix+s.Name+".json"), "draft", s.DraftRoute()},
+			{ptr("v1Path", s.V1Path, serverV1PathPrefix+s.Name+".json"), "v1", s.V1Route()},
 		}
 	}
 	// The catalogs' routes, and the tool catalog's routes and list objects
@@ -725,12 +726,13 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 		strings.ToLower(spec.RouteMCPCatalog): "the MCP catalog",
 		strings.ToLower(spec.RouteAICatalog):  "the AI catalog",
 		spec.RouteTools:                       "the tool catalog",
-		"/" + listKey(spec.ViewStandard):      "the tool catalog",
-		"/" + listKey(spec.ViewCompact):       "the tool catalog",
+		"/" + spec.ListKey(spec.ViewStandard): "the tool catalog",
+		"/" + spec.ListKey(spec.ViewCompact):  "the tool catalog",
+		spec.RouteToolCatalogue:               "the tool catalogue",
 	}
 	claims := map[string]claim{}
 	for i, s := range servers {
-		if s == nil || s.crossHost() {
+		if s == nil || s.CrossHost() {
 			continue
 		}
 		for _, p := range pathsOf(s) {
@@ -738,9 +740,13 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 				continue // a default path of a duplicate name: the name is reported
 			}
 			key := strings.ToLower(p.path)
-			if what, ok := reserved[key]; ok || strings.HasPrefix(key, spec.RouteTools+"/") {
+			_, group := spec.GroupKeyOf(key)
+			if what, ok := reserved[key]; ok || strings.HasPrefix(key, spec.RouteTools+"/") || group || strings.HasPrefix(key, spec.RouteGroups) {
 				if !ok {
 					what = "the tool catalog"
+				}
+				if group || strings.HasPrefix(key, spec.RouteGroups) {
+					what = "the tool catalogue's groups"
 				}
 				add(i, p.ptr, "%s card path %q is reserved for %s", p.kind, p.path, what)
 				continue
@@ -759,7 +765,7 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 	// A path inside another: one of its ancestors is a claimed or reserved
 	// path.
 	for i, s := range servers {
-		if s == nil || s.crossHost() {
+		if s == nil || s.CrossHost() {
 			continue
 		}
 		for _, p := range pathsOf(s) {
@@ -788,9 +794,13 @@ func checkServers(servers []*Server) map[int][]serverProblem {
 		return nil
 	}
 	for i := range out {
-		slices.SortFunc(out[i], func(a, b serverProblem) int {
+		slices.SortFunc(out[i], func(a, b Problem) int {
 			return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
 		})
 	}
 	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }
