@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -26,6 +27,10 @@ type Config struct {
 	Tenants []string
 	// CompactView makes the build write the compact view of the catalog.
 	CompactView bool
+	// CompactDescriptions keeps the descriptions of input schemas and their
+	// properties in the compact view (shortened); without them the view is
+	// smaller still.
+	CompactDescriptions bool
 	// MCPCatalog makes the build write /.well-known/mcp/catalog.json and
 	// the draft server cards it points at.
 	MCPCatalog bool
@@ -39,6 +44,11 @@ type Config struct {
 	// APIVersion is the version of the API the catalog describes, as the
 	// tool catalogue publishes it; empty means DefaultAPIVersion.
 	APIVersion string
+}
+
+// compactOptions are the choices of the compact view's input schemas.
+func (c *Config) compactOptions() compact.Options {
+	return compact.Options{NoDescriptions: !c.CompactDescriptions}
 }
 
 // DefaultAPIVersion is the tool catalogue's apiVersion of a catalog that

@@ -72,8 +72,15 @@ type CompactToolDescriptor struct {
 	InputSchema  any    `json:"inputSchema"`
 }
 
-// CompactDescriptor returns the compact form of the tool.
+// CompactDescriptor returns the compact form of the tool, its input
+// schema's descriptions kept.
 func (t *Tool) CompactDescriptor() CompactToolDescriptor {
+	return t.compactDescriptor(compact.Options{})
+}
+
+// compactDescriptor returns the compact form of the tool, its input schema
+// projected with o.
+func (t *Tool) compactDescriptor(o compact.Options) CompactToolDescriptor {
 	return CompactToolDescriptor{
 		ToolID:       t.ToolID,
 		Description:  compact.Text(t.Description, compactDescriptionLen),
@@ -81,7 +88,7 @@ func (t *Tool) CompactDescriptor() CompactToolDescriptor {
 		SafetyTier:   t.SafetyTier,
 		ReplayPolicy: t.ReplayPolicy,
 		Egress:       t.Egress,
-		InputSchema:  compact.Schema(t.InputSchema),
+		InputSchema:  o.Schema(t.InputSchema),
 	}
 }
 
@@ -153,6 +160,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	entries := make([][]byte, len(tools)) // of the tool catalogue
 	costs := make([]Tokens, len(tools))
 	var compact [][]byte
+	compactOpts := cat.Config.compactOptions()
 	if cat.Config.CompactView {
 		compact = make([][]byte, len(tools))
 	}
@@ -174,7 +182,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			}
 			bodies[i] = encoded(*scratch)
 			if compact != nil {
-				*scratch = appendCompactDescriptor((*scratch)[:0], t)
+				*scratch = appendCompactDescriptor((*scratch)[:0], t, compactOpts)
 				if err := lim.document(spec.ToolRoute(t.ToolID)+"?view="+spec.ViewCompact, len(*scratch)); err != nil {
 					return err
 				}

@@ -432,6 +432,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.Tenants = strs(m, "tenants")
 	l.loadLimits(top, m, &c.Limits)
 	c.CompactView = setting(m, "toolCatalog", "compactView")
+	c.CompactDescriptions = setting(m, "toolCatalog", "compactDescriptions")
 	tc, _ := m["toolCatalog"].(map[string]any)
 	c.APIVersion = str(tc, "apiVersion")
 	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")
