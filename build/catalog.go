@@ -4,7 +4,9 @@ import (
 	"path"
 	"slices"
 
+	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -41,6 +43,9 @@ type Config struct {
 	Targets map[string]Target
 	// Limits bound the size of what the catalog builds.
 	Limits Limits
+	// Budgets bound the tokens of the tool catalog; Compile holds the
+	// catalog to them.
+	Budgets budgets.Budgets
 	// APIVersion is the version of the API the catalog describes, as the
 	// tool catalogue publishes it; empty means DefaultAPIVersion.
 	APIVersion string
@@ -147,6 +152,8 @@ type Tool struct {
 	// Sensitivity is what the tool's response holds that needs care, when
 	// declared.
 	Sensitivity *Sensitivity
+	// Pos is where the tool is declared; zero for a tool made in code.
+	Pos source.Pos
 }
 
 // Reserved names a tool's reserved arguments: the caller-owned idempotency

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
@@ -203,6 +204,13 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	measured := make([]budgets.Tool, len(tools))
+	for i, t := range tools {
+		measured[i] = budgets.Tool{ID: t.ToolID, Standard: costs[i].Standard, Compact: costs[i].Compact, Pos: t.Pos, VisibleTo: t.VisibleTo}
+	}
+	if err := cat.Config.Budgets.Check(measured, cat.Config.Tenants, cat.Config.CompactView); err != nil {
+		return nil, err // a *budgets.Error
 	}
 
 	cards := compileCards(cat)
