@@ -4,7 +4,10 @@ import (
 	"path"
 	"slices"
 
+	"github.com/signpost-dev/signpost/build/budgets"
+	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -27,6 +30,10 @@ type Config struct {
 	Tenants []string
 	// CompactView makes the build write the compact view of the catalog.
 	CompactView bool
+	// CompactDescriptions keeps the descriptions of input schemas and their
+	// properties in the compact view (shortened); without them the view is
+	// smaller still.
+	CompactDescriptions bool
 	// MCPCatalog makes the build write /.well-known/mcp/catalog.json and
 	// the draft server cards it points at.
 	MCPCatalog bool
@@ -37,9 +44,17 @@ type Config struct {
 	Targets map[string]Target
 	// Limits bound the size of what the catalog builds.
 	Limits Limits
+	// Budgets bound the tokens of the tool catalog; Compile holds the
+	// catalog to them.
+	Budgets budgets.Budgets
 	// APIVersion is the version of the API the catalog describes, as the
 	// tool catalogue publishes it; empty means DefaultAPIVersion.
 	APIVersion string
+}
+
+// compactOptions are the choices of the compact view's input schemas.
+func (c *Config) compactOptions() compact.Options {
+	return compact.Options{NoDescriptions: !c.CompactDescriptions}
 }
 
 // DefaultAPIVersion is the tool catalogue's apiVersion of a catalog that
@@ -141,6 +156,8 @@ type Tool struct {
 	// Sensitivity is what the tool's response holds that needs care, when
 	// declared.
 	Sensitivity *Sensitivity
+	// Pos is where the tool is declared; zero for a tool made in code.
+	Pos source.Pos
 }
 
 // Reserved names a tool's reserved arguments: the caller-owned idempotency

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -73,8 +74,15 @@ type CompactToolDescriptor struct {
 	InputSchema  any    `json:"inputSchema"`
 }
 
-// CompactDescriptor returns the compact form of the tool.
+// CompactDescriptor returns the compact form of the tool, its input
+// schema's descriptions kept.
 func (t *Tool) CompactDescriptor() CompactToolDescriptor {
+	return t.compactDescriptor(compact.Options{})
+}
+
+// compactDescriptor returns the compact form of the tool, its input schema
+// projected with o.
+func (t *Tool) compactDescriptor(o compact.Options) CompactToolDescriptor {
 	return CompactToolDescriptor{
 		ToolID:       t.ToolID,
 		Description:  compact.Text(t.Description, compactDescriptionLen),
@@ -82,7 +90,7 @@ func (t *Tool) CompactDescriptor() CompactToolDescriptor {
 		SafetyTier:   t.SafetyTier,
 		ReplayPolicy: t.ReplayPolicy,
 		Egress:       t.Egress,
-		InputSchema:  compact.Schema(t.InputSchema),
+		InputSchema:  o.Schema(t.InputSchema),
 	}
 }
 
@@ -154,6 +162,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	entries := make([][]byte, len(tools)) // of the tool catalogue
 	costs := make([]Tokens, len(tools))
 	var compact [][]byte
+	compactOpts := cat.Config.compactOptions()
 	if cat.Config.CompactView {
 		compact = make([][]byte, len(tools))
 	}
@@ -175,7 +184,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			}
 			bodies[i] = encoded(*scratch)
 			if compact != nil {
-				*scratch = appendCompactDescriptor((*scratch)[:0], t)
+				*scratch = appendCompactDescriptor((*scratch)[:0], t, compactOpts)
 				if err := lim.document(spec.ToolRoute(t.ToolID)+"?view="+spec.ViewCompact, len(*scratch)); err != nil {
 					return err
 				}
@@ -196,6 +205,13 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	measured := make([]budgets.Tool, len(tools))
+	for i, t := range tools {
+		measured[i] = budgets.Tool{ID: t.ToolID, Standard: costs[i].Standard, Compact: costs[i].Compact, Pos: t.Pos, VisibleTo: t.VisibleTo}
+	}
+	if err := cat.Config.Budgets.Check(measured, cat.Config.Tenants, cat.Config.CompactView); err != nil {
+		return nil, err // a *budgets.Error
 	}
 
 	cards := compileCards(cat)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/build/compact"
 )
 
 // The documents of a site are encoded here rather than by encoding/json:
@@ -171,9 +173,9 @@ func appendDescriptor(b []byte, t *Tool) []byte {
 }
 
 // appendCompactDescriptor appends the tool's compact descriptor: the fields
-// of CompactToolDescriptor, in its order.
-func appendCompactDescriptor(b []byte, t *Tool) []byte {
-	c := t.CompactDescriptor()
+// of CompactToolDescriptor, in its order, its input schema projected with o.
+func appendCompactDescriptor(b []byte, t *Tool, o compact.Options) []byte {
+	c := t.compactDescriptor(o)
 	b = append(b, '{')
 	b = appendString(field(b, "toolId"), c.ToolID)
 	b = appendString(field(b, "description"), c.Description)

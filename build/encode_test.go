@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/corpus"
 )
@@ -42,7 +43,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		if got, want := appendDescriptor(nil, tl), stdEncode(t, tl.Descriptor()); !bytes.Equal(got, want) {
 			t.Errorf("%s: standard descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
-		if got, want := appendCompactDescriptor(nil, tl), stdEncode(t, tl.CompactDescriptor()); !bytes.Equal(got, want) {
+		if got, want := appendCompactDescriptor(nil, tl, compact.Options{}), stdEncode(t, tl.CompactDescriptor()); !bytes.Equal(got, want) {
 			t.Errorf("%s: compact descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/refs"
@@ -198,6 +199,9 @@ func (l *loader) load() *Catalog {
 	l.checkTools(pending, tenants, &cat.Config)
 	l.checkServers(servers, pending)
 	for _, p := range pending {
+		if p.at.src != nil {
+			p.tool.Pos = p.at.src.Pos(p.at.ptr)
+		}
 		cat.Tools = append(cat.Tools, p.tool)
 	}
 	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
@@ -433,6 +437,8 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.Tenants = strs(m, "tenants")
 	l.loadLimits(top, m, &c.Limits)
 	c.CompactView = setting(m, "toolCatalog", "compactView")
+	c.CompactDescriptions = setting(m, "toolCatalog", "compactDescriptions")
+	c.Budgets = budgets.FromConfig(m)
 	tc, _ := m["toolCatalog"].(map[string]any)
 	c.APIVersion = str(tc, "apiVersion")
 	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")

@@ -27,11 +27,15 @@
 //     rejects, never reject one it accepts.
 //   - Precise where it can be. What the original states unconditionally,
 //     including through $ref and allOf, survives: types, required
-//     properties, enum and const, format, default, bounds, and the properties
-//     and items of objects and arrays.
+//     properties, enum (of at most compactEnumMax values) and const, format,
+//     default, and the properties, items and additionalProperties schemas of
+//     objects and arrays. Constraints that only narrow what a model would
+//     send anyway are left out (see "Output").
 //   - Small and bounded. Descriptions are cut to their first clause, at
-//     most compactDescMax bytes (phrase); titles, examples, comments and
-//     definitions are dropped. Recursion is cut; $refs stop being inlined once
+//     most compactDescMax bytes (phrase), tidied, and left out where they
+//     restate the property's name (or all of them, with
+//     Options.NoDescriptions); titles, examples, comments and definitions are
+//     dropped. Recursion is cut; $refs stop being inlined once
 //     the inlined part reaches about twice the input's size (plus 4 KB), so
 //     the result stays within a few times the input's size (the tests allow
 //     four times, plus 16 KB) and is computed in time linear in it, even when
@@ -106,7 +110,32 @@
 // so false only when all are false. A description or a default is kept when
 // the branches that state one agree.
 //
-// Output. The result is a JSON Schema 2020-12 document without $schema; a
+// Output. The projection keeps bounds, patterns and the like so that
+// intersections and unions stay exact; writing the result out then leaves out
+// what costs a model more tokens than it tells, each omission exact or
+// widening, so soundness holds:
+//
+//   - the assertions that only narrow: pattern, minLength, maxLength,
+//     minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf,
+//     minItems, maxItems, uniqueItems, minProperties, maxProperties,
+//     dependentRequired and additionalProperties: false (a schema-valued
+//     additionalProperties stays: it says what a map holds). On real tools
+//     they are mostly "minimum": 1 on page numbers and "maximum": 100 on page
+//     sizes, which the server enforces and a model seldom crosses; format
+//     stays, as it says how to write the value;
+//   - an enum of more than compactEnumMax values (the widest of the corpus's
+//     fill a tenth of its compact list), replaced by the type of its values;
+//   - the type an enum or const already implies (every value is of that
+//     type), which is exact;
+//   - an items or additionalProperties left as {};
+//   - of a description: a leading "Optional" (required says which properties
+//     are), a leading article and a final period; and the whole description
+//     when each of its words, fillers such as "the" and "of" aside, is a word
+//     of the property's name, a prefix of one, or its plural ("The issue
+//     number" of issue_number). With Options.NoDescriptions every description
+//     is left out but the notes on where the projection stopped.
+//
+// The result is a JSON Schema 2020-12 document without $schema; a
 // boolean schema stays a boolean, and a value that is not a schema becomes
 // {}. So that a draft-07 client, which ignores prefixItems and applies items
 // to every element, is not narrowed either, items is left out next to
@@ -131,6 +160,7 @@ import (
 // Limits of the projection.
 const (
 	compactDescMax     = 64   // bytes of a description in a compact schema
+	compactEnumMax     = 16   // values of an enum a compact schema writes out
 	compactMaxRefDepth = 8    // $refs inlined inside one another
 	compactMaxDepth    = 40   // nested schema objects, inlined ones included
 	compactRefSlack    = 4096 // bytes $refs may always inline, besides twice the input's size
@@ -151,10 +181,21 @@ const (
 // schema with a forbidden keyword.
 //
 // The rules and guarantees are those of the package comment.
-func Schema(schema any) any {
+func Schema(schema any) any { return Options{}.Schema(schema) }
+
+// Options choose what a compact schema keeps beyond what Schema keeps by
+// default. The zero value is Schema's choice.
+type Options struct {
+	// NoDescriptions leaves out the descriptions of the schema and its
+	// properties, except the notes saying where the projection stopped.
+	NoDescriptions bool
+}
+
+// Schema projects schema as the package-level Schema does, with o's choices.
+func (o Options) Schema(schema any) any {
 	p := projectors.Get().(*projector)
 	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
-	out := p.project(schema).json()
+	out := writer{noDescriptions: o.NoDescriptions}.json(p.project(schema), "")
 	p.reset()
 	projectors.Put(p)
 	return out
