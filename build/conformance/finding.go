@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 // Kinds of finding, in the order reports list them.
@@ -114,7 +116,7 @@ const (
 )
 
 // Write writes the report in format: text for people, one finding a line,
-// or json, the Report with stable field names.
+// made safe for a terminal, or json, the Report with stable field names.
 func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case FormatJSON:
@@ -133,12 +135,12 @@ func (r *Report) Write(w io.Writer, format string) error {
 		return fmt.Errorf("unknown format %q: text or json", format)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "conformance %s <-> %s\n", r.First, r.Second)
+	fmt.Fprintf(&b, "conformance %s <-> %s\n", terminal.Safe(r.First), terminal.Safe(r.Second))
 	if r.Conformant {
 		b.WriteString("conformant: the two builds are the same, byte for byte\n")
 	} else {
 		for _, f := range r.Findings {
-			b.WriteString(f.String())
+			b.WriteString(terminal.Safe(f.String())) // paths and keys come from the builds
 			b.WriteByte('\n')
 		}
 		n := len(r.Findings)
