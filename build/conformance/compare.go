@@ -168,7 +168,6 @@ func compareRoutes(a, b *Build, sa, sb build.SiteRoutes) []Finding {
 			at.Kind, at.Offset = KindBytesDiffer, &off
 			at.Message = fmt.Sprintf("the documents differ from byte offset %d (%d bytes in %s, %d in %s)", off, len(ba), a.Name, len(bb), b.Name)
 			out = append(out, at)
-			at.Offset = nil
 		case x.ETag != y.ETag:
 			at.Kind, at.Message = KindRouteTableDiffers, fmt.Sprintf("the documents are the same, but the etag is %s in %s and %s in %s", x.ETag, a.Name, y.ETag, b.Name)
 			out = append(out, at)

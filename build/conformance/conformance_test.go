@@ -501,3 +501,18 @@ func TestPathProblem(t *testing.T) {
 		}
 	}
 }
+
+func TestReadCancelled(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := buildtest.Example(t).Write(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Read(ctx, "a", dir); err == nil {
+		t.Error("Read of a cancelled context succeeded")
+	}
+	if _, err := Read(context.Background(), "a", t.TempDir()); err == nil || !strings.Contains(err.Error(), "signpost build") {
+		t.Errorf("Read of a folder without a route table: %v", err)
+	}
+}

@@ -92,7 +92,7 @@ func Read(ctx context.Context, name, dir string) (*Build, error) {
 				b.Unread[p] = "its path is unsafe"
 				continue
 			}
-			data, err := readObject(root, p, r.Size)
+			data, err := readObject(ctx, root, p, r.Size)
 			if err != nil {
 				b.Unread[p] = err.Error()
 				continue
@@ -100,12 +100,18 @@ func Read(ctx context.Context, name, dir string) (*Build, error) {
 			b.Bodies[p] = data
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
 // readObject reads the object at the slash-separated path p of root, at most
 // size bytes and one more.
-func readObject(root *os.Root, p string, size int64) ([]byte, error) {
+func readObject(ctx context.Context, root *os.Root, p string, size int64) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	f, err := root.Open(filepath.FromSlash(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errors.New("it is missing")
