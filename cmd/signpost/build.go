@@ -25,6 +25,9 @@ type buildOptions struct {
 	Out    string
 	Target string
 	Format string
+	// Verify builds twice more in child processes and compares before
+	// writing.
+	Verify bool
 }
 
 func newBuildCmd() *cobra.Command {
@@ -39,10 +42,20 @@ object key, Content-Type, Cache-Control and ETag.
 
 The output is replaced atomically: an invalid catalog or a failed build leaves
 the previous output as it was. --out must be a new folder, an empty one, or an
-earlier build.`,
+earlier build.
+
+--verify holds the build to two more, before anything is written: each is a
+child process of this signpost, building its own copy of the catalog (its
+files written in opposite orders) in its own temporary folder, from another
+working directory, with TZ UTC or Pacific/Kiritimati and the locale C or
+de_DE.UTF-8. The three outputs must conform (see signpost conformance):
+the same route table and every document the same, byte for byte. When they
+do not, the findings are printed, nothing is written to --out and the exit
+status is 1. The temporary folders are removed either way.`,
 		Example: `  signpost build catalogs/example
   signpost build catalogs/example --out /tmp/site
-  signpost build --format github   # in CI: annotate problems on the pull request`,
+  signpost build --format github   # in CI: annotate problems on the pull request
+  signpost build catalogs/example --verify   # fail unless two more builds are the same`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = catalogDir(args)
@@ -51,6 +64,7 @@ earlier build.`,
 	}
 	cmd.Flags().StringVarP(&opts.Out, "out", "o", opts.Out, "output folder")
 	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve")
+	cmd.Flags().BoolVar(&opts.Verify, "verify", false, "build twice more in child processes with other folders, file orders, TZ and locale, and write nothing unless all three are the same, byte for byte")
 	enumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
 	return cmd
 }
@@ -86,13 +100,16 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 			return fmt.Errorf("build %s: %w", opts.Dir, err)
 		}
 	}
-	if !t.GitHubPages {
-		if err := b.Write(ctx, opts.Out); err != nil {
-			return outHint(err)
+	if opts.Verify {
+		if err := verifyBuild(ctx, opts, b, t, stdout, stderr); err != nil {
+			return err
 		}
-	} else if gaps, err := pages.Write(ctx, b, opts.Out); err != nil {
+	}
+	gaps, err := writeSite(ctx, b, t, opts.Out)
+	if err != nil {
 		return outHint(err)
-	} else if opts.Format != build.FormatJSON {
+	}
+	if t.GitHubPages && opts.Format != build.FormatJSON {
 		if err := pages.WriteReport(stdout, b.Sites, gaps); err != nil {
 			return err
 		}
@@ -100,7 +117,23 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 	if opts.Format == build.FormatJSON {
 		return nil
 	}
-	return printSummary(stdout, opts.Out, b)
+	if err := printSummary(stdout, opts.Out, b); err != nil {
+		return err
+	}
+	if opts.Verify {
+		_, err := fmt.Fprintln(stdout, "verified: two more builds, from other folders, file orders, TZ and locale, are the same, byte for byte")
+		return err
+	}
+	return nil
+}
+
+// writeSite writes b to out as the target lays it out: the Pages layout
+// (whose gaps it returns) or the plain build.
+func writeSite(ctx context.Context, b *build.Output, t build.Target, out string) ([][]pages.Gap, error) {
+	if t.GitHubPages {
+		return pages.Write(ctx, b, out)
+	}
+	return nil, b.Write(ctx, out)
 }
 
 // outHint adds to a *build.NotReplaceableError what to give --out instead.

@@ -207,24 +207,24 @@ func TestInitWorkflow(t *testing.T) {
 	}{
 		{"none", nil, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check": checkJob(p.catalog, "signpost build "+p.catalog+" --out "+p.site),
+				"check": checkJob(p.catalog, "signpost build "+p.catalog+" --verify --out "+p.site),
 			}
 		}},
 		{"pages", []string{"--publish", "pages"}, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target pages --out "+p.site),
+				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
 				"publish": pagesJob(p),
 			}
 		}},
 		{"s3 placeholders", []string{"--publish", "s3"}, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --out "+p.site),
+				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
 				"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::123456789012:role/replace-with-your-publish-role", "us-east-1"), publishStep(p)),
 			}
 		}},
 		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/signpost-publish"}, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --out "+p.site),
+				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
 				"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep(p)),
 			}
 		}},

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -9,14 +14,70 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/signpost-dev/signpost/build"
 )
 
 var updateScripts = flag.Bool("update", false, "rewrite the expected output in testdata/script from the actual output")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"signpost": func() { os.Exit(runWithSignals(os.Args[1:], os.Stdout, os.Stderr)) },
+		"signpost": func() {
+			code := runWithSignals(os.Args[1:], os.Stdout, os.Stderr)
+			if code == exitOK && os.Getenv("SIGNPOST_TEST_SKEW") != "" && os.Getenv("TZ") == verifyVariants[1].tz {
+				if err := skewBuild(os.Args[1:]); err != nil {
+					fmt.Fprintln(os.Stderr, "skew:", err)
+					code = exitInvalid
+				}
+			}
+			os.Exit(code)
+		},
 	})
+}
+
+// skewBuild stands for a build that depends on its environment: after the
+// second verification build of build --verify (the one under TZ
+// Pacific/Kiritimati, only when a test sets SIGNPOST_TEST_SKEW), it changes
+// one byte of the first site's tool list, and records the new size and
+// SHA-256 in the route table, as a consistent but different build would.
+func skewBuild(args []string) error {
+	out := ""
+	for i, a := range args {
+		if a == "--out" && i+1 < len(args) {
+			out = args[i+1]
+		}
+	}
+	if len(args) == 0 || args[0] != "build" || out == "" {
+		return nil
+	}
+	ctx := context.Background()
+	rt, err := build.ReadRouteTable(ctx, out)
+	if err != nil {
+		return err
+	}
+	s := &rt.Sites[0]
+	for i, r := range s.Routes {
+		if r.Route != "/tools" || r.View != "standard" {
+			continue
+		}
+		p := filepath.Join(out, s.Dir, filepath.FromSlash(r.Key))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		off := bytes.Index(data, []byte(`"description":"`)) + len(`"description":"`)
+		data[off] ^= 0x20
+		sum := sha256.Sum256(data)
+		s.Routes[i].SHA256, s.Routes[i].ETag = hex.EncodeToString(sum[:]), `"`+hex.EncodeToString(sum[:16])+`"`
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	table, err := json.MarshalIndent(rt, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, build.RouteTableFile), append(table, '\n'), 0o644)
 }
 
 // TestScripts runs the end-to-end command tests in testdata/script. Each

@@ -94,6 +94,7 @@ does, risks first.`,
 		newCheckCmd(),
 		newPublishCmd(),
 		newDiffCmd(),
+		newConformanceCmd(),
 		newSchemaCmd(),
 		newVersionCmd(),
 	)

@@ -1,0 +1,278 @@
+package conformance
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// schemaOf returns the name of the embedded schema the document of a route
+// must be valid against, or "" when signpost publishes none for it (the
+// document must still be JSON).
+func schemaOf(r build.Route) string {
+	_, isTool := spec.ToolIDOf(r.Route)
+	_, isGroup := spec.GroupKeyOf(r.Route)
+	switch {
+	case r.View == spec.ViewCompact && r.Route == spec.RouteTools:
+		return "compact-tool-list"
+	case r.View == spec.ViewCompact && isTool:
+		return "compact-tool-descriptor"
+	case r.View == spec.ViewCompact:
+		return ""
+	case r.Route == spec.RouteTools:
+		return "tool-list"
+	case isTool:
+		return "tool-descriptor"
+	case r.Route == spec.RouteToolCatalogue || isGroup:
+		return "tool-catalogue"
+	case r.Route == spec.RouteMCPCatalog:
+		return "mcp-catalog"
+	case r.Route == spec.RouteAICatalog:
+		return "ai-catalog"
+	case r.ContentType == spec.ContentTypeServerCardDraft:
+		return "mcp-server-card-draft"
+	}
+	return ""
+}
+
+// decodeJSON decodes one JSON value with numbers kept as json.Number, as the
+// validator takes them; trailing data is an error.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("data after the JSON value")
+	}
+	return v, nil
+}
+
+// identities are a site's catalogue tool names and their descriptor
+// references, by site dir.
+type identities map[string]map[string]build.DescriptorRef
+
+// checker checks one build on its own.
+type checker struct {
+	v     *schemas.Validator
+	b     *Build
+	out   []Finding
+	ids   identities
+	where Finding // the document being checked: Build, File, Route, View
+}
+
+func (c *checker) add(kind, pointer, msg string) {
+	f := c.where
+	f.Kind, f.Pointer, f.Message = kind, pointer, msg
+	c.out = append(c.out, f)
+}
+
+// checkBuild returns the findings of b on its own and its catalogue
+// identities.
+func checkBuild(v *schemas.Validator, b *Build) ([]Finding, identities) {
+	c := &checker{v: v, b: b, ids: identities{}}
+	c.out = append(c.out, checkPaths(b)...)
+	if b.RouteTable != nil {
+		c.where = Finding{Build: b.Name, File: build.RouteTableFile}
+		if doc, err := decodeJSON(b.RouteTable); err != nil {
+			c.add(KindInvalidDocument, "", "not JSON: "+err.Error())
+		} else {
+			for _, vi := range v.Validate("route-table", doc) {
+				c.add(KindInvalidDocument, vi.Pointer, vi.Message)
+			}
+		}
+	}
+	for _, s := range b.Table.Sites {
+		done := map[string]bool{}
+		for _, r := range s.Routes {
+			p := objectPath(s.Dir, r.Key)
+			c.where = Finding{Build: b.Name, File: p, Route: r.Route, View: r.View}
+			body, ok := b.Bodies[p]
+			if !ok {
+				if why := b.Unread[p]; why != "its path is unsafe" {
+					if why == "" {
+						why = "it was not read"
+					}
+					c.add(KindObjectUnreadable, "", "the route table names the object, but "+why)
+				}
+				continue
+			}
+			sum := sha256.Sum256(body)
+			if int64(len(body)) != r.Size || hex.EncodeToString(sum[:]) != r.SHA256 {
+				c.add(KindObjectChanged, "", fmt.Sprintf("the object is %d bytes with SHA-256 %s; the route table records %d bytes with %s", len(body), hex.EncodeToString(sum[:]), r.Size, r.SHA256))
+			}
+			if done[p] {
+				continue
+			}
+			done[p] = true
+			c.document(s.Dir, r, body)
+		}
+	}
+	return c.out, c.ids
+}
+
+// document checks one document: JSON, its schema, and what the schema
+// cannot say.
+func (c *checker) document(dir string, r build.Route, body []byte) {
+	doc, err := decodeJSON(body)
+	if err != nil {
+		c.add(KindInvalidDocument, "", "not JSON: "+err.Error())
+		return
+	}
+	name := schemaOf(r)
+	versionBad := false
+	if name == "tool-catalogue" {
+		versionBad = c.catalogue(dir, r, doc)
+	}
+	if name != "" {
+		for _, vi := range c.v.Validate(name, doc) {
+			if versionBad && vi.Pointer == "/catalogVersion" {
+				continue // reported as unsupported-version
+			}
+			c.add(KindInvalidDocument, vi.Pointer, "not valid against the "+name+" schema: "+vi.Message)
+		}
+	}
+	switch name {
+	case "tool-descriptor", "compact-tool-descriptor":
+		c.descriptor("", doc)
+	case "tool-list", "compact-tool-list":
+		list, _ := doc.([]any)
+		if m, ok := doc.(map[string]any); ok {
+			list, _ = m["tools"].([]any)
+		}
+		for i, d := range list {
+			c.descriptor("/"+strconv.Itoa(i), d)
+		}
+	}
+}
+
+// descriptor checks the schemas and safety fields of the tool descriptor d
+// at pointer at.
+func (c *checker) descriptor(at string, d any) {
+	m, ok := d.(map[string]any)
+	if !ok {
+		return
+	}
+	c.schemaRefs(at+"/inputSchema", m["inputSchema"])
+	c.schemaRefs(at+"/outputSchema", m["outputSchema"])
+	tier, replay, egress := str(m["safetyTier"]), str(m["replayPolicy"]), str(m["egress"])
+	c.exec(at, tier, str(m["source"]))
+	ann, ok := m["annotations"].(map[string]any)
+	if !ok {
+		return
+	}
+	want := spec.Derive(tier, replay, egress)
+	for _, h := range []struct {
+		name string
+		want bool
+	}{
+		{"readOnlyHint", want.ReadOnlyHint}, {"destructiveHint", want.DestructiveHint},
+		{"idempotentHint", want.IdempotentHint}, {"openWorldHint", want.OpenWorldHint},
+	} {
+		got, ok := ann[h.name].(bool)
+		if ok && got != h.want {
+			c.add(KindSafety, at+"/annotations/"+h.name, fmt.Sprintf("is %t, but safetyTier %s, replayPolicy %s and egress %s make it %t", got, tier, replay, egress, h.want))
+		}
+	}
+}
+
+// exec reports a tool of safetyTier exec whose source is not a host
+// extension.
+func (c *checker) exec(at, tier, source string) {
+	if tier == spec.TierExec && source != spec.SourceHostExtension {
+		c.add(KindSafety, at+"/safetyTier", "exec is only for tools of source host-extension, and this one's source is "+quote(source))
+	}
+}
+
+// schemaRefs reports the $refs of the schema at pointer at that are not
+// local and resolvable.
+func (c *checker) schemaRefs(at string, schema any) {
+	for _, p := range refs.Check(schema) {
+		c.add(KindSchemaRef, at+p.Pointer, p.Message)
+	}
+}
+
+// catalogue checks a tool catalogue or group document and records its
+// tools' identities; it reports whether its catalogVersion is unsupported.
+func (c *checker) catalogue(dir string, r build.Route, doc any) bool {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return false
+	}
+	versionBad := false
+	if v, ok := m["catalogVersion"]; !ok || str(v) != strconv.Itoa(spec.ToolCatalogueVersion) {
+		got := "none"
+		if ok {
+			got = fmt.Sprint(v)
+		}
+		c.add(KindUnsupportedVersion, "/catalogVersion", fmt.Sprintf("catalogVersion is %s; this signpost reads version %d only", got, spec.ToolCatalogueVersion))
+		versionBad = true
+	}
+	tools, _ := m["tools"].([]any)
+	if c.ids[dir] == nil {
+		c.ids[dir] = map[string]build.DescriptorRef{}
+	}
+	for i, t := range tools {
+		tm, ok := t.(map[string]any)
+		if !ok {
+			continue
+		}
+		at := "/tools/" + strconv.Itoa(i)
+		c.schemaRefs(at+"/arguments", tm["arguments"])
+		c.schemaRefs(at+"/response", tm["response"])
+		source := str(tm["source"])
+		c.exec(at, str(tm["safetyTier"]), source)
+		dm, _ := tm["descriptor"].(map[string]any)
+		ref := build.DescriptorRef{Kind: str(dm["kind"]), ID: str(dm["id"])}
+		if want := descriptorKind(source); want != "" && ref.Kind != want {
+			c.add(KindSafety, at+"/descriptor/kind", fmt.Sprintf("is %s, but a tool of source %s has descriptor kind %s", quote(ref.Kind), source, want))
+		}
+		name := str(tm["name"])
+		if name == "" {
+			continue
+		}
+		if old, ok := c.ids[dir][name]; ok && old != ref {
+			c.add(KindIdentityReassigned, at+"/descriptor", fmt.Sprintf("tool %s has descriptor %s here and %s in another document of the site", name, refString(ref), refString(old)))
+			continue
+		}
+		c.ids[dir][name] = ref
+	}
+	return versionBad
+}
+
+// descriptorKind is the descriptor kind of a tool of source, "" for an
+// unknown source (the schema reports it).
+func descriptorKind(source string) string {
+	switch source {
+	case spec.SourceOpenAPI:
+		return build.DescriptorOpenAPI
+	case spec.SourceMCP:
+		return build.DescriptorMCP
+	case spec.SourceHostExtension:
+		return build.DescriptorHostExtension
+	}
+	return ""
+}
+
+func refString(r build.DescriptorRef) string { return "{" + r.Kind + ", " + r.ID + "}" }
+
+// str is v as a string: a string or a json.Number, "" for anything else.
+func str(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	}
+	return ""
+}
