@@ -63,6 +63,7 @@ func (c *checker) learnAICatalog(u string) {
 		case toolCatalogEntry(m) != nil && !c.tcAdvertised:
 			c.tcAdvertised = true
 			c.toolsStatusLevel = LevelMust
+			_, c.catalogue.advertised = toolCatalogEntry(m)["catalogue"].(string)
 			switch toolCatalogEntry(m)["compactView"] {
 			case true:
 				c.tcCompact = 1

@@ -217,6 +217,7 @@ type checker struct {
 	compactList                    []any
 	compactByID, toolByID          map[string]any
 	compactLevel, toolsStatusLevel Level
+	catalogue                      catalogueState
 }
 
 // at is the URL of route on the checked site.
@@ -251,6 +252,7 @@ func (c *checker) run(ctx context.Context) {
 		{toolsURL + "?view=" + unknownView, roleTools},
 		{c.toolURL(unknownID, ""), roleTools},
 		{c.toolURL(unknownID, spec.ViewCompact), roleTools},
+		{c.at(spec.RouteToolCatalogue), roleTools},
 	}
 	var pages []*page
 	for _, s := range stage1 {
@@ -265,6 +267,7 @@ func (c *checker) run(ctx context.Context) {
 	c.learnAICatalog(aiURL)
 	c.learnTools(toolsURL)
 	c.learnCompact(toolsURL + "?view=" + spec.ViewCompact)
+	c.learnCatalogue(c.at(spec.RouteToolCatalogue))
 
 	pages = nil
 	seen := map[string]bool{}
@@ -288,6 +291,7 @@ func (c *checker) run(ctx context.Context) {
 			pages = append(pages, &page{url: c.toolURL(id, spec.ViewCompact), role: roleTools, local: true})
 		}
 	}
+	pages = append(pages, c.groupPages()...)
 	if len(ids) > 0 {
 		pages = append(pages, &page{url: c.toolURL(ids[0], unknownView), role: roleTools, local: true})
 		// checkUnknown compares these two after the crawl.
@@ -307,6 +311,7 @@ func (c *checker) run(ctx context.Context) {
 	c.checkTools(toolsURL)
 	c.checkCompact(toolsURL + "?view=" + spec.ViewCompact)
 	c.checkUnknown(toolsURL, ids)
+	c.checkCatalogue(c.at(spec.RouteToolCatalogue))
 	c.checkHeaders()
 	c.checkLimits()
 }
@@ -336,6 +341,9 @@ func (c *checker) documentRules(ids []string) func(*page) {
 		}
 		if id, ok := compacts[p.url]; ok {
 			c.compactItem(p, id)
+		}
+		if g, ok := c.catalogue.groups[p.url]; ok {
+			c.checkGroup(p, g)
 		}
 	}
 }

@@ -1,0 +1,179 @@
+package check
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// The tool catalogue (/tool-catalogue.json) and its group documents
+// (/tool-catalogue/groups/{key}.json): what the first stage learns of the
+// catalogue, the rules of each group document as it arrives, and the rules
+// of the catalogue after the crawl.
+
+// catalogueState is what the checker knows of the tool catalogue.
+type catalogueState struct {
+	// advertised is set when the AI catalog's tool-catalog entry names the
+	// catalogue: its rules are then MUSTs.
+	advertised bool
+	doc        map[string]any
+	entries    map[string]any // tool entries by name
+	// groups maps the URL of each group document the catalogue names to
+	// the group's entry in the catalogue.
+	groups map[string]map[string]any
+}
+
+// level is the level of the catalogue's rules.
+func (s *catalogueState) level() Level {
+	if s.advertised {
+		return LevelMust
+	}
+	return LevelShould
+}
+
+// learnCatalogue reads the catalogue fetched in the first stage, for the
+// group documents the second stage fetches.
+func (c *checker) learnCatalogue(u string) {
+	doc, _ := c.decodedPage(u)
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	c.catalogue.doc = m
+	c.catalogue.entries = map[string]any{}
+	tools, _ := m["tools"].([]any)
+	for _, e := range tools {
+		if name, _ := e.(map[string]any)["name"].(string); name != "" {
+			c.catalogue.entries[name] = e
+		}
+	}
+	c.catalogue.groups = map[string]map[string]any{}
+	groups, _ := m["groups"].([]any)
+	for _, g := range groups {
+		gm, _ := g.(map[string]any)
+		key, _ := gm["key"].(string)
+		if key == "" || !safeSegment(key) {
+			continue
+		}
+		c.catalogue.groups[c.at(spec.GroupRoute(key))] = gm
+	}
+}
+
+// safeSegment reports whether key can be put into a route as it is.
+func safeSegment(key string) bool {
+	return !strings.ContainsAny(key, "/?#%\\") && key != "." && key != ".."
+}
+
+// groupPages are the group documents to fetch in the second stage, in
+// URL order.
+func (c *checker) groupPages() []*page {
+	var pages []*page
+	for _, u := range slices.Sorted(maps.Keys(c.catalogue.groups)) {
+		pages = append(pages, &page{url: u, role: roleTools, local: true})
+	}
+	return pages
+}
+
+// checkCatalogue applies the catalogue's rules after the crawl.
+func (c *checker) checkCatalogue(u string) {
+	p := c.pages[u]
+	level := c.catalogue.level()
+	rules := []string{"catalogue.schema", "catalogue.tools"}
+	if p == nil {
+		return
+	}
+	if !c.status("catalogue.status", level, p, "the tool catalogue") {
+		c.skip(u, "the tool catalogue is not served", rules...)
+		return
+	}
+	if p.tooBig {
+		c.skip(u, skippedTooBig, rules...)
+		return
+	}
+	if c.catalogue.doc == nil {
+		c.addAt("catalogue.schema", level, ResultFail, u, "not a JSON object", "the tool catalogue "+level.verb()+" be valid against tool-catalogue")
+		c.skip(u, "the tool catalogue is not a JSON object", "catalogue.tools")
+		return
+	}
+	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc),
+		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc["catalogVersion"], len(c.catalogue.entries), len(c.catalogue.groups)),
+		"valid against tool-catalogue", "the tool catalogue "+level.verb()+" be valid against tool-catalogue")
+	if c.toolList == nil {
+		c.skip(u, "no tool list to compare the catalogue with", "catalogue.tools")
+		return
+	}
+	var probs []string
+	for _, id := range c.toolIDs {
+		e, ok := c.catalogue.entries[id].(map[string]any)
+		if !ok {
+			probs = append(probs, fmt.Sprintf("tool %s of /tools is not in the catalogue", id))
+			continue
+		}
+		desc, _ := c.toolByID[id].(map[string]any)
+		if d := diff(e["arguments"], desc["inputSchema"], "/arguments"); d != "" {
+			probs = append(probs, fmt.Sprintf("tool %s: %s (against the inputSchema of /tools)", id, d))
+		}
+		for _, f := range []string{"safetyTier", "replayPolicy", "egress", "source"} {
+			if e[f] != desc[f] {
+				probs = append(probs, fmt.Sprintf("tool %s: %s %v, /tools says %v", id, f, e[f], desc[f]))
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.catalogue.entries)) {
+		if _, ok := c.toolByID[name]; !ok {
+			probs = append(probs, fmt.Sprintf("tool %s of the catalogue is not in /tools", name))
+		}
+	}
+	c.problemsAt("catalogue.tools", level, u, probs, fmt.Sprintf("%d tools, as /tools has them", len(c.toolIDs)),
+		"the catalogue's tools are those of /tools, with the same arguments and safety fields",
+		"the catalogue "+level.verb()+" hold exactly the tools of /tools, with their arguments and safety fields")
+}
+
+// checkGroup applies catalogue.groups to a group document as it arrives:
+// 200, valid, its group the catalogue's entry, and its tools exactly the
+// group's, each equal to its catalogue entry.
+func (c *checker) checkGroup(p *page, entry map[string]any) {
+	level := c.catalogue.level()
+	ok, ev := c.statusOf(p)
+	switch {
+	case !ok:
+		c.addAt("catalogue.groups", level, ResultFail, p.url, ev, "a group document the catalogue names "+level.verb()+" answer 200")
+		return
+	case p.tooBig:
+		c.addAt("catalogue.groups", level, ResultSkip, p.url, ev, skippedTooBig)
+		return
+	}
+	doc, err := decode(p.body)
+	m, isObj := doc.(map[string]any)
+	if err != nil || !isObj {
+		c.addAt("catalogue.groups", level, ResultFail, p.url, "not a JSON object", "a group document "+level.verb()+" be valid against tool-catalogue")
+		return
+	}
+	var probs []string
+	for _, v := range c.v.Validate("tool-catalogue", m) {
+		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
+	}
+	if d := diff(m["group"], any(entry), "/group"); d != "" {
+		probs = append(probs, d+" (against the catalogue's groups)")
+	}
+	want, _ := entry["tools"].([]any)
+	tools, _ := m["tools"].([]any)
+	var names []any
+	for _, t := range tools {
+		tm, _ := t.(map[string]any)
+		names = append(names, tm["name"])
+		name, _ := tm["name"].(string)
+		if d := diff(t, c.catalogue.entries[name], "/tools/"+name); d != "" {
+			probs = append(probs, d+" (against the catalogue's entry)")
+		}
+	}
+	if !slices.Equal(names, want) {
+		probs = append(probs, fmt.Sprintf("tools %v, the catalogue's group names %v", names, want))
+	}
+	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(tools)),
+		"the group document holds its group and exactly its tools, as the catalogue does",
+		"a group document "+level.verb()+" hold its group and exactly its tools, as the catalogue does")
+}
