@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // generateCatalog writes a catalog of n tools: declared tools spread over
@@ -220,28 +221,6 @@ func BenchmarkWrite10k(b *testing.B) {
 	}
 }
 
-// anchorSchema is a tool's input schema with n $anchor definitions under
-// $defs and n properties, each a $ref to a different one of them.
-func anchorSchema(n int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"type":"object","$defs":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"d%d":{"$anchor":"a%d","type":"string"}`, i, i)
-	}
-	b.WriteString(`},"properties":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"p%d":{"$ref":"#a%d"}`, i, i)
-	}
-	b.WriteString(`}}`)
-	return []byte(b.String())
-}
-
 // BenchmarkBuildManyAnchors loads and compiles, with the compact view on, a
 // catalog whose one tool's input schema has 50,000 properties, each a $ref
 // to a different $anchor: what a pull request can make CI do. Goal: under
@@ -255,7 +234,7 @@ func BenchmarkBuildManyAnchors(b *testing.B) {
 		"signpost.yaml": []byte("site: {origin: https://example.com, publisher: example.com}\n"),
 		"tools.yaml": []byte("tools:\n  - toolId: many_anchors\n    title: Many anchors\n    description: Takes fifty thousand strings.\n" +
 			"    source: host-extension\n    safetyTier: pure\n    replayPolicy: deterministic\n    egress: none\n    inputSchema: {file: big.json}\n"),
-		"big.json": anchorSchema(50_000),
+		"big.json": []byte(catalogtest.AnchorSchema(50_000)),
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {

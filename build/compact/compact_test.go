@@ -21,6 +21,7 @@ import (
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/corpus"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -946,32 +947,10 @@ func BenchmarkCompactSchema(b *testing.B) {
 	}
 }
 
-// anchorSchema is a schema with n $anchor definitions under $defs and n
-// properties, each a $ref to a different one of them.
-func anchorSchema(n int) string {
-	var b strings.Builder
-	b.WriteString(`{"type":"object","$defs":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"d%d":{"$anchor":"a%d","type":"string"}`, i, i)
-	}
-	b.WriteString(`},"properties":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"p%d":{"$ref":"#a%d"}`, i, i)
-	}
-	b.WriteString(`}}`)
-	return b.String()
-}
-
 // BenchmarkCompactManyAnchors projects a schema of 50,000 properties, each a
 // $ref to a different $anchor: each target is resolved once.
 func BenchmarkCompactManyAnchors(b *testing.B) {
-	schema := decodeSchema(b, anchorSchema(50_000))
+	schema := decodeSchema(b, catalogtest.AnchorSchema(50_000))
 	b.ReportAllocs()
 	for b.Loop() {
 		Schema(schema)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
@@ -395,7 +396,7 @@ func TestResolverAgreesWithCheck(t *testing.T) {
 	for _, tc := range rejectedSchemas {
 		checkResolverAgrees(t, decodeSchema(t, tc.schema))
 	}
-	checkResolverAgrees(t, decodeSchema(t, anchorSchema(100)))
+	checkResolverAgrees(t, decodeSchema(t, catalogtest.AnchorSchema(100)))
 }
 
 func TestResolveNotObject(t *testing.T) {
@@ -572,32 +573,10 @@ func BenchmarkCheckSchemaRefs(b *testing.B) {
 	}
 }
 
-// anchorSchema is a schema with n $anchor definitions under $defs and n
-// properties, each a $ref to a different one of them.
-func anchorSchema(n int) string {
-	var b strings.Builder
-	b.WriteString(`{"type":"object","$defs":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"d%d":{"$anchor":"a%d","type":"string"}`, i, i)
-	}
-	b.WriteString(`},"properties":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"p%d":{"$ref":"#a%d"}`, i, i)
-	}
-	b.WriteString(`}}`)
-	return b.String()
-}
-
 // BenchmarkCheckManyAnchors checks a schema of 50,000 anchors, each named by
 // one $ref: linear in the schema's size.
 func BenchmarkCheckManyAnchors(b *testing.B) {
-	schema := decodeSchema(b, anchorSchema(50_000))
+	schema := decodeSchema(b, catalogtest.AnchorSchema(50_000))
 	if got := Check(schema); len(got) != 0 {
 		b.Fatalf("anchor schema has problems: %v", got[0])
 	}

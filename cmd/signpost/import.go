@@ -421,15 +421,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[importer.Imported], imported,
 			changed, substituted, counts[importer.LeftOut])
 	}
-	if errs > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
-		return reportedError{exitInvalid}
-	}
-	if !writes {
-		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
-		return reportedError{exitInvalid}
-	}
-	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
+	return finishImport(cmd, stderr, out, decl, errs, writes, summary)
 }
 
 // mcpImportLine is the report line of one recorded tool, safe for a
@@ -478,4 +470,19 @@ func unknownClassified(u importer.UnknownName, names int) string {
 		return fmt.Sprintf("--classify names %q, which no recording holds, and no recorded name is like it: the recordings hold %s; run signpost import mcp without --classify to list them", u.Name, english.Count(names, "name", "names"))
 	}
 	return fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", u.Name, english.QuotedOr(u.Like))
+}
+
+// finishImport ends an import of tools: with errors or under --strict
+// with changes (writes false), it says why nothing is written, summary
+// naming what was read; otherwise it writes the declarations.
+func finishImport(cmd *cobra.Command, stderr io.Writer, out string, decl []byte, errs int, writes bool, summary func(read, verb string) string) error {
+	if errs > 0 {
+		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
+		return reportedError{exitInvalid}
+	}
+	if !writes {
+		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
+		return reportedError{exitInvalid}
+	}
+	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
 }

@@ -141,15 +141,7 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes), %d left out",
 			n, english.Plural(n, "operation", "operations"), read, counts[importer.Imported], imported, changed, counts[importer.LeftOut])
 	}
-	if errs > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
-		return reportedError{exitInvalid}
-	}
-	if !writes {
-		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
-		return reportedError{exitInvalid}
-	}
-	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
+	return finishImport(cmd, stderr, out, decl, errs, writes, summary)
 }
 
 // unknownOperation words a --classify name the document does not hold,
