@@ -31,7 +31,7 @@ const LeftOut = "left-out"
 // Recording is one recorded tools/list file to import.
 type Recording struct {
 	// Label names the file in messages, sources and the header comment:
-	// the path as the user gave it, or "stdin".
+	// as SourceLabel makes it from the path the user gave, or "stdin".
 	Label string
 	// Data is the file's bytes: a bare array of MCP Tool objects, a
 	// tools/list result {"tools": [...], "nextCursor": ...}, a JSON-RPC

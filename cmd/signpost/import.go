@@ -366,7 +366,9 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 			unread = append(unread, err)
 			continue
 		}
-		recs = append(recs, importer.Recording{Label: label, Data: data})
+		// Named as importer.SourceLabel says: no machine path reaches the
+		// declarations written, not even their comments.
+		recs = append(recs, importer.Recording{Label: importer.SourceLabel(label), Data: data})
 	}
 	imp, err := importer.MCP(cmd.Context(), recs, opts)
 	if err != nil {
