@@ -15,6 +15,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
+	"github.com/signpost-dev/signpost/internal/corpus"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -133,7 +134,11 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 			var schema string
 			switch {
 			case d.ContentType == spec.ContentTypeServerCardV1:
-				// v1 cards are held to the official schema.
+				// v1 cards are held to the official schema, when it is
+				// available.
+				if official == nil {
+					continue
+				}
 				data, err := os.ReadFile(file)
 				if err != nil {
 					t.Fatal(err)
@@ -170,7 +175,7 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 	}
 	for _, schema := range []string{"tool-descriptor", "tool-list", "compact-tool-descriptor", "compact-tool-list",
 		"mcp-server-card-draft", "mcp-catalog", "ai-catalog", "official server card", "tool-catalogue", "group document"} {
-		if n[schema] == 0 {
+		if n[schema] == 0 && (official != nil || schema != "official server card") {
 			t.Errorf("no document checked against %s", schema)
 		}
 	}
@@ -255,18 +260,18 @@ func TestWriteIsAtomic(t *testing.T) {
 	}
 }
 
-// officialCardSchema compiles the official MCP Server Card v1 schema, kept
-// in ../shared/reference beside the repository.
+// officialCardSchema compiles the official MCP Server Card v1 schema,
+// kept in ../shared/reference beside the repository; nil when it is not
+// available (see corpus.Reference).
 func officialCardSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	file := filepath.Join("..", "..", "shared", "reference", "server-card", "schema.json")
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
+	b, ok := corpus.Reference(t, "server-card/schema.json")
+	if !ok {
+		return nil
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
-		t.Fatalf("%s: %v", file, err)
+		t.Fatalf("the official server card schema: %v", err)
 	}
 	const url = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
 	c := jsonschema.NewCompiler()

@@ -1,7 +1,8 @@
 // Package corpus gives tests the real-world data kept beside the
-// repository, in ../shared/corpus: the recorded tools of real MCP servers,
-// registry server.json documents and OpenAPI documents. A missing corpus
-// skips a test on a developer's machine and fails it in CI.
+// repository, in ../shared/corpus (the recorded tools of real MCP servers,
+// registry server.json documents and OpenAPI documents) and
+// ../shared/reference (the official schemas). A missing file skips what
+// needs it on a developer's machine and fails the test in CI.
 package corpus
 
 import (
@@ -23,12 +24,34 @@ var ToolFiles = []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.
 // the module's go.mod, found from the test's working directory up.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir := catalogtest.ModuleRoot(t)
-	c := filepath.Join(filepath.Dir(dir), "shared", "corpus")
+	c := sharedDir(t, "corpus")
 	if _, err := os.Stat(c); errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
 		t.Skipf("corpus not available: %v", err)
 	}
 	return c
+}
+
+// sharedDir is the folder name of shared, beside the module's folder.
+func sharedDir(t testing.TB, name string) string {
+	t.Helper()
+	return filepath.Join(filepath.Dir(catalogtest.ModuleRoot(t)), "shared", name)
+}
+
+// Reference returns the bytes of a file of shared/reference (the official
+// schemas, name slash-separated), and false when it is missing on a
+// developer's machine, where the test leaves out what needs it. In CI a
+// missing file fails the test.
+func Reference(t testing.TB, name string) ([]byte, bool) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(t, "reference"), filepath.FromSlash(name)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "":
+		t.Logf("shared/reference/%s not available, and the checks that need it left out: %v", name, err)
+		return nil, false
+	case err != nil:
+		t.Fatal(err)
+	}
+	return data, true
 }
 
 // Read returns the bytes of the corpus file name (slash-separated, relative
