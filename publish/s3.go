@@ -341,21 +341,13 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 	}
 
 	// Documents, then the lists that name them, then the catalogs that name
-	// the lists: each level is uploaded whole before the next starts.
-	var levels [][]Upload
-	for i, u := range p.Uploads {
-		if i == 0 || spec.IndexLevel(u.Doc.Route.Route) != spec.IndexLevel(p.Uploads[i-1].Doc.Route.Route) {
-			levels = append(levels, nil)
-		}
-		levels[len(levels)-1] = append(levels[len(levels)-1], u)
-	}
-	// The hook runs between the documents and the first list, even when
-	// either is missing.
-	if len(levels) == 0 || spec.IsIndex(levels[0][0].Doc.Route.Route) {
-		levels = append([][]Upload{nil}, levels...)
-	}
-	if len(levels) == 1 {
-		levels = append(levels, nil)
+	// the lists: each level is uploaded whole before the next starts, and
+	// the hook runs between the documents and the first list. p.Uploads is
+	// in level order, so each level keeps its key order.
+	levels := make([][]Upload, spec.MaxIndexLevel+1)
+	for _, u := range p.Uploads {
+		l := spec.IndexLevel(u.Doc.Route.Route)
+		levels[l] = append(levels[l], u)
 	}
 	for i, group := range levels {
 		if i == 1 && opts.BeforeLists != nil {

@@ -311,17 +311,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	case recorded.Untyped:
 		notes = append(notes, `outputSchema has no type: added "type": "object"`)
 	}
-	if out != nil {
-		fixed, problem := repairSchema(valid, "outputSchema", out)
-		if problem != "" {
-			// The output schema is optional: the tool is still usable
-			// without it, so only the schema is left out.
-			notes = append(notes, "outputSchema left out: "+problem)
-			out = nil
-		} else {
-			notes = append(notes, fixed...)
-		}
-	}
+	out, notes = repairOutput(valid, out, notes)
 
 	decl := map[string]any{
 		"name":         name,
@@ -349,6 +339,20 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 // draft-07 keeps their other rules ($ref beside other keywords, items as an
 // array, dependencies), so nothing else changes meaning.
 const draft07 = "http://json-schema.org/draft-07/schema#"
+
+// repairOutput repairs an output schema as repairSchema does, adding its
+// notes to notes. The output schema is optional: a tool is still usable
+// without one, so one that cannot be repaired is left out, with a note.
+func repairOutput(valid *schemas.Validator, out map[string]any, notes []string) (map[string]any, []string) {
+	if out == nil {
+		return nil, notes
+	}
+	fixed, problem := repairSchema(valid, "outputSchema", out)
+	if problem != "" {
+		return nil, append(notes, "outputSchema left out: "+problem)
+	}
+	return out, append(notes, fixed...)
+}
 
 // repairSchema makes the mechanical changes that let the loader accept a
 // recorded schema, in place, and then checks it as the loader does. It

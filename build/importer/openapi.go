@@ -173,16 +173,7 @@ func importOperation(valid *schemas.Validator, label string, op openapi.Operatio
 		return t
 	}
 	notes = append(notes, fixed...)
-	out := ot.OutputSchema
-	if out != nil {
-		fixed, problem := repairSchema(valid, "outputSchema", out)
-		if problem != "" {
-			notes = append(notes, "outputSchema left out: "+problem)
-			out = nil
-		} else {
-			notes = append(notes, fixed...)
-		}
-	}
+	out, notes := repairOutput(valid, ot.OutputSchema, notes)
 	tier, replay := spec.TierWrite, spec.ReplayUnsafe
 	if opts.ReadGet && ot.Read {
 		tier, replay = spec.TierRead, spec.ReplayIdempotent

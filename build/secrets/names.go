@@ -30,17 +30,7 @@ var (
 // auth_token, session_key and the like, in any case and with any separators.
 func Named(name string) bool {
 	var buf [64]byte
-	n := buf[:0]
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			n = append(n, c+('a'-'A'))
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-			n = append(n, c)
-		}
-	}
-	n = trimSecretDigits(n)
+	n := trimSecretDigits(foldSecretName(buf[:0], name))
 	for _, q := range secretNameQualifiers {
 		if len(n) > len(q) && string(n[len(n)-len(q):]) == q {
 			n = trimSecretDigits(n[:len(n)-len(q)])
@@ -72,6 +62,21 @@ func Named(name string) bool {
 	return false
 }
 
+// foldSecretName appends to dst the letters and digits of name, in lower
+// case: the form names are compared in, whatever their separators.
+func foldSecretName(dst []byte, name string) []byte {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			dst = append(dst, c+('a'-'A'))
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
 func trimSecretDigits(b []byte) []byte {
 	for len(b) > 0 && b[len(b)-1] >= '0' && b[len(b)-1] <= '9' {
 		b = b[:len(b)-1]
@@ -87,15 +92,9 @@ func trimSecretDigits(b []byte) []byte {
 // mean a secret ("key" of a map, a function's "signature").
 func queryNamed(name string) bool {
 	var buf [64]byte
-	n := buf[:0]
-	for i := 0; i < len(name) && len(n) < len(buf); i++ {
-		c := name[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			n = append(n, c+('a'-'A'))
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-			n = append(n, c)
-		}
+	n := foldSecretName(buf[:0], name)
+	if len(n) > len(buf) {
+		n = n[:len(buf)]
 	}
 	switch string(n) {
 	case "sig", "key", "auth", "pass", "pwd", "pw":

@@ -106,6 +106,9 @@ func IsToolRoute(route string) bool {
 // an old one that names a document gone.
 func IsIndex(route string) bool { return IndexLevel(route) > 0 }
 
+// MaxIndexLevel is the highest IndexLevel.
+const MaxIndexLevel = 2
+
 // IndexLevel orders the documents a host publishes: 0 for a document that
 // names none, 1 for the tool list and the tool catalogue, which name tool
 // and group documents, 2 for the discovery catalogs, which name the tool
@@ -113,6 +116,7 @@ func IsIndex(route string) bool { return IndexLevel(route) > 0 }
 // level by level, each after the one below it, never leaves a document
 // naming one not yet there.
 func IndexLevel(route string) int {
+	// Keep MaxIndexLevel the highest level returned.
 	switch route {
 	case RouteTools, RouteToolCatalogue:
 		return 1
