@@ -7,14 +7,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
+	"github.com/signpost-dev/signpost/internal/memtest"
 )
 
 // generateCatalog writes a catalog of n tools: declared tools spread over
@@ -119,35 +117,6 @@ func genSchema(r *rand.Rand) map[string]any {
 	return s
 }
 
-// peakHeap samples the live heap while f runs and returns its peak in bytes.
-func peakHeap(f func()) uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	var mu sync.Mutex
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			metrics.Read(sample)
-			mu.Lock()
-			peak = max(peak, sample[0].Value.Uint64())
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done
-	return peak
-}
-
 // BenchmarkBuild10k loads, validates, compiles and writes a generated
 // catalog of 10,000 tools with two tenants, with the compact view on and
 // off. Goal: under 1 s per build and under 300 MB of heap at peak on a
@@ -160,7 +129,7 @@ func BenchmarkBuild10k(b *testing.B) {
 		b.Run(fmt.Sprintf("compact=%v", compact), func(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
-				p := peakHeap(func() {
+				p := memtest.PeakHeap(func() {
 					cat, diags := Load(ctx, filepath.Join(dir, "catalog"))
 					if diags.HasErrors() {
 						b.Fatalf("generated catalog invalid: %v", diags[:min(5, len(diags))])

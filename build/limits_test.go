@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/internal/catalogtest"
+	"github.com/signpost-dev/signpost/internal/memtest"
 )
 
 // aliasedEnum is a catalog of one tool whose enum uses one anchored string
@@ -201,7 +202,7 @@ func BenchmarkAmplified(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
-				peak = max(peak, peakHeap(func() {
+				peak = max(peak, memtest.PeakHeap(func() {
 					if _, diags := Load(context.Background(), dir); len(diags) != 1 || diags[0].Rule != "limits" {
 						b.Fatalf("diagnostics: %v", diags)
 					}

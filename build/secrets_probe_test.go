@@ -2,7 +2,6 @@ package build
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/internal/catalogtest"
+	"github.com/signpost-dev/signpost/internal/fakecred"
 )
 
 // The probes below plant one fake credential in one place of a small
@@ -18,77 +18,47 @@ import (
 // pieces and hashed filler, so that this file holds nothing a secret
 // scanner would flag; none is real.
 
-const (
-	probeLower  = "abcdefghijklmnopqrstuvwxyz"
-	probeUpper  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	probeDigits = "0123456789"
-	probeHex    = probeDigits + "abcdef"
-	probeAlnum  = probeLower + probeUpper + probeDigits
-)
-
-// probeChars returns n characters of alphabet derived from seed.
-func probeChars(seed string, n int, alphabet string) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		sum := sha256.Sum256([]byte(seed + "/" + strconv.Itoa(i)))
-		for _, c := range sum {
-			if b.Len() == n {
-				break
-			}
-			b.WriteByte(alphabet[int(c)%len(alphabet)])
-		}
-	}
-	return b.String()
-}
-
-func probeBytes(seed string, n int) []byte {
-	var out []byte
-	for i := 0; len(out) < n; i++ {
-		sum := sha256.Sum256([]byte(seed + "#" + strconv.Itoa(i)))
-		out = append(out, sum[:]...)
-	}
-	return out[:n]
-}
+const probeHex = fakecred.Digits + "abcdef"
 
 var (
-	probeGitHub     = "gh" + "p_" + probeChars("ghp", 36, probeAlnum)
-	probeGitHubPAT  = "github" + "_pat_" + "11" + probeChars("pat1", 20, probeUpper+probeDigits) + "_" + probeChars("pat2", 59, probeAlnum)
-	probeGitLab     = "gl" + "pat-" + probeChars("glpat", 20, probeAlnum)
-	probeAWSID      = "AK" + "IA" + probeChars("aws-id", 16, probeUpper+probeDigits)
-	probeAWSSecret  = probeChars("aws-secret", 40, probeAlnum+"/+")
-	probeSlack      = "xo" + "xb-" + probeChars("s1", 12, probeDigits) + "-" + probeChars("s2", 13, probeDigits) + "-" + probeChars("s3", 24, probeAlnum)
-	probeStripe     = "sk" + "_live_" + probeChars("stripe", 24, probeAlnum)
-	probeOpenAI     = "sk" + "-proj-" + probeChars("openai", 64, probeAlnum+"_-")
-	probeAnthropic  = "sk" + "-ant-api03-" + probeChars("anthropic", 93, probeAlnum+"_-") + "AA"
-	probeGoogle     = "AI" + "za" + probeChars("google", 35, probeAlnum+"_-")
-	probeGoogleOA   = "GOC" + "SPX-" + probeChars("gocspx", 28, probeAlnum+"_-")
-	probeTwilio     = "S" + "K" + probeChars("twilio", 32, probeHex)
-	probeSendGrid   = "S" + "G." + probeChars("sg1", 22, probeAlnum+"_-") + "." + probeChars("sg2", 43, probeAlnum+"_-")
-	probeHF         = "hf" + "_" + probeChars("hf", 34, probeAlnum)
-	probeDO         = "dop" + "_v1_" + probeChars("do", 64, probeHex)
-	probeNPM        = "np" + "m_" + probeChars("npm", 36, probeAlnum)
-	probePyPI       = "py" + "pi-" + "AgEIcHlwaS5vcmc" + probeChars("pypi", 70, probeAlnum+"_-")
-	probeTelegram   = probeChars("tg-id", 9, "123456789") + ":" + "AA" + probeChars("tg", 33, probeAlnum+"_-")
-	probeWebhookKey = probeChars("ws", 24, probeAlnum)
-	probeWebhook    = "https://hooks." + "slack.com/services/T" + probeChars("wt", 10, probeUpper+probeDigits) + "/B" + probeChars("wb", 10, probeUpper+probeDigits) + "/" + probeWebhookKey
+	probeGitHub     = "gh" + "p_" + fakecred.Chars("ghp", 36, fakecred.Alnum)
+	probeGitHubPAT  = "github" + "_pat_" + "11" + fakecred.Chars("pat1", 20, fakecred.Upper+fakecred.Digits) + "_" + fakecred.Chars("pat2", 59, fakecred.Alnum)
+	probeGitLab     = "gl" + "pat-" + fakecred.Chars("glpat", 20, fakecred.Alnum)
+	probeAWSID      = "AK" + "IA" + fakecred.Chars("aws-id", 16, fakecred.Upper+fakecred.Digits)
+	probeAWSSecret  = fakecred.Chars("aws-secret", 40, fakecred.Alnum+"/+")
+	probeSlack      = "xo" + "xb-" + fakecred.Chars("s1", 12, fakecred.Digits) + "-" + fakecred.Chars("s2", 13, fakecred.Digits) + "-" + fakecred.Chars("s3", 24, fakecred.Alnum)
+	probeStripe     = "sk" + "_live_" + fakecred.Chars("stripe", 24, fakecred.Alnum)
+	probeOpenAI     = "sk" + "-proj-" + fakecred.Chars("openai", 64, fakecred.Alnum+"_-")
+	probeAnthropic  = "sk" + "-ant-api03-" + fakecred.Chars("anthropic", 93, fakecred.Alnum+"_-") + "AA"
+	probeGoogle     = "AI" + "za" + fakecred.Chars("google", 35, fakecred.Alnum+"_-")
+	probeGoogleOA   = "GOC" + "SPX-" + fakecred.Chars("gocspx", 28, fakecred.Alnum+"_-")
+	probeTwilio     = "S" + "K" + fakecred.Chars("twilio", 32, probeHex)
+	probeSendGrid   = "S" + "G." + fakecred.Chars("sg1", 22, fakecred.Alnum+"_-") + "." + fakecred.Chars("sg2", 43, fakecred.Alnum+"_-")
+	probeHF         = "hf" + "_" + fakecred.Chars("hf", 34, fakecred.Alnum)
+	probeDO         = "dop" + "_v1_" + fakecred.Chars("do", 64, probeHex)
+	probeNPM        = "np" + "m_" + fakecred.Chars("npm", 36, fakecred.Alnum)
+	probePyPI       = "py" + "pi-" + "AgEIcHlwaS5vcmc" + fakecred.Chars("pypi", 70, fakecred.Alnum+"_-")
+	probeTelegram   = fakecred.Chars("tg-id", 9, "123456789") + ":" + "AA" + fakecred.Chars("tg", 33, fakecred.Alnum+"_-")
+	probeWebhookKey = fakecred.Chars("ws", 24, fakecred.Alnum)
+	probeWebhook    = "https://hooks." + "slack.com/services/T" + fakecred.Chars("wt", 10, fakecred.Upper+fakecred.Digits) + "/B" + fakecred.Chars("wb", 10, fakecred.Upper+fakecred.Digits) + "/" + probeWebhookKey
 	probeJWT        = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." +
 		base64.RawURLEncoding.EncodeToString([]byte(`{"sub":"42","iat":1700000000}`)) + "." +
-		base64.RawURLEncoding.EncodeToString(probeBytes("jwt", 32))
-	probePEMBody   = base64.StdEncoding.EncodeToString(probeBytes("pem", 300))
+		base64.RawURLEncoding.EncodeToString(fakecred.Bytes("jwt", 32))
+	probePEMBody   = base64.StdEncoding.EncodeToString(fakecred.Bytes("pem", 300))
 	probePEM       = "-----BEGIN RSA PRIVATE " + "KEY-----\n" + probePEMBody[:64] + "\n" + probePEMBody[64:128] + "\n" + probePEMBody[128:] + "\n-----END RSA PRIVATE " + "KEY-----\n"
-	probeAzureKey  = base64.StdEncoding.EncodeToString(probeBytes("azure", 64))
-	probeSAS       = strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(base64.StdEncoding.EncodeToString(probeBytes("sas", 32)))
-	probeAmzSig    = probeChars("amz-sig", 64, probeHex)
-	probeGeneric   = probeChars("generic", 28, probeAlnum)
-	probePassword  = probeChars("password", 18, probeAlnum)
-	probeHexKey    = probeChars("hex-key", 64, probeHex)
-	probeHexKey32  = probeChars("hex-key-32", 32, probeHex)
-	probeB64Key    = base64.StdEncoding.EncodeToString(probeBytes("b64-key", 32))
+	probeAzureKey  = base64.StdEncoding.EncodeToString(fakecred.Bytes("azure", 64))
+	probeSAS       = strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(base64.StdEncoding.EncodeToString(fakecred.Bytes("sas", 32)))
+	probeAmzSig    = fakecred.Chars("amz-sig", 64, probeHex)
+	probeGeneric   = fakecred.Chars("generic", 28, fakecred.Alnum)
+	probePassword  = fakecred.Chars("password", 18, fakecred.Alnum)
+	probeHexKey    = fakecred.Chars("hex-key", 64, probeHex)
+	probeHexKey32  = fakecred.Chars("hex-key-32", 32, probeHex)
+	probeB64Key    = base64.StdEncoding.EncodeToString(fakecred.Bytes("b64-key", 32))
 	probeBasic     = base64.StdEncoding.EncodeToString([]byte("deploy:" + probePassword))
-	probeGitSHA    = probeChars("commit", 40, probeHex)
-	probeSHA256    = probeChars("digest", 64, probeHex)
+	probeGitSHA    = fakecred.Chars("commit", 40, probeHex)
+	probeSHA256    = fakecred.Chars("digest", 64, probeHex)
 	probeUUID      = "3f2b8c1e-9d4a-4e7b-8c21-6a5f0d9e7b43"
-	probeTraceID   = probeChars("trace", 32, probeHex)
+	probeTraceID   = fakecred.Chars("trace", 32, probeHex)
 	probeProseB64  = base64.StdEncoding.EncodeToString([]byte("The weather is fine today!!!"))
 	probeCamelCase = "listRepositoryCollaboratorInvitations2"
 )

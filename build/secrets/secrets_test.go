@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"slices"
@@ -12,45 +11,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/signpost-dev/signpost/internal/corpus"
+	"github.com/signpost-dev/signpost/internal/fakecred"
 )
 
 // The fake credentials below are assembled at run time from pieces and
 // hashed filler, so this file holds nothing a secret scanner would flag.
-const (
-	fakeLower  = "abcdefghijklmnopqrstuvwxyz"
-	fakeUpper  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	fakeDigits = "0123456789"
-	fakeAlnum  = fakeLower + fakeUpper + fakeDigits
-)
-
-// fakeChars returns n characters from alphabet, derived from seed.
-func fakeChars(seed string, n int, alphabet string) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		sum := sha256.Sum256([]byte(seed + "/" + strconv.Itoa(i)))
-		for _, c := range sum {
-			if b.Len() == n {
-				break
-			}
-			b.WriteByte(alphabet[int(c)%len(alphabet)])
-		}
-	}
-	return b.String()
-}
-
-func fakeBytes(seed string, n int) []byte {
-	var out []byte
-	for i := 0; len(out) < n; i++ {
-		sum := sha256.Sum256([]byte(seed + "#" + strconv.Itoa(i)))
-		out = append(out, sum[:]...)
-	}
-	return out[:n]
-}
 
 // fakePEM is a PEM block of the given label ("RSA PRIVATE", "PGP PRIVATE"
 // ...) around random bytes, 64 characters a line.
 func fakePEM(label, suffix string, headers string) string {
-	body := base64.StdEncoding.EncodeToString(fakeBytes(label, 400))
+	body := base64.StdEncoding.EncodeToString(fakecred.Bytes(label, 400))
 	var b strings.Builder
 	b.WriteString("-----BEGIN " + label + " " + "KEY" + suffix + "-----\n")
 	b.WriteString(headers)
@@ -66,40 +36,40 @@ func fakeJWT(seed string) string {
 	enc := base64.RawURLEncoding
 	return enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." +
 		enc.EncodeToString([]byte(`{"sub":"1234567890","name":"Ada","iat":1700000000}`)) + "." +
-		enc.EncodeToString(fakeBytes(seed, 32))
+		enc.EncodeToString(fakecred.Bytes(seed, 32))
 }
 
 var (
-	fakeAWSID       = "AK" + "IA" + fakeChars("aws-id", 16, fakeUpper+fakeDigits)
-	fakeAWSSTS      = "AS" + "IA" + fakeChars("aws-sts", 16, fakeUpper+fakeDigits)
-	fakeAWSSecret   = fakeChars("aws-secret", 40, fakeAlnum+"/+")
-	fakeGitHub      = "gh" + "p_" + fakeChars("ghp", 36, fakeAlnum)
-	fakeGitHubApp   = "gh" + "s_" + fakeChars("ghs", 36, fakeAlnum)
-	fakeGitHubPAT   = "github" + "_pat_" + "11" + fakeChars("pat1", 20, fakeUpper+fakeDigits) + "_" + fakeChars("pat2", 59, fakeAlnum)
-	fakeGitLab      = "gl" + "pat-" + fakeChars("glpat", 20, fakeAlnum+"_-")
-	fakeSlack       = "xo" + "xb-" + fakeChars("s1", 12, fakeDigits) + "-" + fakeChars("s2", 13, fakeDigits) + "-" + fakeChars("s3", 24, fakeAlnum)
-	fakeGoogle      = "AI" + "za" + fakeChars("google", 35, fakeAlnum+"_-")
-	fakeStripe      = "sk" + "_live_" + fakeChars("stripe", 24, fakeAlnum)
-	fakeStripeRK    = "rk" + "_live_" + fakeChars("stripe-rk", 24, fakeAlnum)
-	fakeOpenAIProj  = "sk" + "-proj-" + fakeChars("openai-proj", 120, fakeAlnum+"_-")
-	fakeOpenAI      = "sk" + "-" + fakeChars("openai", 48, fakeAlnum)
-	fakeAnthropic   = "sk" + "-ant-api03-" + fakeChars("anthropic", 93, fakeAlnum+"_-") + "AA"
-	fakeNPM         = "np" + "m_" + fakeChars("npm", 36, fakeAlnum)
-	fakeHF          = "hf" + "_" + fakeChars("hf", 34, fakeAlnum)
+	fakeAWSID       = "AK" + "IA" + fakecred.Chars("aws-id", 16, fakecred.Upper+fakecred.Digits)
+	fakeAWSSTS      = "AS" + "IA" + fakecred.Chars("aws-sts", 16, fakecred.Upper+fakecred.Digits)
+	fakeAWSSecret   = fakecred.Chars("aws-secret", 40, fakecred.Alnum+"/+")
+	fakeGitHub      = "gh" + "p_" + fakecred.Chars("ghp", 36, fakecred.Alnum)
+	fakeGitHubApp   = "gh" + "s_" + fakecred.Chars("ghs", 36, fakecred.Alnum)
+	fakeGitHubPAT   = "github" + "_pat_" + "11" + fakecred.Chars("pat1", 20, fakecred.Upper+fakecred.Digits) + "_" + fakecred.Chars("pat2", 59, fakecred.Alnum)
+	fakeGitLab      = "gl" + "pat-" + fakecred.Chars("glpat", 20, fakecred.Alnum+"_-")
+	fakeSlack       = "xo" + "xb-" + fakecred.Chars("s1", 12, fakecred.Digits) + "-" + fakecred.Chars("s2", 13, fakecred.Digits) + "-" + fakecred.Chars("s3", 24, fakecred.Alnum)
+	fakeGoogle      = "AI" + "za" + fakecred.Chars("google", 35, fakecred.Alnum+"_-")
+	fakeStripe      = "sk" + "_live_" + fakecred.Chars("stripe", 24, fakecred.Alnum)
+	fakeStripeRK    = "rk" + "_live_" + fakecred.Chars("stripe-rk", 24, fakecred.Alnum)
+	fakeOpenAIProj  = "sk" + "-proj-" + fakecred.Chars("openai-proj", 120, fakecred.Alnum+"_-")
+	fakeOpenAI      = "sk" + "-" + fakecred.Chars("openai", 48, fakecred.Alnum)
+	fakeAnthropic   = "sk" + "-ant-api03-" + fakecred.Chars("anthropic", 93, fakecred.Alnum+"_-") + "AA"
+	fakeNPM         = "np" + "m_" + fakecred.Chars("npm", 36, fakecred.Alnum)
+	fakeHF          = "hf" + "_" + fakecred.Chars("hf", 34, fakecred.Alnum)
 	fakeLabelled    = "q8Zt3Lp0" + "Wm7Xc2Vb9Nk4"
-	fakeDO          = "dop" + "_v1_" + fakeChars("do", 64, fakeDigits+"abcdef")
-	fakeGoogleOAuth = "GOC" + "SPX-" + fakeChars("gocspx", 28, fakeAlnum+"_-")
-	fakeTwilio      = "S" + "K" + fakeChars("twilio", 32, fakeDigits+"abcdef")
-	fakeSendGrid    = "S" + "G." + fakeChars("sg1", 22, fakeAlnum+"_-") + "." + fakeChars("sg2", 43, fakeAlnum+"_-")
-	fakeWebhook     = "https://hooks." + "slack.com/services/T" + fakeChars("wt", 10, fakeUpper+fakeDigits) + "/B" + fakeChars("wb", 10, fakeUpper+fakeDigits) + "/" + fakeChars("ws", 24, fakeAlnum)
+	fakeDO          = "dop" + "_v1_" + fakecred.Chars("do", 64, fakecred.Digits+"abcdef")
+	fakeGoogleOAuth = "GOC" + "SPX-" + fakecred.Chars("gocspx", 28, fakecred.Alnum+"_-")
+	fakeTwilio      = "S" + "K" + fakecred.Chars("twilio", 32, fakecred.Digits+"abcdef")
+	fakeSendGrid    = "S" + "G." + fakecred.Chars("sg1", 22, fakecred.Alnum+"_-") + "." + fakecred.Chars("sg2", 43, fakecred.Alnum+"_-")
+	fakeWebhook     = "https://hooks." + "slack.com/services/T" + fakecred.Chars("wt", 10, fakecred.Upper+fakecred.Digits) + "/B" + fakecred.Chars("wb", 10, fakecred.Upper+fakecred.Digits) + "/" + fakecred.Chars("ws", 24, fakecred.Alnum)
 	fakeJWTValue    = fakeJWT("jwt")
-	fakePassword    = fakeChars("password", 16, fakeAlnum)
-	fakeBearer      = fakeChars("bearer", 40, fakeAlnum)
-	fakeAzureKey    = base64.StdEncoding.EncodeToString(fakeBytes("azure", 64))
+	fakePassword    = fakecred.Chars("password", 16, fakecred.Alnum)
+	fakeBearer      = fakecred.Chars("bearer", 40, fakecred.Alnum)
+	fakeAzureKey    = base64.StdEncoding.EncodeToString(fakecred.Bytes("azure", 64))
 	fakeRSAKey      = fakePEM("RSA PRIVATE", "", "")
-	fakeGenericAPI  = fakeChars("generic", 32, fakeLower+fakeDigits)
+	fakeGenericAPI  = fakecred.Chars("generic", 32, fakecred.Lower+fakecred.Digits)
 	fakeBasicCreds  = base64.StdEncoding.EncodeToString([]byte("deploy:" + fakePassword))
-	fakeServiceAcct = `{"type":"service_account","project_id":"acme","private_key_id":"` + fakeChars("said", 40, "0123456789abcdef") +
+	fakeServiceAcct = `{"type":"service_account","project_id":"acme","private_key_id":"` + fakecred.Chars("said", 40, "0123456789abcdef") +
 		`","private_key":` + strconv.Quote(fakePEM("PRIVATE", "", "")) + `,"client_email":"bot@acme.iam.gserviceaccount.com"}`
 )
 
@@ -229,8 +199,8 @@ func TestFindSecretsProse(t *testing.T) {
 		"Paste a PEM key beginning with -----BEGIN OPENSSH PRIVATE KEY----- into the secret store.",
 		"-----BEGIN PRIVATE KEY-----\n" + strings.Repeat("A", 64) + "\n-----END PRIVATE KEY-----",
 		`{"private_key": "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n"}`,
-		"-----BEGIN PUBLIC KEY-----\n" + base64.StdEncoding.EncodeToString(fakeBytes("pub", 200)) + "\n-----END PUBLIC KEY-----",
-		"-----BEGIN CERTIFICATE-----\n" + base64.StdEncoding.EncodeToString(fakeBytes("cert", 200)) + "\n-----END CERTIFICATE-----",
+		"-----BEGIN PUBLIC KEY-----\n" + base64.StdEncoding.EncodeToString(fakecred.Bytes("pub", 200)) + "\n-----END PUBLIC KEY-----",
+		"-----BEGIN CERTIFICATE-----\n" + base64.StdEncoding.EncodeToString(fakecred.Bytes("cert", 200)) + "\n-----END CERTIFICATE-----",
 		"AK" + "IAXXXXXXXXXXXXXXXX is a placeholder access key id",
 		"AKIA keys identify long-term credentials; ASIA keys are temporary.",
 		"gh" + "p_" + strings.Repeat("x", 36),

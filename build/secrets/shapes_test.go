@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/internal/fakecred"
 )
 
 var (
-	fakeTelegram = fakeChars("tg-id", 9, "123456789") + ":" + "AA" + fakeChars("tg", 33, fakeAlnum+"_-")
-	fakePyPI     = "py" + "pi-" + "AgEIcHlwaS5vcmc" + fakeChars("pypi", 70, fakeAlnum+"_-")
-	fakeSAS      = strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(base64.StdEncoding.EncodeToString(fakeBytes("sas", 32)))
-	fakeAmzSig   = fakeChars("amz-sig", 64, "0123456789abcdef")
+	fakeTelegram = fakecred.Chars("tg-id", 9, "123456789") + ":" + "AA" + fakecred.Chars("tg", 33, fakecred.Alnum+"_-")
+	fakePyPI     = "py" + "pi-" + "AgEIcHlwaS5vcmc" + fakecred.Chars("pypi", 70, fakecred.Alnum+"_-")
+	fakeSAS      = strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(base64.StdEncoding.EncodeToString(fakecred.Bytes("sas", 32)))
+	fakeAmzSig   = fakecred.Chars("amz-sig", 64, "0123456789abcdef")
 	fakeLetters  = "YozlmDhGuKwurDMNxg" // a password of letters only, in random case
-	fakeHexKey   = fakeChars("hex-key", 64, "0123456789abcdef")
-	fakeB64Key   = base64.StdEncoding.EncodeToString(fakeBytes("b64-key", 32))
-	fakeGitSHA   = fakeChars("commit", 40, "0123456789abcdef")
+	fakeHexKey   = fakecred.Chars("hex-key", 64, "0123456789abcdef")
+	fakeB64Key   = base64.StdEncoding.EncodeToString(fakecred.Bytes("b64-key", 32))
+	fakeGitSHA   = fakecred.Chars("commit", 40, "0123456789abcdef")
 )
 
 func TestFindSecretsShapes(t *testing.T) {
@@ -67,7 +68,7 @@ func TestFindSecretsShapesNot(t *testing.T) {
 		"x-" + fakeAWSSecret,      // part of a longer token
 		fakeAWSSecret[:39] + ".j", // part of a JWT-like run
 		"Meeting 12345678:AA is at noon, ticket 1234567890:" + strings.Repeat("A", 35),
-		"id 123456789:" + "BA" + fakeChars("tg", 33, fakeAlnum+"_-"),
+		"id 123456789:" + "BA" + fakecred.Chars("tg", 33, fakecred.Alnum+"_-"),
 		"https://example.com/w.png?v=3&size=48&key=light",
 		"https://acme.blob.core.windows.net/c/f?sv=2022-11-02&sig=<signature>",
 		"https://cdn.example.com/f?signature=" + "abc123def",

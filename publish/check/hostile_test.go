@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/checktest"
+	"github.com/signpost-dev/signpost/internal/memtest"
 	"github.com/signpost-dev/signpost/publish/check"
 )
 
@@ -107,39 +105,11 @@ func BenchmarkCheckHostileOrigin(b *testing.B) {
 	client := checktest.Serve(b, site)
 	var peak uint64
 	for b.Loop() {
-		peak = max(peak, peakHeap(func() {
+		peak = max(peak, memtest.PeakHeap(func() {
 			if _, err := check.Run(context.Background(), "http://127.0.0.1", check.Options{Client: client}); err != nil {
 				b.Fatal(err)
 			}
 		}))
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-}
-
-// peakHeap samples the heap while f runs and returns its peak in bytes.
-func peakHeap(f func()) uint64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	var mu sync.Mutex
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			metrics.Read(sample)
-			mu.Lock()
-			peak = max(peak, sample[0].Value.Uint64())
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done
-	return peak
 }
