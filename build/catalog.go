@@ -7,6 +7,7 @@ import (
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -28,6 +29,9 @@ type Config struct {
 	DisplayName string
 	// Tenants, when set, makes the build write one complete site per tenant.
 	Tenants []string
+	// TenantSites are the settings of the tenants that have any: an origin
+	// of their own, a gate.
+	TenantSites map[string]TenantSite
 	// CompactView makes the build write the compact view of the catalog.
 	CompactView bool
 	// CompactDescriptions keeps the descriptions of input schemas and their
@@ -50,6 +54,24 @@ type Config struct {
 	// APIVersion is the version of the API the catalog describes, as the
 	// tool catalogue publishes it; empty means DefaultAPIVersion.
 	APIVersion string
+}
+
+// TenantSite is how one tenant's site is reached.
+type TenantSite struct {
+	// Origin, when set, is the tenant's own origin: its documents name it
+	// instead of the catalog's.
+	Origin string
+	// Access is who may read the site.
+	Access gate.Access
+}
+
+// SiteOrigin returns the origin the documents of tenant's site name: the
+// tenant's own, or the catalog's.
+func (c *Config) SiteOrigin(tenant string) string {
+	if o := c.TenantSites[tenant].Origin; o != "" {
+		return o
+	}
+	return c.Origin
 }
 
 // compactOptions are the choices of the compact view's input schemas.

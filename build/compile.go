@@ -14,6 +14,7 @@ import (
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
@@ -119,6 +120,11 @@ type Site struct {
 	Tenant string
 	// Dir is the site's folder inside the build output.
 	Dir string
+	// Origin is the origin the site's documents name.
+	Origin string
+	// Access is who may read the site: everyone, or only the holders of a
+	// token for its tenant.
+	Access gate.Access
 	// Documents are sorted by route, then view.
 	Documents []Document
 	// Tools counts the tools the site publishes.
@@ -229,6 +235,8 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.Origin = cat.Config.SiteOrigin(tenant)
+		s.Access = cat.Config.TenantSites[tenant].Access
 		s.Documents = append(s.Documents, cards...)
 		s.Documents = append(s.Documents, compileCatalogs(cat, tools, s.Tenant)...)
 		s.Documents = append(s.Documents, compileCatalogue(cat, tools, entries, costs, s.Tenant)...)
@@ -309,7 +317,7 @@ func compileCards(cat *Catalog) []Document {
 // tools the tenant sees, and whether the compact view is served.
 func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 	var docs []Document
-	origin := cat.Config.Origin
+	origin := cat.Config.SiteOrigin(tenant)
 	if cat.Config.MCPCatalog {
 		docs = append(docs, NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(appendJSON(nil, discovery.MCPCatalog(origin, cat.Servers)))))
 	}

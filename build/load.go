@@ -434,7 +434,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.Origin = str(site, "origin")
 	c.Publisher = str(site, "publisher")
 	c.DisplayName = str(site, "displayName")
-	c.Tenants = strs(m, "tenants")
+	l.loadTenants(top, m, c)
 	l.loadLimits(top, m, &c.Limits)
 	c.CompactView = setting(m, "toolCatalog", "compactView")
 	c.CompactDescriptions = setting(m, "toolCatalog", "compactDescriptions")
@@ -457,6 +457,50 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	}
 	if _, err := spec.ParseOrigin(c.Origin); err != nil {
 		l.errorf(top.at("site", "origin"), "origin", "%s", err)
+	}
+}
+
+// loadTenants reads the schema-valid tenants of signpost.yaml: ids, or
+// tenants with an origin or a gate of their own.
+func (l *loader) loadTenants(top ref, m map[string]any, c *Config) {
+	list, _ := m["tenants"].([]any)
+	origins := map[string]string{}
+	for i, v := range list {
+		at := top.at("tenants", fmt.Sprint(i))
+		var t TenantSite
+		var id string
+		switch v := v.(type) {
+		case string:
+			id = v
+		case map[string]any:
+			id = str(v, "id")
+			t.Origin = str(v, "origin")
+			t.Access.Token = str(v, "gate") == "token"
+			t.Access.PublicDiscovery, _ = v["publicDiscovery"].(bool)
+			if t.Access.PublicDiscovery && !t.Access.Token {
+				l.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
+			}
+			if t.Origin != "" {
+				if _, err := spec.ParseOrigin(t.Origin); err != nil {
+					l.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
+				} else if other, dup := origins[strings.TrimSuffix(t.Origin, "/")]; dup {
+					l.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
+				} else {
+					origins[strings.TrimSuffix(t.Origin, "/")] = id
+				}
+			}
+		}
+		if slices.Contains(c.Tenants, id) {
+			l.errorf(at, "tenant", "tenant %s is declared twice", id)
+			continue
+		}
+		c.Tenants = append(c.Tenants, id)
+		if t != (TenantSite{}) {
+			if c.TenantSites == nil {
+				c.TenantSites = map[string]TenantSite{}
+			}
+			c.TenantSites[id] = t
+		}
 	}
 }
 

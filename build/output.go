@@ -56,7 +56,11 @@ func Open(ctx context.Context, dir string) (*Output, error) {
 			}
 			docs = append(docs, Document{Route: r, Body: data})
 		}
-		b.Sites = append(b.Sites, &Site{Tenant: sr.Tenant, Dir: sr.Dir, Documents: docs})
+		s := &Site{Tenant: sr.Tenant, Dir: sr.Dir, Origin: sr.Origin, Documents: docs}
+		if sr.Access != nil {
+			s.Access = *sr.Access
+		}
+		b.Sites = append(b.Sites, s)
 	}
 	return b, nil
 }

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 )
 
@@ -29,16 +30,23 @@ type RouteTable struct {
 
 // SiteRoutes is the part of the route table for one site.
 type SiteRoutes struct {
-	Tenant string  `json:"tenant"`
-	Dir    string  `json:"dir"`
-	Routes []Route `json:"routes"`
+	Tenant string `json:"tenant"`
+	Dir    string `json:"dir"`
+	// Origin is the origin the site's documents name.
+	Origin string `json:"origin,omitempty"`
+	// Access is present for a gated site.
+	Access *gate.Access `json:"access,omitempty"`
+	Routes []Route      `json:"routes"`
 }
 
 // RouteTable returns the build's route table.
 func (b *Output) RouteTable() RouteTable {
 	rt := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
 	for _, s := range b.Sites {
-		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: make([]Route, 0, len(s.Documents))}
+		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Origin: s.Origin, Routes: make([]Route, 0, len(s.Documents))}
+		if s.Access != (gate.Access{}) {
+			sr.Access = &s.Access
+		}
 		for _, d := range s.Documents {
 			sr.Routes = append(sr.Routes, d.Route)
 		}

@@ -30,7 +30,7 @@ const edgeTestBase = "https://example.com"
 var edgeCORS = map[string]string{
 	"Access-Control-Allow-Origin":   "*",
 	"Access-Control-Allow-Methods":  "GET, HEAD, OPTIONS",
-	"Access-Control-Allow-Headers":  "Content-Type, If-None-Match",
+	"Access-Control-Allow-Headers":  "Authorization, Content-Type, If-None-Match",
 	"Access-Control-Expose-Headers": "ETag",
 }
 
@@ -174,7 +174,8 @@ func TestEdgeServesTheContract(t *testing.T) {
 				}
 			}
 			for _, rule := range check.Rules() {
-				if rule.Level == check.LevelMust && !passed[rule.Name] {
+				// access.gate needs a gated site: TestEdgeGate.
+				if rule.Level == check.LevelMust && !passed[rule.Name] && rule.Name != "access.gate" {
 					t.Errorf("MUST rule %s never passed through the edge", rule.Name)
 				}
 			}

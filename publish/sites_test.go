@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/gate"
 )
 
 // journal wraps an S3API and a CloudFrontAPI and records, in one log, the
@@ -125,6 +126,9 @@ func removeAndChange(c *build.Catalog) {
 	}
 	c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	c.Servers = slices.DeleteFunc(c.Servers, func(s *build.Server) bool { return s.Name == "com.example/weather" })
+	// No function names a document: gating acme's site is what changes
+	// its functions.
+	c.Config.TenantSites = map[string]build.TenantSite{"acme": {Access: gate.Access{Token: true}}}
 }
 
 func isList(key string) bool {
@@ -167,8 +171,8 @@ func TestSitesOrder(t *testing.T) {
 	if acme.Tenant != "acme" || acme.Prefix != "p/tenants/acme/" || len(acme.Deletes) == 0 || !acme.WaitsBeforeDeletes() {
 		t.Fatalf("acme's plan %+v", acme)
 	}
-	if got := acme.CloudFront.Functions; got[0].Action != FunctionUpdate || got[1].Action != FunctionUnchanged {
-		t.Fatalf("acme's functions %+v: the removed server should change the viewer-request function", got)
+	if got := acme.CloudFront.Functions; got[0].Action != FunctionUpdate || got[1].Action != FunctionUpdate {
+		t.Fatalf("acme's functions %v %v: the gate should change both functions", got[0].Action, got[1].Action)
 	}
 	if a := acme.Applied; a == nil || a.Deleted != len(acme.Deletes) || a.Uploaded != len(acme.Uploads) {
 		t.Errorf("acme applied %+v", acme.Applied)
@@ -219,7 +223,7 @@ func TestSitesOrder(t *testing.T) {
 	want := []string{
 		"put pending",
 		"put document",
-		"code", "function", // viewer-request only: viewer-response is unchanged
+		"code", "function", "code", "function", // viewer-request, then viewer-response
 		"put list",
 		"put manifest",
 		"invalidate changed",

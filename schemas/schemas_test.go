@@ -317,8 +317,14 @@ var validateCases = []validateCase{
 		{"/site/origin", `must be a valid uri (relative url); got "example.com"`},
 		{"/site/publisher", `must be a domain name in lower case, such as example.com; got "Example.com"`},
 		{"/tenants/1", `must be a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters); got "Globex"`},
-		{"/tenants/2", "duplicate of item 0; items must be unique"},
+		// A tenant declared twice is Load's to report, as "tenant acme is
+		// declared twice": an item may be an id or an object.
 		{"/tenants/3", `must be a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters); got "-x"`},
+	}},
+	{"config bad tenant", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com"}, "tenants": [7, {"id": "acme", "gate": "cookie"}, {"origin": "https://a.example.com"}]}`, []Violation{
+		{"/tenants/0", "must be a string or an object, got number"},
+		{"/tenants/1/gate", `must be token; got "cookie"`},
+		{"/tenants/2", `missing required field "id"`},
 	}},
 	{"config not an object", "config", `["site"]`, []Violation{
 		{"", "must be an object, got array"},

@@ -914,7 +914,7 @@ func TestAWSTemplateCORS(t *testing.T) {
 	want := map[string]string{
 		"access-control-allow-origin":   "*",
 		"access-control-allow-methods":  "GET, HEAD, OPTIONS",
-		"access-control-allow-headers":  "Content-Type, If-None-Match",
+		"access-control-allow-headers":  "Authorization, Content-Type, If-None-Match",
 		"access-control-expose-headers": "ETag",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

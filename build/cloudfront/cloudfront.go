@@ -3,15 +3,14 @@
 // viewer-request function that routes each route and view to its object and
 // answers preflights, wrong methods and unknown paths itself, and a
 // viewer-response function that adds the CORS headers to every response.
-// Their size depends on the number of route folders, never on the number of
-// tools.
+// Their code names no document, so their size is the same for a catalog of
+// one tool and of ten thousand, one server and a thousand.
 package cloudfront
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -31,33 +30,33 @@ var functionTemplates = template.Must(template.New("cloudfront").ParseFS(templat
 // in bytes.
 const MaxSize = 10 * 1024
 
-// Code returns the source of the viewer-request and
-// viewer-response functions for a site whose objects sit under prefix
-// ("" or "tenants/acme") and whose non-tool routes are routes (e.g. the
-// catalogs and card paths, sorted).
+// Code returns the source of the viewer-request and viewer-response
+// functions for a site whose objects sit under prefix ("" or
+// "tenants/acme").
 //
 // The functions (runtime cloudfront-js-2.0) make a distribution in front of
 // the bucket answer the HTTP contract as `signpost serve` does:
 //
 //   - viewer-request maps /tools and /tools/{toolId}, with ?view=compact
-//     when compactView is set, and every route of routes to the key of its
-//     object under prefix, and drops the query string so the cache key does
+//     when compactView is set, to the keys of their objects under prefix,
+//     and every other path that can be a document's (see DocumentKey) to
+//     the key equal to it, and drops the query string so the cache key does
 //     not vary with it. It answers OPTIONS with a 204 preflight, methods
 //     other than GET and HEAD with a 405, and a toolId that is not one, or a
-//     path that is no route, with a JSON 404; all with the CORS headers and
-//     errors with Cache-Control no-store.
+//     path that cannot be a document's, with a JSON 404; all with the CORS
+//     headers and errors with Cache-Control no-store.
 //   - viewer-response puts the CORS headers on every response and turns the
 //     403 that S3 gives for a missing key into a 404.
 //
-// Routes that are not absolute paths, and /tools and the routes below it,
-// which the tool rules answer, are left out. The output depends only on the
-// arguments: the routes are sorted and deduplicated.
+// With a gate, the functions are those of a gated site (see package gate):
+// viewer-request lets a request through only with a valid token for
+// gate.Tenant, whose key it reads from the KeyValueStore associated with
+// it, and answers others with 401 or 403 itself; viewer-response makes
+// what it let through private.
 //
-// CloudFront takes at most MaxSize bytes of code, and the
-// caller must check. The viewer-request function is about 4 KB plus the
-// routes, listed by folder: 10 KB holds the two cards of about 190 servers
-// that share a namespace, or of about 45 servers with a namespace each.
-func Code(prefix string, routes []string, compactView bool) (viewerRequest, viewerResponse []byte) {
+// The code names no document, so its size does not depend on the catalog:
+// a site of one server and a site of a thousand get the same functions.
+func Code(prefix string, compactView bool, g *Gate) (viewerRequest, viewerResponse []byte) {
 	var segs []string
 	for _, s := range strings.Split(prefix, "/") {
 		if s != "" {
@@ -68,38 +67,65 @@ func Code(prefix string, routes []string, compactView bool) (viewerRequest, view
 	if len(segs) > 0 {
 		keyPrefix += escapeKey(strings.Join(segs, "/")) + "/"
 	}
-	folders := map[string][]string{} // folder -> file names
-	escaped := map[string]string{}   // route -> escaped key, when it differs
-	for _, r := range routes {
-		if !strings.HasPrefix(r, "/") || spec.IsToolRoute(r) {
-			continue
-		}
-		dir, file := r[:strings.LastIndex(r, "/")+1], r[strings.LastIndex(r, "/")+1:]
-		if !slices.Contains(folders[dir], file) {
-			folders[dir] = append(folders[dir], file)
-		}
-		key := strings.TrimPrefix(r, "/")
-		if esc := escapeKey(key); esc != key {
-			escaped[r] = esc
-		}
-	}
-	table := map[string]string{}
-	for dir, files := range folders {
-		slices.Sort(files)
-		table[dir] = "/" + strings.Join(files, "/") + "/"
+	type gateData struct {
+		Tenant          string
+		PublicDiscovery bool
 	}
 	data := struct {
-		Site, KeyPrefix, Routes, Escaped string
-		Compact                          bool
+		Site, KeyPrefix string
+		Compact         bool
+		Gate            *gateData
 	}{
 		Site:      jsString(strings.Join(segs, "/")),
 		KeyPrefix: jsString(keyPrefix),
-		Routes:    jsObject(table),
-		Escaped:   jsObject(escaped),
 		Compact:   compactView,
+	}
+	if g != nil {
+		data.Gate = &gateData{Tenant: jsString(g.Tenant), PublicDiscovery: g.PublicDiscovery}
 	}
 	return execute("viewer-request.js.tmpl", data), execute("viewer-response.js.tmpl", data)
 }
+
+// Gate is the gate of a gated site's functions.
+type Gate struct {
+	// Tenant is the tenant whose tokens open the site.
+	Tenant string
+	// PublicDiscovery lets requests under /.well-known/ through without a
+	// token.
+	PublicDiscovery bool
+}
+
+// DocumentKey returns the object key the viewer-request function maps a
+// path other than /tools and /tools/{toolId} to, and false for a path it
+// answers with a 404 itself: a document's path is segments of letters,
+// digits, '.', '_', '-' and '~', ending in .json, with no "." or ".."
+// segment, nothing in publish's namespace (spec.ReservedPrefix), and not
+// the tool lists' own keys. It is the function's rule, in Go: Functions
+// refuses a site with a route it would not serve.
+func DocumentKey(route string) (string, bool) {
+	if len(route) > maxDocumentPath || len(route) < 2 || route[0] != '/' || !strings.HasSuffix(route, ".json") {
+		return "", false
+	}
+	key := route[1:]
+	for _, seg := range strings.Split(key, "/") {
+		if seg == "" || seg == "." || seg == ".." || spec.IsReservedName(seg) {
+			return "", false
+		}
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~-", c) >= 0) {
+				return "", false
+			}
+		}
+	}
+	if key == spec.ListKey(spec.ViewStandard) || key == spec.ListKey(spec.ViewCompact) {
+		return "", false
+	}
+	return key, true
+}
+
+// maxDocumentPath is the longest path the viewer-request function reads as
+// a document's.
+const maxDocumentPath = 1024
 
 // execute fills in one template. The data are strings the
 // generator made, so a failure is a bug in a template.
@@ -117,26 +143,6 @@ func execute(name string, data any) []byte {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// jsObject returns m as a JavaScript object literal, one
-// property a line, in sorted order.
-func jsObject(m map[string]string) string {
-	if len(m) == 0 {
-		return "{}"
-	}
-	keys := slices.Sorted(maps.Keys(m))
-	var b strings.Builder
-	b.WriteString("{\n")
-	for i, k := range keys {
-		b.WriteString("  " + jsString(k) + ": " + jsString(m[k]))
-		if i < len(keys)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString("}")
-	return b.String()
 }
 
 // Path returns the URI path of the object key under prefix as
@@ -181,18 +187,25 @@ func Add(b *build.Output, target *build.S3Target, compactView bool) error {
 // Functions for the bucket of target (see Add). It fails when a
 // function exceeds CloudFront's size limit.
 func Functions(s *build.Site, target *build.S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
-	prefix := target.SitePrefix(s)
-	var routes []string
 	for _, d := range s.Documents {
-		routes = append(routes, d.Route.Route)
+		if spec.IsToolRoute(d.Route.Route) {
+			continue
+		}
+		if key, ok := DocumentKey(d.Route.Route); !ok || key != d.Key {
+			return nil, nil, fmt.Errorf("the CloudFront functions of %s cannot serve %s at the key %s: its functions serve every document other than the tools at the key equal to its path, and nothing else", s.Dir, d.Route.Route, d.Key)
+		}
 	}
-	req, resp := Code(prefix, routes, compactView)
+	var g *Gate
+	if s.Access.Token {
+		g = &Gate{Tenant: s.Tenant, PublicDiscovery: s.Access.PublicDiscovery}
+	}
+	req, resp := Code(target.SitePrefix(s), compactView, g)
 	for _, f := range []struct {
 		name string
 		code []byte
 	}{{"viewer-request", req}, {"viewer-response", resp}} {
 		if len(f.code) > MaxSize {
-			return nil, nil, fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d: the site has too many server cards for one function", f.name, s.Dir, len(f.code), MaxSize)
+			return nil, nil, fmt.Errorf("the CloudFront %s function of %s is %d bytes; CloudFront accepts %d", f.name, s.Dir, len(f.code), MaxSize)
 		}
 	}
 	return req, resp, nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
 )
@@ -90,7 +92,7 @@ func (s cfSite) key(route, view string) string {
 var cfCORS = map[string]string{
 	"access-control-allow-origin":   "*",
 	"access-control-allow-methods":  "GET, HEAD, OPTIONS",
-	"access-control-allow-headers":  "Content-Type, If-None-Match",
+	"access-control-allow-headers":  "Authorization, Content-Type, If-None-Match",
 	"access-control-expose-headers": "ETag",
 }
 
@@ -332,15 +334,30 @@ func viewerRequestCases(site cfSite, prefix, fn string) []cfCase {
 		fail("GET "+c.uri, cfRequestEvent("GET", c.uri, nil), notFound("GET", c.message))
 		fail("GET "+c.uri+"?view=compact", cfRequestEvent("GET", c.uri, cfQuery("view", "compact")), notFound("GET", c.message))
 	}
-	// Files beside the routes, in the folders the routes are in: another
-	// name, the end of a route's name, and a route's name with more after.
+	// Paths that could be a document's but name no object go to S3, whose
+	// 403 becomes the 404: the function knows no document by name.
 	for _, r := range site.otherRoutes() {
 		dir, file := r[:strings.LastIndex(r, "/")+1], r[strings.LastIndex(r, "/")+1:]
-		for _, uri := range []string{dir + "nope.json", dir + file[1:], dir + file[:len(file)-1], r + "/x.json"} {
-			if !slices.Contains(site.otherRoutes(), uri) {
-				fail("GET "+uri, cfRequestEvent("GET", uri, nil), notFound("GET", fmt.Sprintf("nothing at %q", uri)))
+		for _, key := range []string{dir + "nope.json", dir + file[1:], r + "/x.json"} {
+			if !slices.Contains(site.otherRoutes(), key) {
+				forward("GET "+key, cfRequestEvent("GET", key, nil), key[1:])
 			}
 		}
+		if uri := dir + file[:len(file)-1]; !slices.Contains(site.otherRoutes(), uri) {
+			fail("GET "+uri, cfRequestEvent("GET", uri, nil), notFound("GET", fmt.Sprintf("nothing at %q", uri)))
+		}
+	}
+	// Paths that cannot be a document's: answered here.
+	for _, uri := range []string{
+		"/.signpost-manifest.json", "/.SIGNPOST-404.json", "/a/.signpost-invalidation.json",
+		"/a/../tools.json", "/a/%2E%2E/tools.json", "/./x.json", "/a//b.json", "/a%2Fb.json/", "/caf%C3%A9.json",
+		"/a b.json", "/a%20b.json", "/a+b.json", "/" + strings.Repeat("a", 1020) + ".json", "/x.JSON",
+	} {
+		path := uri
+		if p, err := url.PathUnescape(uri); err == nil {
+			path = p
+		}
+		fail("GET "+uri, cfRequestEvent("GET", uri, nil), notFound("GET", fmt.Sprintf("nothing at %q", path)))
 	}
 	fail("HEAD /nope", cfRequestEvent("HEAD", "/nope", nil), notFound("HEAD", `nothing at "/nope"`))
 	fail("HEAD /tools/Bad", cfRequestEvent("HEAD", "/tools/Bad", nil), notFound("HEAD", `no tool "Bad" in this catalog`))
@@ -438,7 +455,7 @@ func TestCloudFrontFunctions(t *testing.T) {
 		variants = append(variants, variant{s, s.Dir})
 	}
 	for _, v := range variants {
-		req, resp := Code(v.prefix, v.site.otherRoutes(), v.site.compact())
+		req, resp := Code(v.prefix, v.site.compact(), nil)
 		name := v.site.Name + " under " + cfKeyPrefix(v.prefix)
 		checkCloudFrontSource(t, name+" viewer-request", req)
 		checkCloudFrontSource(t, name+" viewer-response", resp)
@@ -459,85 +476,122 @@ func TestCloudFrontFunctionsWithoutCompactView(t *testing.T) {
 		{"/tools", "standard", "tools.json"},
 		{"/tools/get_forecast", "standard", "tools/get_forecast.json"},
 	}}
-	req, resp := Code("sites/plain", site.otherRoutes(), false)
+	req, resp := Code("sites/plain", false, nil)
 	checkCloudFrontSource(t, "viewer-request", req)
 	cases := viewerRequestCases(site, "sites/plain", "viewer-request")
 	cases = append(cases, viewerResponseCases("sites/plain", "viewer-response")...)
 	runCloudFront(t, map[string][]byte{"viewer-request": req, "viewer-response": resp}, cases)
 }
 
-// TestCloudFrontFunctionsRouteKeys checks the routes argument: routes whose
-// keys need escaping, routes the tool rules answer, relative paths, and a
-// prefix with stray slashes.
-func TestCloudFrontFunctionsRouteKeys(t *testing.T) {
-	routes := []string{
-		"/.well-known/mcp/servers/com.example/weather.json",
-		"/cards/a b+c.json",
-		"/cards/caf\u00e9.json",
-		"/tools", "/tools/get_forecast", // answered by the tool rules
-		"relative.json", // no route: ignored
-	}
-	req, resp := Code("/tenants/acme/", routes, true)
+// TestDocumentKey checks the Go rule against the function's: every path
+// runs through both.
+func TestDocumentKey(t *testing.T) {
+	req, resp := Code("/tenants/acme/", true, nil)
 	checkCloudFrontSource(t, "viewer-request", req)
 	if !bytes.Contains(req, []byte(`var KEY_PREFIX = "/tenants/acme/";`)) {
 		t.Errorf("KEY_PREFIX not /tenants/acme/:\n%s", req)
 	}
-	for _, s := range []string{`"/tools"`, `"/tools/get_forecast"`, `"relative.json"`} {
-		if bytes.Contains(req, []byte(s)) {
-			t.Errorf("route %s is in the function", s)
-		}
+	paths := []struct {
+		path string
+		ok   bool
+	}{
+		{"/.well-known/mcp/servers/com.example/weather.json", true},
+		{"/cards/a~b_c-d.e.json", true},
+		{"/tool-catalogue.json", true},
+		{"/toolsx.json", true},
+		{"/x.json", true},
+		{"/tools.json", false},
+		{"/tools.compact.json", false},
+		{"/.signpost-manifest.json", false},
+		{"/a/.Signpost-404.json", false},
+		{"/a/../b.json", false},
+		{"/./b.json", false},
+		{"/a//b.json", false},
+		{"/a b.json", false},
+		{"/a+b.json", false},
+		{"/caf\u00e9.json", false},
+		{"/x.JSON", false},
+		{"/x", false},
+		{"/", false},
+		{"relative.json", false},
+		{"/" + strings.Repeat("a", 1018) + ".json", true},
+		{"/" + strings.Repeat("a", 1019) + ".json", false},
 	}
 	fn := "viewer-request"
-	get := func(uri string) map[string]any { return cfRequestEvent("GET", uri, nil) }
-	cases := []cfCase{
-		{"card", fn, get("/.well-known/mcp/servers/com.example/weather.json"),
-			cfForwarded(get("/.well-known/mcp/servers/com.example/weather.json"), "/tenants/acme/.well-known/mcp/servers/com.example/weather.json")},
-		{"space and plus", fn, get("/cards/a%20b+c.json"), cfForwarded(get("/cards/a%20b+c.json"), "/tenants/acme/cards/a%20b%2Bc.json")},
-		{"non-ASCII", fn, get("/cards/caf%C3%A9.json"), cfForwarded(get("/cards/caf%C3%A9.json"), "/tenants/acme/cards/caf%C3%A9.json")},
-		{"relative route", fn, get("/relative.json"), cfError("GET", 404, "Not Found", `nothing at "/relative.json"`, nil)},
-		{"tool", fn, get("/tools/get_forecast"), cfForwarded(get("/tools/get_forecast"), "/tenants/acme/tools/get_forecast.json")},
+	var cases []cfCase
+	for _, p := range paths {
+		key, ok := DocumentKey(p.path)
+		if ok != p.ok || ok && key != p.path[1:] {
+			t.Errorf("DocumentKey(%q) = %q, %v; want ok %v", p.path, key, ok, p.ok)
+		}
+		if !strings.HasPrefix(p.path, "/") {
+			continue
+		}
+		ev := cfRequestEvent("GET", (&url.URL{Path: p.path}).EscapedPath(), nil)
+		want := cfError("GET", 404, "Not Found", fmt.Sprintf("nothing at %q", p.path), nil)
+		if p.ok {
+			want = cfForwarded(ev, "/tenants/acme/"+p.path[1:])
+		}
+		cases = append(cases, cfCase{p.path, fn, ev, want})
 	}
 	runCloudFront(t, map[string][]byte{fn: req, "viewer-response": resp}, cases)
 }
 
 // TestCloudFrontFunctionsDeterministic checks that the output depends only
-// on the arguments, not on the order of the routes.
+// on the arguments.
 func TestCloudFrontFunctionsDeterministic(t *testing.T) {
-	routes := []string{"/b.json", "/a.json", "/c/d.json", "/a.json"}
-	req1, resp1 := Code("p", routes, true)
-	slices.Reverse(routes)
-	req2, resp2 := Code("p", routes, true)
+	req1, resp1 := Code("p", true, nil)
+	req2, resp2 := Code("p", true, nil)
 	if !bytes.Equal(req1, req2) || !bytes.Equal(resp1, resp2) {
-		t.Errorf("output depends on the order of the routes:\n%s\n---\n%s", req1, req2)
+		t.Errorf("output varies:\n%s\n---\n%s", req1, req2)
 	}
-	if !bytes.Contains(req1, []byte(`"/": "/a.json/b.json/",`)) || !bytes.Contains(req1, []byte(`"/c/": "/d.json/"`)) {
-		t.Errorf("routes not listed once each, by folder:\n%s", req1)
-	}
-	req3, _ := Code("q", routes, true)
+	req3, _ := Code("q", true, nil)
 	if bytes.Equal(req1, req3) {
 		t.Error("the prefix does not change the viewer-request function")
 	}
 }
 
-// TestCloudFrontFunctionsSize checks that a normal site's functions fit in
-// CloudFront's 10 KB: the example catalog, and a catalog of 40 servers, each
-// with both cards at their default paths.
+// TestCloudFrontFunctionsSize checks that the functions fit in CloudFront's
+// 10 KB whatever the catalog: the example's sites, and a site of 1,000
+// servers and 10,000 tools, which gets the very same code.
 func TestCloudFrontFunctionsSize(t *testing.T) {
-	for _, s := range cloudFrontExampleSites(t) {
-		req, resp := Code(s.Dir, s.otherRoutes(), s.compact())
-		if len(req) > MaxSize || len(resp) > MaxSize {
-			t.Errorf("site %s: %d and %d bytes, more than %d", s.Name, len(req), len(resp), MaxSize)
+	b := buildtest.Example(t)
+	target := &build.S3Target{Bucket: "b", Prefix: "sites"}
+	for _, s := range b.Sites {
+		req, resp, err := Functions(s, target, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCloudFrontSource(t, s.Dir+" viewer-request", req)
+		checkCloudFrontSource(t, s.Dir+" viewer-response", resp)
+	}
+	big := &build.Site{Tenant: "example-tenant", Dir: "tenants/example-tenant"}
+	big.Documents = append(big.Documents, b.Sites[0].Documents...)
+	for i := range 1000 {
+		for _, dir := range []string{"/.well-known/mcp/servers/", "/.well-known/mcp/server-cards/"} {
+			route := fmt.Sprintf("%scom.example-corp/server-%04d.json", dir, i)
+			big.Documents = append(big.Documents, build.Document{Route: build.Route{Route: route, Key: route[1:]}})
 		}
 	}
-	routes := []string{"/.well-known/ai-catalog.json", "/.well-known/mcp/catalog.json"}
-	for i := range 40 {
-		name := fmt.Sprintf("com.example-corp/server-%02d", i)
-		routes = append(routes, "/.well-known/mcp/servers/"+name+".json", "/.well-known/mcp/server-cards/"+name+".json")
+	for i := range 10000 {
+		id := fmt.Sprintf("tool_%05d", i)
+		big.Documents = append(big.Documents, build.Document{Route: build.Route{Route: "/tools/" + id, Key: "tools/" + id + ".json"}})
 	}
-	req, resp := Code("tenants/example-tenant", routes, true)
-	t.Logf("%d routes: viewer-request %d bytes, viewer-response %d bytes", len(routes), len(req), len(resp))
-	checkCloudFrontSource(t, "viewer-request", req)
-	checkCloudFrontSource(t, "viewer-response", resp)
+	bigReq, bigResp, err := Functions(big, target, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	smallReq, smallResp := Code(target.SitePrefix(big), true, nil)
+	if !bytes.Equal(bigReq, smallReq) || !bytes.Equal(bigResp, smallResp) {
+		t.Error("the functions depend on the site's documents")
+	}
+	t.Logf("viewer-request %d bytes, viewer-response %d bytes", len(bigReq), len(bigResp))
+	checkCloudFrontSource(t, "viewer-request", bigReq)
+
+	bad := &build.Site{Dir: "x", Documents: []build.Document{{Route: build.Route{Route: "/a b.json", Key: "a b.json"}}}}
+	if _, _, err := Functions(bad, target, true); err == nil || !strings.Contains(err.Error(), "cannot serve /a b.json") {
+		t.Errorf("a route the functions cannot serve: err = %v", err)
+	}
 }
 
 // roundTrip is v through JSON, as node's result is compared: numbers as

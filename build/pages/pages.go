@@ -120,7 +120,7 @@ func Layout(s *build.Site) (files []build.Document, gaps []Gap) {
 	gaps = append(gaps,
 		Gap{
 			Route:       EveryRoute,
-			Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
+			Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Authorization, Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
 			Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
 			Fix:         pagesFront + "add the three headers to every response, errors included" + pagesInstead,
 		},

@@ -105,7 +105,7 @@ func TestPagesLayoutFiles(t *testing.T) {
 var pagesGoldenGaps = []Gap{
 	{
 		Route:       "*",
-		Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
+		Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Authorization, Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
 		Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
 		Fix:         "in a CDN or worker in front of Pages, add the three headers to every response, errors included; or publish to S3 behind CloudFront instead",
 	},
@@ -561,7 +561,7 @@ func TestWriteReport(t *testing.T) {
 	const front = "in a CDN or worker in front of Pages, "
 	const instead = "; or publish to S3 behind CloudFront instead"
 	want := "public/: 6 routes on GitHub Pages, 8 gaps\n" +
-		"  every route: needs Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response; Pages serves only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag. Fix: " + front + "add the three headers to every response, errors included" + instead + ".\n" +
+		"  every route: needs Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Authorization, Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response; Pages serves only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag. Fix: " + front + "add the three headers to every response, errors included" + instead + ".\n" +
 		"  every route: needs Cache-Control: public, max-age=3600 (a SHOULD); Pages serves Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour. Fix: " + front + "set Cache-Control: public, max-age=3600" + instead + "; harmless to leave as it is.\n" +
 		"  /.well-known/ai-catalog.json: needs Content-Type application/ai-catalog+json; Pages serves application/json, the type of the .json extension. Fix: " + front + "set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json" + instead + ", which stores it on the object.\n" +
 		"  /tools: needs the list at /tools; Pages serves it at /tools.json instead; /tools, the URL /.well-known/ai-catalog.json advertises, is Pages' HTML 404. Fix: " + front + "rewrite /tools to /tools.json" + instead + ".\n" +

@@ -17,7 +17,7 @@ func CORSHeaders() [4][2]string {
 	return [...][2]string{
 		{"Access-Control-Allow-Origin", "*"},
 		{"Access-Control-Allow-Methods", AllowMethods},
-		{"Access-Control-Allow-Headers", "Content-Type, If-None-Match"},
+		{"Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match"},
 		{"Access-Control-Expose-Headers", "ETag"},
 	}
 }

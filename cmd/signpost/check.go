@@ -2,23 +2,28 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // checkOptions are the argument and flags of signpost check.
 type checkOptions struct {
-	url     string
-	tenants []string
-	format  string
-	verbose bool
-	crawl   check.Options
+	url      string
+	tenants  []string
+	format   string
+	verbose  bool
+	keysFile string
+	crawl    check.Options
 }
 
 func newCheckCmd() *cobra.Command {
@@ -44,6 +49,12 @@ With tenants served at their own sites, put {tenant} in URL and name the
 tenants with --tenant: each tenant's site is checked in turn, and the check
 fails when any of them does.
 
+A gated site (a tenant declared with gate: token) is checked with a token:
+--token, or $SIGNPOST_TOKEN, is sent to URL's origin, and only there; with
+--token-keys and --tenant, check mints a short-lived token for each tenant
+from the keys file. Then access.gate asks the gated routes once more without
+it: they must refuse, with the CORS headers, and never answer the document.
+
 Each finding says what was seen (a header, a status, a JSON pointer and its
 value). A failed MUST rule fails the check; a failed SHOULD rule is a warning.
 
@@ -54,7 +65,8 @@ Rules:
 ` + checkRulesHelp(),
 		Example: `  signpost check https://example.com
   signpost check http://127.0.0.1:8080 --format json | jq '.findings[] | select(.result == "fail")'
-  signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8`,
+  signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8
+  signpost check 'https://{tenant}.tools.example.com' --tenant acme --tenant globex --token-keys keys.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.url = args[0]
@@ -71,6 +83,8 @@ Rules:
 	f.IntVar(&opts.crawl.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")
 	f.IntVar(&opts.crawl.MaxDocuments, "max-documents", 0, "most documents fetched; more is a warning (default 5000)")
 	f.Int64Var(&opts.crawl.MaxBodyBytes, "max-body-bytes", 0, "largest body read; a larger one is a failure (default 8 MiB)")
+	f.StringVar(&opts.crawl.Token, "token", "", "bearer token of a gated site, sent to URL's origin only (default $SIGNPOST_TOKEN)")
+	f.StringVar(&opts.keysFile, "token-keys", "", "keys file to mint each --tenant's token from (see signpost token)")
 	return cmd
 }
 
@@ -82,9 +96,37 @@ func runCheck(ctx context.Context, w io.Writer, opts *checkOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if opts.crawl.Token == "" {
+		// Not the flag's default: --help would print it.
+		opts.crawl.Token = os.Getenv("SIGNPOST_TOKEN")
+	}
+	var keys gate.Keys
+	if opts.keysFile != "" {
+		if len(opts.tenants) == 0 {
+			return usageError{errors.New("--token-keys mints a token for each --tenant: name the tenants")}
+		}
+		data, err := os.ReadFile(opts.keysFile)
+		if err != nil {
+			return usageError{fmt.Errorf("--token-keys: %w", err)}
+		}
+		if keys, err = gate.ReadKeys(data); err != nil {
+			return usageError{fmt.Errorf("--token-keys %s: %w", opts.keysFile, err)}
+		}
+	}
 	failed := false
-	for _, base := range bases {
-		r, err := check.Run(ctx, base, opts.crawl)
+	for i, base := range bases {
+		crawl := opts.crawl
+		if keys != nil {
+			tenant := opts.tenants[i]
+			kid, ok := keys.Latest(tenant)
+			if !ok {
+				return usageError{fmt.Errorf("--token-keys %s has no key for %s", opts.keysFile, tenant)}
+			}
+			if crawl.Token, err = gate.Mint(keys, tenant, kid, time.Now(), checkTokenLifetime); err != nil {
+				return err
+			}
+		}
+		r, err := check.Run(ctx, base, crawl)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -101,6 +143,10 @@ func runCheck(ctx context.Context, w io.Writer, opts *checkOptions) error {
 	}
 	return nil
 }
+
+// checkTokenLifetime is how long a token check mints lives: long enough
+// for any crawl's deadline.
+const checkTokenLifetime = 30 * time.Minute
 
 // writeCheckReport prints r in the format of --format.
 func writeCheckReport(w io.Writer, r *check.Report, opts *checkOptions) error {

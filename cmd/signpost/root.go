@@ -96,6 +96,7 @@ does, risks first.`,
 		newDiffCmd(),
 		newConformanceCmd(),
 		newSchemaCmd(),
+		newTokenCmd(),
 		newVersionCmd(),
 	)
 	// Unknown subcommands and wrong argument counts are usage errors too.

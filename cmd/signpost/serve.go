@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish/serve"
@@ -17,6 +19,7 @@ import (
 
 func newServeCmd() *cobra.Command {
 	var opts serve.Options
+	var keysFile string
 	cmd := &cobra.Command{
 		Use:   "serve [DIR]",
 		Short: "Serve a catalog or a built site over HTTP, exactly as the specs require",
@@ -32,13 +35,27 @@ tenants, --tenant chooses the site to serve. --watch rebuilds a catalog folder
 when a declaration changes; while the new version is invalid, its diagnostics
 are printed and the last good build stays served.
 
+A tenant declared with gate: token is served as its edge serves it: only to
+requests with a valid token for the tenant, signed with a key of the
+--token-keys file (see signpost token); the others get 401 or 403.
+
 SIGINT or SIGTERM stops the server gracefully.`,
 		Example: `  signpost serve catalogs/example --tenant acme
   signpost serve catalogs/example --tenant acme --watch --addr 127.0.0.1:9000
-  signpost build catalogs/example && signpost serve site --tenant globex`,
+  signpost build catalogs/example && signpost serve site --tenant globex
+  signpost serve site --tenant acme --token-keys keys.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = catalogDir(args)
+			if keysFile != "" {
+				data, err := os.ReadFile(keysFile)
+				if err != nil {
+					return usageError{fmt.Errorf("--token-keys: %w", err)}
+				}
+				if opts.Keys, err = gate.ReadKeys(data); err != nil {
+					return usageError{fmt.Errorf("--token-keys %s: %w", keysFile, err)}
+				}
+			}
 			stderr := cmd.ErrOrStderr()
 			opts.Serving = func(addr net.Addr) {
 				fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", spec.SiteName(opts.Tenant), opts.Dir, addr)
@@ -51,6 +68,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 	cmd.Flags().StringVar(&opts.Tenant, "tenant", "", "tenant whose site to serve")
 	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "rebuild when a declaration changes")
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin the discovery catalogs name (default: the served address)")
+	cmd.Flags().StringVar(&keysFile, "token-keys", "", "keys file that opens a gated tenant's site (see signpost token)")
 	return cmd
 }
 

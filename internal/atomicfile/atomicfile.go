@@ -29,6 +29,17 @@ type File struct {
 // file is written beside path and renamed into place, unless ctx is done
 // before the rename.
 func WriteFile(ctx context.Context, path string, data []byte) error {
+	return writeMode(ctx, path, data, 0o644)
+}
+
+// WritePrivate is WriteFile for a file only its owner may read or write,
+// such as one holding secrets: it is never readable by others, not even
+// for a moment.
+func WritePrivate(ctx context.Context, path string, data []byte) error {
+	return writeMode(ctx, path, data, 0o600)
+}
+
+func writeMode(ctx context.Context, path string, data []byte, mode os.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -42,7 +53,7 @@ func WriteFile(ctx context.Context, path string, data []byte) error {
 		f.Close()
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if err := f.Chmod(mode); err != nil {
 		f.Close()
 		return err
 	}

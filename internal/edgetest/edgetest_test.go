@@ -28,7 +28,7 @@ func TestLoadTemplate(t *testing.T) {
 	cors := []CustomHeader{
 		{"Access-Control-Allow-Origin", "*", true},
 		{"Access-Control-Allow-Methods", "GET, HEAD, OPTIONS", true},
-		{"Access-Control-Allow-Headers", "Content-Type, If-None-Match", true},
+		{"Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match", true},
 		{"Access-Control-Expose-Headers", "ETag", true},
 	}
 	for _, c := range []struct{ prefix, page string }{

@@ -144,7 +144,15 @@ func (c *checker) load(ctx context.Context, p *page) {
 
 // get sends one GET, with one extra request header when name is not "".
 // The body is kept when keep is set; its size and SHA-256 always are.
+// The token of Options goes to the checked origin only, never to a host a
+// catalog names.
 func (c *checker) get(ctx context.Context, u, name, value string, keep bool) response {
+	return c.send(ctx, u, name, value, keep, c.opts.Token != "")
+}
+
+// send is get, with the token when withToken is set and u is on the
+// checked origin.
+func (c *checker) send(ctx context.Context, u, name, value string, keep, withToken bool) response {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -152,6 +160,9 @@ func (c *checker) get(ctx context.Context, u, name, value string, keep bool) res
 		return response{err: err}
 	}
 	req.Header.Set("User-Agent", userAgent)
+	if withToken && originOf(req.URL) == c.origin {
+		req.Header.Set("Authorization", "Bearer "+c.opts.Token)
+	}
 	if name != "" {
 		req.Header.Set(name, value)
 	}

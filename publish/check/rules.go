@@ -49,13 +49,14 @@ type Rule struct {
 // ruleTable is every rule Run applies, sorted by name so that ruleLevel
 // can search it.
 var ruleTable = []Rule{
+	{"access.gate", LevelMust, "with a token (a gated site): /tools, the tool catalogue and a tool refuse a request without it, with 401 and a Bearer challenge or 403 (a tool may answer 404), the CORS headers and not the document; the discovery catalogs may answer, when kept public"},
 	{"ai-catalog.content-type", LevelMust, "/.well-known/ai-catalog.json is served as application/ai-catalog+json"},
 	{"ai-catalog.entries", LevelMust, "the AI catalog is a JSON object whose entries each have an identifier, a type and exactly one of url (absolute http or https) or data; a tool catalog entry's toolCatalog has a url and a boolean compactView"},
 	{"ai-catalog.identifier", LevelMust, "identifiers are unique; an MCP server's is urn:air:DOMAIN:mcp:NAME, with DOMAIN the host's domain when the catalog names one"},
 	{"ai-catalog.media-type", LevelMust, "entries of a type clients do not know are ignored: reported as skip and not fetched"},
 	{"ai-catalog.spec-version", LevelMust, `specVersion is "1.0"`},
 	{"ai-catalog.status", LevelShould, "/.well-known/ai-catalog.json is published (200)"},
-	{"cache.control", LevelShould, "every document but the MCP catalog is served with Cache-Control: public, max-age=3600"},
+	{"cache.control", LevelShould, "every document but the MCP catalog is served with Cache-Control: public, max-age=3600, or private, max-age=3600 behind a gate"},
 	{"cache.etag", LevelShould, "every document has a strong ETag (a weak one only on a response compressed on the way, as CDNs do), and a GET with If-None-Match and that ETag gets 304"},
 	{"card.content-type", LevelMust, "a card is served with the media type its catalog entry names: application/mcp-server+json from the MCP catalog, the entry's type (application/mcp-server-card+json for v1 cards) from the AI catalog"},
 	{"card.cors-etag", LevelShould, "a card on the checked origin also allows the If-None-Match request header (Access-Control-Allow-Headers) and exposes ETag (Access-Control-Expose-Headers)"},

@@ -46,6 +46,10 @@ type Options struct {
 	// check runs where internal services are within reach. Client, when
 	// set, is used as it is.
 	AllowPrivate bool
+	// Token, when set, is a bearer token of a gated site: every request to
+	// the checked origin carries it (and no other request), and the
+	// access.gate rule asks the gated routes without it.
+	Token string
 }
 
 // Defaults of Options.
@@ -218,6 +222,7 @@ type checker struct {
 	compactByID, toolByID          map[string]any
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
+	gate                           gateState
 }
 
 // at is the URL of route on the checked site.
@@ -312,6 +317,7 @@ func (c *checker) run(ctx context.Context) {
 	c.checkCompact(toolsURL + "?view=" + spec.ViewCompact)
 	c.checkUnknown(toolsURL, ids)
 	c.checkCatalogue(c.at(spec.RouteToolCatalogue))
+	c.checkGate(crawl, ids)
 	c.checkHeaders()
 	c.checkLimits()
 }

@@ -76,11 +76,16 @@ func (c *checker) checkHeaders() {
 			c.cors("card.cors-etag", p, cardCORSProblem, "conditional requests allowed, ETag exposed", "a card should allow If-None-Match and expose ETag")
 		}
 		cc := strings.Join(p.header.Values("Cache-Control"), ", ")
-		switch prob := cacheProblem(cc); {
+		private := c.private(u)
+		want := "should be served with Cache-Control: public, max-age=3600"
+		if private {
+			want = "should be served with Cache-Control: private, max-age=3600: it is behind the gate, and a shared cache must not keep it"
+		}
+		switch prob := cacheProblem(cc, private); {
 		case cc == "":
-			c.add(cacheRule, ResultFail, u, "no Cache-Control", "should be served with Cache-Control: public, max-age=3600")
+			c.add(cacheRule, ResultFail, u, "no Cache-Control", want)
 		case prob != "":
-			c.add(cacheRule, ResultFail, u, "Cache-Control: "+cc+" ("+prob+")", "should be served with Cache-Control: public, max-age=3600")
+			c.add(cacheRule, ResultFail, u, "Cache-Control: "+cc+" ("+prob+")", want)
 		default:
 			c.add(cacheRule, ResultPass, u, "Cache-Control: "+cc, "cacheable for an hour")
 		}
@@ -171,22 +176,29 @@ func hasToken(h http.Header, name, token string, caseSensitive bool) bool {
 }
 
 // cacheProblem says how a Cache-Control value falls short of
-// "public, max-age=3600", "" if it does not.
-func cacheProblem(v string) string {
-	public, maxAge := false, ""
+// "public, max-age=3600", or of "private, max-age=3600" when private is
+// set, "" if it does not.
+func cacheProblem(v string, private bool) string {
+	public, priv, maxAge := false, false, ""
 	for _, d := range strings.Split(strings.ToLower(v), ",") {
 		name, val, _ := strings.Cut(strings.TrimSpace(d), "=")
 		switch name {
 		case "public":
 			public = true
+		case "private":
+			priv = true
 		case "max-age":
 			maxAge = strings.Trim(val, `"`)
-		case "private", "no-store":
+		case "no-store":
 			return name
 		}
 	}
 	switch {
-	case !public:
+	case private && (public || !priv):
+		return "not private"
+	case !private && priv:
+		return "private"
+	case !private && !public:
 		return "not public"
 	case maxAge == "":
 		return "no max-age"

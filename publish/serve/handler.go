@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -23,8 +25,16 @@ const gzipMin = 512
 // with Allow for other methods; gzip when the client asks for it. The
 // documents are held in memory and looked up by route, so no request path
 // ever reaches a filesystem.
+//
+// A gated site (build.Site.Access) answers only requests with a valid
+// token for its tenant, signed with one of keys, as its edge does (see
+// package gate), and marks what it lets through private.
 type Handler struct {
-	docs map[docKey]*servedDoc
+	docs   map[docKey]*servedDoc
+	tenant string
+	access gate.Access
+	keys   gate.Keys
+	now    func() time.Time
 }
 
 type docKey struct{ route, view string }
@@ -39,9 +49,11 @@ type servedDoc struct {
 	gzipLength string
 }
 
-// NewHandler prepares the documents of one site for serving.
-func NewHandler(docs []build.Document) (*Handler, error) {
-	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs))}
+// NewHandler prepares the documents of one site for serving; keys open
+// the site when it is gated.
+func NewHandler(site *build.Site, keys gate.Keys) (*Handler, error) {
+	docs := site.Documents
+	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs)), tenant: site.Tenant, access: site.Access, keys: keys, now: time.Now}
 	for _, d := range docs {
 		sd := &servedDoc{route: d.Route, body: d.Body, lengthText: strconv.Itoa(len(d.Body))}
 		if len(d.Body) >= gzipMin {
@@ -85,13 +97,32 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	gated := !h.access.IsPublic(r.URL.Path)
+	if gated {
+		err := gate.Verify(r.Header.Get("Authorization"), h.tenant, h.now(), h.lookupKey)
+		if err != nil {
+			no := gate.Refuse(h.tenant, r.URL.Path, err)
+			if no.Challenge != "" {
+				hdr.Set("WWW-Authenticate", no.Challenge)
+			}
+			if no.Message == "" {
+				no.Message = notFoundMessage(r.URL.Path)
+			}
+			writeError(w, r, no.Status, no.Message)
+			return
+		}
+	}
 	doc := h.lookup(r)
 	if doc == nil {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.URL.Path))
 		return
 	}
 	hdr.Set("Content-Type", doc.route.ContentType)
-	hdr.Set("Cache-Control", doc.route.CacheControl)
+	if gated {
+		hdr.Set("Cache-Control", gate.CacheControl(doc.route.CacheControl))
+	} else {
+		hdr.Set("Cache-Control", doc.route.CacheControl)
+	}
 	hdr.Set("Vary", "Accept-Encoding")
 	body, etag, length := doc.body, doc.route.ETag, doc.lengthText
 	if doc.gzipped != nil && acceptsGzip(r.Header.Values("Accept-Encoding")) {
@@ -109,6 +140,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(body)
 	}
+}
+
+// lookupKey reads a signing key of the site's tenant.
+func (h *Handler) lookupKey(storeKey string) (string, bool) {
+	v, ok := h.keys[storeKey]
+	return v, ok
 }
 
 // lookup finds the document of a request: its path and, on the tool

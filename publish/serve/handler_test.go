@@ -21,7 +21,7 @@ import (
 func exampleServer(t testing.TB) (*httptest.Server, *build.Site) {
 	t.Helper()
 	b := buildtest.Example(t)
-	h, err := NewHandler(b.Sites[0].Documents)
+	h, err := NewHandler(b.Sites[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestHandlerRoutes(t *testing.T) {
 			for k, v := range map[string]string{
 				"Access-Control-Allow-Origin":  "*",
 				"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
-				"Access-Control-Allow-Headers": "Content-Type, If-None-Match",
+				"Access-Control-Allow-Headers": "Authorization, Content-Type, If-None-Match",
 			} {
 				if got := resp.Header.Get(k); got != v {
 					t.Errorf("%s = %q, want %q", k, got, v)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -36,6 +37,10 @@ type Options struct {
 	// Origin is the origin the discovery catalogs of a catalog folder name;
 	// "" is the served address, so that they point at this server.
 	Origin string
+	// Keys open a gated site (see package gate): a request for it is
+	// answered only with a valid token for its tenant signed with one of
+	// them. Without them, a gated site refuses every request it gates.
+	Keys gate.Keys
 	// Watch rebuilds a catalog folder when a file under it changes. While
 	// the new version is invalid, the last good build stays served.
 	Watch bool
@@ -93,10 +98,10 @@ func Run(ctx context.Context, opts Options) error {
 
 	var h *Handler
 	if isBuild {
-		h, err = openHandler(ctx, opts.Dir, opts.Tenant)
+		h, err = openHandler(ctx, opts.Dir, opts.Tenant, opts.Keys)
 	} else {
 		var diags build.Diagnostics
-		h, diags, err = compileHandler(ctx, opts.Dir, opts.Tenant, origin)
+		h, diags, err = compileHandler(ctx, opts, origin)
 		if err == nil && diags.HasErrors() {
 			err = &InvalidError{Dir: opts.Dir, Diagnostics: diags}
 		}
@@ -126,7 +131,7 @@ func Run(ctx context.Context, opts Options) error {
 }
 
 // openHandler prepares the site of tenant in the built site dir.
-func openHandler(ctx context.Context, dir, tenant string) (*Handler, error) {
+func openHandler(ctx context.Context, dir, tenant string, keys gate.Keys) (*Handler, error) {
 	o, err := build.Open(ctx, dir)
 	if err != nil {
 		return nil, err
@@ -135,7 +140,7 @@ func openHandler(ctx context.Context, dir, tenant string) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewHandler(site.Documents)
+	return NewHandler(site, keys)
 }
 
 // OriginError is the error of Run when Options.Origin is not an origin a
@@ -160,15 +165,22 @@ func listenOrigin(addr net.Addr) string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-// compileHandler builds a catalog folder in memory and prepares the site of
-// tenant for serving. An invalid catalog gives its diagnostics and no
-// handler; err is for a build that failed or a tenant that names no site.
-func compileHandler(ctx context.Context, dir, tenant, origin string) (*Handler, build.Diagnostics, error) {
+// compileHandler builds the catalog folder of opts in memory and prepares
+// the site of its tenant for serving, at origin. An invalid catalog gives
+// its diagnostics and no handler; err is for a build that failed or a
+// tenant that names no site.
+func compileHandler(ctx context.Context, opts Options, origin string) (*Handler, build.Diagnostics, error) {
+	dir, tenant := opts.Dir, opts.Tenant
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		return nil, diags, nil
 	}
+	// Every site is served here, whatever origin it has when published.
 	cat.Config.Origin = origin
+	for id, ts := range cat.Config.TenantSites {
+		ts.Origin = ""
+		cat.Config.TenantSites[id] = ts
+	}
 	b, err := build.Compile(ctx, cat)
 	if err != nil {
 		return nil, diags, err
@@ -177,14 +189,14 @@ func compileHandler(ctx context.Context, dir, tenant, origin string) (*Handler, 
 	if err != nil {
 		return nil, diags, err
 	}
-	h, err := NewHandler(site.Documents)
+	h, err := NewHandler(site, opts.Keys)
 	return h, diags, err
 }
 
 // rebuild is one rebuild of Watch: a valid catalog replaces the served site;
 // an invalid one is reported and the last good build stays.
 func rebuild(ctx context.Context, opts Options, origin string, live *Live) {
-	h, diags, err := compileHandler(ctx, opts.Dir, opts.Tenant, origin)
+	h, diags, err := compileHandler(ctx, opts, origin)
 	if err == nil && !diags.HasErrors() {
 		live.Set(h)
 	}

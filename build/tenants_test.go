@@ -1,0 +1,81 @@
+package build
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+const tenantsConfig = `site: {origin: https://tools.example.com, publisher: example.com}
+tenants:
+  - acme
+  - id: globex
+    origin: https://globex.tools.example.com
+    gate: token
+    publicDiscovery: true
+  - id: initech
+    gate: token
+`
+
+// TestTenantOriginsAndGates checks tenants with their own origin and gate: each
+// site's documents name its origin, and the route table keeps its access.
+func TestTenantOriginsAndGates(t *testing.T) {
+	cat := checkDiags(t, map[string]string{"signpost.yaml": tenantsConfig, "tools/a.yaml": "tools:\n" + tool()})
+	if got := strings.Join(cat.Config.Tenants, ","); got != "acme,globex,initech" {
+		t.Fatalf("tenants %s", got)
+	}
+	out, err := Compile(context.Background(), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		origin string
+		access gate.Access
+	}{
+		"acme":    {"https://tools.example.com", gate.Access{}},
+		"globex":  {"https://globex.tools.example.com", gate.Access{Token: true, PublicDiscovery: true}},
+		"initech": {"https://tools.example.com", gate.Access{Token: true}},
+	}
+	for _, s := range out.Sites {
+		w := want[s.Tenant]
+		if s.Origin != w.origin || s.Access != w.access {
+			t.Errorf("site %s: origin %s, access %+v; want %s, %+v", s.Tenant, s.Origin, s.Access, w.origin, w.access)
+		}
+		for _, d := range s.Documents {
+			if d.Route.Route == spec.RouteAICatalog && !strings.Contains(string(d.Body), `"url":"`+w.origin+`/tools"`) {
+				t.Errorf("site %s: the AI catalog does not name %s/tools:\n%s", s.Tenant, w.origin, d.Body)
+			}
+		}
+	}
+	rt := out.RouteTable()
+	if rt.Sites[0].Access != nil || rt.Sites[1].Access == nil || !rt.Sites[1].Access.PublicDiscovery {
+		t.Errorf("route table access: %+v %+v", rt.Sites[0].Access, rt.Sites[1].Access)
+	}
+}
+
+func TestTenantRules(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": `site: {origin: https://tools.example.com, publisher: example.com}
+tenants:
+  - acme
+  - id: acme
+  - id: globex
+    origin: https://shared.example.com
+  - id: initech
+    origin: https://shared.example.com/
+  - id: umbrella
+    publicDiscovery: true
+  - id: hooli
+    origin: http://hooli.example.com
+`,
+		"tools/a.yaml": "tools:\n" + tool(),
+	},
+		`signpost.yaml:4:5: tenant acme is declared twice`,
+		`signpost.yaml:8:13: tenants globex and initech share the origin https://shared.example.com/: each tenant's origin must serve its own site only`,
+		`signpost.yaml:10:22: tenant umbrella: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery`,
+		`signpost.yaml:12:13: tenant hooli: origin "http://hooli.example.com" must use https: plain http is only for loopback hosts`,
+	)
+}

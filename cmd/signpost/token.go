@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/internal/atomicfile"
+)
+
+func newTokenCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "token",
+		Short: "Make the keys and tokens of gated tenant sites",
+		Long: `A tenant declared with gate: token in signpost.yaml is served only to
+requests carrying Authorization: Bearer TOKEN, a token for that tenant signed
+with one of its keys (an HS256 JSON Web Token; its claims are aud, the
+tenant, and exp).
+
+The keys file holds the keys, shaped as a CloudFront KeyValueStore import
+file, so that one file feeds the store associated with the site's
+viewer-request function, signpost serve --token-keys and your token service:
+
+  {"data": [{"key": "acme/k1", "value": "SECRET"}]}
+
+Keep it out of Git: it is as secret as a password. signpost writes it
+readable by its owner only.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newTokenKeyCmd(), newTokenMintCmd())
+	return cmd
+}
+
+func newTokenKeyCmd() *cobra.Command {
+	var file, tenant, kid string
+	cmd := &cobra.Command{
+		Use:   "key --tenant ID --keys FILE",
+		Short: "Add a new random signing key for a tenant to a keys file",
+		Long: `Key adds a fresh random key (32 bytes of crypto/rand, base64url) for the
+tenant to the keys file, creating the file when it is missing. To rotate, add
+a key with a new --kid, mint new tokens with it, and remove the old key from
+the file and the store once the tokens it signed have expired (at most a day).`,
+		Example: `  signpost token key --tenant acme --keys keys.json
+  signpost token key --tenant acme --kid k2 --keys keys.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			keys := gate.Keys{}
+			data, err := os.ReadFile(file)
+			switch {
+			case err == nil:
+				if keys, err = gate.ReadKeys(data); err != nil {
+					return fmt.Errorf("%s: %w", file, err)
+				}
+			case !errors.Is(err, fs.ErrNotExist):
+				return err
+			}
+			if kid == "" {
+				kid = "k1"
+				if last, ok := keys.Latest(tenant); ok {
+					return usageError{fmt.Errorf("%s already has the key %s in %s: name the new key with --kid", tenant, gate.StoreKey(tenant, last), file)}
+				}
+			}
+			name := gate.StoreKey(tenant, kid)
+			if _, ok := keys[name]; ok {
+				return usageError{fmt.Errorf("%s already holds the key %s: choose another --kid", file, name)}
+			}
+			keys[name] = gate.NewSecret()
+			if _, err := gate.ReadKeys(keys.Marshal()); err != nil {
+				return usageError{fmt.Errorf("--tenant %s --kid %s: %w", tenant, kid, err)}
+			}
+			if err := atomicfile.WritePrivate(cmd.Context(), file, keys.Marshal()); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "added the key %s to %s; put the file in the site's KeyValueStore and keep it out of Git\n", name, file)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "keys", "", "the keys file (created when missing)")
+	cmd.Flags().StringVar(&tenant, "tenant", "", "the tenant the key opens")
+	cmd.Flags().StringVar(&kid, "kid", "", "the key's id (default k1, for a tenant's first key)")
+	_ = cmd.MarkFlagRequired("keys")
+	_ = cmd.MarkFlagRequired("tenant")
+	return cmd
+}
+
+func newTokenMintCmd() *cobra.Command {
+	var file, tenant, kid string
+	var ttl time.Duration
+	cmd := &cobra.Command{
+		Use:   "mint --tenant ID --keys FILE",
+		Short: "Print a token for a tenant's gated site, for testing",
+		Long: `Mint prints a token for the tenant, signed with its key --kid (by default the
+one whose id sorts last), valid for --ttl (at most 24h). Send it as
+Authorization: Bearer TOKEN, or give it to signpost check --token.
+
+Clients in production get their tokens from your own token service, which
+signs them with the same keys.`,
+		Example: `  signpost token mint --tenant acme --keys keys.json --ttl 15m
+  signpost check https://acme.tools.example.com --token "$(signpost token mint --tenant acme --keys keys.json)"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return err
+			}
+			keys, err := gate.ReadKeys(data)
+			if err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			if kid == "" {
+				var ok bool
+				if kid, ok = keys.Latest(tenant); !ok {
+					return usageError{fmt.Errorf("%s has no key for %s: add one with signpost token key --tenant %s --keys %s", file, tenant, tenant, file)}
+				}
+			}
+			if ttl <= 0 || ttl > gate.MaxLifetime {
+				return usageError{fmt.Errorf("--ttl %v: a token lives more than no time and at most %v", ttl, gate.MaxLifetime)}
+			}
+			tok, err := gate.Mint(keys, tenant, kid, time.Now(), ttl)
+			if err != nil {
+				return usageError{fmt.Errorf("--tenant %s --kid %s: %w", tenant, kid, err)}
+			}
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), strings.TrimSpace(tok))
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&file, "keys", "", "the keys file")
+	cmd.Flags().StringVar(&tenant, "tenant", "", "the tenant the token opens")
+	cmd.Flags().StringVar(&kid, "kid", "", "the key to sign with (default: the tenant's key whose id sorts last)")
+	cmd.Flags().DurationVar(&ttl, "ttl", time.Hour, "how long the token is valid (at most 24h)")
+	_ = cmd.MarkFlagRequired("keys")
+	_ = cmd.MarkFlagRequired("tenant")
+	return cmd
+}

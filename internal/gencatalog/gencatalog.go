@@ -1,0 +1,164 @@
+// Package gencatalog writes large catalogs for benchmarks and tests:
+// generated declarations of realistic size and shape, the same bytes for
+// the same options, so that figures measured on two machines, or before and
+// after a change, describe the same input.
+package gencatalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// Options shape a generated catalog. The zero value is a catalog of no
+// tools with two tenants.
+type Options struct {
+	// Tools is the number of tools. A tenth of them are recorded from MCP
+	// servers (500 to a recording), the rest declared 100 to a file, or
+	// all in one file with OneFile.
+	Tools   int
+	OneFile bool
+	// Servers is the number of declared MCP servers, each with both cards
+	// at their default paths, in namespaces of 50.
+	Servers int
+	// NoTenants builds one site instead of one for each of acme and globex.
+	NoTenants bool
+}
+
+// Write writes the catalog of o into dir, which it creates.
+func Write(dir string, o Options) error {
+	r := rand.New(rand.NewPCG(uint64(o.Tools), 42))
+	var files []file
+	add := func(name string, data []byte) { files = append(files, file{name, data}) }
+
+	config := "site: {origin: https://example.com, publisher: example.com}\n"
+	if !o.NoTenants {
+		config += "tenants: [acme, globex]\n"
+	}
+	add("signpost.yaml", []byte(config))
+
+	tiers := []string{spec.TierPure, spec.TierRead, spec.TierWrite}
+	replays := []string{spec.ReplayDeterministic, spec.ReplayIdempotent, spec.ReplayKeyed, spec.ReplayUnsafe}
+	egresses := []string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}
+	recorded := o.Tools / 10
+	declared := o.Tools - recorded
+	perFile := 100
+	if o.OneFile {
+		perFile = max(declared, 1)
+	}
+	for f := 0; f*perFile < declared; f++ {
+		var b strings.Builder
+		b.WriteString("tools:\n")
+		for i := f * perFile; i < min(declared, (f+1)*perFile); i++ {
+			schema, _ := json.Marshal(schemaOf(r))
+			fmt.Fprintf(&b, "  - toolId: tool_%05d\n    title: Tool number %d\n    description: %s\n    source: host-extension\n    safetyTier: %s\n    replayPolicy: %s\n    egress: %s\n",
+				i, i, text(r, 12+r.IntN(30)), tiers[r.IntN(3)], replays[r.IntN(4)], egresses[r.IntN(3)])
+			if !o.NoTenants && r.IntN(5) == 0 {
+				fmt.Fprintf(&b, "    tenants: [%s]\n", []string{"acme", "globex"}[r.IntN(2)])
+			}
+			fmt.Fprintf(&b, "    inputSchema: %s\n", schema)
+		}
+		name := fmt.Sprintf("tools/team%03d.yaml", f)
+		if o.OneFile {
+			name = "tools/all.yaml"
+		}
+		add(name, []byte(b.String()))
+	}
+	for f := 0; f*500 < recorded; f++ {
+		var tools []map[string]any
+		for i := f * 500; i < min(recorded, (f+1)*500); i++ {
+			tools = append(tools, map[string]any{
+				"name":        fmt.Sprintf("remoteTool%05d", i),
+				"description": text(r, 10+r.IntN(20)),
+				"inputSchema": schemaOf(r),
+				"annotations": map[string]any{"readOnlyHint": true},
+			})
+		}
+		data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": tools}})
+		add(fmt.Sprintf("imports/recorded/server%02d.json", f), data)
+		add(fmt.Sprintf("imports/server%02d.yaml", f), fmt.Appendf(nil, "mcp:\n  from: recorded/server%02d.json\n  server: com.example/server%02d\n  toolIdPrefix: s%02d\n", f, f, f))
+	}
+	if o.Servers > 0 {
+		var b strings.Builder
+		b.WriteString("servers:\n")
+		for i := range o.Servers {
+			fmt.Fprintf(&b, "  - name: com.example-team%02d/service-%04d\n    version: 1.%d.0\n    description: %s\n    remotes:\n      - {type: streamable-http, url: \"https://mcp.example.com/service-%04d\"}\n",
+				i/50, i, i%10, text(r, 4+r.IntN(6)), i)
+		}
+		add("servers/generated.yaml", []byte(b.String()))
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("generate a catalog: %w", err)
+		}
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			return fmt.Errorf("generate a catalog: %w", err)
+		}
+	}
+	return nil
+}
+
+type file struct {
+	name string
+	data []byte
+}
+
+var words = strings.Fields(`the a returns lists creates updates account invoice customer order ticket
+region forecast status service report page document query filter result for of with by in and from
+when only each every current open closed pending approved amount currency date owner team project`)
+
+// text returns a sentence of n words.
+func text(r *rand.Rand, n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = words[r.IntN(len(words))]
+	}
+	s := strings.Join(w, " ")
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// schemaOf returns an input schema of 3 to 10 properties: enums, bounded
+// integers, anyOf with null, arrays of a $ref'd item, nested objects.
+func schemaOf(r *rand.Rand) map[string]any {
+	props := map[string]any{}
+	var required []any
+	for i := range 3 + r.IntN(8) {
+		name := fmt.Sprintf("%s_%d", words[r.IntN(len(words))], i)
+		var p map[string]any
+		switch r.IntN(6) {
+		case 0:
+			p = map[string]any{"type": "string", "enum": []any{"open", "closed", "pending"}, "default": "open"}
+		case 1:
+			p = map[string]any{"type": "integer", "minimum": 1, "maximum": 100}
+		case 2:
+			p = map[string]any{"anyOf": []any{map[string]any{"type": "string", "format": "date"}, map[string]any{"type": "null"}}}
+		case 3:
+			p = map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/item"}}
+		case 4:
+			p = map[string]any{"type": "object", "properties": map[string]any{
+				"id": map[string]any{"type": "string", "pattern": "^[a-z0-9-]+$"}, "note": map[string]any{"type": "string", "maxLength": 500}}}
+		default:
+			p = map[string]any{"type": "boolean"}
+		}
+		p["description"] = text(r, 5+r.IntN(15))
+		props[name] = p
+		if r.IntN(2) == 0 {
+			required = append(required, name)
+		}
+	}
+	s := map[string]any{
+		"type": "object", "properties": props, "additionalProperties": false,
+		"$defs": map[string]any{"item": map[string]any{"type": "object", "properties": map[string]any{
+			"sku": map[string]any{"type": "string"}, "quantity": map[string]any{"type": "integer", "minimum": 1}}, "required": []any{"sku"}}},
+	}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
