@@ -19,6 +19,16 @@
 //
 // Nothing is cached and nothing is compressed: every request reaches the
 // origin, so a test sees what the bucket holds at that moment.
+//
+// The functions run as the cloudfront-js-2.0 runtime offers them: a
+// handler may be async (a promise still pending once the function has no
+// more work is an error, as nothing else could settle it); a function may
+// import cf from 'cloudfront' and read Config.KeyValueStore through
+// cf.kvs() (get, exists, meta), and use require('crypto') (createHash,
+// createHmac: md5, sha1, sha256) and Buffer. Any other import or require
+// fails, and nothing of node (process, its require, its Buffer) is
+// reachable. StartFunctions and StartFunctionsWithStore run the functions
+// alone, for tests that call them directly.
 package edgetest
 
 import (
@@ -50,6 +60,11 @@ const (
 	maxObjectBytes = 64 << 20
 	// maxResultBytes bounds one line of node's output.
 	maxResultBytes = 16 << 20
+	// A CloudFront key value store's quotas: a key's size, a value's, the
+	// whole store's.
+	maxKeyBytes   = 512
+	maxValueBytes = 1 << 10
+	maxStoreBytes = 5 << 20
 )
 
 // Origin is the bucket as the distribution reads it. *s3.Client satisfies
@@ -72,6 +87,10 @@ type Config struct {
 	// so by default a missing key is S3's 403 AccessDenied, whatever the
 	// S3-compatible server under test answers.
 	OriginCanList bool
+	// KeyValueStore is the key value store associated with the functions
+	// (key → value), which they read with import cf from 'cloudfront' and
+	// cf.kvs(). Nil is none associated: cf.kvs() throws.
+	KeyValueStore map[string]string
 	// FunctionTimeout bounds each function run (DefaultFunctionTimeout when
 	// zero); OriginTimeout each origin request (DefaultOriginTimeout).
 	FunctionTimeout, OriginTimeout time.Duration
@@ -116,7 +135,7 @@ func New(ctx context.Context, cfg Config) (*Edge, error) {
 	}
 	e := &Edge{cfg: cfg}
 	if len(functions) > 0 {
-		n, err := startNode(ctx, functions)
+		n, err := startNode(ctx, functions, cfg.KeyValueStore)
 		if err != nil {
 			return nil, err
 		}
