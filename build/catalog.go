@@ -132,6 +132,11 @@ type Distribution struct {
 	// (FunctionName-viewer-request, FunctionName-viewer-response), whose
 	// code publish keeps up to date.
 	FunctionName string
+	// KeyValueStoreARN, when set, is the CloudFront KeyValueStore that
+	// publish associates with the viewer-request function (never the
+	// viewer-response one); empty means that function has none. It is
+	// set only with FunctionName.
+	KeyValueStoreARN string
 }
 
 // Server is one declared MCP server (see package discovery).

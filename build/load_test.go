@@ -268,7 +268,7 @@ func TestCloudFrontTenants(t *testing.T) {
 `,
 		"t.yaml": "tools:\n" + tool(),
 	},
-		"signpost.yaml:4:8: target one: the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {acme: {distributionId: ...}, ...}} instead of distributionId and functionName",
+		"signpost.yaml:4:8: target one: the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {acme: {distributionId: ...}, ...}} instead of distributionId, functionName and keyValueStoreArn",
 		"signpost.yaml:5:12: target partial: cloudfront.tenants has no distribution for globex: every tenant's site needs its own",
 		"signpost.yaml:6:13: target stranger: cloudfront.tenants names initech, which is not a tenant of the catalog",
 		"signpost.yaml:7:11: target shared: tenants acme and globex share the functionName f, but their sites need different functions: give each its own",
@@ -329,5 +329,71 @@ func TestSiteSettingsScanned(t *testing.T) {
 	},
 		`signpost.yaml:1:16: origin "https://…@example.com" must be scheme and host only, like https://example.com`,
 		"signpost.yaml:1:96: contains a GitHub token (ghp_…): remove it; signpost.yaml is public with the catalog, and signpost publish takes credentials from its environment",
+	)
+}
+
+// TestKeyValueStore checks the key value store of a distribution: decoded
+// beside its functionName, for the one distribution and for each tenant's,
+// and refused with its position when it is no store's ARN or has no
+// function to be associated with.
+func TestKeyValueStore(t *testing.T) {
+	const arn = "arn:aws:cloudfront::123456789012:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111"
+	cat := checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig + `targets:
+  production: {s3: {bucket: abc}, cloudfront: {distributionId: E1, functionName: site, keyValueStoreArn: "` + arn + `"}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	})
+	want := &CloudFrontTarget{Distributions: map[string]Distribution{"": {ID: "E1", FunctionName: "site", KeyValueStoreARN: arn}}}
+	if diff := cmp.Diff(want, cat.Config.Targets["production"].CloudFront); diff != "" {
+		t.Errorf("cloudfront (-want +got):\n%s", diff)
+	}
+	withTenants := testConfig + "tenants: [acme, globex]\ntargets:\n"
+	cat = checkDiags(t, map[string]string{
+		"signpost.yaml": withTenants + `  production:
+    s3: {bucket: abc}
+    cloudfront:
+      tenants:
+        acme: {distributionId: E1ACME, functionName: acme, keyValueStoreArn: "` + arn + `"}
+        globex: {distributionId: E1GLOBEX, functionName: globex}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	})
+	want = &CloudFrontTarget{Distributions: map[string]Distribution{
+		"acme":   {ID: "E1ACME", FunctionName: "acme", KeyValueStoreARN: arn},
+		"globex": {ID: "E1GLOBEX", FunctionName: "globex"},
+	}}
+	if diff := cmp.Diff(want, cat.Config.Targets["production"].CloudFront); diff != "" {
+		t.Errorf("tenants' cloudfront (-want +got):\n%s", diff)
+	}
+
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig + `targets:
+  region: {s3: {bucket: abc}, cloudfront: {distributionId: E1, functionName: f, keyValueStoreArn: "arn:aws:cloudfront:us-east-1:123456789012:key-value-store/a1b2"}}
+  short: {s3: {bucket: abc}, cloudfront: {distributionId: E1, functionName: f, keyValueStoreArn: "arn:aws:cloudfront::1234:key-value-store/a1b2"}}
+  kind: {s3: {bucket: abc}, cloudfront: {distributionId: E1, functionName: f, keyValueStoreArn: "arn:aws:cloudfront::123456789012:function/a1b2"}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	},
+		`signpost.yaml:3:99: must be the ARN of a CloudFront KeyValueStore: arn:aws:cloudfront::ACCOUNT:key-value-store/ID, with a 12-digit account, such as arn:aws:cloudfront::123456789012:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111; got "arn:aws:cloudfront:us-east-1:123456789012:key-value-store/a1b2"`,
+		`signpost.yaml:4:98: must be the ARN of a CloudFront KeyValueStore: arn:aws:cloudfront::ACCOUNT:key-value-store/ID, with a 12-digit account, such as arn:aws:cloudfront::123456789012:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111; got "arn:aws:cloudfront::1234:key-value-store/a1b2"`,
+		`signpost.yaml:5:97: must be the ARN of a CloudFront KeyValueStore: arn:aws:cloudfront::ACCOUNT:key-value-store/ID, with a 12-digit account, such as arn:aws:cloudfront::123456789012:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111; got "arn:aws:cloudfront::123456789012:function/a1b2"`,
+	)
+	checkDiags(t, map[string]string{
+		"signpost.yaml": withTenants + `  alone: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: a}, globex: {distributionId: E2, keyValueStoreArn: "` + arn + `"}}}}
+  top: {s3: {bucket: abc}, cloudfront: {keyValueStoreArn: "` + arn + `", tenants: {acme: {distributionId: E1}, globex: {distributionId: E2}}}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	},
+		"signpost.yaml:4:10: target alone: cloudfront.tenants.globex.keyValueStoreArn is associated with the viewer-request function that publish keeps up to date: add functionName beside it, or remove keyValueStoreArn",
+		"signpost.yaml:5:8: target top: the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {acme: {distributionId: ...}, ...}} instead of distributionId, functionName and keyValueStoreArn",
+	)
+	checkDiags(t, map[string]string{
+		"signpost.yaml": testConfig + `targets:
+  nofn: {s3: {bucket: abc}, cloudfront: {distributionId: E1, keyValueStoreArn: "` + arn + `"}}
+`,
+		"t.yaml": "tools:\n" + tool(),
+	},
+		"signpost.yaml:3:9: target nofn: cloudfront.keyValueStoreArn is associated with the viewer-request function that publish keeps up to date: add functionName beside it, or remove keyValueStoreArn",
 	)
 }

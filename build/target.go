@@ -67,16 +67,18 @@ func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, s
 	per, hasTenants := cf["tenants"].(map[string]any)
 	_, hasID := cf["distributionId"]
 	_, hasFunction := cf["functionName"]
+	_, hasStore := cf["keyValueStoreArn"]
 	switch {
 	case len(tenants) == 0 && hasTenants:
 		return t, "cloudfront lists tenants, but the catalog declares none: name the one distribution with distributionId"
 	case len(tenants) == 0 && !hasID:
 		return t, "cloudfront needs the distributionId of the distribution in front of the bucket"
 	case len(tenants) == 0:
-		t.Distributions[""] = Distribution{ID: str(cf, "distributionId"), FunctionName: str(cf, "functionName")}
-		return t, ""
-	case hasID || hasFunction:
-		return t, fmt.Sprintf("the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {%s: {distributionId: ...}, ...}} instead of distributionId and functionName", tenants[0])
+		d := decodeDistribution(cf)
+		t.Distributions[""] = d
+		return t, storeProblem(d, "cloudfront")
+	case hasID || hasFunction || hasStore:
+		return t, fmt.Sprintf("the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {%s: {distributionId: ...}, ...}} instead of distributionId, functionName and keyValueStoreArn", tenants[0])
 	}
 	var missing []string
 	for _, id := range tenants {
@@ -85,7 +87,7 @@ func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, s
 			missing = append(missing, id)
 			continue
 		}
-		t.Distributions[id] = Distribution{ID: str(d, "distributionId"), FunctionName: str(d, "functionName")}
+		t.Distributions[id] = decodeDistribution(d)
 	}
 	if len(missing) > 0 {
 		return t, "cloudfront.tenants has no distribution for " + joinSome(missing, 5) + ": every tenant's site needs its own"
@@ -93,6 +95,11 @@ func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, s
 	for _, id := range sortedKeys(per) {
 		if !slices.Contains(tenants, id) {
 			return t, fmt.Sprintf("cloudfront.tenants names %s, which is not a tenant of the catalog", id)
+		}
+	}
+	for _, id := range tenants {
+		if msg := storeProblem(t.Distributions[id], "cloudfront.tenants."+id); msg != "" {
+			return t, msg
 		}
 	}
 	names := map[string]string{}
@@ -105,6 +112,22 @@ func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, s
 		}
 	}
 	return t, ""
+}
+
+// decodeDistribution reads a schema-valid distribution.
+func decodeDistribution(d map[string]any) Distribution {
+	return Distribution{ID: str(d, "distributionId"), FunctionName: str(d, "functionName"), KeyValueStoreARN: str(d, "keyValueStoreArn")}
+}
+
+// storeProblem explains why the distribution d, at the path at of the
+// cloudfront section, cannot have its key value store, or returns "": the
+// store is associated with a function publish manages, so it needs the
+// functions' name.
+func storeProblem(d Distribution, at string) string {
+	if d.KeyValueStoreARN != "" && d.FunctionName == "" {
+		return at + ".keyValueStoreArn is associated with the viewer-request function that publish keeps up to date: add functionName beside it, or remove keyValueStoreArn"
+	}
+	return ""
 }
 
 // TargetProblem is a field of an S3 target that cannot be used, and why.

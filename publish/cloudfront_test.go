@@ -140,7 +140,7 @@ func TestFunctionLifecycle(t *testing.T) {
 		{v2, FunctionUpdate},
 		{v2, FunctionUnchanged},
 	} {
-		p, err := planFunction(ctx, client, req, step.code)
+		p, err := planFunction(ctx, client, req, step.code, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +166,7 @@ func TestFunctionLifecycle(t *testing.T) {
 	// plan: the update still names the version it replaces, read just
 	// before it, so it goes through, and publishing makes it live.
 	srv.AddFunction("other-viewer-request", []byte("old"))
-	p, err := planFunction(ctx, client, "other-viewer-request", v1)
+	p, err := planFunction(ctx, client, "other-viewer-request", v1, "")
 	if err != nil || p.Action != FunctionUpdate {
 		t.Fatalf("plan %+v, %v", p, err)
 	}
@@ -177,7 +177,7 @@ func TestFunctionLifecycle(t *testing.T) {
 	}
 	srv.Fail("PublishFunction", 0)
 	// The next run sees the live code still old and finishes the job.
-	p, err = planFunction(ctx, client, "other-viewer-request", v1)
+	p, err = planFunction(ctx, client, "other-viewer-request", v1, "")
 	if err != nil || p.Action != FunctionUpdate {
 		t.Fatalf("replan %+v, %v", p, err)
 	}
@@ -189,7 +189,7 @@ func TestFunctionLifecycle(t *testing.T) {
 	}
 
 	srv.Fail("GetFunction", http.StatusForbidden)
-	if _, err := planFunction(ctx, client, req, v1); err == nil || !strings.Contains(err.Error(), "read CloudFront function "+req) {
+	if _, err := planFunction(ctx, client, req, v1, ""); err == nil || !strings.Contains(err.Error(), "read CloudFront function "+req) {
 		t.Errorf("failing read: error %v", err)
 	}
 }
@@ -281,7 +281,7 @@ func TestFunctionNeverPublished(t *testing.T) {
 	srv, client := newCloudFront(t)
 	ctx := context.Background()
 	code := []byte("function handler(event) { return event.request; }\n")
-	p, err := planFunction(ctx, client, "site-viewer-request", code)
+	p, err := planFunction(ctx, client, "site-viewer-request", code, "")
 	if err != nil || p.Action != FunctionCreate {
 		t.Fatalf("plan %+v, %v", p, err)
 	}
@@ -290,7 +290,7 @@ func TestFunctionNeverPublished(t *testing.T) {
 		t.Fatal("publish did not fail")
 	}
 	srv.Fail("PublishFunction", 0)
-	p, err = planFunction(ctx, client, "site-viewer-request", code)
+	p, err = planFunction(ctx, client, "site-viewer-request", code, "")
 	if err != nil || p.Action != FunctionUpdate {
 		t.Fatalf("plan of a function never published: %+v, %v; want update", p, err)
 	}

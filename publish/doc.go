@@ -4,9 +4,9 @@
 //
 // [Sites] is the one call: it plans every site, then carries the plan out.
 // The plan compares each site with its objects in the bucket (one listing,
-// one read of a manifest) and, with a distribution, with the live code of
-// its CloudFront Functions and the paths an earlier publish left to
-// invalidate. It changes nothing, so that a dry run is the plan alone.
+// one read of a manifest) and, with a distribution, with the live code and
+// key value store association of its CloudFront Functions and the paths an
+// earlier publish left to invalidate. It changes nothing, so that a dry run is the plan alone.
 // More deletes than [Options.MaxDeletes] in any site refuse the whole
 // publish before anything changes, with a [*DeleteLimitError].
 //

@@ -219,11 +219,14 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 		return nil, err
 	}
 	reqName, respName := functionNames(dist.FunctionName)
+	// Only the viewer-request function reads the key value store; the
+	// viewer-response function never has one.
 	for _, f := range []struct {
-		name string
-		code []byte
-	}{{reqName, req}, {respName, resp}} {
-		fp, err := planFunction(ctx, cf, f.name, f.code)
+		name  string
+		code  []byte
+		store string
+	}{{reqName, req, dist.KeyValueStoreARN}, {respName, resp, ""}} {
+		fp, err := planFunction(ctx, cf, f.name, f.code, f.store)
 		if err != nil {
 			return nil, err
 		}

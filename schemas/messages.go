@@ -339,6 +339,7 @@ var patternNames = map[string]string{
 	"^[0-9]+(\\.[0-9]+)? ?(B|kB|KB|MB|GB|KiB|MiB|GiB)?$":           "be a size: a number of bytes, or a number with a unit (B, kB, MB, GB, KiB, MiB or GiB), such as 64MiB",
 	"^[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*$": "be a relative folder of letters, digits, '.', '_' and '-' written with '/', such as tenants/acme",
 	"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$":                     "be a domain name in lower case, such as example.com",
+	"^arn:aws:cloudfront::[0-9]{12}:key-value-store/[A-Za-z0-9-]+$":                                    "be the ARN of a CloudFront KeyValueStore: arn:aws:cloudfront::ACCOUNT:key-value-store/ID, with a 12-digit account, such as arn:aws:cloudfront::123456789012:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111",
 	`^([^/.\\][^/\\]*|\.[^/.\\][^/\\]*|\.\.[^/\\]+)(/([^/.\\][^/\\]*|\.[^/.\\][^/\\]*|\.\.[^/\\]+))*$`: "be a relative key written with '/', without empty, '.' or '..' segments or backslashes",
 }
 

@@ -180,7 +180,7 @@ func TestRunTargets(t *testing.T) {
 	oldDir := catalogtest.Write(t, withTargets(`  production: {s3: {bucket: discovery-a, region: us-east-1}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: fa}, globex: {distributionId: E2}}}}
   pages: {githubPages: {}}
 `))
-	newDir := catalogtest.Write(t, withTargets(`  production: {s3: {bucket: discovery-b, region: us-east-1, prefix: v2}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: fb}, globex: {distributionId: E2}}}}
+	newDir := catalogtest.Write(t, withTargets(`  production: {s3: {bucket: discovery-b, region: us-east-1, prefix: v2}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: fb}, globex: {distributionId: E2, functionName: g, keyValueStoreArn: "arn:aws:cloudfront::123456789012:key-value-store/k1"}}}}
   staging: {s3: {bucket: staging, region: eu-west-1}}
 `))
 	c, err := Run(ctx, Options{Old: oldDir, New: newDir, Repo: t.TempDir()})
@@ -194,6 +194,8 @@ func TestRunTargets(t *testing.T) {
 	want := []string{
 		"target-changed target pages: target removed: published to GitHub Pages",
 		"target-changed target production: cloudfront.tenants.acme.functionName fa -> fb",
+		"target-changed target production: cloudfront.tenants.globex.functionName (none) -> g",
+		"target-changed target production: cloudfront.tenants.globex.keyValueStoreArn (none) -> arn:aws:cloudfront::123456789012:key-value-store/k1",
 		"target-changed target production: s3.bucket discovery-a -> discovery-b",
 		"target-changed target production: s3.prefix (none) -> v2",
 		"target-changed target staging: new target: publishes to s3://staging/",

@@ -77,7 +77,7 @@ func targetFields(t build.Target) map[string]string {
 			if tenant != "" {
 				at += ".tenants." + tenant
 			}
-			f[at+".distributionId"], f[at+".functionName"] = d.ID, d.FunctionName
+			f[at+".distributionId"], f[at+".functionName"], f[at+".keyValueStoreArn"] = d.ID, d.FunctionName, d.KeyValueStoreARN
 		}
 	}
 	return f

@@ -65,8 +65,9 @@ the bucket is addressed path-style.
 With a cloudfront distribution in the target, each site's plan also lists
 the distribution's work, done in this order: the two CloudFront Functions
 (when functionName is set: created if missing, updated and published when the
-build changes their code) switch over once the documents are uploaded and
-before the lists are. The routes and objects whose content changed or that
+build changes their code, or when the viewer-request function's key value
+store association differs from keyValueStoreArn) switch over once the
+documents are uploaded and before the lists are. The routes and objects whose content changed or that
 are deleted are invalidated (new documents need none), collapsed into
 wildcards past --max-invalidation-paths: with deletes, the changed ones
 first, waiting up to --invalidation-timeout for CloudFront to drop the old
@@ -262,7 +263,11 @@ func printPlan(w io.Writer, p *publish.Plan) {
 			continue
 		}
 		for _, f := range c.Functions {
-			fmt.Fprintf(w, "  function %s: %s\n", f.Name, f.Action)
+			note := ""
+			if change := f.KeyValueStoreChange(); change != "" {
+				note = " (" + change + ")"
+			}
+			fmt.Fprintf(w, "  function %s: %s%s\n", f.Name, f.Action, note)
 		}
 		note := ""
 		if n := len(c.Pending); n > 0 {

@@ -3,7 +3,9 @@
 // the wire format of the real service, so that tests drive the real SDK
 // client. It keeps the rules publish relies on: a function has a
 // DEVELOPMENT and a LIVE stage, updates and publishes must name the current
-// version (If-Match), and a name that does not exist is NoSuchFunctionExists.
+// version (If-Match), a name that does not exist is NoSuchFunctionExists,
+// and each stage has its own key value store associations, which an update
+// replaces (none given is none kept) and a publish copies to LIVE.
 package cftest
 
 import (
@@ -22,7 +24,10 @@ import (
 type Function struct {
 	Name, Runtime, Comment string
 	Development, Live      []byte
-	Version                int // bumped by every create, update and publish
+	// KeyValueStores and LiveKeyValueStores are the ARNs of the key value
+	// stores associated with the DEVELOPMENT and the LIVE stage.
+	KeyValueStores, LiveKeyValueStores []string
+	Version                            int // bumped by every create, update and publish
 }
 
 // Invalidation is one invalidation request received.
@@ -67,6 +72,25 @@ func (s *Server) AddFunction(name string, code []byte) {
 	s.functions[name] = &Function{Name: name, Runtime: "cloudfront-js-2.0", Development: code, Live: code, Version: 1}
 }
 
+// AssociateKeyValueStore associates the key value store arn with both
+// stages of the function name, as infrastructure code would; "" removes
+// every association. It reports whether the function exists.
+func (s *Server) AssociateKeyValueStore(name, arn string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok := s.functions[name]
+	if !ok {
+		return false
+	}
+	f.KeyValueStores = nil
+	if arn != "" {
+		f.KeyValueStores = []string{arn}
+	}
+	f.LiveKeyValueStores = slices.Clone(f.KeyValueStores)
+	f.Version++
+	return true
+}
+
 // Function returns a copy of the function name, or false.
 func (s *Server) Function(name string) (Function, bool) {
 	s.mu.Lock()
@@ -75,7 +99,9 @@ func (s *Server) Function(name string) (Function, bool) {
 	if !ok {
 		return Function{}, false
 	}
-	return *f, true
+	c := *f
+	c.KeyValueStores, c.LiveKeyValueStores = slices.Clone(f.KeyValueStores), slices.Clone(f.LiveKeyValueStores)
+	return c, true
 }
 
 // Invalidations returns the invalidations received, in order.
@@ -123,8 +149,17 @@ func (s *Server) Fail(operation string, status int) {
 const apiPrefix = "/2020-05-31/"
 
 type functionConfig struct {
-	Comment string `xml:"Comment"`
-	Runtime string `xml:"Runtime"`
+	Comment                   string                     `xml:"Comment"`
+	Runtime                   string                     `xml:"Runtime"`
+	KeyValueStoreAssociations *keyValueStoreAssociations `xml:"KeyValueStoreAssociations"`
+}
+
+// keyValueStoreAssociations is FunctionConfig.KeyValueStoreAssociations:
+// KeyValueStoreAssociations > Quantity, and Items > KeyValueStoreAssociation
+// > KeyValueStoreARN.
+type keyValueStoreAssociations struct {
+	Quantity *int     `xml:"Quantity"`
+	ARNs     []string `xml:"Items>KeyValueStoreAssociation>KeyValueStoreARN"`
 }
 
 type functionRequest struct {
@@ -228,7 +263,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusConflict, "FunctionAlreadyExists", "function exists")
 			return
 		}
-		f := &Function{Name: req.Name, Runtime: req.FunctionConfig.Runtime, Comment: req.FunctionConfig.Comment, Development: code, Version: 1}
+		f := &Function{Name: req.Name, Runtime: req.FunctionConfig.Runtime, Comment: req.FunctionConfig.Comment, Development: code, KeyValueStores: req.stores(), Version: 1}
 		s.functions[req.Name] = f
 		s.writeSummary(w, http.StatusCreated, "ETag", f, "DEVELOPMENT")
 	case "GetFunction", "DescribeFunction":
@@ -260,7 +295,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "InvalidArgument", err.Error())
 			return
 		}
-		f.Development, f.Runtime, f.Comment = code, req.FunctionConfig.Runtime, req.FunctionConfig.Comment
+		// The config is replaced whole: associations left out are removed.
+		f.Development, f.Runtime, f.Comment, f.KeyValueStores = code, req.FunctionConfig.Runtime, req.FunctionConfig.Comment, req.stores()
 		f.Version++
 		// The real service names the version in an "ETtag" header here.
 		s.writeSummary(w, http.StatusOK, "ETtag", f, "DEVELOPMENT")
@@ -269,7 +305,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if f == nil {
 			return
 		}
-		f.Live = f.Development
+		f.Live, f.LiveKeyValueStores = f.Development, slices.Clone(f.KeyValueStores)
 		f.Version++
 		s.writeSummary(w, http.StatusOK, "", f, "LIVE")
 	}
@@ -307,7 +343,31 @@ func decodeFunction(body []byte, req *functionRequest) ([]byte, error) {
 	if req.FunctionConfig.Runtime != "cloudfront-js-1.0" && req.FunctionConfig.Runtime != "cloudfront-js-2.0" {
 		return nil, fmt.Errorf("unknown runtime %q", req.FunctionConfig.Runtime)
 	}
+	if a := req.FunctionConfig.KeyValueStoreAssociations; a != nil {
+		switch {
+		case a.Quantity == nil || *a.Quantity != len(a.ARNs):
+			return nil, fmt.Errorf("KeyValueStoreAssociations: Quantity does not count the %d items", len(a.ARNs))
+		case len(a.ARNs) > 1:
+			return nil, fmt.Errorf("a function can have only one key value store; got %d", len(a.ARNs))
+		case len(a.ARNs) == 1 && req.FunctionConfig.Runtime != "cloudfront-js-2.0":
+			return nil, fmt.Errorf("a key value store needs the cloudfront-js-2.0 runtime; got %q", req.FunctionConfig.Runtime)
+		}
+		for _, arn := range a.ARNs {
+			if !strings.HasPrefix(arn, "arn:aws:cloudfront::") || !strings.Contains(arn, ":key-value-store/") {
+				return nil, fmt.Errorf("KeyValueStoreARN %q is not the ARN of a key value store", arn)
+			}
+		}
+	}
 	return code, nil
+}
+
+// stores returns the ARNs of the request's key value store associations,
+// nil for none.
+func (req *functionRequest) stores() []string {
+	if a := req.FunctionConfig.KeyValueStoreAssociations; a != nil && len(a.ARNs) > 0 {
+		return slices.Clone(a.ARNs)
+	}
+	return nil
 }
 
 func etag(f *Function) string { return fmt.Sprintf("E%d", f.Version) }
@@ -321,7 +381,21 @@ func (s *Server) writeSummary(w http.ResponseWriter, status int, etagHeader stri
 	_ = xml.EscapeText(&b, []byte(f.Name))
 	b.WriteString("</Name><Status>UNASSOCIATED</Status><FunctionConfig><Comment>")
 	_ = xml.EscapeText(&b, []byte(f.Comment))
-	b.WriteString("</Comment><Runtime>" + f.Runtime + "</Runtime></FunctionConfig>")
+	b.WriteString("</Comment>")
+	stores := f.KeyValueStores
+	if stage == "LIVE" {
+		stores = f.LiveKeyValueStores
+	}
+	if len(stores) > 0 {
+		fmt.Fprintf(&b, "<KeyValueStoreAssociations><Quantity>%d</Quantity><Items>", len(stores))
+		for _, arn := range stores {
+			b.WriteString("<KeyValueStoreAssociation><KeyValueStoreARN>")
+			_ = xml.EscapeText(&b, []byte(arn))
+			b.WriteString("</KeyValueStoreARN></KeyValueStoreAssociation>")
+		}
+		b.WriteString("</Items></KeyValueStoreAssociations>")
+	}
+	b.WriteString("<Runtime>" + f.Runtime + "</Runtime></FunctionConfig>")
 	b.WriteString("<FunctionMetadata><FunctionARN>arn:aws:cloudfront::000000000000:function/")
 	_ = xml.EscapeText(&b, []byte(f.Name))
 	b.WriteString("</FunctionARN><Stage>" + stage + "</Stage><LastModifiedTime>2026-01-01T00:00:00Z</LastModifiedTime></FunctionMetadata></FunctionSummary>")
