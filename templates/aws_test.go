@@ -131,7 +131,7 @@ type cfnEnv struct {
 }
 
 // newCFNEnv applies the parameters' defaults and checks every value against
-// its AllowedPattern and AllowedValues, as CloudFormation does.
+// its AllowedPattern, MaxLength and AllowedValues, as CloudFormation does.
 func newCFNEnv(tpl *cfnTemplate, given map[string]string) (*cfnEnv, error) {
 	params := map[string]string{}
 	for name := range given {
@@ -156,6 +156,15 @@ func newCFNEnv(tpl *cfnTemplate, given map[string]string) (*cfnEnv, error) {
 			}
 			if !re.MatchString(v) {
 				return nil, fmt.Errorf("parameter %s: %q does not match %s", name, v, pat.Value)
+			}
+		}
+		if ml := yamlGet(p, "MaxLength"); ml != nil {
+			n, err := strconv.Atoi(ml.Value)
+			if err != nil {
+				return nil, fmt.Errorf("parameter %s: MaxLength: %w", name, err)
+			}
+			if len(v) > n {
+				return nil, fmt.Errorf("parameter %s: %d characters, more than MaxLength %d", name, len(v), n)
 			}
 		}
 		if allowed := yamlGet(p, "AllowedValues"); allowed != nil {
@@ -616,11 +625,16 @@ type awsCase struct {
 // awsCases covers a catalog without tenants and both kinds of tenant stack.
 func awsCases() []awsCase {
 	return []awsCase{{
-		name:           "no tenants",
-		params:         map[string]string{"BucketName": "example-discovery", "FunctionNamePrefix": "example"},
+		name: "no tenants",
+		params: map[string]string{
+			"BucketName": "example-discovery", "FunctionNamePrefix": "example",
+			"AliasDomainName": "discovery.example.com", "CertificateArn": "arn:aws:acm:us-east-1:123456789012:certificate/example",
+		},
 		bucket:         "example-discovery",
 		functionPrefix: "example",
 		ownsBucket:     true,
+		alias:          "discovery.example.com",
+		cert:           "arn:aws:acm:us-east-1:123456789012:certificate/example",
 	}, {
 		name: "tenant owning the bucket",
 		params: map[string]string{
@@ -642,22 +656,28 @@ func awsCases() []awsCase {
 		params: map[string]string{
 			"BucketName": "example-discovery", "FunctionNamePrefix": "globex", "SitePrefix": "tenants/globex",
 			"CreateBucket": "false", "AttachToRole": "signpost-ci",
+			"AliasDomainName": "globex.example.com", "CertificateArn": "arn:aws:acm:us-east-1:123456789012:certificate/globex",
 		},
 		bucket:         "example-discovery",
 		keyPrefix:      "tenants/globex/",
 		functionPrefix: "globex",
 		attachTo:       "signpost-ci",
 		bucketRegion:   "us-east-1",
+		alias:          "globex.example.com",
+		cert:           "arn:aws:acm:us-east-1:123456789012:certificate/globex",
 	}, {
 		name: "tenant sharing a bucket in another region",
 		params: map[string]string{
 			"BucketName": "example-discovery", "FunctionNamePrefix": "initech", "SitePrefix": "tenants/initech",
 			"CreateBucket": "false", "BucketRegion": "eu-west-1",
+			"AliasDomainName": "initech.example.com", "CertificateArn": "arn:aws:acm:us-east-1:123456789012:certificate/initech",
 		},
 		bucket:         "example-discovery",
 		keyPrefix:      "tenants/initech/",
 		functionPrefix: "initech",
 		bucketRegion:   "eu-west-1",
+		alias:          "initech.example.com",
+		cert:           "arn:aws:acm:us-east-1:123456789012:certificate/initech",
 	}}
 }
 
@@ -873,19 +893,14 @@ func TestAWSTemplateDistribution(t *testing.T) {
 				t.Errorf("ErrorPagePath output %v, want %s", got, page)
 			}
 
-			// The host name.
-			if c.alias == "" {
-				if diff := cmp.Diff(map[string]any{"CloudFrontDefaultCertificate": true}, dig(d, "ViewerCertificate")); diff != "" || dig(d, "Aliases") != nil {
-					t.Errorf("without an alias: Aliases %v, ViewerCertificate (-want +got):\n%s", dig(d, "Aliases"), diff)
-				}
-			} else {
-				want := map[string]any{"AcmCertificateArn": c.cert, "SslSupportMethod": "sni-only", "MinimumProtocolVersion": "TLSv1.2_2021"}
-				if diff := cmp.Diff(want, dig(d, "ViewerCertificate")); diff != "" {
-					t.Errorf("ViewerCertificate (-want +got):\n%s", diff)
-				}
-				if diff := cmp.Diff([]any{c.alias}, dig(d, "Aliases")); diff != "" {
-					t.Errorf("Aliases (-want +got):\n%s", diff)
-				}
+			// The host name, its certificate and TLS 1.2 or later
+			// (TestAWSTemplateTLS has the rest).
+			want := map[string]any{"AcmCertificateArn": c.cert, "SslSupportMethod": "sni-only", "MinimumProtocolVersion": "TLSv1.2_2021"}
+			if diff := cmp.Diff(want, dig(d, "ViewerCertificate")); diff != "" {
+				t.Errorf("ViewerCertificate (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]any{c.alias}, dig(d, "Aliases")); diff != "" {
+				t.Errorf("Aliases (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -1071,7 +1086,15 @@ func TestAWSTemplateParameters(t *testing.T) {
 		t.Errorf("FunctionNamePrefix AllowedPattern %q, want functionName's pattern %q", got, want)
 	}
 
-	base := map[string]string{"BucketName": "example-discovery", "FunctionNamePrefix": "example"}
+	base := map[string]string{
+		"BucketName": "example-discovery", "FunctionNamePrefix": "example",
+		"AliasDomainName": "discovery.example.com", "CertificateArn": "arn:aws:acm:us-east-1:123456789012:certificate/example",
+	}
+	without := func(name string) map[string]string {
+		m := maps.Clone(base)
+		delete(m, name)
+		return m
+	}
 	with := func(kv ...string) map[string]string {
 		m := map[string]string{}
 		for k, v := range base {
@@ -1089,12 +1112,11 @@ func TestAWSTemplateParameters(t *testing.T) {
 		rules   []string // failed rules
 	}{
 		{name: "minimal", params: base},
-		{name: "alias without certificate", params: with("AliasDomainName", "a.example.com"), rules: []string{"AliasNeedsCertificate"}},
 		{name: "sharing without the bucket", params: with("CreateBucket", "false", "SharedBucketDistributionArns", "arn:aws:cloudfront::123456789012:distribution/E1"), rules: []string{"SharingNeedsBucketOwner"}},
 		{name: "prefix with slashes around", params: with("SitePrefix", "/tenants/acme/"), invalid: true},
 		{name: "prefix with a wildcard", params: with("SitePrefix", "tenants/*"), invalid: true},
 		{name: "function name too long", params: with("FunctionNamePrefix", strings.Repeat("a", 49)), invalid: true},
-		{name: "no function name", params: map[string]string{"BucketName": "example-discovery"}, invalid: true},
+		{name: "no function name", params: without("FunctionNamePrefix"), invalid: true},
 		{name: "repository without owner", params: with("GitHubRepository", "catalog"), invalid: true},
 		{name: "shared ARNs with a space", params: with("SharedBucketDistributionArns", "arn:aws:cloudfront::123456789012:distribution/E1, arn:aws:cloudfront::123456789012:distribution/E2"), invalid: true},
 		{name: "bucket region with a space", params: with("CreateBucket", "false", "BucketRegion", "eu west"), invalid: true},
