@@ -43,7 +43,9 @@ It works on any origin, whoever built the site. URL is the site's origin; a
 path after it is a prefix of every route. Cards on another host are checked
 as clients check them (status, media type, name), not against this site's
 CORS and caching headers. Entries of unknown media types are reported as
-skipped and not fetched. Nothing but GET is ever sent.
+skipped and not fetched. Nothing but GET is ever sent. Each https origin
+read from is also offered a TLS 1.0 and a TLS 1.1 handshake, which it must
+refuse: the specs want TLS 1.2 or later.
 
 With tenants served at their own sites, put {tenant} in URL and name the
 tenants with --tenant: each tenant's site is checked in turn, and the check

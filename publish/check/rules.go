@@ -94,6 +94,7 @@ var ruleTable = []Rule{
 	{"tools.unique-id", LevelMust, "toolIds are unique in /tools"},
 	{"tools.unknown-id", LevelMust, "/tools/{toolId} of a toolId that cannot exist answers 404, in both views"},
 	{"transport.https", LevelMust, "every origin is served over https; plain http only on loopback hosts (local development)"},
+	{"transport.tls-minimum", LevelMust, "every https origin refuses TLS 1.0 and 1.1 handshakes: the check offers it one of each, alone, and neither may complete"},
 	{"view.unknown", LevelMust, "an unknown view (?view=zz) of /tools and of /tools/{toolId} answers the standard view"},
 }
 

@@ -32,13 +32,16 @@ type Options struct {
 	MaxHeldBytes int64
 	// MaxDocuments bounds the number of documents fetched (default 5000).
 	MaxDocuments int
-	// Concurrency bounds the documents fetched at once (default 4).
+	// Concurrency bounds the documents fetched at once, and the probing
+	// handshakes of transport.tls-minimum made at once (default 4).
 	Concurrency int
-	// Timeout bounds each request, body included (default 10s).
+	// Timeout bounds each request, body included, and each probing
+	// handshake, dial included (default 10s).
 	Timeout time.Duration
-	// Deadline bounds the whole crawl (default 5m): what is not fetched by
-	// then is not checked, and limits.deadline fails, so that an origin
-	// that answers slowly cannot hold a CI job for hours.
+	// Deadline bounds the whole crawl, the probing handshakes included
+	// (default 5m): what is not fetched by then is not checked, and
+	// limits.deadline fails, so that an origin that answers slowly cannot
+	// hold a CI job for hours.
 	Deadline time.Duration
 	// AllowPrivate lets the default client connect to loopback, private,
 	// link-local, multicast and unspecified addresses that the checked
@@ -76,7 +79,10 @@ const (
 // known media type, /tools, every /tools/{toolId}, both compact endpoints,
 // an unknown toolId and an unknown view. Every request is made without and
 // again with an Origin header, and every document once more with
-// If-None-Match. base is an http or https URL; a path is a prefix of every
+// If-None-Match. Every https origin read from is offered a TLS 1.0 and a
+// TLS 1.1 handshake, through the client's dialer and with its TLS settings
+// (when its Transport is an *http.Transport that does not dial TLS itself
+// and uses no proxy for the origin; else transport.tls-minimum is skipped). base is an http or https URL; a path is a prefix of every
 // route.
 //
 // Cards on another origin are checked as a client checks them (status,
@@ -140,6 +146,7 @@ func newChecker(ctx context.Context, base string, opts Options) (*checker, error
 	c := &checker{
 		opts:      opts,
 		client:    client,
+		probes:    newHandshaker(client),
 		v:         v,
 		base:      b.String(),
 		origin:    originOf(b),
@@ -196,6 +203,7 @@ func originOf(u *url.URL) string {
 type checker struct {
 	opts   Options
 	client *http.Client
+	probes handshaker // the handshakes of transport.tls-minimum
 	v      *schemas.Validator
 	base   string
 	origin string
@@ -310,7 +318,7 @@ func (c *checker) run(ctx context.Context) {
 	}
 	c.outOfTime = crawl.Err() != nil
 
-	c.checkTransport()
+	c.checkTransport(crawl)
 	c.checkMCPCatalog(mcpURL)
 	c.checkAICatalog(aiURL)
 	c.checkTools(toolsURL)

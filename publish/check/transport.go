@@ -1,20 +1,24 @@
 package check
 
 import (
+	"context"
+	"crypto/tls"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
-// checkTransport applies transport.https to the checked origin and to every
-// other origin a card was fetched from.
-func (c *checker) checkTransport() {
-	tls := map[string]uint16{}
+// checkTransport applies transport.https and transport.tls-minimum to the
+// checked origin and to every other origin a card was fetched from. ctx
+// bounds the handshakes of transport.tls-minimum.
+func (c *checker) checkTransport(ctx context.Context) {
+	lowest := map[string]uint16{}
 	origins := map[string]string{c.origin: c.base}
 	for _, p := range c.pages {
 		u, err := url.Parse(p.url)
@@ -25,18 +29,18 @@ func (c *checker) checkTransport() {
 		if _, ok := origins[o]; !ok {
 			origins[o] = o
 		}
-		if p.tls != 0 && (tls[o] == 0 || p.tls < tls[o]) {
-			tls[o] = p.tls
+		if p.tls != 0 && (lowest[o] == 0 || p.tls < lowest[o]) {
+			lowest[o] = p.tls
 		}
 	}
 	for o, place := range origins {
 		u, _ := url.Parse(o)
 		switch {
-		case u.Scheme == "https" && tls[o] != 0 && tls[o] < 0x0303:
-			c.add("transport.https", ResultFail, place, "TLS version 0x"+strconv.FormatUint(uint64(tls[o]), 16), "must use TLS 1.2 or later")
+		case u.Scheme == "https" && lowest[o] != 0 && lowest[o] < 0x0303:
+			c.add("transport.https", ResultFail, place, "TLS version 0x"+strconv.FormatUint(uint64(lowest[o]), 16), "must use TLS 1.2 or later")
 		case u.Scheme == "https":
 			ev := "https"
-			if v := tls[o]; v != 0 {
+			if v := lowest[o]; v != 0 {
 				ev += ", TLS 1." + strconv.Itoa(int(v)-0x0301)
 			}
 			c.add("transport.https", ResultPass, place, ev, "served over https")
@@ -46,7 +50,95 @@ func (c *checker) checkTransport() {
 			c.add("transport.https", ResultFail, place, "http://"+u.Host, "must be served over https (plain http only on loopback hosts)")
 		}
 	}
+	c.checkTLSMinimum(ctx, origins, lowest)
 }
+
+// checkTLSMinimum applies transport.tls-minimum to the https origins (origin
+// -> the place its findings name): each is offered a TLS 1.0 and a TLS 1.1
+// handshake, which it must refuse. negotiated is the lowest version the
+// check's own requests got from each. The handshakes run Concurrency at a
+// time, each within Timeout.
+func (c *checker) checkTLSMinimum(ctx context.Context, origins map[string]string, negotiated map[string]uint16) {
+	const rule = "transport.tls-minimum"
+	type job struct {
+		u     *url.URL
+		place string
+	}
+	var jobs []job
+	for o, place := range origins {
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme != "https" {
+			continue
+		}
+		switch proxied := c.proxied(u); {
+		case c.probes.why != "":
+			c.add(rule, ResultSkip, place, "", "not probed: "+c.probes.why)
+		case negotiated[o] == 0:
+			c.add(rule, ResultSkip, place, "no response over TLS", "not probed: the check got no response from this origin over TLS (its other findings say why)")
+		case proxied != "":
+			c.add(rule, ResultSkip, place, proxied, "not probed: the check's requests go through a proxy, and the probe connects directly only")
+		case ctx.Err() != nil:
+			c.add(rule, ResultSkip, place, "", "not probed: the check ran out of time first (see limits.deadline)")
+		default:
+			jobs = append(jobs, job{u, place})
+		}
+	}
+	results := make([][]probeResult, len(jobs))
+	sem := make(chan struct{}, c.opts.Concurrency)
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		results[i] = make([]probeResult, len(probeVersions))
+		for k, v := range probeVersions {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				results[i][k] = c.probes.probe(ctx, j.u, v, c.opts.Timeout)
+			})
+		}
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		var evidence, accepted, unknown []string
+		for _, r := range results[i] {
+			name := tlsName(r.version)
+			evidence = append(evidence, name+": "+r.detail)
+			switch r.outcome {
+			case probeAccepted:
+				accepted = append(accepted, name)
+			case probeUnknown:
+				unknown = append(unknown, name)
+			}
+		}
+		ev := strings.Join(evidence, "; ")
+		switch {
+		case len(accepted) > 0:
+			c.add(rule, ResultFail, j.place, ev, "accepts "+strings.Join(accepted, " and ")+": must refuse every TLS version before 1.2")
+		case len(unknown) > 0:
+			c.add(rule, ResultSkip, j.place, ev, "could not tell whether it refuses "+strings.Join(unknown, " and "))
+		default:
+			c.add(rule, ResultPass, j.place, ev, "refuses TLS 1.0 and 1.1 handshakes")
+		}
+	}
+}
+
+// proxied names the proxy the check's client sends requests for u through,
+// "" when it connects directly.
+func (c *checker) proxied(u *url.URL) string {
+	if c.probes.proxy == nil {
+		return ""
+	}
+	p, err := c.probes.proxy(&http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}, Host: u.Host})
+	switch {
+	case err != nil:
+		return "proxy: " + err.Error()
+	case p != nil:
+		return "proxy " + p.Redacted()
+	}
+	return ""
+}
+
+// tlsName names a TLS version: "TLS 1.0".
+func tlsName(v uint16) string { return tls.VersionName(v) }
 
 // checkHeaders applies the header rules to every response of the checked
 // origin.
