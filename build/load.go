@@ -454,6 +454,13 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 			c.Targets = map[string]Target{}
 		}
 		c.Targets[name] = t
+		for _, id := range c.Tenants {
+			if c.TenantSites[id].Access.Token {
+				if msg := gateProblem(t, id); msg != "" {
+					l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
+				}
+			}
+		}
 	}
 	if _, err := spec.ParseOrigin(c.Origin); err != nil {
 		l.errorf(top.at("site", "origin"), "origin", "%s", err)

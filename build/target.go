@@ -185,3 +185,22 @@ func (t *S3Target) problems() []TargetProblem {
 	}
 	return out
 }
+
+// gateProblem explains why target t cannot publish the site of tenant,
+// whose site is gated, or returns "". Only a distribution whose
+// viewer-request function publish keeps current, with the key value store
+// that function reads the keys from, can gate a site: GitHub Pages cannot,
+// and a bucket alone would leave the tenant's site to whatever serves it.
+func gateProblem(t Target, tenant string) string {
+	switch {
+	case t.GitHubPages:
+		return "tenant " + tenant + " is gated (gate: token), and GitHub Pages serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate"
+	case t.CloudFront == nil:
+		return "tenant " + tenant + " is gated (gate: token): the target needs the CloudFront distribution whose viewer-request function checks the tokens: add cloudfront with the tenant's distributionId, functionName and keyValueStoreArn"
+	}
+	d := t.CloudFront.Distributions[tenant]
+	if d.FunctionName == "" || d.KeyValueStoreARN == "" {
+		return "tenant " + tenant + " is gated (gate: token): its distribution needs functionName, so that publish keeps its gate current, and keyValueStoreArn, the store its viewer-request function reads the keys from"
+	}
+	return ""
+}

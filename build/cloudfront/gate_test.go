@@ -1,0 +1,173 @@
+package cloudfront
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/internal/edgetest"
+)
+
+// TestGatedFunctions runs a gated site's functions on the tokens of
+// gate's own tests and holds each answer to gate.Verify and gate.Refuse:
+// the edge and serve refuse the same requests the same way.
+func TestGatedFunctions(t *testing.T) {
+	req, resp := Code("tenants/acme", true, &Gate{Tenant: "acme", PublicDiscovery: true})
+	for name, src := range map[string][]byte{"viewer-request": req, "viewer-response": resp} {
+		if len(src) > MaxSize {
+			t.Errorf("%s: %d bytes, more than %d", name, len(src), MaxSize)
+		}
+		t.Logf("gated %s: %d bytes", name, len(src))
+	}
+	if !bytes.HasPrefix(req, []byte("import cf from 'cloudfront';\n")) || !bytes.Contains(req, []byte("\nasync function handler(event) {\n")) {
+		t.Errorf("the gated viewer-request function does not import the store first or is not async:\n%.300s", req)
+	}
+	keys := gate.Keys{"acme/k1": gate.NewSecret(), "acme/k2": gate.NewSecret(), "globex/k1": gate.NewSecret()}
+	now := time.Now()
+	mint := func(k gate.Keys, tenant, kid string, at time.Time) string {
+		tok, err := gate.Mint(k, tenant, kid, at, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	raw := func(header, claims, secret string) string {
+		s := b64(header) + "." + b64(claims)
+		return s + "." + hmacB64(secret, s)
+	}
+	exp := now.Add(time.Hour).Unix()
+	good := mint(keys, "acme", "k1", now)
+	auths := map[string]string{
+		"good":             "Bearer " + good,
+		"second key":       "Bearer " + mint(keys, "acme", "k2", now),
+		"lower-case":       "bearer " + good,
+		"none":             "",
+		"basic":            "Basic dXNlcjpwYXNz",
+		"globex's":         "Bearer " + mint(keys, "globex", "k1", now),
+		"expired":          "Bearer " + mint(keys, "acme", "k1", now.Add(-2*time.Hour)),
+		"other audience":   "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"globex","exp":%d}`, exp), keys["acme/k1"]),
+		"audience list":    "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":["x","acme"],"exp":%d}`, exp), keys["acme/k1"]),
+		"alg none":         "Bearer " + b64(`{"alg":"none","kid":"k1"}`) + "." + b64(fmt.Sprintf(`{"aud":"acme","exp":%d}`, exp)) + ".",
+		"unknown kid":      "Bearer " + raw(`{"alg":"HS256","kid":"k9"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, exp), keys["acme/k1"]),
+		"kid escape":       "Bearer " + raw(`{"alg":"HS256","kid":"../globex/k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, exp), keys["globex/k1"]),
+		"no exp":           "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, `{"aud":"acme"}`, keys["acme/k1"]),
+		"string exp":       "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, `{"aud":"acme","exp":"2000000000"}`, keys["acme/k1"]),
+		"not yet":          "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d,"nbf":%d}`, exp, now.Add(10*time.Minute).Unix()), keys["acme/k1"]),
+		"tampered":         "Bearer " + strings.Split(good, ".")[0] + "." + b64(`{"aud":"acme","exp":9999999999}`) + "." + strings.Split(good, ".")[2],
+		"array claims":     "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, `[1]`, keys["acme/k1"]),
+		"two parts":        "Bearer " + good[:strings.LastIndex(good, ".")],
+		"too long":         "Bearer " + good + strings.Repeat("A", gate.MaxToken),
+		"garbage":          "Bearer !!!.???.***",
+		"signature padded": "Bearer " + good + "=",
+	}
+	paths := []string{"/tools", "/tools/get_forecast", "/tools/Bad-Id", "/tool-catalogue.json", "/nope", "/.well-known/ai-catalog.json"}
+
+	functions := map[string][]byte{"viewer-request": req, "viewer-response": resp}
+	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
+	defer cancel()
+	fns, err := edgetest.StartFunctionsWithStore(ctx, functions, keys)
+	if errors.Is(err, edgetest.ErrNoNode) {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node is needed to test the CloudFront Functions: %v", err)
+		}
+		t.Skipf("node not found, CloudFront Functions not run: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fns.Close()
+	for name, auth := range auths {
+		for _, path := range paths {
+			ev := cfRequestEvent("GET", path, nil)
+			if auth != "" {
+				ev["request"].(map[string]any)["headers"].(map[string]any)["authorization"] = map[string]any{"value": auth}
+			}
+			var want any
+			err := gate.Verify(auth, "acme", time.Now(), func(k string) (string, bool) { v, ok := keys[k]; return v, ok })
+			if err == nil || gate.Access(gate.Access{Token: true, PublicDiscovery: true}).IsPublic(path) {
+				want = nil // let through: checked below
+			} else {
+				no := gate.Refuse("acme", path, err)
+				if no.Message == "" {
+					no.Message = fmt.Sprintf("no tool %q in this catalog", strings.TrimPrefix(path, "/tools/"))
+				}
+				extra := map[string]string{}
+				if no.Challenge != "" {
+					extra["www-authenticate"] = no.Challenge
+				}
+				want = cfError("GET", no.Status, map[int]string{401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}[no.Status], no.Message, extra)
+			}
+			result, logs, err := fns.Run(ctx, "viewer-request", ev, cloudFrontNodeTimeout)
+			if err != nil || len(logs) > 0 {
+				t.Errorf("%s %s: %v %q", name, path, err, logs)
+				continue
+			}
+			var got map[string]any
+			if err := json.Unmarshal(result, &got); err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				if _, isResponse := got["statusCode"]; isResponse && got["statusCode"].(float64) != 404 {
+					t.Errorf("%s %s: refused with %v, want it let through", name, path, got["statusCode"])
+				}
+				if h, _ := got["headers"].(map[string]any); h != nil && h["authorization"] != nil {
+					t.Errorf("%s %s: the Authorization header goes on to the origin", name, path)
+				}
+				continue
+			}
+			if diff := cmp.Diff(roundTrip(t, want), any(got)); diff != "" {
+				t.Errorf("%s %s (-serve's refusal +the edge's):\n%s", name, path, diff)
+			}
+		}
+	}
+
+	// What the gate lets through goes out private; public discovery does
+	// not.
+	for uri, want := range map[string]string{
+		"/tenants/acme/tools.json":                  "private, max-age=3600",
+		"/tenants/acme/.well-known/ai-catalog.json": "public, max-age=3600",
+	} {
+		ev := cfResponseEvent(uri, 200, "OK", cfHeaders(false, map[string]string{"cache-control": "public, max-age=3600"}))
+		result, _, err := fns.Run(ctx, "viewer-response", ev, cloudFrontNodeTimeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Headers map[string]struct{ Value string } `json:"headers"`
+		}
+		if err := json.Unmarshal(result, &got); err != nil {
+			t.Fatal(err)
+		}
+		if cc := got.Headers["cache-control"].Value; cc != want || cc != gateCache(uri, want) {
+			t.Errorf("viewer-response for %s: Cache-Control %q, want %q", uri, cc, want)
+		}
+	}
+}
+
+// gateCache is what serve sends for the same response.
+func gateCache(uri, want string) string {
+	if strings.Contains(uri, ".well-known") {
+		return "public, max-age=3600"
+	}
+	return gate.CacheControl("public, max-age=3600")
+}
+
+func b64(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+
+func hmacB64(secret, s string) string {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(s))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
