@@ -41,6 +41,8 @@ func Compare(old, new *build.Output) (*Change, error) {
 		Servers:   ServerChanges{Added: []ServerSummary{}, Removed: []ServerSummary{}, Changed: []ServerChange{}},
 		Documents: DocumentChanges{Added: []DocumentSummary{}, Removed: []DocumentSummary{}, Changed: []DocumentSummary{}},
 	}
+	before.nameUnnamed(after)
+	after.nameUnnamed(before)
 	c.diffTenants(before, after)
 	c.diffTools(before, after)
 	c.diffServers(before, after)

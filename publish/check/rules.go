@@ -51,7 +51,7 @@ type Rule struct {
 var ruleTable = []Rule{
 	{"ai-catalog.content-type", LevelMust, "/.well-known/ai-catalog.json is served as application/ai-catalog+json"},
 	{"ai-catalog.entries", LevelMust, "the AI catalog is a JSON object whose entries each have an identifier, a type and exactly one of url (absolute http or https) or data; a tool catalog entry's toolCatalog has a url and a boolean compactView"},
-	{"ai-catalog.identifier", LevelMust, "identifiers are unique; an MCP server's is urn:air:DOMAIN:mcp:NAME, with DOMAIN the host's domain when the catalog names one"},
+	{"ai-catalog.identifier", LevelMust, "identifiers are unique and of the form urn:air:DOMAIN:SEGMENT... (^urn:air:[a-zA-Z0-9.-]+(:[a-zA-Z0-9._-]+)+$, so no '/'); an MCP server's is urn:air:DOMAIN:mcp:NAME, with DOMAIN the host's domain when the catalog names one"},
 	{"ai-catalog.media-type", LevelMust, "entries of a type clients do not know are ignored: reported as skip and not fetched"},
 	{"ai-catalog.spec-version", LevelMust, `specVersion is "1.0"`},
 	{"ai-catalog.status", LevelShould, "/.well-known/ai-catalog.json is published (200)"},
@@ -59,7 +59,7 @@ var ruleTable = []Rule{
 	{"cache.etag", LevelShould, "every document has a strong ETag (a weak one only on a response compressed on the way, as CDNs do), and a GET with If-None-Match and that ETag gets 304"},
 	{"card.content-type", LevelMust, "a card is served with the media type its catalog entry names: application/mcp-server+json from the MCP catalog, the entry's type (application/mcp-server-card+json for v1 cards) from the AI catalog"},
 	{"card.cors-etag", LevelShould, "a card on the checked origin also allows the If-None-Match request header (Access-Control-Allow-Headers) and exposes ETag (Access-Control-Expose-Headers)"},
-	{"card.name", LevelMust, "a card's name is the server name its catalog identifier names"},
+	{"card.name", LevelMust, "a card's name is the server name its MCP catalog identifier urn:mcp:server:NAME names; for an AI catalog entry (SHOULD, since a publisher may choose the identifier), the identifier's NAME is the card's name after its namespace, alone or as NAMESPACE.NAME, with characters other than letters, digits, '.', '_' and '-' made '-'"},
 	{"card.status", LevelMust, "every card a catalog points at answers 200"},
 	{"card.v1-schema", LevelMust, "a v1 card has the v1 $schema URL, a name, a version and a description of at most 100 characters"},
 	{"catalogue.groups", LevelMust, "every group document the tool catalogue names answers 200, valid against tool-catalogue, with its group as the catalogue lists it and exactly its tools, each equal to its catalogue entry (SHOULD when the AI catalog does not name the catalogue)"},
