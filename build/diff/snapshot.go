@@ -35,10 +35,13 @@ type siteState struct {
 	publisher      string
 	toolCatalogURL string
 	entryURLs      []string
+	// toolCatalogID is the identifier of the AI catalog's tool catalog
+	// entry; empty when there is none.
+	toolCatalogID string
 	// aiEntries are the AI catalog's server entries, named by
-	// nameAIEntries once every document of the site is read: cardNames (a local card's
-	// name by route) and mcpNames (a name by URL, from the MCP catalog's
-	// urn:mcp:server:NAME entries) say whose they are.
+	// nameAIEntries once every document of the site is read: cardNames (a
+	// local card's name by route) and mcpNames (a name by URL, from the MCP
+	// catalog's urn:mcp:server:NAME entries) say whose they are.
 	aiEntries []aiEntry
 	cardNames map[string]string
 	mcpNames  map[string]string
@@ -291,6 +294,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 		for _, e := range cat.Entries {
 			if e.Data.ToolCatalog.URL != "" && route == spec.RouteAICatalog {
 				st.toolCatalogURL = e.Data.ToolCatalog.URL
+				st.toolCatalogID = e.Identifier
 			}
 			if e.URL == "" {
 				continue
