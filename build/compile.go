@@ -329,7 +329,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 			}
 		}
 		base := strings.TrimSuffix(origin, "/")
-		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView}
+		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
 		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
 		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
 	}

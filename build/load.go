@@ -197,7 +197,7 @@ func (l *loader) load() *Catalog {
 	}
 	l.assignToolIDs(pending)
 	l.checkTools(pending, tenants, &cat.Config)
-	l.checkServers(servers, pending)
+	l.checkServers(cat.Config.Publisher, servers, pending)
 	for _, p := range pending {
 		if p.at.src != nil {
 			p.tool.Pos = p.at.src.Pos(p.at.ptr)
@@ -219,16 +219,16 @@ type pendingServer struct {
 }
 
 // checkServers applies the rules that concern servers together (unique
-// names and card paths) and warns about tools that name a server the
+// names, card paths and AI catalog identifiers) and warns about tools that name a server the
 // catalog does not declare.
-func (l *loader) checkServers(servers []pendingServer, tools []*pendingTool) {
+func (l *loader) checkServers(publisher string, servers []pendingServer, tools []*pendingTool) {
 	list := make([]*Server, len(servers))
 	declared := map[string]bool{}
 	for i, s := range servers {
 		list[i] = s.server
 		declared[s.server.Name] = true
 	}
-	for i, ps := range discovery.Check(list) {
+	for i, ps := range discovery.Check(publisher, list) {
 		for _, p := range ps {
 			l.errorf(servers[i].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}

@@ -41,6 +41,8 @@ func Compare(old, new *build.Output) (*Change, error) {
 		Servers:   ServerChanges{Added: []ServerSummary{}, Removed: []ServerSummary{}, Changed: []ServerChange{}},
 		Documents: DocumentChanges{Added: []DocumentSummary{}, Removed: []DocumentSummary{}, Changed: []DocumentSummary{}},
 	}
+	before.nameUnnamed(after)
+	after.nameUnnamed(before)
 	c.diffTenants(before, after)
 	c.diffTools(before, after)
 	c.diffServers(before, after)
@@ -91,6 +93,9 @@ func (c *Change) diffTenants(before, after *snapshot) {
 			c.Tenants.Removed = append(c.Tenants.Removed, t)
 			c.risk(Risk{Kind: RiskToolRemoved, Tenant: t, Message: fmt.Sprintf("site removed, with the %s it published", english.Count(before.sites[t].tools, "tool", "tools"))})
 			continue
+		}
+		if b := before.sites[t]; samePublisher(before, after) && b.toolCatalogID != "" && a.toolCatalogID != "" && b.toolCatalogID != a.toolCatalogID {
+			c.risk(Risk{Kind: RiskIdentifierChanged, Tenant: t, Old: b.toolCatalogID, New: a.toolCatalogID, Message: fmt.Sprintf("the AI catalog identifier of the tool catalog of %s %s -> %s", spec.SiteName(t), b.toolCatalogID, a.toolCatalogID)})
 		}
 		if b := before.sites[t]; b.compact != a.compact {
 			c.Tenants.CompactView = append(c.Tenants.CompactView, CompactViewChange{Tenant: t, Old: b.compact, New: a.compact})
@@ -334,6 +339,10 @@ func (c *Change) diffServers(before, after *snapshot) {
 			}
 			sc.RemotesChanged = append(sc.RemotesChanged, rc)
 		}
+		if b.aiIdentifier != "" && a.aiIdentifier != "" && b.aiIdentifier != a.aiIdentifier && samePublisher(before, after) {
+			sc.Fields = append(sc.Fields, FieldChange{Field: "aiCatalogIdentifier", Old: b.aiIdentifier, New: a.aiIdentifier})
+			c.risk(Risk{Kind: RiskIdentifierChanged, Server: name, Old: b.aiIdentifier, New: a.aiIdentifier, Message: fmt.Sprintf("AI catalog identifier %s -> %s", b.aiIdentifier, a.aiIdentifier)})
+		}
 		if len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 || len(sc.RemotesChanged) > 0 {
 			c.risk(Risk{Kind: RiskServerRemoteChanged, Server: name, Old: strings.Join(sc.RemotesRemoved, ", "), New: strings.Join(sc.RemotesAdded, ", "), Message: remotesMessage(sc)})
 		}
@@ -459,6 +468,13 @@ func sortedDocKeys[V any](m map[docKey]V) []docKey {
 	return slices.SortedFunc(maps.Keys(m), func(a, b docKey) int {
 		return cmp.Or(strings.Compare(a.route, b.route), strings.Compare(a.view, b.view))
 	})
+}
+
+// samePublisher reports whether both sides publish the same publisher, so
+// that a changed identifier is a change of its own and not of the
+// publisher (RiskOriginChanged).
+func samePublisher(before, after *snapshot) bool {
+	return maps.Equal(before.publishers, after.publishers)
 }
 
 // diffIdentity compares the origin and publisher both sides publish. A side

@@ -505,6 +505,39 @@ func TestDiff(t *testing.T) {
 			want:  []string{},
 		},
 		{
+			name:  "AI catalog identifier declared",
+			edits: [][3]string{{servers, "cardUrl: https://vendor.example.net/card.json\n", "cardUrl: https://vendor.example.net/card.json\n    aiCatalogIdentifier: urn:air:example.com:mcp:vendor-helpdesk\n"}},
+			want: []string{
+				"risk identifier-changed server com.example/helpdesk: AI catalog identifier urn:air:example.com:mcp:helpdesk -> urn:air:example.com:mcp:vendor-helpdesk",
+				`server ~ com.example/helpdesk: aiCatalogIdentifier "urn:air:example.com:mcp:helpdesk" -> "urn:air:example.com:mcp:vendor-helpdesk"`,
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
+			// The publisher's own server takes the bare name: the other
+			// server of the collision is qualified.
+			name:  "AI catalog identifier qualified by a new server",
+			base:  map[string]string{servers: diffBase[servers] + "  - name: net.partner/search\n    cardUrl: https://partner.example.org/card.json\n"},
+			edits: [][3]string{{servers, "", "  - name: com.example/search\n    cardUrl: https://search.example.org/card.json\n"}},
+			want: []string{
+				"risk server-added server com.example/search: new server, its card at https://search.example.org/card.json",
+				"risk identifier-changed server net.partner/search: AI catalog identifier urn:air:example.com:mcp:search -> urn:air:example.com:mcp:net.partner.search",
+				"server + com.example/search (card https://search.example.org/card.json)",
+				`server ~ net.partner/search: aiCatalogIdentifier "urn:air:example.com:mcp:search" -> "urn:air:example.com:mcp:net.partner.search"`,
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			// A new publisher is one risk, not one per identifier.
+			name:  "publisher changed",
+			edits: [][3]string{{config, "publisher: example.com", "publisher: example.org"}},
+			want: []string{
+				"risk origin-changed site: publisher example.com -> example.org",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+			},
+		},
+		{
 			name:  "cross-host card moved",
 			edits: [][3]string{{servers, "https://vendor.example.net/card.json", "https://other.example.org/card.json"}},
 			want: []string{
@@ -660,5 +693,43 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 	// The publisher is still read from globex's catalog: no origin risk.
 	if c.HasRisk(RiskOriginChanged) {
 		t.Error("origin-changed without a change of origin")
+	}
+}
+
+// TestDiffIdentifierForms: a site built in the older form of the AI
+// catalog's identifiers (urn:air:PUBLISHER:mcp:NAMESPACE/NAME, and a tool
+// catalog entry without a name) is compared server by server, and every
+// changed identifier is a risk.
+func TestDiffIdentifierForms(t *testing.T) {
+	new := diffCatalog(t, diffBase)
+	old := diffCatalog(t, diffBase)
+	for i, site := range old.Sites {
+		for j, d := range site.Documents {
+			if d.Route.Route != spec.RouteAICatalog {
+				continue
+			}
+			body := bytes.ReplaceAll(d.Body, []byte(":tool-catalog:"+site.Tenant+`"`), []byte(`:tool-catalog"`))
+			body = bytes.ReplaceAll(body, []byte(":mcp:"), []byte(":mcp:com.example/"))
+			old.Sites[i].Documents[j] = build.NewDocument(d.Route.Route, d.View, d.ContentType, body)
+		}
+	}
+	c, err := Compare(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"risk identifier-changed tenant acme: the AI catalog identifier of the tool catalog of tenant acme urn:air:example.com:tool-catalog -> urn:air:example.com:tool-catalog:acme",
+		"risk identifier-changed tenant globex: the AI catalog identifier of the tool catalog of tenant globex urn:air:example.com:tool-catalog -> urn:air:example.com:tool-catalog:globex",
+		"risk identifier-changed server com.example/helpdesk: AI catalog identifier urn:air:example.com:mcp:com.example/helpdesk -> urn:air:example.com:mcp:helpdesk",
+		"risk identifier-changed server com.example/weather: AI catalog identifier urn:air:example.com:mcp:com.example/weather -> urn:air:example.com:mcp:weather",
+		`server ~ com.example/helpdesk: aiCatalogIdentifier "urn:air:example.com:mcp:com.example/helpdesk" -> "urn:air:example.com:mcp:helpdesk"`,
+		`server ~ com.example/weather: aiCatalogIdentifier "urn:air:example.com:mcp:com.example/weather" -> "urn:air:example.com:mcp:weather"`,
+		"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+	if !c.HasRisk(RiskIdentifierChanged) {
+		t.Error("no identifier-changed risk")
 	}
 }

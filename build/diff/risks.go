@@ -49,6 +49,11 @@ const (
 	// read from the published catalogs: the origin from either, the
 	// publisher from the AI catalog.
 	RiskOriginChanged = "origin-changed"
+	// RiskIdentifierChanged: the AI catalog identifier of a server, or of a
+	// site's tool catalog entry, changed while the publisher did not (a
+	// new publisher is RiskOriginChanged): clients key what they remember
+	// of an entry on its identifier.
+	RiskIdentifierChanged = "identifier-changed"
 	// RiskRouteRemoved: a route other than the tool routes, one a client
 	// could fetch, is no longer published: a discovery catalog switched
 	// off, a server card moved or removed.
@@ -79,7 +84,7 @@ const RiskAny = "any"
 var riskKinds = []string{
 	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
 	RiskToolReassigned, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
-	RiskServerRemoteChanged, RiskOriginChanged, RiskRouteRemoved, RiskTargetChanged, RiskLimitsRaised,
+	RiskServerRemoteChanged, RiskOriginChanged, RiskIdentifierChanged, RiskRouteRemoved, RiskTargetChanged, RiskLimitsRaised,
 	RiskReservedChanged, RiskGroupMoved,
 }
 

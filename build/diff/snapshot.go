@@ -2,8 +2,10 @@ package diff
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -33,7 +35,20 @@ type siteState struct {
 	publisher      string
 	toolCatalogURL string
 	entryURLs      []string
+	// toolCatalogID is the identifier of the AI catalog's tool catalog
+	// entry; empty when there is none.
+	toolCatalogID string
+	// aiEntries are the AI catalog's server entries, named by
+	// nameAIEntries once every document of the site is read: cardNames (a
+	// local card's name by route) and mcpNames (a name by URL, from the MCP
+	// catalog's urn:mcp:server:NAME entries) say whose they are.
+	aiEntries []aiEntry
+	cardNames map[string]string
+	mcpNames  map[string]string
 }
+
+// aiEntry is an AI catalog entry that points at a server card.
+type aiEntry struct{ identifier, url string }
 
 // docKey is a document's route and view.
 type docKey struct{ route, view string }
@@ -89,6 +104,9 @@ type serverState struct {
 	// remoteJSON holds, by "TYPE URL", the canonical JSON of each remote
 	// endpoint listed under it (usually one).
 	remoteJSON map[string][]json.RawMessage
+	// aiIdentifier is the server's identifier in the AI catalog; empty
+	// when no AI catalog lists it.
+	aiIdentifier string
 }
 
 // snapshotBuild reads the tools, servers and sites of a build from its
@@ -102,17 +120,19 @@ func snapshotBuild(b *build.Output) (*snapshot, error) {
 		return s, nil
 	}
 	entries := map[string]string{} // cross-host card URLs by server name
+	aiIDs := map[string]string{}   // AI catalog identifiers by server name
 	for _, site := range b.Sites {
 		if _, dup := s.sites[site.Tenant]; dup {
 			return nil, fmt.Errorf("two sites for tenant %q", site.Tenant)
 		}
-		st := &siteState{docs: map[docKey]build.Document{}}
+		st := &siteState{docs: map[docKey]build.Document{}, cardNames: map[string]string{}, mcpNames: map[string]string{}}
 		s.sites[site.Tenant] = st
 		for _, d := range site.Documents {
 			if err := s.readDocument(site.Tenant, st, d, entries); err != nil {
 				return nil, fmt.Errorf("%s %s: %w", spec.SiteName(site.Tenant), d.Route.Route, err)
 			}
 		}
+		st.nameAIEntries(entries, aiIDs)
 		origin, publisher := st.identity()
 		if origin != "" {
 			s.origins[origin] = true
@@ -124,6 +144,11 @@ func snapshotBuild(b *build.Output) (*snapshot, error) {
 	for name, u := range entries {
 		if _, ok := s.servers[name]; !ok {
 			s.servers[name] = &serverState{cardURL: u, remotes: []string{}}
+		}
+	}
+	for name, id := range aiIDs {
+		if sv := s.servers[name]; sv != nil {
+			sv.aiIdentifier = id
 		}
 	}
 	for _, t := range s.tools {
@@ -235,6 +260,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 		}
 		// The v1 card wins over the draft card: they differ only by
 		// $schema, and the v1 card is the one AI catalogs point at.
+		st.cardNames[route] = name
 		if old, ok := s.servers[name]; ok && d.ContentType != spec.ContentTypeServerCardV1 && old.card != nil {
 			return nil
 		}
@@ -268,24 +294,92 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 		for _, e := range cat.Entries {
 			if e.Data.ToolCatalog.URL != "" && route == spec.RouteAICatalog {
 				st.toolCatalogURL = e.Data.ToolCatalog.URL
+				st.toolCatalogID = e.Identifier
 			}
-			if e.URL != "" {
-				st.entryURLs = append(st.entryURLs, e.URL)
+			if e.URL == "" {
+				continue
 			}
-			var name string
-			if _, n, ok := strings.Cut(e.Identifier, ":mcp:"); ok && strings.HasPrefix(e.Identifier, "urn:air:") {
-				name = n
-			} else if n, ok := strings.CutPrefix(e.Identifier, "urn:mcp:server:"); ok {
-				name = n
-			}
-			if name != "" && e.URL != "" {
-				// Local servers' entries point at cards read above; only
-				// cross-host servers keep this URL (see snapshotBuild).
+			st.entryURLs = append(st.entryURLs, e.URL)
+			if route == spec.RouteAICatalog {
+				st.aiEntries = append(st.aiEntries, aiEntry{e.Identifier, e.URL})
+			} else if name, ok := strings.CutPrefix(e.Identifier, "urn:mcp:server:"); ok && name != "" {
+				// Local servers' entries point at cards read as
+				// documents; only cross-host servers keep this URL (see
+				// snapshotBuild).
 				entries[name] = e.URL
+				st.mcpNames[e.URL] = name
 			}
 		}
 	}
 	return nil
+}
+
+// nameAIEntries names the servers of the site's AI catalog entries, keyed
+// by server name as the rest of diff is, and records their identifiers in
+// ids and the card URLs of cross-host servers in entries. An AI catalog
+// identifier is not a server name (urn:air:PUBLISHER:mcp:weather lists
+// com.example/weather), so the name is the one of the card the entry points
+// at when it is a card of this site, else the one the MCP catalog gives the
+// same URL, else the one an identifier of the older form
+// urn:air:PUBLISHER:mcp:NAMESPACE/NAME spells out; a cross-host server
+// listed only in the AI catalog is keyed by its identifier.
+func (st *siteState) nameAIEntries(entries, ids map[string]string) {
+	for _, e := range st.aiEntries {
+		name := ""
+		if u, err := url.Parse(e.url); err == nil {
+			if _, local := st.docs[docKey{u.Path, spec.ViewStandard}]; local {
+				name = st.cardNames[u.Path]
+			}
+		}
+		if name == "" {
+			name = st.mcpNames[e.url]
+		}
+		if _, n, ok := strings.Cut(e.identifier, ":mcp:"); name == "" && ok && strings.Contains(n, "/") {
+			name = n
+		}
+		if name = cmp.Or(name, e.identifier); name == "" {
+			continue
+		}
+		// As for the MCP catalog: only a cross-host server keeps it.
+		entries[name] = e.url
+		if _, seen := ids[name]; !seen {
+			ids[name] = e.identifier
+		}
+	}
+}
+
+// nameUnnamed gives a server of s that is keyed by its AI catalog
+// identifier (see nameAIEntries) the name other has for it: the one server
+// there with the same identifier, or else with the same card URL. A
+// catalog whose MCP catalog is switched on or off then compares its
+// cross-host servers by name.
+func (s *snapshot) nameUnnamed(other *snapshot) {
+	for _, key := range slices.Sorted(maps.Keys(s.servers)) {
+		sv := s.servers[key]
+		if !strings.HasPrefix(key, "urn:air:") { // a server name has no ':'
+			continue
+		}
+		match := func(same func(o *serverState) bool) string {
+			found := ""
+			for name, o := range other.servers {
+				if !strings.HasPrefix(name, "urn:air:") && same(o) {
+					if found != "" {
+						return ""
+					}
+					found = name
+				}
+			}
+			return found
+		}
+		name := match(func(o *serverState) bool { return o.aiIdentifier == sv.aiIdentifier })
+		if name == "" {
+			name = match(func(o *serverState) bool { return o.card == nil && o.cardURL == sv.cardURL })
+		}
+		if _, taken := s.servers[name]; name != "" && !taken {
+			delete(s.servers, key)
+			s.servers[name] = sv
+		}
+	}
 }
 
 // readCard reads a server card and its name.

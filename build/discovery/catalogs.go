@@ -90,21 +90,26 @@ type ToolCatalogAd struct {
 	Catalogue   string   // absolute URL of /tool-catalogue.json
 	Sources     []string // source values of the published tools, in any order
 	CompactView bool
+	// Tenant is the site's tenant, "" for the one site of a catalog without
+	// tenants: it names the entry (ToolCatalogIdentifier).
+	Tenant string
 }
 
 // AICatalog builds /.well-known/ai-catalog.json: {"specVersion": "1.0",
 // "host": {"domain": publisher, "displayName": displayName (left out when
 // empty)}, "entries": [...]}, sorted by identifier. Each server has an entry
-// urn:air:PUBLISHER:mcp:NAME: a local server's is its v1 card
-// (application/mcp-server-card+json at origin + its v1 path), a cross-host
-// server's is its CardURL with the card's own media type. When tools is not
-// nil, the entry urn:air:PUBLISHER:tool-catalog describes the tool catalog
-// inline (type application/json, data {"toolCatalog": {"url", "sources"
-// sorted and unique, "compactView", "catalogue"}}).
+// urn:air:PUBLISHER:mcp:NAME, as AIIdentifiers gives it: a local server's is
+// its v1 card (application/mcp-server-card+json at origin + its v1 path), a
+// cross-host server's is its CardURL with the card's own media type. When
+// tools is not nil, the entry urn:air:PUBLISHER:tool-catalog:NAME
+// (ToolCatalogIdentifier) describes the tool catalog inline (type
+// application/json, data {"toolCatalog": {"url", "sources" sorted and
+// unique, "compactView", "catalogue"}}).
 func AICatalog(origin, publisher, displayName string, servers []*Server, tools *ToolCatalogAd) any {
 	origin = strings.TrimSuffix(origin, "/")
 	entries := []any{}
-	for _, s := range servers {
+	ids, _ := AIIdentifiers(publisher, servers) // Check reports the problems
+	for i, s := range servers {
 		if s == nil {
 			continue
 		}
@@ -113,7 +118,7 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 			typ, u = s.CardType(), s.CardURL
 		}
 		entries = append(entries, map[string]any{
-			"identifier": "urn:air:" + publisher + ":mcp:" + s.Name,
+			"identifier": ids[i],
 			"type":       typ,
 			"url":        u,
 		})
@@ -126,7 +131,7 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 			sources = append(sources, src)
 		}
 		entries = append(entries, map[string]any{
-			"identifier": "urn:air:" + publisher + ":tool-catalog",
+			"identifier": ToolCatalogIdentifier(publisher, tools.Tenant),
 			"type":       serverToolCatalogType,
 			"data": map[string]any{"toolCatalog": map[string]any{
 				"url":         tools.URL,

@@ -75,6 +75,10 @@ type Server struct {
 	// here. CardMediaType is ContentTypeServerCardDraft or
 	// ContentTypeServerCardV1; empty means the draft type.
 	CardURL, CardMediaType string
+	// AICatalogIdentifier is the identifier the declaration gives the
+	// server's AI catalog entry; empty means the derived one (see
+	// AIIdentifiers).
+	AICatalogIdentifier string
 }
 
 // crossHost reports whether the server's card is served by another host.
@@ -220,6 +224,12 @@ func (d *serverDecoder) decode(m map[string]any) *Server {
 		nameOK = true
 	}
 	s.Name = name
+	if id, ok := d.str(m, "aiCatalogIdentifier", "/aiCatalogIdentifier"); ok {
+		s.AICatalogIdentifier = id
+		if !AIIdentifierRe.MatchString(id) {
+			d.add("/aiCatalogIdentifier", "aiCatalogIdentifier %q must be urn:air:PUBLISHER:mcp:NAME, NAME being letters, digits, '.', '_' and '-', such as urn:air:example.com:mcp:weather", id)
+		}
+	}
 
 	_, cross := m["cardUrl"]
 	if cross {
@@ -661,6 +671,9 @@ func serverMetaKeyProblem(k string) string {
 // Decode returned them (nil entries are skipped):
 //   - names are unique, ignoring case (card paths are case-insensitive on
 //     some hosts, and identifiers should not differ by case alone);
+//   - AI catalog identifiers, declared or derived, are anchored at
+//     publisher and unique, ignoring case (AIIdentifiers has the rule;
+//     skipped when publisher is empty);
 //   - card paths are unique across servers and both kinds of card,
 //     ignoring case, stay out of the tool catalog's routes (/tools,
 //     /tools/...) and the two catalogs, and no card path lies inside
@@ -675,7 +688,7 @@ func serverMetaKeyProblem(k string) string {
 // /card/draftPath or /card/v1Path, or at /name when the path is the default
 // one. The result maps a server's index to its problems, sorted; nil when
 // there are none.
-func Check(servers []*Server) map[int][]Problem {
+func Check(publisher string, servers []*Server) map[int][]Problem {
 	out := map[int][]Problem{}
 	add := func(i int, ptr, format string, args ...any) {
 		out[i] = append(out[i], Problem{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
@@ -698,6 +711,18 @@ func Check(servers []*Server) map[int][]Problem {
 			continue
 		}
 		names[key] = i
+	}
+	var idProblems map[int][]Problem
+	if publisher != "" { // without one, the configuration is reported
+		_, idProblems = AIIdentifiers(publisher, servers)
+	}
+	for i, ps := range idProblems {
+		for _, p := range ps {
+			if p.Pointer == "/name" && dupName[i] {
+				continue // the same name, and so the same identifier: the name is reported
+			}
+			out[i] = append(out[i], p)
+		}
 	}
 
 	type claim struct {

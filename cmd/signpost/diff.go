@@ -81,6 +81,8 @@ Risks, in the order reports list them:
                          card URL of a server another host serves
   origin-changed         the site's origin or publisher, as the discovery
                          catalogs publish them, changed
+  identifier-changed     the AI catalog identifier of a server or of a
+                         site's tool catalog changed (clients key on it)
   route-removed          a route other than the tools' is no longer
                          published: a discovery catalog switched off, a
                          server card moved or removed

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/signpost-dev/signpost/build/spec"
@@ -15,19 +16,40 @@ type cardRef struct {
 	url        string
 	catalog    string // the catalog's URL
 	identifier string
-	name       string // the server name the identifier gives; "" if it gives none
-	mediaType  string // what the entry says the card is served as
+	// name is the server name an MCP catalog identifier gives
+	// (urn:mcp:server:NAME); "" if it gives none.
+	name string
+	// ai marks an AI catalog entry; aiName is the NAME of its identifier
+	// (urn:air:DOMAIN:mcp:NAME), which is not a server name; "" if it gives
+	// none.
+	ai        bool
+	aiName    string
+	mediaType string // what the entry says the card is served as
 }
 
 // inlineCard checks a card given inline as an AI catalog entry's data.
 func (c *checker) inlineCard(catalogURL, ptr, id string, data any) {
-	place := catalogURL + "#" + ptr + "/data"
-	_, want := aiName(id)
+	_, seg := aiName(id)
 	m, _ := data.(map[string]any)
-	if name, _ := m["name"].(string); want != "" && name == want {
-		c.add("card.name", ResultPass, place, "name "+show(name)+", identifier "+id, "the name is the identifier's")
-	} else {
-		c.add("card.name", ResultFail, place, "name "+show(m["name"])+", identifier "+id, "the card's name must be the server name of its identifier")
+	c.aiCardName(catalogURL+"#"+ptr+"/data", id, seg, m["name"])
+}
+
+// aiCardName applies card.name to a card an AI catalog entry lists, at
+// SHOULD: the NAME of its identifier cannot be held to the card's name
+// exactly, since an identifier is derived from the part of the name after
+// the namespace (NAMESPACE.NAME when two servers share that part) or chosen
+// by the publisher. A card whose name gives neither form is a warning; an
+// identifier not of the form urn:air:DOMAIN:mcp:NAME is ai-catalog.identifier's.
+func (c *checker) aiCardName(place, id, seg string, name any) {
+	s, _ := name.(string)
+	ev := "name " + show(name) + ", identifier " + id
+	switch {
+	case seg == "":
+		c.addAt("card.name", LevelShould, ResultSkip, place, "identifier "+show(id), "the identifier names no server (see the catalog's identifier rule)")
+	case slices.Contains(aiNamesOf(s), seg):
+		c.addAt("card.name", LevelShould, ResultPass, place, ev, "the identifier's NAME is the card's name after its namespace")
+	default:
+		c.addAt("card.name", LevelShould, ResultFail, place, ev, "the identifier's NAME should be the card's name after its namespace, alone or as NAMESPACE.NAME, unless the publisher chose it")
 	}
 }
 
@@ -58,6 +80,8 @@ func (c *checker) cardBody(r cardRef, p *page) {
 	m, _ := doc.(map[string]any)
 	name, _ := m["name"].(string)
 	switch {
+	case r.ai:
+		c.aiCardName(r.url, r.identifier, r.aiName, m["name"])
 	case r.name == "":
 		c.add("card.name", ResultSkip, r.url, "identifier "+show(r.identifier), "the identifier names no server (see the catalog's identifier rule)")
 	case name == r.name:

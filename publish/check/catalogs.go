@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,8 +59,8 @@ func (c *checker) learnAICatalog(u string) {
 			if _, inline := m["data"]; inline || !absURL(cardURL) {
 				continue
 			}
-			_, name := aiName(id)
-			c.cards = append(c.cards, cardRef{url: cardURL, catalog: u, identifier: id, name: name, mediaType: typ})
+			_, seg := aiName(id)
+			c.cards = append(c.cards, cardRef{url: cardURL, catalog: u, identifier: id, ai: true, aiName: seg, mediaType: typ})
 		case toolCatalogEntry(m) != nil && !c.tcAdvertised:
 			c.tcAdvertised = true
 			c.toolsStatusLevel = LevelMust
@@ -88,17 +89,36 @@ func toolCatalogEntry(m map[string]any) map[string]any {
 	return tc
 }
 
-// aiName splits an AI catalog MCP identifier, urn:air:DOMAIN:mcp:NAME.
+// The AI Catalog's identifiers: urn:air:DOMAIN, then one or more segments,
+// each after a colon; no '/' anywhere. An MCP server's is
+// urn:air:DOMAIN:mcp:NAME, NAME one segment.
+var (
+	aiIdentifierRe    = regexp.MustCompile(`^urn:air:[a-zA-Z0-9.-]+(:[a-zA-Z0-9._-]+)+$`)
+	aiMCPIdentifierRe = regexp.MustCompile(`^urn:air:([a-zA-Z0-9.-]+):mcp:([a-zA-Z0-9._-]+)$`)
+	aiSegmentRe       = regexp.MustCompile(`[^a-zA-Z0-9._-]`)
+)
+
+// aiName splits an AI catalog MCP identifier, urn:air:DOMAIN:mcp:NAME; both
+// are "" when id is not of that form. NAME is not the server's name (which
+// has a '/'), only a segment derived from it or chosen by the publisher.
 func aiName(id string) (domain, name string) {
-	rest, ok := strings.CutPrefix(id, "urn:air:")
-	if !ok {
+	m := aiMCPIdentifierRe.FindStringSubmatch(id)
+	if m == nil {
 		return "", ""
 	}
-	domain, name, ok = strings.Cut(rest, ":mcp:")
-	if !ok || domain == "" || strings.Contains(domain, ":") || name == "" {
-		return "", ""
+	return m[1], m[2]
+}
+
+// aiNamesOf are the NAMEs an AI catalog identifier would have for a card
+// named NAMESPACE/NAME, in the form signpost and the MCP server card
+// extension derive: NAME, or NAMESPACE.NAME when another server has NAME,
+// each with what a segment cannot hold made '-'.
+func aiNamesOf(cardName string) []string {
+	ns, name, ok := strings.Cut(cardName, "/")
+	if !ok || name == "" {
+		return nil
 	}
-	return domain, name
+	return []string{aiSegmentRe.ReplaceAllString(name, "-"), aiSegmentRe.ReplaceAllString(ns+"."+name, "-")}
 }
 
 // absURL reports whether s is an absolute http or https URL, as a catalog
@@ -249,6 +269,9 @@ func (c *checker) checkAICatalog(u string) {
 				ids = append(ids, ptr+"/identifier: "+show(id)+" repeats "+first)
 			}
 			seen[id] = ptr
+			if !aiIdentifierRe.MatchString(id) {
+				ids = append(ids, ptr+"/identifier: "+show(id)+", want urn:air:DOMAIN followed by :SEGMENTs of letters, digits, '.', '_' and '-' (no '/')")
+			}
 		}
 		place := u + "#" + ptr
 		if s, ok := m["url"].(string); ok && s != "" {
@@ -257,7 +280,9 @@ func (c *checker) checkAICatalog(u string) {
 		switch {
 		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
 			if d, name := aiName(id); name == "" {
-				ids = append(ids, ptr+"/identifier: "+show(m["identifier"])+", want urn:air:DOMAIN:mcp:NAME")
+				if aiIdentifierRe.MatchString(id) || id == "" {
+					ids = append(ids, ptr+"/identifier: "+show(m["identifier"])+", want urn:air:DOMAIN:mcp:NAME")
+				}
 			} else if domain != "" && d != domain {
 				ids = append(ids, ptr+"/identifier: "+show(id)+", DOMAIN is not the host's domain "+domain)
 			}
@@ -281,7 +306,7 @@ func (c *checker) checkAICatalog(u string) {
 		}
 	}
 	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(entries)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
-	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(entries)), "identifiers are unique and well formed", "identifiers must be unique, and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
+	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(entries)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
 	if len(entries) == 0 {
 		c.add("ai-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists nothing")
 	}
