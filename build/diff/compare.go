@@ -94,6 +94,11 @@ func (c *Change) diffTenants(before, after *snapshot) {
 			c.risk(Risk{Kind: RiskToolRemoved, Tenant: t, Message: fmt.Sprintf("site removed, with the %s it published", english.Count(before.sites[t].tools, "tool", "tools"))})
 			continue
 		}
+		if b := before.sites[t]; b.access.Token && !a.access.Token {
+			c.risk(Risk{Kind: RiskAccessOpened, Tenant: t, Old: "gate: token", New: "public", Message: fmt.Sprintf("%s is gated no more: anyone can read its tools", spec.SiteName(t))})
+		} else if b.access.Token && !b.access.PublicDiscovery && a.access.PublicDiscovery {
+			c.risk(Risk{Kind: RiskAccessOpened, Tenant: t, Old: "gated", New: "publicDiscovery", Message: fmt.Sprintf("the discovery catalogs and server cards of %s are now public", spec.SiteName(t))})
+		}
 		if b := before.sites[t]; samePublisher(before, after) && b.toolCatalogID != "" && a.toolCatalogID != "" && b.toolCatalogID != a.toolCatalogID {
 			c.risk(Risk{Kind: RiskIdentifierChanged, Tenant: t, Old: b.toolCatalogID, New: a.toolCatalogID, Message: fmt.Sprintf("the AI catalog identifier of the tool catalog of %s %s -> %s", spec.SiteName(t), b.toolCatalogID, a.toolCatalogID)})
 		}

@@ -17,6 +17,13 @@ import (
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
+// withFile returns files with name set to body.
+func withFile(files map[string]string, name, body string) map[string]string {
+	out := maps.Clone(files)
+	out[name] = body
+	return out
+}
+
 // diffBase is a small catalog with two tenants, a local and a cross-host
 // server, and two tools, one scoped to a tenant.
 var diffBase = map[string]string{
@@ -291,6 +298,22 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk tenant-widened tenant initech: new site, publishing 1 tool",
 				"tenant + initech",
+			},
+		},
+		{
+			name:  "gate removed",
+			base:  withFile(diffBase, config, "site: {origin: https://example.com, publisher: example.com}\ntenants: [acme, {id: globex, gate: token}]\n"),
+			edits: [][3]string{{config, "{id: globex, gate: token}", "globex"}},
+			want: []string{
+				"risk access-opened tenant globex: tenant globex is gated no more: anyone can read its tools",
+			},
+		},
+		{
+			name:  "discovery made public",
+			base:  withFile(diffBase, config, "site: {origin: https://example.com, publisher: example.com}\ntenants: [acme, {id: globex, gate: token}]\n"),
+			edits: [][3]string{{config, "gate: token}", "gate: token, publicDiscovery: true}"}},
+			want: []string{
+				"risk access-opened tenant globex: the discovery catalogs and server cards of tenant globex are now public",
 			},
 		},
 		{

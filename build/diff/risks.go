@@ -28,6 +28,10 @@ const (
 	// RiskToolReassigned: the same toolId now names a different tool: its
 	// MCP server, its MCP name or its source changed.
 	RiskToolReassigned = "tool-reassigned"
+	// RiskAccessOpened: a gated site is gated no more, or its discovery
+	// catalogs and cards are now public: what only token holders could
+	// read, anyone can.
+	RiskAccessOpened = "access-opened"
 	// RiskTenantWidened: a tool is now published to a tenant that did not
 	// see it before, or there is a new tenant.
 	RiskTenantWidened = "tenant-widened"
@@ -83,7 +87,7 @@ const RiskAny = "any"
 // riskKinds lists every kind of risk in report order.
 var riskKinds = []string{
 	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
-	RiskToolReassigned, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
+	RiskToolReassigned, RiskAccessOpened, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
 	RiskServerRemoteChanged, RiskOriginChanged, RiskIdentifierChanged, RiskRouteRemoved, RiskTargetChanged, RiskLimitsRaised,
 	RiskReservedChanged, RiskGroupMoved,
 }

@@ -34,7 +34,7 @@ func TestParseRiskKinds(t *testing.T) {
 	}
 	wantKinds := []string{
 		"tier-raised", "egress-widened", "replay-loosened", "tool-added", "tool-removed", "tool-reassigned",
-		"tenant-widened", "compact-changed", "server-added", "server-removed", "server-remote-changed",
+		"access-opened", "tenant-widened", "compact-changed", "server-added", "server-removed", "server-remote-changed",
 		"origin-changed", "identifier-changed", "route-removed", "target-changed", "limits-raised", "reserved-changed", "group-moved",
 	}
 	if diff := cmp.Diff(wantKinds, RiskKinds()); diff != "" {

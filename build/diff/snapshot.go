@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -27,7 +28,9 @@ type snapshot struct {
 
 type siteState struct {
 	compact bool
-	tools   int
+	// access is who may read the site.
+	access gate.Access
+	tools  int
 	// docs are the documents other than the tool routes.
 	docs map[docKey]build.Document
 	// What the discovery catalogs publish: the AI catalog's host domain
@@ -125,7 +128,7 @@ func snapshotBuild(b *build.Output) (*snapshot, error) {
 		if _, dup := s.sites[site.Tenant]; dup {
 			return nil, fmt.Errorf("two sites for tenant %q", site.Tenant)
 		}
-		st := &siteState{docs: map[docKey]build.Document{}, cardNames: map[string]string{}, mcpNames: map[string]string{}}
+		st := &siteState{access: site.Access, docs: map[docKey]build.Document{}, cardNames: map[string]string{}, mcpNames: map[string]string{}}
 		s.sites[site.Tenant] = st
 		for _, d := range site.Documents {
 			if err := s.readDocument(site.Tenant, st, d, entries); err != nil {

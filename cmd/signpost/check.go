@@ -95,6 +95,10 @@ Rules:
 // checker cannot use is bad usage.
 func runCheck(ctx context.Context, w io.Writer, opts *checkOptions) error {
 	bases, err := tenantURLs(opts.url, opts.tenants)
+	if err != nil && opts.keysFile != "" && len(opts.tenants) == 1 && !strings.Contains(opts.url, "{tenant}") {
+		// One site, and the tenant whose token to mint for it.
+		bases, err = []string{opts.url}, nil
+	}
 	if err != nil {
 		return usageError{err}
 	}

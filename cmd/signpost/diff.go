@@ -68,6 +68,8 @@ Risks, in the order reports list them:
                          or a tenant's site is gone
   tool-reassigned        a toolId now names another tool: its MCP server,
                          MCP name or source changed
+  access-opened          a gated tenant's site is gated no more, or its
+                         discovery catalogs are now public
   tenant-widened         a tool is published to a tenant that did not see
                          it, or there is a new tenant
   compact-changed        the compact view was switched on or off, or a tool's

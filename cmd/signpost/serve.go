@@ -82,6 +82,8 @@ func serveError(stdout, stderr io.Writer, dir string, err error) error {
 	switch {
 	case errors.As(err, &origin):
 		return usageError{fmt.Errorf("--origin: %w", origin.Err)}
+	case errors.Is(err, serve.ErrNoKeys):
+		return usageError{fmt.Errorf("%w (--token-keys; see signpost token key)", err)}
 	case errors.Is(err, serve.ErrBuiltSite):
 		return usageError{fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
 	case errors.As(err, &te):

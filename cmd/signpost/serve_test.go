@@ -207,3 +207,37 @@ func TestCheckAgainstServe(t *testing.T) {
 		t.Errorf("check of a closed port: exit %d, want %d", code, exitInvalid)
 	}
 }
+
+// TestCheckGatedServe serves a gated tenant's site with its keys and checks
+// it with a token minted from them: every rule passes, access.gate
+// included; without a token the check fails.
+func TestCheckGatedServe(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"signpost.yaml": "site: {origin: https://example.com, publisher: example.com}\ntenants: [{id: acme, gate: token, publicDiscovery: true}]\n",
+		"tools.yaml": "tools:\n  - toolId: get_forecast\n    description: Forecast.\n" +
+			"    source: host-extension\n    safetyTier: read\n    replayPolicy: deterministic\n    egress: internet\n" +
+			"    inputSchema: {type: object, properties: {place: {type: string}}}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys := filepath.Join(t.TempDir(), "keys.json")
+	if code := run(context.Background(), []string{"token", "key", "--tenant", "acme", "--keys", keys}, io.Discard, io.Discard); code != 0 {
+		t.Fatalf("token key: exit %d", code)
+	}
+	base, _, stop := startServe(t, dir, "--tenant", "acme", "--token-keys", keys)
+	defer stop()
+	var out strings.Builder
+	if code := run(context.Background(), []string{"check", base, "--token-keys", keys, "--tenant", "acme", "-v"}, &out, io.Discard); code != 0 {
+		t.Fatalf("check with the token: exit %d:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "access.gate") || !strings.Contains(out.String(), " 0 failed") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"check", base}, &out, io.Discard); code != exitInvalid || !strings.Contains(out.String(), "status 401") {
+		t.Errorf("check without the token: exit %d:\n%.600s", code, out.String())
+	}
+}

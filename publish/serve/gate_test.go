@@ -1,8 +1,10 @@
 package serve
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +94,17 @@ func TestGate(t *testing.T) {
 	_, b2 := do(t, srv, exchange{path: "/tools/no_such_tool"})
 	if string(a) != string(b2) {
 		t.Errorf("refusals differ by path:\n%s\n%s", a, b2)
+	}
+}
+
+// TestGateWithoutKeys checks that a gated site without a key of its
+// tenant is not served at all: it would refuse every request.
+func TestGateWithoutKeys(t *testing.T) {
+	s := buildtest.Example(t).Sites[0]
+	s.Access = gate.Access{Token: true}
+	for _, keys := range []gate.Keys{nil, {"globex/k1": gate.NewSecret()}} {
+		if _, err := NewHandler(s, keys); !errors.Is(err, ErrNoKeys) || !strings.Contains(err.Error(), "tenant acme: the site is gated, and no key opens it: add a key for acme") {
+			t.Errorf("keys %v: %v", keys, err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -49,9 +50,16 @@ type servedDoc struct {
 	gzipLength string
 }
 
+// ErrNoKeys is the error of NewHandler, wrapped with the tenant, for a
+// gated site without a key of its tenant: it would refuse every request.
+var ErrNoKeys = errors.New("the site is gated, and no key opens it")
+
 // NewHandler prepares the documents of one site for serving; keys open
 // the site when it is gated.
 func NewHandler(site *build.Site, keys gate.Keys) (*Handler, error) {
+	if _, ok := keys.Latest(site.Tenant); site.Access.Token && !ok {
+		return nil, fmt.Errorf("%s: %w: add a key for %s to the keys file", spec.SiteName(site.Tenant), ErrNoKeys, site.Tenant)
+	}
 	docs := site.Documents
 	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs)), tenant: site.Tenant, access: site.Access, keys: keys, now: time.Now}
 	for _, d := range docs {
