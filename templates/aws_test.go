@@ -40,9 +40,11 @@ type awsCase struct {
 	gitHub                            string // the OIDC subject, or ""
 	attachTo                          string
 	bucketRegion                      string // the region in the origin's domain of a shared bucket
+	gated                             bool   // GatedSite=true: the store of the tenant's keys
 }
 
-// awsCases covers a catalog without tenants and both kinds of tenant stack.
+// awsCases covers a catalog without tenants, both kinds of tenant stack and
+// a gated tenant's.
 func awsCases() []awsCase {
 	return []awsCase{{
 		name: "no tenants",
@@ -98,6 +100,21 @@ func awsCases() []awsCase {
 		bucketRegion:   "eu-west-1",
 		alias:          "initech.example.com",
 		cert:           "arn:aws:acm:us-east-1:123456789012:certificate/initech",
+	}, {
+		name: "gated tenant with its own role",
+		params: map[string]string{
+			"BucketName": "example-discovery", "FunctionNamePrefix": "hooli", "SitePrefix": "tenants/hooli",
+			"CreateBucket": "false", "GatedSite": "true", "GitHubRepository": "example/catalog", "GitHubBranch": "release",
+			"AliasDomainName": "hooli.example.com", "CertificateArn": "arn:aws:acm:us-east-1:123456789012:certificate/hooli",
+		},
+		bucket:         "example-discovery",
+		keyPrefix:      "tenants/hooli/",
+		functionPrefix: "hooli",
+		bucketRegion:   "us-east-1",
+		alias:          "hooli.example.com",
+		cert:           "arn:aws:acm:us-east-1:123456789012:certificate/hooli",
+		gitHub:         "repo:example/catalog:ref:refs/heads/release",
+		gated:          true,
 	}}
 }
 
@@ -473,6 +490,9 @@ func TestAWSTemplateOutputs(t *testing.T) {
 				want["CiRoleArn"] = "{GetAtt:CiRole.Arn}"
 				want["CiRoleName"] = "{Ref:CiRole}"
 			}
+			if c.gated {
+				want["KeyValueStoreArn"] = "{GetAtt:Store.Arn}"
+			}
 			if diff := cmp.Diff(want, st.Outputs); diff != "" {
 				t.Errorf("outputs (-want +got):\n%s", diff)
 			}
@@ -540,6 +560,9 @@ func TestAWSTemplateParameters(t *testing.T) {
 		{name: "repository without owner", params: with("GitHubRepository", "catalog"), invalid: true},
 		{name: "shared ARNs with a space", params: with("SharedBucketDistributionArns", "arn:aws:cloudfront::123456789012:distribution/E1, arn:aws:cloudfront::123456789012:distribution/E2"), invalid: true},
 		{name: "bucket region with a space", params: with("CreateBucket", "false", "BucketRegion", "eu west"), invalid: true},
+		{name: "gated", params: with("GatedSite", "true")},
+		{name: "gated, not a boolean", params: with("GatedSite", "yes"), invalid: true},
+		{name: "gated, in upper case", params: with("GatedSite", "TRUE"), invalid: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env, err := newCFNEnv(tpl, c.params)
