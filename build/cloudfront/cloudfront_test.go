@@ -205,13 +205,12 @@ type cfCase struct {
 	want     any
 }
 
-// runCloudFront runs every case under node, in one process, and checks each
-// result.
-func runCloudFront(t *testing.T, functions map[string][]byte, cases []cfCase) {
+// startFunctions starts node with functions and the key value store
+// store (nil for none), and stops it when the test ends. Without node it
+// skips the test, or fails it in CI.
+func startFunctions(ctx context.Context, t *testing.T, functions map[string][]byte, store map[string]string) *edgetest.Functions {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
-	defer cancel()
-	fns, err := edgetest.StartFunctions(ctx, functions)
+	fns, err := edgetest.StartFunctionsWithStore(ctx, functions, store)
 	if errors.Is(err, edgetest.ErrNoNode) {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("node is needed to test the CloudFront Functions: %v", err)
@@ -221,7 +220,17 @@ func runCloudFront(t *testing.T, functions map[string][]byte, cases []cfCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fns.Close()
+	t.Cleanup(func() { _ = fns.Close() })
+	return fns
+}
+
+// runCloudFront runs every case under node, in one process, and checks each
+// result.
+func runCloudFront(t *testing.T, functions map[string][]byte, cases []cfCase) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
+	defer cancel()
+	fns := startFunctions(ctx, t, functions, nil)
 	for _, c := range cases {
 		result, logs, err := fns.Run(ctx, c.function, c.event, cloudFrontNodeTimeout)
 		if err != nil {

@@ -7,9 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +15,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build/gate"
-	"github.com/signpost-dev/signpost/internal/edgetest"
 )
 
 // TestGatedFunctions runs a gated site's functions on the tokens of
@@ -77,17 +74,7 @@ func TestGatedFunctions(t *testing.T) {
 	functions := map[string][]byte{"viewer-request": req, "viewer-response": resp}
 	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
 	defer cancel()
-	fns, err := edgetest.StartFunctionsWithStore(ctx, functions, keys)
-	if errors.Is(err, edgetest.ErrNoNode) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("node is needed to test the CloudFront Functions: %v", err)
-		}
-		t.Skipf("node not found, CloudFront Functions not run: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fns.Close()
+	fns := startFunctions(ctx, t, functions, keys)
 	for name, auth := range auths {
 		for _, path := range paths {
 			ev := cfRequestEvent("GET", path, nil)

@@ -6,31 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-
-	"github.com/signpost-dev/signpost/internal/cftest"
-	"github.com/signpost-dev/signpost/internal/s3test"
-	"github.com/signpost-dev/signpost/publish"
 )
 
 // TestPublishKeyValueStore checks that the plan says when the
 // viewer-request function's key value store association changes: given at
 // creation, replaced, kept, and removed.
 func TestPublishKeyValueStore(t *testing.T) {
-	srv := startS3(t)
-	cf := cftest.Start()
-	defer cf.Close()
-	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)
+	srv, _, _ := startPublishServers(t, "gated")
 	ctx := context.Background()
-	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint, publish.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("gated")}); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	write := func(name, body string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {

@@ -103,23 +103,31 @@ func TestPublishCommand(t *testing.T) {
 	}
 }
 
+// startPublishServers starts an S3 server with the bucket, and the fake
+// CloudFront API that signpost publish is pointed at.
+func startPublishServers(t *testing.T, bucket string) (*s3test.Server, *cftest.Server, *s3.Client) {
+	t.Helper()
+	srv := startS3(t)
+	cf := cftest.Start()
+	t.Cleanup(cf.Close)
+	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)
+	client, err := publish.NewS3Client(context.Background(), s3test.Region, srv.Endpoint, publish.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+		t.Fatal(err)
+	}
+	return srv, cf, client
+}
+
 // TestPublishCloudFront drives signpost publish against a real S3 server
 // and a fake CloudFront API, for a catalog with two tenants, each behind
 // its own distribution: the functions are created, kept and updated as
 // the routes change, and only what changed is invalidated.
 func TestPublishCloudFront(t *testing.T) {
-	srv := startS3(t)
-	cf := cftest.Start()
-	defer cf.Close()
-	t.Setenv("AWS_ENDPOINT_URL_CLOUDFRONT", cf.URL)
+	srv, cf, client := startPublishServers(t, "discovery")
 	ctx := context.Background()
-	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint, publish.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("discovery")}); err != nil {
-		t.Fatal(err)
-	}
 
 	dir := t.TempDir()
 	write := func(name, body string) {
