@@ -110,7 +110,7 @@ func TestOpenAPIUnknownAndErrors(t *testing.T) {
 		t.Errorf("unknown = %+v", imp.Unknown)
 	}
 	imp, err := OpenAPI(context.Background(), OpenAPIDocument{Label: "bad.yaml", Data: []byte("openapi: 3.0.0\ninfo: [\n")}, OpenAPIOptions{})
-	if err != nil || len(imp.Errors) != 1 || imp.Errors[0] != "bad.yaml: line 2, column 1: invalid YAML: did not find expected node content" {
+	if err != nil || len(imp.Errors) != 1 || imp.Errors[0] != "bad.yaml: line 2, column 7: invalid YAML: the [ here is never closed: end it with ] (or separate its items with commas)" {
 		t.Errorf("errors = %q, %v", imp.Errors, err)
 	}
 	if _, err := OpenAPI(context.Background(), OpenAPIDocument{}, OpenAPIOptions{Egress: "space"}); err == nil || !strings.Contains(err.Error(), `unknown egress "space"`) {
