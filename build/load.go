@@ -26,6 +26,8 @@ import (
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -774,7 +776,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	}
 	for _, name := range sortedKeys(classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: check the spelling (known tools: %s)", name, from, joinSome(sortedKeys(seen), 8))
+			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, likeName(name, sortedKeys(seen), "known tools"))
 		}
 	}
 	return out
@@ -963,6 +965,22 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // joinSome lists up to n names, saying how many more there are.
+// maxLike is how many known names a message about an unknown one offers.
+const maxLike = 3
+
+// likeName is what a message about the unknown name offers instead of it:
+// the known names most like it, nearest first, or when none is near, what
+// the known names are (what names them: "known tools").
+func likeName(name string, known []string, what string) string {
+	if like := suggest.Nearest(name, known, maxLike); len(like) > 0 {
+		return "did you mean " + english.QuotedOr(like) + "?"
+	}
+	if len(known) == 0 {
+		return "check the spelling (" + what + ": none)"
+	}
+	return "check the spelling: no name is like it (" + what + ": " + joinSome(known, maxLike) + ")"
+}
+
 func joinSome(names []string, n int) string {
 	if len(names) == 0 {
 		return "none"

@@ -15,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -119,7 +120,7 @@ func OpenAPI(ctx context.Context, in OpenAPIDocument, opts OpenAPIOptions) (*Too
 	imp.Names = len(names)
 	for _, name := range slices.Sorted(maps.Keys(opts.Classify)) {
 		if !seen[name] {
-			imp.Unknown = append(imp.Unknown, UnknownName{Name: name, Like: closestNames(name, names, maxSuggestions)})
+			imp.Unknown = append(imp.Unknown, UnknownName{Name: name, Like: suggest.Nearest(name, names, maxSuggestions)})
 		}
 	}
 	// The toolIds are derived as the loader derives them for an openapi:
