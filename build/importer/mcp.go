@@ -49,7 +49,8 @@ type MCPOptions struct {
 	// toolIdPrefix of an mcp: import is.
 	ToolIDPrefix string
 	// Classify gives the safety tier (pure, read or write) of tools by MCP
-	// name. A name that no recording holds is an error of the import.
+	// name, and with it the replayPolicy (see ClassifiedReplay). A name
+	// that no recording holds is an error of the import.
 	Classify map[string]string
 }
 
@@ -67,6 +68,21 @@ func (o MCPOptions) Check() error {
 		}
 	}
 	return nil
+}
+
+// ClassifiedReplay is the replayPolicy of a tool an import classifies
+// tier, when nothing else says what repeating a call does: a pure tool
+// gives the same result for the same input and changes nothing
+// (deterministic), repeating a read has no further effect (idempotent), and
+// a write is unsafe to repeat.
+func ClassifiedReplay(tier string) string {
+	switch tier {
+	case spec.TierPure:
+		return spec.ReplayDeterministic
+	case spec.TierRead:
+		return spec.ReplayIdempotent
+	}
+	return spec.ReplayUnsafe
 }
 
 // CheckTier explains why an imported MCP tool cannot be classified tier,
@@ -319,7 +335,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 		"description":  description,
 		"source":       spec.SourceMCP,
 		"safetyTier":   cmp.Or(opts.Classify[name], spec.TierWrite),
-		"replayPolicy": spec.ReplayUnsafe,
+		"replayPolicy": ClassifiedReplay(cmp.Or(opts.Classify[name], spec.TierWrite)),
 		"egress":       spec.EgressInternet,
 		"inputSchema":  in,
 	}
@@ -568,9 +584,10 @@ func ToolsYAML(imp *ToolImport) ([]byte, error) {
 		"# MCP tools imported by `signpost import mcp` from recorded tools/list results.",
 		"# Every tool is source: mcp. The server's annotations (readOnlyHint and the",
 		"# others) are ignored: they are the server's claims, not this catalog's",
-		"# decision. A tool not classified with --classify is safetyTier: write, and",
-		"# every tool is replayPolicy: unsafe and egress: internet. Review each tool's",
-		"# safety fields and import notes, then edit freely.",
+		"# decision. A tool not classified with --classify is safetyTier: write and",
+		"# replayPolicy: unsafe; one classified read is idempotent, one classified pure",
+		"# deterministic. Every tool is egress: internet. Review each tool's safety",
+		"# fields and import notes, then edit freely.",
 	}
 	if len(imp.Files) == 0 {
 		header = append(header, "# No recordings were imported.")

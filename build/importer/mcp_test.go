@@ -128,7 +128,7 @@ func TestMCPRecordingErrors(t *testing.T) {
 }
 
 func TestMCPClassify(t *testing.T) {
-	imp := importMCPText(t, MCPOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead}},
+	imp := importMCPText(t, MCPOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead, "get-ticket": spec.TierPure}},
 		"tickets.json", catalogtest.RecordedTickets)
 	if len(imp.Errors) != 0 {
 		t.Fatalf("errors = %q", imp.Errors)
@@ -136,13 +136,14 @@ func TestMCPClassify(t *testing.T) {
 	cat, _ := loadImported(t, imp, nil)
 	got := map[string]string{}
 	for _, tl := range cat.Tools {
-		got[tl.ToolID] = tl.SafetyTier
+		got[tl.ToolID] = tl.SafetyTier + " " + tl.ReplayPolicy
 	}
-	// The annotations claim delete_ticket is read-only: ignored.
+	// The annotations claim delete_ticket is read-only: ignored. A read is
+	// idempotent, a pure tool deterministic, the rest unsafe.
 	want := map[string]string{
-		"tk_get_ticket_" + toolid.Digest("\x00getTicket"):  spec.TierRead,
-		"tk_get_ticket_" + toolid.Digest("\x00get-ticket"): spec.TierWrite,
-		"tk_delete_ticket": spec.TierWrite,
+		"tk_get_ticket_" + toolid.Digest("\x00getTicket"):  "read idempotent",
+		"tk_get_ticket_" + toolid.Digest("\x00get-ticket"): "pure deterministic",
+		"tk_delete_ticket": "write unsafe",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tiers (-want +got):\n%s", diff)
@@ -327,9 +328,10 @@ func TestToolsYAML(t *testing.T) {
 	want := `# MCP tools imported by ` + "`signpost import mcp`" + ` from recorded tools/list results.
 # Every tool is source: mcp. The server's annotations (readOnlyHint and the
 # others) are ignored: they are the server's claims, not this catalog's
-# decision. A tool not classified with --classify is safetyTier: write, and
-# every tool is replayPolicy: unsafe and egress: internet. Review each tool's
-# safety fields and import notes, then edit freely.
+# decision. A tool not classified with --classify is safetyTier: write and
+# replayPolicy: unsafe; one classified read is idempotent, one classified pure
+# deterministic. Every tool is egress: internet. Review each tool's safety
+# fields and import notes, then edit freely.
 # rec/abc.json: 2 tools, 2 imported (1 with changes, 1 with an input schema substituted), 0 left out
 
 tools:
@@ -358,7 +360,7 @@ tools:
     server: com.example/abc
     source: mcp
     safetyTier: read
-    replayPolicy: unsafe
+    replayPolicy: idempotent
     egress: internet
     inputSchema:
       type: object
