@@ -103,6 +103,7 @@ does, risks first.`,
 		newTokenCmd(),
 		newVersionCmd(),
 	)
+	registerCompletions(root)
 	// Unknown subcommands and wrong argument counts are usage errors too.
 	for _, c := range root.Commands() {
 		wrapArgs(c)
