@@ -92,8 +92,11 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 			}
 		}
 	}
-	if _, err := spec.ParseOrigin(c.Origin); err != nil && (c.Origin != "" || sound("site")) {
-		l.errorf(top.at("site", "origin"), "origin", "%s", err)
+	// An origin missing, or not a string, is the schema's to report.
+	if _, isString := site["origin"].(string); isString {
+		if _, err := spec.ParseOrigin(c.Origin); err != nil {
+			l.errorf(top.at("site", "origin"), "origin", "%s", err)
+		}
 	}
 }
 

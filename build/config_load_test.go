@@ -54,3 +54,10 @@ func TestDeclarationSchemaErrorKeepsChecking(t *testing.T) {
 		"b.yaml:5:17: safetyTier exec is only for source: host-extension (this tool's source is mcp): use write, or declare the tool as a host extension",
 	)
 }
+
+// TestConfigMissingSite: without a site, the schema says so, and the
+// origin's check adds nothing.
+func TestConfigMissingSite(t *testing.T) {
+	checkDiags(t, map[string]string{"signpost.yaml": "tenants: [acme]\n"},
+		`signpost.yaml:1:1: missing required field "site"`)
+}
