@@ -13,12 +13,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/refs"
@@ -26,6 +26,8 @@ import (
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -385,13 +387,42 @@ func unwrapPathError(err error) error {
 // validate checks a value against an embedded schema and reports violations
 // at their positions. It returns the pointers of the values that failed.
 func (l *loader) validate(name string, at ref, v any) []string {
+	return l.validateExcept(name, at, v, nil)
+}
+
+// validateExcept is validate, but leaves out the violations at the
+// pointers where other reports, given the value there, says it reports
+// the problem itself, in better words.
+func (l *loader) validateExcept(name string, at ref, v any, other func(ptr string, v any) bool) []string {
 	vs := l.valid.Validate(name, v)
 	var bad []string
 	for _, x := range vs {
+		if other != nil && other(x.Pointer, valueAt(v, x.Pointer)) {
+			continue
+		}
 		l.errorf(at.at(source.SplitPointer(x.Pointer)...), "schema", "%s", x.Message)
 		bad = append(bad, x.Pointer)
 	}
 	return bad
+}
+
+// valueAt is the value at pointer in v, or nil.
+func valueAt(v any, pointer string) any {
+	for _, seg := range source.SplitPointer(pointer) {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[seg]
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }
 
 // failedItems says which items of a declaration file failed its schema, as
@@ -412,110 +443,6 @@ func failedItems(bad []string) (items map[string]bool, whole bool) {
 		}
 	}
 	return items, false
-}
-
-func (l *loader) loadConfig(src *source.File, c *Config) {
-	top := ref{src: src}
-	if src.Value == nil {
-		l.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
-		return
-	}
-	// The site's settings are published (the AI catalog names the publisher
-	// and its display name), and signpost.yaml is as public as the rest of
-	// the catalog: no field may hold a credential.
-	for _, found := range secrets.Find(src.Value) {
-		l.errorf(top.at(source.SplitPointer(found.Pointer)...), "credential", "%s: remove it; %s is public with the catalog, and signpost publish takes credentials from its environment", found.Reason, ConfigFile)
-	}
-	if len(l.validate("config", top, src.Value)) > 0 {
-		return
-	}
-	m := src.Value.(map[string]any)
-	site := m["site"].(map[string]any)
-	c.Origin = str(site, "origin")
-	c.Publisher = str(site, "publisher")
-	c.DisplayName = str(site, "displayName")
-	l.loadTenants(top, m, c)
-	l.loadLimits(top, m, &c.Limits)
-	c.CompactView = setting(m, "toolCatalog", "compactView")
-	c.CompactDescriptions = setting(m, "toolCatalog", "compactDescriptions")
-	c.Budgets = budgets.FromConfig(m)
-	tc, _ := m["toolCatalog"].(map[string]any)
-	c.APIVersion = str(tc, "apiVersion")
-	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")
-	c.AICatalog = setting(m, "discovery", "aiCatalog")
-	targets, _ := m["targets"].(map[string]any)
-	for _, name := range sortedKeys(targets) {
-		t, msg := decodeTarget(targets[name].(map[string]any), c.Tenants)
-		if msg != "" {
-			l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
-			continue
-		}
-		if c.Targets == nil {
-			c.Targets = map[string]Target{}
-		}
-		c.Targets[name] = t
-		for _, id := range c.Tenants {
-			if c.TenantSites[id].Access.Token {
-				if msg := gateProblem(t, id); msg != "" {
-					l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
-				}
-			}
-		}
-	}
-	if _, err := spec.ParseOrigin(c.Origin); err != nil {
-		l.errorf(top.at("site", "origin"), "origin", "%s", err)
-	}
-}
-
-// loadTenants reads the schema-valid tenants of signpost.yaml: ids, or
-// tenants with an origin or a gate of their own.
-func (l *loader) loadTenants(top ref, m map[string]any, c *Config) {
-	list, _ := m["tenants"].([]any)
-	origins := map[string]string{}
-	for i, v := range list {
-		at := top.at("tenants", fmt.Sprint(i))
-		var t TenantSite
-		var id string
-		switch v := v.(type) {
-		case string:
-			id = v
-		case map[string]any:
-			id = str(v, "id")
-			t.Origin = str(v, "origin")
-			t.Access.Token = str(v, "gate") == "token"
-			t.Access.PublicDiscovery, _ = v["publicDiscovery"].(bool)
-			if t.Access.PublicDiscovery && !t.Access.Token {
-				l.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
-			}
-			if t.Origin != "" {
-				if _, err := spec.ParseOrigin(t.Origin); err != nil {
-					l.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
-				} else if other, dup := origins[strings.TrimSuffix(t.Origin, "/")]; dup {
-					l.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
-				} else {
-					origins[strings.TrimSuffix(t.Origin, "/")] = id
-				}
-			}
-		}
-		if slices.Contains(c.Tenants, id) {
-			l.errorf(at, "tenant", "tenant %s is declared twice", id)
-			continue
-		}
-		c.Tenants = append(c.Tenants, id)
-		if t != (TenantSite{}) {
-			if c.TenantSites == nil {
-				c.TenantSites = map[string]TenantSite{}
-			}
-			c.TenantSites[id] = t
-		}
-	}
-}
-
-// setting reads a boolean setting of signpost.yaml; every one defaults to true.
-func setting(m map[string]any, section, name string) bool {
-	sec, _ := m[section].(map[string]any)
-	v, ok := sec[name].(bool)
-	return v || !ok
 }
 
 // pendingTool is a tool being loaded, with where each of its published
@@ -774,7 +701,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	}
 	for _, name := range sortedKeys(classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: check the spelling (known tools: %s)", name, from, joinSome(sortedKeys(seen), 8))
+			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, likeName(name, sortedKeys(seen), "known tools"))
 		}
 	}
 	return out
@@ -963,6 +890,22 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // joinSome lists up to n names, saying how many more there are.
+// maxLike is how many known names a message about an unknown one offers.
+const maxLike = 3
+
+// likeName is what a message about the unknown name offers instead of it:
+// the known names most like it, nearest first, or when none is near, what
+// the known names are (what names them: "known tools").
+func likeName(name string, known []string, what string) string {
+	if like := suggest.Nearest(name, known, maxLike); len(like) > 0 {
+		return "did you mean " + english.QuotedOr(like) + "?"
+	}
+	if len(known) == 0 {
+		return "check the spelling (" + what + ": none)"
+	}
+	return "check the spelling: no name is like it (" + what + ": " + joinSome(known, maxLike) + ")"
+}
+
 func joinSome(names []string, n int) string {
 	if len(names) == 0 {
 		return "none"

@@ -114,7 +114,21 @@ func TestMCPEmptySchemaGetsObjectType(t *testing.T) {
 func TestMCPClassifyUnknownName(t *testing.T) {
 	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "r.json": catalogtest.RecordedTickets,
 		"m.yaml": "mcp:\n  from: r.json\n  classify:\n    getTicekt: {safetyTier: read}\n"},
-		`m.yaml:4:16: classify names "getTicekt", which r.json does not record: check the spelling (known tools: delete_ticket, get-ticket, getTicket)`)
+		`m.yaml:4:16: classify names "getTicekt", which r.json does not record: did you mean "getTicket", "get-ticket" or "delete_ticket"?`)
+}
+
+// TestMCPClassifyUnknownNameNearest: an unknown name under classify offers
+// at most three recorded names, the nearest first, and when none is near,
+// the first few of them.
+func TestMCPClassifyUnknownNameNearest(t *testing.T) {
+	var tools []string
+	for _, n := range []string{"update_ticket", "list_tickets", "get_ticket", "delete_ticket", "create_ticket", "archive_ticket", "get_user"} {
+		tools = append(tools, `{"name": "`+n+`", "description": "D.", "inputSchema": {"type": "object"}}`)
+	}
+	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "r.json": "[" + strings.Join(tools, ", ") + "]",
+		"m.yaml": "mcp:\n  from: r.json\n  classify:\n    get_tikcet: {safetyTier: read}\n    zzz: {safetyTier: read}\n"},
+		`m.yaml:4:17: classify names "get_tikcet", which r.json does not record: did you mean "get_ticket", "create_ticket" or "delete_ticket"?`,
+		`m.yaml:5:10: classify names "zzz", which r.json does not record: check the spelling: no name is like it (known tools: archive_ticket, create_ticket, delete_ticket and 4 more)`)
 }
 
 func TestMCPHiddenToolIsNotChecked(t *testing.T) {

@@ -153,7 +153,7 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 	}
 	for _, name := range sortedKeys(classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one (operations: %s)", name, str(m, "from"), joinSome(sortedKeys(seen), 8))
+			l.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one; %s", name, str(m, "from"), likeName(name, sortedKeys(seen), "operations"))
 		}
 	}
 	return out

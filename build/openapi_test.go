@@ -111,7 +111,7 @@ func TestOpenAPIImportErrors(t *testing.T) {
 		`api.yaml:1:1: invalid OpenAPI document: invalid info: value of version must be a non-empty string`,
 		`b.yaml:1:17: file "../outside.yaml" is outside the catalog folder: keep schemas and recordings inside it`,
 		`c.yaml:1:17: file "api.txt" is not an OpenAPI document: name a .json, .yaml or .yml file`,
-		`d.yaml:1:47: classify names "getPet", which pets.json does not hold: name an operation by its operationId, or METHOD /path without one (operations: none)`,
+		`d.yaml:1:47: classify names "getPet", which pets.json does not hold: name an operation by its operationId, or METHOD /path without one; check the spelling (operations: none)`,
 		`e.yaml:1:37: must be a boolean, got string`,
 	)
 }

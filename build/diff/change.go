@@ -97,6 +97,19 @@ type ToolChange struct {
 	// CompactChanged says that the compact descriptor changed (both sides
 	// publish the compact view).
 	CompactChanged bool `json:"compactChanged"`
+	// CompactFields are the fields of the compact descriptor that changed,
+	// sorted by name; empty when the descriptors cannot be compared field
+	// by field.
+	CompactFields []CompactField `json:"compactFields"`
+}
+
+// CompactField is a field of a compact descriptor that changed. For
+// inputSchema, the properties added, removed and changed, each sorted.
+type CompactField struct {
+	Field             string   `json:"field"`
+	PropertiesAdded   []string `json:"propertiesAdded,omitempty"`
+	PropertiesRemoved []string `json:"propertiesRemoved,omitempty"`
+	PropertiesChanged []string `json:"propertiesChanged,omitempty"`
 }
 
 // FieldChange is one field that changed. Old and New hold its values when
@@ -137,9 +150,20 @@ type ServerChange struct {
 	// RemotesAdded and RemotesRemoved are "TYPE URL" of remote endpoints.
 	RemotesAdded   []string `json:"remotesAdded"`
 	RemotesRemoved []string `json:"remotesRemoved"`
+	// RemotesReplaced are the endpoints that replaced another: of a type
+	// with one endpoint removed and one added, which are then in neither
+	// list above.
+	RemotesReplaced []RemoteReplacement `json:"remotesReplaced"`
 	// RemotesChanged are the remote endpoints, on both sides by "TYPE
 	// URL", whose other fields (variables, headers) changed.
 	RemotesChanged []RemoteChange `json:"remotesChanged"`
+}
+
+// RemoteReplacement is a remote endpoint replaced by another of its type:
+// "TYPE URL" of each.
+type RemoteReplacement struct {
+	Old string `json:"old"`
+	New string `json:"new"`
 }
 
 // RemoteChange is a remote endpoint whose type and URL template stayed the

@@ -217,10 +217,16 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 		}
 	}
 
+	tc.CompactFields = []CompactField{}
 	if b.compact != nil && a.compact != nil && !bytes.Equal(b.compact, a.compact) {
 		tc.CompactChanged = true
+		tc.CompactFields = compactFields(b.compact, a.compact)
 		if bytes.Equal(b.standard, a.standard) {
-			c.risk(Risk{Kind: RiskCompactChanged, ToolID: id, Message: "the compact descriptor changed while the standard one did not"})
+			msg := "the compact descriptor changed while the standard one did not"
+			if what := describeCompact(tc.CompactFields); what != "" {
+				msg += ": " + what
+			}
+			c.risk(Risk{Kind: RiskCompactChanged, ToolID: id, Message: msg})
 		}
 	}
 	changed := len(tc.Fields) > 0 || len(tc.TenantsAdded) > 0 || len(tc.TenantsRemoved) > 0 || tc.CompactChanged
@@ -290,7 +296,7 @@ func (c *Change) diffServers(before, after *snapshot) {
 			c.risk(Risk{Kind: RiskServerRemoved, Server: name, Message: "no longer published"})
 			continue
 		}
-		sc := ServerChange{Name: name, Fields: []FieldChange{}, RemotesAdded: []string{}, RemotesRemoved: []string{}, RemotesChanged: []RemoteChange{}}
+		sc := ServerChange{Name: name, Fields: []FieldChange{}, RemotesAdded: []string{}, RemotesRemoved: []string{}, RemotesReplaced: []RemoteReplacement{}, RemotesChanged: []RemoteChange{}}
 		keys := map[string]bool{"cardUrl": true}
 		for k := range b.card {
 			keys[k] = true
@@ -344,24 +350,72 @@ func (c *Change) diffServers(before, after *snapshot) {
 			}
 			sc.RemotesChanged = append(sc.RemotesChanged, rc)
 		}
+		sc.pairReplaced()
 		if b.aiIdentifier != "" && a.aiIdentifier != "" && b.aiIdentifier != a.aiIdentifier && samePublisher(before, after) {
 			sc.Fields = append(sc.Fields, FieldChange{Field: "aiCatalogIdentifier", Old: b.aiIdentifier, New: a.aiIdentifier})
 			c.risk(Risk{Kind: RiskIdentifierChanged, Server: name, Old: b.aiIdentifier, New: a.aiIdentifier, Message: fmt.Sprintf("AI catalog identifier %s -> %s", b.aiIdentifier, a.aiIdentifier)})
 		}
-		if len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 || len(sc.RemotesChanged) > 0 {
-			c.risk(Risk{Kind: RiskServerRemoteChanged, Server: name, Old: strings.Join(sc.RemotesRemoved, ", "), New: strings.Join(sc.RemotesAdded, ", "), Message: remotesMessage(sc)})
+		if sc.remotesChanged() {
+			var old, new []string
+			for _, r := range sc.RemotesReplaced {
+				old, new = append(old, r.Old), append(new, r.New)
+			}
+			old, new = append(old, sc.RemotesRemoved...), append(new, sc.RemotesAdded...)
+			c.risk(Risk{Kind: RiskServerRemoteChanged, Server: name, Old: strings.Join(old, ", "), New: strings.Join(new, ", "), Message: remotesMessage(sc)})
 		}
 		if b.cardURL != a.cardURL && b.cardURL != "" && a.cardURL != "" {
 			c.risk(Risk{Kind: RiskServerRemoteChanged, Server: name, Old: b.cardURL, New: a.cardURL, Message: fmt.Sprintf("card URL %s -> %s", b.cardURL, a.cardURL)})
 		}
-		if len(sc.Fields) > 0 || len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 || len(sc.RemotesChanged) > 0 {
+		if len(sc.Fields) > 0 || sc.remotesChanged() {
 			c.Servers.Changed = append(c.Servers.Changed, sc)
 		}
 	}
 }
 
+// remotesChanged reports whether any remote endpoint was added, removed,
+// replaced or changed.
+func (sc *ServerChange) remotesChanged() bool {
+	return len(sc.RemotesAdded) > 0 || len(sc.RemotesRemoved) > 0 || len(sc.RemotesReplaced) > 0 || len(sc.RemotesChanged) > 0
+}
+
+// pairReplaced moves an endpoint removed and one added to RemotesReplaced
+// when they are the only ones of their type removed and added: the
+// endpoint moved. Others stay added and removed.
+func (sc *ServerChange) pairReplaced() {
+	count := func(list []string, typ string) (n int, at int) {
+		for i, r := range list {
+			if remoteType(r) == typ {
+				n, at = n+1, i
+			}
+		}
+		return n, at
+	}
+	var keep []string
+	for _, r := range sc.RemotesRemoved {
+		typ := remoteType(r)
+		nr, _ := count(sc.RemotesRemoved, typ)
+		na, at := count(sc.RemotesAdded, typ)
+		if nr != 1 || na != 1 {
+			keep = append(keep, r)
+			continue
+		}
+		sc.RemotesReplaced = append(sc.RemotesReplaced, RemoteReplacement{Old: r, New: sc.RemotesAdded[at]})
+		sc.RemotesAdded = slices.Delete(sc.RemotesAdded, at, at+1)
+	}
+	sc.RemotesRemoved = append([]string{}, keep...)
+}
+
+// remoteType is the TYPE of "TYPE URL".
+func remoteType(r string) string {
+	typ, _, _ := strings.Cut(r, " ")
+	return typ
+}
+
 func remotesMessage(sc ServerChange) string {
 	var parts []string
+	for _, r := range sc.RemotesReplaced {
+		parts = append(parts, "endpoint "+r.describe())
+	}
 	if len(sc.RemotesAdded) > 0 {
 		parts = append(parts, "new endpoint "+strings.Join(sc.RemotesAdded, ", "))
 	}

@@ -208,7 +208,7 @@ func TestDiff(t *testing.T) {
 		{
 			name:  "tool changed without risk",
 			edits: [][3]string{{tools, "Forecast. For a place.", "Forecast. For any place."}, {tools, "egress: internal", "egress: internal\n    inputSchema: {type: object, properties: {days: {type: integer}}}"}},
-			want:  []string{`tool ~ get_forecast: description "Forecast. For a place." -> "Forecast. For any place."; inputSchema changed; compact descriptor changed`},
+			want:  []string{`tool ~ get_forecast: description "Forecast. For a place." -> "Forecast. For any place."; inputSchema changed; compact descriptor changed: inputSchema (properties added: days)`},
 		},
 		{
 			name:  "tier raised",
@@ -244,7 +244,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk replay-loosened tool get_forecast: replayPolicy deterministic -> idempotent",
 				"risk reserved-changed tool delete_thing: reserved idempotency key idempotencyKey removed",
-				"tool ~ delete_thing: replayPolicy keyed -> idempotent; inputSchema changed; compact descriptor changed",
+				"tool ~ delete_thing: replayPolicy keyed -> idempotent; inputSchema changed; compact descriptor changed: inputSchema (properties removed: idempotencyKey)",
 				"tool ~ get_forecast: replayPolicy deterministic -> idempotent; compact descriptor changed",
 			},
 		},
@@ -254,7 +254,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk replay-loosened tool delete_thing: replayPolicy keyed -> unsafe",
 				"risk reserved-changed tool delete_thing: reserved idempotency key idempotencyKey removed",
-				"tool ~ delete_thing: replayPolicy keyed -> unsafe; inputSchema changed; compact descriptor changed",
+				"tool ~ delete_thing: replayPolicy keyed -> unsafe; inputSchema changed; compact descriptor changed: inputSchema (properties removed: idempotencyKey)",
 			},
 		},
 		{
@@ -417,8 +417,18 @@ func TestDiff(t *testing.T) {
 			name:  "server remote changed",
 			edits: [][3]string{{servers, "https://mcp.example.com/weather", "https://weather.example.net/mcp"}},
 			want: []string{
-				"risk server-remote-changed server com.example/weather: new endpoint streamable-http https://weather.example.net/mcp; endpoint removed streamable-http https://mcp.example.com/weather",
-				"server ~ com.example/weather: new remote streamable-http https://weather.example.net/mcp; remote removed streamable-http https://mcp.example.com/weather",
+				"risk server-remote-changed server com.example/weather: endpoint streamable-http https://mcp.example.com/weather -> https://weather.example.net/mcp",
+				"server ~ com.example/weather: remote streamable-http https://mcp.example.com/weather -> https://weather.example.net/mcp",
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server remote added beside one of its type",
+			edits: [][3]string{{servers, "      - {type: streamable-http, url: https://mcp.example.com/weather}\n", "      - {type: streamable-http, url: https://mcp.example.com/weather}\n      - {type: streamable-http, url: https://eu.example.com/weather}\n"}},
+			want: []string{
+				"risk server-remote-changed server com.example/weather: new endpoint streamable-http https://eu.example.com/weather",
+				"server ~ com.example/weather: new remote streamable-http https://eu.example.com/weather",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -623,11 +633,29 @@ func TestDiffCompactOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"risk compact-changed tool get_forecast: the compact descriptor changed while the standard one did not",
-		"tool ~ get_forecast: compact descriptor changed",
+		"risk compact-changed tool get_forecast: the compact descriptor changed while the standard one did not: x",
+		"tool ~ get_forecast: compact descriptor changed: x",
 	}
 	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
 		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+}
+
+// TestCompactFields names the fields of a compact descriptor that changed,
+// and the properties of its inputSchema added, removed and changed.
+func TestCompactFields(t *testing.T) {
+	old := `{"description":"A.","inputSchema":{"properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"}},"type":"object"},"toolId":"t"}`
+	new := `{"description":"B.","inputSchema":{"properties":{"a":{"type":"integer"},"c":{"type":"string"},"d":{"type":"string"}},"type":"object"},"toolId":"t"}`
+	got := compactFields([]byte(old), []byte(new))
+	if want := "description, inputSchema (properties added: d; removed: b; changed: a)"; describeCompact(got) != want {
+		t.Errorf("describeCompact = %q, want %q", describeCompact(got), want)
+	}
+	got = compactFields([]byte(`{"inputSchema":{"properties":{"a":{}}}}`), []byte(`{"inputSchema":{"properties":{}}}`))
+	if want := "inputSchema (properties removed: a)"; describeCompact(got) != want {
+		t.Errorf("describeCompact = %q, want %q", describeCompact(got), want)
+	}
+	if got := compactFields([]byte(`[`), []byte(`{}`)); len(got) != 0 {
+		t.Errorf("compactFields of malformed JSON = %v", got)
 	}
 }
 

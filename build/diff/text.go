@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -27,6 +28,15 @@ func (r Risk) subject() string {
 }
 
 // describe says what changed about the endpoint.
+// describe is "TYPE OLD -> NEW", or "OLD -> NEW" when the types differ.
+func (r RemoteReplacement) describe() string {
+	typ, oldURL, _ := strings.Cut(r.Old, " ")
+	if newType, newURL, _ := strings.Cut(r.New, " "); newType == typ {
+		return typ + " " + oldURL + " -> " + newURL
+	}
+	return r.Old + " -> " + r.New
+}
+
 func (r RemoteChange) describe() string {
 	what := "changed"
 	if len(r.Fields) > 0 {
@@ -90,7 +100,20 @@ func (t ToolChange) details() []string {
 		out = append(out, "no longer published to "+printable(strings.Join(t.TenantsRemoved, ", "), 0))
 	}
 	if t.CompactChanged {
-		out = append(out, "compact descriptor changed")
+		// The fields said above changed in the compact view too: only
+		// what adds to them is named.
+		var more []CompactField
+		for _, f := range t.CompactFields {
+			said := slices.ContainsFunc(t.Fields, func(g FieldChange) bool { return g.Field == f.Field })
+			if !said || len(f.PropertiesAdded)+len(f.PropertiesRemoved)+len(f.PropertiesChanged) > 0 {
+				more = append(more, f)
+			}
+		}
+		what := "compact descriptor changed"
+		if d := describeCompact(more); d != "" {
+			what += ": " + d
+		}
+		out = append(out, printable(what, 0))
 	}
 	return out
 }
@@ -112,10 +135,13 @@ func (s ServerSummary) describe() string {
 func (s ServerChange) details() []string {
 	var out []string
 	for _, f := range s.Fields {
-		if f.Field == "remotes" && (len(s.RemotesAdded) > 0 || len(s.RemotesRemoved) > 0 || len(s.RemotesChanged) > 0) {
+		if f.Field == "remotes" && s.remotesChanged() {
 			continue // said below, endpoint by endpoint
 		}
 		out = append(out, f.describe())
+	}
+	for _, r := range s.RemotesReplaced {
+		out = append(out, "remote "+printable(r.describe(), 0))
 	}
 	for _, r := range s.RemotesAdded {
 		out = append(out, "new remote "+printable(r, 0))

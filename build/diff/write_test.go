@@ -93,7 +93,7 @@ DOCUMENTS
 	}
 	wantServers := map[string]any{"added": []any{}, "removed": []any{}, "changed": []any{map[string]any{
 		"name": "com.example/weather", "fields": []any{map[string]any{"field": "version", "old": "1.0.0", "new": "1.1.0"}},
-		"remotesAdded": []any{}, "remotesRemoved": []any{}, "remotesChanged": []any{},
+		"remotesAdded": []any{}, "remotesRemoved": []any{}, "remotesReplaced": []any{}, "remotesChanged": []any{},
 	}}}
 	if diff := cmp.Diff(wantServers, got["servers"]); diff != "" {
 		t.Errorf("JSON servers (-want +got):\n%s", diff)

@@ -21,6 +21,7 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -48,7 +49,8 @@ type MCPOptions struct {
 	// toolIdPrefix of an mcp: import is.
 	ToolIDPrefix string
 	// Classify gives the safety tier (pure, read or write) of tools by MCP
-	// name. A name that no recording holds is an error of the import.
+	// name, and with it the replayPolicy (see ClassifiedReplay). A name
+	// that no recording holds is an error of the import.
 	Classify map[string]string
 }
 
@@ -66,6 +68,21 @@ func (o MCPOptions) Check() error {
 		}
 	}
 	return nil
+}
+
+// ClassifiedReplay is the replayPolicy of a tool an import classifies
+// tier, when nothing else says what repeating a call does: a pure tool
+// gives the same result for the same input and changes nothing
+// (deterministic), repeating a read has no further effect (idempotent), and
+// a write is unsafe to repeat.
+func ClassifiedReplay(tier string) string {
+	switch tier {
+	case spec.TierPure:
+		return spec.ReplayDeterministic
+	case spec.TierRead:
+		return spec.ReplayIdempotent
+	}
+	return spec.ReplayUnsafe
 }
 
 // CheckTier explains why an imported MCP tool cannot be classified tier,
@@ -135,7 +152,7 @@ type ToolImport struct {
 }
 
 // UnknownName is a classified name that no recording holds, with the
-// recorded names most like it (at most five, nearest first; none when no
+// recorded names most like it (at most three, nearest first; none when no
 // recorded name is near).
 type UnknownName struct {
 	Name string
@@ -202,7 +219,7 @@ func MCP(ctx context.Context, recs []Recording, opts MCPOptions) (*ToolImport, e
 	for _, name := range slices.Sorted(maps.Keys(opts.Classify)) {
 		if _, ok := seen[name]; !ok {
 			u := UnknownName{Name: name}
-			if like := closestNames(name, recorded, maxSuggestions); len(like) > 0 {
+			if like := suggest.Nearest(name, recorded, maxSuggestions); len(like) > 0 {
 				u.Like = like
 			}
 			imp.Unknown = append(imp.Unknown, u)
@@ -318,7 +335,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 		"description":  description,
 		"source":       spec.SourceMCP,
 		"safetyTier":   cmp.Or(opts.Classify[name], spec.TierWrite),
-		"replayPolicy": spec.ReplayUnsafe,
+		"replayPolicy": ClassifiedReplay(cmp.Or(opts.Classify[name], spec.TierWrite)),
 		"egress":       spec.EgressInternet,
 		"inputSchema":  in,
 	}
@@ -567,9 +584,10 @@ func ToolsYAML(imp *ToolImport) ([]byte, error) {
 		"# MCP tools imported by `signpost import mcp` from recorded tools/list results.",
 		"# Every tool is source: mcp. The server's annotations (readOnlyHint and the",
 		"# others) are ignored: they are the server's claims, not this catalog's",
-		"# decision. A tool not classified with --classify is safetyTier: write, and",
-		"# every tool is replayPolicy: unsafe and egress: internet. Review each tool's",
-		"# safety fields and import notes, then edit freely.",
+		"# decision. A tool not classified with --classify is safetyTier: write and",
+		"# replayPolicy: unsafe; one classified read is idempotent, one classified pure",
+		"# deterministic. Every tool is egress: internet. Review each tool's safety",
+		"# fields and import notes, then edit freely.",
 	}
 	if len(imp.Files) == 0 {
 		header = append(header, "# No recordings were imported.")
@@ -737,125 +755,7 @@ func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
 
 // maxSuggestions is how many recorded names an unknown --classify name is
 // offered.
-const maxSuggestions = 5
-
-// maxSuggestRunes bounds the part of a name that closestNames compares, so
-// that a huge recorded name cannot make the comparison slow.
-const maxSuggestRunes = 128
-
-// closestNames returns up to n of names, the ones most like name first. A
-// name is close when it shares words with name (snake case, camelCase and
-// kebab-case split alike; a word with a typo, a plural or cut short still
-// counts, less), the longer the words the closer; among names that share as
-// much, when it has fewer other words, then when fewer edits turn one into
-// the other. When some names share words, only those are returned; when
-// none does, only the names at most a third of name's length in edits
-// away, so that a name like no other is offered none. Ties keep byte
-// order, so the result is always the same.
-func closestNames(name string, names []string, n int) []string {
-	type scored struct {
-		name                  string
-		shared, others, edits int
-	}
-	query := nameWords(name)
-	lower := strings.ToLower(name)
-	list := make([]scored, 0, len(names))
-	for _, cand := range names {
-		words := nameWords(cand)
-		matched := make([]bool, len(words))
-		shared := 0
-		for _, q := range query {
-			best := 0
-			for i, w := range words {
-				if m := wordMatch(q, w); m > 0 {
-					best = max(best, m)
-					matched[i] = true
-				}
-			}
-			shared += best
-		}
-		// Other words count against a name that shares some: with none
-		// shared, the edits alone decide.
-		others := 0
-		for i, w := range words {
-			if !matched[i] && shared > 0 {
-				others += len([]rune(w))
-			}
-		}
-		list = append(list, scored{cand, shared, others, editDistance(lower, strings.ToLower(cand))})
-	}
-	slices.SortStableFunc(list, func(a, b scored) int {
-		return cmp.Or(b.shared-a.shared, a.others-b.others, a.edits-b.edits, strings.Compare(a.name, b.name))
-	})
-	// A name that shares no word is offered only when none does, and
-	// only when it is nearly name: else any name would be offered for
-	// anything.
-	maxEdits := min(len([]rune(name)), maxSuggestRunes) / 3
-	out := make([]string, 0, min(n, len(list)))
-	for _, s := range list[:min(n, len(list))] {
-		if s.shared == 0 && (list[0].shared > 0 || s.edits > maxEdits) {
-			break
-		}
-		out = append(out, s.name)
-	}
-	return out
-}
-
-// wordMatch says how much of word q a word w holds: its length less the
-// edits of a typo (within a third of its length: ticekt is ticket), the
-// shorter one's length when one starts the other (repo, repository), 0
-// when w is another word.
-func wordMatch(q, w string) int {
-	nq, nw := len([]rune(q)), len([]rune(w))
-	m := 0
-	if d := editDistance(q, w); d <= (nq-1)/3 {
-		m = nq - d
-	}
-	if short := min(nq, nw); short >= 3 && (strings.HasPrefix(w, q) || strings.HasPrefix(q, w)) {
-		m = max(m, short)
-	}
-	return m
-}
-
-// nameWords splits a tool name into its lower-case words, as toolid.SnakeCase
-// does: getIssue, get_issue and get-issue are all get, issue.
-func nameWords(name string) []string {
-	r := []rune(name)
-	if len(r) > maxSuggestRunes {
-		r = r[:maxSuggestRunes]
-	}
-	return strings.FieldsFunc(toolid.SnakeCase(string(r)), func(c rune) bool { return c == '_' })
-}
-
-// editDistance is the optimal string alignment distance of a and b: the
-// insertions, deletions, substitutions and swaps of two neighbours that
-// turn one into the other, over at most maxSuggestRunes runes of each.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	ra, rb = ra[:min(len(ra), maxSuggestRunes)], rb[:min(len(rb), maxSuggestRunes)]
-	// Three rows: the one before the previous, for swaps.
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
-}
+const maxSuggestions = 3
 
 // str is the string member k of m, or "".
 func str(m map[string]any, k string) string {

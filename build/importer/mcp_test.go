@@ -128,7 +128,7 @@ func TestMCPRecordingErrors(t *testing.T) {
 }
 
 func TestMCPClassify(t *testing.T) {
-	imp := importMCPText(t, MCPOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead}},
+	imp := importMCPText(t, MCPOptions{ToolIDPrefix: "tk", Classify: map[string]string{"getTicket": spec.TierRead, "get-ticket": spec.TierPure}},
 		"tickets.json", catalogtest.RecordedTickets)
 	if len(imp.Errors) != 0 {
 		t.Fatalf("errors = %q", imp.Errors)
@@ -136,13 +136,14 @@ func TestMCPClassify(t *testing.T) {
 	cat, _ := loadImported(t, imp, nil)
 	got := map[string]string{}
 	for _, tl := range cat.Tools {
-		got[tl.ToolID] = tl.SafetyTier
+		got[tl.ToolID] = tl.SafetyTier + " " + tl.ReplayPolicy
 	}
-	// The annotations claim delete_ticket is read-only: ignored.
+	// The annotations claim delete_ticket is read-only: ignored. A read is
+	// idempotent, a pure tool deterministic, the rest unsafe.
 	want := map[string]string{
-		"tk_get_ticket_" + toolid.Digest("\x00getTicket"):  spec.TierRead,
-		"tk_get_ticket_" + toolid.Digest("\x00get-ticket"): spec.TierWrite,
-		"tk_delete_ticket": spec.TierWrite,
+		"tk_get_ticket_" + toolid.Digest("\x00getTicket"):  "read idempotent",
+		"tk_get_ticket_" + toolid.Digest("\x00get-ticket"): "pure deterministic",
+		"tk_delete_ticket": "write unsafe",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tiers (-want +got):\n%s", diff)
@@ -172,68 +173,6 @@ func TestMCPClassifyNoTools(t *testing.T) {
 	want := []UnknownName{{Name: "get_issue"}}
 	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 0 {
 		t.Errorf("errors (-want +got):\n%s", diff)
-	}
-}
-
-// TestImportMCPClosestNames: the names offered for one --classify does not
-// find are the recorded ones that share the most of its words, typos and
-// plurals included, then have the fewest other words, then are the fewest
-// edits away.
-func TestMCPClosestNames(t *testing.T) {
-	github := []string{"add_issue_comment", "create_issue", "get_me", "get_tag", "issue_read", "issue_write",
-		"list_issue_types", "list_issues", "pull_request_read", "search_code", "search_issues", "search_users"}
-	tests := []struct {
-		name  string
-		names []string
-		n     int
-		want  []string
-	}{
-		{"get_issue", github, 5, []string{"list_issues", "issue_read", "issue_write", "create_issue", "search_issues"}},
-		{"getIssue", github, 2, []string{"list_issues", "issue_read"}},
-		{"serch_code", github, 3, []string{"search_code", "search_users", "search_issues"}},
-		{"pull-request-get", github, 1, []string{"pull_request_read"}},
-		// Only names that share a word, when some do.
-		{"get_me_now", github, 5, []string{"get_me", "get_tag"}},
-		{"list_issue", github, 2, []string{"list_issues", "list_issue_types"}},
-		{"GetMe", github, 2, []string{"get_me", "get_tag"}},
-		// Nothing shared: the fewest edits, at most a third of the
-		// name's length.
-		{"nothere", []string{"zzzzzzzzzz", "other", "notes"}, 5, []string{"other"}},
-		{"ab_cd", []string{"abcd", "abxxcd", "wxyz"}, 5, []string{"abcd"}},
-		{"xyz", []string{"zzzzzzzzzz", "abc", "wxyz1"}, 5, []string{}},
-		{"xyz", []string{"zzzzzzzzzz", "abc", "xyz1"}, 5, []string{"xyz1"}},
-		{"zzz", []string{"x", "get_issue", "list_issues", "create_issue"}, 5, []string{}},
-		{"x", []string{"b", "a"}, 5, []string{}},
-		{"x", nil, 5, []string{}},
-		{strings.Repeat("a", 100000), []string{"b", strings.Repeat("a", 100000) + "b"}, 5, []string{strings.Repeat("a", 100000) + "b"}},
-	}
-	for _, tt := range tests {
-		got := closestNames(tt.name, tt.names, tt.n)
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("closestNames(%.20q) (-want +got):\n%s", tt.name, diff)
-		}
-	}
-}
-
-func TestMCPEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"abc", "", 3},
-		{"ticket", "ticekt", 1},
-		{"forecast", "forecsat", 1},
-		{"kitten", "sitting", 3},
-		{"get_issue", "create_issue", 4},
-		{"héllo", "hello", 1},
-	} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := editDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
-		}
 	}
 }
 
@@ -389,9 +328,10 @@ func TestToolsYAML(t *testing.T) {
 	want := `# MCP tools imported by ` + "`signpost import mcp`" + ` from recorded tools/list results.
 # Every tool is source: mcp. The server's annotations (readOnlyHint and the
 # others) are ignored: they are the server's claims, not this catalog's
-# decision. A tool not classified with --classify is safetyTier: write, and
-# every tool is replayPolicy: unsafe and egress: internet. Review each tool's
-# safety fields and import notes, then edit freely.
+# decision. A tool not classified with --classify is safetyTier: write and
+# replayPolicy: unsafe; one classified read is idempotent, one classified pure
+# deterministic. Every tool is egress: internet. Review each tool's safety
+# fields and import notes, then edit freely.
 # rec/abc.json: 2 tools, 2 imported (1 with changes, 1 with an input schema substituted), 0 left out
 
 tools:
@@ -420,7 +360,7 @@ tools:
     server: com.example/abc
     source: mcp
     safetyTier: read
-    replayPolicy: unsafe
+    replayPolicy: idempotent
     egress: internet
     inputSchema:
       type: object

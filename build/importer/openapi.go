@@ -15,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -40,7 +41,8 @@ type OpenAPIOptions struct {
 	// internet).
 	Egress string
 	// Classify gives the safety tier (pure, read or write) of operations
-	// by name (operationId, or "METHOD /path"); it wins over ReadGet. A
+	// by name (operationId, or "METHOD /path"), and with it the
+	// replayPolicy (see ClassifiedReplay); it wins over ReadGet. A
 	// name that the document does not hold is an error of the import.
 	Classify map[string]string
 }
@@ -119,7 +121,7 @@ func OpenAPI(ctx context.Context, in OpenAPIDocument, opts OpenAPIOptions) (*Too
 	imp.Names = len(names)
 	for _, name := range slices.Sorted(maps.Keys(opts.Classify)) {
 		if !seen[name] {
-			imp.Unknown = append(imp.Unknown, UnknownName{Name: name, Like: closestNames(name, names, maxSuggestions)})
+			imp.Unknown = append(imp.Unknown, UnknownName{Name: name, Like: suggest.Nearest(name, names, maxSuggestions)})
 		}
 	}
 	// The toolIds are derived as the loader derives them for an openapi:
@@ -179,10 +181,7 @@ func importOperation(valid *schemas.Validator, label string, op openapi.Operatio
 		tier, replay = spec.TierRead, spec.ReplayIdempotent
 	}
 	if c, ok := opts.Classify[op.Name]; ok {
-		tier = c
-		if c == spec.TierWrite {
-			replay = spec.ReplayUnsafe
-		}
+		tier, replay = c, ClassifiedReplay(c)
 	}
 	decl := map[string]any{
 		"name":         op.Name,
@@ -234,7 +233,8 @@ func OpenAPIToolsYAML(imp *ToolImport, opts OpenAPIOptions) ([]byte, error) {
 			"# not classified with --classify is safetyTier: write and replayPolicy: unsafe,",
 			"# GET and HEAD included (--read-get makes them read). Review each tool's")
 	}
-	header = append(header, "# safety fields and import notes, then edit freely.")
+	header = append(header, "# safety fields and import notes, then edit freely. An operation classified",
+		"# read with --classify is replayPolicy: idempotent, one classified pure deterministic.")
 	for _, f := range imp.Files {
 		header = append(header, fmt.Sprintf("# %s (%s): %d %s, %d imported (%d with changes), %d left out",
 			yamlCommentText(f.Label), yamlCommentText(f.Title), f.Tools, english.Plural(f.Tools, "operation", "operations"), f.Imported, f.Changed, f.Left))

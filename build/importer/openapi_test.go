@@ -96,6 +96,14 @@ func TestOpenAPIClassification(t *testing.T) {
 	if diff := cmp.Diff(want, summarize(imp)); diff != "" {
 		t.Errorf("read-get (-want +got):\n%s", diff)
 	}
+	// A tool --classify makes read is idempotent, one it makes pure
+	// deterministic, whatever its method.
+	want["listItems"] = listID("listItems") + " pure deterministic internal catalog"
+	want["deleteItem"] = "shop_delete_item read idempotent internal "
+	imp2 := importShop(t, OpenAPIOptions{ToolIDPrefix: "shop", ReadGet: true, Egress: "internal", Classify: map[string]string{"headItems": "write", "listItems": "pure", "deleteItem": "read"}})
+	if diff := cmp.Diff(want, summarize(imp2)); diff != "" {
+		t.Errorf("classified (-want +got):\n%s", diff)
+	}
 	// The credential-looking default is removed, with a note.
 	for _, tl := range imp.Tools {
 		if tl.Name == "listItems" && !strings.Contains(tl.Reason, "removed a credential-looking default") {
@@ -110,7 +118,7 @@ func TestOpenAPIUnknownAndErrors(t *testing.T) {
 		t.Errorf("unknown = %+v", imp.Unknown)
 	}
 	imp, err := OpenAPI(context.Background(), OpenAPIDocument{Label: "bad.yaml", Data: []byte("openapi: 3.0.0\ninfo: [\n")}, OpenAPIOptions{})
-	if err != nil || len(imp.Errors) != 1 || imp.Errors[0] != "bad.yaml: line 2, column 1: invalid YAML: did not find expected node content" {
+	if err != nil || len(imp.Errors) != 1 || imp.Errors[0] != "bad.yaml: line 2, column 7: invalid YAML: the [ here is never closed: end it with ] (or separate its items with commas)" {
 		t.Errorf("errors = %q, %v", imp.Errors, err)
 	}
 	if _, err := OpenAPI(context.Background(), OpenAPIDocument{}, OpenAPIOptions{Egress: "space"}); err == nil || !strings.Contains(err.Error(), `unknown egress "space"`) {

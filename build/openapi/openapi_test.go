@@ -300,7 +300,7 @@ components:
 
 func TestInvalidDocuments(t *testing.T) {
 	cases := []struct{ name, doc, want string }{
-		{"syntax", "openapi: 3.0.0\ninfo: [\n", "line 2, column 1: invalid YAML"},
+		{"syntax", "openapi: 3.0.0\ninfo: [\n", "line 2, column 7: invalid YAML: the [ here is never closed"},
 		{"empty", "  \n", "the file is empty"},
 		{"swagger", "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths: {}\n", "a Swagger 2.0 document: convert it to OpenAPI 3 first"},
 		{"version", "openapi: 2.5.0\ninfo: {title: T, version: '1'}\npaths: {}\n", "OpenAPI 2.5.0 is not supported"},

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,13 +85,13 @@ func ParseYAML(path, rel string, data []byte) (*File, []Problem) {
 		if errors.Is(err, io.EOF) {
 			return s, nil // empty file: value stays nil
 		}
-		return s, []Problem{yamlSyntaxProblem(err)}
+		return s, []Problem{yamlSyntaxProblem(data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return s, []Problem{{Line: extra.Line, Col: extra.Column, Rule: "yaml-syntax", Msg: "more than one YAML document in the file: keep one document per file"}}
 	} else if !errors.Is(err, io.EOF) {
-		return s, []Problem{yamlSyntaxProblem(err)}
+		return s, []Problem{yamlSyntaxProblem(data, err)}
 	}
 	if len(doc.Content) == 0 {
 		return s, nil
@@ -100,17 +99,6 @@ func ParseYAML(path, rel string, data []byte) (*File, []Problem) {
 	c := yamlConverter{}
 	s.Value = c.convert(doc.Content[0], 0)
 	return s, c.problems
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-func yamlSyntaxProblem(err error) Problem {
-	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return Problem{Line: line, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: " + m[2]}
-	}
-	return Problem{Line: 1, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
 type yamlConverter struct {

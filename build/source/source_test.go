@@ -48,7 +48,6 @@ func TestParseYAMLProblems(t *testing.T) {
 		name, in string
 		want     []Problem
 	}{
-		{"syntax", "a: [1, 2\nb: 3\n", []Problem{{Line: 1, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: did not find expected ',' or ']'"}}},
 		{"duplicate key", "a: 1\nb: 2\na: 3\n", []Problem{{Line: 3, Col: 1, Rule: "duplicate-key", Msg: `duplicate key "a" (first at line 1)`}}},
 		{"two documents", "a: 1\n---\nb: 2\n", []Problem{{Line: 2, Col: 1, Rule: "yaml-syntax", Msg: "more than one YAML document in the file: keep one document per file"}}},
 		{"merge key", "base: &b {x: 1}\nc:\n  <<: *b\n", []Problem{{Line: 3, Col: 3, Rule: "yaml-merge", Msg: "merge keys (<<) are not supported: write the fields out"}}},
@@ -64,6 +63,75 @@ func TestParseYAMLProblems(t *testing.T) {
 				got = got[:1]
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(Problem{})); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestParseYAMLSyntax holds a syntax error to the line and column of the
+// mistake itself, not of the construct around it, with its likely cause.
+func TestParseYAMLSyntax(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     Problem
+	}{
+		{"dedented key in a list item",
+			"# tools\n# of the catalog\ntools:\n  - toolId: a\n    description: x\n   safetyTier: read\n  - toolId: b\n",
+			Problem{Line: 6, Col: 4, Msg: `invalid YAML: did not find expected '-' indicator: a line in a list either starts a new item with "- " or is indented like the fields of the item above it`}},
+		{"key at the level of the dash",
+			"tools:\n  - toolId: a\n  description: x\n",
+			Problem{Line: 3, Col: 3, Msg: `invalid YAML: did not find expected '-' indicator: a line in a list either starts a new item with "- " or is indented like the fields of the item above it`}},
+		{"dedented key in a mapping",
+			"site:\n  origin: x\n publisher: y\n",
+			Problem{Line: 3, Col: 2, Msg: "invalid YAML: did not find expected key: this line is not indented like the keys of the mapping above it"}},
+		{"over-indented key",
+			"site:\n  origin: x\n    publisher: y\n",
+			Problem{Line: 3, Col: 5, Msg: `invalid YAML: mapping values are not allowed in this context: the line above has a value, so this line cannot start a mapping inside it; is it indented too far, or is a value with ": " not quoted?`}},
+		{"tab in a list item",
+			"tools:\n  - toolId: a\n\tdescription: x\n",
+			Problem{Line: 3, Col: 1, Msg: "invalid YAML: a tab indents this line: YAML indents with spaces only"}},
+		{"tab in a mapping",
+			"site:\n  origin: x\n \tpublisher: y\n",
+			Problem{Line: 3, Col: 2, Msg: "invalid YAML: a tab indents this line: YAML indents with spaces only"}},
+		{"unclosed double quote",
+			"site:\n  origin: \"https://x\n  publisher: y\ntools: []\n",
+			Problem{Line: 2, Col: 11, Msg: `invalid YAML: the string that starts with " here is never closed: end it with " on the same line`}},
+		{"unclosed single quote",
+			"a: 'abc\nb: c\n",
+			Problem{Line: 1, Col: 4, Msg: `invalid YAML: the string that starts with ' here is never closed: end it with ' on the same line`}},
+		{"unclosed flow sequence",
+			"site:\n  origin: x\ntenants: [a, b\ntools: []\n",
+			Problem{Line: 3, Col: 10, Msg: "invalid YAML: the [ here is never closed: end it with ] (or separate its items with commas)"}},
+		{"unclosed flow sequence at the end",
+			"a: [1, 2\n",
+			Problem{Line: 1, Col: 4, Msg: "invalid YAML: the [ here is never closed: end it with ] (or separate its items with commas)"}},
+		{"unclosed flow sequence, end of the file",
+			"openapi: 3.0.0\ninfo: [\n",
+			Problem{Line: 2, Col: 7, Msg: "invalid YAML: the [ here is never closed: end it with ] (or separate its items with commas)"}},
+		{"unclosed flow mapping",
+			"a: {x: 1, y: 2\nb: c\n",
+			Problem{Line: 1, Col: 4, Msg: "invalid YAML: the { here is never closed: end it with } (or separate its items with commas)"}},
+		{"junk in a flow sequence",
+			"a: [x, \"b\" c]\n",
+			Problem{Line: 1, Col: 12, Msg: "invalid YAML: did not find expected ',' or ']'"}},
+		{"missing space, then a key",
+			"site:\n  origin:https://x\n  publisher: y\n",
+			Problem{Line: 2, Col: 9, Msg: `invalid YAML: no space after the colon of "origin:": write a key and its value as "origin: VALUE"`}},
+		{"missing space, last key",
+			"site:\n  publisher: y\n  origin:https://x\n",
+			Problem{Line: 3, Col: 9, Msg: `invalid YAML: no space after the colon of "origin:": write a key and its value as "origin: VALUE"`}},
+		{"missing space in a list item",
+			"tools:\n  - toolId:a\n    description: x\n",
+			Problem{Line: 2, Col: 11, Msg: `invalid YAML: no space after the colon of "toolId:": write a key and its value as "toolId: VALUE"`}},
+		{"missing space, then a comment",
+			"tools:\n  - toolId: a\n    description:x\n    # the source\n    source: mcp\n",
+			Problem{Line: 3, Col: 16, Msg: `invalid YAML: no space after the colon of "description:": write a key and its value as "description: VALUE"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.want.Rule = "yaml-syntax"
+			_, got := ParseYAML("f.yaml", "f.yaml", []byte(tc.in))
+			if diff := cmp.Diff([]Problem{tc.want}, got); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})

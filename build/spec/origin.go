@@ -51,6 +51,12 @@ func ParseEndpoint(endpoint string) (*url.URL, error) { return parseBase("endpoi
 
 // parseBase applies ParseOrigin's rule to origin, named what in errors.
 func parseBase(what, origin string) (*url.URL, error) {
+	if !strings.Contains(origin, "://") {
+		// A host written without its scheme, the most common slip.
+		if u, err := url.Parse("https://" + origin); err == nil && u.Host != "" && u.User == nil && (u.Path == "" || u.Path == "/") && u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" {
+			return nil, fmt.Errorf("%s %q must be an absolute https %s such as https://%s (a scheme is missing)", what, origin, what, u.Host)
+		}
+	}
 	u, err := url.Parse(origin)
 	origin = Redact(origin) // from here on, only for messages
 	if err != nil || u.Host == "" || u.Opaque != "" {

@@ -66,6 +66,7 @@ printed first), 2 on bad usage.
 Rules:
 ` + checkRulesHelp(),
 		Example: `  signpost check https://example.com
+  signpost check http://127.0.0.1:8080 --same-origin
   signpost check http://127.0.0.1:8080 --format json | jq '.findings[] | select(.result == "fail")'
   signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8
   signpost check 'https://{tenant}.tools.example.com' --tenant acme --tenant globex --token-keys keys.json`,
@@ -80,6 +81,7 @@ Rules:
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list passing findings too, not only problems")
 	f.StringSliceVar(&opts.tenants, "tenant", nil, "tenant whose site to check, replacing {tenant} in URL (repeatable)")
 	f.DurationVar(&opts.crawl.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
+	f.BoolVar(&opts.crawl.SameOrigin, "same-origin", false, "stay on URL's origin: cards a catalog names on other hosts are not fetched, and their rules are skipped")
 	f.BoolVar(&opts.crawl.AllowPrivate, "allow-private", false, "fetch from loopback, private, link-local and multicast addresses even when URL's host is not one")
 	f.DurationVar(&opts.crawl.Deadline, "deadline", 0, "time limit of the whole check of each site; what is not fetched by then is not checked (default 5m)")
 	f.IntVar(&opts.crawl.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")

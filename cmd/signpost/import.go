@@ -28,12 +28,7 @@ reads an OpenAPI document.`,
 		Example: `  signpost import server server.json -o servers.yaml
   signpost import mcp github.tools-list.json --server com.example/github -o github.yaml
   signpost import openapi petstore.yaml --read-get -o petstore.yaml`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())}
-			}
-			return nil
-		},
+		Args: noSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newImportServerCmd(), newImportMCPCmd(), newImportOpenAPICmd())

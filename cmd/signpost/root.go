@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/signpost-dev/signpost/internal/version"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/suggest"
+	"github.com/signpost-dev/signpost/internal/version"
 )
 
 // Exit codes.
@@ -84,7 +88,7 @@ does, risks first.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{unknownFlagHint(c, err)} })
 	root.AddCommand(
 		newInitCmd(),
 		newValidateCmd(),
@@ -99,16 +103,12 @@ does, risks first.`,
 		newTokenCmd(),
 		newVersionCmd(),
 	)
+	registerCompletions(root)
 	// Unknown subcommands and wrong argument counts are usage errors too.
 	for _, c := range root.Commands() {
 		wrapArgs(c)
 	}
-	root.Args = func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 {
-			return usageError{fmt.Errorf("unknown command %q", args[0])}
-		}
-		return nil
-	}
+	root.Args = noSubcommand
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	return root
 }
@@ -124,6 +124,55 @@ func wrapArgs(c *cobra.Command) {
 		}
 		return nil
 	}
+}
+
+// maxSuggestions is how many commands or flags a mistyped one is offered.
+const maxSuggestions = 3
+
+// noSubcommand is the Args of a command with subcommands: any argument is
+// a command it does not have, and the usage error offers the ones most like
+// it.
+func noSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", args[0])
+	if cmd.HasParent() {
+		msg += fmt.Sprintf(" for %q", cmd.CommandPath())
+	}
+	if like := suggest.Nearest(args[0], names, maxSuggestions); len(like) > 0 {
+		msg += ": did you mean " + english.Or(like) + "?"
+	}
+	return usageError{errors.New(msg)}
+}
+
+// unknownFlagHint is err, a flag parsing error of cmd, with the flags most
+// like an unknown one offered.
+func unknownFlagHint(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) || ne.GetSpecifiedShortnames() != "" {
+		return err
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	like := suggest.Nearest(ne.GetSpecifiedName(), names, maxSuggestions)
+	if len(like) == 0 {
+		return err
+	}
+	for i, n := range like {
+		like[i] = "--" + n
+	}
+	return hintedError{msg: fmt.Sprintf("%v (did you mean %s?)", err, english.Or(like)), err: err}
 }
 
 // catalogDir is the catalog folder argument, "." when absent.

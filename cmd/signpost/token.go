@@ -31,7 +31,8 @@ viewer-request function, signpost serve --token-keys and your token service:
 
 Keep it out of Git: it is as secret as a password. signpost writes it
 readable by its owner only.`,
-		Args: cobra.NoArgs,
+		Args: noSubcommand,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newTokenKeyCmd(), newTokenMintCmd())
 	return cmd

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -99,6 +100,60 @@ func TestCorrectSite(t *testing.T) {
 				t.Errorf("documents = %d, want %d", r.Documents, want)
 			}
 		})
+	}
+}
+
+// hostRecorder records the hosts of the requests its transport is asked
+// to send.
+type hostRecorder struct {
+	next  http.RoundTripper
+	mu    sync.Mutex
+	hosts map[string]bool
+}
+
+func (h *hostRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.hosts[req.URL.Host] = true
+	h.mu.Unlock()
+	return h.next.RoundTrip(req)
+}
+
+// TestSameOrigin: with SameOrigin, the example's card on a vendor host is
+// not fetched, its rules are skipped with the reason, and the check passes.
+func TestSameOrigin(t *testing.T) {
+	client := checktest.Serve(t, correctHandler(t))
+	rec := &hostRecorder{next: client.Transport, hosts: map[string]bool{}}
+	client.Transport = rec
+	r, err := check.Run(context.Background(), "https://example.com", check.Options{Client: client, SameOrigin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad := checktest.Bad(r); len(bad) > 0 || r.Failed() {
+		t.Errorf("rules not met: %v\n%s", bad, checktest.Problems(r))
+	}
+	if diff := cmp.Diff(map[string]bool{"example.com": true}, rec.hosts); diff != "" {
+		t.Errorf("hosts asked (-want +got):\n%s", diff)
+	}
+	var skipped []string
+	for _, f := range r.Findings {
+		// The recorder hides the client's transport from the TLS probe.
+		if f.Result == check.ResultSkip && f.Rule != "transport.tls-minimum" {
+			skipped = append(skipped, f.Rule+" "+f.URL+": "+f.Message)
+		}
+	}
+	card := "https://mcp.helpdesk-vendor.example.net/example-corp/.well-known/mcp-server-card"
+	want := []string{
+		"card.content-type " + card + ": the card is on another origin, and this check stays on the checked one",
+		"card.name " + card + ": the card is on another origin, and this check stays on the checked one",
+		"card.status " + card + ": the card is on another origin, and this check stays on the checked one",
+	}
+	slices.Sort(skipped)
+	if diff := cmp.Diff(want, skipped); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+	// One document fewer than TestCorrectSite: the cross-host card.
+	if want := 2 + 10 + 3 + 44 + 1 + 2 + 8; r.Documents != want {
+		t.Errorf("documents = %d, want %d", r.Documents, want)
 	}
 }
 

@@ -49,6 +49,10 @@ type Options struct {
 	// check runs where internal services are within reach. Client, when
 	// set, is used as it is.
 	AllowPrivate bool
+	// SameOrigin keeps the check on the checked origin: a card a catalog
+	// names on another host is not fetched (no request, no DNS lookup, no
+	// handshake), and its rules are skipped, saying why.
+	SameOrigin bool
 	// Token, when set, is a bearer token of a gated site: every request to
 	// the checked origin carries it (and no other request), and the
 	// access.gate rule asks the gated routes without it.
@@ -285,14 +289,22 @@ func (c *checker) run(ctx context.Context) {
 	pages = nil
 	seen := map[string]bool{}
 	for _, r := range c.cards {
-		if seen[r.url] {
-			continue
-		}
-		seen[r.url] = true
 		local := false
 		if u, err := url.Parse(r.url); err == nil {
 			local = originOf(u) == c.origin
 		}
+		if !local && c.opts.SameOrigin {
+			rules := []string{"card.status", "card.content-type", "card.name"}
+			if r.mediaType == spec.ContentTypeServerCardV1 {
+				rules = append(rules, "card.v1-schema")
+			}
+			c.skip(r.url, offOrigin, rules...)
+			continue
+		}
+		if seen[r.url] {
+			continue
+		}
+		seen[r.url] = true
 		pages = append(pages, &page{url: r.url, role: roleCard, local: local})
 	}
 	ids := c.itemIDs()
@@ -329,6 +341,10 @@ func (c *checker) run(ctx context.Context) {
 	c.checkHeaders()
 	c.checkLimits()
 }
+
+// offOrigin is why the rules of a card on another host are skipped under
+// Options.SameOrigin.
+const offOrigin = "the card is on another origin, and this check stays on the checked one"
 
 // documentRules returns what fetch runs on each document of the second
 // stage as it arrives: the rules of the cards, of /tools/{toolId} in either
