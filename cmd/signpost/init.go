@@ -54,8 +54,9 @@ validate and signpost build work on it at once.
 Inside a Git repository, the workflow goes to .github/workflows/signpost.yml
 at the repository's top, the only place GitHub runs workflows from, and
 every command in it names DIR's path from the top (git rev-parse
---show-toplevel finds the top). Outside one, or without git, DIR is taken
-as the top.
+--show-toplevel finds the top); a .gitignore there keeps out the site/ that
+signpost build DIR writes when run at the top. Outside one, or without git,
+DIR is taken as the top.
 
 The workflow checks every pull request (validate with inline annotations,
 build, and signpost diff against the base commit in the job summary) and, with
@@ -81,7 +82,7 @@ init, or at latest for a development build.
 Init never overwrites: when any of its files exists (the workflow at the
 repository's top included, even one written for another catalog), it lists
 them, writes nothing and exits 1, unless --force. A .gitignore already in DIR
-is the exception: init leaves it as it is, even with --force, and says to add
+(or at the top) is the exception: init leaves it as it is, even with --force, and says to add
 /site/ to it unless it has that line. It writes every file to a
 staging folder first and checks the catalog there, then moves the files into
 place, and puts back what was there if a move fails: a failed init leaves DIR

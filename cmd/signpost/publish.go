@@ -105,6 +105,9 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
+	if err := checkCatalogDir("publish", dir); err != nil {
+		return err
+	}
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		_ = diags.Write(out, build.FormatText)

@@ -14,9 +14,9 @@ type Plan struct {
 	place place
 	data  templateData
 	files []file
-	// ignore names the .gitignore that is left as it is because it does
-	// not ignore site/, "" when there is none.
-	ignore string
+	// ignore names the .gitignore files that are left as they are although
+	// they do not ignore site/.
+	ignore []string
 	// conflicts name the files in the way, for the user and sorted.
 	conflicts []string
 	// branch says where data.Branch comes from.
@@ -59,9 +59,18 @@ func Prepare(ctx context.Context, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, ignore, err := keepGitignore(p, files)
-	if err != nil {
-		return nil, err
+	if p.Catalog != "." {
+		files = append(files, file{Path: gitignorePath, Data: []byte(topGitignore), AtTop: true})
+	}
+	var ignore []string
+	for _, atTop := range []bool{false, true} {
+		var hint string
+		if files, hint, err = keepGitignore(p, files, atTop); err != nil {
+			return nil, err
+		}
+		if hint != "" {
+			ignore = append(ignore, hint)
+		}
 	}
 	conflicts, err := findConflicts(p, files)
 	if err != nil {
@@ -128,9 +137,9 @@ func branchLine(p place, d templateData, source BranchSource) string {
 }
 
 // printNext tells what init wrote, what to do next and which placeholders
-// to replace. ignore names the .gitignore init left as it was because it
-// does not ignore site/, "" when there is none.
-func printNext(w io.Writer, p place, files []file, d templateData, ignore string, source BranchSource) error {
+// to replace. ignore names the .gitignore files init left as they were
+// although they do not ignore site/.
+func printNext(w io.Writer, p place, files []file, d templateData, ignore []string, source BranchSource) error {
 	var wrote []string
 	for _, f := range files {
 		wrote = append(wrote, "wrote "+p.display(f)+"\n")
@@ -139,8 +148,8 @@ func printNext(w io.Writer, p place, files []file, d templateData, ignore string
 	var b strings.Builder
 	b.WriteString(strings.Join(wrote, ""))
 	config, wf := displayPath(p.Dir, "signpost.yaml"), displayPath(p.Top, workflowPath)
-	if ignore != "" {
-		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", ignore)
+	for _, name := range ignore {
+		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", name)
 	}
 	b.WriteString("\n" + branchLine(p, d, source))
 	if p.Catalog != "." {
