@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/signpost-dev/signpost/build/pages"
 )
 
 // Plan is what init would write, and where: Prepare makes one, Write
@@ -152,6 +154,13 @@ func printNext(w io.Writer, p place, files []file, d templateData, ignore []stri
 		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", name)
 	}
 	b.WriteString("\n" + branchLine(p, d, source))
+	if d.Publish == PublishPages {
+		// Before the user builds on it: what the site will lack there.
+		b.WriteString("\nWhat GitHub Pages cannot do (signpost build --target pages reports each gap):\n")
+		for _, l := range pages.Limits() {
+			b.WriteString("  " + l + ".\n")
+		}
+	}
 	if p.Catalog != "." {
 		fmt.Fprintf(&b, "\nThe workflow is at the top of the Git repository, where GitHub runs it:\n%s checks the catalog at %s.\n", wf, p.Catalog)
 	}
