@@ -238,29 +238,26 @@ func (l *loader) checkServers(publisher string, servers []pendingServer, tools [
 	if len(servers) == 0 {
 		return
 	}
-	// One warning per place that names an undeclared server: the tools of
-	// an mcp: import all name it at the import's server field.
-	type naming struct {
-		server string
-		at     ref
-	}
-	var order []naming
-	ids := map[naming][]string{}
+	// One warning per undeclared server, however many tools name it, at
+	// the first of them.
+	var order []string
+	at := map[string]ref{}
+	ids := map[string][]string{}
 	for _, p := range tools {
 		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != StatusHidden {
-			k := naming{t.Server, p.from("server")}
-			if _, seen := ids[k]; !seen {
-				order = append(order, k)
+			if _, seen := ids[t.Server]; !seen {
+				order = append(order, t.Server)
+				at[t.Server] = p.from("server")
 			}
-			ids[k] = append(ids[k], t.ToolID)
+			ids[t.Server] = append(ids[t.Server], t.ToolID)
 		}
 	}
-	for _, k := range order {
-		who := "tool " + ids[k][0] + " names"
-		if n := len(ids[k]); n > 1 {
-			who = fmt.Sprintf("%d tools (%s) name", n, joinSome(ids[k], 3))
+	for _, name := range order {
+		who := "tool " + ids[name][0] + " names"
+		if n := len(ids[name]); n > 1 {
+			who = fmt.Sprintf("%d tools (%s) name", n, joinSome(ids[name], 3))
 		}
-		l.report(Warning, k.at, "server-unknown", "%s server %s, which no declaration describes: declare it under servers: so that clients can find its card", who, k.server)
+		l.report(Warning, at[name], "server-unknown", "%s server %s, which no declaration in the catalog describes: declare it under servers: so that clients can find its card", who, name)
 	}
 }
 

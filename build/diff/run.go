@@ -70,7 +70,8 @@ func (e *NotCatalogError) Error() string {
 // note, and Change.OldEmpty is set. Besides the errors of reading each side
 // and of Compare, it returns an *InvalidError, a *NotCatalogError, and the
 // errors of internal/git, such as a *git.NoFolderError and a
-// *git.NotRepoError.
+// *git.NotRepoError, and a *build.CatalogBelowError for a folder side
+// that has catalogs below it rather than in it.
 func Run(ctx context.Context, opts Options) (*Change, error) {
 	r := &sides{opts: opts}
 	// The new side first: whether it is a catalog decides whether an old
@@ -132,6 +133,9 @@ func (r *sides) load(ctx context.Context, which, arg, other string) (side, error
 		b, err := openBuiltSite(ctx, which, arg)
 		return side{build: b}, err
 	case err == nil:
+		if err := build.FindCatalogBelow(arg); err != nil {
+			return side{}, fmt.Errorf("%s side %s: %w", which, arg, err)
+		}
 		var s side
 		if prefix, same, gerr := git.Folder(ctx, r.opts.Repo, arg); gerr == nil && same {
 			s.place, s.placed = repoPlace(prefix), true

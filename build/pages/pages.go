@@ -18,16 +18,13 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // ReportFile is the name of the Pages report in a build output folder:
@@ -63,9 +60,37 @@ const (
 	pagesInstead = "; or publish to S3 behind CloudFront instead"
 )
 
+// The kinds of Gap, in the order a report groups them.
+const (
+	// KindToolList: /tools is not served at /tools.
+	KindToolList = "tool-list-url"
+	// KindCompactList: ?view=compact does not select the compact list.
+	KindCompactList = "compact-list-query"
+	// KindToolURL: /tools/{toolId} is not served at its URL.
+	KindToolURL = "tool-url"
+	// KindCompactTool: ?view=compact does not select a compact descriptor.
+	KindCompactTool = "compact-tool-query"
+	// KindURL: another document is not served at its URL.
+	KindURL = "url"
+	// KindContentType: a document is served with another Content-Type.
+	KindContentType = "content-type"
+	// KindCORS: the CORS headers every response needs are missing.
+	KindCORS = "cors"
+	// KindCacheControl: every response has Pages' Cache-Control.
+	KindCacheControl = "cache-control"
+	// KindNotFound: an unknown toolId gets Pages' HTML 404.
+	KindNotFound = "not-found"
+)
+
+// kinds are the kinds of Gap in report order.
+var kinds = []string{KindToolList, KindCompactList, KindToolURL, KindCompactTool, KindURL, KindContentType, KindCORS, KindCacheControl, KindNotFound}
+
 // Gap is one requirement of the HTTP contract that GitHub Pages cannot
 // meet for a route.
 type Gap struct {
+	// Kind is what kind of gap it is, such as KindToolURL: the gaps of
+	// one kind share their cause and their fix.
+	Kind string `json:"kind"`
 	// Route is the route of the route table the gap is about; or
 	// EveryRoute for a gap every route of the site has; or
 	// UnknownTool for what unknown toolIds get.
@@ -119,12 +144,14 @@ func Layout(s *build.Site) (files []build.Document, gaps []Gap) {
 	}
 	gaps = append(gaps,
 		Gap{
+			Kind:        KindCORS,
 			Route:       EveryRoute,
 			Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Authorization, Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
 			Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
 			Fix:         pagesFront + "add the three headers to every response, errors included" + pagesInstead,
 		},
 		Gap{
+			Kind:        KindCacheControl,
 			Route:       EveryRoute,
 			Requirement: "Cache-Control: " + spec.CacheControl + " (a SHOULD)",
 			Served:      "Cache-Control: " + pagesCacheControl + ", so clients revalidate every 10 minutes rather than every hour",
@@ -133,6 +160,7 @@ func Layout(s *build.Site) (files []build.Document, gaps []Gap) {
 	)
 	if toolCatalog {
 		gaps = append(gaps, Gap{
+			Kind:        KindNotFound,
 			Route:       UnknownTool,
 			Requirement: "a JSON 404 for an unknown toolId",
 			Served:      "its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too)",
@@ -199,6 +227,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 	switch {
 	case r.View == spec.ViewCompact && r.Route == spec.RouteTools:
 		gaps = append(gaps, Gap{
+			Kind:        KindCompactList,
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "?view=compact to select the compact list",
@@ -207,6 +236,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 		})
 	case r.View == spec.ViewCompact:
 		gaps = append(gaps, Gap{
+			Kind:        KindCompactTool,
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "?view=compact to select the compact descriptor",
@@ -221,6 +251,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 			what += ", the URL " + spec.RouteAICatalog + " advertises,"
 		}
 		gaps = append(gaps, Gap{
+			Kind:        KindToolList,
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "the list at /tools",
@@ -229,6 +260,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 		})
 	case url != r.Route && strings.HasPrefix(r.Route, spec.RouteTools+"/"):
 		gaps = append(gaps, Gap{
+			Kind:        KindToolURL,
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "the descriptor at " + r.Route,
@@ -237,6 +269,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 		})
 	case url != r.Route:
 		gaps = append(gaps, Gap{
+			Kind:        KindURL,
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "the document at " + r.Route,
@@ -250,6 +283,7 @@ func routeGaps(r build.Route, aiCatalog bool) []Gap {
 			why += ": clients that check it, as the draft spec says they should, reject the card"
 		}
 		gaps = append(gaps, Gap{
+			Kind:        KindContentType,
 			Route:       r.Route,
 			View:        r.View,
 			Requirement: "Content-Type " + r.ContentType,
@@ -376,44 +410,4 @@ func checkPaths(s *build.Site, files []build.Document) error {
 		}
 	}
 	return nil
-}
-
-// WriteReport prints, for each site, what GitHub Pages cannot serve as
-// the contract says: one line per gap, in the order Layout gives them,
-// each with its fix, and a line counting the routes Pages serves exactly as
-// the contract says. Notes on deploying to Pages follow the sites. gaps
-// holds one slice per site, as Write returns them.
-func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
-	if len(sites) != len(gaps) {
-		return errors.New("pages report: one list of gaps per site is needed")
-	}
-	var sb strings.Builder
-	tenants := false
-	for i, s := range sites {
-		tenants = tenants || s.Tenant != ""
-		routes, exact, ownRight := counts(s, gaps[i])
-		fmt.Fprintf(&sb, "%s/", s.Dir)
-		if s.Tenant != "" {
-			fmt.Fprintf(&sb, " (tenant %s)", s.Tenant)
-		}
-		fmt.Fprintf(&sb, ": %s on GitHub Pages, %s\n", english.Count(routes, "route", "routes"), english.Count(len(gaps[i]), "gap", "gaps"))
-		for _, g := range gaps[i] {
-			fmt.Fprintf(&sb, "  %s: needs %s; Pages serves %s. Fix: %s.\n", g.label(), g.Requirement, g.Served, g.Fix)
-		}
-		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says", exact, english.Count(routes, "route", "routes"), english.Plural(exact, "is", "are"))
-		if more := ownRight - exact; more > 0 {
-			fmt.Fprintf(&sb, "; %d more %s the contract's URL and Content-Type but not the headers every route needs", more, english.Plural(more, "has", "have"))
-		}
-		sb.WriteString(".\n")
-	}
-	sb.WriteString("Deploying to GitHub Pages:\n")
-	sb.WriteString("  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.\n")
-	if tenants {
-		sb.WriteString("  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n")
-	}
-	sb.WriteString("  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n")
-	sb.WriteString("  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n")
-	sb.WriteString("  Pages sends strong ETags of its own, not those of " + build.RouteTableFile + "; that is not a gap.\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
 }

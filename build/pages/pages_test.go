@@ -104,18 +104,21 @@ func TestPagesLayoutFiles(t *testing.T) {
 // The gaps of a few routes of the example, written out in full.
 var pagesGoldenGaps = []Gap{
 	{
+		Kind:        KindCORS,
 		Route:       "*",
 		Requirement: "Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Authorization, Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response",
 		Served:      "only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag",
 		Fix:         "in a CDN or worker in front of Pages, add the three headers to every response, errors included; or publish to S3 behind CloudFront instead",
 	},
 	{
+		Kind:        KindCacheControl,
 		Route:       "*",
 		Requirement: "Cache-Control: public, max-age=3600 (a SHOULD)",
 		Served:      "Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour",
 		Fix:         "in a CDN or worker in front of Pages, set Cache-Control: public, max-age=3600; or publish to S3 behind CloudFront instead; harmless to leave as it is",
 	},
 	{
+		Kind:        KindContentType,
 		Route:       "/.well-known/ai-catalog.json",
 		View:        "standard",
 		Requirement: "Content-Type application/ai-catalog+json",
@@ -123,6 +126,7 @@ var pagesGoldenGaps = []Gap{
 		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json; or publish to S3 behind CloudFront instead, which stores it on the object",
 	},
 	{
+		Kind:        KindContentType,
 		Route:       "/.well-known/mcp/server-cards/com.example/weather.json",
 		View:        "standard",
 		Requirement: "Content-Type application/mcp-server-card+json",
@@ -130,6 +134,7 @@ var pagesGoldenGaps = []Gap{
 		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server-card+json on /.well-known/mcp/server-cards/com.example/weather.json; or publish to S3 behind CloudFront instead, which stores it on the object",
 	},
 	{
+		Kind:        KindContentType,
 		Route:       "/.well-known/mcp/servers/com.example/weather.json",
 		View:        "standard",
 		Requirement: "Content-Type application/mcp-server+json",
@@ -137,6 +142,7 @@ var pagesGoldenGaps = []Gap{
 		Fix:         "in a CDN or worker in front of Pages, set Content-Type: application/mcp-server+json on /.well-known/mcp/servers/com.example/weather.json; or publish to S3 behind CloudFront instead, which stores it on the object",
 	},
 	{
+		Kind:        KindToolList,
 		Route:       "/tools",
 		View:        "standard",
 		Requirement: "the list at /tools",
@@ -144,6 +150,7 @@ var pagesGoldenGaps = []Gap{
 		Fix:         "in a CDN or worker in front of Pages, rewrite /tools to /tools.json; or publish to S3 behind CloudFront instead",
 	},
 	{
+		Kind:        KindCompactList,
 		Route:       "/tools",
 		View:        "compact",
 		Requirement: "?view=compact to select the compact list",
@@ -151,6 +158,7 @@ var pagesGoldenGaps = []Gap{
 		Fix:         "in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 behind CloudFront instead",
 	},
 	{
+		Kind:        KindToolURL,
 		Route:       "/tools/get_forecast",
 		View:        "standard",
 		Requirement: "the descriptor at /tools/get_forecast",
@@ -158,6 +166,7 @@ var pagesGoldenGaps = []Gap{
 		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId} to /tools/{toolId}.json; or publish to S3 behind CloudFront instead",
 	},
 	{
+		Kind:        KindCompactTool,
 		Route:       "/tools/get_forecast",
 		View:        "compact",
 		Requirement: "?view=compact to select the compact descriptor",
@@ -165,6 +174,7 @@ var pagesGoldenGaps = []Gap{
 		Fix:         "in a CDN or worker in front of Pages, rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json; or publish to S3 behind CloudFront instead",
 	},
 	{
+		Kind:        KindNotFound,
 		Route:       "/tools/{toolId}",
 		Requirement: "a JSON 404 for an unknown toolId",
 		Served:      "its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too)",
@@ -560,17 +570,26 @@ func TestWriteReport(t *testing.T) {
 	}
 	const front = "in a CDN or worker in front of Pages, "
 	const instead = "; or publish to S3 behind CloudFront instead"
-	want := "public/: 6 routes on GitHub Pages, 8 gaps\n" +
-		"  every route: needs Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Authorization, Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response; Pages serves only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag. Fix: " + front + "add the three headers to every response, errors included" + instead + ".\n" +
-		"  every route: needs Cache-Control: public, max-age=3600 (a SHOULD); Pages serves Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour. Fix: " + front + "set Cache-Control: public, max-age=3600" + instead + "; harmless to leave as it is.\n" +
-		"  /.well-known/ai-catalog.json: needs Content-Type application/ai-catalog+json; Pages serves application/json, the type of the .json extension. Fix: " + front + "set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json" + instead + ", which stores it on the object.\n" +
+	want := "What GitHub Pages cannot do:\n" +
+		"  /tools will not work on GitHub Pages: it is Pages' HTML 404, and the tool list is at /tools.json.\n" +
+		"  ?view=compact will not work on GitHub Pages: Pages ignores the query, and the compact views are at .compact.json paths.\n" +
+		"  /tools/{toolId} will not work on GitHub Pages: it is Pages' HTML 404, and each descriptor is at /tools/{toolId}.json.\n" +
+		"  Every document is served as application/json on GitHub Pages, whatever its media type: clients that check a card's media type, as the draft spec says they should, reject the card.\n" +
+		"  A script in a browser cannot send If-None-Match or read the ETag on GitHub Pages: Pages sends Access-Control-Allow-Origin: * and no other CORS header.\n" +
+		"  Responses have Pages' Cache-Control: max-age=600, not public, max-age=3600 (a SHOULD; harmless).\n" +
+		"  An unknown toolId gets Pages' HTML 404, not a JSON one.\n" +
+		"public/: 6 routes on GitHub Pages, 8 gaps\n" +
 		"  /tools: needs the list at /tools; Pages serves it at /tools.json instead; /tools, the URL /.well-known/ai-catalog.json advertises, is Pages' HTML 404. Fix: " + front + "rewrite /tools to /tools.json" + instead + ".\n" +
 		"  /tools?view=compact: needs ?view=compact to select the compact list; Pages serves the compact list at /tools.compact.json instead; Pages ignores the query. Fix: " + front + "rewrite /tools?view=compact to /tools.compact.json" + instead + ".\n" +
 		"  /tools/get_forecast: needs the descriptor at /tools/get_forecast; Pages serves it at /tools/get_forecast.json instead; /tools/get_forecast is Pages' HTML 404. Fix: " + front + "rewrite /tools/{toolId} to /tools/{toolId}.json" + instead + ".\n" +
 		"  /tools/get_forecast?view=compact: needs ?view=compact to select the compact descriptor; Pages serves it at /tools/get_forecast.compact.json instead; Pages ignores the query. Fix: " + front + "rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json" + instead + ".\n" +
+		"  /.well-known/ai-catalog.json: needs Content-Type application/ai-catalog+json; Pages serves application/json, the type of the .json extension. Fix: " + front + "set Content-Type: application/ai-catalog+json on /.well-known/ai-catalog.json" + instead + ", which stores it on the object.\n" +
+		"  every route: needs Access-Control-Allow-Methods: GET, HEAD, OPTIONS, Access-Control-Allow-Headers: Authorization, Content-Type, If-None-Match and Access-Control-Expose-Headers: ETag on every response; Pages serves only Access-Control-Allow-Origin: *, so browsers fetch the documents but a script cannot send If-None-Match or read the ETag. Fix: " + front + "add the three headers to every response, errors included" + instead + ".\n" +
+		"  every route: needs Cache-Control: public, max-age=3600 (a SHOULD); Pages serves Cache-Control: max-age=600, so clients revalidate every 10 minutes rather than every hour. Fix: " + front + "set Cache-Control: public, max-age=3600" + instead + "; harmless to leave as it is.\n" +
 		"  /tools/{toolId}: needs a JSON 404 for an unknown toolId; Pages serves its own HTML 404 page: the status is right, the body is HTML (a 404.html of your own would be text/html too). Fix: " + front + "answer an unknown /tools/{toolId} with a JSON 404" + instead + ".\n" +
 		"  0 of 6 routes are served exactly as the contract says; 1 more has the contract's URL and Content-Type but not the headers every route needs.\n" +
 		"Deploying to GitHub Pages:\n" +
+		"  Every gap, route by route, is in pages-report.json beside routes.json.\n" +
 		"  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.\n" +
 		"  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n" +
 		"  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n" +
@@ -593,6 +612,17 @@ func TestWriteReport(t *testing.T) {
 	}
 }
 
+// kindsOf lists the kinds of gaps, each once.
+func kindsOf(gaps []Gap) []string {
+	var ks []string
+	for _, g := range gaps {
+		if !slices.Contains(ks, g.Kind) {
+			ks = append(ks, g.Kind)
+		}
+	}
+	return ks
+}
+
 func TestWriteReportExample(t *testing.T) {
 	b := pagesExample(t)
 	gaps := make([][]Gap, len(b.Sites))
@@ -606,8 +636,11 @@ func TestWriteReportExample(t *testing.T) {
 	text := buf.String()
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	wantLines := 0
+	// What Pages cannot do, once; then for each site a line per kind of
+	// gap, between a header and a count.
+	wantLines += 1 + len(Limits(gaps...))
 	for i, s := range b.Sites {
-		wantLines += 1 + len(gaps[i]) + 1
+		wantLines += 1 + len(kindsOf(gaps[i])) + 1
 		header := fmt.Sprintf("%s/ (tenant %s): %d routes on GitHub Pages, %d gaps\n", s.Dir, s.Tenant, len(s.Documents), len(gaps[i]))
 		if s.Tenant == "" {
 			header = fmt.Sprintf("%s/: %d routes on GitHub Pages, %d gaps\n", s.Dir, len(s.Documents), len(gaps[i]))
@@ -629,11 +662,13 @@ func TestWriteReportExample(t *testing.T) {
 			t.Errorf("no closing line %q", end)
 		}
 	}
-	wantLines += 6 // the notes, tenants included
+	wantLines += 7 // the notes, tenants included
 	if len(lines) != wantLines {
 		t.Errorf("%d lines, want %d:\n%s", len(lines), wantLines, text)
 	}
 	for _, line := range []string{
+		"  22 routes /tools/{toolId}: need each descriptor at /tools/{toolId}; Pages serves each at /tools/{toolId}.json instead; /tools/{toolId} is Pages' HTML 404. Fix: in a CDN or worker in front of Pages, rewrite /tools/{toolId} to /tools/{toolId}.json; or publish to S3 behind CloudFront instead.\n",
+		"  11 routes with a Content-Type of their own: need their Content-Type: application/ai-catalog+json on 1, application/mcp-server+json on 5, application/mcp-server-card+json on 5; Pages serves application/json, the type of the .json extension. Fix: in a CDN or worker in front of Pages, set each route's Content-Type (pages-report.json lists them); or publish to S3 behind CloudFront instead, which stores it on the object.\n",
 		"  /tools?view=compact: needs ?view=compact to select the compact list; Pages serves the compact list at /tools.compact.json instead; Pages ignores the query. Fix: in a CDN or worker in front of Pages, rewrite /tools?view=compact to /tools.compact.json; or publish to S3 behind CloudFront instead.\n",
 		"  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n",
 	} {

@@ -72,6 +72,9 @@ status is 1. The temporary folders are removed either way.`,
 // runBuild loads and compiles the catalog, lays it out for the target, and
 // writes it: diagnostics, then the Pages report or the summary, on stdout.
 func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) error {
+	if err := checkCatalogDir("build", opts.Dir); err != nil {
+		return err
+	}
 	cat, diags := build.Load(ctx, opts.Dir)
 	if len(diags) > 0 || opts.Format == build.FormatJSON {
 		if err := diags.Write(stdout, opts.Format); err != nil {

@@ -181,6 +181,7 @@ func diffError(stderr io.Writer, err error) error {
 		notCatalog *diff.NotCatalogError
 		limit      *git.LimitError
 		outside    *git.OutsideError
+		below      *build.CatalogBelowError
 	)
 	msg := err.Error()
 	switch {
@@ -203,6 +204,10 @@ func diffError(stderr io.Writer, err error) error {
 		msg += ": install it to compare revisions, or compare catalog folders and built sites instead"
 	case errors.As(err, &noFolder), errors.As(err, &notCatalog):
 		msg += ": name the catalog's folder, relative to the repository's top, with --catalog"
+	case errors.As(err, &below) && below.Total == 1:
+		msg += ": compare " + below.Found[0] + " instead"
+	case errors.As(err, &below):
+		msg += ": compare one of them instead"
 	case errors.As(err, &limit):
 		msg += ": name the catalog's own folder with --catalog"
 	default:

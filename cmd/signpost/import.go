@@ -142,10 +142,16 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 		}
 	}
 
-	next := 0
+	// Errors first: they are why nothing is written, and would be lost
+	// after a line per document.
 	for _, f := range files {
 		if f.err != nil {
 			fmt.Fprintln(stderr, terminal.Safe(f.err.Error()))
+		}
+	}
+	next := 0
+	for _, f := range files {
+		if f.err != nil {
 			continue
 		}
 		if f.docs == 0 {
@@ -391,14 +397,8 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 		}
 	}
 
-	for _, f := range imp.Files {
-		if f.Tools == 0 {
-			fmt.Fprintf(stderr, "%s: no tools recorded\n", f.Label)
-		}
-	}
-	for _, t := range imp.Tools {
-		fmt.Fprintln(stderr, mcpImportLine(t, writes))
-	}
+	// Errors first: they are why nothing is written, and would be lost
+	// after a line per tool.
 	for _, e := range unread {
 		fmt.Fprintln(stderr, terminal.Safe(e.Error()))
 	}
@@ -409,6 +409,14 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 	}
 	for _, u := range imp.Unknown {
 		fmt.Fprintln(stderr, terminal.Safe(unknownClassified(u, imp.Names)))
+	}
+	for _, f := range imp.Files {
+		if f.Tools == 0 {
+			fmt.Fprintf(stderr, "%s: no tools recorded\n", f.Label)
+		}
+	}
+	for _, t := range imp.Tools {
+		fmt.Fprintln(stderr, mcpImportLine(t, writes))
 	}
 
 	// When nothing is written, the counts say what the tools would have

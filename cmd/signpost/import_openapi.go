@@ -122,6 +122,14 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 			return err
 		}
 	}
+	// Errors first: they are why nothing is written, and would be lost
+	// after a line per operation.
+	for _, e := range imp.Errors {
+		fmt.Fprintln(stderr, terminal.Safe(e))
+	}
+	for _, u := range imp.Unknown {
+		fmt.Fprintln(stderr, terminal.Safe(unknownOperation(u, imp.Names)))
+	}
 	for _, f := range imp.Files {
 		if f.Tools == 0 {
 			fmt.Fprintf(stderr, "%s: no operations\n", terminal.Safe(f.Label))
@@ -129,12 +137,6 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 	}
 	for _, t := range imp.Tools {
 		fmt.Fprintln(stderr, mcpImportLine(t, writes))
-	}
-	for _, e := range imp.Errors {
-		fmt.Fprintln(stderr, terminal.Safe(e))
-	}
-	for _, u := range imp.Unknown {
-		fmt.Fprintln(stderr, terminal.Safe(unknownOperation(u, imp.Names)))
 	}
 	summary := func(read, imported string) string {
 		n := len(imp.Tools)

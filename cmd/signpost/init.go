@@ -40,7 +40,7 @@ var initFlags = map[scaffold.Field]string{
 }
 
 func newInitCmd() *cobra.Command {
-	opts := initOptions{publish: publishNone, region: scaffold.DefaultRegion, branch: scaffold.DefaultBranch}
+	opts := initOptions{publish: publishNone, region: scaffold.DefaultRegion}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Start a catalog repository: declarations, README and GitHub Actions workflow",
@@ -54,8 +54,9 @@ validate and signpost build work on it at once.
 Inside a Git repository, the workflow goes to .github/workflows/signpost.yml
 at the repository's top, the only place GitHub runs workflows from, and
 every command in it names DIR's path from the top (git rev-parse
---show-toplevel finds the top). Outside one, or without git, DIR is taken
-as the top.
+--show-toplevel finds the top); a .gitignore there keeps out the site/ that
+signpost build DIR writes when run at the top. Outside one, or without git,
+DIR is taken as the top.
 
 The workflow checks every pull request (validate with inline annotations,
 build, and signpost diff against the base commit in the job summary) and, with
@@ -69,13 +70,19 @@ build, and signpost diff against the base commit in the job summary) and, with
 
 --origin, --publisher and --display-name fill in signpost.yaml; without them,
 and without --bucket and --role-arn for s3, init writes placeholders and says
-which ones to replace. The workflow installs signpost at the version that runs
+which ones to replace.
+
+--branch is the branch the workflow checks and publishes pushes to. Without
+it, init asks Git: the default branch of the remote origin
+(refs/remotes/origin/HEAD, which git clone records), else the current
+branch (a branch with no commit yet included), else main. It prints which
+branch it chose and why. The workflow installs signpost at the version that runs
 init, or at latest for a development build.
 
 Init never overwrites: when any of its files exists (the workflow at the
 repository's top included, even one written for another catalog), it lists
 them, writes nothing and exits 1, unless --force. A .gitignore already in DIR
-is the exception: init leaves it as it is, even with --force, and says to add
+(or at the top) is the exception: init leaves it as it is, even with --force, and says to add
 /site/ to it unless it has that line. It writes every file to a
 staging folder first and checks the catalog there, then moves the files into
 place, and puts back what was there if a move fails: a failed init leaves DIR
@@ -111,7 +118,7 @@ and the repository's top as they were.`,
 	f.StringVar(&opts.bucket, "bucket", "", "S3 bucket of the production target, with --publish s3 (default: a placeholder)")
 	f.StringVar(&opts.region, "region", opts.region, "region of the bucket, with --publish s3")
 	f.StringVar(&opts.roleARN, "role-arn", "", "IAM role the workflow assumes to publish, with --publish s3 (default: a placeholder)")
-	f.StringVar(&opts.branch, "branch", opts.branch, "the default branch: pushes to it are checked and published")
+	f.StringVar(&opts.branch, "branch", "", "the default branch: pushes to it are checked and published (default: origin's default branch, else the current branch, else "+scaffold.DefaultBranch+")")
 	f.BoolVar(&opts.force, "force", false, "overwrite files that exist")
 	return cmd
 }

@@ -24,8 +24,10 @@ type publishOptions struct {
 	target, format string
 	// s3 holds --bucket, --prefix, --region and --endpoint, which
 	// override the target's when given.
-	s3                  build.S3Target
-	dryRun              bool
+	s3     build.S3Target
+	dryRun bool
+	// verbose lists each key of the plan; quiet prints errors only.
+	verbose, quiet      bool
 	maxDeletes          int
 	maxPaths            int
 	invalidationTimeout time.Duration
@@ -45,10 +47,17 @@ uploads each site to the bucket of an S3 target of signpost.yaml, whose fields
 --bucket, --prefix, --region and --endpoint override. With tenants, each site
 goes under PREFIX/tenants/ID.
 
-It plans before it acts and prints the plan: each upload with its reason (new,
-content changed, headers changed) and each delete. A change of headers alone
-is found from a manifest object, without reading the documents. --dry-run
-stops after the plan.
+It plans before it acts and prints the plan: for each site, how many objects
+it uploads, deletes and leaves unchanged, and how many CloudFront Functions
+it changes and paths it invalidates; with -v, each upload with its reason
+(new, content changed, headers changed), each delete, each function and each
+path. --quiet prints errors only. A change of headers alone is found from a
+manifest object, without reading the documents. --dry-run stops after the
+plan. --format json prints the whole plan, and what was done, as one object.
+
+--target names an s3 target of signpost.yaml. A GitHub Pages target is not
+published from here: signpost build --target pages lays the site out, and
+the Pages workflow (signpost init --publish pages) deploys it.
 
 Then it uploads every document, then the lists and catalogs that name them,
 then the manifest, then deletes what the site no longer has: at no moment does
@@ -92,6 +101,8 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	f.StringVar(&o.s3.Region, "region", "", "region, instead of the target's")
 	f.StringVar(&o.s3.Endpoint, "endpoint", "", "endpoint of S3-compatible storage, instead of the target's")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan and change nothing")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "list each upload, delete, function and invalidated path of the plan")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print errors only")
 	f.IntVar(&o.maxDeletes, "max-deletes", o.maxDeletes, "most objects a site may delete; more refuse the whole publish (-1: no limit)")
 	f.IntVar(&o.maxPaths, "max-invalidation-paths", o.maxPaths, "most paths one CloudFront invalidation lists before they are collapsed into wildcards")
 	f.DurationVar(&o.invalidationTimeout, "invalidation-timeout", o.invalidationTimeout, "longest wait for CloudFront to drop the old lists before documents are deleted")
@@ -105,10 +116,16 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
+	if err := checkCatalogDir("publish", dir); err != nil {
+		return err
+	}
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		_ = diags.Write(out, build.FormatText)
 		return reportedError{exitInvalid}
+	}
+	if o.target == "" {
+		return usageError{fmt.Errorf("--target is required: %s", declaredTargets(cat.Config.Targets))}
 	}
 	target, err := o.publishTarget(cmd, cat.Config.Targets)
 	if err != nil {
@@ -123,17 +140,22 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 		return fmt.Errorf("publish: %w", err)
 	}
 	opts := publish.Options{DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths,
-		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView, Progress: progress(cmd.ErrOrStderr())}
-	if o.format == build.FormatText {
-		opts.Planned = func(p *publish.Plan) { printPlan(out, p) }
+		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView}
+	if !o.quiet {
+		opts.Progress = progress(cmd.ErrOrStderr())
+	}
+	if o.format == build.FormatText && !o.quiet {
+		opts.Planned = func(p *publish.Plan) { printPlan(out, p, o.verbose) }
 	}
 	plan, err := publish.Sites(ctx, s3c, cf, b.Sites, target, opts)
 	var refused *publish.DeleteLimitError
 	if err != nil && !errors.As(err, &refused) {
 		return flagHints(err)
 	}
-	if err := writePublished(out, o.format, plan); err != nil {
-		return err
+	if o.format == build.FormatJSON || !o.quiet {
+		if err := writePublished(out, o.format, plan); err != nil {
+			return err
+		}
 	}
 	if refused != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit\n", refused.Planned(), refused.Limit)
@@ -149,16 +171,28 @@ func (o *publishOptions) check() error {
 		return usageError{fmt.Errorf("--max-invalidation-paths must be 1 to %d: CloudFront allows %d paths in progress per distribution", publish.InvalidationPathLimit, publish.InvalidationPathLimit)}
 	case o.invalidationTimeout <= 0:
 		return usageError{fmt.Errorf("--invalidation-timeout must be positive")}
-	case o.target == "":
-		return usageError{fmt.Errorf("--target is required: name an s3 target of %s", build.ConfigFile)}
+	case o.verbose && o.quiet:
+		return usageError{fmt.Errorf("-v and --quiet cannot be used together")}
 	}
 	return nil
+}
+
+// declaredTargets says which targets signpost.yaml declares, for the
+// error of a publish without --target.
+func declaredTargets(targets map[string]build.Target) string {
+	if len(targets) == 0 {
+		return fmt.Sprintf("this catalog declares no targets: add an s3 target to targets: in %s", build.ConfigFile)
+	}
+	return fmt.Sprintf("this catalog has %s %s", english.Plural(len(targets), "target", "targets"), targetNames(targets))
 }
 
 // publishTarget returns the s3 target of targets that --target names, with
 // the bucket, prefix, region and endpoint the flags override.
 func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]build.Target) (*build.Target, error) {
 	t, ok := targets[o.target]
+	if ok && t.GitHubPages {
+		return nil, usageError{fmt.Errorf("target %s is a GitHub Pages target, which publish does not upload to: build it with signpost build --target %s and deploy it with the Pages workflow (signpost init --publish pages writes one)", o.target, o.target)}
+	}
 	if !ok || t.S3 == nil {
 		return nil, usageError{fmt.Errorf("--target must name an s3 target of %s; it declares %s", build.ConfigFile, targetNames(targets))}
 	}
@@ -246,12 +280,27 @@ func writePublished(w io.Writer, format string, p *publish.Plan) error {
 	return nil
 }
 
-// printPlan prints each site's plan: its uploads with their reasons, its
-// deletes, and its distribution's work.
-func printPlan(w io.Writer, p *publish.Plan) {
+// printPlan prints each site's plan: a line of counts of its uploads,
+// deletes and its distribution's work, and with verbose, its uploads with
+// their reasons, its deletes, its functions and the paths it invalidates.
+func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 	for _, s := range p.Sites {
-		fmt.Fprintf(w, "plan for %s at s3://%s/%s: %s, %s, %d unchanged\n", spec.SiteName(s.Tenant), p.Bucket, s.Prefix,
-			english.Count(len(s.Uploads), "upload", "uploads"), english.Count(len(s.Deletes), "delete", "deletes"), s.Unchanged)
+		cf := ""
+		if c := s.CloudFront; c != nil && c.DistributionID != "" {
+			changed := 0
+			for _, f := range c.Functions {
+				if f.Action != publish.FunctionUnchanged {
+					changed++
+				}
+			}
+			cf = fmt.Sprintf("; distribution %s: %s to change, %s to invalidate", c.DistributionID,
+				english.Count(changed, "function", "functions"), english.Count(len(c.Invalidations), "path", "paths"))
+		}
+		fmt.Fprintf(w, "plan for %s at s3://%s/%s: %s, %s, %d unchanged%s\n", spec.SiteName(s.Tenant), p.Bucket, s.Prefix,
+			english.Count(len(s.Uploads), "upload", "uploads"), english.Count(len(s.Deletes), "delete", "deletes"), s.Unchanged, cf)
+		if !verbose {
+			continue
+		}
 		for _, u := range s.Uploads {
 			fmt.Fprintf(w, "  upload %s (%s)\n", u.Key, u.Reason)
 		}

@@ -32,7 +32,7 @@ func TestPublishKeyValueStore(t *testing.T) {
 	functions := func(args ...string) string {
 		t.Helper()
 		var out, errOut strings.Builder
-		if code := run(ctx, append([]string{"publish", dir, "--target", "local"}, args...), &out, &errOut); code != 0 {
+		if code := run(ctx, append([]string{"publish", dir, "--target", "local", "-v"}, args...), &out, &errOut); code != 0 {
 			t.Fatalf("publish %q: exit %d:\n%s%s", args, code, out.String(), errOut.String())
 		}
 		var lines []string

@@ -74,9 +74,17 @@ func TestPublishCommand(t *testing.T) {
 		return code, out.String()
 	}
 
+	// The plan is a line of counts per site; -v lists each key.
 	code, out := publishCmd("--dry-run")
-	if code != 0 || !strings.Contains(out, "upload site/tools/get_forecast.json (new)") || !strings.Contains(out, "dry run: nothing changed") || count() != 0 {
-		t.Fatalf("dry run: exit %d, %d objects:\n%s", code, count(), out)
+	if want := "plan for the site without tenants at s3://discovery/site/: 10 uploads, 0 deletes, 0 unchanged\ndry run: nothing changed for the site without tenants\n"; code != 0 || out != want || count() != 0 {
+		t.Fatalf("dry run: exit %d, %d objects:\n%s\nwant:\n%s", code, count(), out, want)
+	}
+	code, out = publishCmd("--dry-run", "-v")
+	if code != 0 || !strings.Contains(out, "\n  upload site/tools/get_forecast.json (new)\n") || !strings.Contains(out, "dry run: nothing changed") || count() != 0 {
+		t.Fatalf("dry run -v: exit %d, %d objects:\n%s", code, count(), out)
+	}
+	if code, out := publishCmd("--dry-run", "--quiet"); code != 0 || out != "" {
+		t.Fatalf("dry run --quiet: exit %d:\n%s", code, out)
 	}
 	code, out = publishCmd()
 	if code != 0 || !strings.Contains(out, "published the site without tenants to s3://discovery/site") {
@@ -95,7 +103,7 @@ func TestPublishCommand(t *testing.T) {
 	if code, _ := publishCmd("--max-deletes", "1"); code != exitInvalid {
 		t.Errorf("deletes over the limit: exit %d, want %d", code, exitInvalid)
 	}
-	if code, out := publishCmd(); code != 0 || !strings.Contains(out, "delete site/tools/get_alerts.json") {
+	if code, out := publishCmd("-v"); code != 0 || !strings.Contains(out, "delete site/tools/get_alerts.json") {
 		t.Errorf("delete within the limit: exit %d:\n%s", code, out)
 	}
 	if code := run(ctx, []string{"publish", dir}, io.Discard, io.Discard); code != exitUsage {
@@ -246,7 +254,7 @@ func TestPublishCloudFront(t *testing.T) {
 	// The text plan names the distribution's work.
 	write("b.yaml", tool("get_alerts", "Alerts, described anew."))
 	var text strings.Builder
-	if code := run(ctx, []string{"publish", dir, "--target", "production", "--dry-run"}, &text, io.Discard); code != 0 {
+	if code := run(ctx, []string{"publish", dir, "--target", "production", "--dry-run", "-v"}, &text, io.Discard); code != 0 {
 		t.Fatalf("dry run: exit %d\n%s", code, text.String())
 	}
 	for _, line := range []string{
@@ -362,7 +370,7 @@ func TestPublishOutput(t *testing.T) {
 	publishCmd := func(wantCode int, args ...string) (string, string) {
 		t.Helper()
 		var out, errOut strings.Builder
-		if code := run(ctx, append([]string{"publish", dir, "--target", "local"}, args...), &out, &errOut); code != wantCode {
+		if code := run(ctx, append([]string{"publish", dir, "--target", "local", "-v"}, args...), &out, &errOut); code != wantCode {
 			t.Fatalf("publish %q: exit %d, want %d:\n%s%s", args, code, wantCode, out.String(), errOut.String())
 		}
 		return out.String(), errOut.String()
@@ -375,7 +383,7 @@ func TestPublishOutput(t *testing.T) {
 	}
 
 	out, _ := publishCmd(0, "--dry-run")
-	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged
+	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
   upload site/.signpost-404.json (new)
   upload site/tool-catalogue/groups/host_extension.json (new)
   upload site/tools/get_alerts.compact.json (new)
@@ -393,7 +401,7 @@ func TestPublishOutput(t *testing.T) {
 dry run: nothing changed for the site without tenants
 `)
 	out, _ = publishCmd(0)
-	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged
+	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
   upload site/.signpost-404.json (new)
   upload site/tool-catalogue/groups/host_extension.json (new)
   upload site/tools/get_alerts.compact.json (new)
@@ -416,7 +424,7 @@ published the site without tenants to s3://pinned/site/: 11 uploaded (4345 bytes
 		t.Fatal(err)
 	}
 	out, errOut := publishCmd(exitInvalid, "--max-deletes", "1")
-	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 6 uploads, 2 deletes, 3 unchanged
+	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 6 uploads, 2 deletes, 3 unchanged; distribution E1PINNED: 0 functions to change, 13 paths to invalidate
   upload site/tool-catalogue/groups/host_extension.json (content changed)
   upload site/tools/get_forecast.compact.json (content changed)
   upload site/tools/get_forecast.json (content changed)
@@ -523,7 +531,7 @@ refused: nothing changed for the site without tenants
 	_, errOut = publishCmd(exitInvalid, "--invalidation-timeout", "50ms")
 	same("timed out, stderr", errOut, "signpost: wait for invalidation I1 on distribution E1PINNED: context deadline exceeded; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds\n")
 	out, _ = publishCmd(0, "--dry-run", "--max-invalidation-paths", "4")
-	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 9 unchanged
+	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 9 unchanged; distribution E1PINNED: 0 functions to change, 4 paths to invalidate
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged

@@ -8,8 +8,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/suggest"
+	"github.com/signpost-dev/signpost/internal/terminal"
 	"github.com/signpost-dev/signpost/internal/version"
 )
 
@@ -181,4 +183,25 @@ func catalogDir(args []string) string {
 		return "."
 	}
 	return args[0]
+}
+
+// checkCatalogDir returns an error, worded for signpost COMMAND, when dir
+// is no catalog folder but folders below it are (a repository's top with
+// the catalog in a folder of its own): loading it would report its
+// catalogs' files as declarations.
+func checkCatalogDir(command, dir string) error {
+	err := build.FindCatalogBelow(dir)
+	var below *build.CatalogBelowError
+	if !errors.As(err, &below) {
+		return err
+	}
+	return hintedError{terminal.Safe(catalogBelowMessage(command, below)), err}
+}
+
+// catalogBelowMessage words e with the command to run instead.
+func catalogBelowMessage(command string, e *build.CatalogBelowError) string {
+	if e.Total == 1 {
+		return fmt.Sprintf("%s: run signpost %s %s", e.Error(), command, e.Found[0])
+	}
+	return fmt.Sprintf("%s: run signpost %s with one of them", e.Error(), command)
 }

@@ -47,6 +47,11 @@ SIGINT or SIGTERM stops the server gracefully.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = catalogDir(args)
+			if !build.IsOutput(cmd.Context(), opts.Dir) {
+				if err := checkCatalogDir("serve", opts.Dir); err != nil {
+					return err
+				}
+			}
 			if keysFile != "" {
 				data, err := os.ReadFile(keysFile)
 				if err != nil {

@@ -23,6 +23,9 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
   signpost validate --format json | jq '.diagnostics[].message'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkCatalogDir("validate", catalogDir(args)); err != nil {
+				return err
+			}
 			_, diags := build.Load(cmd.Context(), catalogDir(args))
 			if err := diags.Write(cmd.OutOrStdout(), format); err != nil {
 				return err

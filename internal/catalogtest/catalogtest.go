@@ -70,7 +70,8 @@ const gitTimeout = time.Minute
 // GitRepo makes a new Git repository, the folder repo in a temporary folder
 // of t, and returns it with a function that runs git in it (as a user of
 // its own, with no system or global configuration) and returns what git
-// printed, failing the test when git fails. Without git it skips the test,
+// printed, failing the test when git fails. Its HEAD is on main, with no
+// commit yet. Without git it skips the test,
 // except in CI, which must have git.
 func GitRepo(t testing.TB) (string, func(args ...string) string) {
 	t.Helper()
@@ -98,6 +99,8 @@ func GitRepo(t testing.TB) (string, func(args ...string) string) {
 		return string(out)
 	}
 	run("init", "-q")
+	// On main, whatever git's own default for a new repository is.
+	run("symbolic-ref", "HEAD", "refs/heads/main")
 	return repo, run
 }
 

@@ -164,3 +164,49 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// symbolicRef returns the ref that the symbolic ref name points at, "" when
+// name is no symbolic ref (a detached HEAD, a missing origin/HEAD). It
+// works on an unborn branch.
+func symbolicRef(ctx context.Context, dir, name string) (string, error) {
+	out, err := run(ctx, dir, "symbolic-ref", "--quiet", name)
+	if err != nil {
+		// --quiet: exit status 1, and nothing said, for no symbolic ref.
+		var exitErr *exec.ExitError
+		if exitedError(err) && errors.As(err, &exitErr) && exitErr.ExitCode() == 1 {
+			return "", nil
+		}
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// CurrentBranch returns the branch that HEAD of the repository containing
+// dir is on, a branch yet to be born included; "" when HEAD is detached.
+func CurrentBranch(ctx context.Context, dir string) (string, error) {
+	ref, err := symbolicRef(ctx, dir, "HEAD")
+	if err != nil {
+		return "", err
+	}
+	name, _ := strings.CutPrefix(ref, "refs/heads/")
+	if name == ref {
+		return "", nil
+	}
+	return name, nil
+}
+
+// RemoteDefaultBranch returns the default branch of the remote named
+// remote, as refs/remotes/REMOTE/HEAD records it (git clone sets it, git
+// remote set-head updates it); "" when it is not recorded.
+func RemoteDefaultBranch(ctx context.Context, dir, remote string) (string, error) {
+	prefix := "refs/remotes/" + remote + "/"
+	ref, err := symbolicRef(ctx, dir, prefix+"HEAD")
+	if err != nil {
+		return "", err
+	}
+	name, ok := strings.CutPrefix(ref, prefix)
+	if !ok {
+		return "", nil
+	}
+	return name, nil
+}

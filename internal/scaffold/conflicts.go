@@ -199,12 +199,21 @@ func readWorkflow(p place) workflow {
 // folder.
 const gitignorePath = ".gitignore"
 
-// keepGitignore takes the .gitignore out of files when the catalog's folder
-// already has one: it holds the user's own rules, so init neither counts it
-// as in the way nor overwrites it, forced or not. hint names it for the
-// user when it does not ignore site/ yet, "" otherwise.
-func keepGitignore(p place, files []file) (rest []file, hint string, err error) {
-	i := slices.IndexFunc(files, func(f file) bool { return !f.AtTop && f.Path == gitignorePath })
+// topGitignore is the .gitignore init writes at the top of the repository
+// when the catalog is below it: signpost build, run at the top on the
+// catalog's folder, writes site/ there.
+const topGitignore = `# The site signpost build writes when it runs here: the workflow builds it
+# afresh from the declarations, so it stays out of Git.
+/site/
+`
+
+// keepGitignore takes a .gitignore out of files when its folder already
+// has one, the catalog's or, with atTop, the repository's top: it holds the
+// user's own rules, so init neither counts it as in the way nor overwrites
+// it, forced or not. hint names it for the user when it does not ignore
+// site/ yet, "" otherwise.
+func keepGitignore(p place, files []file, atTop bool) (rest []file, hint string, err error) {
+	i := slices.IndexFunc(files, func(f file) bool { return f.AtTop == atTop && f.Path == gitignorePath })
 	if i < 0 {
 		return files, "", nil
 	}

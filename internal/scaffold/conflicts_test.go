@@ -261,7 +261,7 @@ func TestKeepGitignore(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, hint, err := keepGitignore(where, files)
+			got, hint, err := keepGitignore(where, files, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -36,3 +36,45 @@ func gitTop(ctx context.Context, dir string) (top string, ok bool, err error) {
 	}
 	return filepath.FromSlash(top), true, nil
 }
+
+// BranchSource says where the branch of the workflow comes from.
+type BranchSource int
+
+// The sources of the workflow's branch, in the order init looks.
+const (
+	// BranchGiven: Options.Branch.
+	BranchGiven BranchSource = iota
+	// BranchOrigin: the default branch of the remote origin, as
+	// refs/remotes/origin/HEAD records it.
+	BranchOrigin
+	// BranchCurrent: the branch HEAD is on, a branch yet to be born
+	// included.
+	BranchCurrent
+	// BranchDefault: DefaultBranch, outside a repository or on a detached
+	// HEAD.
+	BranchDefault
+)
+
+// detectBranch finds the branch the workflow runs on for the repository at
+// p: origin's default branch, else the current branch, else DefaultBranch.
+func detectBranch(ctx context.Context, p place) (string, BranchSource, error) {
+	if !p.Git {
+		return DefaultBranch, BranchDefault, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	b, err := git.RemoteDefaultBranch(ctx, p.Top, "origin")
+	if err != nil {
+		return "", 0, fmt.Errorf("find the default branch: %w", err)
+	}
+	if b != "" {
+		return b, BranchOrigin, nil
+	}
+	if b, err = git.CurrentBranch(ctx, p.Top); err != nil {
+		return "", 0, fmt.Errorf("find the current branch: %w", err)
+	}
+	if b != "" {
+		return b, BranchCurrent, nil
+	}
+	return DefaultBranch, BranchDefault, nil
+}

@@ -76,7 +76,9 @@ type Options struct {
 	// workflow assumes to publish (a placeholder when nil or "").
 	Bucket, Region, RoleARN *string
 	// Branch is the default branch, such as DefaultBranch: pushes to it
-	// are checked and published.
+	// are checked and published. When "", Prepare finds it: the default
+	// branch of the remote origin, else the current branch, else
+	// DefaultBranch.
 	Branch string
 	// Version is the version of signpost that runs init: the workflow
 	// installs it, or latest when go install cannot fetch it.
@@ -227,7 +229,7 @@ func (o Options) data() (templateData, error) {
 			d.DisplayName = defaultDisplayName
 		}
 	}
-	if !branchPattern.MatchString(d.Branch) || strings.Contains(d.Branch, "..") {
+	if !validBranch(d.Branch) {
 		return templateData{}, &OptionError{Field: FieldBranch, Value: d.Branch, problem: badBranch}
 	}
 	labels := strings.Split(d.Publisher, ".")
@@ -272,6 +274,11 @@ func (o Options) data() (templateData, error) {
 		d.Target = targetPages
 	}
 	return d, nil
+}
+
+// validBranch reports whether the workflow can name branch as it is.
+func validBranch(branch string) bool {
+	return branchPattern.MatchString(branch) && !strings.Contains(branch, "..")
 }
 
 // checkOrigin checks origin as signpost.yaml will and returns its host in

@@ -68,8 +68,6 @@ func TestOptionErrors(t *testing.T) {
 			`Publisher "Example.COM" must be a domain name in lower case, like example.com`},
 		{"branch", Options{Branch: "a..b"}, FieldBranch,
 			`Branch "a..b" must be a branch name such as main, of letters, digits, '.', '_', '-' and '/'`},
-		{"no branch", Options{}, FieldBranch,
-			`Branch "" must be a branch name such as main, of letters, digits, '.', '_', '-' and '/'`},
 		{"region without s3", Options{Publish: PublishPages, Region: s("")}, FieldRegion,
 			"Region is only for Publish s3"},
 		{"bucket", Options{Publish: PublishS3, Bucket: s("My_Bucket")}, FieldBucket,
@@ -82,7 +80,7 @@ func TestOptionErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
-			if opts.Branch == "" && tt.name != "no branch" {
+			if opts.Branch == "" {
 				opts.Branch = DefaultBranch
 			}
 			// A file: Prepare would refuse it, were it to get that far.

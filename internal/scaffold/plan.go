@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/signpost-dev/signpost/build/pages"
 )
 
 // Plan is what init would write, and where: Prepare makes one, Write
@@ -14,18 +16,25 @@ type Plan struct {
 	place place
 	data  templateData
 	files []file
-	// ignore names the .gitignore that is left as it is because it does
-	// not ignore site/, "" when there is none.
-	ignore string
+	// ignore names the .gitignore files that are left as they are although
+	// they do not ignore site/.
+	ignore []string
 	// conflicts name the files in the way, for the user and sorted.
 	conflicts []string
+	// branch says where data.Branch comes from.
+	branch BranchSource
 }
 
 // Prepare checks opts, finds where the files go (the catalog's folder, and
 // the top of the Git repository that holds it, for the workflow) and fills
 // in the templates, writing nothing. When opts are at fault, the error is
-// an *OptionError.
+// an *OptionError. Without Options.Branch, the branch is found from Git
+// (see Plan.Branch).
 func Prepare(ctx context.Context, opts Options) (*Plan, error) {
+	detect := opts.Branch == ""
+	if detect {
+		opts.Branch = DefaultBranch
+	}
 	d, err := opts.data()
 	if err != nil {
 		return nil, err
@@ -38,20 +47,44 @@ func Prepare(ctx context.Context, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	source := BranchGiven
+	if detect {
+		if d.Branch, source, err = detectBranch(ctx, p); err != nil {
+			return nil, err
+		}
+		if !validBranch(d.Branch) {
+			return nil, &OptionError{Field: FieldBranch, Value: d.Branch, problem: badBranch}
+		}
+	}
 	d.Catalog, d.Site = p.Catalog, p.site()
 	files, err := render(d)
 	if err != nil {
 		return nil, err
 	}
-	files, ignore, err := keepGitignore(p, files)
-	if err != nil {
-		return nil, err
+	if p.Catalog != "." {
+		files = append(files, file{Path: gitignorePath, Data: []byte(topGitignore), AtTop: true})
+	}
+	var ignore []string
+	for _, atTop := range []bool{false, true} {
+		var hint string
+		if files, hint, err = keepGitignore(p, files, atTop); err != nil {
+			return nil, err
+		}
+		if hint != "" {
+			ignore = append(ignore, hint)
+		}
 	}
 	conflicts, err := findConflicts(p, files)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{place: p, data: d, files: files, ignore: ignore, conflicts: conflicts}, nil
+	return &Plan{place: p, data: d, files: files, ignore: ignore, conflicts: conflicts, branch: source}, nil
+}
+
+// Branch returns the branch whose pushes the workflow checks and
+// publishes, and where it comes from.
+func (p *Plan) Branch() (string, BranchSource) {
+	return p.data.Branch, p.branch
 }
 
 // Conflicts names the files that are in the way, slash-separated and
@@ -79,13 +112,36 @@ func (p *Plan) Write(ctx context.Context) error {
 // PrintNext writes to w what Write wrote, the placeholders to replace and
 // what to do next.
 func (p *Plan) PrintNext(w io.Writer) error {
-	return printNext(w, p.place, p.files, p.data, p.ignore)
+	return printNext(w, p.place, p.files, p.data, p.ignore, p.branch)
+}
+
+// branchLine says which pushes the workflow acts on, and why that branch.
+func branchLine(p place, d templateData, source BranchSource) string {
+	var why string
+	switch source {
+	case BranchGiven:
+		why = "as given"
+	case BranchOrigin:
+		why = "the default branch of origin"
+	case BranchCurrent:
+		why = "the current branch; no origin records a default branch"
+	case BranchDefault:
+		why = "the usual default: the repository's HEAD is detached"
+		if !p.Git {
+			why = "the usual default: not in a Git repository yet"
+		}
+	}
+	does := "checks"
+	if d.Publish != PublishNone {
+		does = "checks and publishes"
+	}
+	return fmt.Sprintf("The workflow %s every push to %s (%s).\n", does, d.Branch, why)
 }
 
 // printNext tells what init wrote, what to do next and which placeholders
-// to replace. ignore names the .gitignore init left as it was because it
-// does not ignore site/, "" when there is none.
-func printNext(w io.Writer, p place, files []file, d templateData, ignore string) error {
+// to replace. ignore names the .gitignore files init left as they were
+// although they do not ignore site/.
+func printNext(w io.Writer, p place, files []file, d templateData, ignore []string, source BranchSource) error {
 	var wrote []string
 	for _, f := range files {
 		wrote = append(wrote, "wrote "+p.display(f)+"\n")
@@ -94,8 +150,16 @@ func printNext(w io.Writer, p place, files []file, d templateData, ignore string
 	var b strings.Builder
 	b.WriteString(strings.Join(wrote, ""))
 	config, wf := displayPath(p.Dir, "signpost.yaml"), displayPath(p.Top, workflowPath)
-	if ignore != "" {
-		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", ignore)
+	for _, name := range ignore {
+		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", name)
+	}
+	b.WriteString("\n" + branchLine(p, d, source))
+	if d.Publish == PublishPages {
+		// Before the user builds on it: what the site will lack there.
+		b.WriteString("\nWhat GitHub Pages cannot do (signpost build --target pages reports each gap):\n")
+		for _, l := range pages.Limits() {
+			b.WriteString("  " + l + ".\n")
+		}
 	}
 	if p.Catalog != "." {
 		fmt.Fprintf(&b, "\nThe workflow is at the top of the Git repository, where GitHub runs it:\n%s checks the catalog at %s.\n", wf, p.Catalog)

@@ -1,0 +1,95 @@
+package build
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/internal/english"
+)
+
+// The bounds of the search of FindCatalogBelow: how deep below the folder
+// it looks, how many folders it reads at most, and how many catalogs a
+// *CatalogBelowError names.
+const (
+	belowDepth   = 4
+	belowFolders = 2000
+	belowListed  = 5
+)
+
+// CatalogBelowError is the error of FindCatalogBelow: Dir has no
+// signpost.yaml, but folders below it do, so Dir is most likely the wrong
+// folder (a repository's top, with the catalog in a folder of its own).
+type CatalogBelowError struct {
+	// Dir is the folder as given.
+	Dir string
+	// Found are the folders below Dir that hold a signpost.yaml, named as
+	// Dir names them (Dir joined with the path below it), slash-separated,
+	// sorted, at most five.
+	Found []string
+	// Total is how many were found, Found's and the rest.
+	Total int
+}
+
+func (e *CatalogBelowError) Error() string {
+	if e.Total == 1 {
+		return fmt.Sprintf("no %s in %s: the catalog is in %s/", ConfigFile, filepath.ToSlash(e.Dir), e.Found[0])
+	}
+	folders := make([]string, len(e.Found))
+	for i, f := range e.Found {
+		folders[i] = f + "/"
+	}
+	list := strings.Join(folders, ", ")
+	if more := e.Total - len(e.Found); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("no %s in %s, but %s below it have one: %s", ConfigFile, filepath.ToSlash(e.Dir), english.Count(e.Total, "folder", "folders"), list)
+}
+
+// FindCatalogBelow returns a *CatalogBelowError when the folder dir has no
+// signpost.yaml but folders below it do. It looks at most four levels down
+// and reads at most 2,000 folders, skipping folders whose names start with
+// "." (such as .git) and node_modules, and symbolic links. It returns nil
+// when dir has a signpost.yaml, when none is found below it, and when dir
+// cannot be read: Load says what is wrong then.
+func FindCatalogBelow(dir string) error {
+	if _, err := os.Lstat(filepath.Join(dir, ConfigFile)); err == nil {
+		return nil
+	}
+	var found []string
+	type folder struct {
+		rel   string
+		depth int
+	}
+	queue, read := []folder{{".", 0}}, 0
+	for len(queue) > 0 && read < belowFolders {
+		f := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(f.rel)))
+		read++
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case f.rel != "." && name == ConfigFile && e.Type().IsRegular():
+				found = append(found, f.rel)
+			case e.IsDir() && f.depth < belowDepth && !strings.HasPrefix(name, ".") && name != "node_modules":
+				queue = append(queue, folder{path.Join(f.rel, name), f.depth + 1})
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	slices.Sort(found)
+	e := &CatalogBelowError{Dir: dir, Total: len(found)}
+	for _, rel := range found[:min(len(found), belowListed)] {
+		e.Found = append(e.Found, path.Join(filepath.ToSlash(dir), rel))
+	}
+	return e
+}

@@ -1,0 +1,181 @@
+package pages
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/english"
+)
+
+// kindText is what a report says of the gaps of one kind.
+type kindText struct {
+	// limit says what GitHub Pages cannot do, for the top of a report.
+	limit string
+	// label names the routes of several gaps; need, served and fix say
+	// what they need, what Pages serves and how to close the gaps, as a
+	// Gap's fields do for one route.
+	label, need, served, fix string
+}
+
+var kindTexts = map[string]kindText{
+	KindToolList: {
+		limit: "/tools will not work on GitHub Pages: it is Pages' HTML 404, and the tool list is at /tools.json",
+	},
+	KindCompactList: {
+		limit: "?view=compact will not work on GitHub Pages: Pages ignores the query, and the compact views are at .compact.json paths",
+	},
+	KindToolURL: {
+		limit:  "/tools/{toolId} will not work on GitHub Pages: it is Pages' HTML 404, and each descriptor is at /tools/{toolId}.json",
+		label:  "/tools/{toolId}",
+		need:   "each descriptor at /tools/{toolId}",
+		served: "each at /tools/{toolId}.json instead; /tools/{toolId} is Pages' HTML 404",
+		fix:    pagesFront + "rewrite /tools/{toolId} to /tools/{toolId}.json" + pagesInstead,
+	},
+	KindCompactTool: {
+		limit:  "?view=compact will not work on GitHub Pages: Pages ignores the query, and the compact views are at .compact.json paths",
+		label:  "/tools/{toolId}?view=compact",
+		need:   "?view=compact to select the compact descriptor",
+		served: "each at /tools/{toolId}.compact.json instead; Pages ignores the query",
+		fix:    pagesFront + "rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json" + pagesInstead,
+	},
+	KindURL: {
+		limit:  "Some documents will not be at their URLs on GitHub Pages: Pages serves them at paths ending in .json",
+		label:  "not at their URLs",
+		need:   "each document at its route",
+		served: "each at its route with .json added instead",
+		fix:    pagesFront + "rewrite each route to its .json path (" + ReportFile + " lists them)" + pagesInstead,
+	},
+	KindContentType: {
+		limit:  "Every document is served as application/json on GitHub Pages, whatever its media type: clients that check a card's media type, as the draft spec says they should, reject the card",
+		label:  "with a Content-Type of their own",
+		need:   "their Content-Type",
+		served: "application/json, the type of the .json extension",
+		fix:    pagesFront + "set each route's Content-Type (" + ReportFile + " lists them)" + pagesInstead + ", which stores it on the object",
+	},
+	KindCORS: {
+		limit: "A script in a browser cannot send If-None-Match or read the ETag on GitHub Pages: Pages sends Access-Control-Allow-Origin: * and no other CORS header",
+	},
+	KindCacheControl: {
+		limit: "Responses have Pages' Cache-Control: max-age=600, not public, max-age=3600 (a SHOULD; harmless)",
+	},
+	KindNotFound: {
+		limit: "An unknown toolId gets Pages' HTML 404, not a JSON one",
+	},
+}
+
+// Limits says, one line for each kind of gap among gaps (one slice per
+// site, as Write returns them), what GitHub Pages cannot do, most
+// important first; with no gaps given, what any catalog published to Pages
+// should expect: every kind but KindURL, which only unusual card paths
+// have.
+func Limits(gaps ...[]Gap) []string {
+	present := map[string]bool{}
+	for _, site := range gaps {
+		for _, g := range site {
+			present[g.Kind] = true
+		}
+	}
+	var lines []string
+	for _, k := range kinds {
+		if len(gaps) > 0 && !present[k] || len(gaps) == 0 && k == KindURL {
+			continue
+		}
+		if l := kindTexts[k].limit; !slices.Contains(lines, l) {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// WriteReport prints what GitHub Pages cannot serve as the contract says:
+// first what Pages cannot do (see Limits), then for each site its gaps
+// grouped by kind, in the order Layout gives the kinds, each group with its
+// count and its fix (a gap alone in its kind is printed as it is), and a
+// line counting the routes Pages serves exactly as the contract says.
+// Notes on deploying to Pages follow the sites. Every gap, route by route,
+// is in pages-report.json. gaps holds one slice per site, as Write returns
+// them.
+func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
+	if len(sites) != len(gaps) {
+		return errors.New("pages report: one list of gaps per site is needed")
+	}
+	var sb strings.Builder
+	if limits := Limits(gaps...); len(limits) > 0 {
+		sb.WriteString("What GitHub Pages cannot do:\n")
+		for _, l := range limits {
+			sb.WriteString("  " + l + ".\n")
+		}
+	}
+	tenants := false
+	for i, s := range sites {
+		tenants = tenants || s.Tenant != ""
+		routes, exact, ownRight := counts(s, gaps[i])
+		fmt.Fprintf(&sb, "%s/", s.Dir)
+		if s.Tenant != "" {
+			fmt.Fprintf(&sb, " (tenant %s)", s.Tenant)
+		}
+		fmt.Fprintf(&sb, ": %s on GitHub Pages, %s\n", english.Count(routes, "route", "routes"), english.Count(len(gaps[i]), "gap", "gaps"))
+		byKind := map[string][]Gap{}
+		for _, g := range gaps[i] {
+			byKind[g.Kind] = append(byKind[g.Kind], g)
+		}
+		for _, k := range kinds {
+			writeKind(&sb, k, byKind[k])
+		}
+		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says", exact, english.Count(routes, "route", "routes"), english.Plural(exact, "is", "are"))
+		if more := ownRight - exact; more > 0 {
+			fmt.Fprintf(&sb, "; %d more %s the contract's URL and Content-Type but not the headers every route needs", more, english.Plural(more, "has", "have"))
+		}
+		sb.WriteString(".\n")
+	}
+	sb.WriteString("Deploying to GitHub Pages:\n")
+	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + build.RouteTableFile + ".\n")
+	sb.WriteString("  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.\n")
+	if tenants {
+		sb.WriteString("  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n")
+	}
+	sb.WriteString("  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n")
+	sb.WriteString("  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n")
+	sb.WriteString("  Pages sends strong ETags of its own, not those of " + build.RouteTableFile + "; that is not a gap.\n")
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// writeKind writes the line of the gaps of kind k: a gap alone as it is,
+// several as one line with their count.
+func writeKind(sb *strings.Builder, k string, gaps []Gap) {
+	t := kindTexts[k]
+	switch {
+	case len(gaps) == 0:
+		return
+	case len(gaps) == 1 || t.label == "":
+		for _, g := range gaps {
+			fmt.Fprintf(sb, "  %s: needs %s; Pages serves %s. Fix: %s.\n", g.label(), g.Requirement, g.Served, g.Fix)
+		}
+		return
+	}
+	need := t.need
+	if k == KindContentType {
+		// Which types, and how many of each.
+		n := map[string]int{}
+		var types []string
+		for _, g := range gaps {
+			ct := strings.TrimPrefix(g.Requirement, "Content-Type ")
+			if n[ct] == 0 {
+				types = append(types, ct)
+			}
+			n[ct]++
+		}
+		slices.Sort(types)
+		parts := make([]string, len(types))
+		for i, ct := range types {
+			parts[i] = fmt.Sprintf("%s on %d", ct, n[ct])
+		}
+		need += ": " + strings.Join(parts, ", ")
+	}
+	fmt.Fprintf(sb, "  %d routes %s: need %s; Pages serves %s. Fix: %s.\n", len(gaps), t.label, need, t.served, t.fix)
+}
