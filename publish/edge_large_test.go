@@ -53,9 +53,9 @@ func TestEdgeLargeCatalog(t *testing.T) {
 	start = time.Now()
 	// The lists of 10,000 tools are larger than check reads by default.
 	// Every request runs both functions under node, so the check reads the
-	// catalogs, the lists and 1,500 documents, not all 22,000, and warns
+	// catalogs, the lists and 600 documents, not all 22,000, and warns
 	// that it did.
-	r, err := check.Run(t.Context(), edgeTestBase, check.Options{Client: client, MaxBodyBytes: 64 << 20, MaxDocuments: 1500})
+	r, err := check.Run(t.Context(), edgeTestBase, check.Options{Client: client, MaxBodyBytes: 64 << 20, MaxDocuments: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
