@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/internal/scaffold"
-	"github.com/signpost-dev/signpost/internal/version"
 )
 
 // The publish choices of signpost init.
@@ -69,8 +68,10 @@ build, and signpost diff against the base commit in the job summary) and, with
 
 --origin, --publisher and --display-name fill in signpost.yaml; without them,
 and without --bucket and --role-arn for s3, init writes placeholders and says
-which ones to replace. The workflow installs signpost at the version that runs
-init, or at latest for a development build.
+which ones to replace. The workflow installs the signpost that runs init: a
+release from its release archive, with the signpost GitHub Action; a
+development build with go install at its commit (or at
+` + scaffold.FallbackVersion + ` when it knows none), never at latest.
 
 Init never overwrites: when any of its files exists (the workflow at the
 repository's top included, even one written for another catalog), it lists
@@ -126,6 +127,7 @@ func (o initOptions) scaffold(cmd *cobra.Command, dir string) scaffold.Options {
 		}
 		return &v
 	}
+	in := versionInfo()
 	return scaffold.Options{
 		Dir:         dir,
 		Origin:      o.origin,
@@ -136,7 +138,8 @@ func (o initOptions) scaffold(cmd *cobra.Command, dir string) scaffold.Options {
 		Region:      given("region", o.region),
 		RoleARN:     given("role-arn", o.roleARN),
 		Branch:      o.branch,
-		Version:     version.String(),
+		Version:     in.Version,
+		Commit:      in.Commit,
 	}
 }
 
