@@ -12,6 +12,10 @@ VERSITYGW_VERSION := v1.8.0
 # A relative name, so that `make bin/actionlint` installs it.
 ACTIONLINT := bin/actionlint
 ACTIONLINT_VERSION := v1.7.12
+# The release tool: the tests check .goreleaser.yaml with it and make a
+# snapshot release; .github/workflows/release.yml runs the same version.
+GORELEASER := bin/goreleaser
+GORELEASER_VERSION := v2.15.1
 
 .PHONY: all build test check lint fmt vet staticcheck bench tools clean
 
@@ -22,7 +26,7 @@ build:
 	$(GO) build -o $(BIN)/signpost ./cmd/signpost
 
 ## test: run every test (the README's test command)
-test: $(VERSITYGW) $(ACTIONLINT)
+test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER)
 	$(GO) test -count=1 ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -48,7 +52,7 @@ staticcheck: $(STATICCHECK)
 bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
-tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT)
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER)
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -59,5 +63,8 @@ $(VERSITYGW):
 $(ACTIONLINT):
 	GOBIN=$(BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
+$(GORELEASER):
+	GOBIN=$(BIN) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
 clean:
-	rm -rf $(BIN) site
+	rm -rf $(BIN) site dist

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/internal/scaffold"
-	"github.com/signpost-dev/signpost/internal/version"
 )
 
 // The publish choices of signpost init.
@@ -76,8 +75,12 @@ which ones to replace.
 it, init asks Git: the default branch of the remote origin
 (refs/remotes/origin/HEAD, which git clone records), else the current
 branch (a branch with no commit yet included), else main. It prints which
-branch it chose and why. The workflow installs signpost at the version that runs
-init, or at latest for a development build.
+branch it chose and why.
+
+The workflow installs the signpost that runs init: a release from its
+release archive, with the signpost GitHub Action; a development build with
+go install at its commit (or at ` + scaffold.FallbackVersion + ` when it knows
+none), never at latest.
 
 Init never overwrites: when any of its files exists (the workflow at the
 repository's top included, even one written for another catalog), it lists
@@ -133,6 +136,7 @@ func (o initOptions) scaffold(cmd *cobra.Command, dir string) scaffold.Options {
 		}
 		return &v
 	}
+	in := versionInfo()
 	return scaffold.Options{
 		Dir:         dir,
 		Origin:      o.origin,
@@ -143,7 +147,8 @@ func (o initOptions) scaffold(cmd *cobra.Command, dir string) scaffold.Options {
 		Region:      given("region", o.region),
 		RoleARN:     given("role-arn", o.roleARN),
 		Branch:      o.branch,
-		Version:     version.String(),
+		Version:     in.Version,
+		Commit:      in.Commit,
 	}
 }
 

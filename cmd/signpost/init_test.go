@@ -19,6 +19,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
+	"github.com/signpost-dev/signpost/internal/version"
 )
 
 // gitTimeout bounds the git commands of the tests.
@@ -113,28 +114,36 @@ var pinnedActions = []string{
 }
 
 // setupSteps are the first steps of every job: check out (the whole
-// history where the diff needs it), Go, and signpost at version.
-func setupSteps(version string, fullHistory bool) []workflowStep {
+// history where the diff needs it), then signpost: a release with the
+// signpost action, a development build (release "") with go install at
+// scaffold.FallbackVersion, since the test binary knows no commit.
+func setupSteps(release string, fullHistory bool) []workflowStep {
 	checkout := workflowStep{Uses: "actions/checkout@v5", With: map[string]any{"persist-credentials": false}}
 	if fullHistory {
 		checkout.With["fetch-depth"] = 0
 	}
+	if release != "" {
+		return []workflowStep{
+			checkout,
+			{Name: "Install signpost", Uses: "signpost-dev/signpost@" + release, With: map[string]any{"version": release}},
+		}
+	}
 	return []workflowStep{
 		checkout,
-		{Uses: "actions/setup-go@v6", With: map[string]any{"go-version": "stable", "cache": false}},
-		{Name: "Install signpost", Run: "go install github.com/signpost-dev/signpost/cmd/signpost@" + version},
+		{Uses: "actions/setup-go@v6", With: map[string]any{"go-version": "stable", "cache-dependency-path": initWorkflowFile}},
+		{Name: "Install signpost", Run: "go install github.com/signpost-dev/signpost/cmd/signpost@" + scaffold.FallbackVersion},
 	}
 }
 
 // checkJob is the pull-request job that every publish choice has, for the
 // catalog at catalog.
-func checkJob(catalog, build string) workflowJob {
+func checkJob(release, catalog, build string) workflowJob {
 	j := workflowJob{
 		Name:        "Validate, build and diff",
 		RunsOn:      "ubuntu-latest",
 		Timeout:     15,
 		Permissions: map[string]string{"contents": "read"},
-		Steps: append(setupSteps("latest", true),
+		Steps: append(setupSteps(release, true),
 			workflowStep{Name: "Validate", Run: "signpost validate " + catalog + " --format github"},
 			workflowStep{Name: "Build", Run: build},
 			workflowStep{
@@ -158,7 +167,7 @@ signpost diff "$BASE_SHA" HEAD "${args[@]}" >> "$GITHUB_STEP_SUMMARY"
 }
 
 // publishJob is the job that publishes pushes to main.
-func publishJob(name string, permissions map[string]string, steps ...workflowStep) workflowJob {
+func publishJob(release, name string, permissions map[string]string, steps ...workflowStep) workflowJob {
 	j := workflowJob{
 		Name:        name,
 		Needs:       "check",
@@ -166,7 +175,7 @@ func publishJob(name string, permissions map[string]string, steps ...workflowSte
 		RunsOn:      "ubuntu-latest",
 		Timeout:     15,
 		Permissions: permissions,
-		Steps:       append(setupSteps("latest", false), steps...),
+		Steps:       append(setupSteps(release, false), steps...),
 	}
 	if name == "Publish to S3" {
 		j.Timeout = 30 // with the wait for CloudFront's invalidation
@@ -182,8 +191,8 @@ func TestInitWorkflow(t *testing.T) {
 	// a Git repository, where the workflow goes to the repository's top
 	// and names the catalog's folder in every command.
 	type place struct{ catalog, site string }
-	pagesJob := func(p place) workflowJob {
-		j := publishJob("Publish to GitHub Pages",
+	pagesJob := func(release string, p place) workflowJob {
+		j := publishJob(release, "Publish to GitHub Pages",
 			map[string]string{"contents": "read", "pages": "write", "id-token": "write"},
 			workflowStep{Name: "Build the site for Pages", Run: "signpost build " + p.catalog + " --target pages --out " + p.site},
 			workflowStep{Uses: "actions/configure-pages@v5"},
@@ -207,25 +216,31 @@ func TestInitWorkflow(t *testing.T) {
 	}{
 		{"none", nil, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check": checkJob(p.catalog, "signpost build "+p.catalog+" --verify --out "+p.site),
+				"check": checkJob("", p.catalog, "signpost build "+p.catalog+" --verify --out "+p.site),
 			}
 		}},
 		{"pages", []string{"--publish", "pages"}, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
-				"publish": pagesJob(p),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
+				"publish": pagesJob("", p),
 			}
 		}},
 		{"s3 placeholders", []string{"--publish", "s3"}, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
-				"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::123456789012:role/replace-with-your-publish-role", "us-east-1"), publishStep(p)),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
+				"publish": publishJob("", "Publish to S3", s3Perms, s3Step("arn:aws:iam::123456789012:role/replace-with-your-publish-role", "us-east-1"), publishStep(p)),
 			}
 		}},
 		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/signpost-publish"}, func(p place) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob(p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
-				"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep(p)),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
+				"publish": publishJob("", "Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep(p)),
+			}
+		}},
+		{"pages from a release", []string{"--publish", "pages"}, func(p place) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
+				"publish": pagesJob("v1.2.3", p),
 			}
 		}},
 	}
@@ -236,6 +251,9 @@ func TestInitWorkflow(t *testing.T) {
 				name, p = tt.name+" in a subfolder", place{"catalogs/acme", "catalogs/acme/site"}
 			}
 			t.Run(name, func(t *testing.T) {
+				if strings.HasSuffix(tt.name, "from a release") {
+					setVersionInfo(t, version.Info{Version: "v1.2.3", Commit: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.0"})
+				}
 				var top string
 				if sub {
 					top = initInRepo(t, tt.args...)
@@ -270,7 +288,8 @@ func TestInitWorkflow(t *testing.T) {
 						t.Errorf("job %s: timeout-minutes %d, want 1 to 30", name, job.Timeout)
 					}
 					for _, s := range job.Steps {
-						if s.Uses != "" && !slices.Contains(pinnedActions, s.Uses) {
+						// The signpost action is at the release that wrote the workflow.
+						if s.Uses != "" && !slices.Contains(pinnedActions, s.Uses) && s.Uses != "signpost-dev/signpost@v1.2.3" {
 							t.Errorf("job %s uses %s, not one of the pinned actions %v", name, s.Uses, pinnedActions)
 						}
 						// Values from the event reach scripts through env only.
@@ -371,39 +390,56 @@ func TestInitActionlint(t *testing.T) {
 		}
 		t.Skipf("%v; run make bin/actionlint", err)
 	}
+	lint := func(t *testing.T, dir, file string) {
+		t.Helper()
+		// shellcheck and pyflakes off, so that the result does not
+		// depend on what else the machine has installed.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, "-no-color", "-shellcheck=", "-pyflakes=", filepath.FromSlash(file))
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Errorf("actionlint %s: %v\n%s", file, err, out)
+		}
+	}
 	for _, c := range []struct {
 		publish string
 		sub     bool // in catalogs/acme of a Git repository
+		release bool // written by a release, not a development build
 	}{
-		{publishS3, false},
-		{publishPages, false},
-		{publishNone, false},
-		{publishS3, true},
-		{publishPages, true},
+		{publishS3, false, false},
+		{publishPages, false, false},
+		{publishNone, false, false},
+		{publishS3, true, false},
+		{publishPages, true, false},
+		{publishS3, false, true},
+		{publishPages, true, true},
 	} {
 		name := c.publish
 		if c.sub {
 			name += " in a subfolder"
 		}
+		if c.release {
+			name += " from a release"
+		}
 		t.Run(name, func(t *testing.T) {
+			if c.release {
+				setVersionInfo(t, version.Info{Version: "v1.2.3", Go: "go1.26.0"})
+			}
 			var top string
 			if c.sub {
 				top = initInRepo(t, "--publish", c.publish)
 			} else {
 				top = initInto(t, "--publish", c.publish)
 			}
-			// shellcheck and pyflakes off, so that the result does not
-			// depend on what else the machine has installed.
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, "-no-color", "-shellcheck=", "-pyflakes=", filepath.FromSlash(initWorkflowFile))
-			cmd.Dir = top
-			out, err := cmd.CombinedOutput()
-			if err != nil || len(out) > 0 {
-				t.Errorf("actionlint %s (%s): %v\n%s", initWorkflowFile, name, err, out)
-			}
+			lint(t, top, initWorkflowFile)
 		})
 	}
+	// signpost's own release workflow, in this repository.
+	t.Run("release workflow", func(t *testing.T) {
+		lint(t, filepath.Join("..", ".."), ".github/workflows/release.yml")
+	})
 }
 
 // actionlintBinary finds actionlint: $SIGNPOST_ACTIONLINT, else

@@ -1,21 +1,50 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/version"
 	"github.com/spf13/cobra"
 )
 
+// versionInfo is what signpost knows about its own build; tests replace it.
+var versionInfo = version.Get
+
 func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:     "version",
-		Short:   "Print the signpost version",
-		Example: "  signpost version",
+	var format string
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print the signpost version, commit, date and Go version",
+		Long: `Print the version of this signpost, the commit it was built from, that
+commit's date and the version of Go that built it. A release has all of
+them; a build from a Git checkout has its commit and date and the version
+dev; go install ...@vX.Y.Z records the version only. What is not known is
+printed as "unknown" (text) or "" (json).`,
+		Example: "  signpost version\n  signpost version --format json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "signpost %s\n", version.String())
+			in := versionInfo()
+			if format == build.FormatJSON {
+				data, err := json.MarshalIndent(in, "", "  ")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", data)
+				return err
+			}
+			unknown := func(s string) string {
+				if s == "" {
+					return "unknown"
+				}
+				return s
+			}
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "signpost %s\ncommit: %s\ndate: %s\ngo: %s\n",
+				in.Version, unknown(in.Commit), unknown(in.Date), in.Go)
 			return err
 		},
 	}
+	enumVar(cmd.Flags(), &format, "format", build.FormatText, reportFormats(), "output format")
+	return cmd
 }

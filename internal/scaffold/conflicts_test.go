@@ -177,7 +177,7 @@ func TestConflictsPublish(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// The workflow in the way is the one init writes.
 			d := tt.existing
-			d.Catalog, d.Site, d.Branch, d.Version = "catalogs/acme", "catalogs/acme/site", DefaultBranch, "latest"
+			d.Catalog, d.Site, d.Branch, d.Ref = "catalogs/acme", "catalogs/acme/site", DefaultBranch, FallbackVersion
 			d.Bucket, d.Region, d.RoleARN = PlaceholderBucket, DefaultRegion, placeholderRoleARN
 			files, err := render(d)
 			if err != nil {

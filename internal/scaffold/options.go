@@ -51,6 +51,12 @@ var (
 	// release, a pre-release or a pseudo-version, without build metadata
 	// such as +dirty.
 	releasePattern = regexp.MustCompile(`^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
+	// pseudoPattern matches the end of a pseudo-version, which names a
+	// commit, not a release: a timestamp and 12 hex digits of the commit.
+	pseudoPattern = regexp.MustCompile(`[.-][0-9]{14}-[0-9a-f]{12}$`)
+	// commitPattern matches a full Git commit hash, which go install
+	// fetches as a pseudo-version.
+	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	// catalogPathPattern matches the catalog folder paths the workflow can
 	// name as they are: no character that YAML or the shell reads
 	// specially, and no part that a command could take for a flag.
@@ -80,10 +86,18 @@ type Options struct {
 	// branch of the remote origin, else the current branch, else
 	// DefaultBranch.
 	Branch string
-	// Version is the version of signpost that runs init: the workflow
-	// installs it, or latest when go install cannot fetch it.
-	Version string
+	// Version is the version of signpost that runs init, and Commit the
+	// commit it was built from ("" when unknown): the workflow installs the
+	// same signpost, from its release archive when Version is a release,
+	// else with go install at Version when go install can fetch it, at
+	// Commit, or at FallbackVersion; never at latest.
+	Version, Commit string
 }
+
+// FallbackVersion is the release the workflow of a development build of
+// signpost installs when it knows neither a version nor a commit that go
+// install can fetch: the first release with release archives.
+const FallbackVersion = "v0.1.0"
 
 // Field names one of the values of Options, as Options spells it.
 type Field string
@@ -189,13 +203,15 @@ func (o Options) data() (templateData, error) {
 			return templateData{}, &OptionError{Field: v.field, Value: v.value, problem: controlChars}
 		}
 	}
+	release, ref := installRef(o.Version, o.Commit)
 	d := templateData{
+		Release:     release,
+		Ref:         ref,
 		Origin:      o.Origin,
 		Publisher:   o.Publisher,
 		DisplayName: o.DisplayName,
 		Publish:     o.Publish,
 		Branch:      o.Branch,
-		Version:     workflowVersion(o.Version),
 	}
 	switch d.Publish {
 	case "":
@@ -291,11 +307,20 @@ func checkOrigin(origin string) (string, error) {
 	return strings.ToLower(u.Hostname()), nil
 }
 
-// workflowVersion is the version the workflow installs signpost at: the
-// running one when go install can fetch it, else latest.
-func workflowVersion(v string) string {
-	if releasePattern.MatchString(v) {
-		return v
+// installRef says how the workflow installs the signpost of version
+// and commit: release is version when it is a release (not a
+// pre-release's pseudo-version, no build metadata), whose archive the
+// workflow downloads, else ""; ref is what go install fetches: version
+// when go install can fetch it, else commit when it is a full commit hash,
+// else FallbackVersion. Never latest.
+func installRef(version, commit string) (release, ref string) {
+	switch {
+	case releasePattern.MatchString(version) && !pseudoPattern.MatchString(version):
+		return version, version
+	case releasePattern.MatchString(version):
+		return "", version
+	case commitPattern.MatchString(commit):
+		return "", commit
 	}
-	return "latest"
+	return "", FallbackVersion
 }

@@ -10,34 +10,87 @@ import (
 	"testing"
 )
 
-func TestWorkflowVersion(t *testing.T) {
-	for _, tt := range []struct{ version, want string }{
-		{"v1.2.3", "v1.2.3"},
-		{"v0.4.0-rc.1", "v0.4.0-rc.1"},
-		{"v0.0.0-20260101120000-0123456789ab", "v0.0.0-20260101120000-0123456789ab"},
-		{"dev", "latest"},
-		{"(devel)", "latest"},
-		{"", "latest"},
-		{"v1.2.3+dirty", "latest"},
-		{"v1.2.3-0.20260101120000-0123456789ab+dirty", "latest"},
-		{"1.2.3", "latest"},
-		{"v1.2.3; rm -rf /", "latest"},
+// TestInstallRef: the workflow installs the release that wrote it from
+// its archive, a development build with go install at what go install can
+// fetch of it, and never latest.
+func TestInstallRef(t *testing.T) {
+	const commit = "0123456789abcdef0123456789abcdef01234567"
+	for _, tt := range []struct{ version, commit, release, ref string }{
+		{"v1.2.3", commit, "v1.2.3", "v1.2.3"},
+		{"v0.4.0-rc.1", "", "v0.4.0-rc.1", "v0.4.0-rc.1"},
+		{"v0.0.0-20260101120000-0123456789ab", commit, "", "v0.0.0-20260101120000-0123456789ab"},
+		{"v1.2.4-0.20260101120000-0123456789ab", "", "", "v1.2.4-0.20260101120000-0123456789ab"},
+		{"v1.3.0-rc.1.0.20260101120000-0123456789ab", "", "", "v1.3.0-rc.1.0.20260101120000-0123456789ab"},
+		{"dev", commit, "", commit},
+		{"dev", "", "", FallbackVersion},
+		{"dev", "0123456", "", FallbackVersion},
+		{"(devel)", "", "", FallbackVersion},
+		{"", "", "", FallbackVersion},
+		{"v1.2.3+dirty", commit, "", commit},
+		{"v0.0.0-snapshot+0123456", commit, "", commit},
+		{"v1.2.3-0.20260101120000-0123456789ab+dirty", "", "", FallbackVersion},
+		{"1.2.3", "", "", FallbackVersion},
+		{"v1.2.3; rm -rf /", "$(id)", "", FallbackVersion},
 	} {
-		if got := workflowVersion(tt.version); got != tt.want {
-			t.Errorf("workflowVersion(%q) = %q, want %q", tt.version, got, tt.want)
+		release, ref := installRef(tt.version, tt.commit)
+		if release != tt.release || ref != tt.ref {
+			t.Errorf("installRef(%q, %q) = %q, %q, want %q, %q", tt.version, tt.commit, release, ref, tt.release, tt.ref)
+		}
+		if ref == "latest" || release == "latest" {
+			t.Errorf("installRef(%q, %q) installs latest", tt.version, tt.commit)
 		}
 	}
-	d := templateData{Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: "X", Publish: PublishNone,
-		Branch: "main", Version: "v1.2.3", ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes",
+	base := templateData{Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: "X", Publish: PublishS3,
+		Target: targetS3, Bucket: PlaceholderBucket, Region: DefaultRegion, RoleARN: placeholderRoleARN,
+		Branch: "main", ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes",
 		Catalog: ".", Site: "site"}
-	files, err := render(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if f.Path == workflowPath || f.Path == "README.md" {
-			if !bytes.Contains(f.Data, []byte("go install github.com/signpost-dev/signpost/cmd/signpost@v1.2.3\n")) {
-				t.Errorf("%s does not install signpost@v1.2.3", f.Path)
+	release := base
+	release.Release, release.Ref = "v1.2.3", "v1.2.3"
+	dev := base
+	dev.Ref = commit
+	for _, c := range []struct {
+		name       string
+		d          templateData
+		want, not  []string
+		wantReadme string
+	}{
+		{"release", release,
+			[]string{"        uses: signpost-dev/signpost@v1.2.3\n        with:\n          version: v1.2.3\n",
+				"# Each job installs signpost v1.2.3, the release that wrote this file:"},
+			[]string{"go install", "setup-go", "@latest"},
+			"go install github.com/signpost-dev/signpost/cmd/signpost@v1.2.3\n"},
+		{"dev", dev,
+			[]string{"run: go install github.com/signpost-dev/signpost/cmd/signpost@" + commit + "\n",
+				"# A development build of signpost wrote this file",
+				"cache-dependency-path: .github/workflows/signpost.yml\n"},
+			[]string{"signpost-dev/signpost@", "cache: false", "@latest"},
+			"go install github.com/signpost-dev/signpost/cmd/signpost@" + commit + "\n"},
+	} {
+		files, err := render(c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			switch f.Path {
+			case workflowPath:
+				for _, w := range c.want {
+					if !strings.Contains(string(f.Data), w) {
+						t.Errorf("%s: the workflow lacks %q:\n%s", c.name, w, f.Data)
+					}
+				}
+				for _, n := range c.not {
+					if strings.Contains(string(f.Data), n) {
+						t.Errorf("%s: the workflow has %q", c.name, n)
+					}
+				}
+				// Each of the two jobs installs it.
+				if n := strings.Count(string(f.Data), "- name: Install signpost\n"); n != 2 {
+					t.Errorf("%s: %d install steps, want 2", c.name, n)
+				}
+			case "README.md":
+				if !bytes.Contains(f.Data, []byte(c.wantReadme)) {
+					t.Errorf("%s: README.md lacks %q", c.name, c.wantReadme)
+				}
 			}
 		}
 	}

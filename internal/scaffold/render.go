@@ -25,8 +25,11 @@ type templateData struct {
 	BucketSet, RoleARNSet   bool
 	// Branch is the branch whose pushes publish.
 	Branch string
-	// Version is what the workflow installs signpost at.
-	Version string
+	// Release is the signpost release the workflow installs from its
+	// archive, with the signpost action, or "" for a development build of
+	// signpost, whose workflow builds it with go install at Ref. Ref is
+	// what go install fetches, Release too when set; never latest.
+	Release, Ref string
 	// ServerName and ServerURL are the starter MCP server's.
 	ServerName, ServerURL string
 	// Catalog is the catalog's folder relative to the top of its Git

@@ -12,9 +12,10 @@ import (
 // at the top and in a subfolder.
 func TestCommentWidth(t *testing.T) {
 	for _, publish := range []string{PublishS3, PublishPages, PublishNone} {
-		for _, catalog := range []string{".", "catalogs/acme"} {
-			d := templateData{Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: defaultDisplayName,
-				Publish: publish, Branch: DefaultBranch, Version: "latest", ServerName: "com.example/notes",
+		for _, c := range []struct{ catalog, release string }{{".", ""}, {"catalogs/acme", ""}, {".", "v0.10.0-rc.1"}} {
+			catalog := c.catalog
+			d := templateData{Release: c.release, Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: defaultDisplayName,
+				Publish: publish, Branch: DefaultBranch, Ref: FallbackVersion, ServerName: "com.example/notes",
 				ServerURL: "https://mcp.example.com/notes", Catalog: catalog, Site: path.Join(catalog, "site")}
 			switch publish {
 			case PublishS3:

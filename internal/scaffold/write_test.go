@@ -69,7 +69,7 @@ func TestUndo(t *testing.T) {
 	before := listTree(t, top)
 
 	files, err := render(templateData{Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: "X", Publish: PublishNone,
-		Branch: "main", Version: "latest", ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes",
+		Branch: "main", Ref: FallbackVersion, ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes",
 		Catalog: where.Catalog, Site: where.site()})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,8 @@
+// Package release holds no code: its tests hold signpost's release to
+// what it promises. GoReleaser's configuration (.goreleaser.yaml) is
+// valid, a snapshot release of it builds every platform's archive and its
+// SHA-256 checksums, the snapshot's binary says its version, commit and
+// date, and scripts/install.sh, which the GitHub Action in action.yml
+// runs, installs such a release from a local server, and refuses an archive
+// whose checksum does not match.
+package release
