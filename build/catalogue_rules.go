@@ -167,7 +167,7 @@ func (l *loader) checkResponse(p *pendingTool) {
 		t.OutputSchema = nil
 		return
 	}
-	if n, ptr, ok := l.sizes.measure(t.OutputSchema, MaxResponseSchemaBytes); !ok {
+	if n, ptr, ok := l.sizes.Measure(t.OutputSchema, MaxResponseSchemaBytes); !ok {
 		l.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
 		return
 	}

@@ -1,15 +1,10 @@
 package build
 
 import (
-	"errors"
 	"fmt"
-	"math"
-	"reflect"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -74,44 +69,6 @@ func cmpOr(v, def int64) int64 {
 	return def
 }
 
-var sizeRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?) ?(B|kB|KB|MB|GB|KiB|MiB|GiB)?$`)
-
-// ParseSize reads a size as signpost.yaml writes it: a number of bytes, or
-// a number with a unit (kB, MB, GB are powers of 1000; KiB, MiB, GiB powers
-// of 1024), such as 64MiB or 1.5 GB.
-func ParseSize(v any) (int64, error) {
-	switch x := v.(type) {
-	case string:
-		m := sizeRE.FindStringSubmatch(strings.TrimSpace(x))
-		if m == nil {
-			return 0, fmt.Errorf("size %q is not a number of bytes or a number with a unit (B, kB, MB, GB, KiB, MiB, GiB)", x)
-		}
-		n, err := strconv.ParseFloat(m[1], 64)
-		if err != nil {
-			return 0, fmt.Errorf("size %q: %v", x, err)
-		}
-		mult := map[string]float64{"": 1, "B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[m[2]]
-		return sizeOf(n*mult, x)
-	case fmt.Stringer: // json.Number
-		n, err := strconv.ParseFloat(x.String(), 64)
-		if err != nil {
-			return 0, fmt.Errorf("size %s is not a number", x)
-		}
-		return sizeOf(n, x.String())
-	}
-	return 0, errors.New("a size is a number of bytes or a string such as 64MiB")
-}
-
-func sizeOf(n float64, written string) (int64, error) {
-	switch {
-	case n < 1:
-		return 0, fmt.Errorf("size %s is less than one byte", written)
-	case n > math.MaxInt64/2:
-		return 0, fmt.Errorf("size %s is too large", written)
-	}
-	return int64(n), nil
-}
-
 // loadLimits reads the limits: member of signpost.yaml, already valid
 // against the config schema.
 func (l *loader) loadLimits(top ref, m map[string]any, c *Limits) {
@@ -124,111 +81,12 @@ func (l *loader) loadLimits(top ref, m map[string]any, c *Limits) {
 		if !ok {
 			continue
 		}
-		n, err := ParseSize(v)
+		n, err := size.Parse(v)
 		if err != nil {
 			l.errorf(top.at("limits", f.name), "limits", "limits.%s: %v", f.name, err)
 			continue
 		}
 		*f.dst = n
-	}
-}
-
-// sizer estimates the encoded size of declared values. The estimate is a
-// lower bound of what the encoder writes (every string at least its bytes
-// and quotes, no escapes), so a limit it reports exceeded is exceeded. A
-// value's size is computed once per identity: a schema file used by many
-// tools is measured once and counted for each of them.
-type sizer struct {
-	mu   sync.Mutex
-	memo map[uintptr]int64
-}
-
-// measure returns the estimated size of v, and whether it is within limit.
-// When it is not, the size is where the count stopped, past limit, and
-// pointer is the value within v whose size carried the total past it.
-func (z *sizer) measure(v any, limit int64) (n int64, pointer string, ok bool) {
-	m, isMap := v.(map[string]any)
-	var key uintptr
-	if isMap && m != nil {
-		key = reflect.ValueOf(m).Pointer()
-		z.mu.Lock()
-		n, seen := z.memo[key]
-		z.mu.Unlock()
-		if seen && n <= limit {
-			return n, "", true
-		}
-	}
-	w := sizeWalk{limit: limit}
-	if n = w.walk(v, nil); n > limit {
-		// Measured again in key order, so that the pointer does not depend
-		// on the order of map iteration.
-		w = sizeWalk{limit: limit, sorted: true}
-		n = w.walk(v, nil)
-		return n, source.JoinPointer("", w.over...), false
-	}
-	if key != 0 {
-		z.mu.Lock()
-		if z.memo == nil {
-			z.memo = map[uintptr]int64{}
-		}
-		z.memo[key] = n
-		z.mu.Unlock()
-	}
-	return n, "", true
-}
-
-// sizeWalk adds up the encoded size of a value until it passes limit, and
-// remembers where it did.
-type sizeWalk struct {
-	limit, total int64
-	sorted       bool // walk object members in key order
-	over         []string
-}
-
-func (w *sizeWalk) walk(v any, path []string) int64 {
-	start := w.total
-	switch x := v.(type) {
-	case string:
-		w.add(int64(len(x))+2, path)
-	case map[string]any:
-		w.add(2+int64(len(x)), path) // braces, colons and commas
-		if w.sorted {
-			for _, k := range sortedKeys(x) {
-				if w.over != nil {
-					break
-				}
-				w.add(int64(len(k))+2, path)
-				w.walk(x[k], append(path, k))
-			}
-			break
-		}
-		for k, e := range x {
-			if w.over != nil {
-				break
-			}
-			w.add(int64(len(k))+2, path)
-			w.walk(e, append(path, k))
-		}
-	case []any:
-		w.add(2+int64(len(x)), path)
-		for i, e := range x {
-			if w.over != nil {
-				break
-			}
-			w.walk(e, append(path, strconv.Itoa(i)))
-		}
-	case fmt.Stringer:
-		w.add(int64(len(x.String())), path)
-	default:
-		w.add(4, path) // true, null: false is longer
-	}
-	return w.total - start
-}
-
-func (w *sizeWalk) add(n int64, path []string) {
-	w.total += n
-	if w.total > w.limit && w.over == nil {
-		w.over = append([]string{}, path...)
 	}
 }
 
@@ -364,7 +222,7 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 		}
 		// A schema with reserved arguments added is measured as declared,
 		// so that a file many tools share is still measured once.
-		s, ptr, ok := l.sizes.measure(f.schema, limit-n)
+		s, ptr, ok := l.sizes.Measure(f.schema, limit-n)
 		if n += s; !ok {
 			return n, p.from(f.name).at(source.SplitPointer(ptr)...), false
 		}
@@ -376,7 +234,7 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 // it when it passes.
 func (l *loader) serverFits(at ref, v any) bool {
 	limit := l.limits.ValueLimit()
-	if _, ptr, ok := l.sizes.measure(v, limit); !ok {
+	if _, ptr, ok := l.sizes.Measure(v, limit); !ok {
 		l.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", limit, ""))
 		return false
 	}

@@ -130,23 +130,6 @@ func TestCompileLimits(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	for in, want := range map[any]int64{
-		"1": 1, "512B": 512, "100kB": 100_000, "100KB": 100_000, "64MiB": 64 << 20, "64 MiB": 64 << 20,
-		"1.5GB": 1_500_000_000, "0.25MiB": 1 << 18, "1GiB": 1 << 30,
-	} {
-		got, err := ParseSize(in)
-		if err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []any{"", "64 megabytes", "-1", "0", "0.1B", "1e9", "1TiB", true, nil} {
-		if n, err := ParseSize(in); err == nil {
-			t.Errorf("ParseSize(%v) = %d, want an error", in, n)
-		}
-	}
-}
-
 // TestLimitsExact holds the example to limits at exactly its largest
 // document and its total size: Load's estimates never refuse what fits,
 // and Compile refuses a byte more.

@@ -23,6 +23,7 @@ import (
 	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
@@ -61,7 +62,7 @@ type loader struct {
 	closed  bool                    // Load has returned
 	sources map[string]*source.File // JSON files by rel path, read once
 	limits  Limits                  // from signpost.yaml
-	sizes   sizer                   // sizes of schemas, measured once
+	sizes   size.Meter              // sizes of schemas, measured once
 }
 
 // ref is a value in a source file: where a diagnostic about it points.

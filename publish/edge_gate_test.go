@@ -2,18 +2,15 @@ package publish
 
 import (
 	"net/http"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/internal/edgetest"
 	"github.com/signpost-dev/signpost/publish/check"
 )
 
@@ -34,22 +31,7 @@ func TestEdgeGate(t *testing.T) {
 	publish(t, api, bucket, s.Dir, append(slices.Clip(s.Documents), ErrorDocument()), applyOptions{})
 
 	keys := gate.Keys{"acme/k1": gate.NewSecret()}
-	origin, err := NewS3Client(t.Context(), testRegion, testEndpoint, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dist, err := edgetest.LoadTemplate(filepath.Join("..", "templates", "aws", "cloudfront-s3.yaml"), s.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, resp, err := cloudfront.Functions(s, &build.S3Target{Bucket: bucket}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edge := edgetest.StartForTest(t, edgetest.Config{
-		Distribution: dist, ViewerRequest: req, ViewerResponse: resp,
-		Origin: origin, Bucket: bucket, KeyValueStore: keys,
-	})
+	edge := newEdge(t, bucket, s.Dir, s, true, keys)
 	client := checktest.Serve(t, edge)
 	tok, err := gate.Mint(keys, "acme", "k1", time.Now(), time.Hour)
 	if err != nil {

@@ -36,9 +36,9 @@ var edgeCORS = map[string]string{
 
 // newEdge starts the emulated distribution of templates/aws/cloudfront-s3.yaml
 // in front of bucket for the site under sitePrefix, with the site's
-// functions; edit, when set, changes the distribution first. Without node it
+// functions and the key value store store (nil for none). Without node it
 // skips the test, or fails it in CI.
-func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView bool, edit func(*edgetest.Distribution)) *edgetest.Edge {
+func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView bool, store map[string]string) *edgetest.Edge {
 	t.Helper()
 	ctx := t.Context()
 	origin, err := NewS3Client(ctx, testRegion, testEndpoint, Limits{})
@@ -50,16 +50,13 @@ func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView
 	if err != nil {
 		t.Fatal(err)
 	}
-	if edit != nil {
-		edit(&dist)
-	}
 	req, resp, err := cloudfront.Functions(s, &build.S3Target{Bucket: bucket}, compactView)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return edgetest.StartForTest(t, edgetest.Config{
 		Distribution: dist, ViewerRequest: req, ViewerResponse: resp,
-		Origin: origin, Bucket: bucket,
+		Origin: origin, Bucket: bucket, KeyValueStore: store,
 	})
 }
 

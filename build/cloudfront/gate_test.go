@@ -82,7 +82,7 @@ func TestGatedFunctions(t *testing.T) {
 				ev["request"].(map[string]any)["headers"].(map[string]any)["authorization"] = map[string]any{"value": auth}
 			}
 			var want any
-			err := gate.Verify(auth, "acme", time.Now(), func(k string) (string, bool) { v, ok := keys[k]; return v, ok })
+			err := gate.Verify(auth, "acme", time.Now(), keys.Lookup)
 			if err == nil || gate.Access(gate.Access{Token: true, PublicDiscovery: true}).IsPublic(path) {
 				want = nil // let through: checked below
 			} else {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/catalogdir"
+
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/git"
@@ -70,7 +72,7 @@ func (e *NotCatalogError) Error() string {
 // note, and Change.OldEmpty is set. Besides the errors of reading each side
 // and of Compare, it returns an *InvalidError, a *NotCatalogError, and the
 // errors of internal/git, such as a *git.NoFolderError and a
-// *git.NotRepoError, and a *build.CatalogBelowError for a folder side
+// *git.NotRepoError, and a *catalogdir.BelowError for a folder side
 // that has catalogs below it rather than in it.
 func Run(ctx context.Context, opts Options) (*Change, error) {
 	r := &sides{opts: opts}
@@ -133,7 +135,7 @@ func (r *sides) load(ctx context.Context, which, arg, other string) (side, error
 		b, err := openBuiltSite(ctx, which, arg)
 		return side{build: b}, err
 	case err == nil:
-		if err := build.FindCatalogBelow(arg); err != nil {
+		if err := catalogdir.Find(arg); err != nil {
 			return side{}, fmt.Errorf("%s side %s: %w", which, arg, err)
 		}
 		var s side

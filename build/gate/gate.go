@@ -51,11 +51,8 @@ type Access struct {
 
 // IsPublic reports whether route is answered without a token under a.
 func (a Access) IsPublic(route string) bool {
-	return !a.Token || a.PublicDiscovery && strings.HasPrefix(route, WellKnown)
+	return !a.Token || a.PublicDiscovery && strings.HasPrefix(route, spec.WellKnownPrefix)
 }
-
-// WellKnown is the folder of the routes PublicDiscovery keeps public.
-const WellKnown = "/.well-known/"
 
 // MinSecret is the shortest secret a key may have, in bytes: 32 random
 // characters of base64 hold 192 bits.
@@ -125,6 +122,13 @@ func (k Keys) Marshal() []byte {
 	}
 	b, _ := json.MarshalIndent(f, "", "  ")
 	return append(b, '\n')
+}
+
+// Lookup returns the secret of the store key TENANT/KID, as Verify looks
+// keys up.
+func (k Keys) Lookup(storeKey string) (string, bool) {
+	v, ok := k[storeKey]
+	return v, ok
 }
 
 // Latest returns the key id of tenant that sorts last, the one a new
@@ -292,7 +296,7 @@ type Refusal struct {
 func Refuse(tenant, route string, err error) Refusal {
 	realm := `Bearer realm="` + tenant + `"`
 	switch {
-	case errors.Is(err, ErrOtherTenant) && isToolRoute(route):
+	case errors.Is(err, ErrOtherTenant) && isTool(route):
 		return Refusal{Status: 404}
 	case errors.Is(err, ErrOtherTenant):
 		return Refusal{Status: 403, Message: "this site is tenant " + tenant + "'s, and the token is for another tenant"}
@@ -302,10 +306,10 @@ func Refuse(tenant, route string, err error) Refusal {
 	return Refusal{Status: 401, Challenge: realm + `, error="invalid_token"`, Message: err.Error() + ": send a valid token for " + tenant}
 }
 
-// isToolRoute reports whether route is /tools/{toolId}.
-func isToolRoute(route string) bool {
-	id, ok := spec.ToolIDOf(route)
-	return ok && id != "" && !strings.Contains(id, "/")
+// isTool reports whether route names one tool, /tools/{toolId}.
+func isTool(route string) bool {
+	_, ok := spec.ToolSegment(route)
+	return ok
 }
 
 // CacheControl returns the Cache-Control of a gated response whose

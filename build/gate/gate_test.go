@@ -22,8 +22,6 @@ func testKeys(t *testing.T) Keys {
 	return keys
 }
 
-func (k Keys) lookup(name string) (string, bool) { v, ok := k[name]; return v, ok }
-
 func TestMintVerify(t *testing.T) {
 	keys := testKeys(t)
 	tok, err := Mint(keys, "acme", "k1", testNow, time.Hour)
@@ -66,7 +64,7 @@ func TestMintVerify(t *testing.T) {
 		{"shared secret, other tenant", "Bearer " + forGlobex, testNow, ErrOtherTenant},
 		{"too long", "Bearer " + tok + strings.Repeat("a", MaxToken), testNow, ErrMalformed},
 	} {
-		err := Verify(c.auth, "acme", c.at, keys.lookup)
+		err := Verify(c.auth, "acme", c.at, keys.Lookup)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: Verify = %v, want %v", c.name, err, c.want)
 		}

@@ -95,6 +95,19 @@ func ToolIDOf(route string) (string, bool) {
 	return strings.CutPrefix(route, RouteTools+"/")
 }
 
+// ToolSegment returns the toolId a request path names, one segment below
+// RouteTools, and false for any other path ("/tools/", "/tools/a/b").
+// Whether it is a valid toolId is another question: the answer to a path
+// that names one is "no tool ... in this catalog", never "nothing at".
+func ToolSegment(path string) (string, bool) {
+	id, ok := ToolIDOf(path)
+	return id, ok && id != "" && !strings.Contains(id, "/")
+}
+
+// WellKnownPrefix is the folder of the discovery routes (the catalogs and
+// the server cards' default paths): what a gated site may keep public.
+const WellKnownPrefix = "/.well-known/"
+
 // IsToolRoute reports whether route is the tool list or a route below it.
 func IsToolRoute(route string) bool {
 	return route == RouteTools || strings.HasPrefix(route, RouteTools+"/")

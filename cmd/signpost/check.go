@@ -113,12 +113,8 @@ func runCheck(ctx context.Context, w io.Writer, opts *checkOptions) error {
 		if len(opts.tenants) == 0 {
 			return usageError{errors.New("--token-keys mints a token for each --tenant: name the tenants")}
 		}
-		data, err := os.ReadFile(opts.keysFile)
-		if err != nil {
-			return usageError{fmt.Errorf("--token-keys: %w", err)}
-		}
-		if keys, err = gate.ReadKeys(data); err != nil {
-			return usageError{fmt.Errorf("--token-keys %s: %w", opts.keysFile, err)}
+		if keys, err = readTokenKeys(opts.keysFile); err != nil {
+			return err
 		}
 	}
 	failed := false

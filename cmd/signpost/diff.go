@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/catalogdir"
+
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
@@ -181,7 +183,7 @@ func diffError(stderr io.Writer, err error) error {
 		notCatalog *diff.NotCatalogError
 		limit      *git.LimitError
 		outside    *git.OutsideError
-		below      *build.CatalogBelowError
+		below      *catalogdir.BelowError
 	)
 	msg := err.Error()
 	switch {

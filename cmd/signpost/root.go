@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/signpost-dev/signpost/build/catalogdir"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/internal/terminal"
@@ -190,8 +191,8 @@ func catalogDir(args []string) string {
 // the catalog in a folder of its own): loading it would report its
 // catalogs' files as declarations.
 func checkCatalogDir(command, dir string) error {
-	err := build.FindCatalogBelow(dir)
-	var below *build.CatalogBelowError
+	err := catalogdir.Find(dir)
+	var below *catalogdir.BelowError
 	if !errors.As(err, &below) {
 		return err
 	}
@@ -199,7 +200,7 @@ func checkCatalogDir(command, dir string) error {
 }
 
 // catalogBelowMessage words e with the command to run instead.
-func catalogBelowMessage(command string, e *build.CatalogBelowError) string {
+func catalogBelowMessage(command string, e *catalogdir.BelowError) string {
 	if e.Total == 1 {
 		return fmt.Sprintf("%s: run signpost %s %s", e.Error(), command, e.Found[0])
 	}

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish/serve"
@@ -53,12 +51,9 @@ SIGINT or SIGTERM stops the server gracefully.`,
 				}
 			}
 			if keysFile != "" {
-				data, err := os.ReadFile(keysFile)
-				if err != nil {
-					return usageError{fmt.Errorf("--token-keys: %w", err)}
-				}
-				if opts.Keys, err = gate.ReadKeys(data); err != nil {
-					return usageError{fmt.Errorf("--token-keys %s: %w", keysFile, err)}
+				var err error
+				if opts.Keys, err = readTokenKeys(keysFile); err != nil {
+					return err
 				}
 			}
 			stderr := cmd.ErrOrStderr()

@@ -139,3 +139,17 @@ signs them with the same keys.`,
 	_ = cmd.MarkFlagRequired("tenant")
 	return cmd
 }
+
+// readTokenKeys reads the keys file of --token-keys; its errors are usage
+// errors that name the flag.
+func readTokenKeys(file string) (gate.Keys, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--token-keys: %w", err)}
+	}
+	keys, err := gate.ReadKeys(data)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--token-keys %s: %w", file, err)}
+	}
+	return keys, nil
+}

@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -17,10 +16,6 @@ type gateState struct {
 	// publicDiscovery says the discovery catalogs answered without it.
 	publicDiscovery bool
 }
-
-// wellKnown is the folder of the discovery routes a gated site may keep
-// public.
-const wellKnown = "/.well-known/"
 
 // checkGate applies access.gate when Options.Token is set: the routes the
 // token opens must refuse a request without it, with 401 (and a Bearer
@@ -73,20 +68,16 @@ func (c *checker) checkGate(ctx context.Context, ids []string) {
 	}
 }
 
-// path is the route of a URL of the checked origin, without the base's
-// path.
+// path is the route of a URL of the checked site (c.at made it: the base,
+// then the route, then maybe a query).
 func (c *checker) path(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return ""
-	}
-	b, _ := url.Parse(c.base)
-	return strings.TrimPrefix(p.Path, b.Path)
+	route, _, _ := strings.Cut(strings.TrimPrefix(u, c.base), "?")
+	return route
 }
 
 // private reports whether the response of u must be private: it was let
 // through the gate, which marks what it protects so that no shared cache
 // hands it to a client without the token.
 func (c *checker) private(u string) bool {
-	return c.gate.gated && !(c.gate.publicDiscovery && strings.HasPrefix(c.path(u), wellKnown))
+	return c.gate.gated && !(c.gate.publicDiscovery && strings.HasPrefix(c.path(u), spec.WellKnownPrefix))
 }

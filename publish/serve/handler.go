@@ -107,7 +107,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	gated := !h.access.IsPublic(r.URL.Path)
 	if gated {
-		err := gate.Verify(r.Header.Get("Authorization"), h.tenant, h.now(), h.lookupKey)
+		err := gate.Verify(r.Header.Get("Authorization"), h.tenant, h.now(), h.keys.Lookup)
 		if err != nil {
 			no := gate.Refuse(h.tenant, r.URL.Path, err)
 			if no.Challenge != "" {
@@ -150,12 +150,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// lookupKey reads a signing key of the site's tenant.
-func (h *Handler) lookupKey(storeKey string) (string, bool) {
-	v, ok := h.keys[storeKey]
-	return v, ok
-}
-
 // lookup finds the document of a request: its path and, on the tool
 // catalog, its view. Any view other than compact, and compact on a site
 // that does not serve it, gives the standard view.
@@ -169,7 +163,7 @@ func (h *Handler) lookup(r *http.Request) *servedDoc {
 }
 
 func notFoundMessage(path string) string {
-	if id, ok := spec.ToolIDOf(path); ok && id != "" && !strings.Contains(id, "/") {
+	if id, ok := spec.ToolSegment(path); ok {
 		return fmt.Sprintf("no tool %q in this catalog", id)
 	}
 	return fmt.Sprintf("nothing at %q", path)

@@ -1,4 +1,8 @@
-package build
+// Package catalogdir says where a catalog folder is when a command is given
+// the wrong one: a repository's top, say, with the catalog in a folder of
+// its own. Loading such a folder would read its catalogs' files as
+// declarations of one catalog.
+package catalogdir
 
 import (
 	"fmt"
@@ -8,22 +12,23 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
-// The bounds of the search of FindCatalogBelow: how deep below the folder
+// The bounds of the search of Find: how deep below the folder
 // it looks, how many folders it reads at most, and how many catalogs a
-// *CatalogBelowError names.
+// *BelowError names.
 const (
 	belowDepth   = 4
 	belowFolders = 2000
 	belowListed  = 5
 )
 
-// CatalogBelowError is the error of FindCatalogBelow: Dir has no
+// BelowError is the error of Find: Dir has no
 // signpost.yaml, but folders below it do, so Dir is most likely the wrong
 // folder (a repository's top, with the catalog in a folder of its own).
-type CatalogBelowError struct {
+type BelowError struct {
 	// Dir is the folder as given.
 	Dir string
 	// Found are the folders below Dir that hold a signpost.yaml, named as
@@ -34,9 +39,9 @@ type CatalogBelowError struct {
 	Total int
 }
 
-func (e *CatalogBelowError) Error() string {
+func (e *BelowError) Error() string {
 	if e.Total == 1 {
-		return fmt.Sprintf("no %s in %s: the catalog is in %s/", ConfigFile, filepath.ToSlash(e.Dir), e.Found[0])
+		return fmt.Sprintf("no %s in %s: the catalog is in %s/", build.ConfigFile, filepath.ToSlash(e.Dir), e.Found[0])
 	}
 	folders := make([]string, len(e.Found))
 	for i, f := range e.Found {
@@ -46,17 +51,17 @@ func (e *CatalogBelowError) Error() string {
 	if more := e.Total - len(e.Found); more > 0 {
 		list += fmt.Sprintf(" and %d more", more)
 	}
-	return fmt.Sprintf("no %s in %s, but %s below it have one: %s", ConfigFile, filepath.ToSlash(e.Dir), english.Count(e.Total, "folder", "folders"), list)
+	return fmt.Sprintf("no %s in %s, but %s below it have one: %s", build.ConfigFile, filepath.ToSlash(e.Dir), english.Count(e.Total, "folder", "folders"), list)
 }
 
-// FindCatalogBelow returns a *CatalogBelowError when the folder dir has no
+// Find returns a *BelowError when the folder dir has no
 // signpost.yaml but folders below it do. It looks at most four levels down
 // and reads at most 2,000 folders, skipping folders whose names start with
 // "." (such as .git) and node_modules, and symbolic links. It returns nil
 // when dir has a signpost.yaml, when none is found below it, and when dir
 // cannot be read: Load says what is wrong then.
-func FindCatalogBelow(dir string) error {
-	if _, err := os.Lstat(filepath.Join(dir, ConfigFile)); err == nil {
+func Find(dir string) error {
+	if _, err := os.Lstat(filepath.Join(dir, build.ConfigFile)); err == nil {
 		return nil
 	}
 	var found []string
@@ -76,7 +81,7 @@ func FindCatalogBelow(dir string) error {
 		for _, e := range entries {
 			name := e.Name()
 			switch {
-			case f.rel != "." && name == ConfigFile && e.Type().IsRegular():
+			case f.rel != "." && name == build.ConfigFile && e.Type().IsRegular():
 				found = append(found, f.rel)
 			case e.IsDir() && f.depth < belowDepth && !strings.HasPrefix(name, ".") && name != "node_modules":
 				queue = append(queue, folder{path.Join(f.rel, name), f.depth + 1})
@@ -87,7 +92,7 @@ func FindCatalogBelow(dir string) error {
 		return nil
 	}
 	slices.Sort(found)
-	e := &CatalogBelowError{Dir: dir, Total: len(found)}
+	e := &BelowError{Dir: dir, Total: len(found)}
 	for _, rel := range found[:min(len(found), belowListed)] {
 		e.Found = append(e.Found, path.Join(filepath.ToSlash(dir), rel))
 	}

@@ -1,4 +1,4 @@
-package build
+package catalogdir
 
 import (
 	"errors"
@@ -8,21 +8,21 @@ import (
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
-// TestFindCatalogBelow checks the folders that are catalogs, or have none
+// TestFind checks the folders that are catalogs, or have none
 // below them, and one with a catalog below it.
-func TestFindCatalogBelow(t *testing.T) {
+func TestFind(t *testing.T) {
 	dir := catalogtest.Write(t, map[string]string{
 		"repo/catalog/signpost.yaml":     "",
 		"repo/catalog/sub/signpost.yaml": "",
 		"empty/README.md":                "",
 	})
 	for _, none := range []string{"repo/catalog", "empty", "missing"} {
-		if err := FindCatalogBelow(filepath.Join(dir, none)); err != nil {
+		if err := Find(filepath.Join(dir, none)); err != nil {
 			t.Errorf("%s: %v, want nil", none, err)
 		}
 	}
-	err := FindCatalogBelow(filepath.Join(dir, "repo"))
-	var below *CatalogBelowError
+	err := Find(filepath.Join(dir, "repo"))
+	var below *BelowError
 	if !errors.As(err, &below) || below.Total != 2 || len(below.Found) != 2 {
 		t.Fatalf("repo: %#v", err)
 	}
