@@ -92,12 +92,17 @@ func (c *Config) APIVersionOrDefault() string {
 }
 
 // Target is one place the site is published: an S3 bucket, usually behind
-// a CloudFront distribution, or GitHub Pages.
+// a CloudFront distribution, GitHub Pages, or Cloudflare.
 type Target struct {
 	S3          *S3Target
 	CloudFront  *CloudFrontTarget
 	GitHubPages bool
+	Cloudflare  *CloudflareTarget
 }
+
+// CloudflareTarget is a Worker with static assets per site; Name, when
+// set, names the Worker (NAME-TENANT with tenants).
+type CloudflareTarget struct{ Name string }
 
 // S3Target is a bucket of S3 or S3-compatible storage.
 type S3Target struct {

@@ -205,6 +205,8 @@ func TestTargets(t *testing.T) {
   production: {s3: {bucket: example-discovery, region: us-east-1}, cloudfront: {distributionId: E2EXAMPLE, functionName: example-discovery}}
   local: {s3: {bucket: test-bucket, endpoint: "http://127.0.0.1:7070"}}
   pages: {githubPages: {}}
+  cf: {cloudflare: {}}
+  workers: {cloudflare: {name: discovery}}
 `,
 		"t.yaml": "tools:\n" + tool(),
 	})
@@ -212,6 +214,8 @@ func TestTargets(t *testing.T) {
 		"production": {S3: &S3Target{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &CloudFrontTarget{Distributions: map[string]Distribution{"": {ID: "E2EXAMPLE", FunctionName: "example-discovery"}}}},
 		"local":      {S3: &S3Target{Bucket: "test-bucket", Endpoint: "http://127.0.0.1:7070"}},
 		"pages":      {GitHubPages: true},
+		"cf":         {Cloudflare: &CloudflareTarget{}},
+		"workers":    {Cloudflare: &CloudflareTarget{Name: "discovery"}},
 	}
 	if diff := cmp.Diff(want, cat.Config.Targets); diff != "" {
 		t.Errorf("targets (-want +got):\n%s", diff)
@@ -226,16 +230,20 @@ func TestTargets(t *testing.T) {
   manifest: {s3: {bucket: abc, prefix: ".signpost-manifest.json"}}
   shadow: {s3: {bucket: abc, prefix: "sites/.Signpost-x"}}
   fine: {s3: {bucket: abc, prefix: "sites/.well-known-ish/v1"}}
+  cfboth: {cloudflare: {}, githubPages: {}}
+  none: {cloudflare: {}, s3: {bucket: abc}}
 `,
 		"t.yaml": "tools:\n" + tool(),
 	},
-		"signpost.yaml:3:9: target both: choose s3 or githubPages, not both: declare two targets to publish to both",
+		"signpost.yaml:3:9: target both: choose one of s3, githubPages, cloudflare or netlify: declare two targets to publish to both",
 		"signpost.yaml:4:8: target cdn: cloudfront fronts an S3 bucket: add s3",
 		"signpost.yaml:5:10: target plain: endpoint \"http://s3.example.net\" must use https: plain http is only for loopback hosts",
 		"signpost.yaml:6:7: target up: s3.prefix \"../other\" must not have \".\" or \"..\" segments: the site's objects would land outside the prefix",
 		"signpost.yaml:7:8: target dot: s3.prefix \"a/./b\" must not have \".\" or \"..\" segments: the site's objects would land outside the prefix",
 		"signpost.yaml:8:13: target manifest: s3.prefix \".signpost-manifest.json\" must not have a segment starting with .signpost-: publish keeps its own objects under such names",
 		"signpost.yaml:9:11: target shadow: s3.prefix \"sites/.Signpost-x\" must not have a segment starting with .signpost-: publish keeps its own objects under such names",
+		"signpost.yaml:11:11: target cfboth: choose one of s3, githubPages, cloudflare or netlify: declare two targets to publish to both",
+		"signpost.yaml:12:9: target none: choose one of s3, githubPages, cloudflare or netlify: declare two targets to publish to both",
 	)
 }
 

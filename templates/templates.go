@@ -1,6 +1,7 @@
 // Package templates holds the text signpost writes out for its users: the
 // CloudFront Functions that route the HTTP contract to S3 objects
-// (cloudfront/), and the starter catalog repository of signpost init with
+// (cloudfront/), the Cloudflare Worker that serves it from static assets
+// (cloudflare/), and the starter catalog repository of signpost init with
 // its GitHub Actions workflow, which publishes to S3 or GitHub Pages (init/;
 // files named github/ and gitignore there are written as .github/ and
 // .gitignore, since embedding skips dot-names). aws/ is documentation: a
@@ -15,6 +16,12 @@ import "embed"
 //
 //go:embed cloudfront/*.js.tmpl
 var CloudFront embed.FS
+
+// Cloudflare holds cloudflare/worker.js.tmpl, the text/template source of
+// the Worker of a site built for Cloudflare.
+//
+//go:embed cloudflare/*.js.tmpl
+var Cloudflare embed.FS
 
 // Init holds the starter catalog repository that signpost init writes, as
 // text/template sources under init/: each file's path below init/, without

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/pages"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -63,7 +64,7 @@ status is 1. The temporary folders are removed either way.`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Out, "out", "o", opts.Out, "output folder")
-	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve")
+	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve, a Cloudflare target writes a Worker with static assets per site")
 	cmd.Flags().BoolVar(&opts.Verify, "verify", false, "build twice more in child processes with other folders, file orders, TZ and locale, and write nothing unless all three are the same, byte for byte")
 	enumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
 	return cmd
@@ -117,6 +118,15 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 			return err
 		}
 	}
+	if t.Cloudflare != nil && opts.Format != build.FormatJSON {
+		sites, err := cloudflare.LayoutAll(b, t.Cloudflare.Name)
+		if err == nil {
+			err = cloudflare.WriteReport(stdout, b, sites)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if opts.Format == build.FormatJSON {
 		return nil
 	}
@@ -131,10 +141,14 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 }
 
 // writeSite writes b to out as the target lays it out: the Pages layout
-// (whose gaps it returns) or the plain build.
+// (whose gaps it returns), the Cloudflare layout, or the plain build.
 func writeSite(ctx context.Context, b *build.Output, t build.Target, out string) ([][]pages.Gap, error) {
 	if t.GitHubPages {
 		return pages.Write(ctx, b, out)
+	}
+	if t.Cloudflare != nil {
+		_, err := cloudflare.Write(ctx, b, out, t.Cloudflare.Name)
+		return nil, err
 	}
 	return nil, b.Write(ctx, out)
 }
