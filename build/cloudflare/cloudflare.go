@@ -39,6 +39,11 @@ const ManifestFormat = 1
 // built with: fixed, so that the same catalog builds the same bytes.
 const CompatibilityDate = "2026-06-01"
 
+// WranglerVersion is the version of wrangler, Cloudflare's CLI, that the
+// build is tested with (wrangler dev) and that the workflow of signpost
+// init deploys with. The Makefile's WRANGLER_VERSION is the same.
+const WranglerVersion = "4.164.0"
+
 // DefaultName is the name of the Worker of a target without one, and
 // the stem of its tenants' Workers.
 const DefaultName = "signpost"

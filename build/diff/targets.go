@@ -58,6 +58,8 @@ func targetPlace(t build.Target) string {
 		return "s3://" + t.S3.Bucket + "/" + t.S3.Prefix
 	case t.GitHubPages:
 		return "GitHub Pages"
+	case t.Cloudflare != nil:
+		return "Cloudflare"
 	}
 	return "nowhere"
 }
@@ -67,6 +69,9 @@ func targetFields(t build.Target) map[string]string {
 	f := map[string]string{}
 	if t.GitHubPages {
 		f["githubPages"] = "on"
+	}
+	if t.Cloudflare != nil {
+		f["cloudflare"], f["cloudflare.name"] = "on", t.Cloudflare.Name
 	}
 	if t.S3 != nil {
 		f["s3.bucket"], f["s3.prefix"], f["s3.region"], f["s3.endpoint"] = t.S3.Bucket, t.S3.Prefix, t.S3.Region, t.S3.Endpoint

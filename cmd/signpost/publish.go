@@ -193,6 +193,9 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 	if ok && t.GitHubPages {
 		return nil, usageError{fmt.Errorf("target %s is a GitHub Pages target, which publish does not upload to: build it with signpost build --target %s and deploy it with the Pages workflow (signpost init --publish pages writes one)", o.target, o.target)}
 	}
+	if ok && t.Cloudflare != nil {
+		return nil, usageError{fmt.Errorf("target %s is a Cloudflare target, which publish does not upload to: build it with signpost build --target %s and deploy each site's folder with wrangler deploy (signpost init --publish cloudflare writes a workflow that does)", o.target, o.target)}
+	}
 	if !ok || t.S3 == nil {
 		return nil, usageError{fmt.Errorf("--target must name an s3 target of %s; it declares %s", build.ConfigFile, targetNames(targets))}
 	}

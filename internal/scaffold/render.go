@@ -10,13 +10,14 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/templates"
 )
 
 // templateData is what the templates under templates/init are filled with.
 type templateData struct {
 	Origin, Publisher, DisplayName string
-	// Publish is s3, pages or none; Target the name of the target of
+	// Publish is s3, pages, cloudflare or none; Target the name of the target of
 	// signpost.yaml that the workflow publishes to, "" for none.
 	Publish, Target string
 	// Bucket, Region and RoleARN are set for s3; BucketSet and RoleARNSet
@@ -52,7 +53,7 @@ type file struct {
 // render fills every template under templates/init with d, in the order
 // of their paths in the new repository.
 func render(d templateData) ([]file, error) {
-	funcs := template.FuncMap{"yaml": yamlScalar}
+	funcs := template.FuncMap{"yaml": yamlScalar, "wranglerVersion": func() string { return cloudflare.WranglerVersion }}
 	var files []file
 	err := fs.WalkDir(templates.Init, "init", func(name string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
