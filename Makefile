@@ -16,6 +16,13 @@ ACTIONLINT_VERSION := v1.7.12
 # snapshot release; .github/workflows/release.yml runs the same version.
 GORELEASER := bin/goreleaser
 GORELEASER_VERSION := v2.15.1
+# Cloudflare's CLI, whose wrangler dev (workerd) the tests of build/cloudflare
+# serve each built site with; the same version as cloudflare.WranglerVersion,
+# which the workflow of signpost init deploys with. wrangler needs Node.js 22
+# or later, so the registry's Node.js for this platform comes beside it.
+WRANGLER := bin/npm-cloudflare/node_modules/wrangler/bin/wrangler.js
+WRANGLER_VERSION := 4.164.0
+WRANGLER_NODE_VERSION := 26.10.0
 
 .PHONY: all build test check lint fmt vet staticcheck bench tools clean
 
@@ -29,7 +36,7 @@ build:
 ## publish and check a catalog of 22,000 documents against real servers: on
 ## a busy 2-core machine the package takes longer than go test's default
 ## 10 minutes, so the bound is 30.
-test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER)
+test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER)
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -55,7 +62,7 @@ staticcheck: $(STATICCHECK)
 bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
-tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER)
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER)
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -68,6 +75,11 @@ $(ACTIONLINT):
 
 $(GORELEASER):
 	GOBIN=$(BIN) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+$(WRANGLER):
+	npm install --prefix bin/npm-cloudflare --no-audit --no-fund --save-exact \
+		wrangler@$(WRANGLER_VERSION) \
+		node-$$(node -p 'process.platform + "-" + process.arch')@$(WRANGLER_NODE_VERSION)
 
 clean:
 	rm -rf $(BIN) site dist

@@ -223,3 +223,12 @@ func tree(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// TestWranglerVersion holds the Makefile, which installs the wrangler the
+// tests run, to the version the workflow of signpost init deploys with.
+func TestWranglerVersion(t *testing.T) {
+	makefile := string(read(t, filepath.Join("..", "..", "Makefile")))
+	if want := "\nWRANGLER_VERSION := " + cloudflare.WranglerVersion + "\n"; !strings.Contains(makefile, want) {
+		t.Errorf("the Makefile lacks the line %q: make it the same as cloudflare.WranglerVersion", strings.TrimSpace(want))
+	}
+}
