@@ -269,11 +269,12 @@ characters, ? one character, [...] one of a set (quote it from the shell:
 --classify 'read=get_*,list_*'). A name wins over the patterns that match
 it; two patterns of one flag that give one tool different values are an
 error, as is a NAME or pattern that no recorded tool has or matches. Any
-combination of the three is a valid declaration; a keyed tool gets the
-reserved idempotencyKey argument "signpost validate" describes. A toolId is
-derived from the MCP name as an mcp: import derives it (snake case, with
---tool-id-prefix, a digest suffix on collisions). The MCP name is kept in the
-comment above the tool.
+combination of the three is a valid declaration (a keyed tool is published
+with a reserved idempotency-key argument added to its input).
+
+A toolId is derived from the MCP name as an mcp: import derives it (snake
+case, with --tool-id-prefix, a digest suffix on collisions). The MCP name is
+kept in the comment above the tool.
 
 Every tool is reported on stderr, one line each:
 
