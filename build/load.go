@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -40,7 +39,7 @@ const ConfigFile = "signpost.yaml"
 // the diagnostics hold no error. Paths in diagnostics are dir joined with the
 // file's path inside it.
 func Load(ctx context.Context, dir string) (*Catalog, Diagnostics) {
-	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source.File{}}
+	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source.File{}, bad: map[*source.File][]string{}}
 	cat := l.load()
 	// A canceled load may leave parses running (see load): what they
 	// report from now on is dropped.
@@ -59,10 +58,11 @@ type loader struct {
 
 	mu      sync.Mutex
 	diags   Diagnostics
-	closed  bool                    // Load has returned
-	sources map[string]*source.File // JSON files by rel path, read once
-	limits  Limits                  // from signpost.yaml
-	sizes   size.Meter              // sizes of schemas, measured once
+	closed  bool                      // Load has returned
+	sources map[string]*source.File   // JSON files by rel path, read once
+	limits  Limits                    // from signpost.yaml
+	sizes   size.Meter                // sizes of schemas, measured once
+	bad     map[*source.File][]string // pointers of the values that failed a schema
 }
 
 // ref is a value in a source file: where a diagnostic about it points.
@@ -77,7 +77,8 @@ func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) 
 	// A message may quote the value it is about: never a credential in it.
 	d := Diagnostic{Pos: at.src.Pos(at.ptr), Severity: sev, Rule: rule, Message: secrets.Redact(fmt.Sprintf(format, args...))}
 	l.mu.Lock()
-	if !l.closed {
+	// What a check finds in a value that failed its schema, the schema said.
+	if !l.closed && (rule == "schema" || !source.Covered(at.src.Value, l.bad[at.src], at.ptr)) {
 		l.diags = append(l.diags, d)
 	}
 	l.mu.Unlock()
@@ -395,32 +396,17 @@ func (l *loader) validateExcept(name string, at ref, v any, other func(ptr strin
 	vs := l.valid.Validate(name, v)
 	var bad []string
 	for _, x := range vs {
-		if other != nil && other(x.Pointer, valueAt(v, x.Pointer)) {
+		if other != nil && other(x.Pointer, source.ValueAt(v, x.Pointer)) {
 			continue
 		}
-		l.errorf(at.at(source.SplitPointer(x.Pointer)...), "schema", "%s", x.Message)
+		xat := at.at(source.SplitPointer(x.Pointer)...)
+		l.mu.Lock()
+		l.bad[xat.src] = append(l.bad[xat.src], xat.ptr)
+		l.mu.Unlock()
+		l.errorf(xat, "schema", "%s", x.Message)
 		bad = append(bad, x.Pointer)
 	}
 	return bad
-}
-
-// valueAt is the value at pointer in v, or nil.
-func valueAt(v any, pointer string) any {
-	for _, seg := range source.SplitPointer(pointer) {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
 }
 
 // failedItems says which items of a declaration file failed its schema, as
@@ -479,9 +465,11 @@ func (l *loader) loadDeclarations(src *source.File) ([]*pendingTool, []pendingSe
 	}
 	m := src.Value.(map[string]any)
 	var tools []*pendingTool
+	// A tool that failed is checked all the same, where the schema had
+	// nothing against it (see report).
 	for i, v := range arr(m, "tools") {
-		if at := top.at("tools", fmt.Sprint(i)); !failed[at.ptr] {
-			tools = append(tools, l.declaredTool(at, v.(map[string]any)))
+		if tm, ok := v.(map[string]any); ok {
+			tools = append(tools, l.declaredTool(top.at("tools", fmt.Sprint(i)), tm))
 		}
 	}
 	if imp, ok := m["mcp"].(map[string]any); ok && !failed["/mcp"] {

@@ -21,7 +21,6 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -48,10 +47,21 @@ type MCPOptions struct {
 	// ToolIDPrefix is prepended, with "_", to every derived toolId, as the
 	// toolIdPrefix of an mcp: import is.
 	ToolIDPrefix string
-	// Classify gives the safety tier (pure, read or write) of tools by MCP
-	// name, and with it the replayPolicy (see ClassifiedReplay). A name
-	// that no recording holds is an error of the import.
-	Classify map[string]string
+	// Classify gives the safety tier (pure, read or write) of tools, and
+	// with it the replayPolicy unless Replay sets one (see
+	// ClassifiedReplay). Replay gives the replayPolicy (deterministic,
+	// idempotent, keyed or unsafe) and Egress the egress (none, internal or
+	// internet) of tools. Each is keyed by MCP name or by a pattern of names
+	// (see IsPattern): a name wins over the patterns that match it, and two
+	// patterns that give one tool different values are a Conflict. A key
+	// that names or matches no recorded tool is an UnknownName. Both stop
+	// the import.
+	Classify, Replay, Egress map[string]string
+}
+
+// fields are the options' rules, field by field.
+func (o MCPOptions) fields() []classifiedField {
+	return []classifiedField{{FieldTier, o.Classify}, {FieldReplay, o.Replay}, {FieldEgress, o.Egress}}
 }
 
 // Check explains what is wrong with the options, or returns nil.
@@ -62,9 +72,12 @@ func (o MCPOptions) Check() error {
 	if o.ToolIDPrefix != "" && (len(o.ToolIDPrefix) > maxToolIDPrefixLen || !toolid.Valid(o.ToolIDPrefix)) {
 		return fmt.Errorf("tool-id prefix %q must be ASCII snake case of at most %d characters, for example gh", o.ToolIDPrefix, maxToolIDPrefixLen)
 	}
-	for _, name := range slices.Sorted(maps.Keys(o.Classify)) {
-		if err := CheckTier(o.Classify[name]); err != nil {
-			return fmt.Errorf("tool %q: %w", name, err)
+	for _, f := range []struct {
+		rules map[string]string
+		check func(string) error
+	}{{o.Classify, CheckTier}, {o.Replay, CheckReplay}, {o.Egress, CheckEgress}} {
+		if err := checkRules(f.rules, f.check); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -144,23 +157,33 @@ type ToolImport struct {
 	Files []ToolFile
 	// Errors are the files that are not recordings, one line each.
 	Errors []string
-	// Unknown are the names of MCPOptions.Classify that no recording holds,
-	// sorted. Like Errors, they stop the import: nothing should be written.
+	// Unknown are the classified names and patterns that no recorded tool
+	// has or matches, by field and then sorted. Like Errors, they stop the
+	// import: nothing should be written.
 	Unknown []UnknownName
+	// Conflicts are the tools two patterns of one field classify
+	// differently, by field and then by name. They stop the import too.
+	Conflicts []Conflict
 	// Names counts the distinct tool names the recordings hold.
 	Names int
 }
 
-// UnknownName is a classified name that no recording holds, with the
-// recorded names most like it (at most three, nearest first; none when no
-// recorded name is near).
+// UnknownName is a classified name that no recording holds, or a pattern
+// that matches no recorded name, with the recorded names most like it (at
+// most three, nearest first; none when no recorded name is near).
 type UnknownName struct {
-	Name string
-	Like []string
+	// Field is what the name classifies: FieldTier, FieldReplay or
+	// FieldEgress (an OpenAPI import classifies tiers only).
+	Field   string
+	Name    string
+	Pattern bool
+	Like    []string
 }
 
 // Failed reports whether the import found problems that stop it.
-func (imp *ToolImport) Failed() bool { return len(imp.Errors) > 0 || len(imp.Unknown) > 0 }
+func (imp *ToolImport) Failed() bool {
+	return len(imp.Errors) > 0 || len(imp.Unknown) > 0 || len(imp.Conflicts) > 0
+}
 
 // MCP reads recorded tools/list results and turns every tool into a
 // declaration or says why it was left out. A name recorded twice, in one
@@ -216,15 +239,7 @@ func MCP(ctx context.Context, recs []Recording, opts MCPOptions) (*ToolImport, e
 	}
 	recorded := slices.Sorted(maps.Keys(seen))
 	imp.Names = len(recorded)
-	for _, name := range slices.Sorted(maps.Keys(opts.Classify)) {
-		if _, ok := seen[name]; !ok {
-			u := UnknownName{Name: name}
-			if like := suggest.Nearest(name, recorded, maxSuggestions); len(like) > 0 {
-				u.Like = like
-			}
-			imp.Unknown = append(imp.Unknown, u)
-		}
-	}
+	imp.Conflicts, imp.Unknown = classified(opts.fields(), recorded)
 	// The toolIds are derived as the loader derives them for an mcp:
 	// import with the same server and prefix, so that switching between the
 	// two keeps every tool's URL.
@@ -330,13 +345,19 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 	}
 	out, notes = repairOutput(valid, out, notes)
 
+	// A conflict stops the import (see classified): the value it picks
+	// here is never written.
+	tier, _ := pick(opts.Classify, name)
+	tier = cmp.Or(tier, spec.TierWrite)
+	replay, _ := pick(opts.Replay, name)
+	egress, _ := pick(opts.Egress, name)
 	decl := map[string]any{
 		"name":         name,
 		"description":  description,
 		"source":       spec.SourceMCP,
-		"safetyTier":   cmp.Or(opts.Classify[name], spec.TierWrite),
-		"replayPolicy": ClassifiedReplay(cmp.Or(opts.Classify[name], spec.TierWrite)),
-		"egress":       spec.EgressInternet,
+		"safetyTier":   tier,
+		"replayPolicy": cmp.Or(replay, ClassifiedReplay(tier)),
+		"egress":       cmp.Or(egress, spec.EgressInternet),
 		"inputSchema":  in,
 	}
 	if title != "" {
@@ -586,8 +607,9 @@ func ToolsYAML(imp *ToolImport) ([]byte, error) {
 		"# others) are ignored: they are the server's claims, not this catalog's",
 		"# decision. A tool not classified with --classify is safetyTier: write and",
 		"# replayPolicy: unsafe; one classified read is idempotent, one classified pure",
-		"# deterministic. Every tool is egress: internet. Review each tool's safety",
-		"# fields and import notes, then edit freely.",
+		"# deterministic, unless --replay classifies it. A tool --egress does not",
+		"# classify is egress: internet. Review each tool's safety fields and import",
+		"# notes, then edit freely.",
 	}
 	if len(imp.Files) == 0 {
 		header = append(header, "# No recordings were imported.")

@@ -152,7 +152,7 @@ func TestMCPClassify(t *testing.T) {
 
 func TestMCPClassifyUnknown(t *testing.T) {
 	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"getTicekt": spec.TierRead}}, "tickets.json", catalogtest.RecordedTickets)
-	want := []UnknownName{{Name: "getTicekt", Like: []string{"getTicket", "get-ticket", "delete_ticket"}}}
+	want := []UnknownName{{Field: FieldTier, Name: "getTicekt", Like: []string{"getTicket", "get-ticket", "delete_ticket"}}}
 	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 3 || !imp.Failed() {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
@@ -162,7 +162,7 @@ func TestMCPClassifyUnknown(t *testing.T) {
 // none of them, and told how to see them all.
 func TestMCPClassifyNothingLike(t *testing.T) {
 	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"zzz": spec.TierRead}}, "tickets.json", catalogtest.RecordedTickets)
-	want := []UnknownName{{Name: "zzz"}}
+	want := []UnknownName{{Field: FieldTier, Name: "zzz"}}
 	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 3 {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
@@ -170,7 +170,7 @@ func TestMCPClassifyNothingLike(t *testing.T) {
 
 func TestMCPClassifyNoTools(t *testing.T) {
 	imp := importMCPText(t, MCPOptions{Classify: map[string]string{"get_issue": spec.TierRead}}, "empty.json", `{"tools": []}`)
-	want := []UnknownName{{Name: "get_issue"}}
+	want := []UnknownName{{Field: FieldTier, Name: "get_issue"}}
 	if diff := cmp.Diff(want, imp.Unknown); diff != "" || imp.Names != 0 {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
@@ -330,8 +330,9 @@ func TestToolsYAML(t *testing.T) {
 # others) are ignored: they are the server's claims, not this catalog's
 # decision. A tool not classified with --classify is safetyTier: write and
 # replayPolicy: unsafe; one classified read is idempotent, one classified pure
-# deterministic. Every tool is egress: internet. Review each tool's safety
-# fields and import notes, then edit freely.
+# deterministic, unless --replay classifies it. A tool --egress does not
+# classify is egress: internet. Review each tool's safety fields and import
+# notes, then edit freely.
 # rec/abc.json: 2 tools, 2 imported (1 with changes, 1 with an input schema substituted), 0 left out
 
 tools:

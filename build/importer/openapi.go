@@ -15,7 +15,6 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -41,7 +40,8 @@ type OpenAPIOptions struct {
 	// internet).
 	Egress string
 	// Classify gives the safety tier (pure, read or write) of operations
-	// by name (operationId, or "METHOD /path"), and with it the
+	// by name (operationId, or "METHOD /path") or by a pattern of names,
+	// as MCPOptions.Classify does, and with it the
 	// replayPolicy (see ClassifiedReplay); it wins over ReadGet. A
 	// name that the document does not hold is an error of the import.
 	Classify map[string]string
@@ -119,11 +119,7 @@ func OpenAPI(ctx context.Context, in OpenAPIDocument, opts OpenAPIOptions) (*Too
 	imp.Files = append(imp.Files, file)
 	names := slices.Sorted(maps.Keys(seen))
 	imp.Names = len(names)
-	for _, name := range slices.Sorted(maps.Keys(opts.Classify)) {
-		if !seen[name] {
-			imp.Unknown = append(imp.Unknown, UnknownName{Name: name, Like: suggest.Nearest(name, names, maxSuggestions)})
-		}
-	}
+	imp.Conflicts, imp.Unknown = classified([]classifiedField{{FieldTier, opts.Classify}}, names)
 	// The toolIds are derived as the loader derives them for an openapi:
 	// import with the same prefix, seeded by the API's title, so that
 	// switching between the two keeps every tool's URL.
@@ -180,7 +176,7 @@ func importOperation(valid *schemas.Validator, label string, op openapi.Operatio
 	if opts.ReadGet && ot.Read {
 		tier, replay = spec.TierRead, spec.ReplayIdempotent
 	}
-	if c, ok := opts.Classify[op.Name]; ok {
+	if c, _ := pick(opts.Classify, op.Name); c != "" {
 		tier, replay = c, ClassifiedReplay(c)
 	}
 	decl := map[string]any{

@@ -2,7 +2,9 @@
 // JSON values that remember where they came from: a JSON pointer into a
 // value can be turned back into the line and column of the file, so that
 // every diagnostic points at what the author wrote. It bounds what a file may
-// cost (size, depth, aliases) before decoding it.
+// cost (size, depth, aliases) before decoding it, and says which problems a
+// check finds after the schema are already covered by a schema error
+// (Covered), so that one run reports every other one.
 package source
 
 import (

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -241,7 +240,7 @@ func readImportFile(cmd *cobra.Command, arg string) (string, []byte, error) {
 
 func newImportMCPCmd() *cobra.Command {
 	var out, server, prefix string
-	var classify []string
+	var classify, replay, egress []string
 	var strict bool
 	cmd := &cobra.Command{
 		Use:   "mcp FILE...",
@@ -256,12 +255,26 @@ reads standard input.
 
 Every tool gets source: mcp. The server's annotations (readOnlyHint and the
 others) are ignored: they are the server's claims, not the host's decision;
-they are shown in a comment beside the tool, for the reviewer. A tool is
-safetyTier: write unless --classify names it; every tool is replayPolicy:
-unsafe and egress: internet, the defaults of an mcp: import. A toolId is
-derived from the MCP name as an mcp: import derives it (snake case, with
---tool-id-prefix, a digest suffix on collisions). The MCP name is kept in the
-comment above the tool.
+they are shown in a comment beside the tool, for the reviewer. Three flags
+classify tools, each VALUE=NAME[,NAME...] and repeatable:
+
+  --classify TIER     safetyTier: pure, read or write (default write)
+  --replay POLICY     replayPolicy: deterministic, idempotent, keyed or unsafe
+                      (default: deterministic for pure, idempotent for read,
+                      else unsafe)
+  --egress EGRESS     egress: none, internal or internet (default internet)
+
+A NAME is an MCP name or a pattern of names: * matches any run of
+characters, ? one character, [...] one of a set (quote it from the shell:
+--classify 'read=get_*,list_*'). A name wins over the patterns that match
+it; two patterns of one flag that give one tool different values are an
+error, as is a NAME or pattern that no recorded tool has or matches. Any
+combination of the three is a valid declaration (a keyed tool is published
+with a reserved idempotency-key argument added to its input).
+
+A toolId is derived from the MCP name as an mcp: import derives it (snake
+case, with --tool-id-prefix, a digest suffix on collisions). The MCP name is
+kept in the comment above the tool.
 
 Every tool is reported on stderr, one line each:
 
@@ -298,13 +311,17 @@ or a property's name.
 The declarations go to stdout, or to OUT with -o (written atomically), sorted
 by MCP name, under a comment naming the FILEs. Exit status is 0 even when some
 tools are left out; 1, writing nothing, when a FILE cannot be read or is not
-a recording, when --classify names a tool no FILE records (the closest
-recorded names are offered), or, with --strict, when a tool is left out (the
-summary then says how many tools could be imported); 2 for bad usage: no
-FILE, or a malformed --classify, --server or --tool-id-prefix.`,
+a recording, when --classify, --replay or --egress names a tool no FILE
+records or has a pattern that matches none (the closest recorded names are
+offered) or two patterns that disagree about a tool, or, with --strict, when
+a tool is left out (the summary then says how many tools could be
+imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
+--egress, --server or --tool-id-prefix.`,
 		Example: `  signpost import mcp github.tools-list.json
   signpost import mcp page1.json page2.json --server com.example/github --tool-id-prefix gh \
     --classify read=get_issue,list_issues --classify pure=get_me -o catalogs/example/github.yaml
+  signpost import mcp github.tools-list.json --classify 'read=get_*,list_*,search_*' \
+    --replay 'keyed=create_*' --egress 'internal=*' -o github.yaml
   signpost import mcp --strict weather.json -o weather.yaml   # fail when a tool is left out`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -318,8 +335,14 @@ FILE, or a malformed --classify, --server or --tool-id-prefix.`,
 			if opts.Classify, err = parseClassify(classify); err != nil {
 				return usageError{err}
 			}
-			if err := opts.Check(); err != nil {
+			if opts.Replay, err = parseRules(importer.FieldReplay, replay); err != nil {
 				return usageError{err}
+			}
+			if opts.Egress, err = parseRules(importer.FieldEgress, egress); err != nil {
+				return usageError{err}
+			}
+			if err := opts.Check(); err != nil {
+				return usageError{fmt.Errorf("%w (--server, --tool-id-prefix, --classify, --replay, --egress)", err)}
 			}
 			return runImportMCP(cmd, args, opts, out, strict)
 		},
@@ -327,34 +350,11 @@ FILE, or a malformed --classify, --server or --tool-id-prefix.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the declarations to this file instead of stdout")
 	cmd.Flags().StringVar(&server, "server", "", "the MCP server the tools belong to, as reverse-DNS/name (com.example/github)")
 	cmd.Flags().StringVar(&prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
-	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME[,NAME...]: the safety tier (pure, read or write) of the named MCP tools; repeatable")
+	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named MCP tools, or of those a pattern (*, ?, [...]) matches; repeatable")
+	cmd.Flags().StringArrayVar(&replay, "replay", nil, "POLICY=NAME|PATTERN[,...]: the replayPolicy (deterministic, idempotent, keyed or unsafe) of the named or matched MCP tools; repeatable")
+	cmd.Flags().StringArrayVar(&egress, "egress", nil, "EGRESS=NAME|PATTERN[,...]: the egress (none, internal or internet) of the named or matched MCP tools; repeatable")
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1, writing nothing, when a tool is left out")
 	return cmd
-}
-
-// parseClassify reads --classify TIER=NAME,NAME... flags into the tier of
-// each MCP name.
-func parseClassify(flags []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, f := range flags {
-		tier, names, ok := strings.Cut(f, "=")
-		if !ok || tier == "" || strings.TrimSpace(names) == "" {
-			return nil, fmt.Errorf("--classify %q: want TIER=NAME[,NAME...], for example read=get_issue,list_issues", f)
-		}
-		if err := importer.CheckTier(tier); err != nil {
-			return nil, fmt.Errorf("--classify %q: %w", f, err)
-		}
-		for _, name := range strings.Split(names, ",") {
-			if name == "" {
-				return nil, fmt.Errorf("--classify %q: empty tool name", f)
-			}
-			if prev, dup := out[name]; dup && prev != tier {
-				return nil, fmt.Errorf("--classify: tool %q is classified both %s and %s", name, prev, tier)
-			}
-			out[name] = tier
-		}
-	}
-	return out, nil
 }
 
 func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, out string, strict bool) error {
@@ -388,7 +388,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 	}
 	// Whether anything is written is decided before the report, so that
 	// no line says a tool was imported when nothing is written.
-	errs := len(unread) + len(imp.Errors) + len(imp.Unknown)
+	errs := len(unread) + len(imp.Errors) + len(imp.Unknown) + len(imp.Conflicts)
 	writes := errs == 0 && !(strict && counts[importer.LeftOut] > 0)
 	var decl []byte
 	if writes {
@@ -409,6 +409,9 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 	}
 	for _, u := range imp.Unknown {
 		fmt.Fprintln(stderr, terminal.Safe(unknownClassified(u, imp.Names)))
+	}
+	for _, c := range imp.Conflicts {
+		fmt.Fprintln(stderr, terminal.Safe(conflictLine(c)))
 	}
 	for _, f := range imp.Files {
 		if f.Tools == 0 {
@@ -463,18 +466,6 @@ func notes(reason string) string {
 		return ""
 	}
 	return " (" + reason + ")"
-}
-
-// unknownClassified words an unknown --classify name, with the recorded
-// names most like it or, when none is, how to list them all.
-func unknownClassified(u importer.UnknownName, names int) string {
-	switch {
-	case names == 0:
-		return fmt.Sprintf("--classify names %q, which no recording holds: the recordings hold no named tools", u.Name)
-	case len(u.Like) == 0:
-		return fmt.Sprintf("--classify names %q, which no recording holds, and no recorded name is like it: the recordings hold %s; run signpost import mcp without --classify to list them", u.Name, english.Count(names, "name", "names"))
-	}
-	return fmt.Sprintf("--classify names %q, which no recording holds: did you mean %s?", u.Name, english.QuotedOr(u.Like))
 }
 
 // finishImport ends an import of tools: with errors or under --strict

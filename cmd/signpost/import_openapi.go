@@ -43,8 +43,10 @@ boolean exclusive bounds, example) become JSON Schema ones.
 
 Nothing is safer than write unless the host says so: an operation is
 safetyTier: write and replayPolicy: unsafe unless --classify names it or,
-with --read-get, it is a GET or HEAD (then read and idempotent). Every tool
-is egress: internet unless --egress says otherwise.
+with --read-get, it is a GET or HEAD (then read and idempotent). A --classify
+NAME may be a pattern, as for import mcp (* does not match the "/" of
+"METHOD /path": write "GET /items/*"). Every tool is egress: internet unless
+--egress says otherwise.
 
 Every operation is reported on stderr, one line each:
 
@@ -61,7 +63,9 @@ of the declarations lists the operations left out, with their reasons.
 The declarations go to stdout, or to OUT with -o (written atomically), sorted
 by name. Exit status is 0 even when some operations are left out; 1, writing
 nothing, when FILE cannot be read or is not a valid OpenAPI 3.0 or 3.1
-document, when --classify names an operation the document does not hold, or,
+document, when --classify names an operation the document does not hold (or
+a pattern matches none, or two patterns give one operation different
+tiers), or,
 with --strict, when an operation is left out; 2 for bad usage.`,
 		Example: `  signpost import openapi petstore.yaml
   signpost import openapi api.json --read-get --tool-id-prefix pets -o catalogs/example/pets.yaml
@@ -87,7 +91,7 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the declarations to this file instead of stdout")
 	cmd.Flags().StringVar(&prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
-	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME[,NAME...]: the safety tier (pure, read or write) of the named operations (operationId, or \"METHOD /path\"); repeatable")
+	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named operations (operationId, or \"METHOD /path\"), or of those a pattern (*, ?, [...]) matches; repeatable")
 	cmd.Flags().BoolVar(&readGet, "read-get", false, "GET and HEAD operations are safetyTier read and replayPolicy idempotent")
 	enumVar(cmd.Flags(), &egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
@@ -114,7 +118,7 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 			changed++
 		}
 	}
-	errs := len(imp.Errors) + len(imp.Unknown)
+	errs := len(imp.Errors) + len(imp.Unknown) + len(imp.Conflicts)
 	writes := errs == 0 && !(strict && counts[importer.LeftOut] > 0)
 	var decl []byte
 	if writes {
@@ -129,6 +133,9 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 	}
 	for _, u := range imp.Unknown {
 		fmt.Fprintln(stderr, terminal.Safe(unknownOperation(u, imp.Names)))
+	}
+	for _, c := range imp.Conflicts {
+		fmt.Fprintln(stderr, terminal.Safe(conflictLine(c)))
 	}
 	for _, f := range imp.Files {
 		if f.Tools == 0 {
@@ -149,6 +156,9 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 // unknownOperation words a --classify name the document does not hold,
 // with the operation names most like it.
 func unknownOperation(u importer.UnknownName, names int) string {
+	if u.Pattern {
+		return fmt.Sprintf("--classify pattern %q matches no operation of the document%s", u.Name, likeOperations(u.Like))
+	}
 	switch {
 	case names == 0:
 		return fmt.Sprintf("--classify names %q, which the document does not hold: it has no operations", u.Name)
@@ -156,4 +166,13 @@ func unknownOperation(u importer.UnknownName, names int) string {
 		return fmt.Sprintf("--classify names %q, which the document does not hold, and no operation is named like it: it has %s (operationId, or \"METHOD /path\" without one); run signpost import openapi without --classify to list them", u.Name, english.Count(names, "operation", "operations"))
 	}
 	return fmt.Sprintf("--classify names %q, which the document does not hold: did you mean %s?", u.Name, english.QuotedOr(u.Like))
+}
+
+// likeOperations offers the operation names like an unknown pattern, or
+// says nothing when none is.
+func likeOperations(like []string) string {
+	if len(like) == 0 {
+		return ""
+	}
+	return ": did you mean " + english.QuotedOr(like) + "?"
 }

@@ -78,6 +78,7 @@ type (
 			CancelInProgress string `yaml:"cancel-in-progress"`
 		}
 		Environment *struct{ Name, URL string }
+		Outputs     map[string]string
 		Steps       []workflowStep
 	}
 	workflowStep struct {
@@ -110,6 +111,8 @@ var pinnedActions = []string{
 	"actions/configure-pages@v5",
 	"actions/upload-pages-artifact@v5",
 	"actions/deploy-pages@v4",
+	"actions/upload-artifact@v6",
+	"actions/download-artifact@v7",
 	"aws-actions/configure-aws-credentials@v5",
 }
 
@@ -148,21 +151,69 @@ func checkJob(release, catalog, build string) workflowJob {
 			workflowStep{Name: "Build", Run: build},
 			workflowStep{
 				Name: "Diff against the base branch",
+				ID:   "diff",
 				If:   "github.event_name == 'pull_request'",
 				Env: map[string]string{
 					"BASE_SHA": "${{ github.event.pull_request.base.sha }}",
 					"FAIL_ON":  "${{ vars.SIGNPOST_FAIL_ON }}",
+					"DIFF_DIR": "${{ runner.temp }}/signpost-diff",
 				},
 				Run: `args=(--catalog ` + catalog + ` --format markdown)
 if [ -n "$FAIL_ON" ]; then
   args+=(--fail-on "$FAIL_ON")
 fi
-signpost diff "$BASE_SHA" HEAD "${args[@]}" >> "$GITHUB_STEP_SUMMARY"
+mkdir -p "$DIFF_DIR"
+status=0
+signpost diff "$BASE_SHA" HEAD "${args[@]}" > "$DIFF_DIR/diff.md" || status=$?
+cat "$DIFF_DIR/diff.md" >> "$GITHUB_STEP_SUMMARY"
+if [ -s "$DIFF_DIR/diff.md" ]; then
+  echo "written=true" >> "$GITHUB_OUTPUT"
+fi
+exit "$status"
 `,
+			},
+			workflowStep{
+				Name: "Keep the diff for the comment",
+				If:   "${{ !cancelled() && steps.diff.outputs.written == 'true' && " + sameRepository + " }}",
+				Uses: "actions/upload-artifact@v6",
+				With: map[string]any{"name": "signpost-diff", "path": "${{ runner.temp }}/signpost-diff/diff.md", "retention-days": 1},
 			}),
+		Outputs: map[string]string{"diff": "${{ steps.diff.outputs.written }}"},
 	}
 	j.Concurrency.Group = "signpost-check-${{ github.ref }}"
 	j.Concurrency.CancelInProgress = "${{ github.event_name == 'pull_request' }}"
+	return j
+}
+
+// sameRepository is the condition of a pull request from a branch of the
+// repository itself, whose token may write: not from a fork.
+const sameRepository = "github.event.pull_request.head.repo.full_name == github.repository"
+
+// commentJob is the job that comments the diff on a pull request, the same
+// for every publish choice: no checkout, nothing but the diff, a token
+// that may write pull-request comments and nothing else.
+// The script, run is tested by running it (TestInitComment).
+func commentJob(run string) workflowJob {
+	j := workflowJob{
+		Name:        "Comment the diff on the pull request",
+		Needs:       "check",
+		If:          "${{ !cancelled() && needs.check.outputs.diff == 'true' && " + sameRepository + " }}",
+		RunsOn:      "ubuntu-latest",
+		Timeout:     5,
+		Permissions: map[string]string{"pull-requests": "write"},
+		Steps: []workflowStep{
+			{Uses: "actions/download-artifact@v7", With: map[string]any{"name": "signpost-diff", "path": "${{ runner.temp }}/signpost-diff"}},
+			{Name: "Comment the diff", Env: map[string]string{
+				"GH_TOKEN": "${{ github.token }}",
+				"GH_REPO":  "${{ github.repository }}",
+				"PR":       "${{ github.event.pull_request.number }}",
+				"RUN_URL":  "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}",
+				"DIFF":     "${{ runner.temp }}/signpost-diff/diff.md",
+			}, Run: run},
+		},
+	}
+	j.Concurrency.Group = "signpost-comment-${{ github.ref }}"
+	j.Concurrency.CancelInProgress = "false"
 	return j
 }
 
@@ -212,34 +263,39 @@ func TestInitWorkflow(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
-		jobs func(p place) map[string]workflowJob
+		jobs func(p place, run string) map[string]workflowJob
 	}{
-		{"none", nil, func(p place) map[string]workflowJob {
+		{"none", nil, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check": checkJob("", p.catalog, "signpost build "+p.catalog+" --verify --out "+p.site),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --verify --out "+p.site),
+				"comment": commentJob(run),
 			}
 		}},
-		{"pages", []string{"--publish", "pages"}, func(p place) map[string]workflowJob {
+		{"pages", []string{"--publish", "pages"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
 				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
+				"comment": commentJob(run),
 				"publish": pagesJob("", p),
 			}
 		}},
-		{"s3 placeholders", []string{"--publish", "s3"}, func(p place) map[string]workflowJob {
+		{"s3 placeholders", []string{"--publish", "s3"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
 				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
+				"comment": commentJob(run),
 				"publish": publishJob("", "Publish to S3", s3Perms, s3Step("arn:aws:iam::123456789012:role/replace-with-your-publish-role", "us-east-1"), publishStep(p)),
 			}
 		}},
-		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/signpost-publish"}, func(p place) map[string]workflowJob {
+		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/signpost-publish"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
 				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
+				"comment": commentJob(run),
 				"publish": publishJob("", "Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep(p)),
 			}
 		}},
-		{"pages from a release", []string{"--publish", "pages"}, func(p place) map[string]workflowJob {
+		{"pages from a release", []string{"--publish", "pages"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
 				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
+				"comment": commentJob(run),
 				"publish": pagesJob("v1.2.3", p),
 			}
 		}},
@@ -275,7 +331,11 @@ func TestInitWorkflow(t *testing.T) {
 				if wf.Permissions == nil || len(wf.Permissions) != 0 {
 					t.Errorf("workflow permissions = %v, want {}", wf.Permissions)
 				}
-				if diff := cmp.Diff(tt.jobs(p), wf.Jobs); diff != "" {
+				run := ""
+				if steps := wf.Jobs["comment"].Steps; len(steps) > 0 {
+					run = steps[len(steps)-1].Run
+				}
+				if diff := cmp.Diff(tt.jobs(p, run), wf.Jobs); diff != "" {
 					t.Errorf("jobs (-want +got):\n%s", diff)
 				}
 				for name, job := range wf.Jobs {
@@ -539,5 +599,101 @@ func TestInitNextSteps(t *testing.T) {
 				t.Errorf("after %q, git would commit the built site:\n%s", next, status)
 			}
 		})
+	}
+}
+
+// TestInitComment runs the comment job's script of the workflow init
+// writes, for every publish choice, with a gh that records what it is
+// asked: the first push creates the comment, the next edits the one the
+// marker finds, and a diff longer than a comment holds is cut at a line
+// with a note pointing to the job summary.
+func TestInitComment(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%v: CI must run the workflow's scripts", err)
+		}
+		t.Skip("no bash on PATH: install bash to run the workflow's scripts")
+	}
+	// The fake gh answers the search for the comment with $FOUND, and
+	// keeps the body of what it is asked to create or edit.
+	const fakeGH = `#!/bin/sh
+echo "$*" >> "$LOG"
+case "$*" in
+*--paginate*) [ -n "$FOUND" ] && echo "$FOUND"; exit 0 ;;
+esac
+for a in "$@"; do
+  case "$a" in body=@*) cp "${a#body=@}" "$SENT" ;; esac
+done
+`
+	const marker = "<!-- signpost-diff -->"
+	long := strings.Repeat("| a tool | changed | é |\n", 4000) // 100,000 bytes
+	for _, publish := range []string{publishNone, publishS3, publishPages} {
+		wf := readWorkflow(t, initInto(t, "--publish", publish))
+		steps := wf.Jobs["comment"].Steps
+		if len(steps) == 0 {
+			t.Fatalf("--publish %s: no comment job", publish)
+		}
+		script := steps[len(steps)-1].Run
+		for _, c := range []struct {
+			name, found, diff string
+			wantCall          string
+		}{
+			{"first push", "", "## signpost diff\n\nNo changes.\n", "api --method POST repos/acme/notes/issues/7/comments -F body=@"},
+			{"next push", "4242", "## signpost diff\n\nNo changes.\n", "api --method PATCH repos/acme/notes/issues/comments/4242 -F body=@"},
+			{"long diff", "", long, "api --method POST repos/acme/notes/issues/7/comments -F body=@"},
+		} {
+			t.Run(publish+" "+c.name, func(t *testing.T) {
+				dir := t.TempDir()
+				bin := filepath.Join(dir, "bin")
+				if err := os.Mkdir(bin, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(fakeGH), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				diff := filepath.Join(dir, "diff.md")
+				if err := os.WriteFile(diff, []byte(c.diff), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				cmd := exec.CommandContext(ctx, bash, "-e", "-c", script)
+				cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+					"RUNNER_TEMP="+dir, "LOG="+filepath.Join(dir, "log"), "SENT="+filepath.Join(dir, "sent"), "FOUND="+c.found,
+					"GH_REPO=acme/notes", "PR=7", "RUN_URL=https://github.com/acme/notes/actions/runs/99", "DIFF="+diff)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("the script: %v\n%s", err, out)
+				}
+				log, _ := os.ReadFile(filepath.Join(dir, "log"))
+				calls := strings.Split(strings.TrimSpace(string(log)), "\n")
+				if len(calls) != 2 || !strings.Contains(calls[0], "--paginate repos/acme/notes/issues/7/comments") ||
+					!strings.Contains(calls[0], marker) || !strings.Contains(calls[0], `github-actions[bot]`) || !strings.HasPrefix(calls[1], c.wantCall) {
+					t.Fatalf("gh calls:\n%s\nwant a search for the marker, then %s", log, c.wantCall)
+				}
+				sent, err := os.ReadFile(filepath.Join(dir, "sent"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				body := string(sent)
+				if !strings.HasPrefix(body, marker+"\n") {
+					t.Errorf("the comment does not start with the marker:\n%.200s", body)
+				}
+				if n := len([]rune(body)); n > 65536 {
+					t.Errorf("the comment has %d characters, more than GitHub's 65,536", n)
+				}
+				if c.diff != long {
+					if body != marker+"\n"+c.diff {
+						t.Errorf("comment = %q, want the marker and the diff", body)
+					}
+					return
+				}
+				const note = "\n---\n\nThe diff is longer than a comment can hold: all of it is in the job summary of https://github.com/acme/notes/actions/runs/99\n"
+				kept, ok := strings.CutSuffix(strings.TrimPrefix(body, marker+"\n"), note)
+				if !ok || !strings.HasPrefix(long, kept) || !strings.HasSuffix(kept, "|\n") || len(kept) < 50000 {
+					t.Errorf("a long diff is not cut at a line with the note: %d bytes kept, ending %q", len(kept), body[max(0, len(body)-200):])
+				}
+			})
+		}
 	}
 }

@@ -12,10 +12,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/internal/s3test"
+	"github.com/signpost-dev/signpost/publish"
 )
 
 var updateScripts = flag.Bool("update", false, "rewrite the expected output in testdata/script from the actual output")
@@ -102,11 +108,16 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *updateScripts,
 		Condition: func(cond string) (bool, error) {
-			if cond == "corpus" {
+			switch cond {
+			case "corpus":
 				return haveCorpus, nil
+			case "s3":
+				// In CI a missing server fails the s3server command.
+				return s3test.Available() == nil || os.Getenv("CI") != "", nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server},
 		Setup: func(env *testscript.Env) error {
 			// The diff and flow scripts skip without git; CI must have it.
 			if _, err := exec.LookPath("git"); err != nil && os.Getenv("CI") != "" {
@@ -117,4 +128,28 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// s3Server is the script command "s3server BUCKET": it starts an S3 server
+// on 127.0.0.1 for the rest of the script, with BUCKET created, and sets
+// $S3_ENDPOINT and the AWS credentials signpost's commands then use.
+func s3Server(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: s3server BUCKET")
+	}
+	srv, err := s3test.Start()
+	if err != nil {
+		ts.Fatalf("no S3 server (make tools installs versitygw): %v", err)
+	}
+	ts.Defer(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client, err := publish.NewS3Client(ctx, s3test.Region, srv.Endpoint, publish.Limits{})
+	ts.Check(err)
+	_, err = client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(args[0])})
+	ts.Check(err)
+	ts.Setenv("S3_ENDPOINT", srv.Endpoint)
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"} {
+		ts.Setenv(k, os.Getenv(k))
+	}
 }

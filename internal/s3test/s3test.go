@@ -88,6 +88,12 @@ func (s *Server) Close() {
 	os.RemoveAll(s.dir)
 }
 
+// Available explains why no server can be started, or returns nil.
+func Available() error {
+	_, err := binary()
+	return err
+}
+
 // binary finds the server: $SIGNPOST_VERSITYGW, else bin/versitygw at the
 // module root.
 func binary() (string, error) {
