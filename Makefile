@@ -16,6 +16,9 @@ ACTIONLINT_VERSION := v1.7.12
 # snapshot release; .github/workflows/release.yml runs the same version.
 GORELEASER := bin/goreleaser
 GORELEASER_VERSION := v2.15.1
+# Netlify's CLI, for the tests that serve a Netlify build under netlify dev.
+NETLIFY_CLI := bin/npm-netlify/node_modules/.bin/netlify
+NETLIFY_CLI_VERSION := 27.10.2
 
 .PHONY: all build test check lint fmt vet staticcheck bench tools clean
 
@@ -29,7 +32,7 @@ build:
 ## publish and check a catalog of 22,000 documents against real servers: on
 ## a busy 2-core machine the package takes longer than go test's default
 ## 10 minutes, so the bound is 30.
-test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER)
+test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(NETLIFY_CLI)
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -55,7 +58,7 @@ staticcheck: $(STATICCHECK)
 bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
-tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER)
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(NETLIFY_CLI)
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -68,6 +71,9 @@ $(ACTIONLINT):
 
 $(GORELEASER):
 	GOBIN=$(BIN) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+$(NETLIFY_CLI):
+	npm install --prefix bin/npm-netlify --no-audit --no-fund netlify-cli@$(NETLIFY_CLI_VERSION)
 
 clean:
 	rm -rf $(BIN) site dist

@@ -97,6 +97,8 @@ type Target struct {
 	S3          *S3Target
 	CloudFront  *CloudFrontTarget
 	GitHubPages bool
+	// Netlify lays each site out for a Netlify site of its own.
+	Netlify bool
 }
 
 // S3Target is a bucket of S3 or S3-compatible storage.

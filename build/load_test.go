@@ -229,7 +229,7 @@ func TestTargets(t *testing.T) {
 `,
 		"t.yaml": "tools:\n" + tool(),
 	},
-		"signpost.yaml:3:9: target both: choose s3 or githubPages, not both: declare two targets to publish to both",
+		"signpost.yaml:3:9: target both: choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several",
 		"signpost.yaml:4:8: target cdn: cloudfront fronts an S3 bucket: add s3",
 		"signpost.yaml:5:10: target plain: endpoint \"http://s3.example.net\" must use https: plain http is only for loopback hosts",
 		"signpost.yaml:6:7: target up: s3.prefix \"../other\" must not have \".\" or \"..\" segments: the site's objects would land outside the prefix",

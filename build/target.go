@@ -14,6 +14,7 @@ import (
 func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 	var t Target
 	_, t.GitHubPages = m["githubPages"]
+	_, t.Netlify = m["netlify"]
 	if s3, ok := m["s3"].(map[string]any); ok {
 		t.S3 = &S3Target{Bucket: str(s3, "bucket"), Region: str(s3, "region"), Prefix: str(s3, "prefix"), Endpoint: str(s3, "endpoint")}
 	}
@@ -32,12 +33,12 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 		}
 	}
 	switch {
-	case t.S3 != nil && t.GitHubPages:
-		return t, "choose s3 or githubPages, not both: declare two targets to publish to both"
+	case t.S3 != nil && t.GitHubPages || t.Netlify && (t.S3 != nil || t.GitHubPages):
+		return t, "choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several"
 	case t.CloudFront != nil && t.S3 == nil:
 		return t, "cloudfront fronts an S3 bucket: add s3"
-	case t.S3 == nil && !t.GitHubPages:
-		return t, "needs s3 or githubPages"
+	case t.S3 == nil && !t.GitHubPages && !t.Netlify:
+		return t, "needs one of s3, githubPages, cloudflare or netlify"
 	case len(s3Problems) > 0:
 		return t, s3Problems[0].Message
 	}
@@ -195,6 +196,8 @@ func gateProblem(t Target, tenant string) string {
 	switch {
 	case t.GitHubPages:
 		return "tenant " + tenant + " is gated (gate: token), and GitHub Pages serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate"
+	case t.Netlify:
+		return "tenant " + tenant + " is gated (gate: token), and a Netlify site of static files serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate"
 	case t.CloudFront == nil:
 		return "tenant " + tenant + " is gated (gate: token): the target needs the CloudFront distribution whose viewer-request function checks the tokens: add cloudfront with the tenant's distributionId, functionName and keyValueStoreArn"
 	}

@@ -1,0 +1,286 @@
+package netlify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
+	"github.com/signpost-dev/signpost/internal/checktest"
+	"github.com/signpost-dev/signpost/publish/check"
+)
+
+// devBase is the origin the example's documents name; the client of
+// checktest.Serve sends it to netlify dev.
+const devBase = "https://example.com"
+
+// devDeviations are the rules netlify dev cannot pass, and Netlify can:
+// netlify dev serves static files with the Content-Type of their extension
+// (application/json; charset=utf-8 for .json) and Cache-Control: public,
+// max-age=0 whatever _headers says (its proxy writes the static server's
+// headers over those of _headers), and weak ETags of its own.
+// Each is held to what the test sees below.
+var devDeviations = []string{"ai-catalog.content-type", "card.content-type", "cache.control", "cache.etag", "mcp-catalog.cache"}
+
+// netlifyBin is the Netlify CLI that `make tools` installs.
+func netlifyBin(t *testing.T) string {
+	t.Helper()
+	bin, err := filepath.Abs(filepath.Join("..", "..", "bin", "npm-netlify", "node_modules", ".bin", "netlify"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("netlify-cli is not installed (%v): run make tools", err)
+		}
+		t.Skipf("netlify-cli is not installed (%v): make tools installs it", err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node is needed to run netlify-cli: %v", err)
+		}
+		t.Skipf("node is needed to run netlify-cli: %v", err)
+	}
+	return bin
+}
+
+// startDev starts netlify dev, offline, on the folder dir and a free port
+// of 127.0.0.1, and returns its URL once it answers; the process group is
+// killed when the test ends.
+func startDev(t *testing.T, bin, dir string) *url.URL {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	home, project := t.TempDir(), t.TempDir()
+	var log bytes.Buffer
+	cmd := exec.Command(bin, "dev", "--offline", "--dir", dir, "--port", strconv.Itoa(port), "--no-open",
+		"--skip-gitignore", "--internal-disable-edge-functions")
+	cmd.Dir = project
+	cmd.Env = append(os.Environ(), "HOME="+home, "NETLIFY_TELEMETRY_DISABLED=1", "NO_UPDATE_NOTIFIER=1",
+		"BROWSER=none", "NETLIFY_SITE_ID=", "NETLIFY_AUTH_TOKEN=")
+	cmd.Stdout, cmd.Stderr = &log, &log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Error("netlify dev did not exit within 10s of SIGKILL")
+		}
+	})
+	u := &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String()+"/.well-known/mcp/catalog.json", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return u
+			}
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("netlify dev exited before it answered: %v\n%s", err, log.String())
+		case <-ctx.Done():
+			t.Fatalf("netlify dev did not answer within 60s:\n%s", log.String())
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// TestNetlifyDevServesTheContract writes the example for Netlify, starts
+// netlify dev on each tenant's folder, and checks it as clients see it:
+// signpost check passes every MUST rule but those netlify dev cannot pass
+// where Netlify does (devDeviations, each held to what netlify dev does
+// instead), and the answers that matter most are on the wire.
+func TestNetlifyDevServesTheContract(t *testing.T) {
+	bin := netlifyBin(t)
+	b := buildtest.Example(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Write(t.Context(), b, out); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Sites) < 2 {
+		t.Fatalf("the example builds %d sites, want one per tenant", len(b.Sites))
+	}
+	for _, s := range b.Sites {
+		t.Run(s.Tenant, func(t *testing.T) {
+			dev := startDev(t, bin, filepath.Join(out, filepath.FromSlash(s.Dir)))
+			client := checktest.Serve(t, httputil.NewSingleHostReverseProxy(dev))
+
+			r, err := check.Run(t.Context(), devBase, check.Options{Client: client})
+			if err != nil {
+				t.Fatal(err)
+			}
+			passed := map[string]bool{}
+			deviated := map[string]int{}
+			for _, f := range r.Findings {
+				if f.Result == check.ResultFail || f.Result == check.ResultWarn {
+					deviated[f.Rule]++
+				}
+				switch {
+				case f.Result == check.ResultPass:
+					passed[f.Rule] = true
+				case (f.Result == check.ResultFail || f.Result == check.ResultWarn) && !slices.Contains(devDeviations, f.Rule):
+					t.Errorf("%s %s %s: %s [%s]", f.Result, f.Rule, f.URL, f.Message, f.Evidence)
+				}
+			}
+			for _, rule := range check.Rules() {
+				// access.gate needs a gated site, which Load refuses for Netlify.
+				if rule.Level == check.LevelMust && !passed[rule.Name] && rule.Name != "access.gate" && !slices.Contains(devDeviations, rule.Name) {
+					t.Errorf("MUST rule %s never passed under netlify dev", rule.Name)
+				}
+			}
+			t.Logf("rules netlify dev does not pass, by findings: %v", deviated)
+			devDirect(t, client, s)
+		})
+	}
+}
+
+type exchange struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func devDo(t *testing.T, client *http.Client, method, route string, header map[string]string) exchange {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, devBase+route, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, route, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil && !errors.Is(err, io.EOF) {
+		t.Fatalf("%s %s: %v", method, route, err)
+	}
+	return exchange{resp.StatusCode, resp.Header, body}
+}
+
+// wantCORS reports a response without the CORS headers every response
+// needs.
+func (x exchange) wantCORS(t *testing.T, what string) {
+	t.Helper()
+	for _, h := range spec.CORSHeaders() {
+		if got := strings.Join(x.header.Values(h[0]), ", "); got != h[1] {
+			t.Errorf("%s: %s %q, want %q", what, h[0], got, h[1])
+		}
+	}
+}
+
+// wantType reports a response whose media type is not want. netlify dev
+// adds charset=utf-8 to application/json, its type of .json files.
+func (x exchange) wantType(t *testing.T, what, want string) {
+	t.Helper()
+	mt, _, err := mime.ParseMediaType(x.header.Get("Content-Type"))
+	if err != nil || mt != want {
+		t.Errorf("%s: Content-Type %q, want %s", what, x.header.Get("Content-Type"), want)
+	}
+}
+
+func doc(t *testing.T, s *build.Site, route, view string) build.Document {
+	t.Helper()
+	for _, d := range s.Documents {
+		if d.Route.Route == route && d.View == view {
+			return d
+		}
+	}
+	t.Fatalf("site %s has no document %s in view %s", s.Dir, route, view)
+	return build.Document{}
+}
+
+// devDirect asserts the answers of netlify dev that matter most, one by
+// one, and what it does where it differs from Netlify.
+func devDirect(t *testing.T, client *http.Client, s *build.Site) {
+	t.Helper()
+	for _, c := range []struct{ path, route, view string }{
+		{"/tools", "/tools", spec.ViewStandard},
+		{"/tools?view=compact", "/tools", spec.ViewCompact},
+		{"/tools?view=zz", "/tools", spec.ViewStandard},
+		{"/tools/get_forecast", "/tools/get_forecast", spec.ViewStandard},
+		{"/tools/get_forecast?view=compact", "/tools/get_forecast", spec.ViewCompact},
+		{"/tool-catalogue.json", "/tool-catalogue.json", spec.ViewStandard},
+	} {
+		d := doc(t, s, c.route, c.view)
+		x := devDo(t, client, http.MethodGet, c.path, nil)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body) {
+			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", c.path, x.status, len(x.body), len(d.Body), d.Key)
+		}
+		x.wantCORS(t, "GET "+c.path)
+		x.wantType(t, "GET "+c.path, d.ContentType)
+	}
+
+	// The lists' own keys, unknown toolIds and unknown paths: the JSON 404.
+	for _, p := range []string{"/tools/no_such_tool", "/tools/no_such_tool?view=compact", "/tools/Not-A-Tool", "/tools.json", "/tools.compact.json", "/no/such/path"} {
+		x := devDo(t, client, http.MethodGet, p, nil)
+		if x.status != http.StatusNotFound || !bytes.Equal(x.body, spec.NotFoundBody()) {
+			t.Errorf("GET %s: %d %q, want 404 %q", p, x.status, x.body, spec.NotFoundBody())
+		}
+		x.wantCORS(t, "GET "+p)
+		x.wantType(t, "GET "+p, spec.ContentTypeJSON)
+	}
+
+	// A browser's preflight: netlify dev answers OPTIONS itself, 2xx with
+	// the CORS headers of _headers, which is what a preflight needs.
+	x := devDo(t, client, http.MethodOptions, "/tools/get_forecast", map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match"})
+	if x.status < 200 || x.status > 299 {
+		t.Errorf("OPTIONS: %d, want 2xx", x.status)
+	}
+	x.wantCORS(t, "OPTIONS")
+
+	// If-None-Match: netlify dev's weak ETag of the body, and a 304.
+	x = devDo(t, client, http.MethodGet, "/tools", nil)
+	etag := x.header.Get("ETag")
+	if etag == "" {
+		t.Fatal("GET /tools: no ETag")
+	}
+	x = devDo(t, client, http.MethodGet, "/tools", map[string]string{"If-None-Match": etag})
+	if x.status != http.StatusNotModified || len(x.body) != 0 {
+		t.Errorf("If-None-Match: %s: %d with %d bytes, want 304 without a body", etag, x.status, len(x.body))
+	}
+	x.wantCORS(t, "304")
+	if x = devDo(t, client, http.MethodGet, "/tools", map[string]string{"If-None-Match": `"other"`}); x.status != http.StatusOK {
+		t.Errorf("If-None-Match of another ETag: %d, want 200", x.status)
+	}
+
+	// Where netlify dev differs from Netlify: the type of the extension,
+	// not that of _headers, on the AI catalog.
+	x = devDo(t, client, http.MethodGet, spec.RouteAICatalog, nil)
+	x.wantType(t, "GET "+spec.RouteAICatalog+" under netlify dev", spec.ContentTypeJSON)
+	x.wantCORS(t, "GET "+spec.RouteAICatalog)
+}
