@@ -76,7 +76,7 @@ func (g Gap) label() string {
 
 // netlifyInstead is the remedy of every gap: Netlify cannot be told
 // otherwise.
-const netlifyInstead = "publish to S3 behind CloudFront, whose functions answer them as signpost serve does; browsers and clients work without it"
+const netlifyInstead = "none on Netlify; S3 behind CloudFront answers exactly"
 
 // Site is what Layout makes of one site: the two rule files, and the gaps.
 type Site struct {
@@ -186,16 +186,16 @@ func Layout(s *build.Site) (Site, error) {
 		{
 			Kind:        KindPreflight,
 			Route:       EveryRoute,
-			Requirement: "OPTIONS answered 204 with Allow: " + spec.AllowMethods + ", Access-Control-Max-Age: " + spec.PreflightMaxAge + " and the CORS headers",
-			Served:      "Netlify's own answer to OPTIONS, with the CORS headers of " + HeadersFile + " but without Allow, a header Netlify keeps for itself, or Access-Control-Max-Age",
-			Fix:         "nothing is needed for a browser's preflight, which the CORS headers pass; for the exact answer, " + netlifyInstead,
+			Requirement: "OPTIONS answered 204 with Allow: " + spec.AllowMethods + " and Access-Control-Max-Age: " + spec.PreflightMaxAge,
+			Served:      "its own answer, with the CORS headers of " + HeadersFile + " (all a browser's preflight needs) but no Allow or Access-Control-Max-Age",
+			Fix:         netlifyInstead,
 		},
 		{
 			Kind:        KindMethods,
 			Route:       EveryRoute,
-			Requirement: "POST, PUT, DELETE and other methods answered 405 with Allow: " + spec.AllowMethods + " and the JSON error document",
-			Served:      "Netlify's own answer to them",
-			Fix:         "clients only GET and HEAD a catalog; for the exact answer, " + netlifyInstead,
+			Requirement: "other methods than GET, HEAD and OPTIONS answered 405 with the JSON error document",
+			Served:      "its own answer (clients only GET and HEAD a catalog)",
+			Fix:         netlifyInstead,
 		},
 	}, gaps...)
 	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Gaps: gaps}, nil

@@ -415,6 +415,8 @@ func TestInitActionlint(t *testing.T) {
 		{publishPages, true, false},
 		{publishS3, false, true},
 		{publishPages, true, true},
+		{publishNetlify, false, false},
+		{publishNetlify, true, true},
 	} {
 		name := c.publish
 		if c.sub {

@@ -30,13 +30,16 @@ const (
 const (
 	PublishS3    = "s3"
 	PublishPages = "pages"
-	PublishNone  = "none"
+	// PublishNetlify builds for Netlify and deploys with the Netlify CLI.
+	PublishNetlify = "netlify"
+	PublishNone    = "none"
 )
 
 // The names of the targets of signpost.yaml that the workflow publishes to.
 const (
-	targetS3    = "production"
-	targetPages = "pages"
+	targetS3      = "production"
+	targetPages   = "pages"
+	targetNetlify = "netlify"
 )
 
 // Patterns of the values init writes into YAML, from the JSON Schemas of
@@ -174,7 +177,7 @@ func (e *OptionError) Message(name func(Field) string) string {
 	case badRoleARN:
 		return fmt.Sprintf("%s %q is not an IAM role ARN like arn:aws:iam::111122223333:role/signpost-publish", field, e.Value)
 	case unknownPublish:
-		return fmt.Sprintf("%s %q must be %s, %s or %s", field, e.Value, PublishS3, PublishPages, PublishNone)
+		return fmt.Sprintf("%s %q must be %s, %s, %s or %s", field, e.Value, PublishS3, PublishPages, PublishNetlify, PublishNone)
 	}
 	return fmt.Sprintf("%s %q cannot be used", field, e.Value)
 }
@@ -216,7 +219,7 @@ func (o Options) data() (templateData, error) {
 	switch d.Publish {
 	case "":
 		d.Publish = PublishNone
-	case PublishS3, PublishPages, PublishNone:
+	case PublishS3, PublishPages, PublishNetlify, PublishNone:
 	default:
 		return templateData{}, &OptionError{Field: FieldPublish, Value: d.Publish, problem: unknownPublish}
 	}
@@ -288,6 +291,8 @@ func (o Options) data() (templateData, error) {
 		}
 	case PublishPages:
 		d.Target = targetPages
+	case PublishNetlify:
+		d.Target = targetNetlify
 	}
 	return d, nil
 }

@@ -203,6 +203,8 @@ func printNext(w io.Writer, p place, files []file, d templateData, ignore []stri
 		fmt.Fprintf(&b, "The README says how to set up the IAM role that %s assumes.\n", wf)
 	case PublishPages:
 		b.WriteString("Before the first publish, set Source to \"GitHub Actions\" in the repository's Settings > Pages.\n")
+	case PublishNetlify:
+		b.WriteString("Before the first publish, add the repository secrets NETLIFY_AUTH_TOKEN and NETLIFY_SITE_ID (the README says how).\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -16,7 +16,7 @@ import (
 // templateData is what the templates under templates/init are filled with.
 type templateData struct {
 	Origin, Publisher, DisplayName string
-	// Publish is s3, pages or none; Target the name of the target of
+	// Publish is s3, pages, netlify or none; Target the name of the target of
 	// signpost.yaml that the workflow publishes to, "" for none.
 	Publish, Target string
 	// Bucket, Region and RoleARN are set for s3; BucketSet and RoleARNSet
