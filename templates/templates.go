@@ -1,6 +1,7 @@
 // Package templates holds the text signpost writes out for its users: the
 // CloudFront Functions that route the HTTP contract to S3 objects
-// (cloudfront/), and the starter catalog repository of signpost init with
+// (cloudfront/), the Netlify Function of a site built for Netlify
+// (netlify/), and the starter catalog repository of signpost init with
 // its GitHub Actions workflow, which publishes to S3 or GitHub Pages (init/;
 // files named github/ and gitignore there are written as .github/ and
 // .gitignore, since embedding skips dot-names). aws/ is documentation: a
@@ -15,6 +16,13 @@ import "embed"
 //
 //go:embed cloudfront/*.js.tmpl
 var CloudFront embed.FS
+
+// Netlify holds netlify/documents.mjs.tmpl, the text/template source of the
+// Netlify Function that serves a site's documents whose media type is not
+// application/json.
+//
+//go:embed netlify/*.mjs.tmpl
+var Netlify embed.FS
 
 // Init holds the starter catalog repository that signpost init writes, as
 // text/template sources under init/: each file's path below init/, without

@@ -78,12 +78,17 @@ func (g Gap) label() string {
 // otherwise.
 const netlifyInstead = "none on Netlify; S3 behind CloudFront answers exactly"
 
-// Site is what Layout makes of one site: the two rule files, and the gaps.
+// Site is what Layout makes of one site: the two rule files, the Netlify
+// Function, and the gaps.
 type Site struct {
 	// Headers and Redirects are the bodies of HeadersFile and
 	// RedirectsFile.
 	Headers, Redirects []byte
-	Gaps               []Gap
+	// Function is the body of FunctionFile, nil when no document needs it;
+	// FunctionRoutes the routes it serves.
+	Function       []byte
+	FunctionRoutes []string
+	Gaps           []Gap
 }
 
 // Layout writes the _headers and _redirects of a site whose documents sit
@@ -121,6 +126,7 @@ func Layout(s *build.Site) (Site, error) {
 		}
 		routes = append(routes, routeDocs{d.Route.Route, []build.Document{d}})
 	}
+	function, functionRoutes := Function(s)
 	var gaps []Gap
 	headed := map[string]bool{}
 	var listKeys []string
@@ -128,6 +134,10 @@ func Layout(s *build.Site) (Site, error) {
 	for _, r := range routes {
 		if err := checkRoute(s, r.route); err != nil {
 			return Site{}, err
+		}
+		if slices.Contains(functionRoutes, r.route) {
+			// The function sends every header and picks the view.
+			continue
 		}
 		docs := slices.Clone(r.docs)
 		slices.SortStableFunc(docs, func(a, b build.Document) int {
@@ -169,6 +179,11 @@ func Layout(s *build.Site) (Site, error) {
 		}
 	}
 	header(notFound, spec.ContentTypeJSON, spec.ErrorCacheControl)
+	red.WriteString("# The error document and the function's source are no document's path: a 404.\n")
+	fmt.Fprintf(&red, "%s %s 404!\n", notFound, notFound)
+	if function != nil {
+		fmt.Fprintf(&red, "/%s/* %s 404!\n", strings.SplitN(FunctionsDir, "/", 2)[0], notFound)
+	}
 	if len(listKeys) > 0 {
 		red.WriteString("# The tool lists' own keys are no document's path: a 404, as on CloudFront.\n")
 		for _, k := range listKeys {
@@ -198,7 +213,7 @@ func Layout(s *build.Site) (Site, error) {
 			Fix:         netlifyInstead,
 		},
 	}, gaps...)
-	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Gaps: gaps}, nil
+	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Function: function, FunctionRoutes: functionRoutes, Gaps: gaps}, nil
 }
 
 // checkRoute refuses a route Netlify's rules cannot name, or that is no
@@ -283,6 +298,9 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 			build.File{Path: path.Join(s.Dir, RedirectsFile), Body: l.Redirects},
 			build.File{Path: path.Join(s.Dir, spec.ErrorDocumentKey), Body: spec.NotFoundBody()},
 		)
+		if l.Function != nil {
+			laid.Files = append(laid.Files, build.File{Path: functionPath(s), Body: l.Function})
+		}
 		routes, exact := counts(s, l.Gaps)
 		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: l.Gaps})
 	}

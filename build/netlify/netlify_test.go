@@ -2,8 +2,10 @@ package netlify
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,8 +16,10 @@ import (
 
 // TestLayoutRules holds the rules of each site of the example to the
 // route table: every route and view rewritten to its key, the compact view
-// first, every key and route with its exact headers, the lists' keys and
-// unknown paths the JSON 404.
+// first, every key and route with its exact headers, the lists' keys, the
+// error document, the function's source and unknown paths the JSON 404;
+// the routes of a type other than application/json served by the Netlify
+// Function alone.
 func TestLayoutRules(t *testing.T) {
 	b := buildtest.Example(t)
 	for _, s := range b.Sites {
@@ -25,7 +29,31 @@ func TestLayoutRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			red, hdr := string(l.Redirects), string(l.Headers)
+			fn, routes := Function(s)
+			if !bytes.Equal(fn, l.Function) || !slices.Equal(routes, l.FunctionRoutes) || len(routes) == 0 {
+				t.Fatalf("the function serves %v, want the example's cards and AI catalog", l.FunctionRoutes)
+			}
+			paths, _ := json.Marshal(routes)
+			if !strings.Contains(string(fn), "path: "+string(paths)+",") {
+				t.Errorf("%s: config.path is not %s", FunctionFile, paths)
+			}
 			for _, d := range s.Documents {
+				if slices.Contains(routes, d.Route.Route) {
+					// The function sends its headers: no rule may name it.
+					if d.ContentType == spec.ContentTypeJSON && d.View == spec.ViewStandard {
+						t.Errorf("the function serves %s, whose standard view is %s", d.Route.Route, d.ContentType)
+					}
+					if strings.Contains(hdr, d.Route.Route+"\n") || strings.Contains(red, d.Route.Route+" ") {
+						t.Errorf("a rule names %s, which the function serves", d.Route.Route)
+					}
+					if !strings.Contains(string(fn), jsString(d.ETag)) {
+						t.Errorf("%s: no ETag %s of %s", FunctionFile, d.ETag, d.Route.Route)
+					}
+					continue
+				}
+				if d.ContentType != spec.ContentTypeJSON {
+					t.Errorf("%s is %s, but the function does not serve it", d.Route.Route, d.ContentType)
+				}
 				rule := headerRule(d.Key, d.ContentType, d.CacheControl)
 				if !strings.Contains(hdr, rule) {
 					t.Errorf("%s: no rule\n%s", HeadersFile, rule)
@@ -53,6 +81,8 @@ func TestLayoutRules(t *testing.T) {
 			for _, want := range []string{
 				"/tools.json /" + spec.ErrorDocumentKey + " 404!\n",
 				"/tools.compact.json /" + spec.ErrorDocumentKey + " 404!\n",
+				"/" + spec.ErrorDocumentKey + " /" + spec.ErrorDocumentKey + " 404!\n",
+				"/netlify/* /" + spec.ErrorDocumentKey + " 404!\n",
 			} {
 				if !strings.Contains(red, want) {
 					t.Errorf("%s: no rule %q", RedirectsFile, want)
@@ -141,7 +171,7 @@ func TestWrite(t *testing.T) {
 		if !bytes.Equal(read(out, s.Dir+"/"+spec.ErrorDocumentKey), spec.NotFoundBody()) {
 			t.Errorf("%s: the error document differs", s.Dir)
 		}
-		for _, f := range []string{HeadersFile, RedirectsFile} {
+		for _, f := range []string{HeadersFile, RedirectsFile, FunctionFile} {
 			if !bytes.Equal(read(out, s.Dir+"/"+f), read(again, s.Dir+"/"+f)) {
 				t.Errorf("%s/%s differs between two writes", s.Dir, f)
 			}
