@@ -16,9 +16,13 @@ ACTIONLINT_VERSION := v1.7.12
 # snapshot release; .github/workflows/release.yml runs the same version.
 GORELEASER := bin/goreleaser
 GORELEASER_VERSION := v2.15.1
-# Netlify's CLI, for the tests that serve a Netlify build under netlify dev.
-NETLIFY_CLI := bin/npm-netlify/node_modules/.bin/netlify
+# Netlify's CLI, for the tests that serve a Netlify build under netlify dev;
+# the version the workflow of signpost init deploys with. netlify-cli needs
+# Node.js 22.13 or later, so the registry's Node.js for this platform comes
+# beside it (the same version as the one beside wrangler).
+NETLIFY_CLI := bin/npm-netlify/node_modules/netlify-cli/bin/run.js
 NETLIFY_CLI_VERSION := 27.10.2
+NETLIFY_NODE_VERSION := 26.10.0
 
 .PHONY: all build test check lint fmt vet staticcheck bench tools clean
 
@@ -73,7 +77,9 @@ $(GORELEASER):
 	GOBIN=$(BIN) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
 $(NETLIFY_CLI):
-	npm install --prefix bin/npm-netlify --no-audit --no-fund netlify-cli@$(NETLIFY_CLI_VERSION)
+	npm install --prefix bin/npm-netlify --no-audit --no-fund --save-exact \
+		netlify-cli@$(NETLIFY_CLI_VERSION) \
+		node-$$(node -p 'process.platform + "-" + process.arch')@$(NETLIFY_NODE_VERSION)
 
 clean:
 	rm -rf $(BIN) site dist

@@ -202,14 +202,14 @@ func Layout(s *build.Site) (Site, error) {
 			Kind:        KindPreflight,
 			Route:       EveryRoute,
 			Requirement: "OPTIONS answered 204 with Allow: " + spec.AllowMethods + " and Access-Control-Max-Age: " + spec.PreflightMaxAge,
-			Served:      "its own answer, with the CORS headers of " + HeadersFile + " (all a browser's preflight needs) but no Allow or Access-Control-Max-Age",
+			Served:      "its own answer, with the CORS headers of " + HeadersFile + " (all a browser's preflight needs) but no Allow or Access-Control-Max-Age, on every route but those of the Netlify Function, which answers exactly",
 			Fix:         netlifyInstead,
 		},
 		{
 			Kind:        KindMethods,
 			Route:       EveryRoute,
 			Requirement: "other methods than GET, HEAD and OPTIONS answered 405 with the JSON error document",
-			Served:      "its own answer (clients only GET and HEAD a catalog)",
+			Served:      "its own answer (clients only GET and HEAD a catalog), on every route but those of the Netlify Function, which answers exactly",
 			Fix:         netlifyInstead,
 		},
 	}, gaps...)
@@ -271,17 +271,20 @@ type reportSite struct {
 	Dir    string `json:"dir"`
 	// Routes counts the site's routes and views; Exact those Netlify
 	// serves exactly as the contract says to GET and HEAD.
-	Routes int   `json:"routes"`
-	Exact  int   `json:"exact"`
-	Gaps   []Gap `json:"gaps"`
+	Routes int `json:"routes"`
+	Exact  int `json:"exact"`
+	// Function lists the routes the Netlify Function serves.
+	Function []string `json:"function"`
+	Gaps     []Gap    `json:"gaps"`
 }
 
 // Write writes the build b for Netlify to the folder out, atomically, as
 // build.Output.Write does: the normal layout (public/, or tenants/ID/ for
 // each tenant), each folder a Netlify site of its own with its documents at
-// their keys and the _headers, _redirects and error document Layout
-// describes; the route table, unchanged; netlify-report.json, the gaps of
-// each site; and the build's Files beside them. It returns the gaps, one
+// their keys and the _headers, _redirects, Netlify Function and error
+// document Layout describes; the route table, unchanged;
+// netlify-report.json, the gaps of each site and the routes of its
+// function; and the build's Files beside them. It returns the gaps, one
 // slice per site of b.Sites. A failed Write leaves out as it was.
 func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 	laid := &build.Output{Sites: b.Sites, Files: slices.Clone(b.Files)}
@@ -302,7 +305,11 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 			laid.Files = append(laid.Files, build.File{Path: functionPath(s), Body: l.Function})
 		}
 		routes, exact := counts(s, l.Gaps)
-		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: l.Gaps})
+		fn := l.FunctionRoutes
+		if fn == nil {
+			fn = []string{}
+		}
+		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Function: fn, Gaps: l.Gaps})
 	}
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {

@@ -65,8 +65,12 @@ func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
 		sb.WriteString("  Deploy each tenants/ID folder as a Netlify site of its own, at its tenant's origin.\n")
 	}
 	sb.WriteString("  Deploy the folder as it is (netlify deploy --dir), with " + HeadersFile + " and " + RedirectsFile + " at its top, and serve it at the root of its origin, as signpost.yaml's origin says.\n")
-	sb.WriteString("  Netlify sends strong ETags of its own, not those of " + build.RouteTableFile + ", and answers If-None-Match with 304; that is not a gap.\n")
-	sb.WriteString("  netlify dev serves a folder with its own Content-Type (by extension) and Cache-Control, not those of " + HeadersFile + ", and weak ETags: check a deployed site, not netlify dev, for those.\n")
+	sb.WriteString("  Netlify sends strong ETags of its own on the files it serves, not those of " + build.RouteTableFile + ", and answers If-None-Match with 304; that is not a gap.\n")
+	if fn := functionCount(sites); fn > 0 {
+		fmt.Fprintf(&sb, "  %s whose media type is not application/json (the cards and the AI catalog) %s served by the Netlify Function %s, with every header: deploy it with its site (netlify deploy --functions DIR/%s); each request to one is a function invocation of the Netlify plan.\n",
+			english.Count(fn, "route", "routes"), english.Plural(fn, "is", "are"), FunctionFile, FunctionsDir)
+	}
+	sb.WriteString("  netlify dev sends Cache-Control: public, max-age=0 and weak ETags of its own on the other files, over " + HeadersFile + ": check a deployed site, not netlify dev, for Cache-Control and ETags.\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -87,4 +91,14 @@ func writeKind(sb *strings.Builder, gaps []Gap) {
 		labels[i] = g.label()
 	}
 	fmt.Fprintf(sb, "  %d routes (%s): need their own headers per view; Netlify serves %s. Fix: %s.\n", len(gaps), strings.Join(labels, ", "), gaps[0].Served, gaps[0].Fix)
+}
+
+// functionCount counts the routes the Netlify Functions of sites serve.
+func functionCount(sites []*build.Site) int {
+	n := 0
+	for _, s := range sites {
+		_, routes := Function(s)
+		n += len(routes)
+	}
+	return n
 }
