@@ -16,13 +16,20 @@ ACTIONLINT_VERSION := v1.7.12
 # snapshot release; .github/workflows/release.yml runs the same version.
 GORELEASER := bin/goreleaser
 GORELEASER_VERSION := v2.15.1
+# The npm registry's Node.js for this platform, installed beside each npm CLI
+# below (wrangler needs Node.js 22 or later, netlify-cli 22.13 or later), so
+# that the tests do not depend on the machine's node, which only runs npm.
+NODE_VERSION := 26.10.0
+NODE_PACKAGE = node-$$(node -p 'process.platform + "-" + process.arch')@$(NODE_VERSION)
 # Cloudflare's CLI, whose wrangler dev (workerd) the tests of build/cloudflare
 # serve each built site with; the same version as cloudflare.WranglerVersion,
-# which the workflow of signpost init deploys with. wrangler needs Node.js 22
-# or later, so the registry's Node.js for this platform comes beside it.
+# which the workflow of signpost init deploys with.
 WRANGLER := bin/npm-cloudflare/node_modules/wrangler/bin/wrangler.js
 WRANGLER_VERSION := 4.164.0
-WRANGLER_NODE_VERSION := 26.10.0
+# Netlify's CLI, for the tests that serve a Netlify build under netlify dev;
+# the version the workflow of signpost init deploys with.
+NETLIFY_CLI := bin/npm-netlify/node_modules/netlify-cli/bin/run.js
+NETLIFY_CLI_VERSION := 27.10.2
 
 .PHONY: all build test check lint fmt vet staticcheck bench tools clean
 
@@ -36,7 +43,7 @@ build:
 ## publish and check a catalog of 22,000 documents against real servers: on
 ## a busy 2-core machine the package takes longer than go test's default
 ## 10 minutes, so the bound is 30.
-test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER)
+test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -62,7 +69,7 @@ staticcheck: $(STATICCHECK)
 bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
-tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER)
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -78,8 +85,11 @@ $(GORELEASER):
 
 $(WRANGLER):
 	npm install --prefix bin/npm-cloudflare --no-audit --no-fund --save-exact \
-		wrangler@$(WRANGLER_VERSION) \
-		node-$$(node -p 'process.platform + "-" + process.arch')@$(WRANGLER_NODE_VERSION)
+		wrangler@$(WRANGLER_VERSION) $(NODE_PACKAGE)
+
+$(NETLIFY_CLI):
+	npm install --prefix bin/npm-netlify --no-audit --no-fund --save-exact \
+		netlify-cli@$(NETLIFY_CLI_VERSION) $(NODE_PACKAGE)
 
 clean:
 	rm -rf $(BIN) site dist

@@ -92,12 +92,14 @@ func (c *Config) APIVersionOrDefault() string {
 }
 
 // Target is one place the site is published: an S3 bucket, usually behind
-// a CloudFront distribution, GitHub Pages, or Cloudflare.
+// a CloudFront distribution, GitHub Pages, Cloudflare or Netlify.
 type Target struct {
 	S3          *S3Target
 	CloudFront  *CloudFrontTarget
 	GitHubPages bool
 	Cloudflare  *CloudflareTarget
+	// Netlify lays each site out for a Netlify site of its own.
+	Netlify bool
 }
 
 // CloudflareTarget is a Worker with static assets per site; Name, when

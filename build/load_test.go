@@ -207,6 +207,7 @@ func TestTargets(t *testing.T) {
   pages: {githubPages: {}}
   cf: {cloudflare: {}}
   workers: {cloudflare: {name: discovery}}
+  nl: {netlify: {}}
 `,
 		"t.yaml": "tools:\n" + tool(),
 	})
@@ -216,6 +217,7 @@ func TestTargets(t *testing.T) {
 		"pages":      {GitHubPages: true},
 		"cf":         {Cloudflare: &CloudflareTarget{}},
 		"workers":    {Cloudflare: &CloudflareTarget{Name: "discovery"}},
+		"nl":         {Netlify: true},
 	}
 	if diff := cmp.Diff(want, cat.Config.Targets); diff != "" {
 		t.Errorf("targets (-want +got):\n%s", diff)
@@ -232,18 +234,20 @@ func TestTargets(t *testing.T) {
   fine: {s3: {bucket: abc, prefix: "sites/.well-known-ish/v1"}}
   cfboth: {cloudflare: {}, githubPages: {}}
   none: {cloudflare: {}, s3: {bucket: abc}}
+  cfnl: {cloudflare: {}, netlify: {}}
 `,
 		"t.yaml": "tools:\n" + tool(),
 	},
-		"signpost.yaml:3:9: target both: choose one of s3, githubPages, cloudflare or netlify: declare two targets to publish to both",
+		"signpost.yaml:3:9: target both: choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several",
 		"signpost.yaml:4:8: target cdn: cloudfront fronts an S3 bucket: add s3",
 		"signpost.yaml:5:10: target plain: endpoint \"http://s3.example.net\" must use https: plain http is only for loopback hosts",
 		"signpost.yaml:6:7: target up: s3.prefix \"../other\" must not have \".\" or \"..\" segments: the site's objects would land outside the prefix",
 		"signpost.yaml:7:8: target dot: s3.prefix \"a/./b\" must not have \".\" or \"..\" segments: the site's objects would land outside the prefix",
 		"signpost.yaml:8:13: target manifest: s3.prefix \".signpost-manifest.json\" must not have a segment starting with .signpost-: publish keeps its own objects under such names",
 		"signpost.yaml:9:11: target shadow: s3.prefix \"sites/.Signpost-x\" must not have a segment starting with .signpost-: publish keeps its own objects under such names",
-		"signpost.yaml:11:11: target cfboth: choose one of s3, githubPages, cloudflare or netlify: declare two targets to publish to both",
-		"signpost.yaml:12:9: target none: choose one of s3, githubPages, cloudflare or netlify: declare two targets to publish to both",
+		"signpost.yaml:11:11: target cfboth: choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several",
+		"signpost.yaml:12:9: target none: choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several",
+		"signpost.yaml:13:9: target cfnl: choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several",
 	)
 }
 

@@ -17,6 +17,7 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 	if c, ok := m["cloudflare"].(map[string]any); ok {
 		t.Cloudflare = &CloudflareTarget{Name: str(c, "name")}
 	}
+	_, t.Netlify = m["netlify"]
 	if s3, ok := m["s3"].(map[string]any); ok {
 		t.S3 = &S3Target{Bucket: str(s3, "bucket"), Region: str(s3, "region"), Prefix: str(s3, "prefix"), Endpoint: str(s3, "endpoint")}
 	}
@@ -34,12 +35,18 @@ func decodeTarget(m map[string]any, tenants []string) (Target, string) {
 			return t, "s3.prefix " + s3Problems[0].Message
 		}
 	}
+	hosts := 0
+	for _, on := range []bool{t.S3 != nil, t.GitHubPages, t.Cloudflare != nil, t.Netlify} {
+		if on {
+			hosts++
+		}
+	}
 	switch {
-	case t.S3 != nil && t.GitHubPages, t.Cloudflare != nil && (t.S3 != nil || t.GitHubPages):
-		return t, "choose one of s3, githubPages, cloudflare or netlify: declare two targets to publish to both"
+	case hosts > 1:
+		return t, "choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several"
 	case t.CloudFront != nil && t.S3 == nil:
 		return t, "cloudfront fronts an S3 bucket: add s3"
-	case t.S3 == nil && !t.GitHubPages && t.Cloudflare == nil:
+	case hosts == 0:
 		return t, "needs s3, githubPages, cloudflare or netlify"
 	case len(s3Problems) > 0:
 		return t, s3Problems[0].Message
@@ -200,6 +207,8 @@ func gateProblem(t Target, tenant string) string {
 		return "tenant " + tenant + " is gated (gate: token), and GitHub Pages serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate"
 	case t.Cloudflare != nil:
 		return "tenant " + tenant + " is gated (gate: token), and the Cloudflare Worker signpost writes serves every document to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate"
+	case t.Netlify:
+		return "tenant " + tenant + " is gated (gate: token), and a Netlify site of static files serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate"
 	case t.CloudFront == nil:
 		return "tenant " + tenant + " is gated (gate: token): the target needs the CloudFront distribution whose viewer-request function checks the tokens: add cloudfront with the tenant's distributionId, functionName and keyValueStoreArn"
 	}

@@ -101,6 +101,7 @@ targets:
         acme: {distributionId: E1}
         globex: {distributionId: E2, functionName: globex, keyValueStoreArn: "arn:aws:cloudfront::123456789012:key-value-store/0a1b2c3d-4e5f-6789-abcd-ef0123456789"}
   workers: {cloudflare: {}}
+  nl: {netlify: {}}
 `,
 		"tools/a.yaml": "tools:\n" + tool(),
 	},
@@ -108,5 +109,6 @@ targets:
 		`signpost.yaml:7:11: target bucket: tenant globex is gated (gate: token): the target needs the CloudFront distribution whose viewer-request function checks the tokens: add cloudfront with the tenant's distributionId, functionName and keyValueStoreArn`,
 		`signpost.yaml:8:3: target half: tenant globex is gated (gate: token): its distribution needs functionName, so that publish keeps its gate current, and keyValueStoreArn, the store its viewer-request function reads the keys from`,
 		`signpost.yaml:17:12: target workers: tenant globex is gated (gate: token), and the Cloudflare Worker signpost writes serves every document to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate`,
+		`signpost.yaml:18:7: target nl: tenant globex is gated (gate: token), and a Netlify site of static files serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate`,
 	)
 }

@@ -1,11 +1,13 @@
 // Package templates holds the text signpost writes out for its users: the
 // CloudFront Functions that route the HTTP contract to S3 objects
 // (cloudfront/), the Cloudflare Worker that serves it from static assets
-// (cloudflare/), and the starter catalog repository of signpost init with
-// its GitHub Actions workflow, which publishes to S3 or GitHub Pages (init/;
-// files named github/ and gitignore there are written as .github/ and
-// .gitignore, since embedding skips dot-names). aws/ is documentation: a
-// CloudFormation example of S3 behind CloudFront, not embedded.
+// (cloudflare/), the Netlify Function of a site built for Netlify
+// (netlify/), and the starter catalog repository of signpost init with its
+// GitHub Actions workflow, which publishes to S3, GitHub Pages, Cloudflare
+// or Netlify (init/; files named github/ and gitignore there are written as
+// .github/ and .gitignore, since embedding skips dot-names). aws/ is
+// documentation: a CloudFormation example of S3 behind CloudFront, not
+// embedded.
 package templates
 
 import "embed"
@@ -22,6 +24,13 @@ var CloudFront embed.FS
 //
 //go:embed cloudflare/*.js.tmpl
 var Cloudflare embed.FS
+
+// Netlify holds netlify/documents.mjs.tmpl, the text/template source of the
+// Netlify Function that serves a site's documents whose media type is not
+// application/json.
+//
+//go:embed netlify/*.mjs.tmpl
+var Netlify embed.FS
 
 // Init holds the starter catalog repository that signpost init writes, as
 // text/template sources under init/: each file's path below init/, without

@@ -15,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/build/netlify"
 	"github.com/signpost-dev/signpost/build/pages"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -64,14 +65,14 @@ status is 1. The temporary folders are removed either way.`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Out, "out", "o", opts.Out, "output folder")
-	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages target lays the site out for Pages and reports what Pages cannot serve, a Cloudflare target writes a Worker with static assets per site")
+	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages, Cloudflare or Netlify target lays the site out for that host and reports what it cannot serve")
 	cmd.Flags().BoolVar(&opts.Verify, "verify", false, "build twice more in child processes with other folders, file orders, TZ and locale, and write nothing unless all three are the same, byte for byte")
 	enumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
 	return cmd
 }
 
 // runBuild loads and compiles the catalog, lays it out for the target, and
-// writes it: diagnostics, then the Pages report or the summary, on stdout.
+// writes it: diagnostics, then the host's report and the summary, on stdout.
 func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) error {
 	if err := checkCatalogDir("build", opts.Dir); err != nil {
 		return err
@@ -109,21 +110,12 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 			return err
 		}
 	}
-	gaps, err := writeSite(ctx, b, t, opts.Out)
+	report, err := writeSite(ctx, b, t, opts.Out)
 	if err != nil {
 		return outHint(err)
 	}
-	if t.GitHubPages && opts.Format != build.FormatJSON {
-		if err := pages.WriteReport(stdout, b.Sites, gaps); err != nil {
-			return err
-		}
-	}
-	if t.Cloudflare != nil && opts.Format != build.FormatJSON {
-		sites, err := cloudflare.LayoutAll(b, t.Cloudflare.Name)
-		if err == nil {
-			err = cloudflare.WriteReport(stdout, b, sites)
-		}
-		if err != nil {
+	if report != nil && opts.Format != build.FormatJSON {
+		if err := report(stdout); err != nil {
 			return err
 		}
 	}
@@ -140,15 +132,20 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 	return nil
 }
 
-// writeSite writes b to out as the target lays it out: the Pages layout
-// (whose gaps it returns), the Cloudflare layout, or the plain build.
-func writeSite(ctx context.Context, b *build.Output, t build.Target, out string) ([][]pages.Gap, error) {
-	if t.GitHubPages {
-		return pages.Write(ctx, b, out)
-	}
-	if t.Cloudflare != nil {
-		_, err := cloudflare.Write(ctx, b, out, t.Cloudflare.Name)
-		return nil, err
+// writeSite writes b to out as the target lays it out: the Pages, Cloudflare
+// or Netlify layout, or the plain build. For a host's layout it returns the
+// printer of the host's report, what it cannot serve; nil otherwise.
+func writeSite(ctx context.Context, b *build.Output, t build.Target, out string) (func(io.Writer) error, error) {
+	switch {
+	case t.GitHubPages:
+		gaps, err := pages.Write(ctx, b, out)
+		return func(w io.Writer) error { return pages.WriteReport(w, b.Sites, gaps) }, err
+	case t.Cloudflare != nil:
+		sites, err := cloudflare.Write(ctx, b, out, t.Cloudflare.Name)
+		return func(w io.Writer) error { return cloudflare.WriteReport(w, b, sites) }, err
+	case t.Netlify:
+		gaps, err := netlify.Write(ctx, b, out)
+		return func(w io.Writer) error { return netlify.WriteReport(w, b.Sites, gaps) }, err
 	}
 	return nil, b.Write(ctx, out)
 }

@@ -11,11 +11,11 @@ import (
 
 // The publish choices of signpost init.
 const (
-	publishS3    = scaffold.PublishS3
-	publishPages = scaffold.PublishPages
-	publishNone  = scaffold.PublishNone
-	// publishCloudflare deploys each site's Worker with wrangler.
+	publishS3         = scaffold.PublishS3
+	publishPages      = scaffold.PublishPages
 	publishCloudflare = scaffold.PublishCloudflare
+	publishNetlify    = scaffold.PublishNetlify
+	publishNone       = scaffold.PublishNone
 )
 
 // initOptions are the flags of signpost init.
@@ -71,6 +71,8 @@ build, and signpost diff against the base commit in the job summary) and, with
          signpost build --target cloudflare, each site's Worker deployed with
          wrangler (cloudflare/wrangler-action), with the repository secrets
          CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID
+  netlify  signpost build --target netlify, deployed with the Netlify CLI and
+         the repository secrets NETLIFY_AUTH_TOKEN and NETLIFY_SITE_ID
   none   nothing is published (the default)
 
 --origin, --publisher and --display-name fill in signpost.yaml; without them,
@@ -123,7 +125,7 @@ and the repository's top as they were.`,
 	f.StringVar(&opts.origin, "origin", "", "https origin the site is served from (default "+scaffold.DefaultOrigin+", a placeholder)")
 	f.StringVar(&opts.publisher, "publisher", "", "the organization's domain (default: the host of --origin)")
 	f.StringVar(&opts.displayName, "display-name", "", "the organization's name as people write it (default: the publisher)")
-	enumVar(f, &opts.publish, "publish", opts.publish, []string{publishS3, publishPages, publishCloudflare, publishNone}, "what the workflow publishes to from --branch: s3, pages, cloudflare or none")
+	enumVar(f, &opts.publish, "publish", opts.publish, []string{publishS3, publishPages, publishCloudflare, publishNetlify, publishNone}, "what the workflow publishes to from --branch: s3, pages, cloudflare, netlify or none")
 	f.StringVar(&opts.bucket, "bucket", "", "S3 bucket of the production target, with --publish s3 (default: a placeholder)")
 	f.StringVar(&opts.region, "region", opts.region, "region of the bucket, with --publish s3")
 	f.StringVar(&opts.roleARN, "role-arn", "", "IAM role the workflow assumes to publish, with --publish s3 (default: a placeholder)")

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/internal/version"
@@ -114,6 +115,8 @@ var pinnedActions = []string{
 	"actions/upload-artifact@v6",
 	"actions/download-artifact@v7",
 	"aws-actions/configure-aws-credentials@v5",
+	"actions/setup-node@v5",
+	"cloudflare/wrangler-action@v3",
 }
 
 // setupSteps are the first steps of every job: check out (the whole
@@ -260,6 +263,33 @@ func TestInitWorkflow(t *testing.T) {
 		return workflowStep{Name: "Publish", Run: "signpost publish " + p.catalog + " --target production"}
 	}
 	s3Perms := map[string]string{"contents": "read", "id-token": "write"}
+	cloudflareJob := func(release string, p place) workflowJob {
+		return publishJob(release, "Publish to Cloudflare", map[string]string{"contents": "read"},
+			workflowStep{Name: "Build the site for Cloudflare", Run: "signpost build " + p.catalog + " --target cloudflare --out " + p.site},
+			workflowStep{Name: "List the sites' Workers", ID: "sites", Run: `{
+  echo 'commands<<SIGNPOST_EOF'
+  find ` + p.site + ` -name wrangler.jsonc | sort | sed 's/^/deploy --config /'
+  echo 'SIGNPOST_EOF'
+} >> "$GITHUB_OUTPUT"
+`},
+			workflowStep{Uses: "actions/setup-node@v5", With: map[string]any{"node-version": 24}},
+			workflowStep{Name: "Deploy to Cloudflare", Uses: "cloudflare/wrangler-action@v3", With: map[string]any{
+				"apiToken":        "${{ secrets.CLOUDFLARE_API_TOKEN }}",
+				"accountId":       "${{ secrets.CLOUDFLARE_ACCOUNT_ID }}",
+				"wranglerVersion": cloudflare.WranglerVersion,
+				"command":         "${{ steps.sites.outputs.commands }}",
+			}},
+		)
+	}
+	netlifyJob := func(release string, p place) workflowJob {
+		return publishJob(release, "Publish to Netlify", map[string]string{"contents": "read"},
+			workflowStep{Name: "Build the site for Netlify", Run: "signpost build " + p.catalog + " --target netlify --out " + p.site},
+			workflowStep{Uses: "actions/setup-node@v5", With: map[string]any{"node-version": 22}},
+			workflowStep{Name: "Deploy to Netlify",
+				Env: map[string]string{"NETLIFY_AUTH_TOKEN": "${{ secrets.NETLIFY_AUTH_TOKEN }}", "NETLIFY_SITE_ID": "${{ secrets.NETLIFY_SITE_ID }}"},
+				Run: "npx --yes netlify-cli@27.10.2 deploy --prod --no-build --dir " + p.site + "/public --functions " + p.site + `/public/netlify/functions --site "$NETLIFY_SITE_ID"`},
+		)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -297,6 +327,27 @@ func TestInitWorkflow(t *testing.T) {
 				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
 				"comment": commentJob(run),
 				"publish": pagesJob("v1.2.3", p),
+			}
+		}},
+		{"cloudflare", []string{"--publish", "cloudflare"}, func(p place, run string) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target cloudflare --verify --out "+p.site),
+				"comment": commentJob(run),
+				"publish": cloudflareJob("", p),
+			}
+		}},
+		{"netlify", []string{"--publish", "netlify"}, func(p place, run string) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target netlify --verify --out "+p.site),
+				"comment": commentJob(run),
+				"publish": netlifyJob("", p),
+			}
+		}},
+		{"netlify from a release", []string{"--publish", "netlify"}, func(p place, run string) map[string]workflowJob {
+			return map[string]workflowJob{
+				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target netlify --verify --out "+p.site),
+				"comment": commentJob(run),
+				"publish": netlifyJob("v1.2.3", p),
 			}
 		}},
 	}
@@ -386,6 +437,12 @@ func TestInitCatalog(t *testing.T) {
 		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1"},
 			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "Example Corp"},
 			map[string]build.Target{"production": {S3: &build.S3Target{Bucket: "acme-discovery", Region: "eu-west-1"}}}},
+		{"cloudflare", []string{"--publish", "cloudflare"},
+			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "Example Corp"},
+			map[string]build.Target{"cloudflare": {Cloudflare: &build.CloudflareTarget{}}}},
+		{"netlify", []string{"--publish", "netlify"},
+			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "Example Corp"},
+			map[string]build.Target{"netlify": {Netlify: true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -477,6 +534,8 @@ func TestInitActionlint(t *testing.T) {
 		{publishPages, true, true},
 		{publishCloudflare, false, false},
 		{publishCloudflare, true, true},
+		{publishNetlify, false, false},
+		{publishNetlify, true, true},
 	} {
 		name := c.publish
 		if c.sub {

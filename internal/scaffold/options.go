@@ -33,6 +33,8 @@ const (
 	PublishNone  = "none"
 	// PublishCloudflare deploys each site's Worker with wrangler.
 	PublishCloudflare = "cloudflare"
+	// PublishNetlify builds for Netlify and deploys with the Netlify CLI.
+	PublishNetlify = "netlify"
 )
 
 // The names of the targets of signpost.yaml that the workflow publishes to.
@@ -41,6 +43,7 @@ const (
 	targetPages = "pages"
 	// targetCloudflare is the cloudflare target of --publish cloudflare.
 	targetCloudflare = "cloudflare"
+	targetNetlify    = "netlify"
 )
 
 // Patterns of the values init writes into YAML, from the JSON Schemas of
@@ -178,7 +181,7 @@ func (e *OptionError) Message(name func(Field) string) string {
 	case badRoleARN:
 		return fmt.Sprintf("%s %q is not an IAM role ARN like arn:aws:iam::111122223333:role/signpost-publish", field, e.Value)
 	case unknownPublish:
-		return fmt.Sprintf("%s %q must be %s, %s, %s or %s", field, e.Value, PublishS3, PublishPages, PublishCloudflare, PublishNone)
+		return fmt.Sprintf("%s %q must be %s, %s, %s, %s or %s", field, e.Value, PublishS3, PublishPages, PublishCloudflare, PublishNetlify, PublishNone)
 	}
 	return fmt.Sprintf("%s %q cannot be used", field, e.Value)
 }
@@ -220,7 +223,7 @@ func (o Options) data() (templateData, error) {
 	switch d.Publish {
 	case "":
 		d.Publish = PublishNone
-	case PublishS3, PublishPages, PublishNone, PublishCloudflare:
+	case PublishS3, PublishPages, PublishCloudflare, PublishNetlify, PublishNone:
 	default:
 		return templateData{}, &OptionError{Field: FieldPublish, Value: d.Publish, problem: unknownPublish}
 	}
@@ -294,6 +297,8 @@ func (o Options) data() (templateData, error) {
 		d.Target = targetPages
 	case PublishCloudflare:
 		d.Target = targetCloudflare
+	case PublishNetlify:
+		d.Target = targetNetlify
 	}
 	return d, nil
 }

@@ -112,7 +112,7 @@ func TestOptionErrors(t *testing.T) {
 		{"control characters without s3", Options{Bucket: s("a\tb")}, FieldBucket,
 			"Bucket must not contain control characters such as newlines"},
 		{"unknown publish", Options{Publish: "ftp"}, FieldPublish,
-			`Publish "ftp" must be s3, pages, cloudflare or none`},
+			`Publish "ftp" must be s3, pages, cloudflare, netlify or none`},
 		{"origin", Options{Origin: "http://example.com"}, FieldOrigin,
 			`Origin: origin "http://example.com" must use https: plain http is only for loopback hosts`},
 		{"host of the origin", Options{Origin: "https://a_b.example.com"}, FieldPublisher,

@@ -205,6 +205,8 @@ func printNext(w io.Writer, p place, files []file, d templateData, ignore []stri
 		b.WriteString("Before the first publish, set Source to \"GitHub Actions\" in the repository's Settings > Pages.\n")
 	case PublishCloudflare:
 		b.WriteString("Before the first publish, add the repository secrets CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID; the README says how.\n")
+	case PublishNetlify:
+		b.WriteString("Before the first publish, add the repository secrets NETLIFY_AUTH_TOKEN and NETLIFY_SITE_ID; the README says how.\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

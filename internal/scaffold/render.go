@@ -17,8 +17,9 @@ import (
 // templateData is what the templates under templates/init are filled with.
 type templateData struct {
 	Origin, Publisher, DisplayName string
-	// Publish is s3, pages, cloudflare or none; Target the name of the target of
-	// signpost.yaml that the workflow publishes to, "" for none.
+	// Publish is s3, pages, cloudflare, netlify or none; Target the name of
+	// the target of signpost.yaml that the workflow publishes to, "" for
+	// none.
 	Publish, Target string
 	// Bucket, Region and RoleARN are set for s3; BucketSet and RoleARNSet
 	// say whether they came from Options or are placeholders.

@@ -11,7 +11,7 @@ import (
 // YAML, and of its .gitignore, fits in 80 columns, for every publish choice,
 // at the top and in a subfolder.
 func TestCommentWidth(t *testing.T) {
-	for _, publish := range []string{PublishS3, PublishPages, PublishCloudflare, PublishNone} {
+	for _, publish := range []string{PublishS3, PublishPages, PublishCloudflare, PublishNetlify, PublishNone} {
 		for _, c := range []struct{ catalog, release string }{{".", ""}, {"catalogs/acme", ""}, {".", "v0.10.0-rc.1"}} {
 			catalog := c.catalog
 			d := templateData{Release: c.release, Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: defaultDisplayName,
@@ -24,6 +24,8 @@ func TestCommentWidth(t *testing.T) {
 				d.Target = targetPages
 			case PublishCloudflare:
 				d.Target = targetCloudflare
+			case PublishNetlify:
+				d.Target = targetNetlify
 			}
 			files, err := render(d)
 			if err != nil {

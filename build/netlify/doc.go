@@ -1,0 +1,33 @@
+// Package netlify lays a build out for Netlify and says what Netlify cannot
+// serve of the HTTP contract.
+//
+// Netlify serves the files of a folder with the headers a _headers file
+// sets per path, and rewrites requests as a _redirects file says, matching
+// query parameters too. So a site built for Netlify is the normal build's
+// folder as it is, each document at its object key, with four files
+// beside the documents, all from the route table alone:
+//
+//   - _redirects rewrites each route and view to its document's key (the
+//     compact view by the view=compact query parameter, which must come
+//     first: the first rule that matches wins), answers the tool lists' own
+//     keys, the error document's and the function's source with a 404, as
+//     the CloudFront functions do (see cloudfront.DocumentKey), and answers
+//     every path that is no file with the JSON error document, status 404.
+//   - _headers puts the CORS headers on every response, and each route's
+//     exact Content-Type and Cache-Control on both its route and its key,
+//     since a rule may be matched against the path requested or the one a
+//     rewrite serves: no path has two rules that set one header.
+//   - netlify/functions/signpost-documents.mjs, a Netlify Function that
+//     serves every route with a document whose media type is not
+//     application/json (the cards and the AI catalog) with all its headers,
+//     the route table's ETag and 304, the preflight and the 405. netlify
+//     dev's proxy writes its static server's Content-Type (by extension;
+//     application/octet-stream for an unknown one) over that of _headers,
+//     so no file name gets those types sent; a function's response is its
+//     own there and when deployed. No rule names its routes.
+//   - .signpost-404.json, the error document, served with no-store.
+//
+// Netlify answers preflights and methods other than GET and HEAD itself on
+// the other routes, and sends ETags of its own; the report lists the first
+// two as gaps.
+package netlify

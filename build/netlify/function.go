@@ -1,0 +1,102 @@
+package netlify
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+	"text/template"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/templates"
+)
+
+// FunctionsDir is the folder of a site's Netlify Functions, below the site's
+// folder: Netlify's default, so that netlify dev run in the site's folder
+// finds it; a deploy names it (netlify deploy --functions).
+const FunctionsDir = "netlify/functions"
+
+// FunctionFile is the Netlify Function of a site, below its folder.
+const FunctionFile = FunctionsDir + "/signpost-documents.mjs"
+
+var functionTemplate = template.Must(template.New("netlify").ParseFS(templates.Netlify, "netlify/*.mjs.tmpl"))
+
+// functionRoute reports whether d's route is one the Netlify Function
+// serves: a document whose media type is not application/json, the type
+// Netlify's static layer gives a .json file under netlify dev whatever
+// _headers says.
+func functionRoute(d build.Document) bool {
+	return d.ContentType != spec.ContentTypeJSON
+}
+
+// Function writes the Netlify Function of the site s: every view of each
+// route with a document functionRoute chooses, each with its Content-Type,
+// Cache-Control and ETag, answered with the CORS headers, 304 to a
+// matching If-None-Match, the preflight and the 405 of the contract. It
+// returns the routes it serves, in the order of the site's documents, and
+// nil and no routes when there is no such document.
+func Function(s *build.Site) ([]byte, []string) {
+	var routes []string
+	served := map[string]bool{}
+	for _, d := range s.Documents {
+		if functionRoute(d) && !served[d.Route.Route] {
+			served[d.Route.Route] = true
+			routes = append(routes, d.Route.Route)
+		}
+	}
+	if len(routes) == 0 {
+		return nil, nil
+	}
+	byRoute := map[string][]build.Document{}
+	for _, d := range s.Documents {
+		if served[d.Route.Route] {
+			byRoute[d.Route.Route] = append(byRoute[d.Route.Route], d)
+		}
+	}
+	docs := make([]string, len(routes))
+	for i, r := range routes {
+		var views []string
+		for _, d := range byRoute[r] {
+			views = append(views, fmt.Sprintf("%s: [%s, %s, %s, %s]", jsString(d.View),
+				jsString(d.ContentType), jsString(d.CacheControl), jsString(d.ETag),
+				jsString(base64.StdEncoding.EncodeToString(d.Body))))
+		}
+		docs[i] = fmt.Sprintf("%s: { %s }", jsString(r), strings.Join(views, ", "))
+	}
+	cors := map[string]string{}
+	for _, h := range spec.CORSHeaders() {
+		cors[h[0]] = h[1]
+	}
+	corsJSON, _ := json.Marshal(cors)
+	pathsJSON, _ := json.Marshal(routes)
+	var buf bytes.Buffer
+	err := functionTemplate.ExecuteTemplate(&buf, "documents.mjs.tmpl", map[string]any{
+		"Site":      s.Dir,
+		"CORS":      string(corsJSON),
+		"Allow":     jsString(spec.AllowMethods),
+		"MaxAge":    jsString(spec.PreflightMaxAge),
+		"Standard":  jsString(spec.ViewStandard),
+		"NotFound":  jsString(spec.NotFoundMessage),
+		"Documents": docs,
+		"Paths":     string(pathsJSON),
+	})
+	if err != nil {
+		// The data are strings made here: a failure is a bug in the template.
+		panic("netlify: documents.mjs.tmpl: " + err.Error())
+	}
+	return buf.Bytes(), routes
+}
+
+// jsString returns s as a JavaScript string literal. JSON is one, and
+// encoding/json escapes <, >, &, U+2028 and U+2029 besides, so the literal
+// is safe anywhere in a module.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// functionPath is the site-relative path of the function's file.
+func functionPath(s *build.Site) string { return path.Join(s.Dir, FunctionFile) }

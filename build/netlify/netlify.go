@@ -1,0 +1,340 @@
+package netlify
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// ReportFile is the name of the Netlify report in a build output folder:
+// for each site, the requirements Netlify cannot meet.
+const ReportFile = "netlify-report.json"
+
+// ReportFormat is the version of the Netlify report's layout.
+const ReportFormat = 1
+
+// The files of a site's folder that tell Netlify how to serve it.
+const (
+	// HeadersFile sets the headers of each path.
+	HeadersFile = "_headers"
+	// RedirectsFile rewrites each route to its document.
+	RedirectsFile = "_redirects"
+)
+
+// EveryRoute is the route of a gap every route of a site has.
+const EveryRoute = "*"
+
+// The kinds of Gap, in the order a report groups them.
+const (
+	// KindPreflight: Netlify answers OPTIONS itself.
+	KindPreflight = "preflight"
+	// KindMethods: other methods get Netlify's answer, not the JSON 405.
+	KindMethods = "methods"
+	// KindViewHeaders: two views of one route need different headers,
+	// which Netlify cannot select by query.
+	KindViewHeaders = "view-headers"
+)
+
+// kinds are the kinds of Gap in report order.
+var kinds = []string{KindPreflight, KindMethods, KindViewHeaders}
+
+// Gap is one requirement of the HTTP contract that Netlify cannot meet for
+// a route. It has the fields of a gap of the GitHub Pages report.
+type Gap struct {
+	// Kind is what kind of gap it is, such as KindPreflight.
+	Kind string `json:"kind"`
+	// Route is the route of the route table the gap is about, or
+	// EveryRoute.
+	Route string `json:"route"`
+	// View is the route's view; empty for EveryRoute.
+	View string `json:"view"`
+	// Requirement is what the contract asks.
+	Requirement string `json:"requirement"`
+	// Served is what Netlify serves instead.
+	Served string `json:"served"`
+	// Fix is how to meet the requirement: one line.
+	Fix string `json:"fix"`
+}
+
+// label is how a report names the gap's route.
+func (g Gap) label() string {
+	switch {
+	case g.Route == EveryRoute:
+		return "every route"
+	case g.View != "" && g.View != spec.ViewStandard:
+		return g.Route + "?view=" + g.View
+	}
+	return g.Route
+}
+
+// netlifyInstead is the remedy of every gap: Netlify cannot be told
+// otherwise.
+const netlifyInstead = "none on Netlify; S3 behind CloudFront answers exactly"
+
+// Site is what Layout makes of one site: the two rule files, the Netlify
+// Function, and the gaps.
+type Site struct {
+	// Headers and Redirects are the bodies of HeadersFile and
+	// RedirectsFile.
+	Headers, Redirects []byte
+	// Function is the body of FunctionFile, nil when no document needs it;
+	// FunctionRoutes the routes it serves.
+	Function       []byte
+	FunctionRoutes []string
+	Gaps           []Gap
+}
+
+// Layout writes the _headers and _redirects of a site whose documents sit
+// at their keys, with the error document at spec.ErrorDocumentKey, and
+// lists its gaps, deterministically: the rules follow the order of the
+// site's documents. It refuses a site with a route or key that cannot be
+// written in Netlify's rules, or that Netlify would not serve: one that is
+// no document's path (see cloudfront.DocumentKey) other than /tools and
+// the tool routes.
+func Layout(s *build.Site) (Site, error) {
+	var hdr, red strings.Builder
+	hdr.WriteString("# The headers of every path of this site, written by signpost build from its route table.\n")
+	hdr.WriteString("/*\n")
+	for _, h := range spec.CORSHeaders() {
+		fmt.Fprintf(&hdr, "  %s: %s\n", h[0], h[1])
+	}
+	header := func(p, contentType, cacheControl string) {
+		fmt.Fprintf(&hdr, "%s\n  Content-Type: %s\n  Cache-Control: %s\n", p, contentType, cacheControl)
+	}
+	red.WriteString("# How this site's routes reach their documents, written by signpost build from its route table.\n")
+	red.WriteString("# The first rule that matches wins; ! serves the rule even where a file is.\n")
+	notFound := "/" + spec.ErrorDocumentKey
+
+	// Which view of each route comes first: the views other than the
+	// standard one, which match by query, before it.
+	type routeDocs struct {
+		route string
+		docs  []build.Document
+	}
+	var routes []routeDocs
+	for _, d := range s.Documents {
+		if n := len(routes); n > 0 && routes[n-1].route == d.Route.Route {
+			routes[n-1].docs = append(routes[n-1].docs, d)
+			continue
+		}
+		routes = append(routes, routeDocs{d.Route.Route, []build.Document{d}})
+	}
+	function, functionRoutes := Function(s)
+	var gaps []Gap
+	headed := map[string]bool{}
+	var listKeys []string
+	var rewrites []string
+	for _, r := range routes {
+		if err := checkRoute(s, r.route); err != nil {
+			return Site{}, err
+		}
+		if slices.Contains(functionRoutes, r.route) {
+			// The function sends every header and picks the view.
+			continue
+		}
+		docs := slices.Clone(r.docs)
+		slices.SortStableFunc(docs, func(a, b build.Document) int {
+			return viewRank(a.View) - viewRank(b.View)
+		})
+		std := docs[len(docs)-1]
+		for _, d := range docs {
+			if !safePath(d.Key) {
+				return Site{}, fmt.Errorf("write build: site %s: the key %q of route %s cannot be written in Netlify's rules: use letters, digits and . _ - ~ in card paths", s.Dir, d.Key, r.route)
+			}
+			if _, ok := cloudfront.DocumentKey("/" + d.Key); !ok && "/"+d.Key != r.route {
+				listKeys = append(listKeys, d.Key)
+			}
+			if "/"+d.Key != r.route {
+				cond := ""
+				if d.View != spec.ViewStandard {
+					cond = " view=" + d.View
+				}
+				rewrites = append(rewrites, fmt.Sprintf("%s%s /%s 200!", r.route, cond, d.Key))
+			}
+			if d.ContentType != std.ContentType || d.CacheControl != std.CacheControl {
+				gaps = append(gaps, Gap{
+					Kind:        KindViewHeaders,
+					Route:       r.route,
+					View:        d.View,
+					Requirement: fmt.Sprintf("Content-Type %s and Cache-Control %s", d.ContentType, d.CacheControl),
+					Served:      fmt.Sprintf("those of the standard view, %s and %s, when the host matches headers by the path requested", std.ContentType, std.CacheControl),
+					Fix:         "give the views of a route the same headers, or " + netlifyInstead,
+				})
+			}
+			if !headed["/"+d.Key] {
+				headed["/"+d.Key] = true
+				header("/"+d.Key, d.ContentType, d.CacheControl)
+			}
+		}
+		if !headed[r.route] {
+			headed[r.route] = true
+			header(r.route, std.ContentType, std.CacheControl)
+		}
+	}
+	header(notFound, spec.ContentTypeJSON, spec.ErrorCacheControl)
+	red.WriteString("# The error document and the function's source are no document's path: a 404.\n")
+	fmt.Fprintf(&red, "%s %s 404!\n", notFound, notFound)
+	if function != nil {
+		fmt.Fprintf(&red, "/%s/* %s 404!\n", strings.SplitN(FunctionsDir, "/", 2)[0], notFound)
+	}
+	if len(listKeys) > 0 {
+		red.WriteString("# The tool lists' own keys are no document's path: a 404, as on CloudFront.\n")
+		for _, k := range listKeys {
+			fmt.Fprintf(&red, "/%s %s 404!\n", k, notFound)
+		}
+	}
+	red.WriteString("# Each route and view to its document: another view before the standard one.\n")
+	for _, r := range rewrites {
+		red.WriteString(r + "\n")
+	}
+	red.WriteString("# Every other path that is no file: the JSON error document.\n")
+	fmt.Fprintf(&red, "/* %s 404\n", notFound)
+
+	gaps = append([]Gap{
+		{
+			Kind:        KindPreflight,
+			Route:       EveryRoute,
+			Requirement: "OPTIONS answered 204 with Allow: " + spec.AllowMethods + " and Access-Control-Max-Age: " + spec.PreflightMaxAge,
+			Served:      "its own answer, with the CORS headers of " + HeadersFile + " (all a browser's preflight needs) but no Allow or Access-Control-Max-Age, on every route but those of the Netlify Function, which answers exactly",
+			Fix:         netlifyInstead,
+		},
+		{
+			Kind:        KindMethods,
+			Route:       EveryRoute,
+			Requirement: "other methods than GET, HEAD and OPTIONS answered 405 with the JSON error document",
+			Served:      "its own answer (clients only GET and HEAD a catalog), on every route but those of the Netlify Function, which answers exactly",
+			Fix:         netlifyInstead,
+		},
+	}, gaps...)
+	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Function: function, FunctionRoutes: functionRoutes, Gaps: gaps}, nil
+}
+
+// checkRoute refuses a route Netlify's rules cannot name, or that is no
+// document's path: /tools and the tool routes are routed by rule, every
+// other route must be a document's path as cloudfront.DocumentKey says.
+func checkRoute(s *build.Site, route string) error {
+	if route == spec.RouteTools {
+		return nil
+	}
+	if id, ok := spec.ToolSegment(route); ok && safePath(id) {
+		return nil
+	}
+	if _, ok := cloudfront.DocumentKey(route); ok {
+		return nil
+	}
+	return fmt.Errorf("write build: site %s: route %s cannot be served on Netlify: a document's path is segments of letters, digits and . _ - ~ ending in .json", s.Dir, route)
+}
+
+// safePath reports whether p, a key or a segment, can be written in a rule
+// of _headers or _redirects as it is: no space, no '#', nothing to encode,
+// no "." or ".." segment.
+func safePath(p string) bool {
+	if p == "" {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~-/", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func viewRank(view string) int {
+	if view == spec.ViewStandard {
+		return 1
+	}
+	return 0
+}
+
+// report is the layout of netlify-report.json.
+type report struct {
+	Format int          `json:"format"`
+	Target string       `json:"target"`
+	Sites  []reportSite `json:"sites"`
+}
+
+type reportSite struct {
+	Tenant string `json:"tenant"`
+	Dir    string `json:"dir"`
+	// Routes counts the site's routes and views; Exact those Netlify
+	// serves exactly as the contract says to GET and HEAD.
+	Routes int `json:"routes"`
+	Exact  int `json:"exact"`
+	// Function lists the routes the Netlify Function serves.
+	Function []string `json:"function"`
+	Gaps     []Gap    `json:"gaps"`
+}
+
+// Write writes the build b for Netlify to the folder out, atomically, as
+// build.Output.Write does: the normal layout (public/, or tenants/ID/ for
+// each tenant), each folder a Netlify site of its own with its documents at
+// their keys and the _headers, _redirects, Netlify Function and error
+// document Layout describes; the route table, unchanged;
+// netlify-report.json, the gaps of each site and the routes of its
+// function; and the build's Files beside them. It returns the gaps, one
+// slice per site of b.Sites. A failed Write leaves out as it was.
+func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
+	laid := &build.Output{Sites: b.Sites, Files: slices.Clone(b.Files)}
+	gaps := make([][]Gap, len(b.Sites))
+	rep := report{Format: ReportFormat, Target: "netlify", Sites: []reportSite{}}
+	for i, s := range b.Sites {
+		l, err := Layout(s)
+		if err != nil {
+			return nil, err
+		}
+		gaps[i] = l.Gaps
+		laid.Files = append(laid.Files,
+			build.File{Path: path.Join(s.Dir, HeadersFile), Body: l.Headers},
+			build.File{Path: path.Join(s.Dir, RedirectsFile), Body: l.Redirects},
+			build.File{Path: path.Join(s.Dir, spec.ErrorDocumentKey), Body: spec.NotFoundBody()},
+		)
+		if l.Function != nil {
+			laid.Files = append(laid.Files, build.File{Path: functionPath(s), Body: l.Function})
+		}
+		routes, exact := counts(s, l.Gaps)
+		fn := l.FunctionRoutes
+		if fn == nil {
+			fn = []string{}
+		}
+		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Function: fn, Gaps: l.Gaps})
+	}
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", ReportFile, err)
+	}
+	laid.Files = append(laid.Files, build.File{Path: ReportFile, Body: append(data, '\n')})
+	if err := laid.Write(ctx, out); err != nil {
+		return nil, err
+	}
+	return gaps, nil
+}
+
+// counts counts a site's routes (route and view pairs) and those with no
+// gap of their own: every GET and HEAD of them is answered exactly as the
+// contract says.
+func counts(s *build.Site, gaps []Gap) (routes, exact int) {
+	type rv struct{ route, view string }
+	gapped := map[rv]bool{}
+	for _, g := range gaps {
+		gapped[rv{g.Route, g.View}] = true
+	}
+	for _, d := range s.Documents {
+		if !gapped[rv{d.Route.Route, d.View}] {
+			exact++
+		}
+	}
+	return len(s.Documents), exact
+}

@@ -1,0 +1,196 @@
+package netlify
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
+)
+
+// TestLayoutRules holds the rules of each site of the example to the
+// route table: every route and view rewritten to its key, the compact view
+// first, every key and route with its exact headers, the lists' keys, the
+// error document, the function's source and unknown paths the JSON 404;
+// the routes of a type other than application/json served by the Netlify
+// Function alone.
+func TestLayoutRules(t *testing.T) {
+	b := buildtest.Example(t)
+	for _, s := range b.Sites {
+		t.Run(s.Dir, func(t *testing.T) {
+			l, err := Layout(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			red, hdr := string(l.Redirects), string(l.Headers)
+			fn, routes := Function(s)
+			if !bytes.Equal(fn, l.Function) || !slices.Equal(routes, l.FunctionRoutes) || len(routes) == 0 {
+				t.Fatalf("the function serves %v, want the example's cards and AI catalog", l.FunctionRoutes)
+			}
+			paths, _ := json.Marshal(routes)
+			if !strings.Contains(string(fn), "path: "+string(paths)+",") {
+				t.Errorf("%s: config.path is not %s", FunctionFile, paths)
+			}
+			for _, d := range s.Documents {
+				if slices.Contains(routes, d.Route.Route) {
+					// The function sends its headers: no rule may name it.
+					if d.ContentType == spec.ContentTypeJSON && d.View == spec.ViewStandard {
+						t.Errorf("the function serves %s, whose standard view is %s", d.Route.Route, d.ContentType)
+					}
+					if strings.Contains(hdr, d.Route.Route+"\n") || strings.Contains(red, d.Route.Route+" ") {
+						t.Errorf("a rule names %s, which the function serves", d.Route.Route)
+					}
+					if !strings.Contains(string(fn), jsString(d.ETag)) {
+						t.Errorf("%s: no ETag %s of %s", FunctionFile, d.ETag, d.Route.Route)
+					}
+					continue
+				}
+				if d.ContentType != spec.ContentTypeJSON {
+					t.Errorf("%s is %s, but the function does not serve it", d.Route.Route, d.ContentType)
+				}
+				rule := headerRule(d.Key, d.ContentType, d.CacheControl)
+				if !strings.Contains(hdr, rule) {
+					t.Errorf("%s: no rule\n%s", HeadersFile, rule)
+				}
+				if !strings.Contains(hdr, headerRule(strings.TrimPrefix(d.Route.Route, "/"), d.ContentType, d.CacheControl)) {
+					t.Errorf("%s: no rule for route %s", HeadersFile, d.Route.Route)
+				}
+				if "/"+d.Key == d.Route.Route {
+					continue
+				}
+				std := d.Route.Route + " /" + d.Key + " 200!\n"
+				if d.View == spec.ViewCompact {
+					compact := d.Route.Route + " view=compact /" + d.Key + " 200!\n"
+					stdKey := strings.TrimSuffix(d.Key, ".compact.json") + ".json"
+					i, j := strings.Index(red, compact), strings.Index(red, d.Route.Route+" /"+stdKey+" 200!\n")
+					if i < 0 || j < 0 || i > j {
+						t.Errorf("%s: the compact rule of %s must come before the standard one (at %d, %d)", RedirectsFile, d.Route.Route, i, j)
+					}
+					continue
+				}
+				if !strings.Contains(red, std) {
+					t.Errorf("%s: no rule %q", RedirectsFile, std)
+				}
+			}
+			for _, want := range []string{
+				"/tools.json /" + spec.ErrorDocumentKey + " 404!\n",
+				"/tools.compact.json /" + spec.ErrorDocumentKey + " 404!\n",
+				"/" + spec.ErrorDocumentKey + " /" + spec.ErrorDocumentKey + " 404!\n",
+				"/netlify/* /" + spec.ErrorDocumentKey + " 404!\n",
+			} {
+				if !strings.Contains(red, want) {
+					t.Errorf("%s: no rule %q", RedirectsFile, want)
+				}
+			}
+			if !strings.HasSuffix(red, "/* /"+spec.ErrorDocumentKey+" 404\n") {
+				t.Errorf("%s must end with the catch-all 404:\n%s", RedirectsFile, red)
+			}
+			if !strings.Contains(hdr, headerRule(spec.ErrorDocumentKey, spec.ContentTypeJSON, spec.ErrorCacheControl)) {
+				t.Errorf("%s: no rule for the error document", HeadersFile)
+			}
+			cors := "/*\n"
+			for _, h := range spec.CORSHeaders() {
+				cors += "  " + h[0] + ": " + h[1] + "\n"
+			}
+			if !strings.Contains(hdr, cors) {
+				t.Errorf("%s: no CORS rule for every path:\n%s", HeadersFile, hdr)
+			}
+			// One rule per path: no two rules may set one header.
+			seen := map[string]bool{}
+			for _, line := range strings.Split(hdr, "\n") {
+				if strings.HasPrefix(line, "/") {
+					if seen[line] {
+						t.Errorf("%s: two rules for %s", HeadersFile, line)
+					}
+					seen[line] = true
+				}
+			}
+			if len(l.Gaps) != 2 || l.Gaps[0].Kind != KindPreflight || l.Gaps[1].Kind != KindMethods {
+				t.Errorf("gaps %+v, want the preflight and methods gaps alone", l.Gaps)
+			}
+		})
+	}
+}
+
+func headerRule(p, contentType, cacheControl string) string {
+	return "/" + p + "\n  Content-Type: " + contentType + "\n  Cache-Control: " + cacheControl + "\n"
+}
+
+// TestLayoutRefuses refuses routes Netlify's rules cannot name.
+func TestLayoutRefuses(t *testing.T) {
+	for _, route := range []string{"/.well-known/a b.json", "/x/../y.json", "/.signpost-x.json"} {
+		s := &build.Site{Dir: "public", Documents: []build.Document{{Route: build.Route{Route: route, View: spec.ViewStandard, Key: strings.TrimPrefix(route, "/")}}}}
+		if _, err := Layout(s); err == nil || !strings.Contains(err.Error(), "cannot be") {
+			t.Errorf("route %q: err %v, want a refusal", route, err)
+		}
+	}
+}
+
+// TestWrite writes the example for Netlify: the normal build's documents
+// and route table, each site's rules and error document, and the report,
+// the same bytes twice.
+func TestWrite(t *testing.T) {
+	b := buildtest.Example(t)
+	plain, out, again := t.TempDir(), filepath.Join(t.TempDir(), "site"), filepath.Join(t.TempDir(), "site")
+	if err := b.Write(t.Context(), plain); err != nil {
+		t.Fatal(err)
+	}
+	gaps, err := Write(t.Context(), b, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gaps) != len(b.Sites) {
+		t.Fatalf("%d lists of gaps for %d sites", len(gaps), len(b.Sites))
+	}
+	if _, err := Write(t.Context(), b, again); err != nil {
+		t.Fatal(err)
+	}
+	read := func(dir, p string) []byte {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	if !bytes.Equal(read(plain, build.RouteTableFile), read(out, build.RouteTableFile)) {
+		t.Error("the route table differs from the normal build's")
+	}
+	for _, s := range b.Sites {
+		for _, d := range s.Documents {
+			if !bytes.Equal(read(out, s.Dir+"/"+d.Key), d.Body) {
+				t.Errorf("%s/%s differs from its document", s.Dir, d.Key)
+			}
+		}
+		if !bytes.Equal(read(out, s.Dir+"/"+spec.ErrorDocumentKey), spec.NotFoundBody()) {
+			t.Errorf("%s: the error document differs", s.Dir)
+		}
+		for _, f := range []string{HeadersFile, RedirectsFile, FunctionFile} {
+			if !bytes.Equal(read(out, s.Dir+"/"+f), read(again, s.Dir+"/"+f)) {
+				t.Errorf("%s/%s differs between two writes", s.Dir, f)
+			}
+		}
+	}
+	if !bytes.Equal(read(out, ReportFile), read(again, ReportFile)) {
+		t.Errorf("%s differs between two writes", ReportFile)
+	}
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, b.Sites, gaps); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"What Netlify cannot do:\n",
+		"tenants/acme/ (tenant acme): ",
+		"Deploy each tenants/ID folder as a Netlify site of its own",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
