@@ -117,11 +117,24 @@ type S3Target struct {
 // SitePrefix is the key prefix of the site s in the bucket: the target's
 // prefix, and below it the site's folder (tenants/ID) when the catalog has
 // tenants, so that one bucket can hold every tenant's site.
-func (t *S3Target) SitePrefix(s *Site) string {
-	if s.Tenant == "" {
+func (t *S3Target) SitePrefix(s *Site) string { return t.TenantPrefix(s.Tenant) }
+
+// TenantPrefix is SitePrefix for the site of tenant ("" without tenants),
+// known before the site is built.
+func (t *S3Target) TenantPrefix(tenant string) string {
+	if tenant == "" {
 		return t.Prefix
 	}
-	return path.Join(t.Prefix, s.Dir)
+	return path.Join(t.Prefix, SiteDir(tenant))
+}
+
+// SiteDir is the folder of tenant's site in a build: tenants/ID, or
+// public for the one site of a catalog without tenants.
+func SiteDir(tenant string) string {
+	if tenant == "" {
+		return "public"
+	}
+	return "tenants/" + tenant
 }
 
 // CloudFrontTarget is the CloudFront in front of a bucket: one
@@ -190,8 +203,18 @@ type Tool struct {
 	// Sensitivity is what the tool's response holds that needs care, when
 	// declared.
 	Sensitivity *Sensitivity
-	// Pos is where the tool is declared; zero for a tool made in code.
-	Pos source.Pos
+	// decl is where the tool is declared; zero for a tool made in code.
+	decl ref
+}
+
+// Pos returns where the tool is declared, or the zero Pos for a tool made
+// in code. Load keeps the place, not its line: finding the line parses the
+// file's positions, which only a message needs.
+func (t *Tool) Pos() source.Pos {
+	if t.decl.src == nil {
+		return source.Pos{}
+	}
+	return t.decl.src.Pos(t.decl.ptr)
 }
 
 // Reserved names a tool's reserved arguments: the caller-owned idempotency

@@ -2,6 +2,7 @@ package build
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
@@ -179,6 +180,13 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tok
 		return appendJSON(b, map[string]any{"name": version.Name, "version": version.String()})
 	}
 	list := func(b []byte, idx []int) []byte {
+		// Grown once: the catalogue of a large catalog is megabytes, and
+		// growing it by appends copied it again at every doubling.
+		n := len(`,"tools":[]`) + len(idx)
+		for _, i := range idx {
+			n += len(entries[i])
+		}
+		b = slices.Grow(b, n)
 		b = append(b, `,"tools":[`...)
 		for n, i := range idx {
 			if n > 0 {

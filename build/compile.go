@@ -227,11 +227,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 		tenants = []string{""}
 	}
 	for _, tenant := range tenants {
-		dir := "public"
-		if tenant != "" {
-			dir = "tenants/" + tenant
-		}
-		s, err := compileSite(tenant, dir, tools, bodies, compact, &lim)
+		s, err := compileSite(tenant, SiteDir(tenant), tools, bodies, compact, &lim)
 		if err != nil {
 			return nil, err
 		}

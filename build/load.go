@@ -203,9 +203,7 @@ func (l *loader) load() *Catalog {
 	l.checkTools(pending, tenants, &cat.Config)
 	l.checkServers(cat.Config.Publisher, servers, pending)
 	for _, p := range pending {
-		if p.at.src != nil {
-			p.tool.Pos = p.at.src.Pos(p.at.ptr)
-		}
+		p.tool.decl = p.at
 		cat.Tools = append(cat.Tools, p.tool)
 	}
 	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })

@@ -101,7 +101,7 @@ func (e *Error) Error() string {
 type Tool struct {
 	ID                string
 	Standard, Compact int
-	Pos               source.Pos        // where it is declared, if known
+	Pos               func() source.Pos // where it is declared, if known; nil or zero if not
 	VisibleTo         func(string) bool // whether the tenant's site publishes it
 }
 
@@ -162,7 +162,11 @@ func offenders(tools []Tool, idx []int, cost func(Tool) int) []Offender {
 	})
 	out := make([]Offender, 0, min(len(idx), maxOffenders))
 	for _, i := range idx[:min(len(idx), maxOffenders)] {
-		out = append(out, Offender{ID: tools[i].ID, Tokens: cost(tools[i]), Pos: tools[i].Pos})
+		o := Offender{ID: tools[i].ID, Tokens: cost(tools[i])}
+		if tools[i].Pos != nil {
+			o.Pos = tools[i].Pos()
+		}
+		out = append(out, o)
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 func TestCheck(t *testing.T) {
 	tools := []Tool{
 		{ID: "a", Standard: 10, Compact: 5},
-		{ID: "b", Standard: 30, Compact: 9, Pos: source.Pos{File: "t.yaml", Line: 3, Col: 5}},
+		{ID: "b", Standard: 30, Compact: 9, Pos: func() source.Pos { return source.Pos{File: "t.yaml", Line: 3, Col: 5} }},
 		{ID: "c", Standard: 30, Compact: 9, VisibleTo: func(tenant string) bool { return tenant == "acme" }},
 		{ID: "d", Standard: 1, Compact: 1}, {ID: "e", Standard: 2, Compact: 1}, {ID: "f", Standard: 3, Compact: 1},
 	}

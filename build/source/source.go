@@ -372,6 +372,30 @@ type jsonParser struct {
 	dec    *json.Decoder
 	record map[string]Pos
 	path   []string
+	// at converts the offsets of record, which only grow, into lines and
+	// columns: a recording is often one line of megabytes, and converting
+	// each offset from the start of the file made parsing it quadratic.
+	at cursor
+}
+
+// cursor converts increasing byte offsets of one file into 1-based lines
+// and columns (in bytes), reading each byte once.
+type cursor struct{ off, line, lineStart int }
+
+// lineCol is lineCol(data, off) for an off at least the last one asked.
+func (c *cursor) lineCol(data []byte, off int) (int, int) {
+	off = min(off, len(data))
+	if c.line == 0 || off < c.off {
+		*c = cursor{line: 1}
+	}
+	for i := c.off; i < off; i++ {
+		if data[i] == '\n' {
+			c.line++
+			c.lineStart = i + 1
+		}
+	}
+	c.off = off
+	return c.line, off - c.lineStart + 1
 }
 
 func (p *jsonParser) errorAt(offset int, msg string) error {
@@ -411,7 +435,7 @@ func (p *jsonParser) value(depth int, tok json.Token) (any, error) {
 		}
 	}
 	if p.record != nil {
-		line, col := lineCol(p.data, off)
+		line, col := p.at.lineCol(p.data, off)
 		p.record[Pointer(p.path)] = Pos{Line: line, Col: col}
 	}
 	d, ok := tok.(json.Delim)

@@ -237,3 +237,18 @@ func TestParseJSONDecodesInOneCall(t *testing.T) {
 		}
 	}
 }
+
+// The positions of a JSON file are converted from offsets that only grow:
+// the cursor must say what lineCol says, from the first byte to past the
+// last, with and without a newline at either end.
+func TestCursorIsLineCol(t *testing.T) {
+	for _, data := range []string{"", "\n", "{}", "{\n\"a\": 1,\n\n  \"b\": [1,\n2]}\n", "\n\n[1]"} {
+		var c cursor
+		for off := 0; off <= len(data)+1; off++ {
+			wl, wc := lineCol([]byte(data), off)
+			if gl, gc := c.lineCol([]byte(data), off); gl != wl || gc != wc {
+				t.Errorf("%q at %d: cursor says %d:%d, lineCol %d:%d", data, off, gl, gc, wl, wc)
+			}
+		}
+	}
+}
