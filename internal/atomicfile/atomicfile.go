@@ -89,6 +89,17 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
+	// The folders first, each once: a site has tens of folders and tens of
+	// thousands of files, and a MkdirAll per file is a stat per file.
+	dirs := map[string]bool{}
+	for _, f := range files {
+		dirs[filepath.Dir(filepath.Join(tmp, filepath.FromSlash(f.Path)))] = true
+	}
+	for d := range dirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for _, f := range files {
@@ -96,7 +107,7 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f.Body); err != nil {
+			if err := os.WriteFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f.Body, 0o644); err != nil {
 				return fmt.Errorf("write %s: %w", f.Path, err)
 			}
 			return nil
@@ -113,13 +124,6 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	}
 	done = true
 	return nil
-}
-
-func writeFile(name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(name, data, 0o644)
 }
 
 // swap puts the complete folder tmp in the place of dir.
