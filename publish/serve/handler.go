@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,7 @@ const gzipMin = 512
 // package gate), and marks what it lets through private.
 type Handler struct {
 	docs   map[docKey]*servedDoc
+	cors   [4]header // the headers of every response
 	tenant string
 	access gate.Access
 	keys   gate.Keys
@@ -40,7 +42,9 @@ type Handler struct {
 
 type docKey struct{ route, view string }
 
-// servedDoc is a document ready to send, in both encodings.
+// servedDoc is a document ready to send, in both encodings, with the
+// values of its headers made once: a request for it allocates nothing in
+// the handler.
 type servedDoc struct {
 	route      build.Route
 	body       []byte
@@ -48,7 +52,26 @@ type servedDoc struct {
 	gzipETag   string
 	lengthText string
 	gzipLength string
+
+	contentType, cacheControl, private, etag, gzipTag, length, gzipLen []string
 }
+
+// header is a header's canonical name and its value as http.Header holds
+// it. The value slices are shared by every response, so they have no spare
+// capacity: an Add on one response copies instead of writing into another's.
+type header struct {
+	name  string
+	value []string
+}
+
+// values returns v as a header value no append can write through.
+func values(v string) []string { return []string{v}[:1:1] }
+
+// Header values every document response shares.
+var (
+	varyAcceptEncoding = values("Accept-Encoding")
+	gzipEncoding       = values("gzip")
+)
 
 // ErrNoKeys is the error of NewHandler, wrapped with the tenant, for a
 // gated site without a key of its tenant: it would refuse every request.
@@ -62,6 +85,9 @@ func NewHandler(site *build.Site, keys gate.Keys) (*Handler, error) {
 	}
 	docs := site.Documents
 	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs)), tenant: site.Tenant, access: site.Access, keys: keys, now: time.Now}
+	for i, kv := range spec.CORSHeaders() {
+		h.cors[i] = header{http.CanonicalHeaderKey(kv[0]), values(kv[1])}
+	}
 	for _, d := range docs {
 		sd := &servedDoc{route: d.Route, body: d.Body, lengthText: strconv.Itoa(len(d.Body))}
 		if len(d.Body) >= gzipMin {
@@ -83,6 +109,11 @@ func NewHandler(site *build.Site, keys gate.Keys) (*Handler, error) {
 				sd.gzipETag = strings.TrimSuffix(d.ETag, `"`) + `-gzip"`
 			}
 		}
+		sd.contentType, sd.cacheControl = values(d.ContentType), values(d.CacheControl)
+		sd.private, sd.etag, sd.length = values(gate.CacheControl(d.CacheControl)), values(d.ETag), values(sd.lengthText)
+		if sd.gzipped != nil {
+			sd.gzipTag, sd.gzipLen = values(sd.gzipETag), values(sd.gzipLength)
+		}
 		h.docs[docKey{d.Route.Route, d.View}] = sd
 	}
 	return h, nil
@@ -91,7 +122,9 @@ func NewHandler(site *build.Site, keys gate.Keys) (*Handler, error) {
 // ServeHTTP answers one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	setCORS(hdr)
+	for _, c := range h.cors {
+		hdr[c.name] = c.value
+	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:
@@ -125,25 +158,29 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.URL.Path))
 		return
 	}
-	hdr.Set("Content-Type", doc.route.ContentType)
+	// The values were made with the document; assigning them, rather than
+	// Set, allocates nothing.
+	hdr["Content-Type"] = doc.contentType
 	if gated {
-		hdr.Set("Cache-Control", gate.CacheControl(doc.route.CacheControl))
+		hdr["Cache-Control"] = doc.private
 	} else {
-		hdr.Set("Cache-Control", doc.route.CacheControl)
+		hdr["Cache-Control"] = doc.cacheControl
 	}
-	hdr.Set("Vary", "Accept-Encoding")
-	body, etag, length := doc.body, doc.route.ETag, doc.lengthText
-	if doc.gzipped != nil && acceptsGzip(r.Header.Values("Accept-Encoding")) {
-		body, etag, length = doc.gzipped, doc.gzipETag, doc.gzipLength
-		hdr.Set("Content-Encoding", "gzip")
+	hdr["Vary"] = varyAcceptEncoding
+	body, etag, length := doc.body, doc.etag, doc.length
+	gzipped := doc.gzipped != nil && acceptsGzip(r.Header["Accept-Encoding"])
+	if gzipped {
+		body, etag, length = doc.gzipped, doc.gzipTag, doc.gzipLen
 	}
-	hdr.Set("ETag", etag)
-	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 && etagMatches(inm, doc.route.ETag, doc.gzipETag) {
-		hdr.Del("Content-Encoding")
+	hdr["Etag"] = etag
+	if inm := r.Header["If-None-Match"]; len(inm) > 0 && etagMatches(inm, doc.route.ETag, doc.gzipETag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	hdr.Set("Content-Length", length)
+	if gzipped {
+		hdr["Content-Encoding"] = gzipEncoding
+	}
+	hdr["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(body)
@@ -154,7 +191,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // catalog, its view. Any view other than compact, and compact on a site
 // that does not serve it, gives the standard view.
 func (h *Handler) lookup(r *http.Request) *servedDoc {
-	if r.URL.Query().Get("view") == spec.ViewCompact {
+	if queryValue(r.URL.RawQuery, "view") == spec.ViewCompact {
 		if d := h.docs[docKey{r.URL.Path, spec.ViewCompact}]; d != nil {
 			return d
 		}
@@ -186,15 +223,15 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, message stri
 // (or *) with a q-value above zero.
 func acceptsGzip(values []string) bool {
 	for _, v := range values {
-		for _, part := range strings.Split(v, ",") {
+		for part := range strings.SplitSeq(v, ",") {
 			coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			coding = strings.ToLower(strings.TrimSpace(coding))
-			if coding != "gzip" && coding != "*" {
+			coding = strings.TrimSpace(coding)
+			if !strings.EqualFold(coding, "gzip") && coding != "*" {
 				continue
 			}
 			q := 1.0
-			for _, p := range strings.Split(params, ";") {
-				if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
+			for p := range strings.SplitSeq(params, ";") {
+				if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
 					if f, err := strconv.ParseFloat(val, 64); err == nil {
 						q = f
 					}
@@ -212,7 +249,7 @@ func acceptsGzip(values []string) bool {
 // or without W/, equal to one of the document's tags; or *.
 func etagMatches(values []string, tags ...string) bool {
 	for _, v := range values {
-		for _, t := range strings.Split(v, ",") {
+		for t := range strings.SplitSeq(v, ",") {
 			t = strings.TrimSpace(t)
 			if t == "*" {
 				return true
@@ -233,4 +270,35 @@ func setCORS(hdr http.Header) {
 	for _, kv := range spec.CORSHeaders() {
 		hdr.Set(kv[0], kv[1])
 	}
+}
+
+// queryValue is url.ParseQuery(raw).Get(key) without the map: the first
+// value of key, unescaped, skipping the pairs ParseQuery rejects (with a
+// semicolon, or an escape that does not decode).
+func queryValue(raw, key string) string {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		if strings.ContainsAny(k, "%+") {
+			var err error
+			if k, err = url.QueryUnescape(k); err != nil {
+				continue
+			}
+		}
+		if k != key {
+			continue
+		}
+		if strings.ContainsAny(v, "%+") {
+			var err error
+			if v, err = url.QueryUnescape(v); err != nil {
+				continue
+			}
+		}
+		return v
+	}
+	return ""
 }
