@@ -77,7 +77,11 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 	if err := checkCatalogDir("build", opts.Dir); err != nil {
 		return err
 	}
+	prog := newProgress(stderr)
+	defer prog.Stop()
+	prog.Step("build: reading and checking the catalog", 0)
 	cat, diags := build.Load(ctx, opts.Dir)
+	prog.Clear()
 	if len(diags) > 0 || opts.Format == build.FormatJSON {
 		if err := diags.Write(stdout, opts.Format); err != nil {
 			return err
@@ -89,7 +93,9 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 		}
 		return reportedError{exitInvalid}
 	}
+	prog.Step(fmt.Sprintf("build: compiling %s", english.Count(len(cat.Tools), "tool", "tools")), 0)
 	b, err := build.Compile(ctx, cat)
+	prog.Clear()
 	if err != nil {
 		return fmt.Errorf("build %s: %w", opts.Dir, err)
 	}
@@ -110,7 +116,9 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 			return err
 		}
 	}
+	prog.Step("build: writing the site", 0)
 	report, err := writeSite(ctx, b, t, opts.Out)
+	prog.Stop()
 	if err != nil {
 		return outHint(err)
 	}

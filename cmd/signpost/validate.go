@@ -26,7 +26,10 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
 			if err := checkCatalogDir("validate", catalogDir(args)); err != nil {
 				return err
 			}
+			prog := newProgress(cmd.ErrOrStderr())
+			prog.Step("validate: reading and checking the catalog", 0)
 			_, diags := build.Load(cmd.Context(), catalogDir(args))
+			prog.Stop()
 			if err := diags.Write(cmd.OutOrStdout(), format); err != nil {
 				return err
 			}
