@@ -154,6 +154,11 @@ func (c *counting) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ..
 	return c.S3API.GetObject(ctx, in, opts...)
 }
 
+func (c *counting) GetBucketCors(ctx context.Context, in *s3.GetBucketCorsInput, opts ...func(*s3.Options)) (*s3.GetBucketCorsOutput, error) {
+	defer c.record("GetBucketCors")
+	return c.S3API.GetBucketCors(ctx, in, opts...)
+}
+
 func (c *counting) PutBucketCors(ctx context.Context, in *s3.PutBucketCorsInput, opts ...func(*s3.Options)) (*s3.PutBucketCorsOutput, error) {
 	defer c.record("PutBucketCors")
 	return c.S3API.PutBucketCors(ctx, in, opts...)

@@ -34,6 +34,7 @@ type S3API interface {
 	PutObject(ctx context.Context, params *s3.PutObjectInput, optFns ...func(*s3.Options)) (*s3.PutObjectOutput, error)
 	DeleteObjects(ctx context.Context, params *s3.DeleteObjectsInput, optFns ...func(*s3.Options)) (*s3.DeleteObjectsOutput, error)
 	GetObject(ctx context.Context, params *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
+	GetBucketCors(ctx context.Context, params *s3.GetBucketCorsInput, optFns ...func(*s3.Options)) (*s3.GetBucketCorsOutput, error)
 	PutBucketCors(ctx context.Context, params *s3.PutBucketCorsInput, optFns ...func(*s3.Options)) (*s3.PutBucketCorsOutput, error)
 }
 
@@ -121,9 +122,17 @@ func md5Hex(b []byte) string {
 // in bucket: one paginated listing for keys and ETags (the MD5 of a body put
 // in one part) and one read of the manifest for headers. It changes nothing.
 func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*ObjectPlan, error) {
-	prefix = normalizePrefix(prefix)
-	manifestKey := prefix + ManifestName
-	remote := map[string]string{} // key → ETag without quotes
+	remote, err := listObjects(ctx, api, bucket, normalizePrefix(prefix))
+	if err != nil {
+		return nil, err
+	}
+	return planListed(ctx, api, bucket, prefix, docs, remote)
+}
+
+// listObjects lists the keys under prefix in bucket, with their ETags
+// without quotes.
+func listObjects(ctx context.Context, api S3API, bucket, prefix string) (map[string]string, error) {
+	remote := map[string]string{}
 	var token *string
 	for {
 		in := &s3.ListObjectsV2Input{Bucket: aws.String(bucket), ContinuationToken: token}
@@ -138,10 +147,16 @@ func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 			remote[aws.ToString(o.Key)] = strings.Trim(aws.ToString(o.ETag), `"`)
 		}
 		if !aws.ToBool(out.IsTruncated) || out.NextContinuationToken == nil {
-			break
+			return remote, nil
 		}
 		token = out.NextContinuationToken
 	}
+}
+
+// planListed is planS3 given the listing of prefix.
+func planListed(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document, remote map[string]string) (*ObjectPlan, error) {
+	prefix = normalizePrefix(prefix)
+	manifestKey := prefix + ManifestName
 
 	entries := make(map[string]manifestEntry, len(docs))
 	for i := range docs {
@@ -435,22 +450,59 @@ func put(ctx context.Context, api S3API, bucket, key string, body []byte, conten
 	return nil
 }
 
-// setBucketCORS sets the bucket's CORS rule: any origin may GET and HEAD.
+// bucketCORS is the bucket's CORS rule: any origin may GET and HEAD.
+func bucketCORS() []types.CORSRule {
+	return []types.CORSRule{{
+		AllowedOrigins: []string{"*"},
+		AllowedMethods: []string{"GET", "HEAD"},
+		AllowedHeaders: []string{"Content-Type", "If-None-Match"},
+		ExposeHeaders:  []string{"ETag"},
+		MaxAgeSeconds:  aws.Int32(86400),
+	}}
+}
+
+// setBucketCORS gives the bucket the CORS rule of bucketCORS, unless it
+// has exactly that rule already: a republish that changes nothing makes no
+// write. A rule that cannot be read (none yet, or no permission to read it)
+// is written.
 func setBucketCORS(ctx context.Context, api S3API, bucket string) error {
+	if got, err := api.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: aws.String(bucket)}); err == nil && sameCORS(got.CORSRules, bucketCORS()) {
+		return nil
+	} else if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	_, err := api.PutBucketCors(ctx, &s3.PutBucketCorsInput{
-		Bucket: aws.String(bucket),
-		CORSConfiguration: &types.CORSConfiguration{CORSRules: []types.CORSRule{{
-			AllowedOrigins: []string{"*"},
-			AllowedMethods: []string{"GET", "HEAD"},
-			AllowedHeaders: []string{"Content-Type", "If-None-Match"},
-			ExposeHeaders:  []string{"ETag"},
-			MaxAgeSeconds:  aws.Int32(86400),
-		}}},
+		Bucket:            aws.String(bucket),
+		CORSConfiguration: &types.CORSConfiguration{CORSRules: bucketCORS()},
 	})
 	if err != nil {
 		return fmt.Errorf("set CORS of bucket %s: %w", bucket, err)
 	}
 	return nil
+}
+
+// sameCORS reports whether two CORS configurations allow the same: the
+// same rules in the same order, each with the same origins, methods,
+// headers and max age, whatever the order within a list.
+func sameCORS(a, b []types.CORSRule) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	same := func(x, y []string) bool {
+		x, y = slices.Clone(x), slices.Clone(y)
+		slices.Sort(x)
+		slices.Sort(y)
+		return slices.Equal(x, y)
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if !same(x.AllowedOrigins, y.AllowedOrigins) || !same(x.AllowedMethods, y.AllowedMethods) ||
+			!same(x.AllowedHeaders, y.AllowedHeaders) || !same(x.ExposeHeaders, y.ExposeHeaders) ||
+			aws.ToInt32(x.MaxAgeSeconds) != aws.ToInt32(y.MaxAgeSeconds) {
+			return false
+		}
+	}
+	return true
 }
 
 // NewS3Client makes a client with the default credential chain, whose

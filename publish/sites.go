@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/signpost-dev/signpost/build"
 	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
 )
@@ -54,6 +56,10 @@ type Options struct {
 	// anything changes (and for a dry run or a refused publish too): the
 	// moment to show the plan.
 	Planned func(*Plan)
+	// Listings, when set, are the listings of the sites' prefixes that
+	// Prefetch started; a site whose prefix it did not list is listed
+	// when planned.
+	Listings *Listings
 	// Progress, when set, is called after each upload and each delete
 	// batch of a site with the work done and the site's total, never
 	// concurrently.
@@ -144,13 +150,20 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*build.Site,
 		return nil, fmt.Errorf("publish: %d invalidation paths asked for; CloudFront allows %d in progress per distribution", opts.MaxInvalidationPaths, InvalidationPathLimit)
 	}
 	bucket := target.S3.Bucket
-	p := &Plan{Bucket: bucket, DryRun: opts.DryRun}
-	for _, s := range sites {
-		sp, err := planSite(ctx, s3, cf, target, s, opts)
-		if err != nil {
-			return nil, ExplainAWSError(err, bucket)
-		}
-		p.Sites = append(p.Sites, sp)
+	p := &Plan{Bucket: bucket, DryRun: opts.DryRun, Sites: make([]*SitePlan, len(sites))}
+	// The sites are planned at once: planning is listing, which waits on
+	// the network, and each site lists its own prefix.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	for i, s := range sites {
+		g.Go(func() error {
+			sp, err := planSite(gctx, s3, cf, target, s, opts)
+			p.Sites[i] = sp
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, ExplainAWSError(err, bucket)
 	}
 	// Too many deletes usually mean a wrong prefix or an emptied catalog:
 	// refuse the whole publish, before changing anything.
@@ -195,7 +208,14 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 		// The page the distribution answers unknown keys with.
 		docs = append(slices.Clip(docs), ErrorDocument())
 	}
-	op, err := planS3(ctx, s3, dest.Bucket, prefix, docs)
+	remote, listed, err := opts.Listings.objects(ctx, dest.Bucket, normalizePrefix(prefix))
+	if !listed {
+		remote, err = listObjects(ctx, s3, dest.Bucket, normalizePrefix(prefix))
+	}
+	if err != nil {
+		return nil, err
+	}
+	op, err := planListed(ctx, s3, dest.Bucket, prefix, docs, remote)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
@@ -394,5 +397,73 @@ func TestSitesWithoutCloudFront(t *testing.T) {
 	}
 	if progress != uploaded {
 		t.Errorf("%d progress calls for %d uploads", progress, uploaded)
+	}
+}
+
+// A republish that changes nothing writes nothing: no object, and not the
+// bucket's CORS rule, which the first publish set and the second finds
+// right. A rule changed by hand is put back.
+func TestSitesNoopWritesNothing(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	sites := compileExample(t, nil)
+	target := &build.Target{S3: &build.S3Target{Bucket: bucket}}
+	publishOnce := func() *counting {
+		t.Helper()
+		api := &counting{S3API: client}
+		if _, err := Sites(ctx, api, nil, sites, target, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		return api
+	}
+	if first := publishOnce(); first.count("PutBucketCors") != 1 {
+		t.Fatalf("first publish: %d PutBucketCors, want 1", first.count("PutBucketCors"))
+	}
+	second := publishOnce()
+	if n, puts := second.count("PutBucketCors"), second.putKeys(); n != 0 || len(puts) != 0 {
+		t.Errorf("no-op republish: %d PutBucketCors and PUTs %v, want none", n, puts)
+	}
+	if _, err := client.PutBucketCors(ctx, &s3.PutBucketCorsInput{Bucket: aws.String(bucket), CORSConfiguration: &types.CORSConfiguration{
+		CORSRules: []types.CORSRule{{AllowedOrigins: []string{"https://one.example"}, AllowedMethods: []string{"GET"}}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if third := publishOnce(); third.count("PutBucketCors") != 1 {
+		t.Errorf("republish after the rule changed: %d PutBucketCors, want 1", third.count("PutBucketCors"))
+	}
+	got, err := client.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: aws.String(bucket)})
+	if err != nil || !sameCORS(got.CORSRules, bucketCORS()) {
+		t.Errorf("the bucket's CORS rule is %+v (%v), want signpost's", got, err)
+	}
+}
+
+// Sites plans from the listings Prefetch started, without listing those
+// prefixes again, and lists a prefix Prefetch did not: the plan is the one
+// a plain publish makes.
+func TestSitesPrefetched(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	sites := compileExample(t, nil)
+	target := &build.Target{S3: &build.S3Target{Bucket: bucket, Prefix: "discovery"}}
+	if _, err := Sites(ctx, client, nil, sites, target, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	edited := compileExample(t, func(c *build.Catalog) { c.Tools[0].Description += " Changed." })
+	plain, err := Sites(ctx, client, nil, edited, target, Options{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := &counting{S3API: client}
+	listings := Prefetch(ctx, api, bucket, []string{target.S3.TenantPrefix(sites[0].Tenant)})
+	// Only the first site was prefetched: the second is listed by Sites.
+	got, err := Sites(ctx, api, nil, edited, target, Options{DryRun: true, Listings: listings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := api.count("ListObjectsV2"); n != 2 {
+		t.Errorf("%d listings, want 2: one prefetched, one by Sites", n)
+	}
+	if diff := cmp.Diff(plain, got, cmpopts.IgnoreUnexported(SitePlan{})); diff != "" {
+		t.Errorf("plan from prefetched listings differs (-plain +prefetched):\n%s", diff)
 	}
 }

@@ -403,6 +403,7 @@ func TestAWSTemplatePublishPolicy(t *testing.T) {
 				"s3:GetObject":                  {bucketArn + "/" + c.keyPrefix + "*"},
 				"s3:PutObject":                  {bucketArn + "/" + c.keyPrefix + "*"},
 				"s3:DeleteObject":               {bucketArn + "/" + c.keyPrefix + "*"},
+				"s3:GetBucketCORS":              {bucketArn},
 				"s3:PutBucketCORS":              {bucketArn},
 				"cloudfront:CreateInvalidation": {"arn:aws:cloudfront::" + awsAccount + ":distribution/{Ref:Distribution}"},
 				"cloudfront:GetInvalidation":    {"arn:aws:cloudfront::" + awsAccount + ":distribution/{Ref:Distribution}"},

@@ -19,6 +19,7 @@ var iamActionOf = map[string]string{
 	"GetObject":     "s3:GetObject",
 	"PutObject":     "s3:PutObject",
 	"DeleteObjects": "s3:DeleteObject",
+	"GetBucketCors": "s3:GetBucketCORS",
 	"PutBucketCors": "s3:PutBucketCORS",
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -119,7 +118,14 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	if err := checkCatalogDir("publish", dir); err != nil {
 		return err
 	}
+	var prog *progressLine
+	if !o.quiet {
+		prog = newProgress(cmd.ErrOrStderr())
+	}
+	defer prog.Stop()
+	prog.Step("publish: reading and checking the catalog", 0)
 	cat, diags := build.Load(ctx, dir)
+	prog.Clear()
 	if diags.HasErrors() {
 		_ = diags.Write(out, build.FormatText)
 		return reportedError{exitInvalid}
@@ -131,21 +137,42 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	if err != nil {
 		return err
 	}
-	b, err := build.Compile(ctx, cat)
-	if err != nil {
-		return fmt.Errorf("publish %s: %w", dir, err)
-	}
 	s3c, cf, err := publishClients(ctx, target)
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
+	// The bucket is listed while the sites compile: both take seconds for
+	// a large catalog, and neither needs the other.
+	tenants := cat.Config.Tenants
+	if len(tenants) == 0 {
+		tenants = []string{""}
+	}
+	prefixes := make([]string, len(tenants))
+	for i, t := range tenants {
+		prefixes[i] = target.S3.TenantPrefix(t)
+	}
+	listCtx, stopListing := context.WithCancel(ctx)
+	defer stopListing()
+	listings := publish.Prefetch(listCtx, s3c, target.S3.Bucket, prefixes)
+	prog.Step("publish: compiling the sites", 0)
+	b, err := build.Compile(ctx, cat)
+	prog.Clear()
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", dir, err)
+	}
 	opts := publish.Options{DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths,
-		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView}
-	if !o.quiet {
-		opts.Progress = progress(cmd.ErrOrStderr())
+		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView, Listings: listings}
+	if prog != nil {
+		prog.Step("publish: planning", 0)
+		opts.Progress = func(done, total int) {
+			if done == 1 {
+				prog.Step("publish: uploading and deleting", total)
+			}
+			prog.Count(done, total)
+		}
 	}
 	if o.format == build.FormatText && !o.quiet {
-		opts.Planned = func(p *publish.Plan) { printPlan(out, p, o.verbose) }
+		opts.Planned = func(p *publish.Plan) { prog.Clear(); printPlan(out, p, o.verbose) }
 	}
 	plan, err := publish.Sites(ctx, s3c, cf, b.Sites, target, opts)
 	var refused *publish.DeleteLimitError
@@ -357,23 +384,6 @@ func printPublished(w io.Writer, p *publish.Plan) {
 			}
 			fmt.Fprintf(w, "published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s\n",
 				name, p.Bucket, s.Prefix, s.Applied.Uploaded, s.Applied.Bytes, s.Applied.Deleted, s.Unchanged, extra)
-		}
-	}
-}
-
-// progress reports uploads on a terminal, and stays silent otherwise.
-func progress(w io.Writer) func(done, total int) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return func(done, total int) {
-		fmt.Fprintf(f, "\r%d/%d", done, total)
-		if done == total {
-			fmt.Fprint(f, "\r\033[K")
 		}
 	}
 }
