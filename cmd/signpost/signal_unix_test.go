@@ -24,6 +24,25 @@ import (
 // share the machine); the one-second goal is measured by hand.
 const stopLimit = 5 * time.Second
 
+// catches reports whether process pid has a handler of sig, as the SigCgt
+// mask of /proc/PID/status says; true where there is no /proc to ask.
+func catches(pid int, sig syscall.Signal) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if mask, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			var bits uint64
+			if _, err := fmt.Sscanf(strings.TrimSpace(mask), "%x", &bits); err != nil {
+				return true
+			}
+			return bits&(1<<(uint(sig)-1)) != 0
+		}
+	}
+	return true
+}
+
 // stopWith starts signpost with args, sends sig once it has run for after,
 // and returns its exit code, stderr and how long it took to end after the
 // signal. The command is bounded: it is killed after 30 s.
@@ -41,6 +60,22 @@ func stopWith(t *testing.T, sig syscall.Signal, after time.Duration, args ...str
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	// A signal that arrives before the process runs kills it as the
+	// default action would, whatever the code does, and on a loaded
+	// machine exec and the runtime's start alone can outlast after. So
+	// wait until the process catches sig (Go's runtime does from its first
+	// moments, main's handler follows within milliseconds), where the
+	// system says so (Linux), then for after.
+	caught := time.After(30 * time.Second)
+	for !catches(cmd.Process.Pid, sig) {
+		select {
+		case err := <-done:
+			t.Fatalf("signpost %s ended before the signal: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		case <-caught:
+			t.Fatalf("signpost %s set no handler of %v in 30 s", strings.Join(args, " "), sig)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 	select {
 	case err := <-done:
 		t.Fatalf("signpost %s ended before the signal: %v\n%s", strings.Join(args, " "), err, stderr.String())
