@@ -31,7 +31,7 @@ WRANGLER_VERSION := 4.164.0
 NETLIFY_CLI := bin/npm-netlify/node_modules/netlify-cli/bin/run.js
 NETLIFY_CLI_VERSION := 27.10.2
 
-.PHONY: all build test check lint fmt vet staticcheck bench tools clean
+.PHONY: all build test check lint fmt vet staticcheck bench bench-peers peers tools clean
 
 all: build
 
@@ -68,6 +68,24 @@ staticcheck: $(STATICCHECK)
 ## bench: run the benchmarks (build, serve and publish speed; see the README)
 bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+## bench-peers: signpost side by side with the programs users compare it
+## with (cp -r, nginx, rclone, aws s3 sync), on generated catalogs of 10,000
+## tools, every server on 127.0.0.1; prints each ratio and its goal
+bench-peers: build $(VERSITYGW) peers
+	$(GO) run ./internal/benchpeers -signpost $(BIN)/signpost -versitygw $(VERSITYGW)
+
+# The peers come from Debian's packages; aws is Debian's awscli, whatever
+# else is first on PATH.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+peers:
+	@missing=""; \
+	for p in nginx wrk rclone; do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	[ -x /usr/bin/aws ] || missing="$$missing awscli"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing from Debian's packages"; \
+		$(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	fi
 
 tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
 

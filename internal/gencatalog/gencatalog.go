@@ -19,8 +19,9 @@ import (
 // tools with two tenants.
 type Options struct {
 	// Tools is the number of tools. A tenth of them are recorded from MCP
-	// servers (500 to a recording), the rest declared 100 to a file, or
-	// all in one file with OneFile.
+	// servers, the rest declared; both come 100 to a file (10,000 tools are
+	// 100 files of 100, as an organization with 100 MCP servers has them),
+	// or each all in one file with OneFile.
 	Tools   int
 	OneFile bool
 	// Servers is the number of declared MCP servers, each with both cards
@@ -47,9 +48,9 @@ func Write(dir string, o Options) error {
 	egresses := []string{spec.EgressNone, spec.EgressInternal, spec.EgressInternet}
 	recorded := o.Tools / 10
 	declared := o.Tools - recorded
-	perFile := 100
+	perFile, perRecording := 100, 100
 	if o.OneFile {
-		perFile = max(declared, 1)
+		perFile, perRecording = max(declared, 1), max(recorded, 1)
 	}
 	for f := 0; f*perFile < declared; f++ {
 		var b strings.Builder
@@ -69,9 +70,9 @@ func Write(dir string, o Options) error {
 		}
 		add(name, []byte(b.String()))
 	}
-	for f := 0; f*500 < recorded; f++ {
+	for f := 0; f*perRecording < recorded; f++ {
 		var tools []map[string]any
-		for i := f * 500; i < min(recorded, (f+1)*500); i++ {
+		for i := f * perRecording; i < min(recorded, (f+1)*perRecording); i++ {
 			tools = append(tools, map[string]any{
 				"name":        fmt.Sprintf("remoteTool%05d", i),
 				"description": text(r, 10+r.IntN(20)),

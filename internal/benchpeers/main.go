@@ -1,0 +1,136 @@
+// Command benchpeers measures signpost against the programs a user would
+// compare it with, side by side in one run on one machine, and prints the
+// ratios (`make bench-peers` runs it):
+//
+//   - build of a generated catalog of 10,000 tools (in one file, and in 100
+//     files of 100) against `cp -r` of the site it writes;
+//   - `signpost serve` against nginx serving the same files with the same
+//     headers, on a tool document and on /tools, loaded by wrk;
+//   - `signpost publish` against `rclone sync --checksum` and `aws s3 sync`
+//     to versitygw: a first publish, a no-op republish, and a republish after
+//     a one-tool change from a fresh build, as CI makes it.
+//
+// Every server runs on 127.0.0.1 and is stopped before the command exits.
+// Each measure is run several times, alternating the programs, and the
+// median is reported, since a shared disk or CPU moves single runs.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// config is what the flags set.
+type config struct {
+	signpost  string // the signpost binary measured
+	aws       string // the aws CLI
+	work      string // scratch folder
+	runs      int    // runs of each measure
+	duration  time.Duration
+	only      map[string]bool
+	versitygw string
+}
+
+func main() {
+	var c config
+	var only string
+	flag.StringVar(&c.signpost, "signpost", "bin/signpost", "the signpost binary to measure")
+	flag.StringVar(&c.aws, "aws", defaultAWS(), "the aws CLI")
+	flag.StringVar(&c.versitygw, "versitygw", "bin/versitygw", "the S3 server publishes go to")
+	flag.StringVar(&c.work, "work", "", "scratch folder (default: a new temporary one, removed at the end)")
+	flag.IntVar(&c.runs, "runs", 3, "runs of each measure; the median is reported")
+	flag.DurationVar(&c.duration, "duration", 5*time.Second, "length of each wrk run")
+	flag.StringVar(&only, "only", "build,serve,publish", "the comparisons to run, comma-separated")
+	flag.Parse()
+	c.only = map[string]bool{}
+	for _, s := range splitComma(only) {
+		c.only[s] = true
+	}
+	// Every request goes to 127.0.0.1 over plain HTTP; a machine's CA
+	// bundle for AWS only makes rclone's S3 client refuse to start.
+	os.Unsetenv("AWS_CA_BUNDLE")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, c); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-peers:", err)
+		os.Exit(1)
+	}
+}
+
+// defaultAWS prefers Debian's awscli, which the Makefile installs, over
+// whatever else is first on PATH.
+func defaultAWS() string {
+	if _, err := os.Stat("/usr/bin/aws"); err == nil {
+		return "/usr/bin/aws"
+	}
+	return "aws"
+}
+
+func run(ctx context.Context, c config) error {
+	var err error
+	if c.signpost, err = filepath.Abs(c.signpost); err != nil {
+		return err
+	}
+	if c.versitygw, err = filepath.Abs(c.versitygw); err != nil {
+		return err
+	}
+	need := []string{c.signpost}
+	if c.only["build"] {
+		need = append(need, "cp")
+	}
+	if c.only["serve"] {
+		need = append(need, "nginx", "wrk")
+	}
+	if c.only["publish"] {
+		need = append(need, "rclone", c.aws, c.versitygw)
+	}
+	for _, p := range need {
+		if _, err := exec.LookPath(p); err != nil {
+			return fmt.Errorf("%s is not installed: make bench-peers installs the peers from Debian's packages (nginx, wrk, rclone, awscli)", p)
+		}
+	}
+	if c.work == "" {
+		if c.work, err = os.MkdirTemp("", "signpost-bench-peers-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(c.work)
+	}
+	fmt.Printf("signpost: %s\n", versionOf(ctx, c.signpost, "version"))
+	fmt.Printf("machine: %d CPUs; runs: %d, median reported\n\n", numCPU(), c.runs)
+
+	cats, err := generate(c.work)
+	if err != nil {
+		return err
+	}
+	var rows []row
+	if c.only["build"] {
+		r, err := benchBuild(ctx, c, cats)
+		rows = append(rows, r...)
+		if err != nil {
+			return errors.Join(err, printRows(rows))
+		}
+	}
+	if c.only["serve"] {
+		r, err := benchServe(ctx, c, cats[1])
+		rows = append(rows, r...)
+		if err != nil {
+			return errors.Join(err, printRows(rows))
+		}
+	}
+	if c.only["publish"] {
+		r, err := benchPublish(ctx, c, cats[1])
+		rows = append(rows, r...)
+		if err != nil {
+			return errors.Join(err, printRows(rows))
+		}
+	}
+	return printRows(rows)
+}
