@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,7 +119,7 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server, "serve": serveBackground},
 		Setup: func(env *testscript.Env) error {
 			// The diff and flow scripts skip without git; CI must have it.
 			if _, err := exec.LookPath("git"); err != nil && os.Getenv("CI") != "" {
@@ -152,4 +154,49 @@ func s3Server(ts *testscript.TestScript, neg bool, args []string) {
 	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"} {
 		ts.Setenv(k, os.Getenv(k))
 	}
+}
+
+// serveBackground is the script command "serve DIR TENANT": it runs
+// signpost serve on DIR's site of TENANT on a free port of 127.0.0.1 for the
+// rest of the script, as the README's quick start does in a second
+// terminal, and sets $ORIGIN to its URL once it answers.
+func serveBackground(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: serve DIR TENANT")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	addr := l.Addr().String()
+	ts.Check(l.Close())
+	bin, err := exec.LookPath("signpost")
+	ts.Check(err)
+	cmd := exec.Command(bin, "serve", ts.MkAbs(args[0]), "--tenant", args[1], "--addr", addr)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	ts.Check(cmd.Start())
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	ts.Defer(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	})
+	client := &http.Client{Timeout: time.Second}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		select {
+		case <-exited:
+			ts.Fatalf("signpost serve exited:\n%s", out.String())
+		default:
+		}
+		if resp, err := client.Get("http://" + addr + "/tools"); err == nil {
+			resp.Body.Close()
+			ts.Setenv("ORIGIN", "http://"+addr)
+			return
+		}
+	}
+	ts.Fatalf("signpost serve did not answer on %s within 30 s:\n%s", addr, out.String())
 }

@@ -54,9 +54,10 @@ path. --quiet prints errors only. A change of headers alone is found from a
 manifest object, without reading the documents. --dry-run stops after the
 plan. --format json prints the whole plan, and what was done, as one object.
 
---target names an s3 target of signpost.yaml. A GitHub Pages target is not
-published from here: signpost build --target pages lays the site out, and
-the Pages workflow (signpost init --publish pages) deploys it.
+--target names an s3 target of signpost.yaml. GitHub Pages, Cloudflare and
+Netlify targets are not published from here: signpost build --target NAME
+lays the site out for the host, and the workflow of signpost init --publish
+pages, cloudflare or netlify deploys it with the host's own tool.
 
 Then it uploads every document, then the lists and catalogs that name them,
 then the manifest, then deletes what the site no longer has: at no moment does
@@ -222,6 +223,9 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 	}
 	if ok && t.Cloudflare != nil {
 		return nil, usageError{fmt.Errorf("target %s is a Cloudflare target, which publish does not upload to: build it with signpost build --target %s and deploy each site's folder with wrangler deploy (signpost init --publish cloudflare writes a workflow that does)", o.target, o.target)}
+	}
+	if ok && t.Netlify {
+		return nil, usageError{fmt.Errorf("target %s is a Netlify target, which publish does not upload to: build it with signpost build --target %s and deploy each site's folder, with its netlify/functions, with netlify deploy (signpost init --publish netlify writes a workflow that does)", o.target, o.target)}
 	}
 	if !ok || t.S3 == nil {
 		return nil, usageError{fmt.Errorf("--target must name an s3 target of %s; it declares %s", build.ConfigFile, targetNames(targets))}
