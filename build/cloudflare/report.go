@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/hostgap"
+
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -21,7 +23,7 @@ const ReportFile = "cloudflare-report.json"
 const ReportFormat = 1
 
 // EveryRoute is the route of a gap every route of a site has.
-const EveryRoute = "*"
+const EveryRoute = hostgap.EveryRoute
 
 // The kinds of Gap, in the order a report groups them.
 const (
@@ -33,24 +35,8 @@ const (
 var kinds = []string{KindAssetCount}
 
 // Gap is one requirement of the HTTP contract, or of deploying the site,
-// that Cloudflare cannot meet; its fields mean what those of a Pages gap
-// mean.
-type Gap struct {
-	Kind        string `json:"kind"`
-	Route       string `json:"route"`
-	View        string `json:"view"`
-	Requirement string `json:"requirement"`
-	Served      string `json:"served"`
-	Fix         string `json:"fix"`
-}
-
-// label is how a report names the gap's route.
-func (g Gap) label() string {
-	if g.Route == EveryRoute {
-		return "every route"
-	}
-	return g.Route
-}
+// that Cloudflare cannot meet; Served is what Cloudflare allows.
+type Gap = hostgap.Gap
 
 type report struct {
 	Format int          `json:"format"`
@@ -73,20 +59,11 @@ type reportSite struct {
 // exactly as the contract says: every route but those with a gap, none
 // when a gap is of every route.
 func counts(s *build.Site, gaps []Gap) (routes, exact int) {
-	type rv struct{ route, view string }
-	gapped := map[rv]bool{}
-	for _, g := range gaps {
-		if g.Route == EveryRoute {
-			return len(s.Documents), 0
-		}
-		gapped[rv{g.Route, g.View}] = true
+	routes, ownRight, everyRoute := hostgap.Count(s, gaps)
+	if everyRoute {
+		return routes, 0
 	}
-	for _, d := range s.Documents {
-		if !gapped[rv{d.Route.Route, d.View}] {
-			exact++
-		}
-	}
-	return len(s.Documents), exact
+	return routes, ownRight
 }
 
 // reportFile is ReportFile of the sites of b as laid out.
@@ -134,7 +111,7 @@ func WriteReport(w io.Writer, b *build.Output, sites []*Site) error {
 		}
 		for _, k := range kinds {
 			for _, g := range byKind[k] {
-				fmt.Fprintf(&sb, "  %s: needs %s; Cloudflare allows %s. Fix: %s.\n", g.label(), g.Requirement, g.Served, g.Fix)
+				fmt.Fprintf(&sb, "  %s: needs %s; Cloudflare allows %s. Fix: %s.\n", g.Label(), g.Requirement, g.Served, g.Fix)
 			}
 		}
 		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says.\n", exact, english.Count(routes, "route", "routes"), english.Plural(exact, "is", "are"))

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/hostgap"
+
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -29,7 +31,7 @@ const (
 )
 
 // EveryRoute is the route of a gap every route of a site has.
-const EveryRoute = "*"
+const EveryRoute = hostgap.EveryRoute
 
 // The kinds of Gap, in the order a report groups them.
 const (
@@ -46,33 +48,8 @@ const (
 var kinds = []string{KindPreflight, KindMethods, KindViewHeaders}
 
 // Gap is one requirement of the HTTP contract that Netlify cannot meet for
-// a route. It has the fields of a gap of the GitHub Pages report.
-type Gap struct {
-	// Kind is what kind of gap it is, such as KindPreflight.
-	Kind string `json:"kind"`
-	// Route is the route of the route table the gap is about, or
-	// EveryRoute.
-	Route string `json:"route"`
-	// View is the route's view; empty for EveryRoute.
-	View string `json:"view"`
-	// Requirement is what the contract asks.
-	Requirement string `json:"requirement"`
-	// Served is what Netlify serves instead.
-	Served string `json:"served"`
-	// Fix is how to meet the requirement: one line.
-	Fix string `json:"fix"`
-}
-
-// label is how a report names the gap's route.
-func (g Gap) label() string {
-	switch {
-	case g.Route == EveryRoute:
-		return "every route"
-	case g.View != "" && g.View != spec.ViewStandard:
-		return g.Route + "?view=" + g.View
-	}
-	return g.Route
-}
+// a route; Served is what Netlify serves instead.
+type Gap = hostgap.Gap
 
 // netlifyInstead is the remedy of every gap: Netlify cannot be told
 // otherwise.
@@ -326,15 +303,6 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 // gap of their own: every GET and HEAD of them is answered exactly as the
 // contract says.
 func counts(s *build.Site, gaps []Gap) (routes, exact int) {
-	type rv struct{ route, view string }
-	gapped := map[rv]bool{}
-	for _, g := range gaps {
-		gapped[rv{g.Route, g.View}] = true
-	}
-	for _, d := range s.Documents {
-		if !gapped[rv{d.Route.Route, d.View}] {
-			exact++
-		}
-	}
-	return len(s.Documents), exact
+	routes, exact, _ = hostgap.Count(s, gaps)
+	return routes, exact
 }

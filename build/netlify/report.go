@@ -83,12 +83,12 @@ func writeKind(sb *strings.Builder, gaps []Gap) {
 		return
 	case len(gaps) == 1:
 		g := gaps[0]
-		fmt.Fprintf(sb, "  %s: needs %s; Netlify serves %s. Fix: %s.\n", g.label(), g.Requirement, g.Served, g.Fix)
+		fmt.Fprintf(sb, "  %s: needs %s; Netlify serves %s. Fix: %s.\n", g.Label(), g.Requirement, g.Served, g.Fix)
 		return
 	}
 	labels := make([]string, len(gaps))
 	for i, g := range gaps {
-		labels[i] = g.label()
+		labels[i] = g.Label()
 	}
 	fmt.Fprintf(sb, "  %d routes (%s): need their own headers per view; Netlify serves %s. Fix: %s.\n", len(gaps), strings.Join(labels, ", "), gaps[0].Served, gaps[0].Fix)
 }

@@ -23,6 +23,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/hostgap"
+
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -42,7 +44,7 @@ const noJekyll = ".nojekyll"
 // The routes of a Gap that are not routes of the route table.
 const (
 	// EveryRoute is the route of a gap every route of a site has.
-	EveryRoute = "*"
+	EveryRoute = hostgap.EveryRoute
 	// UnknownTool is the route of the gap of unknown toolIds.
 	UnknownTool = "/tools/{toolId}"
 )
@@ -86,38 +88,8 @@ const (
 var kinds = []string{KindToolList, KindCompactList, KindToolURL, KindCompactTool, KindURL, KindContentType, KindCORS, KindCacheControl, KindNotFound}
 
 // Gap is one requirement of the HTTP contract that GitHub Pages cannot
-// meet for a route.
-type Gap struct {
-	// Kind is what kind of gap it is, such as KindToolURL: the gaps of
-	// one kind share their cause and their fix.
-	Kind string `json:"kind"`
-	// Route is the route of the route table the gap is about; or
-	// EveryRoute for a gap every route of the site has; or
-	// UnknownTool for what unknown toolIds get.
-	Route string `json:"route"`
-	// View is the route's view; empty when Route is not a route of the
-	// table.
-	View string `json:"view"`
-	// Requirement is what the contract asks, e.g. "Content-Type
-	// application/ai-catalog+json".
-	Requirement string `json:"requirement"`
-	// Served is what Pages serves instead.
-	Served string `json:"served"`
-	// Fix is what to put in front of Pages, or where to publish instead,
-	// to meet the requirement: one line.
-	Fix string `json:"fix"`
-}
-
-// label is how a report names the gap's route.
-func (g Gap) label() string {
-	switch {
-	case g.Route == EveryRoute:
-		return "every route"
-	case g.View == spec.ViewCompact:
-		return g.Route + "?view=compact"
-	}
-	return g.Route
-}
+// meet for a route; Served is what Pages serves instead.
+type Gap = hostgap.Gap
 
 // Layout maps a site's documents to the files Pages serves and lists
 // the gaps, deterministically. The files are the site's documents in the
@@ -315,22 +287,11 @@ func viewRank(view string) int {
 // exactly as the contract says, and those whose own URL and Content-Type
 // are right, whatever every route lacks.
 func counts(s *build.Site, gaps []Gap) (routes, exact, ownRight int) {
-	type rv struct{ route, view string }
-	gapped := map[rv]bool{}
-	everyRoute := false
-	for _, g := range gaps {
-		gapped[rv{g.Route, g.View}] = true
-		everyRoute = everyRoute || g.Route == EveryRoute
-	}
-	for _, d := range s.Documents {
-		if !gapped[rv{d.Route.Route, d.View}] {
-			ownRight++
-		}
-	}
+	routes, ownRight, everyRoute := hostgap.Count(s, gaps)
 	if !everyRoute {
 		exact = ownRight
 	}
-	return len(s.Documents), exact, ownRight
+	return routes, exact, ownRight
 }
 
 // report is the layout of pages-report.json.

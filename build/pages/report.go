@@ -154,7 +154,7 @@ func writeKind(sb *strings.Builder, k string, gaps []Gap) {
 		return
 	case len(gaps) == 1 || t.label == "":
 		for _, g := range gaps {
-			fmt.Fprintf(sb, "  %s: needs %s; Pages serves %s. Fix: %s.\n", g.label(), g.Requirement, g.Served, g.Fix)
+			fmt.Fprintf(sb, "  %s: needs %s; Pages serves %s. Fix: %s.\n", g.Label(), g.Requirement, g.Served, g.Fix)
 		}
 		return
 	}

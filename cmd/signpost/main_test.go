@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -164,10 +163,9 @@ func serveBackground(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: serve DIR TENANT")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := s3test.FreePort()
 	ts.Check(err)
-	addr := l.Addr().String()
-	ts.Check(l.Close())
+	addr := "127.0.0.1:" + port
 	bin, err := exec.LookPath("signpost")
 	ts.Check(err)
 	cmd := exec.Command(bin, "serve", ts.MkAbs(args[0]), "--tenant", args[1], "--addr", addr)

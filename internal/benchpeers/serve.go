@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
 // routeTable is the part of a build's routes.json the serve measures read.
@@ -92,7 +93,7 @@ func benchServe(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	spPort, err := freePort()
+	spPort, err := s3test.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func benchServe(ctx context.Context, c config, cat *catalog) ([]row, error) {
 		return nil, err
 	}
 	defer stopSP()
-	ngPort, err := freePort()
+	ngPort, err := s3test.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -280,14 +281,4 @@ func wrk(ctx context.Context, d time.Duration, url string) (float64, error) {
 		return 0, fmt.Errorf("wrk saw errors:\n%s", r.out)
 	}
 	return strconv.ParseFloat(string(m[1]), 64)
-}
-
-func freePort() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	_, port, err := net.SplitHostPort(l.Addr().String())
-	return port, err
 }

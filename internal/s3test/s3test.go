@@ -47,7 +47,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	port, err := freePort()
+	port, err := FreePort()
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -123,7 +123,9 @@ func binary() (string, error) {
 	}
 }
 
-func freePort() (string, error) {
+// FreePort is a TCP port of 127.0.0.1 that nothing listened on a moment
+// ago, for a server started next.
+func FreePort() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
