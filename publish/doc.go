@@ -3,8 +3,9 @@
 // missing document.
 //
 // [Sites] is the one call: it plans every site, then carries the plan out.
-// The plan compares each site with its objects in the bucket (one listing,
-// one read of a manifest) and, with a distribution, with the live code and
+// The plan compares each site with its objects in the bucket (one read of
+// a manifest, and a listing, split into ranges listed at the same time when
+// the manifest names thousands of keys) and, with a distribution, with the live code and
 // key value store association of its CloudFront Functions and the paths an
 // earlier publish left to invalidate. It changes nothing, so that a dry run is the plan alone.
 // More deletes than [Options.MaxDeletes] in any site refuse the whole

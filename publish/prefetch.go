@@ -14,13 +14,15 @@ type Listings struct {
 
 // listing is one prefix's listing, done when done is closed.
 type listing struct {
-	done    chan struct{}
-	objects map[string]string
-	err     error
+	done   chan struct{}
+	remote *remoteSite
+	err    error
 }
 
 // Prefetch starts listing bucket under each of prefixes (as SitePrefix
-// gives them), each in a goroutine that ends with the listing or with ctx.
+// gives them), each in a goroutine that ends with the listing or with ctx:
+// the prefix's manifest is read, then its objects are listed, in ranges at
+// the same time when the manifest names enough of them.
 func Prefetch(ctx context.Context, api S3API, bucket string, prefixes []string) *Listings {
 	l := &Listings{bucket: bucket, byPref: map[string]*listing{}}
 	for _, p := range prefixes {
@@ -32,22 +34,22 @@ func Prefetch(ctx context.Context, api S3API, bucket string, prefixes []string) 
 		l.byPref[p] = li
 		go func() {
 			defer close(li.done)
-			li.objects, li.err = listObjects(ctx, api, bucket, p)
+			li.remote, li.err = listSite(ctx, api, bucket, p, rangeKeys)
 		}()
 	}
 	return l
 }
 
-// objects waits for the listing of prefix (normalized) in bucket and
-// returns it; listed is false when Prefetch did not start one.
-func (l *Listings) objects(ctx context.Context, bucket, prefix string) (objects map[string]string, listed bool, err error) {
+// site waits for the listing of prefix (normalized) in bucket and returns
+// it; listed is false when Prefetch did not start one.
+func (l *Listings) site(ctx context.Context, bucket, prefix string) (remote *remoteSite, listed bool, err error) {
 	if l == nil || l.bucket != bucket || l.byPref[prefix] == nil {
 		return nil, false, nil
 	}
 	li := l.byPref[prefix]
 	select {
 	case <-li.done:
-		return li.objects, true, li.err
+		return li.remote, true, li.err
 	case <-ctx.Done():
 		return nil, true, ctx.Err()
 	}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -119,42 +120,18 @@ func md5Hex(b []byte) string {
 }
 
 // planS3 compares the documents of one site with the objects under prefix
-// in bucket: one paginated listing for keys and ETags (the MD5 of a body put
-// in one part) and one read of the manifest for headers. It changes nothing.
+// in bucket: one read of the manifest for headers and a listing for keys and
+// ETags (the MD5 of a body put in one part). It changes nothing.
 func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*ObjectPlan, error) {
-	remote, err := listObjects(ctx, api, bucket, normalizePrefix(prefix))
+	remote, err := listSite(ctx, api, bucket, normalizePrefix(prefix), rangeKeys)
 	if err != nil {
 		return nil, err
 	}
-	return planListed(ctx, api, bucket, prefix, docs, remote)
-}
-
-// listObjects lists the keys under prefix in bucket, with their ETags
-// without quotes.
-func listObjects(ctx context.Context, api S3API, bucket, prefix string) (map[string]string, error) {
-	remote := map[string]string{}
-	var token *string
-	for {
-		in := &s3.ListObjectsV2Input{Bucket: aws.String(bucket), ContinuationToken: token}
-		if prefix != "" {
-			in.Prefix = aws.String(prefix)
-		}
-		out, err := api.ListObjectsV2(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("list s3://%s/%s: %w", bucket, prefix, err)
-		}
-		for _, o := range out.Contents {
-			remote[aws.ToString(o.Key)] = strings.Trim(aws.ToString(o.ETag), `"`)
-		}
-		if !aws.ToBool(out.IsTruncated) || out.NextContinuationToken == nil {
-			return remote, nil
-		}
-		token = out.NextContinuationToken
-	}
+	return planListed(bucket, prefix, docs, remote)
 }
 
 // planListed is planS3 given the listing of prefix.
-func planListed(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document, remote map[string]string) (*ObjectPlan, error) {
+func planListed(bucket, prefix string, docs []build.Document, site *remoteSite) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
 	manifestKey := prefix + ManifestName
 
@@ -170,14 +147,12 @@ func planListed(ctx context.Context, api S3API, bucket, prefix string, docs []bu
 	manifest = append(manifest, '\n')
 
 	p := &ObjectPlan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
+	remote := site.objects
 	old := map[string]manifestEntry{}
 	if etag, ok := remote[manifestKey]; ok {
 		p.manifestETag = etag
 		p.manifestChanged = etag != md5Hex(manifest)
-		old, err = readManifest(ctx, api, bucket, manifestKey)
-		if err != nil {
-			return nil, err
-		}
+		old = site.manifest
 	} else {
 		p.manifestChanged = true
 	}
@@ -370,18 +345,14 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 				return res, err
 			}
 		}
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(conc)
-		for _, u := range group {
-			g.Go(func() error {
-				if err := put(gctx, api, p.Bucket, u.Key, u.Doc.Body, u.Doc.ContentType, u.Doc.CacheControl); err != nil {
-					return err
-				}
-				step(1, int64(len(u.Doc.Body)), 1, 0)
-				return nil
-			})
-		}
-		if err := g.Wait(); err != nil {
+		err := each(ctx, conc, group, func(ctx context.Context, u Upload) error {
+			if err := put(ctx, api, p.Bucket, u.Key, u.Doc.Body, u.Doc.ContentType, u.Doc.CacheControl); err != nil {
+				return err
+			}
+			step(1, int64(len(u.Doc.Body)), 1, 0)
+			return nil
+		})
+		if err != nil {
 			return res, err
 		}
 	}
@@ -430,6 +401,31 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		}
 	}
 	return res, nil
+}
+
+// each calls f on every item, n at a time, and returns the first error,
+// after which no call starts. It runs n workers, not a goroutine per item:
+// an SDK call is deep, and each new goroutine would grow its stack again.
+func each[T any](ctx context.Context, n int, items []T, f func(context.Context, T) error) error {
+	g, gctx := errgroup.WithContext(ctx)
+	var next atomic.Int64
+	for range min(max(n, 1), len(items)) {
+		g.Go(func() error {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(items) {
+					return nil
+				}
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				if err := f(gctx, items[i]); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	return g.Wait()
 }
 
 // put uploads one object with its headers and its MD5, and no ACL.
@@ -518,6 +514,7 @@ func NewS3Client(ctx context.Context, region, endpoint string, limits Limits) (*
 		return nil, fmt.Errorf("load AWS configuration: %w", err)
 	}
 	return s3.NewFromConfig(cfg, func(o *s3.Options) {
+		o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 			o.UsePathStyle = true

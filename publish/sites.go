@@ -208,14 +208,14 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 		// The page the distribution answers unknown keys with.
 		docs = append(slices.Clip(docs), ErrorDocument())
 	}
-	remote, listed, err := opts.Listings.objects(ctx, dest.Bucket, normalizePrefix(prefix))
+	remote, listed, err := opts.Listings.site(ctx, dest.Bucket, normalizePrefix(prefix))
 	if !listed {
-		remote, err = listObjects(ctx, s3, dest.Bucket, normalizePrefix(prefix))
+		remote, err = listSite(ctx, s3, dest.Bucket, normalizePrefix(prefix), rangeKeys)
 	}
 	if err != nil {
 		return nil, err
 	}
-	op, err := planListed(ctx, s3, dest.Bucket, prefix, docs, remote)
+	op, err := planListed(dest.Bucket, prefix, docs, remote)
 	if err != nil {
 		return nil, err
 	}

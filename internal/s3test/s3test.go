@@ -54,7 +54,10 @@ func Start() (*Server, error) {
 	}
 	addr := "127.0.0.1:" + port
 	s := &Server{Endpoint: "http://" + addr, dir: dir, exited: make(chan struct{})}
-	s.cmd = exec.Command(bin, "--port", addr, "posix", filepath.Join(dir))
+	// Keep-alive as S3 does: versitygw closes every connection after one
+	// answer by default, and a publish of thousands of objects would
+	// measure TCP handshakes. Quiet: it logs every request otherwise.
+	s.cmd = exec.Command(bin, "--port", addr, "--keep-alive", "--quiet", "posix", filepath.Join(dir))
 	s.cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+AccessKey, "ROOT_SECRET_KEY="+SecretKey)
 	var logs bytes.Buffer
 	s.cmd.Stdout, s.cmd.Stderr = &logs, &logs
