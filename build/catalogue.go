@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/version"
@@ -175,9 +176,9 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tok
 	head := func(b []byte) []byte {
 		b = append(b, `{"catalogVersion":`...)
 		b = strconv.AppendInt(b, spec.ToolCatalogueVersion, 10)
-		b = appendString(append(b, `,"apiVersion":`...), cat.Config.APIVersionOrDefault())
+		b = jsonenc.AppendString(append(b, `,"apiVersion":`...), cat.Config.APIVersionOrDefault())
 		b = append(b, `,"generator":`...)
-		return appendJSON(b, map[string]any{"name": version.Name, "version": version.String()})
+		return jsonenc.Append(b, map[string]any{"name": version.Name, "version": version.String()})
 	}
 	list := func(b []byte, idx []int) []byte {
 		// Grown once: the catalogue of a large catalog is megabytes, and
@@ -213,13 +214,13 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tok
 		g := byKey[k]
 		groups = append(groups, groupJSON(g))
 		b := head(nil)
-		b = appendJSON(append(b, `,"group":`...), groupJSON(g))
+		b = jsonenc.Append(append(b, `,"group":`...), groupJSON(g))
 		b = append(list(b, g.tools), "}\n"...)
 		docs = append(docs, NewDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, b))
 	}
 	b := head(nil)
 	b = append(list(b, visible), `,"groups":`...)
-	b = appendJSON(b, append([]any{}, groups...))
+	b = jsonenc.Append(b, append([]any{}, groups...))
 	b = append(b, "}\n"...)
 	return append(docs, NewDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, b))
 }

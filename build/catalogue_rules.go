@@ -10,6 +10,7 @@ import (
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // The reserved arguments of the tool catalogue, before any underscores.
@@ -138,7 +139,7 @@ func describeProperties(props map[string]any) string {
 	if len(props) == 0 {
 		return "no properties"
 	}
-	return "properties " + joinSome(sortedKeys(props), 8)
+	return "properties " + english.Some(sortedKeys(props), 8)
 }
 
 // freeName is name with as many leading underscores as it takes not to be

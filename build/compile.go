@@ -15,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
@@ -205,7 +206,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = appendJSON(nil, catalogueTool(t, cost))
+			entries[i] = jsonenc.Append(nil, catalogueTool(t, cost))
 			return lim.document(spec.RouteToolCatalogue, len(entries[i]))
 		})
 	}
@@ -299,10 +300,10 @@ func compileCards(cat *Catalog) []Document {
 			continue
 		}
 		if cat.Config.MCPCatalog {
-			docs = append(docs, NewDocument(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(appendJSON(nil, discovery.DraftCard(s)))))
+			docs = append(docs, NewDocument(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(jsonenc.Append(nil, discovery.DraftCard(s)))))
 		}
 		if cat.Config.AICatalog {
-			docs = append(docs, NewDocument(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(appendJSON(nil, discovery.V1Card(s)))))
+			docs = append(docs, NewDocument(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(jsonenc.Append(nil, discovery.V1Card(s)))))
 		}
 	}
 	return docs
@@ -315,7 +316,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 	var docs []Document
 	origin := cat.Config.SiteOrigin(tenant)
 	if cat.Config.MCPCatalog {
-		docs = append(docs, NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(appendJSON(nil, discovery.MCPCatalog(origin, cat.Servers)))))
+		docs = append(docs, NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(jsonenc.Append(nil, discovery.MCPCatalog(origin, cat.Servers)))))
 	}
 	if cat.Config.AICatalog {
 		var sources []string
@@ -327,7 +328,7 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 		base := strings.TrimSuffix(origin, "/")
 		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
 		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
-		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(appendJSON(nil, doc))))
+		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(jsonenc.Append(nil, doc))))
 	}
 	return docs
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
-// stdEncode is encoding/json's output, the reference for appendJSON.
+// stdEncode is encoding/json's output, the reference for the descriptors.
 func stdEncode(t testing.TB, v any) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -47,19 +47,4 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("%s: compact descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
 	}
-}
-
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain", "quote \" backslash \\", "\x00\x01\b\f\n\r\t\x1f", "<html>&", "\u2028\u2029", "\xff\xfe", "é😀", "a\u00a0b"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := appendString(nil, s), stdEncode(t, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
-		}
-		v := map[string]any{s: []any{s, json.Number("1.5"), true, nil, 42, struct{ A string }{s}}}
-		if got, want := appendJSON(nil, v), stdEncode(t, v); !bytes.Equal(got, want) {
-			t.Fatalf("appendJSON = %s, want %s", got, want)
-		}
-	})
 }

@@ -50,6 +50,30 @@ func Load(ctx context.Context, dir string) (*Catalog, Diagnostics) {
 	return cat, diags.Sort()
 }
 
+// LoadConfig reads and checks the catalog's signpost.yaml alone, as Load
+// does, so that a command can act on its targets and tenants (list a
+// bucket) while Load reads the declarations. Load reports the same
+// problems again.
+func LoadConfig(ctx context.Context, dir string) (*Config, Diagnostics) {
+	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source.File{}, bad: map[*source.File][]string{}}
+	c := &Config{}
+	if !l.open() {
+		return c, l.diags
+	}
+	defer l.root.Close()
+	data, err := l.readFile(ConfigFile)
+	if err != nil {
+		l.fileError(l.display(ConfigFile), "read", "%v", err)
+		return c, l.diags
+	}
+	src, ps := source.ParseYAML(l.display(ConfigFile), ConfigFile, data)
+	l.problems(src, ps)
+	if recoverable(ps) {
+		l.loadConfig(src, c)
+	}
+	return c, l.diags.Sort()
+}
+
 type loader struct {
 	ctx   context.Context
 	dir   string
@@ -111,18 +135,28 @@ func (l *loader) display(rel string) string {
 	return filepath.ToSlash(filepath.Join(l.dir, filepath.FromSlash(rel)))
 }
 
-func (l *loader) load() *Catalog {
+// open opens the catalog folder and the schemas the checks use, or
+// reports why it cannot.
+func (l *loader) open() bool {
 	root, err := os.OpenRoot(l.dir)
 	if err != nil {
 		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", unwrapPathError(err))
-		return nil
+		return false
 	}
-	defer root.Close()
 	l.root = root
 	if l.valid, err = schemas.NewValidator(); err != nil {
+		root.Close()
 		l.fileError(filepath.ToSlash(l.dir), "internal", "load embedded schemas: %v", err)
+		return false
+	}
+	return true
+}
+
+func (l *loader) load() *Catalog {
+	if !l.open() {
 		return nil
 	}
+	defer l.root.Close()
 
 	files, err := l.findFiles()
 	if err != nil {
@@ -255,7 +289,7 @@ func (l *loader) checkServers(publisher string, servers []pendingServer, tools [
 	for _, name := range order {
 		who := "tool " + ids[name][0] + " names"
 		if n := len(ids[name]); n > 1 {
-			who = fmt.Sprintf("%d tools (%s) name", n, joinSome(ids[name], 3))
+			who = fmt.Sprintf("%d tools (%s) name", n, english.Some(ids[name], 3))
 		}
 		l.report(Warning, at[name], "server-unknown", "%s server %s, which no declaration in the catalog describes: declare it under servers: so that clients can find its card", who, name)
 	}
@@ -685,7 +719,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	}
 	for _, name := range sortedKeys(classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, likeName(name, sortedKeys(seen), "known tools"))
+			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
 		}
 	}
 	return out
@@ -756,7 +790,7 @@ func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Confi
 			case len(tenants) == 0:
 				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "tool is scoped to tenant %q but %s declares no tenants: add tenants: [%s] there, or drop the scope", tn, ConfigFile, tn)
 			case !tenants[tn]:
-				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, joinSome(sortedKeys(tenants), 8))
+				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, english.Some(sortedKeys(tenants), 8))
 			}
 		}
 	}
@@ -871,31 +905,4 @@ func strs(m map[string]any, k string) []string {
 // sortedKeys returns the keys of m in order.
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
-}
-
-// joinSome lists up to n names, saying how many more there are.
-// maxLike is how many known names a message about an unknown one offers.
-const maxLike = 3
-
-// likeName is what a message about the unknown name offers instead of it:
-// the known names most like it, nearest first, or when none is near, what
-// the known names are (what names them: "known tools").
-func likeName(name string, known []string, what string) string {
-	if like := suggest.Nearest(name, known, maxLike); len(like) > 0 {
-		return "did you mean " + english.QuotedOr(like) + "?"
-	}
-	if len(known) == 0 {
-		return "check the spelling (" + what + ": none)"
-	}
-	return "check the spelling: no name is like it (" + what + ": " + joinSome(known, maxLike) + ")"
-}
-
-func joinSome(names []string, n int) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	if len(names) <= n {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/suggest"
 )
 
 // isOpenAPIDocument reports whether a YAML file of the catalog is an
@@ -153,7 +154,7 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 	}
 	for _, name := range sortedKeys(classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one; %s", name, str(m, "from"), likeName(name, sortedKeys(seen), "operations"))
+			l.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one; %s", name, str(m, "from"), suggest.Instead(name, sortedKeys(seen), "operations"))
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -100,7 +101,7 @@ func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, s
 		t.Distributions[id] = decodeDistribution(d)
 	}
 	if len(missing) > 0 {
-		return t, "cloudfront.tenants has no distribution for " + joinSome(missing, 5) + ": every tenant's site needs its own"
+		return t, "cloudfront.tenants has no distribution for " + english.Some(missing, 5) + ": every tenant's site needs its own"
 	}
 	for _, id := range sortedKeys(per) {
 		if !slices.Contains(tenants, id) {

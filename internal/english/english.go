@@ -4,6 +4,7 @@
 package english
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -57,4 +58,16 @@ func QuotedOr(names []string) string {
 		quoted[i] = strconv.Quote(n)
 	}
 	return Or(quoted)
+}
+
+// Some lists up to n names with commas, then says how many more there are:
+// "a, b and 3 more"; "none" when there are none.
+func Some(names []string, n int) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }

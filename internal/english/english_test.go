@@ -42,3 +42,19 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestSome(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, "none"},
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b", "c"}, "a, b, c"},
+		{[]string{"a", "b", "c", "d", "e"}, "a, b, c and 2 more"},
+	} {
+		if got := Some(c.names, 3); got != c.want {
+			t.Errorf("Some(%q, 3) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // maxRunes bounds the part of a name that Nearest compares, so
@@ -128,4 +129,20 @@ func Distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// maxInstead is how many known names Instead offers.
+const maxInstead = 3
+
+// Instead is what a message about the unknown name offers in its place:
+// the known names most like it, nearest first, or when none is near, what
+// the known names are (what says what they are: "known tools").
+func Instead(name string, known []string, what string) string {
+	if like := Nearest(name, known, maxInstead); len(like) > 0 {
+		return "did you mean " + english.QuotedOr(like) + "?"
+	}
+	if len(known) == 0 {
+		return "check the spelling (" + what + ": none)"
+	}
+	return "check the spelling: no name is like it (" + what + ": " + english.Some(known, maxInstead) + ")"
 }

@@ -67,3 +67,19 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestInstead(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		known []string
+		want  string
+	}{
+		{"get_forcast", []string{"get_forecast", "list_alerts"}, `did you mean "get_forecast"?`},
+		{"zzz", nil, "check the spelling (known tools: none)"},
+		{"zzz", []string{"alpha", "beta", "gamma", "delta"}, "check the spelling: no name is like it (known tools: alpha, beta, gamma and 1 more)"},
+	} {
+		if got := Instead(c.name, c.known, "known tools"); got != c.want {
+			t.Errorf("Instead(%q, %q) = %q, want %q", c.name, c.known, got, c.want)
+		}
+	}
+}
