@@ -9,7 +9,11 @@
 // key value store association of its CloudFront Functions and the paths an
 // earlier publish left to invalidate. It changes nothing, so that a dry run is the plan alone.
 // More deletes than [Options.MaxDeletes] in any site refuse the whole
-// publish before anything changes, with a [*DeleteLimitError].
+// publish before anything changes, with a [*DeleteLimitError]. Each
+// manifest records the digest of what its site was built from
+// ([Options.Inputs]) and of the objects the publish left, so that
+// [Unchanged] can tell from the bucket alone, before anything is built,
+// that a publish from the same inputs has nothing to do.
 //
 // Carrying a site's plan out keeps this order, so that at no moment does a
 // list or catalog, in the bucket or in a cache, name a document that is not

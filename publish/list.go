@@ -40,6 +40,8 @@ type remoteSite struct {
 	// manifest is the bucket's manifest, keyed by the documents' keys
 	// under the prefix; empty when there is none or it is unreadable.
 	manifest map[string]manifestEntry
+	// meta is the manifest's metadata, names in lower case.
+	meta map[string]string
 }
 
 // listSite reads the manifest under prefix and lists every object under
@@ -47,7 +49,7 @@ type remoteSite struct {
 // two ranges' keys, in one paginated listing otherwise, or when the bucket
 // does not list in order. perRange is rangeKeys, except in tests.
 func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange int) (*remoteSite, error) {
-	manifest, err := readManifest(ctx, api, bucket, prefix+ManifestName)
+	manifest, meta, err := readManifest(ctx, api, bucket, prefix+ManifestName)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +65,7 @@ func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange in
 	if err != nil {
 		return nil, err
 	}
-	return &remoteSite{objects: objects, manifest: manifest}, nil
+	return &remoteSite{objects: objects, manifest: manifest, meta: meta}, nil
 }
 
 // splitKeys returns the bounds of ranges of about perRange of the sorted
@@ -148,9 +150,11 @@ func listRange(ctx context.Context, api S3API, bucket, prefix string, r bound) (
 		if token == nil && r.after != "" {
 			in.StartAfter = aws.String(r.after)
 		}
-		if r.through != "" {
-			// One key past the range tells it is done without another call.
-			in.MaxKeys = aws.Int32(int32(min(max(r.expect-len(objects), 0)+1, maxPage)))
+		if left := r.expect - len(objects); r.through != "" && left > 0 {
+			// One key past the range tells it is done without another
+			// call. A range with more keys than the manifest names takes
+			// whole pages.
+			in.MaxKeys = aws.Int32(int32(min(left+1, maxPage)))
 		}
 		out, err := api.ListObjectsV2(ctx, in)
 		if err != nil {

@@ -2,6 +2,7 @@ package publish
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -52,12 +53,19 @@ func TestListSiteInRanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Many keys where the manifest expects few take whole pages.
+	const crowd = 40
+	for i := range crowd {
+		if err := put(ctx, client, bucket, fmt.Sprintf("%s%s-crowd-%02d", prefix, docs[len(docs)/2].Route.Key, i), []byte("{}\n"), "application/json", "no-cache"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	want, err := listObjects(ctx, client, bucket, prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want) != len(docs)+1+4 { // the documents, the manifest, the four added under the prefix
-		t.Fatalf("one listing found %d objects, want %d", len(want), len(docs)+5)
+	if len(want) != len(docs)+1+4+crowd { // the documents, the manifest, the objects added under the prefix
+		t.Fatalf("one listing found %d objects, want %d", len(want), len(docs)+5+crowd)
 	}
 	api := &listCalls{S3API: client}
 	got, err := listSite(ctx, api, bucket, prefix, 5)
@@ -73,8 +81,12 @@ func TestListSiteInRanges(t *testing.T) {
 			ranges++
 		}
 	}
-	if n := min(len(docs)/5, maxRanges); ranges != n-1 {
+	n := min(len(docs)/5, maxRanges)
+	if ranges != n-1 {
 		t.Errorf("%d listings started after a key, want %d: %q", ranges, n-1, api.starts)
+	}
+	if len(api.starts) > 3*n {
+		t.Errorf("%d ListObjectsV2 calls for %d ranges, want at most 3 each", len(api.starts), n)
 	}
 	if len(got.manifest) != len(docs) {
 		t.Errorf("manifest read with %d entries, want %d", len(got.manifest), len(docs))

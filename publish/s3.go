@@ -75,7 +75,9 @@ type ObjectPlan struct {
 	Unchanged int
 
 	manifest        []byte            // the manifest of the site
-	manifestChanged bool              // the bucket's manifest is missing or differs
+	meta            map[string]string // the manifest's metadata: the inputs and objects digests, or none
+	metaChanged     bool              // meta differs from the bucket's manifest's
+	manifestChanged bool              // the bucket's manifest is missing or differs, or its metadata
 	manifestETag    string            // the bucket's manifest's ETag, "" when missing
 	deletedRoutes   map[string]string // key of a delete → its route, as the old manifest has it
 	// keptEntries are the old manifest's entries of the deletes: when the
@@ -127,11 +129,11 @@ func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 	if err != nil {
 		return nil, err
 	}
-	return planListed(bucket, prefix, docs, remote)
+	return planListed(bucket, prefix, docs, remote, "")
 }
 
 // planListed is planS3 given the listing of prefix.
-func planListed(bucket, prefix string, docs []build.Document, site *remoteSite) (*ObjectPlan, error) {
+func planListed(bucket, prefix string, docs []build.Document, site *remoteSite, inputs string) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
 	manifestKey := prefix + ManifestName
 
@@ -147,11 +149,19 @@ func planListed(bucket, prefix string, docs []build.Document, site *remoteSite) 
 	manifest = append(manifest, '\n')
 
 	p := &ObjectPlan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
+	etags := make(map[string]string, len(docs)) // key → MD5 of the body, the ETag it gets
+	for i := range docs {
+		etags[prefix+docs[i].Route.Key] = md5Hex(docs[i].Body)
+	}
+	if inputs != "" {
+		p.meta = map[string]string{metaInputs: inputs, metaObjects: objectsDigest(etags)}
+	}
 	remote := site.objects
 	old := map[string]manifestEntry{}
 	if etag, ok := remote[manifestKey]; ok {
 		p.manifestETag = etag
-		p.manifestChanged = etag != md5Hex(manifest)
+		p.metaChanged = p.meta != nil && !maps.Equal(p.meta, site.meta)
+		p.manifestChanged = etag != md5Hex(manifest) || p.metaChanged
 		old = site.manifest
 	} else {
 		p.manifestChanged = true
@@ -168,7 +178,7 @@ func planListed(bucket, prefix string, docs []build.Document, site *remoteSite) 
 		switch {
 		case !ok:
 			reason = ReasonNew
-		case etag != md5Hex(d.Body):
+		case etag != etags[key]:
 			reason = ReasonContentChanged
 		default:
 			e, ok := old[d.Route.Key]
@@ -220,36 +230,41 @@ func planListed(bucket, prefix string, docs []build.Document, site *remoteSite) 
 }
 
 // manifestKeeping returns the manifest with the entries kept besides the
-// documents', and whether it differs from the bucket's.
+// documents', and whether it, or its metadata, differs from the bucket's.
 func (p *ObjectPlan) manifestKeeping(kept map[string]manifestEntry) ([]byte, bool) {
 	all := make(map[string]manifestEntry, len(p.entries)+len(kept))
 	maps.Copy(all, kept)
 	maps.Copy(all, p.entries)
 	m, _ := json.Marshal(all) // map keys are sorted: deterministic
 	m = append(m, '\n')
-	return m, md5Hex(m) != p.manifestETag
+	return m, md5Hex(m) != p.manifestETag || p.metaChanged
 }
 
-// readManifest reads the manifest at key; an unreadable one is empty, so
-// that every document is compared again.
-func readManifest(ctx context.Context, api S3API, bucket, key string) (map[string]manifestEntry, error) {
+// readManifest reads the manifest at key, and its metadata (names in
+// lower case); an unreadable one is empty, so that every document is
+// compared again.
+func readManifest(ctx context.Context, api S3API, bucket, key string) (map[string]manifestEntry, map[string]string, error) {
 	out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 	if err != nil {
 		if isNotFound(err) {
-			return map[string]manifestEntry{}, nil
+			return map[string]manifestEntry{}, nil, nil
 		}
-		return nil, fmt.Errorf("read %s: %w", key, err)
+		return nil, nil, fmt.Errorf("read %s: %w", key, err)
 	}
 	defer out.Body.Close()
 	data, err := io.ReadAll(out.Body)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", key, err)
+		return nil, nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	meta := make(map[string]string, len(out.Metadata))
+	for k, v := range out.Metadata {
+		meta[strings.ToLower(k)] = v
 	}
 	m := map[string]manifestEntry{}
 	if json.Unmarshal(data, &m) != nil {
-		return map[string]manifestEntry{}, nil
+		return map[string]manifestEntry{}, nil, nil
 	}
-	return m, nil
+	return m, meta, nil
 }
 
 func isNotFound(err error) bool {
@@ -366,7 +381,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		manifest, changed = p.manifestKeeping(p.keptEntries)
 	}
 	if changed {
-		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, spec.ContentTypeJSON, "no-cache"); err != nil {
+		if err := putMeta(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
 			return res, err
 		}
 	}
@@ -396,7 +411,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		step(len(batch), 0, 0, len(batch))
 	}
 	if keeping && len(deletes) > 0 {
-		if err := put(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, spec.ContentTypeJSON, "no-cache"); err != nil {
+		if err := putMeta(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
 			return res, err
 		}
 	}
@@ -430,6 +445,11 @@ func each[T any](ctx context.Context, n int, items []T, f func(context.Context, 
 
 // put uploads one object with its headers and its MD5, and no ACL.
 func put(ctx context.Context, api S3API, bucket, key string, body []byte, contentType, cacheControl string) error {
+	return putMeta(ctx, api, bucket, key, body, contentType, cacheControl, nil)
+}
+
+// putMeta is put with the object's user metadata.
+func putMeta(ctx context.Context, api S3API, bucket, key string, body []byte, contentType, cacheControl string, meta map[string]string) error {
 	sum := md5.Sum(body)
 	_, err := api.PutObject(ctx, &s3.PutObjectInput{
 		Bucket:        aws.String(bucket),
@@ -439,6 +459,7 @@ func put(ctx context.Context, api S3API, bucket, key string, body []byte, conten
 		ContentType:   aws.String(contentType),
 		CacheControl:  aws.String(cacheControl),
 		ContentMD5:    aws.String(base64.StdEncoding.EncodeToString(sum[:])),
+		Metadata:      meta,
 	})
 	if err != nil {
 		return fmt.Errorf("publish %s: %w", key, err)

@@ -326,7 +326,7 @@ func TestRemoveTool(t *testing.T) {
 	}
 	// What is left is the manifest of the site as built: no entry of a
 	// deleted object.
-	m, err := readManifest(context.Background(), client, bucket, prefix+ManifestName)
+	m, _, err := readManifest(context.Background(), client, bucket, prefix+ManifestName)
 	if err != nil {
 		t.Fatal(err)
 	}

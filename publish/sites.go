@@ -64,6 +64,12 @@ type Options struct {
 	// batch of a site with the work done and the site's total, never
 	// concurrently.
 	Progress func(done, total int)
+	// Inputs, when set, is the digest of what the sites were built from
+	// (package build/inputs). Each site's manifest records it, with a
+	// digest of the site's objects, so that a later publish from the same
+	// inputs can tell from the bucket that it has nothing to do
+	// (Unchanged).
+	Inputs string
 }
 
 // Plan is what a publish plans for each site and, once carried out, what it
@@ -73,8 +79,11 @@ type Plan struct {
 	DryRun bool   `json:"dryRun"`
 	// Refused is set when a site plans more deletes than
 	// Options.MaxDeletes: then nothing is published.
-	Refused bool        `json:"refused"`
-	Sites   []*SitePlan `json:"sites"`
+	Refused bool `json:"refused"`
+	// SameInputs is set when Unchanged found every site as the last
+	// publish left it, from the same inputs: nothing was built.
+	SameInputs bool        `json:"sameInputs,omitempty"`
+	Sites      []*SitePlan `json:"sites"`
 }
 
 // SitePlan is the plan of one site: its objects, and its distribution's
@@ -215,7 +224,7 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 	if err != nil {
 		return nil, err
 	}
-	op, err := planListed(dest.Bucket, prefix, docs, remote)
+	op, err := planListed(dest.Bucket, prefix, docs, remote, opts.Inputs)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,7 +119,7 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server, "serve": serveBackground},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server, "s3put": s3Put, "serve": serveBackground},
 		Setup: func(env *testscript.Env) error {
 			// The diff and flow scripts skip without git; CI must have it.
 			if _, err := exec.LookPath("git"); err != nil && os.Getenv("CI") != "" {
@@ -153,6 +154,20 @@ func s3Server(ts *testscript.TestScript, neg bool, args []string) {
 	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"} {
 		ts.Setenv(k, os.Getenv(k))
 	}
+}
+
+// s3Put is the script command "s3put BUCKET KEY BODY": it puts an object
+// on the server s3server started, as someone changing the bucket by hand.
+func s3Put(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: s3put BUCKET KEY BODY")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client, err := publish.NewS3Client(ctx, s3test.Region, ts.Getenv("S3_ENDPOINT"), publish.Limits{})
+	ts.Check(err)
+	_, err = client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(args[0]), Key: aws.String(args[1]), Body: strings.NewReader(args[2])})
+	ts.Check(err)
 }
 
 // serveBackground is the script command "serve DIR TENANT": it runs

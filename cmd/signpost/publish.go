@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/inputs"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/scaffold"
@@ -53,6 +56,13 @@ it changes and paths it invalidates; with -v, each upload with its reason
 path. --quiet prints errors only. A change of headers alone is found from a
 manifest object, without reading the documents. --dry-run stops after the
 plan. --format json prints the whole plan, and what was done, as one object.
+
+The manifest also records a digest of what the sites were built from (every
+file of DIR but .git, this signpost binary, the target) and of the objects the
+publish left. A republish from the same digest, of a bucket that still holds
+exactly those objects, has nothing to do: it says so and builds nothing.
+Anything else (a changed file, another signpost, an object changed by hand,
+a target with a cloudfront distribution) builds and compares as above.
 
 --target names an s3 target of signpost.yaml. GitHub Pages, Cloudflare and
 Netlify targets are not published from here: signpost build --target NAME
@@ -125,7 +135,45 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	}
 	defer prog.Stop()
 	prog.Step("publish: reading and checking the catalog", 0)
-	cat, diags := build.Load(ctx, dir)
+	listCtx, stopListing := context.WithCancel(ctx)
+	defer stopListing()
+	early := o.listEarly(listCtx, cmd, dir)
+	var planned func(*publish.Plan)
+	if o.format == build.FormatText && !o.quiet {
+		planned = func(p *publish.Plan) { prog.Clear(); printPlan(out, p, o.verbose) }
+	}
+	// The catalog loads while the bucket is compared with what the last
+	// publish recorded: when it was made from the same inputs and is all
+	// there, nothing needs building, and the load is dropped.
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	defer stopLoad()
+	type loaded struct {
+		cat   *build.Catalog
+		diags build.Diagnostics
+	}
+	loads := make(chan loaded, 1)
+	go func() {
+		cat, diags := build.Load(loadCtx, dir)
+		loads <- loaded{cat, diags}
+	}()
+	digest := early.inputs(ctx, dir)
+	if digest != "" {
+		plan, ok, err := publish.Unchanged(ctx, early.s3, early.target, early.tenants, digest, publish.Options{DryRun: o.dryRun, Listings: early.listings, Planned: planned})
+		if ok {
+			stopLoad()
+			prog.Stop()
+			if err != nil {
+				return flagHints(err)
+			}
+			if o.format == build.FormatJSON || !o.quiet {
+				return writePublished(out, o.format, plan)
+			}
+			return nil
+		}
+		// An error is the full publish's to report, after the catalog's.
+	}
+	ld := <-loads
+	cat, diags := ld.cat, ld.diags
 	prog.Clear()
 	if diags.HasErrors() {
 		_ = diags.Write(out, build.FormatText)
@@ -138,31 +186,26 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	if err != nil {
 		return err
 	}
-	s3c, cf, err := publishClients(ctx, target)
-	if err != nil {
-		return fmt.Errorf("publish: %w", err)
+	l := early
+	if l == nil || !l.same(target, cat.Config.Tenants) {
+		if l, err = startListing(listCtx, target, cat.Config.Tenants); err != nil {
+			return fmt.Errorf("publish: %w", err)
+		}
+		digest = ""
 	}
-	// The bucket is listed while the sites compile: both take seconds for
-	// a large catalog, and neither needs the other.
-	tenants := cat.Config.Tenants
-	if len(tenants) == 0 {
-		tenants = []string{""}
-	}
-	prefixes := make([]string, len(tenants))
-	for i, t := range tenants {
-		prefixes[i] = target.S3.TenantPrefix(t)
-	}
-	listCtx, stopListing := context.WithCancel(ctx)
-	defer stopListing()
-	listings := publish.Prefetch(listCtx, s3c, target.S3.Bucket, prefixes)
+	s3c, cf, listings := l.s3, l.cf, l.listings
 	prog.Step("publish: compiling the sites", 0)
 	b, err := build.Compile(ctx, cat)
 	prog.Clear()
 	if err != nil {
 		return fmt.Errorf("publish %s: %w", dir, err)
 	}
+	if digest != "" && l.inputs(ctx, dir) != digest {
+		digest = "" // the catalog changed while it was read: record nothing
+	}
 	opts := publish.Options{DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths,
-		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView, Listings: listings}
+		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView, Listings: listings,
+		Inputs: digest, Planned: planned}
 	if prog != nil {
 		prog.Step("publish: planning", 0)
 		opts.Progress = func(done, total int) {
@@ -171,9 +214,6 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 			}
 			prog.Count(done, total)
 		}
-	}
-	if o.format == build.FormatText && !o.quiet {
-		opts.Planned = func(p *publish.Plan) { prog.Clear(); printPlan(out, p, o.verbose) }
 	}
 	plan, err := publish.Sites(ctx, s3c, cf, b.Sites, target, opts)
 	var refused *publish.DeleteLimitError
@@ -259,6 +299,82 @@ func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]bu
 	return &build.Target{S3: &dest, CloudFront: t.CloudFront}, nil
 }
 
+// listing is a publish's clients and the listings of the bucket it
+// started with them.
+type listing struct {
+	target   *build.Target
+	tenants  []string
+	s3       publish.S3API
+	cf       publish.CloudFrontAPI
+	listings *publish.Listings
+}
+
+// startListing makes the clients target needs and starts listing the
+// prefixes of tenants' sites in its bucket, until ctx ends.
+func startListing(ctx context.Context, target *build.Target, tenants []string) (*listing, error) {
+	s3c, cf, err := publishClients(ctx, target)
+	if err != nil {
+		return nil, err
+	}
+	sites := tenants
+	if len(sites) == 0 {
+		sites = []string{""}
+	}
+	prefixes := make([]string, len(sites))
+	for i, t := range sites {
+		prefixes[i] = target.S3.TenantPrefix(t)
+	}
+	return &listing{target, tenants, s3c, cf, publish.Prefetch(ctx, s3c, target.S3.Bucket, prefixes)}, nil
+}
+
+// listEarly starts listing the bucket from signpost.yaml alone, before
+// Load reads the declarations: listing a large bucket and loading a large
+// catalog both take seconds, and neither needs the other. It returns nil
+// when signpost.yaml or the target has a problem; Load and publishTarget
+// report it.
+func (o *publishOptions) listEarly(ctx context.Context, cmd *cobra.Command, dir string) *listing {
+	if o.target == "" {
+		return nil
+	}
+	cfg, diags := build.LoadConfig(ctx, dir)
+	if diags.HasErrors() {
+		return nil
+	}
+	target, err := o.publishTarget(cmd, cfg.Targets)
+	if err != nil {
+		return nil
+	}
+	l, err := startListing(ctx, target, cfg.Tenants)
+	if err != nil {
+		return nil
+	}
+	return l
+}
+
+// inputs is the digest of what the sites of l are built from: the catalog
+// folder dir, this signpost, and the target; "" when l is nil or the folder
+// has no digest (see package inputs), so that nothing is recorded and
+// every publish builds.
+func (l *listing) inputs(ctx context.Context, dir string) string {
+	if l == nil {
+		return ""
+	}
+	target, err := json.Marshal(l.target)
+	if err != nil {
+		return ""
+	}
+	d, err := inputs.Digest(ctx, dir, target)
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
+// same reports whether l lists for target and tenants, as Load read them.
+func (l *listing) same(target *build.Target, tenants []string) bool {
+	return reflect.DeepEqual(l.target, target) && slices.Equal(l.tenants, tenants)
+}
+
 // publishClients makes the clients target needs: S3, and CloudFront when
 // it has a distribution.
 func publishClients(ctx context.Context, target *build.Target) (publish.S3API, publish.CloudFrontAPI, error) {
@@ -318,6 +434,9 @@ func writePublished(w io.Writer, format string, p *publish.Plan) error {
 // deletes and its distribution's work, and with verbose, its uploads with
 // their reasons, its deletes, its functions and the paths it invalidates.
 func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
+	if p.SameInputs {
+		fmt.Fprintf(w, "s3://%s holds what the last publish made from this catalog and this signpost: nothing to build\n", p.Bucket)
+	}
 	for _, s := range p.Sites {
 		cf := ""
 		if c := s.CloudFront; c != nil && c.DistributionID != "" {
