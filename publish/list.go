@@ -47,11 +47,15 @@ type remoteSite struct {
 // listSite reads the manifest under prefix and lists every object under
 // it: in ranges listed at the same time when the manifest names at least
 // two ranges' keys, in one paginated listing otherwise, or when the bucket
-// does not list in order. perRange is rangeKeys, except in tests.
-func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange int) (*remoteSite, error) {
+// does not list in order. perRange is rangeKeys, except in tests. read,
+// when set, is called with the manifest's metadata once it is read.
+func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange int, read func(meta map[string]string)) (*remoteSite, error) {
 	manifest, meta, err := readManifest(ctx, api, bucket, prefix+ManifestName)
 	if err != nil {
 		return nil, err
+	}
+	if read != nil {
+		read(meta)
 	}
 	keys := make([]string, 0, len(manifest))
 	for k := range manifest {

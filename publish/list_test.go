@@ -68,7 +68,7 @@ func TestListSiteInRanges(t *testing.T) {
 		t.Fatalf("one listing found %d objects, want %d", len(want), len(docs)+5+crowd)
 	}
 	api := &listCalls{S3API: client}
-	got, err := listSite(ctx, api, bucket, prefix, 5)
+	got, err := listSite(ctx, api, bucket, prefix, 5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestListSiteInRanges(t *testing.T) {
 
 	// A bucket that ignores StartAfter is listed again in one listing.
 	odd := &listCalls{S3API: client, ignoreStartAfter: true}
-	got, err = listSite(ctx, odd, bucket, prefix, 5)
+	got, err = listSite(ctx, odd, bucket, prefix, 5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

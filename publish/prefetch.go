@@ -1,6 +1,9 @@
 package publish
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // Listings are the objects under the prefixes of a target's sites, listed
 // ahead of the plan. A publish starts them as soon as it knows its target
@@ -14,7 +17,11 @@ type Listings struct {
 
 // listing is one prefix's listing, done when done is closed.
 type listing struct {
-	done   chan struct{}
+	done chan struct{}
+	// read is closed once the manifest is read, with inputs what it
+	// records, or once the listing failed.
+	read   chan struct{}
+	inputs string
 	remote *remoteSite
 	err    error
 }
@@ -30,14 +37,40 @@ func Prefetch(ctx context.Context, api S3API, bucket string, prefixes []string) 
 		if l.byPref[p] != nil {
 			continue
 		}
-		li := &listing{done: make(chan struct{})}
+		li := &listing{done: make(chan struct{}), read: make(chan struct{})}
 		l.byPref[p] = li
 		go func() {
+			var once sync.Once
+			read := func(meta map[string]string) {
+				once.Do(func() { li.inputs = meta[metaInputs]; close(li.read) })
+			}
 			defer close(li.done)
-			li.remote, li.err = listSite(ctx, api, bucket, p, rangeKeys)
+			defer read(nil)
+			li.remote, li.err = listSite(ctx, api, bucket, p, rangeKeys, read)
 		}()
 	}
 	return l
+}
+
+// Recorded reports whether the manifest of every prefix being listed
+// records inputs (Options.Inputs of the publish that wrote it): whether
+// Unchanged may find the sites unchanged. It waits for the manifests only,
+// not for the listings.
+func (l *Listings) Recorded(ctx context.Context, inputs string) bool {
+	if l == nil || inputs == "" || len(l.byPref) == 0 {
+		return false
+	}
+	for _, li := range l.byPref {
+		select {
+		case <-li.read:
+		case <-ctx.Done():
+			return false
+		}
+		if li.inputs != inputs {
+			return false
+		}
+	}
+	return true
 }
 
 // site waits for the listing of prefix (normalized) in bucket and returns

@@ -125,7 +125,7 @@ func md5Hex(b []byte) string {
 // in bucket: one read of the manifest for headers and a listing for keys and
 // ETags (the MD5 of a body put in one part). It changes nothing.
 func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*ObjectPlan, error) {
-	remote, err := listSite(ctx, api, bucket, normalizePrefix(prefix), rangeKeys)
+	remote, err := listSite(ctx, api, bucket, normalizePrefix(prefix), rangeKeys, nil)
 	if err != nil {
 		return nil, err
 	}

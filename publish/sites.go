@@ -219,7 +219,7 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 	}
 	remote, listed, err := opts.Listings.site(ctx, dest.Bucket, normalizePrefix(prefix))
 	if !listed {
-		remote, err = listSite(ctx, s3, dest.Bucket, normalizePrefix(prefix), rangeKeys)
+		remote, err = listSite(ctx, s3, dest.Bucket, normalizePrefix(prefix), rangeKeys, nil)
 	}
 	if err != nil {
 		return nil, err

@@ -77,7 +77,7 @@ func Unchanged(ctx context.Context, s3 S3API, target *build.Target, tenants []st
 		prefix := normalizePrefix(target.S3.TenantPrefix(tenant))
 		remote, listed, err := opts.Listings.site(ctx, bucket, prefix)
 		if !listed {
-			remote, err = listSite(ctx, s3, bucket, prefix, rangeKeys)
+			remote, err = listSite(ctx, s3, bucket, prefix, rangeKeys, nil)
 		}
 		if err != nil {
 			return nil, false, ExplainAWSError(err, bucket)

@@ -43,6 +43,20 @@ func TestUnchanged(t *testing.T) {
 		}
 		return p, ok, api
 	}
+	var prefixes []string
+	for _, tn := range tenants {
+		prefixes = append(prefixes, target.S3.TenantPrefix(tn))
+	}
+	listings := Prefetch(ctx, client, bucket, prefixes)
+	if !listings.Recorded(ctx, "inputs-1") || listings.Recorded(ctx, "inputs-2") {
+		t.Error("Recorded does not tell the inputs the manifests record")
+	}
+	if (*Listings)(nil).Recorded(ctx, "inputs-1") || Prefetch(ctx, client, bucket, prefixes[:1]).Recorded(ctx, "") {
+		t.Error("no listings, or no inputs, are recorded")
+	}
+	if p, ok, api := unchanged("inputs-1", Options{Listings: listings}); !ok || len(p.Sites) != len(sites) || api.count("ListObjectsV2") != 0 {
+		t.Errorf("from the prefetched listings: ok %v, plan %+v, %d listings; want ok, every site, none listed again", ok, p, api.count("ListObjectsV2"))
+	}
 	p, ok, api := unchanged("inputs-1", Options{})
 	if !ok {
 		t.Fatal("the sites just published from the same inputs are not unchanged")

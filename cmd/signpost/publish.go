@@ -142,25 +142,30 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 	if o.format == build.FormatText && !o.quiet {
 		planned = func(p *publish.Plan) { prog.Clear(); printPlan(out, p, o.verbose) }
 	}
-	// The catalog loads while the bucket is compared with what the last
-	// publish recorded: when it was made from the same inputs and is all
-	// there, nothing needs building, and the load is dropped.
-	loadCtx, stopLoad := context.WithCancel(ctx)
-	defer stopLoad()
+	// The catalog loads while the bucket's manifests are read. When they
+	// record the same inputs, the load stops, sparing the CPU for the
+	// listing: if it shows every site as that publish left it, nothing
+	// needs building; if not, the load starts again.
 	type loaded struct {
 		cat   *build.Catalog
 		diags build.Diagnostics
 	}
-	loads := make(chan loaded, 1)
-	go func() {
-		cat, diags := build.Load(loadCtx, dir)
-		loads <- loaded{cat, diags}
-	}()
+	load := func() (<-chan loaded, context.CancelFunc) {
+		loadCtx, stop := context.WithCancel(ctx)
+		loads := make(chan loaded, 1)
+		go func() {
+			cat, diags := build.Load(loadCtx, dir)
+			loads <- loaded{cat, diags}
+		}()
+		return loads, stop
+	}
+	loads, stopLoad := load()
+	defer func() { stopLoad() }()
 	digest := early.inputs(ctx, dir)
-	if digest != "" {
+	if digest != "" && early.listings.Recorded(ctx, digest) {
+		stopLoad()
 		plan, ok, err := publish.Unchanged(ctx, early.s3, early.target, early.tenants, digest, publish.Options{DryRun: o.dryRun, Listings: early.listings, Planned: planned})
 		if ok {
-			stopLoad()
 			prog.Stop()
 			if err != nil {
 				return flagHints(err)
@@ -171,6 +176,7 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 			return nil
 		}
 		// An error is the full publish's to report, after the catalog's.
+		loads, stopLoad = load()
 	}
 	ld := <-loads
 	cat, diags := ld.cat, ld.diags
