@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,26 +16,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
-
-// routeTable is the part of a build's routes.json the serve measures read.
-type routeTable struct {
-	Sites []struct {
-		Tenant string `json:"tenant"`
-		Dir    string `json:"dir"`
-		Routes []struct {
-			Route        string `json:"route"`
-			View         string `json:"view"`
-			Key          string `json:"key"`
-			ContentType  string `json:"contentType"`
-			CacheControl string `json:"cacheControl"`
-			ETag         string `json:"etag"`
-			Size         int64  `json:"size"`
-		} `json:"routes"`
-	} `json:"sites"`
-}
 
 // served is one route the serve measures request, and the file nginx
 // answers it with.
@@ -47,13 +30,9 @@ type served struct {
 
 // servedRoutes finds, in the acme site of a build, /tools and its first
 // tool document.
-func servedRoutes(site string) (dir string, routes []served, err error) {
-	data, err := os.ReadFile(filepath.Join(site, "routes.json"))
+func servedRoutes(ctx context.Context, site string) (dir string, routes []served, err error) {
+	t, err := build.ReadRouteTable(ctx, site)
 	if err != nil {
-		return "", nil, err
-	}
-	var t routeTable
-	if err := json.Unmarshal(data, &t); err != nil {
 		return "", nil, err
 	}
 	for _, s := range t.Sites {
@@ -67,7 +46,7 @@ func servedRoutes(site string) (dir string, routes []served, err error) {
 			}
 			sv := served{route: r.Route, key: r.Key, contentType: r.ContentType, cacheControl: r.CacheControl, etag: r.ETag, size: r.Size}
 			switch {
-			case r.Route == "/tools":
+			case r.Route == spec.RouteTools:
 				sv.name = "/tools"
 				list = &sv
 			case tool == nil && strings.HasPrefix(r.Route, "/tools/"):
@@ -89,7 +68,7 @@ func benchServe(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	if err := ensureBuilt(ctx, c, cat); err != nil {
 		return nil, err
 	}
-	dir, routes, err := servedRoutes(cat.site)
+	dir, routes, err := servedRoutes(ctx, cat.site)
 	if err != nil {
 		return nil, err
 	}
