@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -28,15 +27,19 @@ type served struct {
 	size                                              int64
 }
 
-// servedRoutes finds, in the acme site of a build, /tools and its first
-// tool document.
+// servedTenant is the tenant whose site the serve measures request: one
+// of the two the generated catalog declares.
+const servedTenant = "acme"
+
+// servedRoutes finds, in the served tenant's site of a build, /tools and
+// its first tool document.
 func servedRoutes(ctx context.Context, site string) (dir string, routes []served, err error) {
 	t, err := build.ReadRouteTable(ctx, site)
 	if err != nil {
 		return "", nil, err
 	}
 	for _, s := range t.Sites {
-		if s.Tenant != "acme" {
+		if s.Tenant != servedTenant {
 			continue
 		}
 		var list, tool *served
@@ -45,21 +48,22 @@ func servedRoutes(ctx context.Context, site string) (dir string, routes []served
 				continue
 			}
 			sv := served{route: r.Route, key: r.Key, contentType: r.ContentType, cacheControl: r.CacheControl, etag: r.ETag, size: r.Size}
+			_, isTool := spec.ToolIDOf(r.Route)
 			switch {
 			case r.Route == spec.RouteTools:
-				sv.name = "/tools"
+				sv.name = spec.RouteTools
 				list = &sv
-			case tool == nil && strings.HasPrefix(r.Route, "/tools/"):
+			case tool == nil && isTool:
 				sv.name = "tool document"
 				tool = &sv
 			}
 		}
 		if list == nil || tool == nil {
-			return "", nil, errors.New("the acme site has no /tools or no tool document")
+			return "", nil, fmt.Errorf("the %s site has no %s or no tool document", servedTenant, spec.RouteTools)
 		}
 		return filepath.Join(site, filepath.FromSlash(s.Dir)), []served{*tool, *list}, nil
 	}
-	return "", nil, errors.New("the build has no acme site")
+	return "", nil, fmt.Errorf("the build has no %s site", servedTenant)
 }
 
 // benchServe loads signpost serve and nginx, one after the other, with wrk
@@ -76,7 +80,7 @@ func benchServe(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := exec.CommandContext(ctx, c.signpost, "serve", cat.site, "--tenant", "acme", "--addr", "127.0.0.1:"+spPort)
+	sp := exec.CommandContext(ctx, c.signpost, "serve", cat.site, "--tenant", servedTenant, "--addr", "127.0.0.1:"+spPort)
 	stopSP, err := startServer(sp, spPort)
 	if err != nil {
 		return nil, err
