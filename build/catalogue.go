@@ -180,22 +180,20 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tok
 		b = append(b, `,"generator":`...)
 		return jsonenc.Append(b, map[string]any{"name": version.Name, "version": version.String()})
 	}
-	list := func(b []byte, idx []int) []byte {
-		// Grown once: the catalogue of a large catalog is megabytes, and
-		// growing it by appends copied it again at every doubling.
-		n := len(`,"tools":[]`) + len(idx)
-		for _, i := range idx {
-			n += len(entries[i])
-		}
-		b = slices.Grow(b, n)
-		b = append(b, `,"tools":[`...)
+	// The entries are joined as parts of the documents' bodies, never
+	// copied: the catalogue of a large catalog is megabytes, and a group
+	// may hold most of its tools.
+	comma := []byte(",")
+	list := func(b [][]byte, idx []int) [][]byte {
+		b = slices.Grow(b, 2*len(idx)+2)
+		b = append(b, []byte(`,"tools":[`))
 		for n, i := range idx {
 			if n > 0 {
-				b = append(b, ',')
+				b = append(b, comma)
 			}
-			b = append(b, entries[i]...)
+			b = append(b, entries[i])
 		}
-		return append(b, ']')
+		return b
 	}
 	groupJSON := func(g *group) map[string]any {
 		names := make([]any, len(g.tools))
@@ -213,14 +211,10 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tok
 	for _, k := range keys {
 		g := byKey[k]
 		groups = append(groups, groupJSON(g))
-		b := head(nil)
-		b = jsonenc.Append(append(b, `,"group":`...), groupJSON(g))
-		b = append(list(b, g.tools), "}\n"...)
-		docs = append(docs, NewDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, b))
+		b := list([][]byte{jsonenc.Append(append(head(nil), `,"group":`...), groupJSON(g))}, g.tools)
+		docs = append(docs, newDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, NewBody(append(b, []byte("]}\n"))...)))
 	}
-	b := head(nil)
-	b = append(list(b, visible), `,"groups":`...)
-	b = jsonenc.Append(b, append([]any{}, groups...))
-	b = append(b, "}\n"...)
-	return append(docs, NewDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, b))
+	b := list([][]byte{head(nil)}, visible)
+	tail := jsonenc.Append([]byte(`],"groups":`), append([]any{}, groups...))
+	return append(docs, newDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, NewBody(append(b, append(tail, "}\n"...))...)))
 }

@@ -1,10 +1,7 @@
 package build
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"runtime"
 	"slices"
@@ -112,7 +109,7 @@ type Route struct {
 // Document is one file of a built site.
 type Document struct {
 	Route
-	Body []byte
+	Body Body
 }
 
 // Site is the complete site of one tenant, or of the catalog when it
@@ -150,19 +147,26 @@ type File = atomicfile.File
 
 // Compile turns a valid catalog into sites of documents: one per tenant, or
 // one when the catalog declares no tenants. The result depends only on the
-// catalog: no clock, no paths, no map order.
+// catalog: no clock, no paths, no map order. Compile does not change cat.
 func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	lim := budget{Limits: cat.Config.Limits}
 	counter, err := tokens.NewCounter()
 	if err != nil {
 		return nil, fmt.Errorf("load the tokenizer: %w", err)
 	}
+	// Compile works on copies of the tools it publishes, and drops each
+	// copy's schemas once they are encoded: a caller that lets go of the
+	// catalog (as build does) lets the schemas' decoded values, the larger
+	// part of a big catalog's memory, go while the build proceeds, instead
+	// of holding them and their encodings at once.
 	var tools []*Tool
 	for _, t := range cat.Tools {
 		if t.Published() {
-			tools = append(tools, t)
+			c := *t
+			tools = append(tools, &c)
 		}
 	}
+	cat = &Catalog{Config: cat.Config, Servers: cat.Servers} // from here on, without the originals
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 
 	bodies := make([][]byte, len(tools))
@@ -207,6 +211,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			}
 			costs[i] = cost
 			entries[i] = jsonenc.Append(nil, catalogueTool(t, cost))
+			t.InputSchema, t.OutputSchema = nil, nil // encoded: see above
 			return lim.document(spec.RouteToolCatalogue, len(entries[i]))
 		})
 	}
@@ -346,11 +351,11 @@ func SortDocuments(docs []Document) {
 }
 
 // compileSite assembles the documents of one site from the tools' encoded
-// descriptors: one document per tool and view, and the lists. compact is nil
-// when the compact view is off.
+// descriptors: one document per tool and view, and the lists, whose bodies
+// are the descriptors' slices joined by commas. compact is nil when the
+// compact view is off.
 func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, lim *budget) (*Site, error) {
 	s := &Site{Tenant: tenant, Dir: dir}
-	var list, clist bytes.Buffer
 	// The lists are measured, and the site's tool documents and lists
 	// counted into the build, before the lists are made. "[…]\n" and
 	// {"tools":[…]}\n hold the descriptors joined by commas; each
@@ -380,31 +385,35 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 	if err := lim.grow(n); err != nil {
 		return nil, err
 	}
-	list.Grow(size)
-	clist.Grow(csize)
-	list.WriteByte('[')
-	clist.WriteString(`{"tools":[`)
+	comma := []byte(",") // the part between two descriptors
+	list := make([][]byte, 0, 2*visible+2)
+	list = append(list, []byte("["))
+	var clist [][]byte
+	if compact != nil {
+		clist = make([][]byte, 0, 2*visible+2)
+		clist = append(clist, []byte(`{"tools":[`))
+	}
 	for i, t := range tools {
 		if !t.VisibleTo(tenant) {
 			continue
 		}
 		if s.Tools > 0 {
-			list.WriteByte(',')
-			clist.WriteByte(',')
+			list = append(list, comma)
 		}
 		s.Tools++
-		list.Write(bodies[i])
+		list = append(list, bodies[i])
 		s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
 		if compact != nil {
-			clist.Write(compact[i])
+			if len(clist) > 1 {
+				clist = append(clist, comma)
+			}
+			clist = append(clist, compact[i])
 			s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
 		}
 	}
-	list.WriteString("]\n")
-	clist.WriteString("]}\n")
-	s.Documents = append(s.Documents, NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, list.Bytes()))
+	s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, NewBody(append(list, []byte("]\n"))...)))
 	if compact != nil {
-		s.Documents = append(s.Documents, NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, clist.Bytes()))
+		s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, NewBody(append(clist, []byte("]}\n"))...)))
 	}
 	return s, nil
 }
@@ -417,6 +426,11 @@ func document(b []byte) []byte { return b[:len(b)+1] }
 // size, SHA-256 and ETag. Its object key is the route without its leading
 // slash, except for the tool catalog, whose keys toolKey and listKey choose.
 func NewDocument(route, view, contentType string, body []byte) Document {
+	return newDocument(route, view, contentType, NewBody(body))
+}
+
+// newDocument is NewDocument for a body of parts.
+func newDocument(route, view, contentType string, body Body) Document {
 	key := strings.TrimPrefix(route, "/")
 	switch {
 	case route == spec.RouteTools:
@@ -426,8 +440,7 @@ func NewDocument(route, view, contentType string, body []byte) Document {
 			key = spec.ToolKey(id, view)
 		}
 	}
-	sum := sha256.Sum256(body)
-	hexSum := hex.EncodeToString(sum[:])
+	hexSum := body.sum()
 	return Document{
 		Route: Route{
 			Route:        route,
@@ -437,7 +450,7 @@ func NewDocument(route, view, contentType string, body []byte) Document {
 			CacheControl: spec.CacheControl,
 			ETag:         `"` + hexSum[:32] + `"`,
 			SHA256:       hexSum,
-			Size:         int64(len(body)),
+			Size:         body.Len(),
 		},
 		Body: body,
 	}

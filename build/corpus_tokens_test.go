@@ -49,7 +49,7 @@ func listTokens(t *testing.T, s *Site, view string) int {
 	}
 	for _, d := range s.Documents {
 		if d.Route.Route == spec.RouteTools && d.View == view {
-			n, err := c.Count(d.Body)
+			n, err := c.Count(d.Body.Bytes())
 			if err != nil {
 				t.Fatal(err)
 			}

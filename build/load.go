@@ -245,6 +245,20 @@ func (l *loader) load() *Catalog {
 		cat.Servers = append(cat.Servers, s.server)
 	}
 	slices.SortStableFunc(cat.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
+	// The files' decoded values are done with: the tools and servers hold
+	// what they publish, and a position is found again from a file's
+	// bytes. Dropped, the rest of each declaration (most of a large
+	// catalog's memory) is garbage as soon as its tools are compiled.
+	for _, src := range srcs {
+		if src != nil {
+			src.Value = nil
+		}
+	}
+	for _, src := range l.sources {
+		if src != nil { // a file that failed to parse is remembered as nil
+			src.Value = nil
+		}
+	}
 	return cat
 }
 

@@ -316,7 +316,7 @@ func TestDeclaredToolName(t *testing.T) {
 	for _, d := range b.Sites[0].Documents {
 		if d.Route.Route == "/tools/get_forecast" && d.Route.View == spec.ViewStandard {
 			found = true
-			if !strings.Contains(string(d.Body), `"name":"getForecast"`) {
+			if !strings.Contains(string(d.Body.Bytes()), `"name":"getForecast"`) {
 				t.Errorf("descriptor lacks the name: %s", d.Body)
 			}
 		}

@@ -54,7 +54,7 @@ func Open(ctx context.Context, dir string) (*Output, error) {
 			if int64(len(data)) != r.Size || hex.EncodeToString(sum[:]) != r.SHA256 {
 				return nil, fmt.Errorf("open site: %s changed since the build (size %d, route table says %d): rebuild the site", key, len(data), r.Size)
 			}
-			docs = append(docs, Document{Route: r, Body: data})
+			docs = append(docs, Document{Route: r, Body: NewBody(data)})
 		}
 		s := &Site{Tenant: sr.Tenant, Dir: sr.Dir, Origin: sr.Origin, Documents: docs}
 		if sr.Access != nil {

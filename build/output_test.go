@@ -69,7 +69,7 @@ func TestBuildSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := o
-	if s, err := b.Site("globex"); err != nil || s.Tenant != "globex" || len(s.Documents) == 0 || len(s.Documents[0].Body) == 0 {
+	if s, err := b.Site("globex"); err != nil || s.Tenant != "globex" || len(s.Documents) == 0 || s.Documents[0].Body.Len() == 0 {
 		t.Errorf("Site(globex) = %v, %v; want globex's documents with their bodies", s, err)
 	}
 	for tenant, want := range map[string]string{

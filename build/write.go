@@ -64,7 +64,7 @@ func (b *Output) Write(ctx context.Context, out string) error {
 	files := b.Files
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
-			files = append(files, File{Path: path.Join(s.Dir, d.Key), Body: d.Body})
+			files = append(files, File{Path: path.Join(s.Dir, d.Key), Parts: d.Body.Parts()})
 		}
 	}
 	table, err := jsonFile(RouteTableFile, b.RouteTable())

@@ -28,7 +28,7 @@ func newDoc(route, key string, body []byte) build.Document {
 			SHA256:       hex.EncodeToString(sum[:]),
 			Size:         int64(len(body)),
 		},
-		Body: body,
+		Body: build.NewBody(body),
 	}
 }
 

@@ -51,7 +51,7 @@ func ErrorDocument() build.Document {
 	body := spec.NotFoundBody()
 	return build.Document{
 		Route: build.Route{Key: ErrorDocumentName, ContentType: spec.ContentTypeJSON, CacheControl: spec.ErrorCacheControl},
-		Body:  body,
+		Body:  build.NewBody(body),
 	}
 }
 

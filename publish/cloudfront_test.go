@@ -197,7 +197,7 @@ func TestFunctionLifecycle(t *testing.T) {
 func TestErrorDocument(t *testing.T) {
 	d := ErrorDocument()
 	want := `{"error":{"status":404,"message":"no tool or document at this path in this catalog"}}` + "\n"
-	if string(d.Body) != want || d.Route.Key != ErrorDocumentName || d.ContentType != spec.ContentTypeJSON || d.CacheControl != "no-store" {
+	if string(d.Body.Bytes()) != want || d.Route.Key != ErrorDocumentName || d.ContentType != spec.ContentTypeJSON || d.CacheControl != "no-store" {
 		t.Errorf("error document %+v %q", d.Route, d.Body)
 	}
 }
@@ -412,7 +412,7 @@ func TestBeforeDeletesOrder(t *testing.T) {
 	// With a document changed too, the manifest (keeping the entry of the
 	// object about to go) is put before the hook.
 	changed := slices.Clone(docs[:len(docs)-3])
-	changed[0].Body = append(slices.Clone(changed[0].Body), ' ')
+	changed[0].Body = build.NewBody(append(slices.Clone(changed[0].Body.Bytes()), ' '))
 	changed[0].SHA256 = "changed"
 	api = &counting{S3API: client}
 	putsBefore := -1

@@ -198,7 +198,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bo
 	// the CORS headers of the response headers policy.
 	for _, view := range []string{"", "?view=compact"} {
 		x := edgeDo(t, client, http.MethodGet, "/tools/no_such_tool"+view, nil)
-		if x.status != http.StatusNotFound || !bytes.Equal(x.body, errorPage.Body) {
+		if x.status != http.StatusNotFound || !bytes.Equal(x.body, errorPage.Body.Bytes()) {
 			t.Errorf("unknown toolId%s: %d %q, want 404 %q", view, x.status, x.body, errorPage.Body)
 		}
 		x.wantHeaders(t, "unknown toolId"+view, withCORS(map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": "no-store"}))
@@ -216,8 +216,8 @@ func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bo
 	// The tool list, with its headers from the object's metadata, and
 	// the compact view.
 	x = edgeDo(t, client, http.MethodGet, "/tools", nil)
-	if x.status != http.StatusOK || !bytes.Equal(x.body, tools.Body) {
-		t.Errorf("GET /tools: %d, %d bytes, want 200 and the %d bytes of the list", x.status, len(x.body), len(tools.Body))
+	if x.status != http.StatusOK || !bytes.Equal(x.body, tools.Body.Bytes()) {
+		t.Errorf("GET /tools: %d, %d bytes, want 200 and the %d bytes of the list", x.status, len(x.body), tools.Body.Len())
 	}
 	x.wantHeaders(t, "GET /tools", withCORS(map[string]string{"Content-Type": tools.ContentType, "Cache-Control": tools.CacheControl}))
 	etag := x.header.Get("ETag")
@@ -227,7 +227,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bo
 	if compactView {
 		compact := edgeDoc(t, s, "/tools", spec.ViewCompact)
 		x = edgeDo(t, client, http.MethodGet, "/tools?view=compact", nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, compact.Body) {
+		if x.status != http.StatusOK || !bytes.Equal(x.body, compact.Body.Bytes()) {
 			t.Errorf("GET /tools?view=compact: %d %.100q, want the compact list %.100q", x.status, x.body, compact.Body)
 		}
 		x.wantHeaders(t, "GET /tools?view=compact", withCORS(map[string]string{"Content-Type": compact.ContentType}))

@@ -256,8 +256,8 @@ func checkBucket(tb testing.TB, api S3API, bucket, prefix string, docs []build.D
 			tb.Errorf("read %s: %v", key, err)
 			continue
 		}
-		if !bytes.Equal(body, d.Body) {
-			tb.Errorf("%s: body differs from the built document (%d bytes, want %d)", key, len(body), len(d.Body))
+		if !bytes.Equal(body, d.Body.Bytes()) {
+			tb.Errorf("%s: body differs from the built document (%d bytes, want %d)", key, len(body), d.Body.Len())
 		}
 		if got := aws.ToString(out.ContentType); got != d.ContentType {
 			tb.Errorf("%s: Content-Type %q, want %q", key, got, d.ContentType)

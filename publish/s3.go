@@ -116,9 +116,17 @@ func normalizePrefix(prefix string) string {
 	return prefix + "/"
 }
 
-func md5Hex(b []byte) string {
-	s := md5.Sum(b)
-	return hex.EncodeToString(s[:])
+// md5Hex returns the hex MD5 of the concatenation of parts.
+func md5Hex(parts ...[]byte) string {
+	if len(parts) == 1 {
+		s := md5.Sum(parts[0])
+		return hex.EncodeToString(s[:])
+	}
+	h := md5.New()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // planS3 compares the documents of one site with the objects under prefix
@@ -151,7 +159,7 @@ func planListed(bucket, prefix string, docs []build.Document, site *remoteSite, 
 	p := &ObjectPlan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
 	etags := make(map[string]string, len(docs)) // key → MD5 of the body, the ETag it gets
 	for i := range docs {
-		etags[prefix+docs[i].Route.Key] = md5Hex(docs[i].Body)
+		etags[prefix+docs[i].Route.Key] = md5Hex(docs[i].Body.Parts()...)
 	}
 	if inputs != "" {
 		p.meta = map[string]string{metaInputs: inputs, metaObjects: objectsDigest(etags)}
@@ -361,10 +369,10 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 			}
 		}
 		err := each(ctx, conc, group, func(ctx context.Context, u Upload) error {
-			if err := put(ctx, api, p.Bucket, u.Key, u.Doc.Body, u.Doc.ContentType, u.Doc.CacheControl); err != nil {
+			if err := put(ctx, api, p.Bucket, u.Key, u.Doc.Body.Bytes(), u.Doc.ContentType, u.Doc.CacheControl); err != nil {
 				return err
 			}
-			step(1, int64(len(u.Doc.Body)), 1, 0)
+			step(1, u.Doc.Body.Len(), 1, 0)
 			return nil
 		})
 		if err != nil {

@@ -47,7 +47,7 @@ func TestPublishExample(t *testing.T) {
 	}
 	var size int64
 	for _, d := range docs {
-		size += int64(len(d.Body))
+		size += d.Body.Len()
 	}
 	if r.Bytes != size {
 		t.Errorf("result: %d bytes, want %d", r.Bytes, size)

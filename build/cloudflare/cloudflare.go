@@ -195,8 +195,8 @@ func servable(dir string, d build.Document) error {
 			return fmt.Errorf("the Cloudflare layout of %s cannot put %s at the key %q: its keys stay below the assets folder, out of %s names", dir, d.Route.Route, d.Key, spec.ReservedPrefix)
 		}
 	}
-	if len(d.Body) > MaxAssetSize {
-		return fmt.Errorf("%s of %s is %d bytes; Cloudflare accepts assets of at most %d: lower limits.document in %s", d.Route.Route, dir, len(d.Body), MaxAssetSize, build.ConfigFile)
+	if d.Body.Len() > MaxAssetSize {
+		return fmt.Errorf("%s of %s is %d bytes; Cloudflare accepts assets of at most %d: lower limits.document in %s", d.Route.Route, dir, d.Body.Len(), MaxAssetSize, build.ConfigFile)
 	}
 	return nil
 }

@@ -80,7 +80,7 @@ func TestWriteExample(t *testing.T) {
 			if e.Key != d.Key || e.ContentType != d.ContentType || e.CacheControl != d.CacheControl || e.ETag != d.ETag {
 				t.Errorf("%s: manifest has %s?view=%s as %+v, want the route table's %s %s %s %s", s.Dir, d.Route.Route, d.View, e, d.Key, d.ContentType, d.CacheControl, d.ETag)
 			}
-			if body := read(t, filepath.Join(dir, cloudflare.AssetsDir, filepath.FromSlash(d.Key))); !bytes.Equal(body, d.Body) {
+			if body := read(t, filepath.Join(dir, cloudflare.AssetsDir, filepath.FromSlash(d.Key))); !bytes.Equal(body, d.Body.Bytes()) {
 				t.Errorf("%s: the asset of %s is not the document", s.Dir, d.Route.Route)
 			}
 		}
@@ -105,7 +105,7 @@ func TestWriteExample(t *testing.T) {
 			t.Fatalf("%s: %d documents opened, want %d", s.Dir, len(s.Documents), len(b.Sites[i].Documents))
 		}
 		for j, d := range s.Documents {
-			if want := b.Sites[i].Documents[j]; !bytes.Equal(d.Body, want.Body) || d.Key != "assets/"+want.Key || d.ETag != want.ETag {
+			if want := b.Sites[i].Documents[j]; !bytes.Equal(d.Body.Bytes(), want.Body.Bytes()) || d.Key != "assets/"+want.Key || d.ETag != want.ETag {
 				t.Errorf("%s: %s opens as %s, want assets/%s with the same bytes", s.Dir, d.Route.Route, d.Key, want.Key)
 			}
 		}
@@ -140,7 +140,7 @@ func TestCodeNamesNoDocument(t *testing.T) {
 // Cloudflare cannot take, is refused before anything is written.
 func TestLayoutRefuses(t *testing.T) {
 	doc := func(route, key string) build.Document {
-		return build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: key, ContentType: spec.ContentTypeJSON}, Body: []byte("{}")}
+		return build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: key, ContentType: spec.ContentTypeJSON}, Body: build.NewBody([]byte("{}"))}
 	}
 	for _, c := range []struct {
 		name   string
@@ -169,7 +169,7 @@ func TestAssetCountGap(t *testing.T) {
 	s := &build.Site{Dir: "public"}
 	for i := range cloudflare.FreeAssets {
 		route := fmt.Sprintf("/docs/d%05d.json", i)
-		s.Documents = append(s.Documents, build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: route[1:], ContentType: spec.ContentTypeJSON}, Body: []byte("{}")})
+		s.Documents = append(s.Documents, build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: route[1:], ContentType: spec.ContentTypeJSON}, Body: build.NewBody([]byte("{}"))})
 	}
 	laid, err := cloudflare.Layout(s, "")
 	if err != nil {

@@ -105,8 +105,8 @@ func onTheWire(t *testing.T, base string, s *build.Site) {
 	} {
 		d := document(t, s, c.route, c.view)
 		x := do(t, http.MethodGet, base+c.path, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body) {
-			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s?view=%s", c.path, x.status, len(x.body), len(d.Body), c.route, c.view)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s?view=%s", c.path, x.status, len(x.body), d.Body.Len(), c.route, c.view)
 		}
 		x.want(t, "GET "+c.path, map[string]string{"Content-Type": d.ContentType, "Cache-Control": d.CacheControl, "ETag": d.ETag})
 

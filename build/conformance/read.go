@@ -40,7 +40,7 @@ func FromOutput(name string, out *build.Output) *Build {
 	b := &Build{Name: name, Table: out.RouteTable(), Bodies: map[string][]byte{}, Unread: map[string]string{}}
 	for _, s := range out.Sites {
 		for _, d := range s.Documents {
-			b.Bodies[objectPath(s.Dir, d.Key)] = d.Body
+			b.Bodies[objectPath(s.Dir, d.Key)] = d.Body.Bytes()
 		}
 	}
 	return b

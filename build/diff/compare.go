@@ -458,7 +458,7 @@ func (c *Change) diffDocuments(before, after *snapshot) {
 		for _, k := range sortedDocKeys(a.docs) {
 			if bd, ok := b.docs[k]; !ok {
 				note(added, k, a.docs[k].ContentType, t)
-			} else if !bytes.Equal(bd.Body, a.docs[k].Body) || bd.ContentType != a.docs[k].ContentType {
+			} else if !bd.Body.Equal(a.docs[k].Body) || bd.ContentType != a.docs[k].ContentType {
 				note(changed, k, a.docs[k].ContentType, t)
 			}
 		}
@@ -507,7 +507,7 @@ func routeRemoved(old build.Document, now *siteState) (msg, moved string) {
 	if kind == "" {
 		return "no longer published", ""
 	}
-	_, name, err := readCard(old.Body)
+	_, name, err := readCard(old.Body.Bytes())
 	if err != nil {
 		return "no longer published", "" // read before: not reached
 	}
@@ -516,7 +516,7 @@ func routeRemoved(old build.Document, now *siteState) (msg, moved string) {
 		if d.ContentType != old.ContentType {
 			continue
 		}
-		if _, n, err := readCard(d.Body); err == nil && n == name {
+		if _, n, err := readCard(d.Body.Bytes()); err == nil && n == name {
 			return fmt.Sprintf("the %s of server %s moved to %s", kind, name, k.route), k.route
 		}
 	}

@@ -624,7 +624,8 @@ func TestDiffCompactOnly(t *testing.T) {
 	for _, s := range new.Sites {
 		for i, d := range s.Documents {
 			if d.Route.Route == "/tools/get_forecast" && d.View == spec.ViewCompact {
-				s.Documents[i].Body = bytes.Replace(d.Body, []byte(`"toolId"`), []byte(`"x":1,"toolId"`), 1)
+				body := bytes.Replace(d.Body.Bytes(), []byte(`"toolId"`), []byte(`"x":1,"toolId"`), 1)
+				s.Documents[i] = build.NewDocument(d.Route.Route, d.View, d.ContentType, body)
 			}
 		}
 	}
@@ -678,7 +679,7 @@ func TestDiffMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bad := &build.Output{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: []byte(tt.body)}}}}}
+			bad := &build.Output{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: build.NewBody([]byte(tt.body))}}}}}
 			_, err := Compare(good, bad)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
@@ -759,7 +760,7 @@ func TestDiffIdentifierForms(t *testing.T) {
 			if d.Route.Route != spec.RouteAICatalog {
 				continue
 			}
-			body := bytes.ReplaceAll(d.Body, []byte(":tool-catalog:"+site.Tenant+`"`), []byte(`:tool-catalog"`))
+			body := bytes.ReplaceAll(d.Body.Bytes(), []byte(":tool-catalog:"+site.Tenant+`"`), []byte(`:tool-catalog"`))
 			body = bytes.ReplaceAll(body, []byte(":mcp:"), []byte(":mcp:com.example/"))
 			old.Sites[i].Documents[j] = build.NewDocument(d.Route.Route, d.View, d.ContentType, body)
 		}

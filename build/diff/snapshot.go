@@ -220,7 +220,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 			t = &toolState{}
 			s.tools[id] = t
 		}
-		body := bytes.TrimSpace(d.Body)
+		body := bytes.TrimSpace(d.Body.Bytes())
 		if d.View == spec.ViewCompact {
 			t.compact = body
 			return nil
@@ -243,7 +243,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 		var cat struct {
 			Tools []catalogueEntry `json:"tools"`
 		}
-		if err := json.Unmarshal(d.Body, &cat); err != nil {
+		if err := json.Unmarshal(d.Body.Bytes(), &cat); err != nil {
 			return fmt.Errorf("not a tool catalogue: %w", err)
 		}
 		for _, e := range cat.Tools {
@@ -257,7 +257,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 			}
 		}
 	case d.ContentType == spec.ContentTypeServerCardV1 || d.ContentType == spec.ContentTypeServerCardDraft:
-		card, name, err := readCard(d.Body)
+		card, name, err := readCard(d.Body.Bytes())
 		if err != nil {
 			return err
 		}
@@ -288,7 +288,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, 
 				} `json:"data"`
 			} `json:"entries"`
 		}
-		if err := json.Unmarshal(d.Body, &cat); err != nil {
+		if err := json.Unmarshal(d.Body.Bytes(), &cat); err != nil {
 			return fmt.Errorf("not a discovery catalog: %w", err)
 		}
 		if route == spec.RouteAICatalog {

@@ -266,8 +266,8 @@ func devDirect(t *testing.T, client *http.Client, s *build.Site) {
 	} {
 		d := doc(t, s, c.route, c.view)
 		x := devDo(t, client, http.MethodGet, c.path, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body) {
-			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", c.path, x.status, len(x.body), len(d.Body), d.Key)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", c.path, x.status, len(x.body), d.Body.Len(), d.Key)
 		}
 		x.wantCORS(t, "GET "+c.path)
 		x.wantType(t, "GET "+c.path, d.ContentType)
@@ -316,8 +316,8 @@ func devDirect(t *testing.T, client *http.Client, s *build.Site) {
 	for _, route := range routes {
 		d := doc(t, s, route, spec.ViewStandard)
 		x := devDo(t, client, http.MethodGet, route, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body) {
-			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", route, x.status, len(x.body), len(d.Body), d.Key)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", route, x.status, len(x.body), d.Body.Len(), d.Key)
 		}
 		x.wantCORS(t, "GET "+route)
 		for h, want := range map[string]string{"Content-Type": d.ContentType, "Cache-Control": d.CacheControl, "ETag": d.ETag} {

@@ -62,7 +62,7 @@ func Function(s *build.Site) ([]byte, []string) {
 		for _, d := range byRoute[r] {
 			views = append(views, fmt.Sprintf("%s: [%s, %s, %s, %s]", jsString(d.View),
 				jsString(d.ContentType), jsString(d.CacheControl), jsString(d.ETag),
-				jsString(base64.StdEncoding.EncodeToString(d.Body))))
+				jsString(base64.StdEncoding.EncodeToString(d.Body.Bytes()))))
 		}
 		docs[i] = fmt.Sprintf("%s: { %s }", jsString(r), strings.Join(views, ", "))
 	}

@@ -164,7 +164,7 @@ func TestWrite(t *testing.T) {
 	}
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
-			if !bytes.Equal(read(out, s.Dir+"/"+d.Key), d.Body) {
+			if !bytes.Equal(read(out, s.Dir+"/"+d.Key), d.Body.Bytes()) {
 				t.Errorf("%s/%s differs from its document", s.Dir, d.Key)
 			}
 		}

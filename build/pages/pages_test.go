@@ -406,7 +406,7 @@ func TestWrite(t *testing.T) {
 		want[s.Dir+"/.nojekyll"] = ""
 		sr := build.SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []build.Route{}}
 		for _, f := range files {
-			want[s.Dir+"/"+f.Key] = string(f.Body)
+			want[s.Dir+"/"+f.Key] = string(f.Body.Bytes())
 			sr.Routes = append(sr.Routes, f.Route)
 		}
 		wantTable.Sites = append(wantTable.Sites, sr)

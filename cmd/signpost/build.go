@@ -94,6 +94,10 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 		return reportedError{exitInvalid}
 	}
 	prog.Step(fmt.Sprintf("build: compiling %s", english.Count(len(cat.Tools), "tool", "tools")), 0)
+	// Only the configuration is needed after Compile: the loaded tools,
+	// their schemas and the declarations' text, the larger part of a big
+	// catalog's memory, are garbage once the site is compiled.
+	cfg := cat.Config
 	b, err := build.Compile(ctx, cat)
 	prog.Clear()
 	if err != nil {
@@ -102,12 +106,12 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 	var t build.Target
 	if opts.Target != "" {
 		var ok bool
-		if t, ok = cat.Config.Targets[opts.Target]; !ok {
-			return usageError{fmt.Errorf("no target %q in %s: it declares %s", opts.Target, build.ConfigFile, targetNames(cat.Config.Targets))}
+		if t, ok = cfg.Targets[opts.Target]; !ok {
+			return usageError{fmt.Errorf("no target %q in %s: it declares %s", opts.Target, build.ConfigFile, targetNames(cfg.Targets))}
 		}
 	}
 	if t.S3 != nil {
-		if err := cloudfront.Add(b, t.S3, cat.Config.CompactView); err != nil {
+		if err := cloudfront.Add(b, t.S3, cfg.CompactView); err != nil {
 			return fmt.Errorf("build %s: %w", opts.Dir, err)
 		}
 	}

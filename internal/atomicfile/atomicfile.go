@@ -5,6 +5,7 @@
 package atomicfile
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -23,6 +24,9 @@ const workers = 8
 type File struct {
 	Path string // slash-separated, relative to the folder
 	Body []byte
+	// Parts follow Body: a file assembled from slices that other files
+	// share is written from them, never joined in memory first.
+	Parts [][]byte
 }
 
 // WriteFile replaces the file at path with data, creating its folder. The
@@ -107,7 +111,7 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f.Body, 0o644); err != nil {
+			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f); err != nil {
 				return fmt.Errorf("write %s: %w", f.Path, err)
 			}
 			return nil
@@ -124,6 +128,36 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	}
 	done = true
 	return nil
+}
+
+// writeFile creates the file name with f's Body and Parts.
+func writeFile(name string, f File) error {
+	switch {
+	case len(f.Parts) == 0:
+		return os.WriteFile(name, f.Body, 0o644)
+	case len(f.Body) == 0 && len(f.Parts) == 1:
+		return os.WriteFile(name, f.Parts[0], 0o644)
+	}
+	size := len(f.Body)
+	for _, p := range f.Parts {
+		size += len(p)
+	}
+	out, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	// Parts are often a few bytes (the comma between two descriptors):
+	// buffered, a file of 20,000 parts is a few writes, not 20,000.
+	w := bufio.NewWriterSize(out, min(size, 256<<10))
+	w.Write(f.Body)
+	for _, p := range f.Parts {
+		w.Write(p) // a bufio.Writer keeps its first error for Flush
+	}
+	if err := w.Flush(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // swap puts the complete folder tmp in the place of dir.

@@ -89,20 +89,21 @@ func NewHandler(site *build.Site, keys gate.Keys) (*Handler, error) {
 		h.cors[i] = header{http.CanonicalHeaderKey(kv[0]), values(kv[1])}
 	}
 	for _, d := range docs {
-		sd := &servedDoc{route: d.Route, body: d.Body, lengthText: strconv.Itoa(len(d.Body))}
-		if len(d.Body) >= gzipMin {
+		body := d.Body.Bytes()
+		sd := &servedDoc{route: d.Route, body: body, lengthText: strconv.Itoa(len(body))}
+		if len(body) >= gzipMin {
 			var buf bytes.Buffer
 			zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 			if err != nil {
 				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
 			}
-			if _, err := zw.Write(d.Body); err != nil {
+			if _, err := zw.Write(body); err != nil {
 				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
 			}
 			if err := zw.Close(); err != nil {
 				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
 			}
-			if buf.Len() < len(d.Body) {
+			if buf.Len() < len(body) {
 				sd.gzipped = buf.Bytes()
 				sd.gzipLength = strconv.Itoa(buf.Len())
 				// Another representation, another strong validator.
