@@ -59,6 +59,10 @@ type Upload struct {
 	Key    string         `json:"key"`
 	Reason string         `json:"reason"`
 	Doc    build.Document `json:"-"`
+	// MD5 is the hex MD5 of the document's body, the ETag the object
+	// gets: computed once, to compare with the listing and to send as the
+	// PUT's Content-MD5. Empty, the PUT computes it.
+	MD5 string `json:"-"`
 }
 
 // ObjectPlan is what publishing a site to a bucket would change in its
@@ -198,7 +202,7 @@ func planListed(bucket, prefix string, docs []build.Document, site *remoteSite, 
 			p.Unchanged++
 			continue
 		}
-		u := Upload{Key: key, Reason: reason, Doc: d}
+		u := Upload{Key: key, Reason: reason, Doc: d, MD5: etags[key]}
 		if spec.IsIndex(d.Route.Route) {
 			lists = append(lists, u)
 		} else {
@@ -369,7 +373,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 			}
 		}
 		err := each(ctx, conc, group, func(ctx context.Context, u Upload) error {
-			if err := put(ctx, api, p.Bucket, u.Key, u.Doc.Body.Bytes(), u.Doc.ContentType, u.Doc.CacheControl); err != nil {
+			if err := putObject(ctx, api, p.Bucket, u.Key, u.Doc.Body.Bytes(), u.MD5, u.Doc.ContentType, u.Doc.CacheControl, nil); err != nil {
 				return err
 			}
 			step(1, u.Doc.Body.Len(), 1, 0)
@@ -389,7 +393,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		manifest, changed = p.manifestKeeping(p.keptEntries)
 	}
 	if changed {
-		if err := putMeta(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
+		if err := putObject(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, "", spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
 			return res, err
 		}
 	}
@@ -419,7 +423,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		step(len(batch), 0, 0, len(batch))
 	}
 	if keeping && len(deletes) > 0 {
-		if err := putMeta(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
+		if err := putObject(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, "", spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
 			return res, err
 		}
 	}
@@ -453,20 +457,25 @@ func each[T any](ctx context.Context, n int, items []T, f func(context.Context, 
 
 // put uploads one object with its headers and its MD5, and no ACL.
 func put(ctx context.Context, api S3API, bucket, key string, body []byte, contentType, cacheControl string) error {
-	return putMeta(ctx, api, bucket, key, body, contentType, cacheControl, nil)
+	return putObject(ctx, api, bucket, key, body, "", contentType, cacheControl, nil)
 }
 
-// putMeta is put with the object's user metadata.
-func putMeta(ctx context.Context, api S3API, bucket, key string, body []byte, contentType, cacheControl string, meta map[string]string) error {
-	sum := md5.Sum(body)
-	_, err := api.PutObject(ctx, &s3.PutObjectInput{
+// putObject is put with the object's user metadata, for a body whose hex
+// MD5 is sum, or is computed when sum is empty.
+func putObject(ctx context.Context, api S3API, bucket, key string, body []byte, sum, contentType, cacheControl string, meta map[string]string) error {
+	raw, err := hex.DecodeString(sum)
+	if sum == "" || err != nil || len(raw) != md5.Size {
+		s := md5.Sum(body)
+		raw = s[:]
+	}
+	_, err = api.PutObject(ctx, &s3.PutObjectInput{
 		Bucket:        aws.String(bucket),
 		Key:           aws.String(key),
 		Body:          bytes.NewReader(body),
 		ContentLength: aws.Int64(int64(len(body))),
 		ContentType:   aws.String(contentType),
 		CacheControl:  aws.String(cacheControl),
-		ContentMD5:    aws.String(base64.StdEncoding.EncodeToString(sum[:])),
+		ContentMD5:    aws.String(base64.StdEncoding.EncodeToString(raw)),
 		Metadata:      meta,
 	})
 	if err != nil {

@@ -98,12 +98,29 @@ func ParseYAML(path, rel string, data []byte) (*File, []Problem) {
 	if len(doc.Content) == 0 {
 		return s, nil
 	}
-	c := yamlConverter{}
+	// Without an anchor no node is reached twice, so each can be let go
+	// once converted: a large file's syntax tree then shrinks as its
+	// values grow, instead of the two being held at once.
+	c := yamlConverter{release: !hasAnchor(doc.Content[0])}
 	s.Value = c.convert(doc.Content[0], 0)
 	return s, c.problems
 }
 
+// hasAnchor reports whether any node of the tree n defines an anchor.
+func hasAnchor(n *yaml.Node) bool {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		if n.Anchor != "" {
+			return true
+		}
+		stack = append(stack, n.Content...)
+	}
+	return false
+}
+
 type yamlConverter struct {
+	release    bool       // drop each node's children once converted
 	inAlias    int        // how many aliases the node being converted is under
 	outerAlias *yaml.Node // the outermost of them, where a Problem is reported
 	aliased    int        // nodes copied through aliases so far
@@ -165,12 +182,18 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) any {
 				continue
 			}
 			m[k.Value] = c.convert(v, depth+1)
+			if c.release {
+				n.Content[i+1] = nil // the keys stay, for firstKeyLine
+			}
 		}
 		return m
 	case yaml.SequenceNode:
 		a := make([]any, 0, len(n.Content))
-		for _, e := range n.Content {
+		for i, e := range n.Content {
 			a = append(a, c.convert(e, depth+1))
+			if c.release {
+				n.Content[i] = nil
+			}
 		}
 		return a
 	case yaml.ScalarNode:

@@ -38,6 +38,21 @@ m: {a: 1}
 	}
 }
 
+// TestParseYAMLAliases holds the values an alias brings in to those of its
+// anchor, however often it is used: the tree of a file with anchors is
+// kept whole while it is converted, since a node is reached more than once.
+func TestParseYAMLAliases(t *testing.T) {
+	src, ps := ParseYAML("f.yaml", "f.yaml", []byte("base: &b {x: 1, y: [1, {z: two}]}\nc: *b\nd: [*b, *b]\n"))
+	if len(ps) > 0 {
+		t.Fatalf("problems: %v", ps)
+	}
+	b := map[string]any{"x": json.Number("1"), "y": []any{json.Number("1"), map[string]any{"z": "two"}}}
+	want := map[string]any{"base": b, "c": b, "d": []any{b, b}}
+	if diff := cmp.Diff(want, src.Value); diff != "" {
+		t.Errorf("value (-want +got):\n%s", diff)
+	}
+}
+
 func TestParseYAMLProblems(t *testing.T) {
 	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
 	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -59,5 +60,29 @@ func TestWriteFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(p)); len(entries) != 1 {
 		t.Errorf("a temporary file was left: %v", entries)
+	}
+}
+
+func TestWriteDirParts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	big := bytes.Repeat([]byte("x"), 300<<10) // more than the write buffer
+	files := []File{
+		{Path: "body", Body: []byte("whole")},
+		{Path: "one-part", Parts: [][]byte{[]byte("alone")}},
+		{Path: "parts", Body: []byte("["), Parts: [][]byte{[]byte("1"), []byte(","), nil, big, []byte("]\n")}},
+		{Path: "empty", Parts: [][]byte{nil, {}}},
+	}
+	if err := WriteDir(context.Background(), dir, files); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		want := append([]byte{}, f.Body...)
+		for _, p := range f.Parts {
+			want = append(want, p...)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes, %v; want %d bytes", f.Path, len(got), err, len(want))
+		}
 	}
 }
