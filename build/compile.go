@@ -166,7 +166,9 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			tools = append(tools, &c)
 		}
 	}
-	cat = &Catalog{Config: cat.Config, Servers: cat.Servers} // from here on, without the originals
+	rest := *cat
+	rest.Tools = nil
+	cat = &rest // from here on, without the originals
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 
 	bodies := make([][]byte, len(tools))
@@ -399,14 +401,14 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 		}
 		if s.Tools > 0 {
 			list = append(list, comma)
+			if compact != nil {
+				clist = append(clist, comma)
+			}
 		}
 		s.Tools++
 		list = append(list, bodies[i])
 		s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
 		if compact != nil {
-			if len(clist) > 1 {
-				clist = append(clist, comma)
-			}
 			clist = append(clist, compact[i])
 			s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
 		}

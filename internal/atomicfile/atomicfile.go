@@ -10,13 +10,15 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 )
 
-// workers is how many files WriteDir creates at once: creating files waits
+// workers is how many folders WriteDir writes at once: creating files waits
 // on the filesystem more than on the CPU.
 const workers = 8
 
@@ -95,24 +97,32 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	}
 	// The folders first, each once: a site has tens of folders and tens of
 	// thousands of files, and a MkdirAll per file is a stat per file.
-	dirs := map[string]bool{}
+	// Then the files, folder by folder: creating a file takes its folder's
+	// lock in the kernel, so that creators in one folder only wait on each
+	// other (eight of them spent three times the system time of one on a
+	// site of 40,000 files in four folders), while folders are written at
+	// the same time.
+	byDir := map[string][]File{}
 	for _, f := range files {
-		dirs[filepath.Dir(filepath.Join(tmp, filepath.FromSlash(f.Path)))] = true
+		d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(f.Path)))
+		byDir[d] = append(byDir[d], f)
 	}
-	for d := range dirs {
+	for d := range byDir {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
-	for _, f := range files {
+	for _, d := range slices.Sorted(maps.Keys(byDir)) {
 		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f); err != nil {
-				return fmt.Errorf("write %s: %w", f.Path, err)
+			for _, f := range byDir[d] {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f); err != nil {
+					return fmt.Errorf("write %s: %w", f.Path, err)
+				}
 			}
 			return nil
 		})
