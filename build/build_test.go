@@ -101,6 +101,39 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestCompileKeepsCatalog compiles one loaded catalog twice: Compile drops
+// the schemas of its own copies of the tools as it encodes them, never those
+// of the catalog it is given, so that serve, diff and publish may go on using
+// it, and a second Compile gives the same site.
+func TestCompileKeepsCatalog(t *testing.T) {
+	ctx := context.Background()
+	cat, diags := Load(ctx, exampleDir)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	before := make([]string, len(cat.Tools))
+	hadInput := make([]bool, len(cat.Tools)) // a hidden tool has none
+	for i, tl := range cat.Tools {
+		before[i], hadInput[i] = string(appendDescriptor(nil, tl)), tl.InputSchema != nil
+	}
+	first, err := Compile(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tl := range cat.Tools {
+		if (tl.InputSchema != nil) != hadInput[i] || string(appendDescriptor(nil, tl)) != before[i] {
+			t.Errorf("tool %s changed by Compile", tl.ToolID)
+		}
+	}
+	second, err := Compile(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first.RouteTable(), second.RouteTable()); diff != "" {
+		t.Errorf("a second Compile of the same catalog differs (-first +second):\n%s", diff)
+	}
+}
+
 // TestDocumentsMatchSchemas validates every document of the example site,
 // and the route table, against the schemas `signpost schema` prints.
 func TestDocumentsMatchSchemas(t *testing.T) {
