@@ -31,16 +31,13 @@ const (
 
 // catalogueFields reads the fields of a tool declaration that only the tool
 // catalogue uses.
-func (l *loader) catalogueFields(p *pendingTool, at ref, m map[string]any) {
+func (l *loader) catalogueFields(p *pendingTool, m map[string]any) {
 	t := p.tool
 	t.Group = strings.TrimSpace(str(m, "group"))
 	p.keyArgument = str(m, "idempotencyKey")
 	t.Irreversible, _ = m["irreversible"].(bool)
 	if rs, ok := m["responseSensitivity"].(map[string]any); ok {
 		t.Sensitivity = &Sensitivity{Level: str(rs, "level"), Fields: strs(rs, "fields")}
-	}
-	for _, f := range []string{"group", "idempotencyKey", "irreversible", "responseSensitivity"} {
-		p.origin[f] = at.at(f)
 	}
 }
 

@@ -478,13 +478,17 @@ func failedItems(bad []string) (items map[string]bool, whole bool) {
 // pendingTool is a tool being loaded, with where each of its published
 // values came from, so diagnostics can point at them.
 type pendingTool struct {
-	tool         *Tool
-	at           ref            // the declaration
-	origin       map[string]ref // field name to the value it came from
-	explicit     bool           // toolId declared rather than derived
-	claim        toolid.Claim   // for derived toolIds
-	checkSchemas bool           // false for a recorded tool hidden by classify
-	keyArgument  string         // the declared idempotencyKey
+	tool   *Tool
+	at     ref            // the declaration
+	origin map[string]ref // field name to the value it came from
+	// declared is set for a tool written out in a declaration file, whose
+	// own fields (ownField) are found at their keys in it, without an
+	// origin entry each: ten refs for each of 10,000 tools were megabytes.
+	declared     bool
+	explicit     bool         // toolId declared rather than derived
+	claim        toolid.Claim // for derived toolIds
+	checkSchemas bool         // false for a recorded tool hidden by classify
+	keyArgument  string       // the declared idempotencyKey
 	// declaredInput is the input schema as declared, when the published
 	// one is a copy with reserved arguments added.
 	declaredInput any
@@ -496,7 +500,21 @@ func (p *pendingTool) from(field string) ref {
 	if r, ok := p.origin[field]; ok {
 		return r
 	}
+	if p.declared && ownField(field) {
+		return p.at.at(field)
+	}
 	return p.at
+}
+
+// ownField reports whether a declared tool's field is reported at its own
+// key, rather than at the declaration as a whole.
+func ownField(field string) bool {
+	switch field {
+	case "toolId", "name", "title", "description", "safetyTier", "tenants", "server",
+		"group", "idempotencyKey", "irreversible", "responseSensitivity":
+		return true
+	}
+	return false
 }
 
 func (l *loader) loadDeclarations(src *source.File) ([]*pendingTool, []pendingServer) {
@@ -553,10 +571,7 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 		Status:       cmp.Or(str(m, "status"), StatusActive),
 		Tenants:      strs(m, "tenants"),
 	}
-	p := &pendingTool{tool: t, at: at, explicit: true, checkSchemas: true, origin: map[string]ref{}}
-	for _, f := range []string{"toolId", "name", "title", "description", "safetyTier", "tenants", "server"} {
-		p.origin[f] = at.at(f)
-	}
+	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}}
 	t.InputSchema, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])
 	if v, ok := m["outputSchema"]; ok {
 		t.OutputSchema, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), v)
@@ -564,7 +579,7 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 	if t.InputSchema == nil {
 		t.InputSchema = map[string]any{"type": "object"}
 	}
-	l.catalogueFields(p, at, m)
+	l.catalogueFields(p, m)
 	if t.Name != "" && t.Source == spec.SourceHostExtension {
 		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 	}
