@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
@@ -212,9 +213,9 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tok
 		g := byKey[k]
 		groups = append(groups, groupJSON(g))
 		b := list([][]byte{jsonenc.Append(append(head(nil), `,"group":`...), groupJSON(g))}, g.tools)
-		docs = append(docs, newDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, NewBody(append(b, []byte("]}\n"))...)))
+		docs = append(docs, newDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, []byte("]}\n"))...)))
 	}
 	b := list([][]byte{head(nil)}, visible)
 	tail := jsonenc.Append([]byte(`],"groups":`), append([]any{}, groups...))
-	return append(docs, newDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, NewBody(append(b, append(tail, "}\n"...))...)))
+	return append(docs, newDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, append(tail, "}\n"...))...)))
 }

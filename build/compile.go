@@ -10,6 +10,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/jsonenc"
@@ -109,7 +110,7 @@ type Route struct {
 // Document is one file of a built site.
 type Document struct {
 	Route
-	Body Body
+	Body content.Body
 }
 
 // Site is the complete site of one tenant, or of the catalog when it
@@ -413,9 +414,9 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 			s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
 		}
 	}
-	s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, NewBody(append(list, []byte("]\n"))...)))
+	s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(list, []byte("]\n"))...)))
 	if compact != nil {
-		s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, NewBody(append(clist, []byte("]}\n"))...)))
+		s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, content.New(append(clist, []byte("]}\n"))...)))
 	}
 	return s, nil
 }
@@ -428,11 +429,11 @@ func document(b []byte) []byte { return b[:len(b)+1] }
 // size, SHA-256 and ETag. Its object key is the route without its leading
 // slash, except for the tool catalog, whose keys toolKey and listKey choose.
 func NewDocument(route, view, contentType string, body []byte) Document {
-	return newDocument(route, view, contentType, NewBody(body))
+	return newDocument(route, view, contentType, content.New(body))
 }
 
 // newDocument is NewDocument for a body of parts.
-func newDocument(route, view, contentType string, body Body) Document {
+func newDocument(route, view, contentType string, body content.Body) Document {
 	key := strings.TrimPrefix(route, "/")
 	switch {
 	case route == spec.RouteTools:
@@ -442,7 +443,7 @@ func newDocument(route, view, contentType string, body Body) Document {
 			key = spec.ToolKey(id, view)
 		}
 	}
-	hexSum := body.sum()
+	hexSum := body.SHA256()
 	return Document{
 		Route: Route{
 			Route:        route,

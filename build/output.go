@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/signpost-dev/signpost/build/content"
 )
 
 // IsOutput reports whether dir is a build output folder (it holds a route
@@ -54,7 +56,7 @@ func Open(ctx context.Context, dir string) (*Output, error) {
 			if int64(len(data)) != r.Size || hex.EncodeToString(sum[:]) != r.SHA256 {
 				return nil, fmt.Errorf("open site: %s changed since the build (size %d, route table says %d): rebuild the site", key, len(data), r.Size)
 			}
-			docs = append(docs, Document{Route: r, Body: NewBody(data)})
+			docs = append(docs, Document{Route: r, Body: content.New(data)})
 		}
 		s := &Site{Tenant: sr.Tenant, Dir: sr.Dir, Origin: sr.Origin, Documents: docs}
 		if sr.Access != nil {

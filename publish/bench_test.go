@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -28,7 +29,7 @@ func newDoc(route, key string, body []byte) build.Document {
 			SHA256:       hex.EncodeToString(sum[:]),
 			Size:         int64(len(body)),
 		},
-		Body: build.NewBody(body),
+		Body: content.New(body),
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -51,7 +52,7 @@ func ErrorDocument() build.Document {
 	body := spec.NotFoundBody()
 	return build.Document{
 		Route: build.Route{Key: ErrorDocumentName, ContentType: spec.ContentTypeJSON, CacheControl: spec.ErrorCacheControl},
-		Body:  build.NewBody(body),
+		Body:  content.New(body),
 	}
 }
 

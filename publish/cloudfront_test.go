@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/cftest"
 )
@@ -412,7 +413,7 @@ func TestBeforeDeletesOrder(t *testing.T) {
 	// With a document changed too, the manifest (keeping the entry of the
 	// object about to go) is put before the hook.
 	changed := slices.Clone(docs[:len(docs)-3])
-	changed[0].Body = build.NewBody(append(slices.Clone(changed[0].Body.Bytes()), ' '))
+	changed[0].Body = content.New(append(slices.Clone(changed[0].Body.Bytes()), ' '))
 	changed[0].SHA256 = "changed"
 	api = &counting{S3API: client}
 	putsBefore := -1

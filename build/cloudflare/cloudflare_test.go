@@ -13,6 +13,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudflare"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
@@ -140,7 +141,7 @@ func TestCodeNamesNoDocument(t *testing.T) {
 // Cloudflare cannot take, is refused before anything is written.
 func TestLayoutRefuses(t *testing.T) {
 	doc := func(route, key string) build.Document {
-		return build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: key, ContentType: spec.ContentTypeJSON}, Body: build.NewBody([]byte("{}"))}
+		return build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: key, ContentType: spec.ContentTypeJSON}, Body: content.New([]byte("{}"))}
 	}
 	for _, c := range []struct {
 		name   string
@@ -169,7 +170,7 @@ func TestAssetCountGap(t *testing.T) {
 	s := &build.Site{Dir: "public"}
 	for i := range cloudflare.FreeAssets {
 		route := fmt.Sprintf("/docs/d%05d.json", i)
-		s.Documents = append(s.Documents, build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: route[1:], ContentType: spec.ContentTypeJSON}, Body: build.NewBody([]byte("{}"))})
+		s.Documents = append(s.Documents, build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: route[1:], ContentType: spec.ContentTypeJSON}, Body: content.New([]byte("{}"))})
 	}
 	laid, err := cloudflare.Layout(s, "")
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
@@ -679,7 +680,7 @@ func TestDiffMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bad := &build.Output{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: build.NewBody([]byte(tt.body))}}}}}
+			bad := &build.Output{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: content.New([]byte(tt.body))}}}}}
 			_, err := Compare(good, bad)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)

@@ -1,4 +1,8 @@
-package build
+// Package content holds a document's bytes as the concatenation of parts
+// that other documents may share: a build of a large catalog joins tens of
+// thousands of descriptors into its lists, and holding each list as a copy
+// of them doubled the build's memory.
+package content
 
 import (
 	"bytes"
@@ -17,9 +21,9 @@ type Body struct {
 	parts [][]byte
 }
 
-// NewBody returns the body that is the concatenation of parts. It keeps the
+// New returns the body that is the concatenation of parts. It keeps the
 // slices: the caller must not modify them afterwards.
-func NewBody(parts ...[]byte) Body { return Body{parts: parts} }
+func New(parts ...[]byte) Body { return Body{parts: parts} }
 
 // Len returns the size of the body in bytes.
 func (b Body) Len() int64 {
@@ -89,8 +93,8 @@ func (b Body) Equal(o Body) bool {
 	}
 }
 
-// sum returns the hex SHA-256 of the body.
-func (b Body) sum() string {
+// SHA256 returns the hex SHA-256 of the body.
+func (b Body) SHA256() string {
 	if len(b.parts) == 1 {
 		sum := sha256.Sum256(b.parts[0])
 		return hex.EncodeToString(sum[:])

@@ -1,4 +1,4 @@
-package build
+package content
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 func TestBody(t *testing.T) {
 	whole := []byte(`[{"toolId":"a"},{"toolId":"b"}]` + "\n")
 	splits := []Body{
-		NewBody(whole),
-		NewBody(whole[:1], whole[1:16], whole[16:17], whole[17:]),
-		NewBody(nil, whole[:5], []byte{}, whole[5:]),
+		New(whole),
+		New(whole[:1], whole[1:16], whole[16:17], whole[17:]),
+		New(nil, whole[:5], []byte{}, whole[5:]),
 	}
 	sum := sha256.Sum256(whole)
 	for i, b := range splits {
@@ -23,7 +23,7 @@ func TestBody(t *testing.T) {
 		if n, err := b.WriteTo(&buf); err != nil || n != int64(len(whole)) || !bytes.Equal(buf.Bytes(), whole) {
 			t.Errorf("split %d: WriteTo wrote %d bytes %q, %v", i, n, buf.Bytes(), err)
 		}
-		if got := b.sum(); got != hex.EncodeToString(sum[:]) {
+		if got := b.SHA256(); got != hex.EncodeToString(sum[:]) {
 			t.Errorf("split %d: SHA-256 %s", i, got)
 		}
 		for j, o := range splits {
@@ -32,15 +32,15 @@ func TestBody(t *testing.T) {
 			}
 		}
 	}
-	other := NewBody(whole[:len(whole)-2], []byte("}\n"))
+	other := New(whole[:len(whole)-2], []byte("}\n"))
 	if splits[1].Equal(other) || other.Equal(splits[0]) {
 		t.Error("bodies of the same length and different bytes are equal")
 	}
-	if splits[0].Equal(NewBody(whole[:10])) {
+	if splits[0].Equal(New(whole[:10])) {
 		t.Error("a body equals its prefix")
 	}
 	var zero Body
-	if zero.Len() != 0 || zero.Bytes() != nil || !zero.Equal(NewBody([]byte{})) {
+	if zero.Len() != 0 || zero.Bytes() != nil || !zero.Equal(New([]byte{})) {
 		t.Error("the zero Body is not empty")
 	}
 }
