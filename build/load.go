@@ -249,13 +249,8 @@ func (l *loader) load() *Catalog {
 	// what they publish, and a position is found again from a file's
 	// bytes. Dropped, the rest of each declaration (most of a large
 	// catalog's memory) is garbage as soon as its tools are compiled.
-	for _, src := range srcs {
-		if src != nil {
-			src.Value = nil
-		}
-	}
-	for _, src := range l.sources {
-		if src != nil { // a file that failed to parse is remembered as nil
+	for _, src := range slices.Concat(srcs, slices.Collect(maps.Values(l.sources))) {
+		if src != nil { // a file that failed to parse is nil in both
 			src.Value = nil
 		}
 	}

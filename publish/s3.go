@@ -461,10 +461,10 @@ func put(ctx context.Context, api S3API, bucket, key string, body []byte, conten
 }
 
 // putObject is put with the object's user metadata, for a body whose hex
-// MD5 is sum, or is computed when sum is empty.
+// MD5 is sum, or is computed when sum is not one (empty).
 func putObject(ctx context.Context, api S3API, bucket, key string, body []byte, sum, contentType, cacheControl string, meta map[string]string) error {
 	raw, err := hex.DecodeString(sum)
-	if sum == "" || err != nil || len(raw) != md5.Size {
+	if err != nil || len(raw) != md5.Size {
 		s := md5.Sum(body)
 		raw = s[:]
 	}
