@@ -114,14 +114,14 @@ func TestCompileKeepsCatalog(t *testing.T) {
 	before := make([]string, len(cat.Tools))
 	hadInput := make([]bool, len(cat.Tools)) // a hidden tool has none
 	for i, tl := range cat.Tools {
-		before[i], hadInput[i] = string(appendDescriptor(nil, tl)), tl.InputSchema != nil
+		before[i], hadInput[i] = descriptorString(tl), tl.InputSchema != nil
 	}
 	first, err := Compile(ctx, cat)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, tl := range cat.Tools {
-		if (tl.InputSchema != nil) != hadInput[i] || string(appendDescriptor(nil, tl)) != before[i] {
+		if (tl.InputSchema != nil) != hadInput[i] || descriptorString(tl) != before[i] {
 			t.Errorf("tool %s changed by Compile", tl.ToolID)
 		}
 	}
@@ -318,4 +318,10 @@ func officialCardSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	return sch
+}
+
+// descriptorString is the tool's standard descriptor.
+func descriptorString(t *Tool) string {
+	b, _, _ := appendDescriptor(nil, t)
+	return string(b)
 }

@@ -80,15 +80,43 @@ func measureTokens(c *tokens.Counter, standard, compact []byte) (Tokens, error) 
 	return t, err
 }
 
-// catalogueTool is a tool's entry in the catalogue, as decoded JSON.
-func catalogueTool(t *Tool, cost Tokens) map[string]any {
+// catalogueEntry is a tool's entry in the catalogue, as the parts of its
+// encoding: its arguments and response are input and output, the bytes of
+// its schemas in its descriptor, shared rather than encoded again (they
+// were the larger part of a large catalogue's memory). output is nil when
+// the tool publishes no output schema.
+func catalogueEntry(t *Tool, cost Tokens, input, output []byte) [][]byte {
+	// The members are in the order of their names, as encoding/json writes
+	// a map: "arguments" before all others, "response" between those
+	// before it and those after it, each side holding at least one.
+	before, after := map[string]any{}, map[string]any{}
+	for k, v := range catalogueMembers(t, cost) {
+		if k < "response" {
+			before[k] = v
+		} else {
+			after[k] = v
+		}
+	}
+	mid := jsonenc.Append(nil, before)
+	mid[0] = ','
+	mid = mid[:len(mid)-1]
+	end := jsonenc.Append(nil, after)
+	end[0] = ','
+	if output == nil {
+		return [][]byte{[]byte(`{"arguments":`), input, append(mid, end...)}
+	}
+	return [][]byte{[]byte(`{"arguments":`), input, append(mid, `,"response":`...), output, end}
+}
+
+// catalogueMembers are the members of a tool's catalogue entry but its
+// schemas, as decoded JSON.
+func catalogueMembers(t *Tool, cost Tokens) map[string]any {
 	e := map[string]any{
 		"name":         t.ToolID,
 		"operationId":  t.OperationID(),
 		"descriptor":   map[string]any{"kind": t.DescriptorRef().Kind, "id": t.DescriptorRef().ID},
 		"description":  t.Description,
 		"source":       t.Source,
-		"arguments":    t.InputSchema,
 		"safetyTier":   t.SafetyTier,
 		"replayPolicy": t.ReplayPolicy,
 		"egress":       t.Egress,
@@ -97,9 +125,6 @@ func catalogueTool(t *Tool, cost Tokens) map[string]any {
 	}
 	if t.Title != "" {
 		e["title"] = t.Title
-	}
-	if t.OutputSchema != nil {
-		e["response"] = t.OutputSchema
 	}
 	if r := reservedJSON(t.Reserved); r != nil {
 		e["reserved"] = r
@@ -151,7 +176,7 @@ func stringsJSON(ss []string) []any {
 // compileCatalogue encodes the tool catalogue of one site and its group
 // documents, from the tools the site publishes (sorted by toolId) and the
 // entries and costs Compile made of them.
-func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tokens, tenant string) []Document {
+func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []Tokens, tenant string) []Document {
 	type group struct {
 		key, name string
 		tools     []int
@@ -186,13 +211,13 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][]byte, costs []Tok
 	// may hold most of its tools.
 	comma := []byte(",")
 	list := func(b [][]byte, idx []int) [][]byte {
-		b = slices.Grow(b, 2*len(idx)+2)
+		b = slices.Grow(b, 6*len(idx)+2)
 		b = append(b, []byte(`,"tools":[`))
 		for n, i := range idx {
 			if n > 0 {
 				b = append(b, comma)
 			}
-			b = append(b, entries[i])
+			b = append(b, entries[i]...)
 		}
 		return b
 	}

@@ -173,7 +173,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 
 	bodies := make([][]byte, len(tools))
-	entries := make([][]byte, len(tools)) // of the tool catalogue
+	entries := make([][][]byte, len(tools)) // of the tool catalogue, as parts
 	costs := make([]Tokens, len(tools))
 	var compact [][]byte
 	compactOpts := cat.Config.compactOptions()
@@ -192,7 +192,8 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			}
 			scratch := scratchBuffers.Get().(*[]byte)
 			defer scratchBuffers.Put(scratch)
-			*scratch = appendDescriptor((*scratch)[:0], t)
+			var input, output span
+			*scratch, input, output = appendDescriptor((*scratch)[:0], t)
 			if err := lim.document(spec.ToolRoute(t.ToolID), len(*scratch)); err != nil {
 				return err
 			}
@@ -213,9 +214,13 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = jsonenc.Append(nil, catalogueTool(t, cost))
+			entries[i] = catalogueEntry(t, cost, input.of(bodies[i]), output.of(bodies[i]))
 			t.InputSchema, t.OutputSchema = nil, nil // encoded: see above
-			return lim.document(spec.RouteToolCatalogue, len(entries[i]))
+			n := 0
+			for _, p := range entries[i] {
+				n += len(p)
+			}
+			return lim.document(spec.RouteToolCatalogue, n)
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -22,9 +22,22 @@ func field(b []byte, name string) []byte {
 	return append(b, '"', ':')
 }
 
+// span is where a value is in an encoded document: b[span[0]:span[1]].
+type span [2]int
+
+// of returns the bytes of the span in b; nil for the zero span.
+func (s span) of(b []byte) []byte {
+	if s == (span{}) {
+		return nil
+	}
+	return b[s[0]:s[1]:s[1]]
+}
+
 // appendDescriptor appends the tool's standard descriptor: the fields of
-// ToolDescriptor, in its order, with its omissions.
-func appendDescriptor(b []byte, t *Tool) []byte {
+// ToolDescriptor, in its order, with its omissions. It returns where the
+// input and output schemas are in b, for the catalogue's entry to share
+// their bytes instead of encoding them again.
+func appendDescriptor(b []byte, t *Tool) (_ []byte, input, output span) {
 	b = append(b, '{')
 	b = jsonenc.AppendString(field(b, "toolId"), t.ToolID)
 	if t.Name != "" {
@@ -52,11 +65,17 @@ func appendDescriptor(b []byte, t *Tool) []byte {
 	b = append(b, `,"openWorldHint":`...)
 	b = strconv.AppendBool(b, a.OpenWorldHint)
 	b = append(b, '}')
-	b = jsonenc.Append(field(b, "inputSchema"), t.InputSchema)
+	b = field(b, "inputSchema")
+	input[0] = len(b)
+	b = jsonenc.Append(b, t.InputSchema)
+	input[1] = len(b)
 	if t.OutputSchema != nil {
-		b = jsonenc.Append(field(b, "outputSchema"), t.OutputSchema)
+		b = field(b, "outputSchema")
+		output[0] = len(b)
+		b = jsonenc.Append(b, t.OutputSchema)
+		output[1] = len(b)
 	}
-	return append(b, '}')
+	return append(b, '}'), input, output
 }
 
 // appendCompactDescriptor appends the tool's compact descriptor: the fields

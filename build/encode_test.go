@@ -40,8 +40,20 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 	for _, tl := range tools {
-		if got, want := appendDescriptor(nil, tl), stdEncode(t, tl.Descriptor()); !bytes.Equal(got, want) {
+		got, input, output := appendDescriptor(nil, tl)
+		if want := stdEncode(t, tl.Descriptor()); !bytes.Equal(got, want) {
 			t.Errorf("%s: standard descriptor\n got %s\nwant %s", tl.Name, got, want)
+		}
+		// The catalogue's entry shares the descriptor's schemas: joined, its
+		// parts are the entry as encoding/json writes it.
+		cost := Tokens{Standard: 12, Compact: 3}
+		whole := catalogueMembers(tl, cost)
+		whole["arguments"] = tl.InputSchema
+		if tl.OutputSchema != nil {
+			whole["response"] = tl.OutputSchema
+		}
+		if got, want := bytes.Join(catalogueEntry(tl, cost, input.of(got), output.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
+			t.Errorf("%s: catalogue entry\n got %s\nwant %s", tl.Name, got, want)
 		}
 		if got, want := appendCompactDescriptor(nil, tl, compact.Options{}), stdEncode(t, tl.CompactDescriptor()); !bytes.Equal(got, want) {
 			t.Errorf("%s: compact descriptor\n got %s\nwant %s", tl.Name, got, want)
