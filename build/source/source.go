@@ -9,6 +9,7 @@ package source
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,6 +63,11 @@ type File struct {
 
 	data   []byte
 	isYAML bool
+	// reread and sum replace data once Unload lets it go: positions read
+	// the file again, and use it only when its bytes are the ones parsed.
+	reread func() ([]byte, error)
+	sum    [sha256.Size]byte
+	parsed bool // positions are parsed: the bytes are no longer needed
 
 	posOnce sync.Once
 	node    *yaml.Node     // document content, for YAML files
@@ -541,8 +547,32 @@ func (s *File) Pos(pointer string) Pos {
 	return p
 }
 
+// Unload lets go of the file's value and bytes, which a large catalog holds
+// megabytes of after its values are copied out. Positions found later read
+// the file again with reread, and fall back to the file's first line when
+// its bytes are no longer the ones parsed. Unload must not run while
+// another goroutine calls Pos.
+func (s *File) Unload(reread func() ([]byte, error)) {
+	s.Value = nil
+	if s.data == nil || reread == nil {
+		return
+	}
+	if !s.parsed {
+		s.sum, s.reread = sha256.Sum256(s.data), reread
+	}
+	s.data = nil
+}
+
 // parsePositions parses the file again, keeping what positions need.
 func (s *File) parsePositions() {
+	s.parsed = true
+	if s.data == nil && s.reread != nil {
+		data, err := s.reread()
+		if err != nil || sha256.Sum256(data) != s.sum {
+			return
+		}
+		s.data, s.reread = data, nil
+	}
 	if len(s.data) > MaxFileSize {
 		return
 	}

@@ -2,8 +2,10 @@ package source
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -265,5 +267,48 @@ func TestCursorIsLineCol(t *testing.T) {
 				t.Errorf("%q at %d: cursor says %d:%d, lineCol %d:%d", data, off, gl, gc, wl, wc)
 			}
 		}
+	}
+}
+
+// TestUnload: a file let go of finds its positions by reading it again, the
+// same as before, and only while its bytes are the ones parsed.
+func TestUnload(t *testing.T) {
+	data := []byte("tools:\n  - name: a\n    inputSchema:\n      type: object\n")
+	const ptr = "/tools/0/inputSchema/type"
+	want := Pos{File: "c/tools.yaml", Line: 4, Col: 13}
+	for _, tc := range []struct {
+		name   string
+		reread []byte
+		err    error
+		want   Pos
+	}{
+		{"same bytes", data, nil, want},
+		{"changed since", []byte("tools: []\n"), nil, Pos{File: "c/tools.yaml", Line: 1, Col: 1}},
+		{"gone", nil, errors.New("no such file"), Pos{File: "c/tools.yaml", Line: 1, Col: 1}},
+	} {
+		src, ps := ParseYAML("c/tools.yaml", "tools.yaml", slices.Clone(data))
+		if len(ps) > 0 {
+			t.Fatal(ps)
+		}
+		reads := 0
+		src.Unload(func() ([]byte, error) { reads++; return tc.reread, tc.err })
+		if src.Value != nil {
+			t.Errorf("%s: value kept", tc.name)
+		}
+		for range 2 {
+			if got := src.Pos(ptr); got != tc.want {
+				t.Errorf("%s: Pos(%s) = %v, want %v", tc.name, ptr, got, tc.want)
+			}
+		}
+		if reads != 1 {
+			t.Errorf("%s: file read %d times, want once", tc.name, reads)
+		}
+	}
+	// Positions found before Unload need no second read.
+	src, _ := ParseYAML("c/tools.yaml", "tools.yaml", data)
+	src.Pos(ptr)
+	src.Unload(func() ([]byte, error) { t.Error("read again"); return nil, nil })
+	if got := src.Pos(ptr); got != want {
+		t.Errorf("Pos(%s) after Unload = %v, want %v", ptr, got, want)
 	}
 }
