@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/corpus"
@@ -25,7 +26,7 @@ const exampleDir = "../catalogs/example"
 
 // compiled loads and compiles the catalog dir, failing the test on any
 // diagnostic of severity error.
-func compiled(t testing.TB, dir string) *Output {
+func compiled(t testing.TB, dir string) *output.Build {
 	t.Helper()
 	ctx := context.Background()
 	cat, diags := Load(ctx, dir)
@@ -45,7 +46,7 @@ func compiled(t testing.TB, dir string) *Output {
 }
 
 // buildTo loads, compiles and writes the catalog dir into a new folder.
-func buildTo(t testing.TB, dir string) (string, *Output) {
+func buildTo(t testing.TB, dir string) (string, *output.Build) {
 	t.Helper()
 	ctx := context.Background()
 	b := compiled(t, dir)
@@ -158,7 +159,7 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 			t.Errorf("%s does not match schema %s: %s: %s", file, name, vi.Pointer, vi.Message)
 		}
 	}
-	check("route-table", filepath.Join(out, RouteTableFile))
+	check("route-table", filepath.Join(out, output.RouteTableFile))
 	official := officialCardSchema(t)
 	n := map[string]int{}
 	for _, s := range b.Sites {
@@ -214,43 +215,12 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 	}
 }
 
-func TestRouteTable(t *testing.T) {
-	out, b := buildTo(t, exampleDir)
-	rt, err := ReadRouteTable(context.Background(), out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(b.RouteTable(), *rt); diff != "" {
-		t.Errorf("route table read back differs:\n%s", diff)
-	}
-	for _, s := range rt.Sites {
-		for _, r := range s.Routes {
-			data, err := os.ReadFile(filepath.Join(out, s.Dir, r.Key))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := "application/json"
-			switch {
-			case r.Route == "/.well-known/ai-catalog.json":
-				want = "application/ai-catalog+json"
-			case strings.HasPrefix(r.Route, "/.well-known/mcp/server-cards/"):
-				want = "application/mcp-server-card+json"
-			case strings.HasPrefix(r.Route, "/.well-known/mcp/servers/"), strings.HasPrefix(r.Route, "/.well-known/mcp-server-card/"):
-				want = "application/mcp-server+json"
-			}
-			if int64(len(data)) != r.Size || r.ContentType != want || r.CacheControl != "public, max-age=3600" {
-				t.Errorf("%s %s: size %d, want Content-Type %s, route %+v", s.Tenant, r.Route, len(data), want, r)
-			}
-		}
-	}
-}
-
 func TestTenantSites(t *testing.T) {
 	_, b := buildTo(t, exampleDir)
 	if len(b.Sites) != 2 || b.Sites[0].Tenant != "acme" || b.Sites[1].Tenant != "globex" {
 		t.Fatalf("sites = %+v", b.Sites)
 	}
-	has := func(s *Site, id string) bool {
+	has := func(s *output.Site, id string) bool {
 		for _, d := range s.Documents {
 			if d.Route.Route == "/tools/"+id {
 				return true
@@ -272,24 +242,6 @@ func TestTenantSites(t *testing.T) {
 		if has(acme, tc.id) != tc.acme || has(globex, tc.id) != tc.globex {
 			t.Errorf("%s: acme %v globex %v, want %v %v", tc.id, has(acme, tc.id), has(globex, tc.id), tc.acme, tc.globex)
 		}
-	}
-}
-
-func TestWriteIsAtomic(t *testing.T) {
-	out, b := buildTo(t, exampleDir)
-	before := catalogtest.ReadTree(t, out)
-	// A write that fails halfway (cancelled) leaves the previous output.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := b.Write(ctx, out); err == nil {
-		t.Fatal("cancelled write succeeded")
-	}
-	if diff := cmp.Diff(before, catalogtest.ReadTree(t, out)); diff != "" {
-		t.Errorf("failed write changed the output:\n%s", diff)
-	}
-	entries, _ := os.ReadDir(filepath.Dir(out))
-	if len(entries) != 1 {
-		t.Errorf("temporary folders left behind: %v", entries)
 	}
 }
 

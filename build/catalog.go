@@ -1,6 +1,7 @@
 package build
 
 import (
+	"encoding/json"
 	"path"
 	"slices"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -117,7 +119,7 @@ type S3Target struct {
 // SitePrefix is the key prefix of the site s in the bucket: the target's
 // prefix, and below it the site's folder (tenants/ID) when the catalog has
 // tenants, so that one bucket can hold every tenant's site.
-func (t *S3Target) SitePrefix(s *Site) string { return t.TenantPrefix(s.Tenant) }
+func (t *S3Target) SitePrefix(s *output.Site) string { return t.TenantPrefix(s.Tenant) }
 
 // TenantPrefix is SitePrefix for the site of tenant ("" without tenants),
 // known before the site is built.
@@ -185,12 +187,18 @@ type Tool struct {
 	Status       string
 	// Tenants limits the tool to these tenants; empty means every tenant.
 	Tenants []string
-	// InputSchema is the tool's arguments as published: the declared
-	// schema with the reserved arguments (see Reserved) added.
-	InputSchema any
-	// OutputSchema describes the first JSON-object success response; nil
-	// when the tool declares none, or one the catalogue cannot publish.
-	OutputSchema any
+	// InputSchema is the tool's arguments as published, encoded as the
+	// descriptor holds them: the declared schema with the reserved
+	// arguments (see Reserved) added.
+	InputSchema json.RawMessage
+	// OutputSchema describes the first JSON-object success response,
+	// encoded; nil when the tool declares none, or one the catalogue
+	// cannot publish.
+	OutputSchema json.RawMessage
+	// compactInput is InputSchema as the compact view publishes it with
+	// compactOptions, when Load made it (see Tool.compactSchema).
+	compactInput   []byte
+	compactOptions compact.Options
 	// Group is the name of the tool's group (cluster) in the tool
 	// catalogue: declared, or its server's or source's; GroupKey is its
 	// normalized key.

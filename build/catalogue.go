@@ -7,6 +7,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/version"
@@ -60,16 +61,9 @@ func (t *Tool) OperationID() string {
 	return t.ToolID
 }
 
-// Tokens are the measured token costs of a tool's descriptors, in
-// tokens.Encoding.
-type Tokens struct {
-	Standard int `json:"standard"`
-	Compact  int `json:"compact,omitempty"`
-}
-
 // measureTokens counts the tokens of a tool's encoded descriptors.
-func measureTokens(c *tokens.Counter, standard, compact []byte) (Tokens, error) {
-	var t Tokens
+func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, error) {
+	var t output.Tokens
 	var err error
 	if t.Standard, err = c.Count(standard); err != nil {
 		return t, err
@@ -83,9 +77,9 @@ func measureTokens(c *tokens.Counter, standard, compact []byte) (Tokens, error) 
 // catalogueEntry is a tool's entry in the catalogue, as the parts of its
 // encoding: its arguments and response are input and output, the bytes of
 // its schemas in its descriptor, shared rather than encoded again (they
-// were the larger part of a large catalogue's memory). output is nil when
+// were the larger part of a large catalogue's memory). response is nil when
 // the tool publishes no output schema.
-func catalogueEntry(t *Tool, cost Tokens, input, output []byte) [][]byte {
+func catalogueEntry(t *Tool, cost output.Tokens, input, response []byte) [][]byte {
 	// The members are in the order of their names, as encoding/json writes
 	// a map: "arguments" before all others, "response" between those
 	// before it and those after it, each side holding at least one.
@@ -102,15 +96,15 @@ func catalogueEntry(t *Tool, cost Tokens, input, output []byte) [][]byte {
 	mid = mid[:len(mid)-1]
 	end := jsonenc.Append(nil, after)
 	end[0] = ','
-	if output == nil {
+	if response == nil {
 		return [][]byte{[]byte(`{"arguments":`), input, append(mid, end...)}
 	}
-	return [][]byte{[]byte(`{"arguments":`), input, append(mid, `,"response":`...), output, end}
+	return [][]byte{[]byte(`{"arguments":`), input, append(mid, `,"response":`...), response, end}
 }
 
 // catalogueMembers are the members of a tool's catalogue entry but its
 // schemas, as decoded JSON.
-func catalogueMembers(t *Tool, cost Tokens) map[string]any {
+func catalogueMembers(t *Tool, cost output.Tokens) map[string]any {
 	e := map[string]any{
 		"name":         t.ToolID,
 		"operationId":  t.OperationID(),
@@ -157,7 +151,7 @@ func reservedJSON(r Reserved) map[string]any {
 	return out
 }
 
-func tokensJSON(t Tokens) map[string]any {
+func tokensJSON(t output.Tokens) map[string]any {
 	out := map[string]any{"encoding": tokens.Encoding, "standard": json.Number(strconv.Itoa(t.Standard))}
 	if t.Compact > 0 {
 		out["compact"] = json.Number(strconv.Itoa(t.Compact))
@@ -176,11 +170,11 @@ func stringsJSON(ss []string) []any {
 // compileCatalogue encodes the tool catalogue of one site and its group
 // documents, from the tools the site publishes (sorted by toolId) and the
 // entries and costs Compile made of them.
-func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []Tokens, tenant string) []Document {
+func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []output.Tokens, tenant string) []output.Document {
 	type group struct {
 		key, name string
 		tools     []int
-		cost      Tokens
+		cost      output.Tokens
 	}
 	byKey := map[string]*group{}
 	var visible []int
@@ -232,15 +226,15 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []T
 		}
 	}
 
-	var docs []Document
+	var docs []output.Document
 	var groups []any
 	for _, k := range keys {
 		g := byKey[k]
 		groups = append(groups, groupJSON(g))
 		b := list([][]byte{jsonenc.Append(append(head(nil), `,"group":`...), groupJSON(g))}, g.tools)
-		docs = append(docs, newDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, []byte("]}\n"))...)))
+		docs = append(docs, output.NewDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, []byte("]}\n"))...)))
 	}
 	b := list([][]byte{head(nil)}, visible)
 	tail := jsonenc.Append([]byte(`],"groups":`), append([]any{}, groups...))
-	return append(docs, newDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, append(tail, "}\n"...))...)))
+	return append(docs, output.NewDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, append(tail, "}\n"...))...)))
 }

@@ -41,21 +41,18 @@ func (l *loader) catalogueFields(p *pendingTool, m map[string]any) {
 	}
 }
 
-// checkCatalogue applies the tool catalogue's rules to every tool: its
-// group and group key, its reserved arguments, and its response schema.
-func (l *loader) checkCatalogue(ps []*pendingTool) {
-	for _, p := range ps {
-		t := p.tool
-		if t.Irreversible && t.SafetyTier != spec.TierWrite && t.SafetyTier != spec.TierExec {
-			l.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
-		}
-		if p.keyArgument != "" && t.ReplayPolicy != spec.ReplayKeyed {
-			l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
-		}
-		l.reserveArguments(p)
-		l.checkResponse(p)
+// catalogueRules applies the tool catalogue's rules to one tool: its
+// reserved arguments, and its response schema.
+func (l *loader) catalogueRules(p *pendingTool) {
+	t := p.tool
+	if t.Irreversible && t.SafetyTier != spec.TierWrite && t.SafetyTier != spec.TierExec {
+		l.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
 	}
-	assignGroupKeys(ps)
+	if p.keyArgument != "" && t.ReplayPolicy != spec.ReplayKeyed {
+		l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
+	}
+	l.reserveArguments(p)
+	l.checkResponse(p)
 }
 
 // reserveArguments adds the reserved arguments a tool needs to its input
@@ -64,7 +61,7 @@ func (l *loader) checkCatalogue(ps []*pendingTool) {
 // tool's own arguments gets leading underscores until it is free.
 func (l *loader) reserveArguments(p *pendingTool) {
 	t := p.tool
-	root, _ := t.InputSchema.(map[string]any)
+	root, _ := p.input.(map[string]any)
 	props, _ := root["properties"].(map[string]any)
 	if t.ReplayPolicy == spec.ReplayKeyed {
 		if p.keyArgument != "" {
@@ -98,7 +95,7 @@ func (l *loader) reserveArguments(p *pendingTool) {
 	}
 	// The declared schema may be a file other tools share: the published
 	// one is a copy with the reserved arguments added.
-	p.declaredInput = t.InputSchema
+	p.declaredInput = p.input
 	out := maps.Clone(root)
 	newProps := maps.Clone(props)
 	if newProps == nil {
@@ -111,7 +108,7 @@ func (l *loader) reserveArguments(p *pendingTool) {
 		newReq = append(newReq, name)
 	}
 	out["properties"], out["required"] = newProps, newReq
-	t.InputSchema = out
+	p.input = out
 }
 
 // keyArgumentProblem says why the argument name cannot hold a keyed tool's
@@ -155,21 +152,20 @@ func freeName(name string, props map[string]any) string {
 // and other responses have none), within MaxResponseSchemaBytes and
 // MaxResponseSchemaDepth.
 func (l *loader) checkResponse(p *pendingTool) {
-	t := p.tool
-	if t.OutputSchema == nil {
+	if p.output == nil {
 		return
 	}
 	at := p.from("outputSchema")
-	if m, ok := t.OutputSchema.(map[string]any); !ok || m["type"] != "object" {
+	if m, ok := p.output.(map[string]any); !ok || m["type"] != "object" {
 		l.report(Warning, at, "response-schema", `outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`)
-		t.OutputSchema = nil
+		p.output = nil
 		return
 	}
-	if n, ptr, ok := l.sizes.Measure(t.OutputSchema, MaxResponseSchemaBytes); !ok {
+	if n, ptr, ok := l.sizes.Measure(p.output, MaxResponseSchemaBytes); !ok {
 		l.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
 		return
 	}
-	if ptr, deep := deeperThan(t.OutputSchema, MaxResponseSchemaDepth, nil); deep {
+	if ptr, deep := deeperThan(p.output, MaxResponseSchemaDepth, nil); deep {
 		l.errorf(at.at(ptr...), "response-schema", "outputSchema nests more than %d levels deep here: flatten it, or describe less of the response", MaxResponseSchemaDepth)
 	}
 }

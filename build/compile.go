@@ -1,7 +1,9 @@
 package build
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -12,11 +14,10 @@ import (
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/discovery"
-	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
-	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -90,66 +91,31 @@ func (t *Tool) compactDescriptor(o compact.Options) CompactToolDescriptor {
 		SafetyTier:   t.SafetyTier,
 		ReplayPolicy: t.ReplayPolicy,
 		Egress:       t.Egress,
-		InputSchema:  o.Schema(t.InputSchema),
+		InputSchema:  json.RawMessage(t.compactSchema(o)),
 	}
 }
 
-// Route is one entry of the route table: a logical route of the HTTP
-// contract, the object that answers it, and the headers it is served with.
-type Route struct {
-	Route        string `json:"route"`
-	View         string `json:"view"`
-	Key          string `json:"key"`
-	ContentType  string `json:"contentType"`
-	CacheControl string `json:"cacheControl"`
-	ETag         string `json:"etag"`
-	SHA256       string `json:"sha256"`
-	Size         int64  `json:"size"`
+// compactSchema is the tool's input schema projected with o, encoded: the
+// one Load made when it was made with o, else made from InputSchema.
+func (t *Tool) compactSchema(o compact.Options) []byte {
+	if t.compactInput != nil && t.compactOptions == o {
+		return t.compactInput
+	}
+	var v any
+	if len(t.InputSchema) > 0 {
+		d := json.NewDecoder(bytes.NewReader(t.InputSchema))
+		d.UseNumber()
+		if d.Decode(&v) != nil {
+			v = nil
+		}
+	}
+	return jsonenc.Append(nil, o.Schema(v))
 }
-
-// Document is one file of a built site.
-type Document struct {
-	Route
-	Body content.Body
-}
-
-// Site is the complete site of one tenant, or of the catalog when it
-// declares no tenants.
-type Site struct {
-	Tenant string
-	// Dir is the site's folder inside the build output.
-	Dir string
-	// Origin is the origin the site's documents name.
-	Origin string
-	// Access is who may read the site: everyone, or only the holders of a
-	// token for its tenant.
-	Access gate.Access
-	// Documents are sorted by route, then view.
-	Documents []Document
-	// Tools counts the tools the site publishes.
-	Tools int
-	// Tokens are the measured token costs of the site's tools, summed: the
-	// tokens of its lists' entries (zero for a site read back by Open).
-	Tokens Tokens
-}
-
-// Output is a compiled catalog: one site of documents per tenant and the
-// files beside them, as Compile makes it and Open reads it back.
-type Output struct {
-	Sites []*Site
-	// Files are written beside the sites and the route table, never
-	// published as documents: the CloudFront Functions of an S3 target.
-	Files []File
-}
-
-// File is a file of the build output outside the sites: its Path is
-// slash-separated and relative to the output folder.
-type File = atomicfile.File
 
 // Compile turns a valid catalog into sites of documents: one per tenant, or
 // one when the catalog declares no tenants. The result depends only on the
 // catalog: no clock, no paths, no map order. Compile does not change cat.
-func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
+func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	lim := budget{Limits: cat.Config.Limits}
 	counter, err := tokens.NewCounter()
 	if err != nil {
@@ -174,7 +140,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 
 	bodies := make([][]byte, len(tools))
 	entries := make([][][]byte, len(tools)) // of the tool catalogue, as parts
-	costs := make([]Tokens, len(tools))
+	costs := make([]output.Tokens, len(tools))
 	var compact [][]byte
 	compactOpts := cat.Config.compactOptions()
 	if cat.Config.CompactView {
@@ -192,8 +158,8 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 			}
 			scratch := scratchBuffers.Get().(*[]byte)
 			defer scratchBuffers.Put(scratch)
-			var input, output span
-			*scratch, input, output = appendDescriptor((*scratch)[:0], t)
+			var input, response span
+			*scratch, input, response = appendDescriptor((*scratch)[:0], t)
 			if err := lim.document(spec.ToolRoute(t.ToolID), len(*scratch)); err != nil {
 				return err
 			}
@@ -214,8 +180,8 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = catalogueEntry(t, cost, input.of(bodies[i]), output.of(bodies[i]))
-			t.InputSchema, t.OutputSchema = nil, nil // encoded: see above
+			entries[i] = catalogueEntry(t, cost, input.of(bodies[i]), response.of(bodies[i]))
+			t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil // encoded: see above
 			n := 0
 			for _, p := range entries[i] {
 				n += len(p)
@@ -235,7 +201,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 	}
 
 	cards := compileCards(cat)
-	b := &Output{}
+	b := &output.Build{}
 	tenants := cat.Config.Tenants
 	if len(tenants) == 0 {
 		tenants = []string{""}
@@ -256,7 +222,7 @@ func Compile(ctx context.Context, cat *Catalog) (*Output, error) {
 				s.Tokens.Compact += costs[i].Compact
 			}
 		}
-		SortDocuments(s.Documents)
+		output.SortDocuments(s.Documents)
 		for _, d := range s.Documents {
 			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool || d.Route.Route == spec.RouteTools {
 				continue // counted by compileSite
@@ -306,17 +272,17 @@ func (b *budget) grow(n int64) error {
 // compileCards encodes the server cards every site serves: the draft card
 // of each local server when the MCP catalog is on, its v1 card when the AI
 // catalog is on. Cross-host servers have no card here.
-func compileCards(cat *Catalog) []Document {
-	var docs []Document
+func compileCards(cat *Catalog) []output.Document {
+	var docs []output.Document
 	for _, s := range cat.Servers {
 		if s.CrossHost() {
 			continue
 		}
 		if cat.Config.MCPCatalog {
-			docs = append(docs, NewDocument(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, appendLine(jsonenc.Append(nil, discovery.DraftCard(s)))))
+			docs = append(docs, output.NewDocument(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, content.New(appendLine(jsonenc.Append(nil, discovery.DraftCard(s))))))
 		}
 		if cat.Config.AICatalog {
-			docs = append(docs, NewDocument(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, appendLine(jsonenc.Append(nil, discovery.V1Card(s)))))
+			docs = append(docs, output.NewDocument(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, content.New(appendLine(jsonenc.Append(nil, discovery.V1Card(s))))))
 		}
 	}
 	return docs
@@ -325,11 +291,11 @@ func compileCards(cat *Catalog) []Document {
 // compileCatalogs encodes the discovery catalogs of one site. The AI
 // catalog advertises the site's tool catalog: its URL, the sources of the
 // tools the tenant sees, and whether the compact view is served.
-func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
-	var docs []Document
+func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []output.Document {
+	var docs []output.Document
 	origin := cat.Config.SiteOrigin(tenant)
 	if cat.Config.MCPCatalog {
-		docs = append(docs, NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, appendLine(jsonenc.Append(nil, discovery.MCPCatalog(origin, cat.Servers)))))
+		docs = append(docs, output.NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, discovery.MCPCatalog(origin, cat.Servers))))))
 	}
 	if cat.Config.AICatalog {
 		var sources []string
@@ -341,29 +307,19 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []Document {
 		base := strings.TrimSuffix(origin, "/")
 		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
 		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
-		docs = append(docs, NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, appendLine(jsonenc.Append(nil, doc))))
+		docs = append(docs, output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(appendLine(jsonenc.Append(nil, doc)))))
 	}
 	return docs
 }
 
 func appendLine(b []byte) []byte { return append(b, '\n') }
 
-// SortDocuments orders documents by route, then view, as a Site holds them.
-func SortDocuments(docs []Document) {
-	slices.SortFunc(docs, func(a, b Document) int {
-		if c := strings.Compare(a.Route.Route, b.Route.Route); c != 0 {
-			return c
-		}
-		return strings.Compare(a.View, b.View)
-	})
-}
-
 // compileSite assembles the documents of one site from the tools' encoded
 // descriptors: one document per tool and view, and the lists, whose bodies
 // are the descriptors' slices joined by commas. compact is nil when the
 // compact view is off.
-func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, lim *budget) (*Site, error) {
-	s := &Site{Tenant: tenant, Dir: dir}
+func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, lim *budget) (*output.Site, error) {
+	s := &output.Site{Tenant: tenant, Dir: dir}
 	// The lists are measured, and the site's tool documents and lists
 	// counted into the build, before the lists are made. "[…]\n" and
 	// {"tools":[…]}\n hold the descriptors joined by commas; each
@@ -413,15 +369,15 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 		}
 		s.Tools++
 		list = append(list, bodies[i])
-		s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewStandard, spec.ContentTypeJSON, document(bodies[i])))
+		s.Documents = append(s.Documents, output.NewDocument(spec.ToolRoute(t.ToolID), spec.ViewStandard, spec.ContentTypeJSON, content.New(document(bodies[i]))))
 		if compact != nil {
 			clist = append(clist, compact[i])
-			s.Documents = append(s.Documents, NewDocument(spec.ToolRoute(t.ToolID), spec.ViewCompact, spec.ContentTypeJSON, document(compact[i])))
+			s.Documents = append(s.Documents, output.NewDocument(spec.ToolRoute(t.ToolID), spec.ViewCompact, spec.ContentTypeJSON, content.New(document(compact[i]))))
 		}
 	}
-	s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(list, []byte("]\n"))...)))
+	s.Documents = append(s.Documents, output.NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(list, []byte("]\n"))...)))
 	if compact != nil {
-		s.Documents = append(s.Documents, newDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, content.New(append(clist, []byte("]}\n"))...)))
+		s.Documents = append(s.Documents, output.NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, content.New(append(clist, []byte("]}\n"))...)))
 	}
 	return s, nil
 }
@@ -429,40 +385,6 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 // document is an encoded descriptor as a document of its own: followed by
 // the newline that marshal left in the slice's capacity.
 func document(b []byte) []byte { return b[:len(b)+1] }
-
-// NewDocument makes the document that answers route in view, with its
-// size, SHA-256 and ETag. Its object key is the route without its leading
-// slash, except for the tool catalog, whose keys toolKey and listKey choose.
-func NewDocument(route, view, contentType string, body []byte) Document {
-	return newDocument(route, view, contentType, content.New(body))
-}
-
-// newDocument is NewDocument for a body of parts.
-func newDocument(route, view, contentType string, body content.Body) Document {
-	key := strings.TrimPrefix(route, "/")
-	switch {
-	case route == spec.RouteTools:
-		key = spec.ListKey(view)
-	default:
-		if id, ok := spec.ToolIDOf(route); ok {
-			key = spec.ToolKey(id, view)
-		}
-	}
-	hexSum := body.SHA256()
-	return Document{
-		Route: Route{
-			Route:        route,
-			View:         view,
-			Key:          key,
-			ContentType:  contentType,
-			CacheControl: spec.CacheControl,
-			ETag:         `"` + hexSum[:32] + `"`,
-			SHA256:       hexSum,
-			Size:         body.Len(),
-		},
-		Body: body,
-	}
-}
 
 // encoded copies an encoded descriptor into a slice of its own, with the
 // newline every document ends with kept in the slice's capacity: the list
@@ -472,14 +394,4 @@ func encoded(enc []byte) []byte {
 	b := make([]byte, len(enc), len(enc)+1)
 	copy(b, enc)
 	return append(b, '\n')[:len(enc)]
-}
-
-// Bytes counts the bytes of the site's documents of one route and view.
-func (s *Site) Bytes(route, view string) int64 {
-	for _, d := range s.Documents {
-		if d.Route.Route == route && d.View == view {
-			return d.Size
-		}
-	}
-	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
@@ -41,7 +42,7 @@ func corpusCatalog(t testing.TB, toolCatalog string) string {
 }
 
 // listTokens counts the tokens of the site's /tools list in view.
-func listTokens(t *testing.T, s *Site, view string) int {
+func listTokens(t *testing.T, s *output.Site, view string) int {
 	t.Helper()
 	c, err := tokens.NewCounter()
 	if err != nil {

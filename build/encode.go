@@ -67,12 +67,12 @@ func appendDescriptor(b []byte, t *Tool) (_ []byte, input, output span) {
 	b = append(b, '}')
 	b = field(b, "inputSchema")
 	input[0] = len(b)
-	b = jsonenc.Append(b, t.InputSchema)
+	b = appendRaw(b, t.InputSchema)
 	input[1] = len(b)
 	if t.OutputSchema != nil {
 		b = field(b, "outputSchema")
 		output[0] = len(b)
-		b = jsonenc.Append(b, t.OutputSchema)
+		b = append(b, t.OutputSchema...)
 		output[1] = len(b)
 	}
 	return append(b, '}'), input, output
@@ -81,14 +81,22 @@ func appendDescriptor(b []byte, t *Tool) (_ []byte, input, output span) {
 // appendCompactDescriptor appends the tool's compact descriptor: the fields
 // of CompactToolDescriptor, in its order, its input schema projected with o.
 func appendCompactDescriptor(b []byte, t *Tool, o compact.Options) []byte {
-	c := t.compactDescriptor(o)
 	b = append(b, '{')
-	b = jsonenc.AppendString(field(b, "toolId"), c.ToolID)
-	b = jsonenc.AppendString(field(b, "description"), c.Description)
-	b = jsonenc.AppendString(field(b, "source"), c.Source)
-	b = jsonenc.AppendString(field(b, "safetyTier"), c.SafetyTier)
-	b = jsonenc.AppendString(field(b, "replayPolicy"), c.ReplayPolicy)
-	b = jsonenc.AppendString(field(b, "egress"), c.Egress)
-	b = jsonenc.Append(field(b, "inputSchema"), c.InputSchema)
+	b = jsonenc.AppendString(field(b, "toolId"), t.ToolID)
+	b = jsonenc.AppendString(field(b, "description"), compact.Text(t.Description, compactDescriptionLen))
+	b = jsonenc.AppendString(field(b, "source"), t.Source)
+	b = jsonenc.AppendString(field(b, "safetyTier"), t.SafetyTier)
+	b = jsonenc.AppendString(field(b, "replayPolicy"), t.ReplayPolicy)
+	b = jsonenc.AppendString(field(b, "egress"), t.Egress)
+	b = append(field(b, "inputSchema"), t.compactSchema(o)...)
 	return append(b, '}')
+}
+
+// appendRaw appends an encoded JSON value; null for none, as a nil value
+// encodes.
+func appendRaw(b, v []byte) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return append(b, v...)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/corpus"
 )
@@ -36,27 +37,49 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		for _, m := range corpus.Tools(t, name) {
 			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
 				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
-				InputSchema: m["inputSchema"], OutputSchema: m["annotations"]})
+				InputSchema: encodeSchema(m["inputSchema"]), OutputSchema: encodeSchema(m["annotations"])})
 		}
 	}
 	for _, tl := range tools {
-		got, input, output := appendDescriptor(nil, tl)
-		if want := stdEncode(t, tl.Descriptor()); !bytes.Equal(got, want) {
+		// The schemas as decoded values, for encoding/json to encode.
+		in, out := decodeSchema(t, tl.InputSchema), decodeSchema(t, tl.OutputSchema)
+		got, input, response := appendDescriptor(nil, tl)
+		d := tl.Descriptor()
+		d.InputSchema, d.OutputSchema = in, out
+		if want := stdEncode(t, d); !bytes.Equal(got, want) {
 			t.Errorf("%s: standard descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
 		// The catalogue's entry shares the descriptor's schemas: joined, its
 		// parts are the entry as encoding/json writes it.
-		cost := Tokens{Standard: 12, Compact: 3}
+		cost := output.Tokens{Standard: 12, Compact: 3}
 		whole := catalogueMembers(tl, cost)
-		whole["arguments"] = tl.InputSchema
-		if tl.OutputSchema != nil {
-			whole["response"] = tl.OutputSchema
+		whole["arguments"] = in
+		if out != nil {
+			whole["response"] = out
 		}
-		if got, want := bytes.Join(catalogueEntry(tl, cost, input.of(got), output.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
+		if got, want := bytes.Join(catalogueEntry(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
 			t.Errorf("%s: catalogue entry\n got %s\nwant %s", tl.Name, got, want)
 		}
-		if got, want := appendCompactDescriptor(nil, tl, compact.Options{}), stdEncode(t, tl.CompactDescriptor()); !bytes.Equal(got, want) {
+		c := tl.CompactDescriptor()
+		c.InputSchema = compact.Options{}.Schema(in)
+		if got, want := appendCompactDescriptor(nil, tl, compact.Options{}), stdEncode(t, c); !bytes.Equal(got, want) {
 			t.Errorf("%s: compact descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
 	}
+}
+
+// decodeSchema decodes an encoded schema as source decodes a file; nil
+// stays nil.
+func decodeSchema(t *testing.T, raw json.RawMessage) any {
+	t.Helper()
+	if raw == nil {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("schema %s: %v", raw, err)
+	}
+	return v
 }

@@ -100,14 +100,14 @@ func limitMessage(what, name string, limit int64, detail string) string {
 		what, name, ConfigFile, english.Bytes(limit), detail)
 }
 
-// checkSizes holds the tools to the catalog's limits before anything is
-// encoded or checked further: each tool to the value limit, each site's
-// list to the document limit, and all sites together to the build limit.
-// It returns the tools too large to check further.
-func (l *loader) checkSizes(ps []*pendingTool, c *Config) map[*pendingTool]bool {
+// checkSizes holds the tools to the catalog's limits, with the sizes
+// prepare measured: each tool to the value limit, each site's list to the
+// document limit, and all sites together to the build limit. It reports
+// whether the catalog is over the list or the build limit, too large for
+// anything else to be reported about its tools.
+func (l *loader) checkSizes(ps []*pendingTool, c *Config) bool {
 	lim := l.limits
 	sizes := make([]int64, len(ps))
-	over := map[*pendingTool]bool{}
 	// A schema file too large for the tools that use it is reported once,
 	// at its cause, for all of them.
 	type cause struct {
@@ -117,16 +117,14 @@ func (l *loader) checkSizes(ps []*pendingTool, c *Config) map[*pendingTool]bool 
 	var causes []*cause
 	byPlace := map[ref]*cause{}
 	for i, p := range ps {
-		n, at, ok := l.toolSize(p, lim.ValueLimit())
-		sizes[i] = n
-		if ok {
+		sizes[i] = p.size
+		if p.sizeOK {
 			continue
 		}
-		over[p] = true
-		c := byPlace[at]
+		c := byPlace[p.sizeAt]
 		if c == nil {
-			c = &cause{at: at}
-			byPlace[at] = c
+			c = &cause{at: p.sizeAt}
+			byPlace[p.sizeAt] = c
 			causes = append(causes, c)
 		}
 		c.tools = append(c.tools, p.tool.ToolID)
@@ -138,8 +136,8 @@ func (l *loader) checkSizes(ps []*pendingTool, c *Config) map[*pendingTool]bool 
 		}
 		l.errorf(c.at, "limits", "%s", limitMessage(what, "value", lim.ValueLimit(), ""))
 	}
-	if len(over) > 0 {
-		return over
+	if len(causes) > 0 {
+		return false
 	}
 	sites := c.Tenants
 	if len(sites) == 0 {
@@ -165,12 +163,9 @@ func (l *loader) checkSizes(ps []*pendingTool, c *Config) map[*pendingTool]bool 
 	case total > lim.BuildLimit():
 		l.reportAggregate(ps, sizes, "", "build", total, lim.BuildLimit())
 	default:
-		return nil
+		return false
 	}
-	for _, p := range ps {
-		over[p] = true
-	}
-	return over
+	return true
 }
 
 // reportAggregate reports a list or a build over its limit at the largest
@@ -216,7 +211,7 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 	for _, f := range []struct {
 		name   string
 		schema any
-	}{{"inputSchema", declaredInput(p)}, {"outputSchema", t.OutputSchema}} {
+	}{{"inputSchema", declaredInput(p)}, {"outputSchema", p.output}} {
 		if f.schema == nil {
 			continue
 		}
@@ -246,5 +241,5 @@ func declaredInput(p *pendingTool) any {
 	if p.declaredInput != nil {
 		return p.declaredInput
 	}
-	return p.tool.InputSchema
+	return p.input
 }

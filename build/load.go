@@ -1,7 +1,6 @@
 package build
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,19 +14,16 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
-	"github.com/signpost-dev/signpost/build/recorded"
-	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
-	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -38,16 +34,37 @@ const ConfigFile = "signpost.yaml"
 // problem it finds, in all files at once; the Catalog is complete only when
 // the diagnostics hold no error. Paths in diagnostics are dir joined with the
 // file's path inside it.
+//
+// Each declaration file is read, checked and prepared for publishing on its
+// own, several at once, and its decoded values are let go as soon as its
+// tools hold their encoded schemas: what a large catalog keeps in memory is
+// what it publishes, not its syntax. A large file is parsed in parts (see
+// source.SplitYAML); when a part cannot be, or a part breaks a schema rule,
+// the catalog is loaded again with every file parsed whole, so that the
+// diagnostics are always those of whole files.
 func Load(ctx context.Context, dir string) (*Catalog, Diagnostics) {
-	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source.File{}, bad: map[*source.File][]string{}}
-	cat := l.load()
+	cat, diags, whole := load(ctx, dir, true)
+	if whole {
+		cat, diags, _ = load(ctx, dir, false)
+	}
+	return cat, diags
+}
+
+// partSize is the size of the parts a large declaration file is parsed in.
+const partSize = 256 << 10
+
+// load is Load, with large files parsed in parts when split is set. whole
+// is set when they must be parsed whole: nothing else it returns is valid.
+func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diagnostics, whole bool) {
+	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*source.File{}, bad: map[*source.File][]string{}}
+	cat = l.load()
 	// A canceled load may leave parses running (see load): what they
 	// report from now on is dropped.
 	l.mu.Lock()
-	diags := l.diags
+	diags = l.diags
 	l.diags, l.closed = nil, true
 	l.mu.Unlock()
-	return cat, diags.Sort()
+	return cat, diags.Sort(), l.whole.Load()
 }
 
 // LoadConfig reads and checks the catalog's signpost.yaml alone, as Load
@@ -55,7 +72,7 @@ func Load(ctx context.Context, dir string) (*Catalog, Diagnostics) {
 // bucket) while Load reads the declarations. Load reports the same
 // problems again.
 func LoadConfig(ctx context.Context, dir string) (*Config, Diagnostics) {
-	l := &loader{ctx: ctx, dir: dir, sources: map[string]*source.File{}, bad: map[*source.File][]string{}}
+	l := &loader{ctx: ctx, dir: dir, bad: map[*source.File][]string{}}
 	c := &Config{}
 	if !l.open() {
 		return c, l.diags
@@ -77,16 +94,24 @@ func LoadConfig(ctx context.Context, dir string) (*Config, Diagnostics) {
 type loader struct {
 	ctx   context.Context
 	dir   string
+	split bool // parse large files in parts
 	root  *os.Root
 	valid *schemas.Validator
+	// whole is set when a large file must be parsed whole after all.
+	whole atomic.Bool
+	// encoded counts twice the bytes of the published tools encoded so
+	// far, the least the sites will hold (see prepare).
+	encoded atomic.Int64
 
 	mu      sync.Mutex
 	diags   Diagnostics
 	closed  bool                      // Load has returned
 	sources map[string]*source.File   // JSON files by rel path, read once
 	limits  Limits                    // from signpost.yaml
+	compact *compact.Options          // the compact view's, when signpost.yaml turns it on
 	sizes   size.Meter                // sizes of schemas, measured once
 	bad     map[*source.File][]string // pointers of the values that failed a schema
+	kept    []*source.File            // files whose values are kept for reports (see report)
 }
 
 // ref is a value in a source file: where a diagnostic about it points.
@@ -163,75 +188,36 @@ func (l *loader) load() *Catalog {
 		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
 		return nil
 	}
-	srcs := make([]*source.File, len(files))
-	g, ctx := errgroup.WithContext(l.ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, rel := range files {
-		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			data, err := l.readFile(rel)
-			if err != nil {
-				l.fileError(l.display(rel), "read", "%v", err)
-				return nil
-			}
-			src, ps := source.ParseYAML(l.display(rel), rel, data)
-			l.problems(src, ps)
-			if recoverable(ps) {
-				srcs[i] = src
-			}
-			return nil
-		})
-	}
-	// A file's parse cannot be interrupted, and one large file takes
-	// seconds: a canceled Load returns at once and leaves the parses to
-	// finish on their own, bounded by the file size limit.
-	parsed := make(chan error, 1)
-	go func() { parsed <- g.Wait() }()
-	var err2 error
-	select {
-	case err2 = <-parsed:
-	case <-l.ctx.Done():
-		err2 = l.ctx.Err()
-	}
-	if err2 != nil {
-		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err2)
-		return nil
-	}
-
 	cat := &Catalog{}
-	if !slices.Contains(files, ConfigFile) {
-		l.fileError(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
-	}
-	var decls []*source.File
-	for i, rel := range files {
-		src := srcs[i]
-		if src == nil {
-			continue
-		}
-		if rel == ConfigFile {
+	// signpost.yaml first: the declarations are prepared for publishing as
+	// they are read, which takes its limits and its compact view.
+	if i := slices.Index(files, ConfigFile); i >= 0 {
+		files = slices.Delete(files, i, i+1)
+		if src := l.parseFile(ConfigFile); src != nil {
 			l.loadConfig(src, &cat.Config)
 			l.limits = cat.Config.Limits
-		} else if !isOpenAPIDocument(src) {
-			decls = append(decls, src)
+			if cat.Config.CompactView {
+				o := cat.Config.compactOptions()
+				l.compact = &o
+			}
+			src.Unload(nil)
 		}
+	} else {
+		l.fileError(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
+	}
+	decls, ok := l.loadFiles(files)
+	if !ok {
+		return nil
+	}
+	var pending []*pendingTool
+	var servers []pendingServer
+	for _, d := range decls {
+		pending = append(pending, d.all()...)
+		servers = append(servers, d.servers...)
 	}
 	tenants := map[string]bool{}
 	for _, t := range cat.Config.Tenants {
 		tenants[t] = true
-	}
-
-	var pending []*pendingTool
-	var servers []pendingServer
-	for _, src := range decls {
-		if err := l.ctx.Err(); err != nil {
-			l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
-			return nil
-		}
-		tools, srvs := l.loadDeclarations(src)
-		pending = append(pending, tools...)
-		servers = append(servers, srvs...)
 	}
 	l.assignToolIDs(pending)
 	l.checkTools(pending, tenants, &cat.Config)
@@ -245,16 +231,210 @@ func (l *loader) load() *Catalog {
 		cat.Servers = append(cat.Servers, s.server)
 	}
 	slices.SortStableFunc(cat.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
-	// The files' decoded values are done with: the tools and servers hold
-	// what they publish, and a position is found again from a file's
-	// bytes. Dropped, the rest of each declaration (most of a large
-	// catalog's memory) is garbage as soon as its tools are compiled.
-	for _, src := range slices.Concat(srcs, slices.Collect(maps.Values(l.sources))) {
-		if src != nil { // a file that failed to parse is nil in both
-			src.Value = nil
+	// The values of the files that failed a schema rule, kept for the
+	// reports (see report), and of the JSON files that declarations name
+	// are done with.
+	for _, src := range slices.Concat(l.kept, slices.Collect(maps.Values(l.sources))) {
+		if src != nil { // a JSON file that failed to parse
+			l.unload(src)
 		}
 	}
 	return cat
+}
+
+// declared is what a declaration file, or a part of one, declares: the
+// tools of each of its entries, and its servers.
+type declared struct {
+	tools, mcp, openapi []*pendingTool
+	servers             []pendingServer
+}
+
+// add appends what a later part of the same file declares.
+func (d *declared) add(e declared) {
+	d.tools = append(d.tools, e.tools...)
+	d.mcp = append(d.mcp, e.mcp...)
+	d.openapi = append(d.openapi, e.openapi...)
+	d.servers = append(d.servers, e.servers...)
+}
+
+// all is the tools in the order of the file parsed whole: tools:, then
+// mcp:, then openapi:.
+func (d *declared) all() []*pendingTool { return slices.Concat(d.tools, d.mcp, d.openapi) }
+
+// loadFiles reads, parses and declares the declaration files, and prepares
+// their tools, several at once. It returns what each file declares, in the
+// files' order; ok is false when Load is canceled, or when a large file
+// must be parsed whole (l.whole).
+func (l *loader) loadFiles(files []string) (_ []declared, ok bool) {
+	// A task is a file, or a part of a large one.
+	type task struct {
+		rel   string
+		src   *source.File // a large file's, which its parts share
+		part  source.Part
+		left  *atomic.Int32 // its parts not yet declared
+		alias *atomic.Int64 // the nodes its parts' aliases bring in
+	}
+	var tasks []task
+	var mu sync.Mutex // guards tasks, while files are split
+	var err error
+	g, ctx := errgroup.WithContext(l.ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, rel := range files {
+		if !l.split {
+			tasks = append(tasks, task{rel: rel})
+			continue
+		}
+		g.Go(func() error {
+			data, err := l.readFile(rel)
+			if err != nil {
+				data = nil // read again, and reported, by the task
+			}
+			src, parts := source.SplitYAML(l.display(rel), rel, data, partSize, declarationKeys)
+			mu.Lock()
+			defer mu.Unlock()
+			if parts == nil {
+				tasks = append(tasks, task{rel: rel})
+				return nil
+			}
+			left, alias := &atomic.Int32{}, &atomic.Int64{}
+			left.Store(int32(len(parts)))
+			for _, p := range parts {
+				tasks = append(tasks, task{rel: rel, src: src, part: p, left: left, alias: alias})
+			}
+			return nil
+		})
+	}
+	if g.Wait() != nil {
+		return nil, false
+	}
+	// In the files' order, each file's parts in theirs (in which they
+	// were added).
+	slices.SortStableFunc(tasks, func(a, b task) int { return strings.Compare(a.rel, b.rel) })
+	out := make([]declared, len(tasks))
+	g, ctx = errgroup.WithContext(l.ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, t := range tasks {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if t.src == nil {
+				out[i] = l.declareFile(t.rel)
+				return nil
+			}
+			d, ok := l.declarePart(t.src, t.part, t.alias)
+			if !ok {
+				l.whole.Store(true)
+				return errParseWhole
+			}
+			out[i] = d
+			if t.left.Add(-1) == 0 {
+				l.unload(t.src)
+			}
+			return nil
+		})
+	}
+	// A file's parse cannot be interrupted, and one large file takes
+	// seconds: a canceled Load returns at once and leaves the parses to
+	// finish on their own, bounded by the file size limit.
+	done := make(chan error, 1)
+	go func() { done <- g.Wait() }()
+	select {
+	case err = <-done:
+	case <-l.ctx.Done():
+		err = l.ctx.Err()
+	}
+	switch {
+	case l.whole.Load():
+		return nil, false
+	case err != nil:
+		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+		return nil, false
+	}
+	var byFile []declared
+	for i, d := range out {
+		if i > 0 && tasks[i].rel == tasks[i-1].rel {
+			byFile[len(byFile)-1].add(d)
+		} else {
+			byFile = append(byFile, d)
+		}
+	}
+	return byFile, true
+}
+
+// errParseWhole stops the parts of a load whose large file must be parsed
+// whole.
+var errParseWhole = errors.New("a file must be parsed whole")
+
+// declarationKeys are the top-level keys of a declaration file.
+var declarationKeys = []string{"tools", "servers", "mcp", "openapi"}
+
+// parseFile reads and parses a YAML file of the catalog, and reports its
+// problems. It returns nil when the file cannot be checked further.
+func (l *loader) parseFile(rel string) *source.File {
+	data, err := l.readFile(rel)
+	if err != nil {
+		l.fileError(l.display(rel), "read", "%v", err)
+		return nil
+	}
+	src, ps := source.ParseYAML(l.display(rel), rel, data)
+	l.problems(src, ps)
+	if !recoverable(ps) {
+		return nil
+	}
+	return src
+}
+
+// declareFile reads a declaration file whole, declares what it declares
+// and prepares its tools.
+func (l *loader) declareFile(rel string) declared {
+	src := l.parseFile(rel)
+	if src == nil {
+		return declared{}
+	}
+	if isOpenAPIDocument(src) {
+		l.unload(src)
+		return declared{}
+	}
+	d := l.loadDeclarations(src, src.Value, source.Part{})
+	l.prepare(d.all())
+	l.mu.Lock()
+	failed := len(l.bad[src]) > 0
+	if failed {
+		l.kept = append(l.kept, src)
+	}
+	l.mu.Unlock()
+	if !failed {
+		l.unload(src)
+	}
+	return d
+}
+
+// declarePart parses, declares and prepares one part of a large file. ok is
+// false when the file must be parsed whole: the part does not parse on its
+// own, or it breaks a schema rule, whose reports need the whole file's
+// values (see report).
+func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic.Int64) (d declared, ok bool) {
+	v, ok := src.ParsePart(part, aliased)
+	if !ok || isOpenAPIDocument(&source.File{Value: v}) {
+		return d, false
+	}
+	d = l.loadDeclarations(src, v, part)
+	l.mu.Lock()
+	failed := len(l.bad[src]) > 0
+	l.mu.Unlock()
+	if failed {
+		return d, false
+	}
+	l.prepare(d.all())
+	return d, true
+}
+
+// unload lets go of a file's value and bytes; a position a later report
+// needs reads the file again.
+func (l *loader) unload(src *source.File) {
+	dir, rel := l.dir, src.Rel
+	src.Unload(func() ([]byte, error) { return rereadFile(dir, rel) })
 }
 
 // pendingServer is a declared server and where it is declared.
@@ -368,18 +548,33 @@ func (l *loader) findFiles() ([]string, error) {
 // readFile reads a file of the catalog, refusing anything over the size limit
 // before reading it whole.
 func (l *loader) readFile(rel string) ([]byte, error) {
+	return readFile(l.root, rel)
+}
+
+// rereadFile reads the file rel of the catalog folder dir again, after Load.
+func rereadFile(dir, rel string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return readFile(root, rel)
+}
+
+// readFile reads the file rel of root: a regular file, within the size limit.
+func readFile(root *os.Root, rel string) ([]byte, error) {
 	name := filepath.FromSlash(rel)
 	// Only regular files: opening a FIFO blocks until someone writes to it,
 	// and a device may never end. The mode is checked before opening, and
 	// again on the opened file, in case the name changed in between.
-	fi, err := l.root.Stat(name)
+	fi, err := root.Stat(name)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(fi)
 	}
-	f, err := l.root.Open(name)
+	f, err := root.Open(name)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
@@ -448,485 +643,4 @@ func (l *loader) validateExcept(name string, at ref, v any, other func(ptr strin
 		bad = append(bad, x.Pointer)
 	}
 	return bad
-}
-
-// failedItems says which items of a declaration file failed its schema, as
-// their pointers (/tools/3, /mcp), so that the others can still be checked
-// and every problem shows at once. whole is true when a violation concerns
-// the file itself rather than one item.
-func failedItems(bad []string) (items map[string]bool, whole bool) {
-	items = map[string]bool{}
-	for _, p := range bad {
-		segs := source.SplitPointer(p)
-		switch {
-		case len(segs) >= 1 && (segs[0] == "mcp" || segs[0] == "openapi"):
-			items["/"+segs[0]] = true
-		case len(segs) >= 2:
-			items[source.Pointer(segs[:2])] = true
-		default:
-			return items, true
-		}
-	}
-	return items, false
-}
-
-// pendingTool is a tool being loaded, with where each of its published
-// values came from, so diagnostics can point at them.
-type pendingTool struct {
-	tool   *Tool
-	at     ref            // the declaration
-	origin map[string]ref // field name to the value it came from
-	// declared is set for a tool written out in a declaration file, whose
-	// own fields (ownField) are found at their keys in it, without an
-	// origin entry each: ten refs for each of 10,000 tools were megabytes.
-	declared     bool
-	explicit     bool         // toolId declared rather than derived
-	claim        toolid.Claim // for derived toolIds
-	checkSchemas bool         // false for a recorded tool hidden by classify
-	keyArgument  string       // the declared idempotencyKey
-	// declaredInput is the input schema as declared, when the published
-	// one is a copy with reserved arguments added.
-	declaredInput any
-}
-
-// from is where the tool's field came from, or the declaration itself when
-// the field was not written (a default).
-func (p *pendingTool) from(field string) ref {
-	if r, ok := p.origin[field]; ok {
-		return r
-	}
-	if p.declared && ownField(field) {
-		return p.at.at(field)
-	}
-	return p.at
-}
-
-// ownField reports whether a declared tool's field is reported at its own
-// key, rather than at the declaration as a whole.
-func ownField(field string) bool {
-	switch field {
-	case "toolId", "name", "title", "description", "safetyTier", "tenants", "server",
-		"group", "idempotencyKey", "irreversible", "responseSensitivity":
-		return true
-	}
-	return false
-}
-
-func (l *loader) loadDeclarations(src *source.File) ([]*pendingTool, []pendingServer) {
-	top := ref{src: src}
-	if src.Value == nil {
-		l.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
-		return nil, nil
-	}
-	failed, whole := failedItems(l.validate("declarations", top, src.Value))
-	if whole {
-		return nil, nil
-	}
-	m := src.Value.(map[string]any)
-	var tools []*pendingTool
-	// A tool that failed is checked all the same, where the schema had
-	// nothing against it (see report).
-	for i, v := range arr(m, "tools") {
-		if tm, ok := v.(map[string]any); ok {
-			tools = append(tools, l.declaredTool(top.at("tools", fmt.Sprint(i)), tm))
-		}
-	}
-	if imp, ok := m["mcp"].(map[string]any); ok && !failed["/mcp"] {
-		tools = append(tools, l.importMCP(top.at("mcp"), imp)...)
-	}
-	if imp, ok := m["openapi"].(map[string]any); ok && !failed["/openapi"] {
-		tools = append(tools, l.importOpenAPI(top.at("openapi"), imp)...)
-	}
-	var servers []pendingServer
-	for i, v := range arr(m, "servers") {
-		at := top.at("servers", fmt.Sprint(i))
-		if failed[at.ptr] || !l.serverFits(at, v) {
-			continue
-		}
-		s, problems := discovery.Decode(v.(map[string]any))
-		for _, p := range problems {
-			l.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
-		}
-		servers = append(servers, pendingServer{server: s, at: at})
-	}
-	return tools, servers
-}
-
-func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
-	t := &Tool{
-		ToolID:       str(m, "toolId"),
-		Name:         str(m, "name"),
-		Title:        strings.TrimSpace(str(m, "title")),
-		Description:  strings.TrimSpace(str(m, "description")),
-		Source:       str(m, "source"),
-		Server:       str(m, "server"),
-		SafetyTier:   str(m, "safetyTier"),
-		ReplayPolicy: str(m, "replayPolicy"),
-		Egress:       str(m, "egress"),
-		Status:       cmp.Or(str(m, "status"), StatusActive),
-		Tenants:      strs(m, "tenants"),
-	}
-	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}}
-	t.InputSchema, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])
-	if v, ok := m["outputSchema"]; ok {
-		t.OutputSchema, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), v)
-	}
-	if t.InputSchema == nil {
-		t.InputSchema = map[string]any{"type": "object"}
-	}
-	l.catalogueFields(p, m)
-	if t.Name != "" && t.Source == spec.SourceHostExtension {
-		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
-	}
-	return p
-}
-
-// schemaValue resolves an inputSchema or outputSchema declaration: an inline
-// schema, or {file: PATH} naming a JSON file relative to the declaring file.
-func (l *loader) schemaValue(at ref, v any) (any, ref) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, at
-	}
-	file, isFile := m["file"].(string)
-	if !isFile || len(m) != 1 {
-		return m, at
-	}
-	src := l.readJSON(at.at("file"), file)
-	if src == nil {
-		return nil, at
-	}
-	return src.Value, ref{src: src}
-}
-
-// readJSON reads a JSON file named by a declaration, relative to the
-// declaring file, and reports why it cannot when it cannot.
-func (l *loader) readJSON(at ref, name string) *source.File {
-	rel, msg := l.resolvePath(at.src.Rel, name)
-	if msg != "" {
-		l.errorf(at, "file", "%s", msg)
-		return nil
-	}
-	l.mu.Lock()
-	src, seen := l.sources[rel]
-	l.mu.Unlock()
-	if seen {
-		return src
-	}
-	data, err := l.readFile(rel)
-	if err != nil {
-		l.errorf(at, "file", "cannot read %s: %v", name, err)
-		return nil
-	}
-	src, ps := source.ParseJSON(l.display(rel), rel, data)
-	l.problems(src, ps)
-	if len(ps) > 0 {
-		src = nil
-	}
-	l.mu.Lock()
-	l.sources[rel] = src
-	l.mu.Unlock()
-	return src
-}
-
-// resolvePath turns a path written in the file from into a path inside the
-// catalog folder, or explains why it cannot be used.
-func (l *loader) resolvePath(from, name string) (string, string) {
-	rel, msg := resolveInside(from, name)
-	if msg == "" && !isJSONFile(rel) {
-		return "", fmt.Sprintf("file %q is not a .json file", name)
-	}
-	return rel, msg
-}
-
-// resolveInside turns a path written in the file from into a path inside
-// the catalog folder, or explains why it cannot be used.
-func resolveInside(from, name string) (string, string) {
-	if name == "" {
-		return "", "file path is empty"
-	}
-	if path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
-		return "", fmt.Sprintf("file %q is an absolute path: name it relative to %s", name, path.Base(from))
-	}
-	rel := path.Join(path.Dir(from), filepath.ToSlash(name))
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return "", fmt.Sprintf("file %q is outside the catalog folder: keep schemas and recordings inside it", name)
-	}
-	return rel, ""
-}
-
-func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
-	from := str(m, "from")
-	src := l.readJSON(at.at("from"), from)
-	if src == nil {
-		return nil
-	}
-	recorded, msg := recorded.Tools(src.Value)
-	if msg != "" {
-		l.errorf(ref{src: src}, "mcp-recording", "%s", msg)
-		return nil
-	}
-	server := str(m, "server")
-	prefix := str(m, "toolIdPrefix")
-	tenants := strs(m, "tenants")
-	defaults, _ := m["default"].(map[string]any)
-	classify, _ := m["classify"].(map[string]any)
-
-	seen := map[string]ref{}
-	var out []*pendingTool
-	for _, rt := range recorded {
-		rat := ref{src: src, ptr: rt.Pointer}
-		name, _ := rt.Object["name"].(string)
-		if name == "" {
-			l.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
-			continue
-		}
-		if first, dup := seen[name]; dup {
-			l.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.Pos(first.ptr))
-			continue
-		}
-		seen[name] = rat.at("name")
-		cls, classified := classify[name].(map[string]any)
-		cat := at.at("classify", name)
-		// pick takes a field from the tool's classification, else from the
-		// import's defaults, else the fallback.
-		pick := func(field, fallback string) string {
-			return cmp.Or(str(cls, field), str(defaults, field), fallback)
-		}
-		t := &Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
-		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name"), "server": at.at("server")}}
-		// Safety comes from the declaration only: the server's annotations
-		// are its own claims, and an unclassified tool is a write.
-		t.SafetyTier, p.origin["safetyTier"] = spec.TierWrite, at
-		if classified {
-			if v := str(cls, "safetyTier"); v != "" {
-				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
-			}
-		}
-		t.ReplayPolicy = pick("replayPolicy", spec.ReplayUnsafe)
-		t.Egress = pick("egress", spec.EgressInternet)
-		t.Status = pick("status", StatusActive)
-		if v := strs(cls, "tenants"); v != nil {
-			t.Tenants = v
-			p.origin["tenants"] = cat.at("tenants")
-		} else if tenants != nil {
-			p.origin["tenants"] = at.at("tenants")
-		}
-		t.Title = strings.TrimSpace(cmp.Or(str(cls, "title"), str(rt.Object, "title")))
-		p.origin["title"] = rat.at("title")
-		if str(cls, "title") != "" {
-			p.origin["title"] = cat.at("title")
-		}
-		t.Description = strings.TrimSpace(cmp.Or(str(cls, "description"), str(rt.Object, "description")))
-		p.origin["description"] = rat.at("description")
-		if str(cls, "description") != "" {
-			p.origin["description"] = cat.at("description")
-		}
-		if id := str(cls, "toolId"); id != "" {
-			t.ToolID, p.explicit = id, true
-			p.origin["toolId"] = cat.at("toolId")
-		} else {
-			p.claim = toolid.ClaimFor(prefix, server, name)
-			p.origin["toolId"] = rat.at("name")
-		}
-		// A hidden recorded tool is left out before its schemas are
-		// checked: hiding is how a catalog leaves out a broken upstream tool.
-		p.checkSchemas = t.Status != StatusHidden
-		if p.checkSchemas && t.Description == "" {
-			l.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
-		}
-		if p.checkSchemas {
-			t.InputSchema, p.origin["inputSchema"] = l.recordedSchema(rat, rt.Object, "inputSchema", name, true)
-			t.OutputSchema, p.origin["outputSchema"] = l.recordedSchema(rat, rt.Object, "outputSchema", name, false)
-		}
-		out = append(out, p)
-	}
-	for _, name := range sortedKeys(classify) {
-		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
-		}
-	}
-	return out
-}
-
-// recordedSchema takes an MCP tool's input or output schema as recorded.
-// A schema without a type gets "type": "object" (MCP arguments and
-// structured results are always objects), with a warning.
-func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
-	at := rat.at(field)
-	m, kind := recorded.Schema(obj, field)
-	switch kind {
-	case recorded.Absent:
-		if required {
-			l.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
-			return map[string]any{"type": "object"}, at
-		}
-		return nil, at
-	case recorded.NotObject:
-		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
-		return nil, at
-	case recorded.Untyped:
-		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
-	}
-	return m, at
-}
-
-// assignToolIDs gives derived toolIds to the tools recorded from MCP
-// servers; declared ones keep theirs.
-func (l *loader) assignToolIDs(ps []*pendingTool) {
-	explicit := map[string]bool{}
-	var claims []toolid.Claim
-	var derived []*pendingTool
-	for _, p := range ps {
-		if p.explicit {
-			explicit[p.tool.ToolID] = true
-		} else {
-			claims = append(claims, p.claim)
-			derived = append(derived, p)
-		}
-	}
-	for i, id := range toolid.Derive(claims, explicit) {
-		derived[i].tool.ToolID = id
-	}
-}
-
-// checkTools applies the rules that concern each tool and the catalog as a
-// whole. The per-tool work (schemas, credential scans) runs in parallel.
-func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Config) {
-	first := map[string]*pendingTool{}
-	for _, p := range ps {
-		t := p.tool
-		if found := secrets.Find(t.ToolID); len(found) > 0 {
-			// Not the format's message, whose example would spell it out.
-			l.errorf(p.from("toolId"), "credential", "toolId %s: remove it; published documents are public", found[0].Reason)
-		} else if msg := toolid.Check(t.ToolID); msg != "" {
-			l.errorf(p.from("toolId"), "toolid-format", "%s", msg)
-		} else if q, dup := first[t.ToolID]; dup {
-			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.Pos(q.at.ptr))
-		} else {
-			first[t.ToolID] = p
-		}
-		if t.SafetyTier == spec.TierExec && t.Source != spec.SourceHostExtension {
-			l.errorf(p.from("safetyTier"), "exec-source", "safetyTier exec is only for source: host-extension (this tool's source is %s): use write, or declare the tool as a host extension", t.Source)
-		}
-		for i, tn := range t.Tenants {
-			switch {
-			case len(tenants) == 0:
-				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "tool is scoped to tenant %q but %s declares no tenants: add tenants: [%s] there, or drop the scope", tn, ConfigFile, tn)
-			case !tenants[tn]:
-				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, english.Some(sortedKeys(tenants), 8))
-			}
-		}
-	}
-	l.checkCatalogue(ps)
-	tooLarge := l.checkSizes(ps, c)
-	g, ctx := errgroup.WithContext(l.ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, p := range ps {
-		if tooLarge[p] {
-			continue
-		}
-		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			l.checkPublished(p)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
-	}
-}
-
-// checkPublished checks the values a tool publishes: its schemas are valid,
-// self-contained JSON Schemas, and nothing carries credential material.
-func (l *loader) checkPublished(p *pendingTool) {
-	t := p.tool
-	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
-		for _, s := range secrets.Find(f.value) {
-			l.errorf(p.from(f.name), "credential", "%s: remove it; published documents are public", s.Reason)
-		}
-		if mp := machinePath(f.value); mp != "" {
-			l.errorf(p.from(f.name), "machine-path", "%s holds the machine path %s: published documents say nothing of anybody's machine; write the path a user would see, such as ~/", f.name, mp)
-		}
-	}
-	if !p.checkSchemas {
-		return
-	}
-	for _, f := range []struct {
-		name   string
-		schema any
-	}{{"inputSchema", t.InputSchema}, {"outputSchema", t.OutputSchema}} {
-		if f.schema == nil {
-			continue
-		}
-		at := p.from(f.name)
-		for _, pr := range SchemaProblems(l.valid, f.name, f.schema) {
-			l.errorf(at.at(source.SplitPointer(pr.Pointer)...), pr.Rule, "%s", pr.Message)
-		}
-	}
-}
-
-// SchemaProblem is one reason a tool's schema cannot be published.
-type SchemaProblem struct {
-	Pointer string // where in the schema, "" for the root
-	Rule    string // the diagnostic's rule
-	Message string
-}
-
-// SchemaProblems checks the inputSchema or outputSchema (field)
-// of a tool to publish: an object schema, valid for its dialect, whose
-// $refs resolve, and that holds no credential material. The loader and
-// signpost import mcp both use it, so that what one accepts the other does.
-func SchemaProblems(valid *schemas.Validator, field string, schema any) []SchemaProblem {
-	var out []SchemaProblem
-	if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
-		out = append(out, SchemaProblem{"", "schema-root", field + ` must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`})
-	}
-	for _, v := range valid.CheckSchema(schema) {
-		out = append(out, SchemaProblem{v.Pointer, "json-schema", field + ": " + v.Message})
-	}
-	for _, pr := range refs.Check(schema) {
-		out = append(out, SchemaProblem{pr.Pointer, "schema-ref", pr.Message})
-	}
-	// One problem per value: a schema finding (a default on a password
-	// property) says more than a pattern match on the same value.
-	found := map[string]bool{}
-	for _, s := range append(secrets.FindInSchema(schema), secrets.Find(schema)...) {
-		if !found[s.Pointer] {
-			found[s.Pointer] = true
-			out = append(out, SchemaProblem{s.Pointer, "credential", s.Reason + ": remove it; published documents are public"})
-		}
-	}
-	return out
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func arr(m map[string]any, k string) []any {
-	a, _ := m[k].([]any)
-	return a
-}
-
-func strs(m map[string]any, k string) []string {
-	a, ok := m[k].([]any)
-	if !ok {
-		return nil
-	}
-	out := make([]string, 0, len(a))
-	for _, v := range a {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }

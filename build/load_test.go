@@ -79,8 +79,8 @@ func TestLoadValid(t *testing.T) {
 	if diff := cmp.Diff([]string{"get_alerts:planned", "get_forecast:active", "lookup:active"}, ids); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
-	if got := cat.Tools[2].InputSchema.(map[string]any)["properties"]; got == nil {
-		t.Errorf("schema from file not loaded: %v", cat.Tools[2].InputSchema)
+	if got := decodeSchema(t, cat.Tools[2].InputSchema).(map[string]any)["properties"]; got == nil {
+		t.Errorf("schema from file not loaded: %s", cat.Tools[2].InputSchema)
 	}
 }
 

@@ -146,9 +146,9 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 			p.origin["toolId"] = oat
 		}
 		p.checkSchemas = t.Status != StatusHidden
-		t.InputSchema, p.origin["inputSchema"] = ot.InputSchema, oat
+		p.input, p.origin["inputSchema"] = ot.InputSchema, oat
 		if ot.OutputSchema != nil {
-			t.OutputSchema, p.origin["outputSchema"] = ot.OutputSchema, oat.at("responses")
+			p.output, p.origin["outputSchema"] = ot.OutputSchema, oat.at("responses")
 		}
 		out = append(out, p)
 	}

@@ -91,9 +91,9 @@ func TestOpenAPIImport(t *testing.T) {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	list := toolsByID(cat)["pets_list_pets_"+toolid.Digest("Pets\x00listPets")]
-	out, _ := list.OutputSchema.(map[string]any)
+	out, _ := decodeSchema(t, list.OutputSchema).(map[string]any)
 	if defs, _ := out["$defs"].(map[string]any); defs["Pet"] == nil || out["type"] != "object" {
-		t.Errorf("outputSchema = %v, want the Page component with Pet in $defs", list.OutputSchema)
+		t.Errorf("outputSchema = %s, want the Page component with Pet in $defs", list.OutputSchema)
 	}
 }
 

@@ -9,17 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // newDoc makes a document the way build does: its key is the route
 // without its slash, except for the tool catalog.
-func newDoc(route, key string, body []byte) build.Document {
+func newDoc(route, key string, body []byte) output.Document {
 	sum := sha256.Sum256(body)
-	return build.Document{
-		Route: build.Route{
+	return output.Document{
+		Route: output.Route{
 			Route:        route,
 			View:         spec.ViewStandard,
 			Key:          key,
@@ -36,8 +36,8 @@ func newDoc(route, key string, body []byte) build.Document {
 // generateSite makes a site of n tools of about 1.5 KB each and their
 // list. rev changes the description of tool 0, so that two revisions differ
 // in one tool document and the list.
-func generateSite(n, rev int) []build.Document {
-	docs := make([]build.Document, 0, n+1)
+func generateSite(n, rev int) []output.Document {
+	docs := make([]output.Document, 0, n+1)
 	var list bytes.Buffer
 	list.WriteByte('[')
 	filler := strings.Repeat("Returns the requested records, paged, newest first. ", 23)
@@ -63,7 +63,7 @@ func BenchmarkPublish10k(b *testing.B) {
 	const n = 10000
 	site := generateSite(n, 0)
 	ctx := context.Background()
-	run := func(b *testing.B, api *counting, bucket string, docs []build.Document) {
+	run := func(b *testing.B, api *counting, bucket string, docs []output.Document) {
 		b.Helper()
 		p, err := planS3(ctx, api, bucket, "site", docs)
 		if err != nil {
@@ -99,7 +99,7 @@ func BenchmarkPublish10k(b *testing.B) {
 	// The bucket alternates between two revisions that differ in one tool.
 	// i lives outside the sub-benchmark, which the testing package may call
 	// more than once: each call continues from the bucket's state.
-	revs := [2][]build.Document{generateSite(n, 1), site}
+	revs := [2][]output.Document{generateSite(n, 1), site}
 	i := 0
 	b.Run("one-tool", func(b *testing.B) {
 		puts := 0

@@ -19,9 +19,9 @@ import (
 	cftypes "github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/signpost-dev/signpost/build"
 	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -48,10 +48,10 @@ const ErrorDocumentName = spec.ErrorDocumentKey
 // ErrorDocument is the object at ErrorDocumentName: the JSON error that
 // signpost serve gives for an unknown tool, in a form that fits every
 // unknown key.
-func ErrorDocument() build.Document {
+func ErrorDocument() output.Document {
 	body := spec.NotFoundBody()
-	return build.Document{
-		Route: build.Route{Key: ErrorDocumentName, ContentType: spec.ContentTypeJSON, CacheControl: spec.ErrorCacheControl},
+	return output.Document{
+		Route: output.Route{Key: ErrorDocumentName, ContentType: spec.ContentTypeJSON, CacheControl: spec.ErrorCacheControl},
 		Body:  content.New(body),
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/cftest"
 )
@@ -35,7 +36,7 @@ func newCloudFront(t *testing.T) (*cftest.Server, *cloudfront.Client) {
 }
 
 func upload(key, route, reason string) Upload {
-	return Upload{Key: key, Reason: reason, Doc: build.Document{Route: build.Route{Route: route, Key: strings.TrimPrefix(key, "tenants/acme/")}}}
+	return Upload{Key: key, Reason: reason, Doc: output.Document{Route: output.Route{Route: route, Key: strings.TrimPrefix(key, "tenants/acme/")}}}
 }
 
 func TestInvalidationPaths(t *testing.T) {

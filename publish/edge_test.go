@@ -14,6 +14,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
@@ -38,7 +39,7 @@ var edgeCORS = map[string]string{
 // in front of bucket for the site under sitePrefix, with the site's
 // functions and the key value store store (nil for none). Without node it
 // skips the test, or fails it in CI.
-func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView bool, store map[string]string) *edgetest.Edge {
+func newEdge(t *testing.T, bucket, sitePrefix string, s *output.Site, compactView bool, store map[string]string) *edgetest.Edge {
 	t.Helper()
 	ctx := t.Context()
 	origin, err := NewS3Client(ctx, testRegion, testEndpoint, Limits{})
@@ -61,7 +62,7 @@ func newEdge(t *testing.T, bucket, sitePrefix string, s *build.Site, compactView
 }
 
 // edgeDoc returns the body of the document of route in view.
-func edgeDoc(t *testing.T, s *build.Site, route, view string) build.Document {
+func edgeDoc(t *testing.T, s *output.Site, route, view string) output.Document {
 	t.Helper()
 	for _, d := range s.Documents {
 		if d.Route.Route == route && d.View == view {
@@ -69,7 +70,7 @@ func edgeDoc(t *testing.T, s *build.Site, route, view string) build.Document {
 		}
 	}
 	t.Fatalf("site %s has no document %s in view %s", s.Dir, route, view)
-	return build.Document{}
+	return output.Document{}
 }
 
 // edgeExchange is what a test sees of one response.
@@ -188,7 +189,7 @@ func TestEdgeServesTheContract(t *testing.T) {
 
 // edgeDirect asserts the answers of the edge that matter most to clients,
 // one by one.
-func edgeDirect(t *testing.T, client *http.Client, s *build.Site, compactView bool) {
+func edgeDirect(t *testing.T, client *http.Client, s *output.Site, compactView bool) {
 	t.Helper()
 	errorPage := ErrorDocument()
 	tools := edgeDoc(t, s, "/tools", spec.ViewStandard)

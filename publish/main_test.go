@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
@@ -175,14 +176,14 @@ func (c *counting) putKeys() []string {
 // loadExample loads the example catalog; edit, when set, changes it before
 // it is compiled. It returns the documents of the first site (acme) and its
 // folder.
-func loadExample(tb testing.TB, edit func(*build.Catalog)) ([]build.Document, string) {
+func loadExample(tb testing.TB, edit func(*build.Catalog)) ([]output.Document, string) {
 	tb.Helper()
 	b := buildtest.CompileEdited(tb, exampleCatalog, edit)
 	return b.Sites[0].Documents, b.Sites[0].Dir
 }
 
 // compileExample compiles the example catalog, after edit when set.
-func compileExample(tb testing.TB, edit func(*build.Catalog)) []*build.Site {
+func compileExample(tb testing.TB, edit func(*build.Catalog)) []*output.Site {
 	tb.Helper()
 	return buildtest.CompileEdited(tb, exampleCatalog, edit).Sites
 }
@@ -198,7 +199,7 @@ func findTool(tb testing.TB, cat *build.Catalog, id string) *build.Tool {
 	return nil
 }
 
-func publish(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document, opts applyOptions) (*ObjectPlan, *Applied) {
+func publish(tb testing.TB, api S3API, bucket, prefix string, docs []output.Document, opts applyOptions) (*ObjectPlan, *Applied) {
 	tb.Helper()
 	ctx := context.Background()
 	p, err := planS3(ctx, api, bucket, prefix, docs)
@@ -237,7 +238,7 @@ func bucketKeys(tb testing.TB, api S3API, bucket string) []string {
 // checkBucket reads every document back and compares its headers and
 // bytes with the route table, and checks that the bucket holds nothing else
 // under prefix but the manifest.
-func checkBucket(tb testing.TB, api S3API, bucket, prefix string, docs []build.Document) {
+func checkBucket(tb testing.TB, api S3API, bucket, prefix string, docs []output.Document) {
 	tb.Helper()
 	ctx := context.Background()
 	prefix = normalizePrefix(prefix)

@@ -24,7 +24,7 @@ import (
 	"github.com/aws/smithy-go"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -56,9 +56,9 @@ const maxDeleteBatch = 1000
 
 // Upload is one document to put, at object key Key.
 type Upload struct {
-	Key    string         `json:"key"`
-	Reason string         `json:"reason"`
-	Doc    build.Document `json:"-"`
+	Key    string          `json:"key"`
+	Reason string          `json:"reason"`
+	Doc    output.Document `json:"-"`
 	// MD5 is the hex MD5 of the document's body, the ETag the object
 	// gets: computed once, to compare with the listing and to send as the
 	// PUT's Content-MD5. Empty, the PUT computes it.
@@ -136,7 +136,7 @@ func md5Hex(parts ...[]byte) string {
 // planS3 compares the documents of one site with the objects under prefix
 // in bucket: one read of the manifest for headers and a listing for keys and
 // ETags (the MD5 of a body put in one part). It changes nothing.
-func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.Document) (*ObjectPlan, error) {
+func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []output.Document) (*ObjectPlan, error) {
 	remote, err := listSite(ctx, api, bucket, normalizePrefix(prefix), rangeKeys, nil)
 	if err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []build.
 }
 
 // planListed is planS3 given the listing of prefix.
-func planListed(bucket, prefix string, docs []build.Document, site *remoteSite, inputs string) (*ObjectPlan, error) {
+func planListed(bucket, prefix string, docs []output.Document, site *remoteSite, inputs string) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
 	manifestKey := prefix + ManifestName
 

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -167,7 +168,7 @@ func TestDryRunChangesNothing(t *testing.T) {
 
 // changedKeys returns the site keys whose bodies differ between two builds
 // or that only one has.
-func changedKeys(a, b []build.Document) []string {
+func changedKeys(a, b []output.Document) []string {
 	sums := map[string]string{}
 	for _, d := range a {
 		sums[d.Route.Key] = d.SHA256
@@ -230,7 +231,7 @@ func TestHeadersOnlyChange(t *testing.T) {
 	docs, dir := loadExample(t, nil)
 	publish(t, client, bucket, dir, docs, applyOptions{})
 	changed := slices.Clone(docs)
-	i := slices.IndexFunc(changed, func(d build.Document) bool { return d.Route.Key == "tools/get_forecast.json" })
+	i := slices.IndexFunc(changed, func(d output.Document) bool { return d.Route.Key == "tools/get_forecast.json" })
 	if i < 0 {
 		t.Fatal("no tools/get_forecast.json in the example site")
 	}

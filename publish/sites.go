@@ -11,6 +11,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/build/output"
 )
 
 // DefaultMaxDeletes is how many objects a site may delete unless told
@@ -148,7 +149,7 @@ func (s *SitePlan) distributionID() string {
 // opts.MaxDeletes in any site is returned with a *DeleteLimitError, before
 // anything changes. Errors of AWS calls with a usual cause are an
 // *AWSError.
-func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*build.Site, target *build.Target, opts Options) (*Plan, error) {
+func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site, target *build.Target, opts Options) (*Plan, error) {
 	if target == nil || target.S3 == nil {
 		return nil, errors.New("publish: the target has no S3 bucket")
 	}
@@ -209,7 +210,7 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*build.Site,
 // planSite plans the publishing of one site to the bucket of target and,
 // when target has CloudFront, to the site's distribution. It changes
 // nothing.
-func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Target, s *build.Site, opts Options) (*SitePlan, error) {
+func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Target, s *output.Site, opts Options) (*SitePlan, error) {
 	dest, cft := target.S3, target.CloudFront
 	prefix := dest.SitePrefix(s)
 	docs := s.Documents

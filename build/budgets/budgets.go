@@ -17,7 +17,7 @@ import (
 )
 
 // Budgets bound the tokens a site's tool catalog costs a model, counted as
-// build.Site.Tokens and the tool catalogue count them. signpost.yaml sets
+// output.Site.Tokens and the tool catalogue count them. signpost.yaml sets
 // them under toolCatalog.budgets:; a zero field sets no budget.
 type Budgets struct {
 	// StandardList bounds each site's /tools list: the tokens of the

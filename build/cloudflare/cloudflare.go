@@ -12,6 +12,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/templates"
 )
@@ -114,12 +115,12 @@ type Site struct {
 	// Worker is the Worker's name.
 	Worker string
 	// Documents are the site's documents in the same order, each with
-	// build.Route.Key changed to its path in the site's folder, below
+	// output.Route.Key changed to its path in the site's folder, below
 	// AssetsDir; their other fields stay the route table's.
-	Documents []build.Document
+	Documents []output.Document
 	// Files are the folder's other files: ConfigFile, WorkerFile and
 	// the manifest, at their paths in the site's folder.
-	Files []build.File
+	Files []output.File
 	// Gaps are what Cloudflare cannot serve of the contract.
 	Gaps []Gap
 }
@@ -130,12 +131,12 @@ type Site struct {
 // cloudfront.DocumentKey), a key outside the assets folder, a document or
 // manifest larger than MaxAssetSize, more assets than PaidAssets, or a name
 // longer than a Worker's.
-func Layout(s *build.Site, name string) (*Site, error) {
+func Layout(s *output.Site, name string) (*Site, error) {
 	worker := WorkerName(name, s.Tenant)
 	if len(worker) > maxName {
 		return nil, fmt.Errorf("the Cloudflare Worker of %s would be named %s, longer than the %d characters Cloudflare accepts: choose a shorter cloudflare.name", s.Dir, worker, maxName)
 	}
-	out := &Site{Worker: worker, Documents: make([]build.Document, 0, len(s.Documents))}
+	out := &Site{Worker: worker, Documents: make([]output.Document, 0, len(s.Documents))}
 	m := manifest{Format: ManifestFormat, Routes: map[string]map[string]manifestEntry{}}
 	for _, d := range s.Documents {
 		if err := servable(s.Dir, d); err != nil {
@@ -172,7 +173,7 @@ func Layout(s *build.Site, name string) (*Site, error) {
 			Fix:         fmt.Sprintf("deploy on the Workers Paid plan, which accepts %d; or split the catalog into tenants", PaidAssets),
 		})
 	}
-	out.Files = []build.File{
+	out.Files = []output.File{
 		{Path: ConfigFile, Body: config(s.Dir, worker)},
 		{Path: WorkerFile, Body: Code(s.Dir)},
 		{Path: path.Join(AssetsDir, ManifestFile), Body: body},
@@ -184,7 +185,7 @@ func Layout(s *build.Site, name string) (*Site, error) {
 // cannot take: its route must be the tool list, a tool, or a path
 // cloudfront.DocumentKey accepts (no "." or ".." segment, nothing of
 // signpost's own); its key must stay inside the assets folder.
-func servable(dir string, d build.Document) error {
+func servable(dir string, d output.Document) error {
 	_, toolOK := spec.ToolIDOf(d.Route.Route)
 	_, docOK := cloudfront.DocumentKey(d.Route.Route)
 	if !(d.Route.Route == spec.RouteTools || toolOK || docOK) {
@@ -222,7 +223,7 @@ func config(dir, worker string) []byte {
 }
 
 // Write writes the build b for Cloudflare to the folder out, atomically,
-// as build.Output.Write does: one folder per site as in the normal layout
+// as output.Build.Write does: one folder per site as in the normal layout
 // (public/, or tenants/ID/ for each tenant), each a Worker that wrangler
 // deploy uploads as it is (see Layout); the route table, whose keys are the
 // assets' paths in those folders; ReportFile, the gaps of each site; and
@@ -232,16 +233,16 @@ func config(dir, worker string) []byte {
 //
 // The route table keeps the contract's headers, so the folder also serves
 // and publishes exactly as a normal build does.
-func Write(ctx context.Context, b *build.Output, out, name string) ([]*Site, error) {
+func Write(ctx context.Context, b *output.Build, out, name string) ([]*Site, error) {
 	sites, err := LayoutAll(b, name)
 	if err != nil {
 		return nil, err
 	}
-	laid := &build.Output{Files: slices.Clone(b.Files)}
+	laid := &output.Build{Files: slices.Clone(b.Files)}
 	for i, s := range b.Sites {
-		laid.Sites = append(laid.Sites, &build.Site{Tenant: s.Tenant, Dir: s.Dir, Origin: s.Origin, Access: s.Access, Documents: sites[i].Documents, Tools: s.Tools})
+		laid.Sites = append(laid.Sites, &output.Site{Tenant: s.Tenant, Dir: s.Dir, Origin: s.Origin, Access: s.Access, Documents: sites[i].Documents, Tools: s.Tools})
 		for _, f := range sites[i].Files {
-			laid.Files = append(laid.Files, build.File{Path: path.Join(s.Dir, f.Path), Body: f.Body})
+			laid.Files = append(laid.Files, output.File{Path: path.Join(s.Dir, f.Path), Body: f.Body})
 		}
 	}
 	rep, err := reportFile(b, sites)
@@ -256,7 +257,7 @@ func Write(ctx context.Context, b *build.Output, out, name string) ([]*Site, err
 }
 
 // LayoutAll lays out every site of b (see Layout).
-func LayoutAll(b *build.Output, name string) ([]*Site, error) {
+func LayoutAll(b *output.Build, name string) ([]*Site, error) {
 	sites := make([]*Site, len(b.Sites))
 	for i, s := range b.Sites {
 		var err error

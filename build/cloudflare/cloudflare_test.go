@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
@@ -97,7 +97,7 @@ func TestWriteExample(t *testing.T) {
 	golden(t, "report.txt", text.Bytes())
 
 	// The folder is a build: it opens, and serves, as the route table says.
-	opened, err := build.Open(t.Context(), out)
+	opened, err := output.Open(t.Context(), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,20 +140,20 @@ func TestCodeNamesNoDocument(t *testing.T) {
 // TestLayoutRefuses checks that a site the Worker cannot serve, or
 // Cloudflare cannot take, is refused before anything is written.
 func TestLayoutRefuses(t *testing.T) {
-	doc := func(route, key string) build.Document {
-		return build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: key, ContentType: spec.ContentTypeJSON}, Body: content.New([]byte("{}"))}
+	doc := func(route, key string) output.Document {
+		return output.Document{Route: output.Route{Route: route, View: spec.ViewStandard, Key: key, ContentType: spec.ContentTypeJSON}, Body: content.New([]byte("{}"))}
 	}
 	for _, c := range []struct {
 		name   string
-		site   *build.Site
+		site   *output.Site
 		worker string
 		want   string
 	}{
-		{"dot segment", &build.Site{Dir: "public", Documents: []build.Document{doc("/a/../b.json", "b.json")}}, "", "cannot serve /a/../b.json"},
-		{"reserved route", &build.Site{Dir: "public", Documents: []build.Document{doc("/.signpost-x.json", "x.json")}}, "", "cannot serve /.signpost-x.json"},
-		{"reserved key", &build.Site{Dir: "public", Documents: []build.Document{doc("/x.json", ".signpost-headers.json")}}, "", `at the key ".signpost-headers.json"`},
-		{"key above", &build.Site{Dir: "public", Documents: []build.Document{doc("/x.json", "../x.json")}}, "", `at the key "../x.json"`},
-		{"long name", &build.Site{Dir: "tenants/acme", Tenant: "acme", Documents: []build.Document{doc("/x.json", "x.json")}}, strings.Repeat("n", 60), "longer than the 63 characters"},
+		{"dot segment", &output.Site{Dir: "public", Documents: []output.Document{doc("/a/../b.json", "b.json")}}, "", "cannot serve /a/../b.json"},
+		{"reserved route", &output.Site{Dir: "public", Documents: []output.Document{doc("/.signpost-x.json", "x.json")}}, "", "cannot serve /.signpost-x.json"},
+		{"reserved key", &output.Site{Dir: "public", Documents: []output.Document{doc("/x.json", ".signpost-headers.json")}}, "", `at the key ".signpost-headers.json"`},
+		{"key above", &output.Site{Dir: "public", Documents: []output.Document{doc("/x.json", "../x.json")}}, "", `at the key "../x.json"`},
+		{"long name", &output.Site{Dir: "tenants/acme", Tenant: "acme", Documents: []output.Document{doc("/x.json", "x.json")}}, strings.Repeat("n", 60), "longer than the 63 characters"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := cloudflare.Layout(c.site, c.worker)
@@ -167,10 +167,10 @@ func TestLayoutRefuses(t *testing.T) {
 // TestAssetCountGap checks that a site with more assets than Workers Free
 // accepts has the gap, counted and reported with its fix.
 func TestAssetCountGap(t *testing.T) {
-	s := &build.Site{Dir: "public"}
+	s := &output.Site{Dir: "public"}
 	for i := range cloudflare.FreeAssets {
 		route := fmt.Sprintf("/docs/d%05d.json", i)
-		s.Documents = append(s.Documents, build.Document{Route: build.Route{Route: route, View: spec.ViewStandard, Key: route[1:], ContentType: spec.ContentTypeJSON}, Body: content.New([]byte("{}"))})
+		s.Documents = append(s.Documents, output.Document{Route: output.Route{Route: route, View: spec.ViewStandard, Key: route[1:], ContentType: spec.ContentTypeJSON}, Body: content.New([]byte("{}"))})
 	}
 	laid, err := cloudflare.Layout(s, "")
 	if err != nil {
@@ -180,7 +180,7 @@ func TestAssetCountGap(t *testing.T) {
 		t.Fatalf("gaps %+v, want the asset count's", laid.Gaps)
 	}
 	var text bytes.Buffer
-	if err := cloudflare.WriteReport(&text, &build.Output{Sites: []*build.Site{s}}, []*cloudflare.Site{laid}); err != nil {
+	if err := cloudflare.WriteReport(&text, &output.Build{Sites: []*output.Site{s}}, []*cloudflare.Site{laid}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/hostgap"
+	"github.com/signpost-dev/signpost/build/output"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -58,7 +58,7 @@ type reportSite struct {
 // counts counts a site's routes (route and view pairs) and those served
 // exactly as the contract says: every route but those with a gap, none
 // when a gap is of every route.
-func counts(s *build.Site, gaps []Gap) (routes, exact int) {
+func counts(s *output.Site, gaps []Gap) (routes, exact int) {
 	routes, ownRight, everyRoute := hostgap.Count(s, gaps)
 	if everyRoute {
 		return routes, 0
@@ -67,7 +67,7 @@ func counts(s *build.Site, gaps []Gap) (routes, exact int) {
 }
 
 // reportFile is ReportFile of the sites of b as laid out.
-func reportFile(b *build.Output, sites []*Site) (build.File, error) {
+func reportFile(b *output.Build, sites []*Site) (output.File, error) {
 	rep := report{Format: ReportFormat, Target: "cloudflare", Sites: []reportSite{}}
 	for i, s := range b.Sites {
 		gaps := sites[i].Gaps
@@ -79,9 +79,9 @@ func reportFile(b *build.Output, sites []*Site) (build.File, error) {
 	}
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
-		return build.File{}, fmt.Errorf("write %s: %w", ReportFile, err)
+		return output.File{}, fmt.Errorf("write %s: %w", ReportFile, err)
 	}
-	return build.File{Path: ReportFile, Body: append(data, '\n')}, nil
+	return output.File{Path: ReportFile, Body: append(data, '\n')}, nil
 }
 
 // WriteReport prints what a build for Cloudflare is and what Cloudflare
@@ -90,7 +90,7 @@ func reportFile(b *build.Output, sites []*Site) (build.File, error) {
 // its fix, and a line counting the routes served exactly as the contract
 // says; then notes on deploying. sites are the sites of b.Sites as laid
 // out (see Write).
-func WriteReport(w io.Writer, b *build.Output, sites []*Site) error {
+func WriteReport(w io.Writer, b *output.Build, sites []*Site) error {
 	if len(sites) != len(b.Sites) {
 		return errors.New("cloudflare report: one laid-out site per site is needed")
 	}
@@ -124,7 +124,7 @@ func WriteReport(w io.Writer, b *build.Output, sites []*Site) error {
 	sb.WriteString("  Serve each Worker at the root of its site's origin, as signpost.yaml's origin says (add the origin's host as the Worker's custom domain): /.well-known and /tools only work at the root.\n")
 	sb.WriteString("  Set the zone's Minimum TLS Version to 1.2 (SSL/TLS, Edge Certificates): at Cloudflare's default, 1.0, the site fails transport.tls-minimum.\n")
 	sb.WriteString("  Cloudflare may make an ETag weak (W/) when it compresses a response on the way; the Worker answers If-None-Match with either form: that is not a gap.\n")
-	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + build.RouteTableFile + ".\n")
+	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + output.RouteTableFile + ".\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }

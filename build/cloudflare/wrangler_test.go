@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudflare"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
@@ -92,7 +92,7 @@ func TestWranglerServesTheContract(t *testing.T) {
 
 // onTheWire asserts the answers of the Worker that matter most to
 // clients, one by one, straight from wrangler dev.
-func onTheWire(t *testing.T, base string, s *build.Site) {
+func onTheWire(t *testing.T, base string, s *output.Site) {
 	t.Helper()
 	errorHeaders := map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": spec.ErrorCacheControl}
 	for _, c := range []struct{ path, route, view string }{
@@ -168,7 +168,7 @@ func onTheWire(t *testing.T, base string, s *build.Site) {
 }
 
 // document is the site's document of route in view.
-func document(t *testing.T, s *build.Site, route, view string) build.Document {
+func document(t *testing.T, s *output.Site, route, view string) output.Document {
 	t.Helper()
 	for _, d := range s.Documents {
 		if d.Route.Route == route && d.View == view {
@@ -176,7 +176,7 @@ func document(t *testing.T, s *build.Site, route, view string) build.Document {
 		}
 	}
 	t.Fatalf("%s has no document %s?view=%s", s.Dir, route, view)
-	return build.Document{}
+	return output.Document{}
 }
 
 // exchange is one response as it came off the wire.

@@ -18,6 +18,7 @@ import (
 	"text/template"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/templates"
 )
@@ -169,24 +170,24 @@ func escapeKey(key string) string {
 // sit under the target's prefix, and with tenants under DIR too (tenants/ID),
 // so that one bucket can hold every tenant's site behind its own
 // distribution. It fails when a function exceeds CloudFront's size limit.
-func Add(b *build.Output, target *build.S3Target, compactView bool) error {
+func Add(b *output.Build, target *build.S3Target, compactView bool) error {
 	for _, s := range b.Sites {
 		req, resp, err := Functions(s, target, compactView)
 		if err != nil {
 			return err
 		}
 		b.Files = append(b.Files,
-			build.File{Path: path.Join("cloudfront", s.Dir, "viewer-request.js"), Body: req},
-			build.File{Path: path.Join("cloudfront", s.Dir, "viewer-response.js"), Body: resp})
+			output.File{Path: path.Join("cloudfront", s.Dir, "viewer-request.js"), Body: req},
+			output.File{Path: path.Join("cloudfront", s.Dir, "viewer-response.js"), Body: resp})
 	}
-	slices.SortFunc(b.Files, func(x, y build.File) int { return strings.Compare(x.Path, y.Path) })
+	slices.SortFunc(b.Files, func(x, y output.File) int { return strings.Compare(x.Path, y.Path) })
 	return nil
 }
 
 // Functions returns the code of the site's two CloudFront
 // Functions for the bucket of target (see Add). It fails when a
 // function exceeds CloudFront's size limit.
-func Functions(s *build.Site, target *build.S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
+func Functions(s *output.Site, target *build.S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
 	for _, d := range s.Documents {
 		if spec.IsToolRoute(d.Route.Route) {
 			continue

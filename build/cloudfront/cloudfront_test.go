@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
 )
@@ -574,17 +575,17 @@ func TestCloudFrontFunctionsSize(t *testing.T) {
 		checkCloudFrontSource(t, s.Dir+" viewer-request", req)
 		checkCloudFrontSource(t, s.Dir+" viewer-response", resp)
 	}
-	big := &build.Site{Tenant: "example-tenant", Dir: "tenants/example-tenant"}
+	big := &output.Site{Tenant: "example-tenant", Dir: "tenants/example-tenant"}
 	big.Documents = append(big.Documents, b.Sites[0].Documents...)
 	for i := range 1000 {
 		for _, dir := range []string{"/.well-known/mcp/servers/", "/.well-known/mcp/server-cards/"} {
 			route := fmt.Sprintf("%scom.example-corp/server-%04d.json", dir, i)
-			big.Documents = append(big.Documents, build.Document{Route: build.Route{Route: route, Key: route[1:]}})
+			big.Documents = append(big.Documents, output.Document{Route: output.Route{Route: route, Key: route[1:]}})
 		}
 	}
 	for i := range 10000 {
 		id := fmt.Sprintf("tool_%05d", i)
-		big.Documents = append(big.Documents, build.Document{Route: build.Route{Route: "/tools/" + id, Key: "tools/" + id + ".json"}})
+		big.Documents = append(big.Documents, output.Document{Route: output.Route{Route: "/tools/" + id, Key: "tools/" + id + ".json"}})
 	}
 	bigReq, bigResp, err := Functions(big, target, true)
 	if err != nil {
@@ -597,7 +598,7 @@ func TestCloudFrontFunctionsSize(t *testing.T) {
 	t.Logf("viewer-request %d bytes, viewer-response %d bytes", len(bigReq), len(bigResp))
 	checkCloudFrontSource(t, "viewer-request", bigReq)
 
-	bad := &build.Site{Dir: "x", Documents: []build.Document{{Route: build.Route{Route: "/a b.json", Key: "a b.json"}}}}
+	bad := &output.Site{Dir: "x", Documents: []output.Document{{Route: output.Route{Route: "/a b.json", Key: "a b.json"}}}}
 	if _, _, err := Functions(bad, target, true); err == nil || !strings.Contains(err.Error(), "cannot serve /a b.json") {
 		t.Errorf("a route the functions cannot serve: err = %v", err)
 	}

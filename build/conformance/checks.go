@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
@@ -17,7 +18,7 @@ import (
 // schemaOf returns the name of the embedded schema the document of a route
 // must be valid against, or "" when signpost publishes none for it (the
 // document must still be JSON).
-func schemaOf(r build.Route) string {
+func schemaOf(r output.Route) string {
 	_, isTool := spec.ToolIDOf(r.Route)
 	_, isGroup := spec.GroupKeyOf(r.Route)
 	switch {
@@ -83,7 +84,7 @@ func checkBuild(v *schemas.Validator, b *Build) ([]Finding, identities) {
 	c := &checker{v: v, b: b, ids: identities{}}
 	c.out = append(c.out, checkPaths(b)...)
 	if b.RouteTable != nil {
-		c.where = Finding{Build: b.Name, File: build.RouteTableFile}
+		c.where = Finding{Build: b.Name, File: output.RouteTableFile}
 		if doc, err := decodeJSON(b.RouteTable); err != nil {
 			c.add(KindInvalidDocument, "", "not JSON: "+err.Error())
 		} else {
@@ -123,7 +124,7 @@ func checkBuild(v *schemas.Validator, b *Build) ([]Finding, identities) {
 
 // document checks one document: JSON, its schema, and what the schema
 // cannot say.
-func (c *checker) document(dir string, r build.Route, body []byte) {
+func (c *checker) document(dir string, r output.Route, body []byte) {
 	doc, err := decodeJSON(body)
 	if err != nil {
 		c.add(KindInvalidDocument, "", "not JSON: "+err.Error())
@@ -204,7 +205,7 @@ func (c *checker) schemaRefs(at string, schema any) {
 
 // catalogue checks a tool catalogue or group document and records its
 // tools' identities; it reports whether its catalogVersion is unsupported.
-func (c *checker) catalogue(dir string, r build.Route, doc any) bool {
+func (c *checker) catalogue(dir string, r output.Route, doc any) bool {
 	m, ok := doc.(map[string]any)
 	if !ok {
 		return false

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -56,7 +56,7 @@ func (k routeKey) String() string {
 // objects they name.
 func compareTables(a, b *Build) []Finding {
 	var out []Finding
-	at := Finding{File: build.RouteTableFile}
+	at := Finding{File: output.RouteTableFile}
 	add := func(f Finding, kind, msg string) {
 		f.Kind, f.Message = kind, msg
 		out = append(out, f)
@@ -92,14 +92,14 @@ func compareTables(a, b *Build) []Finding {
 	}
 	if len(out) == 0 && a.RouteTable != nil && b.RouteTable != nil && !bytes.Equal(a.RouteTable, b.RouteTable) {
 		off := firstDifference(a.RouteTable, b.RouteTable)
-		add(Finding{File: build.RouteTableFile, Offset: &off}, KindBytesDiffer, fmt.Sprintf("the route tables hold the same routes, but their bytes differ from offset %d (%d bytes in %s, %d in %s)", off, len(a.RouteTable), a.Name, len(b.RouteTable), b.Name))
+		add(Finding{File: output.RouteTableFile, Offset: &off}, KindBytesDiffer, fmt.Sprintf("the route tables hold the same routes, but their bytes differ from offset %d (%d bytes in %s, %d in %s)", off, len(a.RouteTable), a.Name, len(b.RouteTable), b.Name))
 	}
 	return out
 }
 
 // siteIndex returns the first site of each dir.
-func siteIndex(rt build.RouteTable) map[string]build.SiteRoutes {
-	m := map[string]build.SiteRoutes{}
+func siteIndex(rt output.RouteTable) map[string]output.SiteRoutes {
+	m := map[string]output.SiteRoutes{}
 	for _, s := range rt.Sites {
 		if _, ok := m[s.Dir]; !ok {
 			m[s.Dir] = s
@@ -109,10 +109,10 @@ func siteIndex(rt build.RouteTable) map[string]build.SiteRoutes {
 }
 
 // compareRoutes reports the differences of one site's routes and documents.
-func compareRoutes(a, b *Build, sa, sb build.SiteRoutes) []Finding {
+func compareRoutes(a, b *Build, sa, sb output.SiteRoutes) []Finding {
 	var out []Finding
-	index := func(s build.SiteRoutes) map[routeKey]build.Route {
-		m := map[routeKey]build.Route{}
+	index := func(s output.SiteRoutes) map[routeKey]output.Route {
+		m := map[routeKey]output.Route{}
 		for _, r := range s.Routes {
 			k := routeKey{r.Route, r.View}
 			if _, ok := m[k]; !ok {
@@ -141,7 +141,7 @@ func compareRoutes(a, b *Build, sa, sb build.SiteRoutes) []Finding {
 	}
 	for i := range min(len(orderA), len(orderB)) {
 		if orderA[i] != orderB[i] {
-			out = append(out, Finding{Kind: KindRouteOrderDiffers, File: build.RouteTableFile, Route: orderA[i].route, View: orderA[i].view,
+			out = append(out, Finding{Kind: KindRouteOrderDiffers, File: output.RouteTableFile, Route: orderA[i].route, View: orderA[i].view,
 				Message: fmt.Sprintf("site %s lists its routes in another order: at position %d, %s has %s and %s has %s", sa.Dir, i+1, a.Name, orderA[i], b.Name, orderB[i])})
 			break
 		}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
@@ -61,7 +61,7 @@ func dump(r *Report) string {
 }
 
 // route returns the site and index of the route of the first site.
-func route(t *testing.T, b *Build, path, view string) (*build.SiteRoutes, int) {
+func route(t *testing.T, b *Build, path, view string) (*output.SiteRoutes, int) {
 	t.Helper()
 	s := &b.Table.Sites[0]
 	for i, r := range s.Routes {
@@ -202,7 +202,7 @@ func TestReorderedRoutes(t *testing.T) {
 
 	a, b = pair(t)
 	b.Table.Sites[0], b.Table.Sites[1] = b.Table.Sites[1], b.Table.Sites[0]
-	if f := find(t, compare(t, a, b), KindRouteOrderDiffers); f.File != build.RouteTableFile || !strings.Contains(f.Message, "sites") {
+	if f := find(t, compare(t, a, b), KindRouteOrderDiffers); f.File != output.RouteTableFile || !strings.Contains(f.Message, "sites") {
 		t.Errorf("finding %+v", f)
 	}
 }
@@ -230,7 +230,7 @@ func TestRouteTableBytes(t *testing.T) {
 	a.RouteTable = []byte(`{"format":1,"sites":[]}`)
 	b.RouteTable = []byte(`{"format": 1, "sites": []}`)
 	f := find(t, compare(t, a, b), KindBytesDiffer)
-	if f.File != build.RouteTableFile || *f.Offset != 10 {
+	if f.File != output.RouteTableFile || *f.Offset != 10 {
 		t.Errorf("finding %+v", f)
 	}
 }
@@ -352,13 +352,13 @@ func TestUnsafePathIsNotRead(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(top, "secret.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rt, err := build.ReadRouteTable(ctx, dir)
+	rt, err := output.ReadRouteTable(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rt.Sites[0].Routes[0].Key = "../../secret.json"
 	data, _ := json.MarshalIndent(rt, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, build.RouteTableFile), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, output.RouteTableFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b, err := Read(ctx, "b", dir)
@@ -374,14 +374,14 @@ func TestUnsafePathIsNotRead(t *testing.T) {
 func TestDuplicatePaths(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(s *build.SiteRoutes)
+		edit func(s *output.SiteRoutes)
 		want string
 	}{
-		{"same key", func(s *build.SiteRoutes) { s.Routes[1].Key = s.Routes[0].Key }, "also the object of"},
-		{"case", func(s *build.SiteRoutes) { s.Routes[1].Key = strings.ToUpper(s.Routes[0].Key) }, "only in case"},
-		{"route twice", func(s *build.SiteRoutes) { s.Routes = append(s.Routes, s.Routes[0]) }, "mapped twice"},
-		{"file and folder", func(s *build.SiteRoutes) { s.Routes[1].Key = "tools.json/x.json" }, "also the folder of"},
-		{"route table", func(s *build.SiteRoutes) { s.Routes[1].Key = "../" + build.RouteTableFile }, ""},
+		{"same key", func(s *output.SiteRoutes) { s.Routes[1].Key = s.Routes[0].Key }, "also the object of"},
+		{"case", func(s *output.SiteRoutes) { s.Routes[1].Key = strings.ToUpper(s.Routes[0].Key) }, "only in case"},
+		{"route twice", func(s *output.SiteRoutes) { s.Routes = append(s.Routes, s.Routes[0]) }, "mapped twice"},
+		{"file and folder", func(s *output.SiteRoutes) { s.Routes[1].Key = "tools.json/x.json" }, "also the folder of"},
+		{"route table", func(s *output.SiteRoutes) { s.Routes[1].Key = "../" + output.RouteTableFile }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

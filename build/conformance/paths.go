@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 )
 
 // PathProblem says why p, a slash-separated path of the route table (a site's
@@ -51,9 +51,9 @@ func checkPaths(b *Build) []Finding {
 	folders := map[string]string{} // folded folder -> a file below it
 	files := map[string]owner{}    // folded file -> its route
 	// routes.json is a file of the folder too.
-	files[strings.ToLower(build.RouteTableFile)] = owner{file: build.RouteTableFile}
-	exact[build.RouteTableFile] = owner{file: build.RouteTableFile}
-	folded[strings.ToLower(build.RouteTableFile)] = owner{file: build.RouteTableFile}
+	files[strings.ToLower(output.RouteTableFile)] = owner{file: output.RouteTableFile}
+	exact[output.RouteTableFile] = owner{file: output.RouteTableFile}
+	folded[strings.ToLower(output.RouteTableFile)] = owner{file: output.RouteTableFile}
 	dirs := map[string]bool{}
 	for _, s := range b.Table.Sites {
 		if msg := PathProblem(s.Dir); msg != "" {

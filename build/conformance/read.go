@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 )
 
 // Build is one build as Compare sees it: the route table, as bytes and
@@ -24,7 +24,7 @@ type Build struct {
 	// never written (FromOutput), whose table is then compared as decoded only.
 	RouteTable []byte
 	// Table is the decoded route table.
-	Table build.RouteTable
+	Table output.RouteTable
 	// Bodies holds each object's bytes by its path in the folder (the site's
 	// dir, "/", the route's key). An object Read could not or would not read
 	// has no entry, and its reason is in Unread.
@@ -36,7 +36,7 @@ type Build struct {
 
 // FromOutput returns a compiled build as Compare sees it, as it would be
 // written.
-func FromOutput(name string, out *build.Output) *Build {
+func FromOutput(name string, out *output.Build) *Build {
 	b := &Build{Name: name, Table: out.RouteTable(), Bodies: map[string][]byte{}, Unread: map[string]string{}}
 	for _, s := range out.Sites {
 		for _, d := range s.Documents {
@@ -61,7 +61,7 @@ func Read(ctx context.Context, name, dir string) (*Build, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, build.RouteTableFile))
+	raw, err := os.ReadFile(filepath.Join(dir, output.RouteTableFile))
 	if err != nil {
 		return nil, fmt.Errorf("read build %s: %w (is it a signpost build?)", name, err)
 	}
@@ -69,7 +69,7 @@ func Read(ctx context.Context, name, dir string) (*Build, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b.Table); err != nil {
-		return nil, fmt.Errorf("read build %s: %s: %w", name, build.RouteTableFile, err)
+		return nil, fmt.Errorf("read build %s: %s: %w", name, output.RouteTableFile, err)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {

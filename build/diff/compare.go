@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -21,10 +21,10 @@ import (
 // tenants by their sites, every other document by route and view, and the
 // origin and publisher the catalogs publish. It reads the documents only,
 // so either side may be a catalog compiled in memory or a built site read
-// back from disk; a nil or empty build.Output is a catalog that publishes
+// back from disk; a nil or empty output.Build is a catalog that publishes
 // nothing. A document that is not what signpost writes is a
 // *MalformedError.
-func Compare(old, new *build.Output) (*Change, error) {
+func Compare(old, new *output.Build) (*Change, error) {
 	before, err := snapshotBuild(old)
 	if err != nil {
 		return nil, &MalformedError{Side: "old", Err: err}
@@ -496,7 +496,7 @@ func (c *Change) diffDocuments(before, after *snapshot) {
 // route: a catalog switched off, a card gone or moved (the same server's
 // card of the same type at another route of the new site, returned as
 // moved).
-func routeRemoved(old build.Document, now *siteState) (msg, moved string) {
+func routeRemoved(old output.Document, now *siteState) (msg, moved string) {
 	switch old.Route.Route {
 	case spec.RouteAICatalog:
 		return "the AI catalog is no longer published", ""

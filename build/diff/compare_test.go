@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
@@ -60,7 +60,7 @@ tenants: [acme, globex]
 
 // diffCatalog writes files, with each edit ("FILE": old → new) applied,
 // into a new folder and compiles it.
-func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *build.Output {
+func diffCatalog(t *testing.T, files map[string]string, edits ...[3]string) *output.Build {
 	t.Helper()
 	files = maps.Clone(files)
 	for _, e := range edits {
@@ -626,7 +626,7 @@ func TestDiffCompactOnly(t *testing.T) {
 		for i, d := range s.Documents {
 			if d.Route.Route == "/tools/get_forecast" && d.View == spec.ViewCompact {
 				body := bytes.Replace(d.Body.Bytes(), []byte(`"toolId"`), []byte(`"x":1,"toolId"`), 1)
-				s.Documents[i] = build.NewDocument(d.Route.Route, d.View, d.ContentType, body)
+				s.Documents[i] = output.NewDocument(d.Route.Route, d.View, d.ContentType, content.New(body))
 			}
 		}
 	}
@@ -680,7 +680,7 @@ func TestDiffMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bad := &build.Output{Sites: []*build.Site{{Tenant: "acme", Documents: []build.Document{{Route: build.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: content.New([]byte(tt.body))}}}}}
+			bad := &output.Build{Sites: []*output.Site{{Tenant: "acme", Documents: []output.Document{{Route: output.Route{Route: tt.route, View: tt.view, ContentType: tt.contentType}, Body: content.New([]byte(tt.body))}}}}}
 			_, err := Compare(good, bad)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
@@ -700,7 +700,7 @@ func TestDiffMalformed(t *testing.T) {
 // adds a catalog: everything is new, and the risks say what a reviewer
 // should look at.
 func TestDiffFromEmpty(t *testing.T) {
-	c, err := Compare(&build.Output{}, diffCatalog(t, diffBase))
+	c, err := Compare(&output.Build{}, diffCatalog(t, diffBase))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -729,7 +729,7 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 	new := diffCatalog(t, diffBase)
 	for _, s := range new.Sites {
 		if s.Tenant == "acme" {
-			s.Documents = slices.DeleteFunc(s.Documents, func(d build.Document) bool { return d.Route.Route == spec.RouteAICatalog })
+			s.Documents = slices.DeleteFunc(s.Documents, func(d output.Document) bool { return d.Route.Route == spec.RouteAICatalog })
 		}
 	}
 	c, err := Compare(old, new)
@@ -763,7 +763,7 @@ func TestDiffIdentifierForms(t *testing.T) {
 			}
 			body := bytes.ReplaceAll(d.Body.Bytes(), []byte(":tool-catalog:"+site.Tenant+`"`), []byte(`:tool-catalog"`))
 			body = bytes.ReplaceAll(body, []byte(":mcp:"), []byte(":mcp:com.example/"))
-			old.Sites[i].Documents[j] = build.NewDocument(d.Route.Route, d.View, d.ContentType, body)
+			old.Sites[i].Documents[j] = output.NewDocument(d.Route.Route, d.View, d.ContentType, content.New(body))
 		}
 	}
 	c, err := Compare(old, new)

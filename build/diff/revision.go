@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/git"
 )
@@ -37,7 +38,7 @@ func (r *sides) revision(ctx context.Context, which, arg, other string) (side, e
 		switch {
 		case which == "old" && errors.As(err, &none) && none.Found == "" && r.emptyOldAllowed(none.Path):
 			r.note("%s side: revision %s has no folder %q: comparing against an empty catalog", which, arg, place(none.Path))
-			return side{build: &build.Output{}, empty: true}, nil
+			return side{build: &output.Build{}, empty: true}, nil
 		case errors.As(err, &norev):
 			return side{}, fmt.Errorf("%s side: %q is neither a path nor a revision of the Git repository: name an existing catalog folder, a built site, or a commit, branch or tag", which, arg)
 		}
@@ -50,7 +51,7 @@ func (r *sides) revision(ctx context.Context, which, arg, other string) (side, e
 		// change adds it, as when signpost init writes one at the top of
 		// a repository with history.
 		r.note("%s side: revision %s has no %s in %q: comparing against an empty catalog", which, arg, build.ConfigFile, place(rev.Path))
-		return side{build: &build.Output{}, empty: true, place: s.place, placed: true, config: &build.Config{}}, nil
+		return side{build: &output.Build{}, empty: true, place: s.place, placed: true, config: &build.Config{}}, nil
 	} else if err != nil {
 		return side{}, fmt.Errorf("%s side: %w", which, &NotCatalogError{Rev: arg, Path: rev.Path})
 	}
@@ -78,7 +79,7 @@ func (r *sides) defaultCatalog(ctx context.Context, other string) (string, error
 	if r.newPlaced {
 		return r.newPlace, nil
 	}
-	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !build.IsOutput(ctx, other) {
+	if fi, err := os.Stat(other); err == nil && fi.IsDir() && !output.IsBuild(ctx, other) {
 		prefix, same, err := git.Folder(ctx, r.opts.Repo, other)
 		if err != nil {
 			return "", err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/catalogdir"
+	"github.com/signpost-dev/signpost/build/output"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -110,7 +111,7 @@ type sides struct {
 
 // side is one side read.
 type side struct {
-	build *build.Output
+	build *output.Build
 	// config is the side's signpost.yaml, for its publish targets and
 	// limits; nil for a built site, which does not record them.
 	config *build.Config
@@ -130,8 +131,8 @@ func (r *sides) load(ctx context.Context, which, arg, other string) (side, error
 	fi, err := os.Stat(arg)
 	switch {
 	case err == nil && !fi.IsDir():
-		return side{}, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, build.RouteTableFile)
-	case err == nil && build.IsOutput(ctx, arg):
+		return side{}, fmt.Errorf("%s side %s is a file: name a catalog folder, a built site (a folder with %s) or a Git revision", which, arg, output.RouteTableFile)
+	case err == nil && output.IsBuild(ctx, arg):
 		b, err := openBuiltSite(ctx, which, arg)
 		return side{build: b}, err
 	case err == nil:
@@ -159,7 +160,7 @@ func (r *sides) note(format string, args ...any) {
 
 // compile loads and builds the catalog folder dir. prefix, when set,
 // replaces dir in diagnostics: a revision's folder is temporary.
-func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output, *build.Config, error) {
+func compile(ctx context.Context, which, arg, dir, prefix string) (*output.Build, *build.Config, error) {
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		if prefix != "" {
@@ -183,8 +184,8 @@ func compile(ctx context.Context, which, arg, dir, prefix string) (*build.Output
 
 // openBuiltSite reads a build output folder, checking every document
 // against its route table, as serve and publish do.
-func openBuiltSite(ctx context.Context, which, dir string) (*build.Output, error) {
-	o, err := build.Open(ctx, dir)
+func openBuiltSite(ctx context.Context, which, dir string) (*output.Build, error) {
+	o, err := output.Open(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s side %s: %w", which, dir, err)
 	}

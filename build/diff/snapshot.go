@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -32,7 +32,7 @@ type siteState struct {
 	access gate.Access
 	tools  int
 	// docs are the documents other than the tool routes.
-	docs map[docKey]build.Document
+	docs map[docKey]output.Document
 	// What the discovery catalogs publish: the AI catalog's host domain
 	// and its tool catalog URL, and the URLs of both catalogs' entries.
 	publisher      string
@@ -114,7 +114,7 @@ type serverState struct {
 
 // snapshotBuild reads the tools, servers and sites of a build from its
 // documents.
-func snapshotBuild(b *build.Output) (*snapshot, error) {
+func snapshotBuild(b *output.Build) (*snapshot, error) {
 	s := &snapshot{
 		sites: map[string]*siteState{}, tools: map[string]*toolState{}, servers: map[string]*serverState{},
 		origins: map[string]bool{}, publishers: map[string]bool{},
@@ -128,7 +128,7 @@ func snapshotBuild(b *build.Output) (*snapshot, error) {
 		if _, dup := s.sites[site.Tenant]; dup {
 			return nil, fmt.Errorf("two sites for tenant %q", site.Tenant)
 		}
-		st := &siteState{access: site.Access, docs: map[docKey]build.Document{}, cardNames: map[string]string{}, mcpNames: map[string]string{}}
+		st := &siteState{access: site.Access, docs: map[docKey]output.Document{}, cardNames: map[string]string{}, mcpNames: map[string]string{}}
 		s.sites[site.Tenant] = st
 		for _, d := range site.Documents {
 			if err := s.readDocument(site.Tenant, st, d, entries); err != nil {
@@ -196,7 +196,7 @@ func (st *siteState) identity() (origin, publisher string) {
 	return origin, st.publisher
 }
 
-func (s *snapshot) readDocument(tenant string, st *siteState, d build.Document, entries map[string]string) error {
+func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document, entries map[string]string) error {
 	route := d.Route.Route
 	_, isGroup := spec.GroupKeyOf(route)
 	// The tool routes and the tool catalogue are read as tools, not as

@@ -5,7 +5,7 @@
 package hostgap
 
 import (
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -51,7 +51,7 @@ func (g Gap) Label() string {
 // Count counts a site's routes (route and view pairs), those with no gap
 // of their own, and whether a gap is of every route: each host decides
 // what that makes of the routes it serves exactly.
-func Count(s *build.Site, gaps []Gap) (routes, ownRight int, everyRoute bool) {
+func Count(s *output.Site, gaps []Gap) (routes, ownRight int, everyRoute bool) {
 	type rv struct{ route, view string }
 	gapped := map[rv]bool{}
 	for _, g := range gaps {

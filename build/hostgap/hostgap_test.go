@@ -3,7 +3,7 @@ package hostgap
 import (
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -25,10 +25,10 @@ func TestLabel(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
-	doc := func(route, view string) build.Document {
-		return build.Document{Route: build.Route{Route: route, View: view}}
+	doc := func(route, view string) output.Document {
+		return output.Document{Route: output.Route{Route: route, View: view}}
 	}
-	s := &build.Site{Documents: []build.Document{doc("/tools", spec.ViewStandard), doc("/tools", spec.ViewCompact), doc("/tools/a", spec.ViewStandard)}}
+	s := &output.Site{Documents: []output.Document{doc("/tools", spec.ViewStandard), doc("/tools", spec.ViewCompact), doc("/tools/a", spec.ViewStandard)}}
 	routes, own, every := Count(s, []Gap{{Route: "/tools", View: spec.ViewCompact}})
 	if routes != 3 || own != 2 || every {
 		t.Errorf("one gap of one view: %d, %d, %v; want 3, 2, false", routes, own, every)

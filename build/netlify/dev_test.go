@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
@@ -241,7 +241,7 @@ func (x exchange) wantType(t *testing.T, what, want string) {
 	}
 }
 
-func doc(t *testing.T, s *build.Site, route, view string) build.Document {
+func doc(t *testing.T, s *output.Site, route, view string) output.Document {
 	t.Helper()
 	for _, d := range s.Documents {
 		if d.Route.Route == route && d.View == view {
@@ -249,12 +249,12 @@ func doc(t *testing.T, s *build.Site, route, view string) build.Document {
 		}
 	}
 	t.Fatalf("site %s has no document %s in view %s", s.Dir, route, view)
-	return build.Document{}
+	return output.Document{}
 }
 
 // devDirect asserts the answers of netlify dev that matter most, one by
 // one, and what it does where it differs from Netlify.
-func devDirect(t *testing.T, client *http.Client, s *build.Site) {
+func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 	t.Helper()
 	for _, c := range []struct{ path, route, view string }{
 		{"/tools", "/tools", spec.ViewStandard},

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/templates"
 )
@@ -28,7 +28,7 @@ var functionTemplate = template.Must(template.New("netlify").ParseFS(templates.N
 // serves: a document whose media type is not application/json, the type
 // Netlify's static layer gives a .json file under netlify dev whatever
 // _headers says.
-func functionRoute(d build.Document) bool {
+func functionRoute(d output.Document) bool {
 	return d.ContentType != spec.ContentTypeJSON
 }
 
@@ -38,7 +38,7 @@ func functionRoute(d build.Document) bool {
 // matching If-None-Match, the preflight and the 405 of the contract. It
 // returns the routes it serves, in the order of the site's documents, and
 // nil and no routes when there is no such document.
-func Function(s *build.Site) ([]byte, []string) {
+func Function(s *output.Site) ([]byte, []string) {
 	var routes []string
 	served := map[string]bool{}
 	for _, d := range s.Documents {
@@ -50,7 +50,7 @@ func Function(s *build.Site) ([]byte, []string) {
 	if len(routes) == 0 {
 		return nil, nil
 	}
-	byRoute := map[string][]build.Document{}
+	byRoute := map[string][]output.Document{}
 	for _, d := range s.Documents {
 		if served[d.Route.Route] {
 			byRoute[d.Route.Route] = append(byRoute[d.Route.Route], d)
@@ -99,4 +99,4 @@ func jsString(s string) string {
 }
 
 // functionPath is the site-relative path of the function's file.
-func functionPath(s *build.Site) string { return path.Join(s.Dir, FunctionFile) }
+func functionPath(s *output.Site) string { return path.Join(s.Dir, FunctionFile) }

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/hostgap"
+	"github.com/signpost-dev/signpost/build/output"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -75,7 +75,7 @@ type Site struct {
 // written in Netlify's rules, or that Netlify would not serve: one that is
 // no document's path (see cloudfront.DocumentKey) other than /tools and
 // the tool routes.
-func Layout(s *build.Site) (Site, error) {
+func Layout(s *output.Site) (Site, error) {
 	var hdr, red strings.Builder
 	hdr.WriteString("# The headers of every path of this site, written by signpost build from its route table.\n")
 	hdr.WriteString("/*\n")
@@ -93,7 +93,7 @@ func Layout(s *build.Site) (Site, error) {
 	// standard one, which match by query, before it.
 	type routeDocs struct {
 		route string
-		docs  []build.Document
+		docs  []output.Document
 	}
 	var routes []routeDocs
 	for _, d := range s.Documents {
@@ -101,7 +101,7 @@ func Layout(s *build.Site) (Site, error) {
 			routes[n-1].docs = append(routes[n-1].docs, d)
 			continue
 		}
-		routes = append(routes, routeDocs{d.Route.Route, []build.Document{d}})
+		routes = append(routes, routeDocs{d.Route.Route, []output.Document{d}})
 	}
 	function, functionRoutes := Function(s)
 	var gaps []Gap
@@ -117,7 +117,7 @@ func Layout(s *build.Site) (Site, error) {
 			continue
 		}
 		docs := slices.Clone(r.docs)
-		slices.SortStableFunc(docs, func(a, b build.Document) int {
+		slices.SortStableFunc(docs, func(a, b output.Document) int {
 			return viewRank(a.View) - viewRank(b.View)
 		})
 		std := docs[len(docs)-1]
@@ -196,7 +196,7 @@ func Layout(s *build.Site) (Site, error) {
 // checkRoute refuses a route Netlify's rules cannot name, or that is no
 // document's path: /tools and the tool routes are routed by rule, every
 // other route must be a document's path as cloudfront.DocumentKey says.
-func checkRoute(s *build.Site, route string) error {
+func checkRoute(s *output.Site, route string) error {
 	if route == spec.RouteTools {
 		return nil
 	}
@@ -256,15 +256,15 @@ type reportSite struct {
 }
 
 // Write writes the build b for Netlify to the folder out, atomically, as
-// build.Output.Write does: the normal layout (public/, or tenants/ID/ for
+// output.Build.Write does: the normal layout (public/, or tenants/ID/ for
 // each tenant), each folder a Netlify site of its own with its documents at
 // their keys and the _headers, _redirects, Netlify Function and error
 // document Layout describes; the route table, unchanged;
 // netlify-report.json, the gaps of each site and the routes of its
 // function; and the build's Files beside them. It returns the gaps, one
 // slice per site of b.Sites. A failed Write leaves out as it was.
-func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
-	laid := &build.Output{Sites: b.Sites, Files: slices.Clone(b.Files)}
+func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
+	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files)}
 	gaps := make([][]Gap, len(b.Sites))
 	rep := report{Format: ReportFormat, Target: "netlify", Sites: []reportSite{}}
 	for i, s := range b.Sites {
@@ -274,12 +274,12 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 		}
 		gaps[i] = l.Gaps
 		laid.Files = append(laid.Files,
-			build.File{Path: path.Join(s.Dir, HeadersFile), Body: l.Headers},
-			build.File{Path: path.Join(s.Dir, RedirectsFile), Body: l.Redirects},
-			build.File{Path: path.Join(s.Dir, spec.ErrorDocumentKey), Body: spec.NotFoundBody()},
+			output.File{Path: path.Join(s.Dir, HeadersFile), Body: l.Headers},
+			output.File{Path: path.Join(s.Dir, RedirectsFile), Body: l.Redirects},
+			output.File{Path: path.Join(s.Dir, spec.ErrorDocumentKey), Body: spec.NotFoundBody()},
 		)
 		if l.Function != nil {
-			laid.Files = append(laid.Files, build.File{Path: functionPath(s), Body: l.Function})
+			laid.Files = append(laid.Files, output.File{Path: functionPath(s), Body: l.Function})
 		}
 		routes, exact := counts(s, l.Gaps)
 		fn := l.FunctionRoutes
@@ -292,7 +292,7 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", ReportFile, err)
 	}
-	laid.Files = append(laid.Files, build.File{Path: ReportFile, Body: append(data, '\n')})
+	laid.Files = append(laid.Files, output.File{Path: ReportFile, Body: append(data, '\n')})
 	if err := laid.Write(ctx, out); err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 // counts counts a site's routes (route and view pairs) and those with no
 // gap of their own: every GET and HEAD of them is answered exactly as the
 // contract says.
-func counts(s *build.Site, gaps []Gap) (routes, exact int) {
+func counts(s *output.Site, gaps []Gap) (routes, exact int) {
 	routes, exact, _ = hostgap.Count(s, gaps)
 	return routes, exact
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
@@ -125,7 +125,7 @@ func headerRule(p, contentType, cacheControl string) string {
 // TestLayoutRefuses refuses routes Netlify's rules cannot name.
 func TestLayoutRefuses(t *testing.T) {
 	for _, route := range []string{"/.well-known/a b.json", "/x/../y.json", "/.signpost-x.json"} {
-		s := &build.Site{Dir: "public", Documents: []build.Document{{Route: build.Route{Route: route, View: spec.ViewStandard, Key: strings.TrimPrefix(route, "/")}}}}
+		s := &output.Site{Dir: "public", Documents: []output.Document{{Route: output.Route{Route: route, View: spec.ViewStandard, Key: strings.TrimPrefix(route, "/")}}}}
 		if _, err := Layout(s); err == nil || !strings.Contains(err.Error(), "cannot be") {
 			t.Errorf("route %q: err %v, want a refusal", route, err)
 		}
@@ -159,7 +159,7 @@ func TestWrite(t *testing.T) {
 		}
 		return data
 	}
-	if !bytes.Equal(read(plain, build.RouteTableFile), read(out, build.RouteTableFile)) {
+	if !bytes.Equal(read(plain, output.RouteTableFile), read(out, output.RouteTableFile)) {
 		t.Error("the route table differs from the normal build's")
 	}
 	for _, s := range b.Sites {

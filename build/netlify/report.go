@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -24,7 +24,7 @@ var limits = map[string]string{
 // fix, and a line counting the routes Netlify serves exactly as the
 // contract says. Notes on deploying to Netlify follow the sites. gaps holds
 // one slice per site, as Write returns them.
-func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
+func WriteReport(w io.Writer, sites []*output.Site, gaps [][]Gap) error {
 	if len(sites) != len(gaps) {
 		return errors.New("netlify report: one list of gaps per site is needed")
 	}
@@ -60,12 +60,12 @@ func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
 		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says to GET and HEAD, with its Content-Type, Cache-Control and the CORS headers.\n", exact, english.Count(routes, "route", "routes"), english.Plural(exact, "is", "are"))
 	}
 	sb.WriteString("Deploying to Netlify:\n")
-	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + build.RouteTableFile + ".\n")
+	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + output.RouteTableFile + ".\n")
 	if tenants {
 		sb.WriteString("  Deploy each tenants/ID folder as a Netlify site of its own, at its tenant's origin.\n")
 	}
 	sb.WriteString("  Deploy the folder as it is (netlify deploy --dir), with " + HeadersFile + " and " + RedirectsFile + " at its top, and serve it at the root of its origin, as signpost.yaml's origin says.\n")
-	sb.WriteString("  Netlify sends strong ETags of its own on the files it serves, not those of " + build.RouteTableFile + ", and answers If-None-Match with 304; that is not a gap.\n")
+	sb.WriteString("  Netlify sends strong ETags of its own on the files it serves, not those of " + output.RouteTableFile + ", and answers If-None-Match with 304; that is not a gap.\n")
 	if fn := functionCount(sites); fn > 0 {
 		fmt.Fprintf(&sb, "  %s whose media type is not application/json (the cards and the AI catalog) %s served by the Netlify Function %s, with every header: deploy it with its site (netlify deploy --functions DIR/%s); each request to one is a function invocation of the Netlify plan.\n",
 			english.Count(fn, "route", "routes"), english.Plural(fn, "is", "are"), FunctionFile, FunctionsDir)
@@ -94,7 +94,7 @@ func writeKind(sb *strings.Builder, gaps []Gap) {
 }
 
 // functionCount counts the routes the Netlify Functions of sites serve.
-func functionCount(sites []*build.Site) int {
+func functionCount(sites []*output.Site) int {
 	n := 0
 	for _, s := range sites {
 		_, routes := Function(s)

@@ -24,8 +24,8 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/hostgap"
+	"github.com/signpost-dev/signpost/build/output"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -93,7 +93,7 @@ type Gap = hostgap.Gap
 
 // Layout maps a site's documents to the files Pages serves and lists
 // the gaps, deterministically. The files are the site's documents in the
-// same order, each with build.Route.Key changed to the path Pages serves it at,
+// same order, each with output.Route.Key changed to the path Pages serves it at,
 // relative to the site's folder: "tools.json", "tools/get_forecast.json",
 // "tools/get_forecast.compact.json", ".well-known/ai-catalog.json". Their
 // other fields stay the contract's, as the route table records them; what
@@ -107,8 +107,8 @@ type Gap = hostgap.Gap
 //
 // The gaps are sorted by route, gaps for every route first, then by view,
 // the standard view first.
-func Layout(s *build.Site) (files []build.Document, gaps []Gap) {
-	files = make([]build.Document, 0, len(s.Documents))
+func Layout(s *output.Site) (files []output.Document, gaps []Gap) {
+	files = make([]output.Document, 0, len(s.Documents))
 	var aiCatalog, toolCatalog bool
 	for _, d := range s.Documents {
 		aiCatalog = aiCatalog || d.Route.Route == spec.RouteAICatalog
@@ -193,7 +193,7 @@ func contentType(key string) string {
 // routeGaps lists what Pages cannot do for one file of a site: serve it
 // at the contract's URL, and with the contract's Content-Type. aiCatalog
 // says whether the site's AI catalog advertises /tools.
-func routeGaps(r build.Route, aiCatalog bool) []Gap {
+func routeGaps(r output.Route, aiCatalog bool) []Gap {
 	var gaps []Gap
 	url := "/" + r.Key
 	switch {
@@ -286,7 +286,7 @@ func viewRank(view string) int {
 // counts counts a site's routes (route and view pairs), those served
 // exactly as the contract says, and those whose own URL and Content-Type
 // are right, whatever every route lacks.
-func counts(s *build.Site, gaps []Gap) (routes, exact, ownRight int) {
+func counts(s *output.Site, gaps []Gap) (routes, exact, ownRight int) {
 	routes, ownRight, everyRoute := hostgap.Count(s, gaps)
 	if !everyRoute {
 		exact = ownRight
@@ -312,7 +312,7 @@ type reportSite struct {
 }
 
 // Write writes the build b for GitHub Pages to the folder out, atomically,
-// as build.Output.Write does: one folder per site as in the normal layout
+// as output.Build.Write does: one folder per site as in the normal layout
 // (public/, or tenants/ID/ for each tenant), each the root of a Pages site
 // with its documents at the paths Layout chooses and a .nojekyll; the route
 // table, whose keys are those paths; pages-report.json, the gaps of each
@@ -322,18 +322,18 @@ type reportSite struct {
 // The route table keeps the contract's headers, so the folder also serves
 // and publishes exactly as a normal build does; the Pages paths are plain
 // files, so any static host can serve it.
-func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
-	laid := &build.Output{Files: slices.Clone(b.Files)}
+func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
+	laid := &output.Build{Files: slices.Clone(b.Files)}
 	gaps := make([][]Gap, len(b.Sites))
 	rep := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
 	for i, s := range b.Sites {
-		var files []build.Document
+		var files []output.Document
 		files, gaps[i] = Layout(s)
 		if err := checkPaths(s, files); err != nil {
 			return nil, err
 		}
-		laid.Sites = append(laid.Sites, &build.Site{Tenant: s.Tenant, Dir: s.Dir, Documents: files, Tools: s.Tools})
-		laid.Files = append(laid.Files, build.File{Path: path.Join(s.Dir, noJekyll)})
+		laid.Sites = append(laid.Sites, &output.Site{Tenant: s.Tenant, Dir: s.Dir, Documents: files, Tools: s.Tools})
+		laid.Files = append(laid.Files, output.File{Path: path.Join(s.Dir, noJekyll)})
 		routes, exact, _ := counts(s, gaps[i])
 		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: gaps[i]})
 	}
@@ -341,7 +341,7 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", ReportFile, err)
 	}
-	laid.Files = append(laid.Files, build.File{Path: ReportFile, Body: append(data, '\n')})
+	laid.Files = append(laid.Files, output.File{Path: ReportFile, Body: append(data, '\n')})
 	if err := laid.Write(ctx, out); err != nil {
 		return nil, err
 	}
@@ -351,7 +351,7 @@ func Write(ctx context.Context, b *build.Output, out string) ([][]Gap, error) {
 // checkPaths refuses a site whose Pages paths would overwrite one
 // another, or need a file where a folder must be: a card path such as
 // /tools.json is valid, but it is also where Pages serves the list.
-func checkPaths(s *build.Site, files []build.Document) error {
+func checkPaths(s *output.Site, files []output.Document) error {
 	owner := map[string]string{noJekyll: "the " + noJekyll + " file"}
 	for _, f := range files {
 		what := "route " + f.Route.Route

@@ -13,20 +13,21 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // pagesExample loads and compiles the example catalog.
-func pagesExample(t testing.TB) *build.Output {
+func pagesExample(t testing.TB) *output.Build {
 	t.Helper()
 	return buildtest.Example(t)
 }
 
 // pagesSite returns the site of tenant.
-func pagesSite(t testing.TB, b *build.Output, tenant string) *build.Site {
+func pagesSite(t testing.TB, b *output.Build, tenant string) *output.Site {
 	t.Helper()
 	s, err := b.Site(tenant)
 	if err != nil {
@@ -53,7 +54,7 @@ func TestPagesLayoutFiles(t *testing.T) {
 	for _, s := range b.Sites {
 		t.Run(s.Dir, func(t *testing.T) {
 			files, _ := Layout(s)
-			want := make([]build.Document, 0, len(s.Documents))
+			want := make([]output.Document, 0, len(s.Documents))
 			for _, d := range s.Documents {
 				d.Key = wantPagesPath(d.Route.Route, d.View)
 				want = append(want, d)
@@ -205,7 +206,7 @@ type pagesGapID struct{ Route, View, Kind string }
 
 // wantPagesGaps is every gap a site must get on Pages, in the order
 // Layout gives them, worked out from the documents alone.
-func wantPagesGaps(s *build.Site) []pagesGapID {
+func wantPagesGaps(s *output.Site) []pagesGapID {
 	want := []pagesGapID{{"*", "", "cors"}, {"*", "", "cache"}}
 	var standard, compact []pagesGapID
 	for _, d := range s.Documents {
@@ -383,7 +384,7 @@ func pagesNoLeftovers(t testing.TB, out string) {
 func TestWrite(t *testing.T) {
 	ctx := context.Background()
 	b := pagesExample(t)
-	b.Files = []build.File{{Path: "extra/notes.txt", Body: []byte("beside the sites\n")}}
+	b.Files = []output.File{{Path: "extra/notes.txt", Body: []byte("beside the sites\n")}}
 	out := filepath.Join(t.TempDir(), "site")
 	gaps, err := Write(ctx, b, out)
 	if err != nil {
@@ -393,7 +394,7 @@ func TestWrite(t *testing.T) {
 	tree := catalogtest.ReadTree(t, out)
 
 	want := map[string]string{}
-	wantTable := build.RouteTable{Format: build.RouteTableFormat, Sites: []build.SiteRoutes{}}
+	wantTable := output.RouteTable{Format: output.RouteTableFormat, Sites: []output.SiteRoutes{}}
 	wantReport := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
 	if len(gaps) != len(b.Sites) {
 		t.Fatalf("Write returned %d lists of gaps for %d sites", len(gaps), len(b.Sites))
@@ -404,7 +405,7 @@ func TestWrite(t *testing.T) {
 			t.Errorf("%s: gaps (-Layout +Write):\n%s", s.Dir, diff)
 		}
 		want[s.Dir+"/.nojekyll"] = ""
-		sr := build.SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []build.Route{}}
+		sr := output.SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []output.Route{}}
 		for _, f := range files {
 			want[s.Dir+"/"+f.Key] = string(f.Body.Bytes())
 			sr.Routes = append(sr.Routes, f.Route)
@@ -413,13 +414,13 @@ func TestWrite(t *testing.T) {
 		wantReport.Sites = append(wantReport.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: len(s.Documents), Exact: 0, Gaps: wantGaps})
 	}
 	want["extra/notes.txt"] = "beside the sites\n"
-	want[build.RouteTableFile] = tree[build.RouteTableFile]
+	want[output.RouteTableFile] = tree[output.RouteTableFile]
 	want[ReportFile] = tree[ReportFile]
 	if diff := cmp.Diff(want, tree); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 
-	rt, err := build.ReadRouteTable(context.Background(), out)
+	rt, err := output.ReadRouteTable(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -468,11 +469,11 @@ func TestWriteDeterministic(t *testing.T) {
 func TestWriteAtomic(t *testing.T) {
 	ctx := context.Background()
 	// withDocument is the example with one more document in its first site.
-	withDocument := func(route, contentType string) *build.Output {
+	withDocument := func(route, contentType string) *output.Build {
 		b := pagesExample(t)
 		s := b.Sites[0]
-		s.Documents = append(s.Documents, build.NewDocument(route, spec.ViewStandard, contentType, []byte("{}\n")))
-		build.SortDocuments(s.Documents)
+		s.Documents = append(s.Documents, output.NewDocument(route, spec.ViewStandard, contentType, content.New([]byte("{}\n"))))
+		output.SortDocuments(s.Documents)
 		return b
 	}
 	canceled, cancel := context.WithCancel(ctx)
@@ -480,7 +481,7 @@ func TestWriteAtomic(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		ctx     context.Context
-		build   *build.Output
+		build   *output.Build
 		wantErr string
 	}{
 		{
@@ -548,24 +549,24 @@ func TestWriteKeepsOtherFolders(t *testing.T) {
 }
 
 // pagesSmallSite is a site of one tool with every kind of gap.
-func pagesSmallSite() *build.Site {
-	docs := []build.Document{
-		build.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, []byte("{}\n")),
-		build.NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
-		build.NewDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, []byte("[{}]\n")),
-		build.NewDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, []byte(`{"tools":[{}]}`+"\n")),
-		build.NewDocument("/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
-		build.NewDocument("/tools/get_forecast", spec.ViewCompact, spec.ContentTypeJSON, []byte("{}\n")),
+func pagesSmallSite() *output.Site {
+	docs := []output.Document{
+		output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New([]byte("{}\n"))),
+		output.NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
+		output.NewDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("[{}]\n"))),
+		output.NewDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, content.New([]byte(`{"tools":[{}]}`+"\n"))),
+		output.NewDocument("/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
+		output.NewDocument("/tools/get_forecast", spec.ViewCompact, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
 	}
-	build.SortDocuments(docs)
-	return &build.Site{Dir: "public", Documents: docs, Tools: 1}
+	output.SortDocuments(docs)
+	return &output.Site{Dir: "public", Documents: docs, Tools: 1}
 }
 
 func TestWriteReport(t *testing.T) {
 	s := pagesSmallSite()
 	_, gaps := Layout(s)
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, []*build.Site{s}, [][]Gap{gaps}); err != nil {
+	if err := WriteReport(&buf, []*output.Site{s}, [][]Gap{gaps}); err != nil {
 		t.Fatal(err)
 	}
 	const front = "in a CDN or worker in front of Pages, "
@@ -600,14 +601,14 @@ func TestWriteReport(t *testing.T) {
 
 	// Without the headers every route lacks, the count says so.
 	buf.Reset()
-	if err := WriteReport(&buf, []*build.Site{s}, [][]Gap{gaps[2:]}); err != nil {
+	if err := WriteReport(&buf, []*output.Site{s}, [][]Gap{gaps[2:]}); err != nil {
 		t.Fatal(err)
 	}
 	if line := "  1 of 6 routes is served exactly as the contract says.\n"; !strings.Contains(buf.String(), line) {
 		t.Errorf("report without the gaps of every route lacks %q:\n%s", line, buf.String())
 	}
 
-	if err := WriteReport(&buf, []*build.Site{s}, nil); err == nil {
+	if err := WriteReport(&buf, []*output.Site{s}, nil); err == nil {
 		t.Error("WriteReport took no gaps for one site")
 	}
 }
@@ -679,8 +680,8 @@ func TestWriteReportExample(t *testing.T) {
 }
 
 func TestCheckPagesPathsMessage(t *testing.T) {
-	s := &build.Site{Dir: "public"}
-	files := []build.Document{{Route: build.Route{Route: "/a.json", View: spec.ViewStandard, Key: "a.json"}}, {Route: build.Route{Route: "/a.json/b.json", View: spec.ViewStandard, Key: "a.json/b.json"}}}
+	s := &output.Site{Dir: "public"}
+	files := []output.Document{{Route: output.Route{Route: "/a.json", View: spec.ViewStandard, Key: "a.json"}}, {Route: output.Route{Route: "/a.json/b.json", View: spec.ViewStandard, Key: "a.json/b.json"}}}
 	err := checkPaths(s, files)
 	if err == nil || !strings.Contains(err.Error(), "route /a.json is served at /a.json, which must be a folder for route /a.json/b.json") {
 		t.Errorf("checkPagesPaths: %v", err)

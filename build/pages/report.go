@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -99,7 +99,7 @@ func Limits(gaps ...[]Gap) []string {
 // Notes on deploying to Pages follow the sites. Every gap, route by route,
 // is in pages-report.json. gaps holds one slice per site, as Write returns
 // them.
-func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
+func WriteReport(w io.Writer, sites []*output.Site, gaps [][]Gap) error {
 	if len(sites) != len(gaps) {
 		return errors.New("pages report: one list of gaps per site is needed")
 	}
@@ -133,14 +133,14 @@ func WriteReport(w io.Writer, sites []*build.Site, gaps [][]Gap) error {
 		sb.WriteString(".\n")
 	}
 	sb.WriteString("Deploying to GitHub Pages:\n")
-	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + build.RouteTableFile + ".\n")
+	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + output.RouteTableFile + ".\n")
 	sb.WriteString("  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.\n")
 	if tenants {
 		sb.WriteString("  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n")
 	}
 	sb.WriteString("  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n")
 	sb.WriteString("  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n")
-	sb.WriteString("  Pages sends strong ETags of its own, not those of " + build.RouteTableFile + "; that is not a gap.\n")
+	sb.WriteString("  Pages sends strong ETags of its own, not those of " + output.RouteTableFile + "; that is not a gap.\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }

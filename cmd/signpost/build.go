@@ -16,6 +16,7 @@ import (
 	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/netlify"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/pages"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -147,7 +148,7 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 // writeSite writes b to out as the target lays it out: the Pages, Cloudflare
 // or Netlify layout, or the plain build. For a host's layout it returns the
 // printer of the host's report, what it cannot serve; nil otherwise.
-func writeSite(ctx context.Context, b *build.Output, t build.Target, out string) (func(io.Writer) error, error) {
+func writeSite(ctx context.Context, b *output.Build, t build.Target, out string) (func(io.Writer) error, error) {
 	switch {
 	case t.GitHubPages:
 		gaps, err := pages.Write(ctx, b, out)
@@ -162,9 +163,9 @@ func writeSite(ctx context.Context, b *build.Output, t build.Target, out string)
 	return nil, b.Write(ctx, out)
 }
 
-// outHint adds to a *build.NotReplaceableError what to give --out instead.
+// outHint adds to a *output.NotReplaceableError what to give --out instead.
 func outHint(err error) error {
-	var nr *build.NotReplaceableError
+	var nr *output.NotReplaceableError
 	switch {
 	case !errors.As(err, &nr):
 		return err
@@ -187,7 +188,7 @@ func targetNames(targets map[string]build.Target) string {
 	return strings.Join(names, ", ")
 }
 
-func printSummary(w io.Writer, out string, b *build.Output) error {
+func printSummary(w io.Writer, out string, b *output.Build) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SITE\tTOOLS\tDOCUMENTS\t/tools\t/tools?view=compact\tFOLDER")
 	for _, s := range b.Sites {
@@ -211,6 +212,6 @@ func printSummary(w io.Writer, out string, b *build.Output) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "route table: %s\n", filepath.ToSlash(filepath.Join(out, build.RouteTableFile)))
+	_, err := fmt.Fprintf(w, "route table: %s\n", filepath.ToSlash(filepath.Join(out, output.RouteTableFile)))
 	return err
 }

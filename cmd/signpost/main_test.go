@@ -21,7 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/s3test"
 	"github.com/signpost-dev/signpost/publish"
 )
@@ -59,7 +59,7 @@ func skewBuild(args []string) error {
 		return nil
 	}
 	ctx := context.Background()
-	rt, err := build.ReadRouteTable(ctx, out)
+	rt, err := output.ReadRouteTable(ctx, out)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func skewBuild(args []string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(out, build.RouteTableFile), append(table, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(out, output.RouteTableFile), append(table, '\n'), 0o644)
 }
 
 // TestScripts runs the end-to-end command tests in testdata/script. Each

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/publish/serve"
@@ -45,7 +46,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = catalogDir(args)
-			if !build.IsOutput(cmd.Context(), opts.Dir) {
+			if !output.IsBuild(cmd.Context(), opts.Dir) {
 				if err := checkCatalogDir("serve", opts.Dir); err != nil {
 					return err
 				}
@@ -76,7 +77,7 @@ SIGINT or SIGTERM stops the server gracefully.`,
 // flags that set what went wrong, and the diagnostics of an invalid catalog
 // on stdout.
 func serveError(stdout, stderr io.Writer, dir string, err error) error {
-	var te *build.TenantError
+	var te *output.TenantError
 	var invalid *serve.InvalidError
 	var origin *serve.OriginError
 	switch {
@@ -110,9 +111,9 @@ func reportRebuild(stderr io.Writer, dir string, r serve.Rebuild) {
 	}
 }
 
-// tenantHint adds to a *build.TenantError what to do with --tenant.
+// tenantHint adds to a *output.TenantError what to do with --tenant.
 func tenantHint(err error) error {
-	var te *build.TenantError
+	var te *output.TenantError
 	switch {
 	case !errors.As(err, &te):
 		return err

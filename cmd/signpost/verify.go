@@ -19,6 +19,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/conformance"
+	"github.com/signpost-dev/signpost/build/output"
 )
 
 // build --verify builds the catalog twice more, each time in a child process
@@ -60,7 +61,7 @@ var verifyVariants = []verifyVariant{
 // as this build would, and compares the three; it prints the report and
 // returns a reportedError when they differ. Every temporary folder is
 // removed before it returns.
-func verifyBuild(ctx context.Context, opts buildOptions, b *build.Output, t build.Target, stdout, stderr io.Writer) error {
+func verifyBuild(ctx context.Context, opts buildOptions, b *output.Build, t build.Target, stdout, stderr io.Writer) error {
 	tmp, err := os.MkdirTemp("", "signpost-verify-")
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
@@ -159,14 +160,14 @@ func verifyChild(ctx context.Context, exe, dir string, opts buildOptions, files 
 	cmd.Args[0] = "signpost"
 	cmd.Dir = cwd
 	cmd.Env = append(verifyEnviron(os.Environ()), "TZ="+v.tz, "LANG="+v.locale, "LC_ALL="+v.locale, "TMPDIR="+tmpdir)
-	var output limitedBuffer
-	cmd.Stdout, cmd.Stderr = &output, &output
+	var log limitedBuffer
+	cmd.Stdout, cmd.Stderr = &log, &log
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", fmt.Errorf("verify: the %s build took longer than %s", v.name, verifyTimeout)
 		}
-		return "", fmt.Errorf("verify: the %s build (TZ %s, locale %s) failed: %w\n%s", v.name, v.tz, v.locale, err, strings.TrimSpace(output.String()))
+		return "", fmt.Errorf("verify: the %s build (TZ %s, locale %s) failed: %w\n%s", v.name, v.tz, v.locale, err, strings.TrimSpace(log.String()))
 	}
 	return out, nil
 }
@@ -203,7 +204,7 @@ func catalogFiles(ctx context.Context, dir string) ([]catalogFile, error) {
 			return err
 		}
 		if d.IsDir() {
-			if p != "." && (d.Name() == ".git" || build.IsOutput(ctx, filepath.Join(dir, filepath.FromSlash(p)))) {
+			if p != "." && (d.Name() == ".git" || output.IsBuild(ctx, filepath.Join(dir, filepath.FromSlash(p)))) {
 				return fs.SkipDir
 			}
 			return nil

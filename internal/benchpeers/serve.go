@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
@@ -34,7 +34,7 @@ const servedTenant = "acme"
 // servedRoutes finds, in the served tenant's site of a build, /tools and
 // its first tool document.
 func servedRoutes(ctx context.Context, site string) (dir string, routes []served, err error) {
-	t, err := build.ReadRouteTable(ctx, site)
+	t, err := output.ReadRouteTable(ctx, site)
 	if err != nil {
 		return "", nil, err
 	}

@@ -8,19 +8,20 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // Compile loads and compiles the catalog folder dir, failing the test on
 // any error.
-func Compile(t testing.TB, dir string) *build.Output {
+func Compile(t testing.TB, dir string) *output.Build {
 	t.Helper()
 	return CompileEdited(t, dir, nil)
 }
 
 // CompileEdited is Compile with edit, when set, applied to the loaded
 // catalog before it is compiled.
-func CompileEdited(t testing.TB, dir string, edit func(*build.Catalog)) *build.Output {
+func CompileEdited(t testing.TB, dir string, edit func(*build.Catalog)) *output.Build {
 	t.Helper()
 	ctx := context.Background()
 	cat, diags := build.Load(ctx, dir)
@@ -43,7 +44,7 @@ func CompileEdited(t testing.TB, dir string, edit func(*build.Catalog)) *build.O
 }
 
 // Example compiles the bundled example catalog.
-func Example(t testing.TB) *build.Output {
+func Example(t testing.TB) *output.Build {
 	t.Helper()
 	return Compile(t, catalogtest.ExampleDir(t))
 }

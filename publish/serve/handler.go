@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
@@ -28,7 +28,7 @@ const gzipMin = 512
 // documents are held in memory and looked up by route, so no request path
 // ever reaches a filesystem.
 //
-// A gated site (build.Site.Access) answers only requests with a valid
+// A gated site (output.Site.Access) answers only requests with a valid
 // token for its tenant, signed with one of keys, as its edge does (see
 // package gate), and marks what it lets through private.
 type Handler struct {
@@ -46,7 +46,7 @@ type docKey struct{ route, view string }
 // values of its headers made once: a request for it allocates nothing in
 // the handler.
 type servedDoc struct {
-	route      build.Route
+	route      output.Route
 	body       []byte
 	gzipped    []byte // nil when compression does not pay
 	gzipETag   string
@@ -79,7 +79,7 @@ var ErrNoKeys = errors.New("the site is gated, and no key opens it")
 
 // NewHandler prepares the documents of one site for serving; keys open
 // the site when it is gated.
-func NewHandler(site *build.Site, keys gate.Keys) (*Handler, error) {
+func NewHandler(site *output.Site, keys gate.Keys) (*Handler, error) {
 	if _, ok := keys.Latest(site.Tenant); site.Access.Token && !ok {
 		return nil, fmt.Errorf("%s: %w: add a key for %s to the keys file", spec.SiteName(site.Tenant), ErrNoKeys, site.Tenant)
 	}

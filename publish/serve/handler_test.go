@@ -11,14 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
 // exampleServer serves the acme site of the example catalog on 127.0.0.1
 // with the handler signpost serve uses.
-func exampleServer(t testing.TB) (*httptest.Server, *build.Site) {
+func exampleServer(t testing.TB) (*httptest.Server, *output.Site) {
 	t.Helper()
 	b := buildtest.Example(t)
 	h, err := NewHandler(b.Sites[0], nil)
@@ -60,7 +60,7 @@ func do(t testing.TB, srv *httptest.Server, x exchange) (*http.Response, []byte)
 	return resp, body
 }
 
-func doc(s *build.Site, route, view string) build.Document {
+func doc(s *output.Site, route, view string) output.Document {
 	for _, d := range s.Documents {
 		if d.Route.Route == route && d.View == view {
 			return d
@@ -75,7 +75,7 @@ func TestHandlerRoutes(t *testing.T) {
 		path        string
 		status      int
 		contentType string
-		want        build.Document
+		want        output.Document
 	}{
 		{"/tools", 200, "application/json", doc(site, "/tools", spec.ViewStandard)},
 		{"/tools?view=compact", 200, "application/json", doc(site, "/tools", spec.ViewCompact)},
@@ -88,13 +88,13 @@ func TestHandlerRoutes(t *testing.T) {
 		{"/.well-known/ai-catalog.json", 200, "application/ai-catalog+json", doc(site, "/.well-known/ai-catalog.json", spec.ViewStandard)},
 		{"/.well-known/mcp/servers/com.example/weather.json", 200, "application/mcp-server+json", doc(site, "/.well-known/mcp/servers/com.example/weather.json", spec.ViewStandard)},
 		{"/.well-known/mcp/server-cards/com.example/weather.json", 200, "application/mcp-server-card+json", doc(site, "/.well-known/mcp/server-cards/com.example/weather.json", spec.ViewStandard)},
-		{"/tools/no_such_tool", 404, "application/json", build.Document{}},
-		{"/tools/no_such_tool?view=compact", 404, "application/json", build.Document{}},
-		{"/tools/", 404, "application/json", build.Document{}},
-		{"/tools.json", 404, "application/json", build.Document{}},
-		{"/tools/get_forecast.json", 404, "application/json", build.Document{}},
-		{"/tools/../routes.json", 404, "application/json", build.Document{}},
-		{"/", 404, "application/json", build.Document{}},
+		{"/tools/no_such_tool", 404, "application/json", output.Document{}},
+		{"/tools/no_such_tool?view=compact", 404, "application/json", output.Document{}},
+		{"/tools/", 404, "application/json", output.Document{}},
+		{"/tools.json", 404, "application/json", output.Document{}},
+		{"/tools/get_forecast.json", 404, "application/json", output.Document{}},
+		{"/tools/../routes.json", 404, "application/json", output.Document{}},
+		{"/", 404, "application/json", output.Document{}},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			resp, body := do(t, srv, exchange{path: tc.path})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -55,7 +56,7 @@ type Options struct {
 // replaced unless Err is set or Diagnostics has errors, in which case the
 // last good build stays served.
 type Rebuild struct {
-	// Err is why the catalog did not build; a *build.TenantError when the
+	// Err is why the catalog did not build; a *output.TenantError when the
 	// tenant no longer names one of its sites.
 	Err error
 	// Diagnostics are those of the catalog's declarations.
@@ -76,10 +77,10 @@ func (e *InvalidError) Error() string {
 
 // Run serves the site of opts.Tenant from opts.Dir on opts.Addr until ctx is
 // done, then shuts down gracefully. Besides errors of listening, reading and
-// building, it returns an error wrapping ErrBuiltSite, a *build.TenantError
+// building, it returns an error wrapping ErrBuiltSite, a *output.TenantError
 // when the tenant names no single site, or an *InvalidError.
 func Run(ctx context.Context, opts Options) error {
-	isBuild := build.IsOutput(ctx, opts.Dir)
+	isBuild := output.IsBuild(ctx, opts.Dir)
 	if isBuild && (opts.Watch || opts.Origin != "") {
 		return fmt.Errorf("%s is a built site: %w", opts.Dir, ErrBuiltSite)
 	}
@@ -132,7 +133,7 @@ func Run(ctx context.Context, opts Options) error {
 
 // openHandler prepares the site of tenant in the built site dir.
 func openHandler(ctx context.Context, dir, tenant string, keys gate.Keys) (*Handler, error) {
-	o, err := build.Open(ctx, dir)
+	o, err := output.Open(ctx, dir)
 	if err != nil {
 		return nil, err
 	}

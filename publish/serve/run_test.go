@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
@@ -50,7 +50,7 @@ func TestRunErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var te *build.TenantError
+	var te *output.TenantError
 	var ie *InvalidError
 	var oe *OriginError
 	for _, tc := range []struct {

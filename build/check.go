@@ -1,0 +1,177 @@
+package build
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// assignToolIDs gives derived toolIds to the tools recorded from MCP
+// servers; declared ones keep theirs.
+func (l *loader) assignToolIDs(ps []*pendingTool) {
+	explicit := map[string]bool{}
+	var claims []toolid.Claim
+	var derived []*pendingTool
+	for _, p := range ps {
+		if p.explicit {
+			explicit[p.tool.ToolID] = true
+		} else {
+			claims = append(claims, p.claim)
+			derived = append(derived, p)
+		}
+	}
+	for i, id := range toolid.Derive(claims, explicit) {
+		derived[i].tool.ToolID = id
+	}
+}
+
+// checkTools applies the rules that concern the tools together (toolIds,
+// tenants, groups, the catalog's size), and reports what prepare found in
+// each (see prepare).
+func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Config) {
+	first := map[string]*pendingTool{}
+	for _, p := range ps {
+		t := p.tool
+		if found := secrets.Find(t.ToolID); len(found) > 0 {
+			// Not the format's message, whose example would spell it out.
+			l.errorf(p.from("toolId"), "credential", "toolId %s: remove it; published documents are public", found[0].Reason)
+		} else if msg := toolid.Check(t.ToolID); msg != "" {
+			l.errorf(p.from("toolId"), "toolid-format", "%s", msg)
+		} else if q, dup := first[t.ToolID]; dup {
+			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.Pos(q.at.ptr))
+		} else {
+			first[t.ToolID] = p
+		}
+		if t.SafetyTier == spec.TierExec && t.Source != spec.SourceHostExtension {
+			l.errorf(p.from("safetyTier"), "exec-source", "safetyTier exec is only for source: host-extension (this tool's source is %s): use write, or declare the tool as a host extension", t.Source)
+		}
+		for i, tn := range t.Tenants {
+			switch {
+			case len(tenants) == 0:
+				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "tool is scoped to tenant %q but %s declares no tenants: add tenants: [%s] there, or drop the scope", tn, ConfigFile, tn)
+			case !tenants[tn]:
+				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, english.Some(sortedKeys(tenants), 8))
+			}
+		}
+	}
+	assignGroupKeys(ps)
+	if over := l.checkSizes(ps, c); over {
+		return
+	}
+	for _, p := range ps {
+		for _, f := range p.published {
+			l.errorf(f.at, f.rule, "%s", f.msg)
+		}
+		p.published = nil
+	}
+}
+
+// prepare applies the rules that concern each tool alone, and encodes the
+// schemas of each that fits the catalog's limits into it: the decoded
+// schemas are let go, and the tool holds what it publishes. What
+// checkPublished finds waits in the tool for checkTools, which reports it
+// unless the catalog is too large (see checkSizes).
+func (l *loader) prepare(ps []*pendingTool) {
+	limit := l.limits.ValueLimit()
+	for _, p := range ps {
+		t := p.tool
+		l.catalogueRules(p)
+		p.size, p.sizeAt, p.sizeOK = l.toolSize(p, limit)
+		// The sites hold each published tool at least twice, as a
+		// document and in a list: once that is over the build limit,
+		// checkSizes refuses the catalog, and nothing more is checked
+		// or encoded.
+		fits := p.sizeOK && !(t.Published() && l.encoded.Add(2*p.size) > l.limits.BuildLimit())
+		if fits {
+			p.published = l.checkPublished(p)
+			t.InputSchema = encodeSchema(p.input)
+			t.OutputSchema = encodeSchema(p.output)
+			if l.compact != nil && p.input != nil {
+				t.compactInput, t.compactOptions = encodeSchema(l.compact.Schema(p.input)), *l.compact
+			}
+		}
+		p.input, p.output, p.declaredInput = nil, nil, nil
+	}
+}
+
+// encodeSchema encodes a decoded schema as the descriptors publish it; nil
+// stays nil.
+func encodeSchema(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	return jsonenc.Append(nil, v)
+}
+
+// checkPublished checks the values a tool publishes: its schemas are valid,
+// self-contained JSON Schemas, and nothing carries credential material.
+func (l *loader) checkPublished(p *pendingTool) []finding {
+	var found []finding
+	t := p.tool
+	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
+		for _, s := range secrets.Find(f.value) {
+			found = append(found, finding{p.from(f.name), "credential", s.Reason + ": remove it; published documents are public"})
+		}
+		if mp := machinePath(f.value); mp != "" {
+			found = append(found, finding{p.from(f.name), "machine-path", fmt.Sprintf("%s holds the machine path %s: published documents say nothing of anybody's machine; write the path a user would see, such as ~/", f.name, mp)})
+		}
+	}
+	if !p.checkSchemas {
+		return found
+	}
+	for _, f := range []struct {
+		name   string
+		schema any
+	}{{"inputSchema", p.input}, {"outputSchema", p.output}} {
+		if f.schema == nil {
+			continue
+		}
+		at := p.from(f.name)
+		for _, pr := range SchemaProblems(l.valid, f.name, f.schema) {
+			found = append(found, finding{at.at(source.SplitPointer(pr.Pointer)...), pr.Rule, pr.Message})
+		}
+	}
+	return found
+}
+
+// SchemaProblem is one reason a tool's schema cannot be published.
+type SchemaProblem struct {
+	Pointer string // where in the schema, "" for the root
+	Rule    string // the diagnostic's rule
+	Message string
+}
+
+// SchemaProblems checks the inputSchema or outputSchema (field)
+// of a tool to publish: an object schema, valid for its dialect, whose
+// $refs resolve, and that holds no credential material. The loader and
+// signpost import mcp both use it, so that what one accepts the other does.
+func SchemaProblems(valid *schemas.Validator, field string, schema any) []SchemaProblem {
+	var out []SchemaProblem
+	if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
+		out = append(out, SchemaProblem{"", "schema-root", field + ` must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`})
+	}
+	for _, v := range valid.CheckSchema(schema) {
+		out = append(out, SchemaProblem{v.Pointer, "json-schema", field + ": " + v.Message})
+	}
+	for _, pr := range refs.Check(schema) {
+		out = append(out, SchemaProblem{pr.Pointer, "schema-ref", pr.Message})
+	}
+	// One problem per value: a schema finding (a default on a password
+	// property) says more than a pattern match on the same value.
+	found := map[string]bool{}
+	for _, s := range append(secrets.FindInSchema(schema), secrets.Find(schema)...) {
+		if !found[s.Pointer] {
+			found[s.Pointer] = true
+			out = append(out, SchemaProblem{s.Pointer, "credential", s.Reason + ": remove it; published documents are public"})
+		}
+	}
+	return out
+}

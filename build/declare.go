@@ -1,0 +1,387 @@
+package build
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/recorded"
+	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/suggest"
+	"github.com/signpost-dev/signpost/schemas"
+)
+
+// failedItems says which items of a declaration file failed its schema, as
+// their pointers (/tools/3, /mcp), so that the others can still be checked
+// and every problem shows at once. whole is true when a violation concerns
+// the file itself rather than one item.
+func failedItems(bad []string) (items map[string]bool, whole bool) {
+	items = map[string]bool{}
+	for _, p := range bad {
+		segs := source.SplitPointer(p)
+		switch {
+		case len(segs) >= 1 && (segs[0] == "mcp" || segs[0] == "openapi"):
+			items["/"+segs[0]] = true
+		case len(segs) >= 2:
+			items[source.Pointer(segs[:2])] = true
+		default:
+			return items, true
+		}
+	}
+	return items, false
+}
+
+// pendingTool is a tool being loaded, with where each of its published
+// values came from, so diagnostics can point at them.
+type pendingTool struct {
+	tool   *Tool
+	at     ref            // the declaration
+	origin map[string]ref // field name to the value it came from
+	// declared is set for a tool written out in a declaration file, whose
+	// own fields (ownField) are found at their keys in it, without an
+	// origin entry each: ten refs for each of 10,000 tools were megabytes.
+	declared     bool
+	explicit     bool         // toolId declared rather than derived
+	claim        toolid.Claim // for derived toolIds
+	checkSchemas bool         // false for a recorded tool hidden by classify
+	keyArgument  string       // the declared idempotencyKey
+	// input and output are the decoded schemas, until prepare encodes
+	// them into the tool; declaredInput is the input schema as declared,
+	// when the published one is a copy with reserved arguments added.
+	input, output, declaredInput any
+	// size is the least size of the tool's descriptor; when it passes the
+	// value limit, sizeOK is false and sizeAt is the value that carried
+	// it past (see toolSize).
+	size   int64
+	sizeAt ref
+	sizeOK bool
+	// published is what checkPublished found, reported once the catalog
+	// is known to fit its limits.
+	published []finding
+}
+
+// finding is a problem found before it can be known whether to report it.
+type finding struct {
+	at        ref
+	rule, msg string
+}
+
+// from is where the tool's field came from, or the declaration itself when
+// the field was not written (a default).
+func (p *pendingTool) from(field string) ref {
+	if r, ok := p.origin[field]; ok {
+		return r
+	}
+	if p.declared && ownField(field) {
+		return p.at.at(field)
+	}
+	return p.at
+}
+
+// ownField reports whether a declared tool's field is reported at its own
+// key, rather than at the declaration as a whole.
+func ownField(field string) bool {
+	switch field {
+	case "toolId", "name", "title", "description", "safetyTier", "tenants", "server",
+		"group", "idempotencyKey", "irreversible", "responseSensitivity":
+		return true
+	}
+	return false
+}
+
+// loadDeclarations declares the tools and servers of a declaration file's
+// value v: the whole file's, or one part's (see source.Part).
+func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) declared {
+	top := ref{src: src}
+	var d declared
+	if v == nil {
+		l.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
+		return d
+	}
+	failed, whole := failedItems(l.validate("declarations", top, v))
+	if whole {
+		return d
+	}
+	m := v.(map[string]any)
+	// A tool that failed is checked all the same, where the schema had
+	// nothing against it (see report).
+	for i, v := range arr(m, "tools") {
+		if tm, ok := v.(map[string]any); ok {
+			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), tm))
+		}
+	}
+	if imp, ok := m["mcp"].(map[string]any); ok && !failed["/mcp"] {
+		d.mcp = l.importMCP(top.at("mcp"), imp)
+	}
+	if imp, ok := m["openapi"].(map[string]any); ok && !failed["/openapi"] {
+		d.openapi = l.importOpenAPI(top.at("openapi"), imp)
+	}
+	for i, v := range arr(m, "servers") {
+		at := top.at("servers", strconv.Itoa(part.Offset("servers")+i))
+		if failed[at.ptr] || !l.serverFits(at, v) {
+			continue
+		}
+		s, problems := discovery.Decode(v.(map[string]any))
+		for _, p := range problems {
+			l.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
+		}
+		d.servers = append(d.servers, pendingServer{server: s, at: at})
+	}
+	return d
+}
+
+func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
+	t := &Tool{
+		ToolID:       str(m, "toolId"),
+		Name:         str(m, "name"),
+		Title:        strings.TrimSpace(str(m, "title")),
+		Description:  strings.TrimSpace(str(m, "description")),
+		Source:       str(m, "source"),
+		Server:       str(m, "server"),
+		SafetyTier:   str(m, "safetyTier"),
+		ReplayPolicy: str(m, "replayPolicy"),
+		Egress:       str(m, "egress"),
+		Status:       cmp.Or(str(m, "status"), StatusActive),
+		Tenants:      strs(m, "tenants"),
+	}
+	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}}
+	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])
+	if v, ok := m["outputSchema"]; ok {
+		p.output, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), v)
+	}
+	if p.input == nil {
+		p.input = map[string]any{"type": "object"}
+	}
+	l.catalogueFields(p, m)
+	if t.Name != "" && t.Source == spec.SourceHostExtension {
+		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
+	}
+	return p
+}
+
+// schemaValue resolves an inputSchema or outputSchema declaration: an inline
+// schema, or {file: PATH} naming a JSON file relative to the declaring file.
+func (l *loader) schemaValue(at ref, v any) (any, ref) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, at
+	}
+	file, isFile := m["file"].(string)
+	if !isFile || len(m) != 1 {
+		return m, at
+	}
+	src := l.readJSON(at.at("file"), file)
+	if src == nil {
+		return nil, at
+	}
+	return src.Value, ref{src: src}
+}
+
+// readJSON reads a JSON file named by a declaration, relative to the
+// declaring file, and reports why it cannot when it cannot.
+func (l *loader) readJSON(at ref, name string) *source.File {
+	rel, msg := l.resolvePath(at.src.Rel, name)
+	if msg != "" {
+		l.errorf(at, "file", "%s", msg)
+		return nil
+	}
+	l.mu.Lock()
+	src, seen := l.sources[rel]
+	l.mu.Unlock()
+	if seen {
+		return src
+	}
+	data, err := l.readFile(rel)
+	if err != nil {
+		l.errorf(at, "file", "cannot read %s: %v", name, err)
+		return nil
+	}
+	src, ps := source.ParseJSON(l.display(rel), rel, data)
+	l.problems(src, ps)
+	if len(ps) > 0 {
+		src = nil
+	}
+	l.mu.Lock()
+	l.sources[rel] = src
+	l.mu.Unlock()
+	return src
+}
+
+// resolvePath turns a path written in the file from into a path inside the
+// catalog folder, or explains why it cannot be used.
+func (l *loader) resolvePath(from, name string) (string, string) {
+	rel, msg := resolveInside(from, name)
+	if msg == "" && !isJSONFile(rel) {
+		return "", fmt.Sprintf("file %q is not a .json file", name)
+	}
+	return rel, msg
+}
+
+// resolveInside turns a path written in the file from into a path inside
+// the catalog folder, or explains why it cannot be used.
+func resolveInside(from, name string) (string, string) {
+	if name == "" {
+		return "", "file path is empty"
+	}
+	if path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
+		return "", fmt.Sprintf("file %q is an absolute path: name it relative to %s", name, path.Base(from))
+	}
+	rel := path.Join(path.Dir(from), filepath.ToSlash(name))
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return "", fmt.Sprintf("file %q is outside the catalog folder: keep schemas and recordings inside it", name)
+	}
+	return rel, ""
+}
+
+func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
+	from := str(m, "from")
+	src := l.readJSON(at.at("from"), from)
+	if src == nil {
+		return nil
+	}
+	recorded, msg := recorded.Tools(src.Value)
+	if msg != "" {
+		l.errorf(ref{src: src}, "mcp-recording", "%s", msg)
+		return nil
+	}
+	server := str(m, "server")
+	prefix := str(m, "toolIdPrefix")
+	tenants := strs(m, "tenants")
+	defaults, _ := m["default"].(map[string]any)
+	classify, _ := m["classify"].(map[string]any)
+
+	seen := map[string]ref{}
+	var out []*pendingTool
+	for _, rt := range recorded {
+		rat := ref{src: src, ptr: rt.Pointer}
+		name, _ := rt.Object["name"].(string)
+		if name == "" {
+			l.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
+			continue
+		}
+		if first, dup := seen[name]; dup {
+			l.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.Pos(first.ptr))
+			continue
+		}
+		seen[name] = rat.at("name")
+		cls, classified := classify[name].(map[string]any)
+		cat := at.at("classify", name)
+		// pick takes a field from the tool's classification, else from the
+		// import's defaults, else the fallback.
+		pick := func(field, fallback string) string {
+			return cmp.Or(str(cls, field), str(defaults, field), fallback)
+		}
+		t := &Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
+		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name"), "server": at.at("server")}}
+		// Safety comes from the declaration only: the server's annotations
+		// are its own claims, and an unclassified tool is a write.
+		t.SafetyTier, p.origin["safetyTier"] = spec.TierWrite, at
+		if classified {
+			if v := str(cls, "safetyTier"); v != "" {
+				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
+			}
+		}
+		t.ReplayPolicy = pick("replayPolicy", spec.ReplayUnsafe)
+		t.Egress = pick("egress", spec.EgressInternet)
+		t.Status = pick("status", StatusActive)
+		if v := strs(cls, "tenants"); v != nil {
+			t.Tenants = v
+			p.origin["tenants"] = cat.at("tenants")
+		} else if tenants != nil {
+			p.origin["tenants"] = at.at("tenants")
+		}
+		t.Title = strings.TrimSpace(cmp.Or(str(cls, "title"), str(rt.Object, "title")))
+		p.origin["title"] = rat.at("title")
+		if str(cls, "title") != "" {
+			p.origin["title"] = cat.at("title")
+		}
+		t.Description = strings.TrimSpace(cmp.Or(str(cls, "description"), str(rt.Object, "description")))
+		p.origin["description"] = rat.at("description")
+		if str(cls, "description") != "" {
+			p.origin["description"] = cat.at("description")
+		}
+		if id := str(cls, "toolId"); id != "" {
+			t.ToolID, p.explicit = id, true
+			p.origin["toolId"] = cat.at("toolId")
+		} else {
+			p.claim = toolid.ClaimFor(prefix, server, name)
+			p.origin["toolId"] = rat.at("name")
+		}
+		// A hidden recorded tool is left out before its schemas are
+		// checked: hiding is how a catalog leaves out a broken upstream tool.
+		p.checkSchemas = t.Status != StatusHidden
+		if p.checkSchemas && t.Description == "" {
+			l.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
+		}
+		if p.checkSchemas {
+			p.input, p.origin["inputSchema"] = l.recordedSchema(rat, rt.Object, "inputSchema", name, true)
+			p.output, p.origin["outputSchema"] = l.recordedSchema(rat, rt.Object, "outputSchema", name, false)
+		}
+		out = append(out, p)
+	}
+	for _, name := range sortedKeys(classify) {
+		if _, ok := seen[name]; !ok {
+			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
+		}
+	}
+	return out
+}
+
+// recordedSchema takes an MCP tool's input or output schema as recorded.
+// A schema without a type gets "type": "object" (MCP arguments and
+// structured results are always objects), with a warning.
+func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
+	at := rat.at(field)
+	m, kind := recorded.Schema(obj, field)
+	switch kind {
+	case recorded.Absent:
+		if required {
+			l.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
+			return map[string]any{"type": "object"}, at
+		}
+		return nil, at
+	case recorded.NotObject:
+		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
+		return nil, at
+	case recorded.Untyped:
+		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
+	}
+	return m, at
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func arr(m map[string]any, k string) []any {
+	a, _ := m[k].([]any)
+	return a
+}
+
+func strs(m map[string]any, k string) []string {
+	a, ok := m[k].([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(a))
+	for _, v := range a {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

@@ -1,0 +1,318 @@
+package output
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/internal/atomicfile"
+)
+
+// RouteTableFile is the route table's name in a build output folder.
+const RouteTableFile = "routes.json"
+
+// RouteTableFormat is the version of the route table's layout.
+const RouteTableFormat = 1
+
+// RouteTable lists, for every site of a build, every route with its object
+// and headers. Serving and publishing need nothing else from a build.
+type RouteTable struct {
+	Format int          `json:"format"`
+	Sites  []SiteRoutes `json:"sites"`
+}
+
+// SiteRoutes is the part of the route table for one site.
+type SiteRoutes struct {
+	Tenant string `json:"tenant"`
+	Dir    string `json:"dir"`
+	// Origin is the origin the site's documents name.
+	Origin string `json:"origin,omitempty"`
+	// Access is present for a gated site.
+	Access *gate.Access `json:"access,omitempty"`
+	Routes []Route      `json:"routes"`
+}
+
+// RouteTable returns the build's route table.
+func (b *Build) RouteTable() RouteTable {
+	rt := RouteTable{Format: RouteTableFormat, Sites: []SiteRoutes{}}
+	for _, s := range b.Sites {
+		sr := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Origin: s.Origin, Routes: make([]Route, 0, len(s.Documents))}
+		if s.Access != (gate.Access{}) {
+			sr.Access = &s.Access
+		}
+		for _, d := range s.Documents {
+			sr.Routes = append(sr.Routes, d.Route)
+		}
+		rt.Sites = append(rt.Sites, sr)
+	}
+	return rt
+}
+
+// Write writes the build to the folder out, atomically: everything goes to
+// a temporary folder beside out, which replaces out only once complete. A
+// failed Write leaves out as it was. out must be missing, empty, or a
+// previous build (it holds a route table): Write never replaces a folder it
+// did not create.
+func (b *Build) Write(ctx context.Context, out string) error {
+	files := b.Files
+	for _, s := range b.Sites {
+		for _, d := range s.Documents {
+			files = append(files, File{Path: path.Join(s.Dir, d.Key), Parts: d.Body.Parts()})
+		}
+	}
+	table, err := b.routeTableFile()
+	if err != nil {
+		return err
+	}
+	return writeTree(ctx, out, append(files, table))
+}
+
+// routeTableFile is the route table as Write writes it: as
+// json.MarshalIndent writes RouteTable, with a newline. The routes, tens
+// of thousands in a large build, are written here into one buffer of
+// about their size, instead of into encoding/json's, which grows by
+// doubling, and then again by indenting it.
+func (b *Build) routeTableFile() (File, error) {
+	n := 64
+	for _, s := range b.Sites {
+		n += 256
+		for _, d := range s.Documents {
+			r := d.Route
+			n += 200 + len(r.Route) + len(r.View) + len(r.Key) + len(r.ContentType) + len(r.CacheControl) + len(r.ETag) + len(r.SHA256)
+		}
+	}
+	out := make([]byte, 0, n)
+	out = strconv.AppendInt(append(out, "{\n  \"format\": "...), RouteTableFormat, 10)
+	out = append(out, ",\n  \"sites\": ["...)
+	for i, s := range b.Sites {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		// The site's members but its routes, then the routes in its "[]".
+		head := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Origin: s.Origin, Routes: []Route{}}
+		if s.Access != (gate.Access{}) {
+			head.Access = &s.Access
+		}
+		h, err := json.MarshalIndent(head, "    ", "  ")
+		if err != nil {
+			return File{}, fmt.Errorf("write %s: %w", RouteTableFile, err)
+		}
+		open := bytes.LastIndex(h, []byte("[]")) + 1
+		out = append(append(out, "\n    "...), h[:open]...)
+		for j, d := range s.Documents {
+			if j > 0 {
+				out = append(out, ',')
+			}
+			out = appendRoute(out, d.Route)
+		}
+		if len(s.Documents) > 0 {
+			out = append(out, "\n      "...)
+		}
+		out = append(out, h[open:]...)
+	}
+	if len(b.Sites) > 0 {
+		out = append(out, "\n  "...)
+	}
+	return File{Path: RouteTableFile, Body: append(out, "]\n}\n"...)}, nil
+}
+
+// appendRoute appends r as an element of a site's routes in the route
+// table file.
+func appendRoute(b []byte, r Route) []byte {
+	for i, f := range [...]struct{ name, value string }{
+		{"route", r.Route}, {"view", r.View}, {"key", r.Key}, {"contentType", r.ContentType},
+		{"cacheControl", r.CacheControl}, {"etag", r.ETag}, {"sha256", r.SHA256},
+	} {
+		if i == 0 {
+			b = append(b, "\n        {"...)
+		}
+		b = append(append(append(b, "\n          \""...), f.name...), "\": "...)
+		if strings.ContainsAny(f.value, "<>&") {
+			// Escaped for HTML, as json.MarshalIndent escapes them.
+			v, _ := json.Marshal(f.value)
+			b = append(append(b, v...), ',')
+		} else {
+			b = append(jsonenc.AppendString(b, f.value), ',')
+		}
+	}
+	b = strconv.AppendInt(append(b, "\n          \"size\": "...), r.Size, 10)
+	return append(b, "\n        }"...)
+}
+
+// writeTree writes files as the folder out, atomically (see
+// atomicfile.WriteDir), once out is known to be replaceable.
+func writeTree(ctx context.Context, out string, files []File) error {
+	if err := checkReplaceable(out); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteDir(ctx, out, files); err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return err
+		}
+		return fmt.Errorf("write build: %w", err)
+	}
+	return nil
+}
+
+// NotReplaceableError is the error of a write whose output folder is not
+// one a build may replace: a file, or a folder that holds something other
+// than a signpost build. Write never replaces a folder it did not create,
+// so that a mistyped output folder cannot wipe out a source tree.
+type NotReplaceableError struct {
+	Dir string
+	// File is set when Dir is a file rather than a non-empty folder.
+	File bool
+}
+
+func (e *NotReplaceableError) Error() string {
+	if e.File {
+		return fmt.Sprintf("write build: %s exists and is not a folder", e.Dir)
+	}
+	return fmt.Sprintf("write build: %s is not empty and holds no %s, so it is not a signpost build", e.Dir, RouteTableFile)
+}
+
+// checkReplaceable returns a *NotReplaceableError unless out is missing, an
+// empty folder or a previous build.
+func checkReplaceable(out string) error {
+	fi, err := os.Stat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("write build: %w", err)
+	}
+	if !fi.IsDir() {
+		return &NotReplaceableError{Dir: out, File: true}
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return fmt.Errorf("write build: %w", err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, RouteTableFile)); err != nil {
+		return &NotReplaceableError{Dir: out}
+	}
+	return nil
+}
+
+// ReadRouteTable reads the route table of the build output folder dir.
+func ReadRouteTable(ctx context.Context, dir string) (*RouteTable, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(dir, RouteTableFile))
+	if err != nil {
+		return nil, fmt.Errorf("read route table: %w (is %s a signpost build? run `signpost build` first)", err, dir)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var rt RouteTable
+	if err := dec.Decode(&rt); err != nil {
+		return nil, fmt.Errorf("read route table %s: %w", filepath.Join(dir, RouteTableFile), err)
+	}
+	if rt.Format != RouteTableFormat {
+		return nil, fmt.Errorf("read route table %s: format %d, this signpost reads format %d: rebuild the site", filepath.Join(dir, RouteTableFile), rt.Format, RouteTableFormat)
+	}
+	return &rt, nil
+}
+
+// IsOutput reports whether dir is a build output folder (it holds a route
+// table) rather than a catalog folder.
+func IsBuild(ctx context.Context, dir string) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, RouteTableFile))
+	return err == nil
+}
+
+// Open reads the build output folder dir: its route table, and every object
+// the table names, checked to be present, inside the folder, and of the
+// recorded size and SHA-256. A folder that fails the check was changed after
+// the build, or the build was interrupted; it must not be served or
+// published. The result holds the sites' documents, not the Files beside
+// them, so that serving or comparing a built site starts from exactly what
+// was built and reviewed.
+func Open(ctx context.Context, dir string) (*Build, error) {
+	rt, err := ReadRouteTable(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open site: %w", err)
+	}
+	defer root.Close()
+	b := &Build{}
+	for _, sr := range rt.Sites {
+		docs := make([]Document, 0, len(sr.Routes))
+		for _, r := range sr.Routes {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			key := path.Join(sr.Dir, r.Key)
+			data, err := root.ReadFile(filepath.FromSlash(key))
+			if err != nil {
+				return nil, fmt.Errorf("open site: route %s: %w (rebuild the site)", r.Route, err)
+			}
+			sum := sha256.Sum256(data)
+			if int64(len(data)) != r.Size || hex.EncodeToString(sum[:]) != r.SHA256 {
+				return nil, fmt.Errorf("open site: %s changed since the build (size %d, route table says %d): rebuild the site", key, len(data), r.Size)
+			}
+			docs = append(docs, Document{Route: r, Body: content.New(data)})
+		}
+		s := &Site{Tenant: sr.Tenant, Dir: sr.Dir, Origin: sr.Origin, Documents: docs}
+		if sr.Access != nil {
+			s.Access = *sr.Access
+		}
+		b.Sites = append(b.Sites, s)
+	}
+	return b, nil
+}
+
+// Site returns the site of tenant: the only site when tenant is empty and
+// the build has one, or the tenant's. The error is a *TenantError.
+func (b *Build) Site(tenant string) (*Site, error) {
+	var tenants []string
+	for _, s := range b.Sites {
+		if s.Tenant == tenant && (tenant != "" || len(b.Sites) == 1) {
+			return s, nil
+		}
+		tenants = append(tenants, s.Tenant)
+	}
+	return nil, &TenantError{Tenant: tenant, Tenants: tenants}
+}
+
+// TenantError is the error of Output.Site: tenant names no single site of the
+// build.
+type TenantError struct {
+	Tenant  string   // the tenant asked for, "" for none
+	Tenants []string // the build's tenants, [""] for a build without tenants
+}
+
+func (e *TenantError) Error() string {
+	switch {
+	case e.Tenant == "" && len(e.Tenants) > 1:
+		return fmt.Sprintf("the build has one site per tenant (%s): choose one", strings.Join(e.Tenants, ", "))
+	case len(e.Tenants) == 1 && e.Tenants[0] == "":
+		return "the build has no tenants"
+	case len(e.Tenants) == 0:
+		return "the build has no sites"
+	}
+	return fmt.Sprintf("no tenant %q in the build: it has %s", e.Tenant, strings.Join(e.Tenants, ", "))
+}

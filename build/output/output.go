@@ -1,0 +1,125 @@
+// Package output is the format of a build: the documents of each site,
+// with the route, object key and headers each is served with, and the
+// build output folder that holds them, written whole with its route table
+// (Build.Write) and read back verified (Open). Serving and publishing need
+// nothing else from a build.
+package output
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/atomicfile"
+)
+
+// Route is one entry of the route table: a logical route of the HTTP
+// contract, the object that answers it, and the headers it is served with.
+type Route struct {
+	Route        string `json:"route"`
+	View         string `json:"view"`
+	Key          string `json:"key"`
+	ContentType  string `json:"contentType"`
+	CacheControl string `json:"cacheControl"`
+	ETag         string `json:"etag"`
+	SHA256       string `json:"sha256"`
+	Size         int64  `json:"size"`
+}
+
+// Document is one file of a built site.
+type Document struct {
+	Route
+	Body content.Body
+}
+
+// Site is the complete site of one tenant, or of the catalog when it
+// declares no tenants.
+type Site struct {
+	Tenant string
+	// Dir is the site's folder inside the build output.
+	Dir string
+	// Origin is the origin the site's documents name.
+	Origin string
+	// Access is who may read the site: everyone, or only the holders of a
+	// token for its tenant.
+	Access gate.Access
+	// Documents are sorted by route, then view.
+	Documents []Document
+	// Tools counts the tools the site publishes.
+	Tools int
+	// Tokens are the measured token costs of the site's tools, summed: the
+	// tokens of its lists' entries (zero for a site read back by Open).
+	Tokens Tokens
+}
+
+// Build is a compiled catalog: one site of documents per tenant and the
+// files beside them, as build.Compile makes it and Open reads it back.
+type Build struct {
+	Sites []*Site
+	// Files are written beside the sites and the route table, never
+	// published as documents: the CloudFront Functions of an S3 target.
+	Files []File
+}
+
+// File is a file of the build output outside the sites: its Path is
+// slash-separated and relative to the output folder.
+type File = atomicfile.File
+
+// SortDocuments orders documents by route, then view, as a Site holds them.
+func SortDocuments(docs []Document) {
+	slices.SortFunc(docs, func(a, b Document) int {
+		if c := strings.Compare(a.Route.Route, b.Route.Route); c != 0 {
+			return c
+		}
+		return strings.Compare(a.View, b.View)
+	})
+}
+
+// NewDocument makes the document that answers route in view, with its
+// size, SHA-256 and ETag. Its object key is the route without its leading
+// slash, except for the tool catalog, whose keys spec.ToolKey and
+// spec.ListKey choose.
+func NewDocument(route, view, contentType string, body content.Body) Document {
+	key := strings.TrimPrefix(route, "/")
+	switch {
+	case route == spec.RouteTools:
+		key = spec.ListKey(view)
+	default:
+		if id, ok := spec.ToolIDOf(route); ok {
+			key = spec.ToolKey(id, view)
+		}
+	}
+	hexSum := body.SHA256()
+	return Document{
+		Route: Route{
+			Route:        route,
+			View:         view,
+			Key:          key,
+			ContentType:  contentType,
+			CacheControl: spec.CacheControl,
+			ETag:         `"` + hexSum[:32] + `"`,
+			SHA256:       hexSum,
+			Size:         body.Len(),
+		},
+		Body: body,
+	}
+}
+
+// Bytes counts the bytes of the site's documents of one route and view.
+func (s *Site) Bytes(route, view string) int64 {
+	for _, d := range s.Documents {
+		if d.Route.Route == route && d.View == view {
+			return d.Size
+		}
+	}
+	return 0
+}
+
+// Tokens are the measured token costs of a tool's descriptors, in
+// tokens.Encoding.
+type Tokens struct {
+	Standard int `json:"standard"`
+	Compact  int `json:"compact,omitempty"`
+}
