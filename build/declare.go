@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/recorded"
@@ -193,26 +194,37 @@ func (l *loader) readJSON(at ref, name string) *source.File {
 		l.errorf(at, "file", "%s", msg)
 		return nil
 	}
+	// Read once, however many declarations name it at the same time: the
+	// tools that share a schema file share its value.
 	l.mu.Lock()
-	src, seen := l.sources[rel]
+	f := l.sources[rel]
+	if f == nil {
+		f = &jsonFile{}
+		l.sources[rel] = f
+	}
 	l.mu.Unlock()
-	if seen {
-		return src
+	f.once.Do(func() {
+		var data []byte
+		if data, f.err = l.readFile(rel); f.err != nil {
+			return
+		}
+		src, ps := source.ParseJSON(l.display(rel), rel, data)
+		l.problems(src, ps)
+		if len(ps) == 0 {
+			f.src = src
+		}
+	})
+	if f.err != nil {
+		l.errorf(at, "file", "cannot read %s: %v", name, f.err)
 	}
-	data, err := l.readFile(rel)
-	if err != nil {
-		l.errorf(at, "file", "cannot read %s: %v", name, err)
-		return nil
-	}
-	src, ps := source.ParseJSON(l.display(rel), rel, data)
-	l.problems(src, ps)
-	if len(ps) > 0 {
-		src = nil
-	}
-	l.mu.Lock()
-	l.sources[rel] = src
-	l.mu.Unlock()
-	return src
+	return f.src
+}
+
+// jsonFile is a JSON file that declarations name, read once.
+type jsonFile struct {
+	once sync.Once
+	src  *source.File // nil when it cannot be read or parsed
+	err  error        // why it cannot be read
 }
 
 // resolvePath turns a path written in the file from into a path inside the

@@ -55,6 +55,24 @@ func TestLimitSharedSchema(t *testing.T) {
 		`tools.yaml:2:5: the /tools list would be at least 86 MiB, larger than limits.document in signpost.yaml (64 MiB); the largest of its tools, "tool_0000", is 22 KiB, and 4000 tools use its input schema, shared.json: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
 }
 
+// TestSharedSchemaReadOnce: a schema file that files declared at the same
+// time name is read once, and its tools share it: the message counts them
+// all.
+func TestSharedSchemaReadOnce(t *testing.T) {
+	files := sharedSchema(0, 4<<10)
+	files["signpost.yaml"] = testConfig + "limits: {document: 100kB}\n"
+	for i := range 40 {
+		files[fmt.Sprintf("tools/%02d.yaml", i)] = "tools:\n" + tool("toolId", fmt.Sprintf("tool_%04d", i), "inputSchema", "{file: ../shared.json}")
+	}
+	delete(files, "tools.yaml")
+	for range 5 {
+		_, got := loadDiags(t, files)
+		if len(got) != 1 || !strings.Contains(got[0], "and 40 tools use its input schema, shared.json") {
+			t.Fatalf("diagnostics:\n%s\nwant one that counts the 40 tools of shared.json", strings.Join(got, "\n"))
+		}
+	}
+}
+
 func TestLimitsSettable(t *testing.T) {
 	files := sharedSchema(40, 4<<10)
 	tests := []struct {

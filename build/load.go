@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -56,7 +55,7 @@ const partSize = 256 << 10
 // load is Load, with large files parsed in parts when split is set. whole
 // is set when they must be parsed whole: nothing else it returns is valid.
 func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diagnostics, whole bool) {
-	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*source.File{}, bad: map[*source.File][]string{}}
+	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, bad: map[*source.File][]string{}}
 	cat = l.load()
 	// A canceled load may leave parses running (see load): what they
 	// report from now on is dropped.
@@ -106,7 +105,7 @@ type loader struct {
 	mu      sync.Mutex
 	diags   Diagnostics
 	closed  bool                      // Load has returned
-	sources map[string]*source.File   // JSON files by rel path, read once
+	sources map[string]*jsonFile      // JSON files by rel path, read once
 	limits  Limits                    // from signpost.yaml
 	compact *compact.Options          // the compact view's, when signpost.yaml turns it on
 	sizes   size.Meter                // sizes of schemas, measured once
@@ -234,10 +233,13 @@ func (l *loader) load() *Catalog {
 	// The values of the files that failed a schema rule, kept for the
 	// reports (see report), and of the JSON files that declarations name
 	// are done with.
-	for _, src := range slices.Concat(l.kept, slices.Collect(maps.Values(l.sources))) {
-		if src != nil { // a JSON file that failed to parse
-			l.unload(src)
+	for _, f := range l.sources {
+		if f.src != nil {
+			l.unload(f.src)
 		}
+	}
+	for _, src := range l.kept {
+		l.unload(src)
 	}
 	return cat
 }
