@@ -138,13 +138,12 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	cat = &rest // from here on, without the originals
 	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 
-	bodies := make([][]byte, len(tools))
+	c := &compiledTools{bodies: make([][]byte, len(tools)), docs: make([]output.Document, len(tools))}
 	entries := make([][][]byte, len(tools)) // of the tool catalogue, as parts
 	costs := make([]output.Tokens, len(tools))
-	var compact [][]byte
 	compactOpts := cat.Config.compactOptions()
 	if cat.Config.CompactView {
-		compact = make([][]byte, len(tools))
+		c.compact, c.compactDocs = make([][]byte, len(tools)), make([]output.Document, len(tools))
 	}
 	// Descriptors are encoded into reused scratch buffers, then copied once
 	// into slices of their exact size.
@@ -159,28 +158,32 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			scratch := scratchBuffers.Get().(*[]byte)
 			defer scratchBuffers.Put(scratch)
 			var input, response span
+			route := spec.ToolRoute(t.ToolID)
 			*scratch, input, response = appendDescriptor((*scratch)[:0], t)
-			if err := lim.document(spec.ToolRoute(t.ToolID), len(*scratch)); err != nil {
+			if err := lim.document(route, len(*scratch)); err != nil {
 				return err
 			}
-			bodies[i] = encoded(*scratch)
-			if compact != nil {
+			body := encoded(*scratch)
+			c.bodies[i] = body
+			// Every site that shows the tool serves these documents: made
+			// once, their keys and hashes shared.
+			c.docs[i] = output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, content.New(document(body)))
+			var compactDoc []byte
+			if c.compact != nil {
 				*scratch = appendCompactDescriptor((*scratch)[:0], t, compactOpts)
-				if err := lim.document(spec.ToolRoute(t.ToolID)+"?view="+spec.ViewCompact, len(*scratch)); err != nil {
+				if err := lim.document(route+"?view="+spec.ViewCompact, len(*scratch)); err != nil {
 					return err
 				}
-				compact[i] = encoded(*scratch)
+				c.compact[i] = encoded(*scratch)
+				compactDoc = document(c.compact[i])
+				c.compactDocs[i] = output.NewDocument(route, spec.ViewCompact, spec.ContentTypeJSON, content.New(compactDoc))
 			}
-			var c []byte
-			if compact != nil {
-				c = document(compact[i])
-			}
-			cost, err := measureTokens(counter, document(bodies[i]), c)
+			cost, err := measureTokens(counter, document(body), compactDoc)
 			if err != nil {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = catalogueEntry(t, cost, input.of(bodies[i]), response.of(bodies[i]))
+			entries[i] = catalogueEntry(t, cost, input.of(body), response.of(body))
 			t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil // encoded: see above
 			n := 0
 			for _, p := range entries[i] {
@@ -207,15 +210,14 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		tenants = []string{""}
 	}
 	for _, tenant := range tenants {
-		s, err := compileSite(tenant, SiteDir(tenant), tools, bodies, compact, &lim)
+		others := slices.Concat(cards, compileCatalogs(cat, tools, tenant), compileCatalogue(cat, tools, entries, costs, tenant))
+		s, err := compileSite(tenant, SiteDir(tenant), tools, c, len(others), &lim)
 		if err != nil {
 			return nil, err
 		}
 		s.Origin = cat.Config.SiteOrigin(tenant)
 		s.Access = cat.Config.TenantSites[tenant].Access
-		s.Documents = append(s.Documents, cards...)
-		s.Documents = append(s.Documents, compileCatalogs(cat, tools, s.Tenant)...)
-		s.Documents = append(s.Documents, compileCatalogue(cat, tools, entries, costs, s.Tenant)...)
+		s.Documents = append(s.Documents, others...)
 		for i, t := range tools {
 			if t.VisibleTo(s.Tenant) {
 				s.Tokens.Standard += costs[i].Standard
@@ -314,11 +316,20 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []output.Docume
 
 func appendLine(b []byte) []byte { return append(b, '\n') }
 
-// compileSite assembles the documents of one site from the tools' encoded
-// descriptors: one document per tool and view, and the lists, whose bodies
-// are the descriptors' slices joined by commas. compact is nil when the
-// compact view is off.
-func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, lim *budget) (*output.Site, error) {
+// compiledTools is what Compile makes of each tool for every site that shows
+// it: its encoded descriptors, without the newline that ends them as
+// documents, and its documents. The compact ones are nil when the compact
+// view is off.
+type compiledTools struct {
+	bodies, compact   [][]byte
+	docs, compactDocs []output.Document
+}
+
+// compileSite assembles the documents of one site from the tools'
+// documents: one per tool and view, and the lists, whose bodies are the
+// descriptors' slices joined by commas. Room is made for others more
+// documents, which the caller adds.
+func compileSite(tenant, dir string, tools []*Tool, c *compiledTools, others int, lim *budget) (*output.Site, error) {
 	s := &output.Site{Tenant: tenant, Dir: dir}
 	// The lists are measured, and the site's tool documents and lists
 	// counted into the build, before the lists are made. "[…]\n" and
@@ -328,9 +339,9 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 	for i, t := range tools {
 		if t.VisibleTo(tenant) {
 			visible++
-			bodyBytes += len(bodies[i])
-			if compact != nil {
-				compactBytes += len(compact[i])
+			bodyBytes += len(c.bodies[i])
+			if c.compact != nil {
+				compactBytes += len(c.compact[i])
 			}
 		}
 	}
@@ -340,7 +351,7 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 		return nil, err
 	}
 	n := int64(size + bodyBytes + visible)
-	if compact != nil {
+	if c.compact != nil {
 		if err := lim.document(spec.RouteTools+"?view="+spec.ViewCompact, csize); err != nil {
 			return nil, err
 		}
@@ -349,11 +360,12 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 	if err := lim.grow(n); err != nil {
 		return nil, err
 	}
+	s.Documents = make([]output.Document, 0, 2*visible+2+others)
 	comma := []byte(",") // the part between two descriptors
 	list := make([][]byte, 0, 2*visible+2)
 	list = append(list, []byte("["))
 	var clist [][]byte
-	if compact != nil {
+	if c.compact != nil {
 		clist = make([][]byte, 0, 2*visible+2)
 		clist = append(clist, []byte(`{"tools":[`))
 	}
@@ -363,20 +375,20 @@ func compileSite(tenant, dir string, tools []*Tool, bodies, compact [][]byte, li
 		}
 		if s.Tools > 0 {
 			list = append(list, comma)
-			if compact != nil {
+			if c.compact != nil {
 				clist = append(clist, comma)
 			}
 		}
 		s.Tools++
-		list = append(list, bodies[i])
-		s.Documents = append(s.Documents, output.NewDocument(spec.ToolRoute(t.ToolID), spec.ViewStandard, spec.ContentTypeJSON, content.New(document(bodies[i]))))
-		if compact != nil {
-			clist = append(clist, compact[i])
-			s.Documents = append(s.Documents, output.NewDocument(spec.ToolRoute(t.ToolID), spec.ViewCompact, spec.ContentTypeJSON, content.New(document(compact[i]))))
+		list = append(list, c.bodies[i])
+		s.Documents = append(s.Documents, c.docs[i])
+		if c.compact != nil {
+			clist = append(clist, c.compact[i])
+			s.Documents = append(s.Documents, c.compactDocs[i])
 		}
 	}
 	s.Documents = append(s.Documents, output.NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(list, []byte("]\n"))...)))
-	if compact != nil {
+	if c.compact != nil {
 		s.Documents = append(s.Documents, output.NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, content.New(append(clist, []byte("]}\n"))...)))
 	}
 	return s, nil

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -82,26 +83,13 @@ func (b *Build) Write(ctx context.Context, out string) error {
 
 // routeTableFile is the route table as Write writes it: as
 // json.MarshalIndent writes RouteTable, with a newline. The routes, tens
-// of thousands in a large build, are written here into one buffer of
-// about their size, instead of into encoding/json's, which grows by
-// doubling, and then again by indenting it.
+// of thousands in a large build, are written as they are encoded, never
+// held whole.
 func (b *Build) routeTableFile() (File, error) {
-	n := 64
-	for _, s := range b.Sites {
-		n += 256
-		for _, d := range s.Documents {
-			r := d.Route
-			n += 200 + len(r.Route) + len(r.View) + len(r.Key) + len(r.ContentType) + len(r.CacheControl) + len(r.ETag) + len(r.SHA256)
-		}
-	}
-	out := make([]byte, 0, n)
-	out = strconv.AppendInt(append(out, "{\n  \"format\": "...), RouteTableFormat, 10)
-	out = append(out, ",\n  \"sites\": ["...)
+	// The sites' members but their routes, from encoding/json, each cut
+	// where its routes go, in its "[]".
+	heads := make([][]byte, len(b.Sites))
 	for i, s := range b.Sites {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		// The site's members but its routes, then the routes in its "[]".
 		head := SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Origin: s.Origin, Routes: []Route{}}
 		if s.Access != (gate.Access{}) {
 			head.Access = &s.Access
@@ -110,23 +98,41 @@ func (b *Build) routeTableFile() (File, error) {
 		if err != nil {
 			return File{}, fmt.Errorf("write %s: %w", RouteTableFile, err)
 		}
-		open := bytes.LastIndex(h, []byte("[]")) + 1
-		out = append(append(out, "\n    "...), h[:open]...)
-		for j, d := range s.Documents {
-			if j > 0 {
+		heads[i] = h
+	}
+	stream := func(w io.Writer) error {
+		out := strconv.AppendInt([]byte("{\n  \"format\": "), RouteTableFormat, 10)
+		out = append(out, ",\n  \"sites\": ["...)
+		for i, s := range b.Sites {
+			if i > 0 {
 				out = append(out, ',')
 			}
-			out = appendRoute(out, d.Route)
+			open := bytes.LastIndex(heads[i], []byte("[]")) + 1
+			out = append(append(out, "\n    "...), heads[i][:open]...)
+			for j, d := range s.Documents {
+				if j > 0 {
+					out = append(out, ',')
+				}
+				out = appendRoute(out, d.Route)
+				if len(out) >= 32<<10 {
+					if _, err := w.Write(out); err != nil {
+						return err
+					}
+					out = out[:0]
+				}
+			}
+			if len(s.Documents) > 0 {
+				out = append(out, "\n      "...)
+			}
+			out = append(out, heads[i][open:]...)
 		}
-		if len(s.Documents) > 0 {
-			out = append(out, "\n      "...)
+		if len(b.Sites) > 0 {
+			out = append(out, "\n  "...)
 		}
-		out = append(out, h[open:]...)
+		_, err := w.Write(append(out, "]\n}\n"...))
+		return err
 	}
-	if len(b.Sites) > 0 {
-		out = append(out, "\n  "...)
-	}
-	return File{Path: RouteTableFile, Body: append(out, "]\n}\n"...)}, nil
+	return File{Path: RouteTableFile, Stream: stream}, nil
 }
 
 // appendRoute appends r as an element of a site's routes in the route

@@ -9,7 +9,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -29,6 +31,9 @@ type File struct {
 	// Parts follow Body: a file assembled from slices that other files
 	// share is written from them, never joined in memory first.
 	Parts [][]byte
+	// Stream, when set, writes what follows Parts: a large file made as
+	// it is written, never held whole.
+	Stream func(w io.Writer) error
 }
 
 // WriteFile replaces the file at path with data, creating its folder. The
@@ -143,6 +148,7 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 // writeFile creates the file name with f's Body and Parts.
 func writeFile(name string, f File) error {
 	switch {
+	case f.Stream != nil:
 	case len(f.Parts) == 0:
 		return os.WriteFile(name, f.Body, 0o644)
 	case len(f.Body) == 0 && len(f.Parts) == 1:
@@ -151,6 +157,9 @@ func writeFile(name string, f File) error {
 	size := len(f.Body)
 	for _, p := range f.Parts {
 		size += len(p)
+	}
+	if f.Stream != nil {
+		size = 256 << 10
 	}
 	out, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -163,7 +172,10 @@ func writeFile(name string, f File) error {
 	for _, p := range f.Parts {
 		w.Write(p) // a bufio.Writer keeps its first error for Flush
 	}
-	if err := w.Flush(); err != nil {
+	if f.Stream != nil {
+		err = f.Stream(w)
+	}
+	if err := errors.Join(err, w.Flush()); err != nil {
 		out.Close()
 		return err
 	}

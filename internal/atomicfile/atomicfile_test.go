@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -84,5 +87,35 @@ func TestWriteDirParts(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %d bytes, %v; want %d bytes", f.Path, len(got), err, len(want))
 		}
+	}
+}
+
+// TestWriteDirStream: a file's Stream writes after its Body and Parts, and
+// a Stream that fails fails the write, leaving the folder as it was.
+func TestWriteDirStream(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	big := bytes.Repeat([]byte("y"), 300<<10)
+	stream := func(w io.Writer) error {
+		for range 3 {
+			if _, err := w.Write(big); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := WriteDir(context.Background(), dir, []File{{Path: "s", Body: []byte("<"), Parts: [][]byte{[]byte("-")}, Stream: stream}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "s"))
+	if want := append([]byte("<-"), bytes.Repeat(big, 3)...); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("streamed file: %d bytes, %v; want %d bytes", len(got), err, len(want))
+	}
+	failing := func(w io.Writer) error { return errors.New("cannot encode") }
+	err = WriteDir(context.Background(), dir, []File{{Path: "other", Body: []byte("x")}, {Path: "s", Stream: failing}})
+	if err == nil || !strings.Contains(err.Error(), "cannot encode") {
+		t.Fatalf("WriteDir with a failing stream = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "other")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed write replaced the folder: %v", err)
 	}
 }
