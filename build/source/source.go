@@ -87,29 +87,44 @@ func ParseYAML(path, rel string, data []byte) (*File, []Problem) {
 	if len(data) > MaxFileSize {
 		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d: split it into several files", len(data), MaxFileSize)}}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	text, flows := jsonFlows(data)
+	v, ps, ok := parseYAML(text, flows)
+	if !ok {
+		v, ps, _ = parseYAML(data, nil)
+	}
+	s.Value = v
+	return s, ps
+}
+
+// parseYAML parses text as a single YAML document into JSON values, with
+// the values of flows in place of their placeholders (see jsonFlows). ok
+// is false when flows were given and text must be parsed as written: it
+// does not parse, or a placeholder stands where no value is.
+func parseYAML(text []byte, flows map[flowAt]*flow) (v any, ps []Problem, ok bool) {
+	redo := flows != nil
+	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return s, nil // empty file: value stays nil
+			return nil, nil, true // empty file: value stays nil
 		}
-		return s, []Problem{yamlSyntaxProblem(data, err)}
+		return nil, []Problem{yamlSyntaxProblem(text, err)}, !redo
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return s, []Problem{{Line: extra.Line, Col: extra.Column, Rule: "yaml-syntax", Msg: "more than one YAML document in the file: keep one document per file"}}
+		return nil, []Problem{{Line: extra.Line, Col: extra.Column, Rule: "yaml-syntax", Msg: "more than one YAML document in the file: keep one document per file"}}, !redo
 	} else if !errors.Is(err, io.EOF) {
-		return s, []Problem{yamlSyntaxProblem(data, err)}
+		return nil, []Problem{yamlSyntaxProblem(text, err)}, !redo
 	}
 	if len(doc.Content) == 0 {
-		return s, nil
+		return nil, nil, true
 	}
 	// Without an anchor no node is reached twice, so each can be let go
 	// once converted: a large file's syntax tree then shrinks as its
 	// values grow, instead of the two being held at once.
-	c := yamlConverter{release: !hasAnchor(doc.Content[0])}
-	s.Value = c.convert(doc.Content[0], 0)
-	return s, c.problems
+	c := yamlConverter{release: !hasAnchor(doc.Content[0]), flows: flows}
+	v = c.convert(doc.Content[0], 0)
+	return v, c.problems, c.placed()
 }
 
 // hasAnchor reports whether any node of the tree n defines an anchor.
@@ -126,11 +141,44 @@ func hasAnchor(n *yaml.Node) bool {
 }
 
 type yamlConverter struct {
-	release    bool       // drop each node's children once converted
+	release    bool // drop each node's children once converted
+	flows      map[flowAt]*flow
+	misplaced  bool       // a flow met where its value cannot simply stand
 	inAlias    int        // how many aliases the node being converted is under
 	outerAlias *yaml.Node // the outermost of them, where a Problem is reported
 	aliased    int        // nodes copied through aliases so far
 	problems   []Problem
+}
+
+// placed reports whether every flow stood for a value, and each could
+// stand there as decoded: otherwise the text must be parsed as written.
+func (c *yamlConverter) placed() bool {
+	if c.misplaced {
+		return false
+	}
+	for _, f := range c.flows {
+		if !f.used {
+			return false
+		}
+	}
+	return true
+}
+
+// flow returns the decoded value that the placeholder n stands for, if it
+// is one. Under an alias, or nested too deep, the value is not used: the
+// text is parsed again as written, so that what the parser reports of it
+// is reported.
+func (c *yamlConverter) flow(n *yaml.Node, depth int) (*flow, bool) {
+	f := c.flows[flowAt{n.Line, n.Column}]
+	if f == nil || n.Style != 0 || n.Value != "~" {
+		return nil, false
+	}
+	if f.used || c.inAlias > 0 || depth+f.depth > MaxDepth {
+		c.misplaced = true
+		return nil, false
+	}
+	f.used = true
+	return f, true
 }
 
 func (c *yamlConverter) fail(n *yaml.Node, rule, format string, args ...any) {
@@ -203,6 +251,11 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) any {
 		}
 		return a
 	case yaml.ScalarNode:
+		if c.flows != nil {
+			if f, ok := c.flow(n, depth); ok {
+				return f.value
+			}
+		}
 		return c.scalar(n)
 	}
 	c.fail(n, "yaml-syntax", "unexpected YAML node")

@@ -191,30 +191,42 @@ func isItem(s []byte) bool {
 // aliased counts the nodes that aliases bring in, over all the file's
 // parts, held to the same limit as one file. Parts may be parsed at once.
 func (s *File) ParsePart(p Part, aliased *atomic.Int64) (value map[string]any, ok bool) {
-	dec := yaml.NewDecoder(bytes.NewReader(s.data[p.start:p.end]))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil || len(doc.Content) == 0 {
-		return nil, false
+	data := s.data[p.start:p.end]
+	text, flows := jsonFlows(data)
+	value, n, ok := parsePart(text, p.Key, flows)
+	if !ok && flows != nil {
+		value, n, ok = parsePart(data, p.Key, nil)
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, false
-	}
-	root := doc.Content[0]
-	c := yamlConverter{release: !hasAnchor(root)}
-	switch {
-	case p.Key == "" && root.Kind == yaml.MappingNode:
-		value, _ = c.convert(root, 0).(map[string]any)
-	case p.Key != "" && root.Kind == yaml.SequenceNode:
-		value = map[string]any{p.Key: c.convert(root, 1)}
-	default:
-		return nil, false
-	}
-	if len(c.problems) > 0 || aliased.Add(int64(c.aliased)) > maxAliasedNodes {
+	if !ok || aliased.Add(int64(n)) > maxAliasedNodes {
 		return nil, false
 	}
 	if items, _ := value[p.next].([]any); p.next != "" && len(items) != p.items {
 		return nil, false
 	}
 	return value, true
+}
+
+// parsePart parses the text of a part: the entries of a mapping, or the
+// items of the sequence of key. aliased is the nodes its aliases bring in.
+func parsePart(text []byte, key string, flows map[flowAt]*flow) (value map[string]any, aliased int, ok bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil || len(doc.Content) == 0 {
+		return nil, 0, false
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, 0, false
+	}
+	root := doc.Content[0]
+	c := yamlConverter{release: !hasAnchor(root), flows: flows}
+	switch {
+	case key == "" && root.Kind == yaml.MappingNode:
+		value, _ = c.convert(root, 0).(map[string]any)
+	case key != "" && root.Kind == yaml.SequenceNode:
+		value = map[string]any{key: c.convert(root, 1)}
+	default:
+		return nil, 0, false
+	}
+	return value, c.aliased, len(c.problems) == 0 && c.placed()
 }
