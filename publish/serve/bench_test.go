@@ -23,7 +23,9 @@ func BenchmarkServe(b *testing.B) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveListener(ctx, ln, h) }()
+	live := &Live{}
+	live.Set(h)
+	go func() { done <- serveListener(ctx, ln, live) }()
 	defer func() {
 		cancel()
 		<-done

@@ -32,12 +32,14 @@ const gzipMin = 512
 // token for its tenant, signed with one of keys, as its edge does (see
 // package gate), and marks what it lets through private.
 type Handler struct {
-	docs   map[docKey]*servedDoc
-	cors   [4]header // the headers of every response
-	tenant string
-	access gate.Access
-	keys   gate.Keys
-	now    func() time.Time
+	docs map[docKey]*servedDoc
+	cors [4]header // the headers of every response
+	// corsBlock is cors as the lines of a response head (see front).
+	corsBlock []byte
+	tenant    string
+	access    gate.Access
+	keys      gate.Keys
+	now       func() time.Time
 }
 
 type docKey struct{ route, view string }
@@ -88,6 +90,7 @@ func NewHandler(site *output.Site, keys gate.Keys) (*Handler, error) {
 	for i, kv := range spec.CORSHeaders() {
 		h.cors[i] = header{http.CanonicalHeaderKey(kv[0]), values(kv[1])}
 	}
+	h.corsBlock = corsHeaders(h.cors)
 	for _, d := range docs {
 		body := d.Body.Bytes()
 		sd := &servedDoc{route: d.Route, body: body, lengthText: strconv.Itoa(len(body))}
@@ -192,12 +195,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // catalog, its view. Any view other than compact, and compact on a site
 // that does not serve it, gives the standard view.
 func (h *Handler) lookup(r *http.Request) *servedDoc {
-	if queryValue(r.URL.RawQuery, "view") == spec.ViewCompact {
-		if d := h.docs[docKey{r.URL.Path, spec.ViewCompact}]; d != nil {
+	return h.lookupPath(r.URL.Path, r.URL.RawQuery)
+}
+
+// lookupPath is lookup for a request's path and raw query.
+func (h *Handler) lookupPath(path, rawQuery string) *servedDoc {
+	if queryValue(rawQuery, "view") == spec.ViewCompact {
+		if d := h.docs[docKey{path, spec.ViewCompact}]; d != nil {
 			return d
 		}
 	}
-	return h.docs[docKey{r.URL.Path, spec.ViewStandard}]
+	return h.docs[docKey{path, spec.ViewStandard}]
 }
 
 func notFoundMessage(path string) string {

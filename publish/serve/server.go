@@ -21,11 +21,14 @@ const (
 	shutdownTimeout   = 10 * time.Second
 )
 
-// serveListener answers HTTP on ln with h until ctx is done, then shuts down
-// gracefully: in-flight requests get shutdownTimeout to finish.
-func serveListener(ctx context.Context, ln net.Listener, h http.Handler) error {
+// serveListener answers HTTP on ln with the site of live until ctx is
+// done, then shuts down gracefully: in-flight requests get shutdownTimeout
+// to finish. The usual requests are answered by front, every other by
+// net/http, the same way.
+func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
+	f := newFront(live, ln.Addr())
 	srv := &http.Server{
-		Handler:           h,
+		Handler:           live,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -33,19 +36,25 @@ func serveListener(ctx context.Context, ln net.Listener, h http.Handler) error {
 		MaxHeaderBytes:    maxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(f.slow) }()
+	go func() { errc <- f.serve(ln) }()
+	var err error
 	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
+	case err = <-errc:
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	ln.Close()
+	deadline := time.Now().Add(shutdownTimeout)
+	sctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shut down: %w", err)
+	if cerr := f.close(deadline); cerr != nil && err == nil {
+		err = cerr
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if serr := srv.Shutdown(sctx); serr != nil {
+		return fmt.Errorf("shut down: %w", serr)
+	}
+	if err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

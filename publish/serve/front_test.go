@@ -1,0 +1,294 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
+	"github.com/signpost-dev/signpost/internal/gencatalog"
+)
+
+// servers starts site behind net/http alone and behind front, each on a
+// listener of its own on 127.0.0.1, and returns their addresses.
+func servers(t *testing.T, site *output.Site, keys gate.Keys) (plain, fronted string) {
+	t.Helper()
+	h, err := NewHandler(site, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Live{}
+	live.Set(h)
+	ln1, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: live, ReadHeaderTimeout: readHeaderTimeout, MaxHeaderBytes: maxHeaderBytes}
+	go srv.Serve(ln1)
+	t.Cleanup(func() { srv.Close() })
+	ln2, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveListener(ctx, ln2, live) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serveListener: %v", err)
+		}
+	})
+	return ln1.Addr().String(), ln2.Addr().String()
+}
+
+// exchange sends raw to addr on one connection and reads everything the
+// server answers until it closes the connection, with the Date headers
+// blanked.
+func rawExchange(t *testing.T, addr, raw string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.SetDeadline(time.Now().Add(20 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.WriteString(c, raw) }()
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatalf("read the answers to %q: %v", raw, err)
+	}
+	return dateRE.ReplaceAllString(string(got), "Date: -\r\n")
+}
+
+var dateRE = regexp.MustCompile(`Date: [^\r]*\r\n`)
+
+// TestFrontAsNetHTTP holds front to net/http: every request, usual or
+// not, alone or after others on the same connection, gets the same bytes
+// from both, but for the time in Date. The last request of each
+// conversation asks to close, so that both end it.
+func TestFrontAsNetHTTP(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "catalog")
+	if err := gencatalog.Write(dir, gencatalog.Options{Tools: 300, Servers: 3}); err != nil {
+		t.Fatal(err)
+	}
+	large := buildtest.Compile(t, dir)
+	for _, tc := range []struct {
+		name string
+		site *output.Site
+	}{
+		{"example", buildtest.Example(t).Sites[0]},
+		{"large lists", large.Sites[0]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plain, fronted := servers(t, tc.site, nil)
+			var tool, etag string
+			for _, d := range tc.site.Documents {
+				if _, ok := spec.ToolSegment(d.Route.Route); ok {
+					tool, etag = d.Route.Route, d.ETag
+					break
+				}
+			}
+			get := func(target string, headers ...string) string {
+				return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + strings.Join(headers, "") + "\r\n"
+			}
+			closing := get(tool, "Connection: close\r\n")
+			gzipTag := strings.TrimSuffix(etag, `"`) + `-gzip"`
+			for _, raw := range []string{
+				get(tool),
+				get(tool, "Accept-Encoding: gzip, deflate\r\n"),
+				get(tool, "accept-encoding: gzip;q=0\r\n"),
+				"HEAD " + tool + " HTTP/1.1\r\nHost: a\r\n\r\n",
+				get(tool, "If-None-Match: "+etag+"\r\n"),
+				get(tool, "If-None-Match: W/"+etag+"\r\n"),
+				get(tool, "If-None-Match: \"other\"\r\n", "If-None-Match: "+gzipTag+"\r\n", "Accept-Encoding: gzip\r\n"),
+				get(tool, "If-None-Match: *\r\n"),
+				get(tool, "If-None-Match: \"a\"\r\nIf-None-Match: \"b\"\r\nIf-None-Match: \"c\"\r\nIf-None-Match: \"d\"\r\nIf-None-Match: "+etag+"\r\n"),
+				get("/tools"),
+				get("/tools", "Accept-Encoding: gzip\r\n"),
+				get("/tools?view=compact"),
+				get("/tools?view=compact&view=standard", "Accept-Encoding: gzip\r\n"),
+				get("/tools?view=%63ompact"),
+				get("/tools?view=other"),
+				get("/tools/"),
+				get("/tools/no_such_tool"),
+				get("/.well-known/ai-catalog.json"),
+				get("//tools"),
+				get(tool + "#x"),
+				get(tool, "Content-Length: 0\r\n"),
+				get(tool, "Content-Length: 3\r\n") + "abc",
+				get(tool, "Transfer-Encoding: chunked\r\n") + "0\r\n\r\n",
+				get(tool, "Expect: 100-continue\r\n"),
+				get(tool, "Connection: keep-alive\r\n"),
+				get(tool, "X-Folded: a\r\n b\r\n"),
+				get(tool, "Bad Header: x\r\n"),
+				"GET " + tool + " HTTP/1.1\r\n\r\n",
+				"GET " + tool + " HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+				"GET " + tool + " HTTP/1.1\r\nHost: a b\r\n\r\n",
+				"GET " + tool + " HTTP/1.0\r\nHost: a\r\n\r\n",
+				"GET " + tool + " HTTP/1.1\nHost: a\n\n",
+				"OPTIONS " + tool + " HTTP/1.1\r\nHost: a\r\n\r\n",
+				"POST " + tool + " HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}",
+				"get " + tool + " HTTP/1.1\r\nHost: a\r\n\r\n",
+				"GET " + tool + " HTTP/1.1\r\nHost: a\r\nX-Large: " + strings.Repeat("x", 12<<10) + "\r\n\r\n",
+				"NOT HTTP\r\n\r\n",
+				// Several at once, usual and not.
+				get(tool) + get("/tools", "Accept-Encoding: gzip\r\n") + "HEAD /tools HTTP/1.1\r\nHost: a\r\n\r\n" + get(tool, "If-None-Match: "+etag+"\r\n"),
+				get(tool) + "OPTIONS /tools HTTP/1.1\r\nHost: a\r\n\r\n" + get(tool),
+				get(tool) + get("/nothing") + get(tool),
+			} {
+				conversation := raw + closing
+				want, got := rawExchange(t, plain, conversation), rawExchange(t, fronted, conversation)
+				if got != want {
+					t.Errorf("%q:\nnet/http answered %d bytes, front %d:\n%s", raw, len(want), len(got), firstDifference(want, got))
+				}
+			}
+		})
+	}
+}
+
+// firstDifference shows where two answers part.
+func firstDifference(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(i-200, 0)
+	return fmt.Sprintf("net/http: %q\nfront:    %q", a[from:min(len(a), i+200)], b[from:min(len(b), i+200)])
+}
+
+// TestFrontGated: front answers nothing a gate stands before; net/http's
+// handler checks the token, as before.
+func TestFrontGated(t *testing.T) {
+	site := buildtest.Example(t).Sites[0]
+	site.Access = gate.Access{Token: true, PublicDiscovery: true}
+	keys := gate.Keys{site.Tenant + "/k1": gate.NewSecret()}
+	tok, err := gate.Mint(keys, site.Tenant, "k1", time.Now(), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, fronted := servers(t, site, keys)
+	for _, raw := range []string{
+		"GET /tools HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer " + tok + "\r\nConnection: close\r\n\r\n",
+		"GET /tools HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+		"GET /.well-known/ai-catalog.json HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+		"GET /.well-known/ai-catalog.json HTTP/1.1\r\nHost: a\r\n\r\nGET /tools HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+	} {
+		if want, got := rawExchange(t, plain, raw), rawExchange(t, fronted, raw); got != want {
+			t.Errorf("%q:\n%s", raw, firstDifference(want, got))
+		}
+	}
+}
+
+// TestFrontShutdown: a connection waiting for its next request does not
+// hold the server's shutdown, and one in a request is answered first.
+func TestFrontShutdown(t *testing.T) {
+	site := buildtest.Example(t).Sites[0]
+	h, err := NewHandler(site, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Live{}
+	live.Set(h)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveListener(ctx, ln, live) }()
+	idle, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	if _, err := io.WriteString(idle, "GET /tools HTTP/1.1\r\nHost: a\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1<<20)
+	if n, err := idle.Read(buf); err != nil || !bytes.HasPrefix(buf[:n], []byte("HTTP/1.1 200 OK")) {
+		t.Fatalf("first answer: %q, %v", buf[:min(n, 40)], err)
+	}
+	// A request half sent when the server stops.
+	half, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer half.Close()
+	if _, err := io.WriteString(half, "GET /tools HTTP/1.1\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(shutdownTimeout + 5*time.Second):
+		t.Fatal("serveListener did not return")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("shutdown took %v with an idle connection open", d)
+	}
+	_ = idle.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := idle.Read(buf); err == nil {
+		t.Error("the idle connection is still open after shutdown")
+	}
+}
+
+// The fast path allocates nothing per request: not to read it, not to
+// answer it.
+func TestFrontAllocatesNothing(t *testing.T) {
+	site := buildtest.Example(t).Sites[0]
+	h, err := NewHandler(site, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Live{}
+	live.Set(h)
+	f := newFront(live, nil)
+	var tool, etag string
+	for _, d := range site.Documents {
+		if _, ok := spec.ToolSegment(d.Route.Route); ok {
+			tool, etag = d.Route.Route, d.ETag
+			break
+		}
+	}
+	out := make([]byte, 0, 1<<20)
+	for _, raw := range []string{
+		"GET " + tool + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: wrk\r\n\r\n",
+		"GET /tools?view=compact HTTP/1.1\r\nHost: a\r\nAccept-Encoding: gzip, br\r\n\r\n",
+		"GET " + tool + " HTTP/1.1\r\nHost: a\r\nIf-None-Match: " + etag + "\r\n\r\n",
+	} {
+		in := []byte(raw)
+		f.now() // the Date of this second
+		allocs := testing.AllocsPerRun(1000, func() {
+			req, n := parseRequest(in)
+			if n != len(in) {
+				t.Fatalf("%q: read %d bytes", raw, n)
+			}
+			var ok bool
+			if out, _, ok = f.answer(out[:0], req); !ok {
+				t.Fatalf("%q: not answered", raw)
+			}
+		})
+		if allocs > 0 {
+			t.Errorf("%q: %.1f allocations per request", raw, allocs)
+		}
+	}
+}
