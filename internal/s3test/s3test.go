@@ -7,11 +7,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"time"
 )
 
@@ -30,6 +32,7 @@ const startTimeout = 30 * time.Second
 type Server struct {
 	Endpoint string // http://127.0.0.1:PORT
 	dir      string
+	log      string // the access log, when StartLogged started it
 	cmd      *exec.Cmd
 	exited   chan struct{}
 }
@@ -38,7 +41,14 @@ type Server struct {
 // also points the AWS SDK's default credential chain at the server's
 // credentials, and away from any AWS configuration of the machine, for the
 // rest of the process.
-func Start() (*Server, error) {
+func Start() (*Server, error) { return start(false) }
+
+// StartLogged is Start with the server's access log on, so that
+// Operations can count the requests it answers, without a proxy in front
+// of it taking the CPU the programs measured share with the server.
+func StartLogged() (*Server, error) { return start(true) }
+
+func start(logged bool) (*Server, error) {
 	bin, err := binary()
 	if err != nil {
 		return nil, err
@@ -57,7 +67,16 @@ func Start() (*Server, error) {
 	// Keep-alive as S3 does: versitygw closes every connection after one
 	// answer by default, and a publish of thousands of objects would
 	// measure TCP handshakes. Quiet: it logs every request otherwise.
-	s.cmd = exec.Command(bin, "--port", addr, "--keep-alive", "--quiet", "posix", filepath.Join(dir))
+	args := []string{"--port", addr, "--keep-alive", "--quiet"}
+	if logged {
+		s.log = filepath.Join(dir, "access.log")
+		args = append(args, "--access-log", s.log)
+	}
+	s.cmd = exec.Command(bin, append(args, "posix", filepath.Join(dir, "data"))...)
+	if err := os.Mkdir(filepath.Join(dir, "data"), 0o755); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	s.cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+AccessKey, "ROOT_SECRET_KEY="+SecretKey)
 	var logs bytes.Buffer
 	s.cmd.Stdout, s.cmd.Stderr = &logs, &logs
@@ -82,6 +101,47 @@ func Start() (*Server, error) {
 	os.Unsetenv("AWS_PROFILE")
 	os.Unsetenv("AWS_SESSION_TOKEN")
 	return s, nil
+}
+
+// operationRE finds the operation in a line of the access log.
+var operationRE = regexp.MustCompile(` s3_([A-Za-z0-9]+) `)
+
+// Operations counts the requests the server answered, by operation
+// (PutObject, ListObjectsV2, ...), since the offset mark of its access
+// log, and returns the offset to count from next. The server writes a
+// line after its answer: Operations reads once the log has not grown for
+// a tenth of a second, at most ten seconds.
+func (s *Server) Operations(mark int64) (map[string]int, int64, error) {
+	if s.log == "" {
+		return nil, 0, errors.New("the server has no access log: start it with StartLogged")
+	}
+	size := int64(-1)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		fi, err := os.Stat(s.log)
+		if err != nil {
+			return nil, 0, err
+		}
+		if fi.Size() == size {
+			break
+		}
+		size = fi.Size()
+	}
+	f, err := os.Open(s.log)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.NewSectionReader(f, mark, size-mark))
+	if err != nil {
+		return nil, 0, err
+	}
+	ops := map[string]int{}
+	for line := range bytes.Lines(data) {
+		if m := operationRE.FindSubmatch(line); m != nil {
+			ops[string(m[1])]++
+		}
+	}
+	return ops, size, nil
 }
 
 // Close stops the server and removes its data.
