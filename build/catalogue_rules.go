@@ -237,6 +237,9 @@ var machinePathRE = regexp.MustCompile(`(?i)(?:^|[\s"'(=:])(?:/home/[a-z0-9._-]+
 
 // machinePath returns the machine path s holds, or "".
 func machinePath(s string) string {
+	if !strings.ContainsAny(s, "/\\") {
+		return "" // every such path has a slash or a backslash: most text has neither
+	}
 	loc := machinePathRE.FindStringIndex(s)
 	if loc == nil {
 		return ""

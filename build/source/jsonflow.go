@@ -101,23 +101,238 @@ func jsonValueStart(l []byte) int {
 // key (YAML reports it), no deeper nesting than a file allows, and numbers
 // YAML reads as numbers (1e999 is a string to it).
 func decodeFlow(j []byte) *flow {
-	if !yamlSafeJSON(j) || !json.Valid(j) {
+	if !yamlSafeJSON(j) {
 		return nil
 	}
-	if tooDeep, repeats := jsonShape(j); tooDeep || repeats {
+	p := flowParser{data: j}
+	v, ok := p.value(0)
+	if !ok || p.skipSpace() != len(j) {
 		return nil
 	}
-	d := json.NewDecoder(bytes.NewReader(j))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil {
-		return nil
+	return &flow{value: v, depth: p.depth, nodes: p.nodes}
+}
+
+// flowParser decodes JSON as encoding/json does into any, numbers as
+// json.Number, in one pass that also counts the values and their depth,
+// and refuses what decodeFlow leaves to YAML: a repeated key, nesting
+// deeper than a file allows, a number YAML reads as a string. Its input
+// has passed yamlSafeJSON: no \u escape, no control character.
+type flowParser struct {
+	data         []byte
+	i            int
+	depth, nodes int
+}
+
+func (p *flowParser) skipSpace() int {
+	for p.i < len(p.data) && p.data[p.i] == ' ' {
+		p.i++
 	}
-	f := &flow{value: v}
-	if !f.measure(v, 0) {
-		return nil
+	return p.i
+}
+
+// value decodes the value at p.i, nested depth arrays and objects deep.
+func (p *flowParser) value(depth int) (any, bool) {
+	if depth > MaxDepth {
+		return nil, false
 	}
-	return f
+	p.nodes++
+	if p.skipSpace() == len(p.data) {
+		return nil, false
+	}
+	switch c := p.data[p.i]; {
+	case c == '{':
+		p.depth = max(p.depth, depth+1)
+		return p.object(depth)
+	case c == '[':
+		p.depth = max(p.depth, depth+1)
+		return p.array(depth)
+	case c == '"':
+		return p.str()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	rest := p.data[p.i:]
+	switch {
+	case bytes.HasPrefix(rest, []byte("true")):
+		p.i += 4
+		return true, true
+	case bytes.HasPrefix(rest, []byte("false")):
+		p.i += 5
+		return false, true
+	case bytes.HasPrefix(rest, []byte("null")):
+		p.i += 4
+		return nil, true
+	}
+	return nil, false
+}
+
+func (p *flowParser) object(depth int) (any, bool) {
+	p.i++ // {
+	m := map[string]any{}
+	if p.skipSpace() < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		return m, true
+	}
+	for {
+		if p.skipSpace() == len(p.data) || p.data[p.i] != '"' {
+			return nil, false
+		}
+		k, ok := p.str()
+		if !ok {
+			return nil, false
+		}
+		if p.skipSpace() == len(p.data) || p.data[p.i] != ':' {
+			return nil, false
+		}
+		p.i++
+		v, ok := p.value(depth + 1)
+		key := k.(string)
+		if _, repeated := m[key]; !ok || repeated {
+			return nil, false
+		}
+		m[key] = v
+		if p.skipSpace() == len(p.data) {
+			return nil, false
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (p *flowParser) array(depth int) (any, bool) {
+	p.i++ // [
+	a := []any{}
+	if p.skipSpace() < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		return a, true
+	}
+	for {
+		v, ok := p.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		if p.skipSpace() == len(p.data) {
+			return nil, false
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// str decodes the string at p.i; its escapes are JSON's but \u and \/,
+// which yamlSafeJSON refuses.
+func (p *flowParser) str() (any, bool) {
+	start := p.i + 1
+	end := start
+	for end < len(p.data) && p.data[end] != '"' && p.data[end] != '\\' {
+		end++
+	}
+	if end < len(p.data) && p.data[end] == '"' {
+		p.i = end + 1
+		return string(p.data[start:end]), true
+	}
+	b := append([]byte(nil), p.data[start:end]...)
+	for i := end; i < len(p.data); i++ {
+		switch c := p.data[i]; c {
+		case '"':
+			p.i = i + 1
+			return string(b), true
+		case '\\':
+			if i++; i == len(p.data) {
+				return nil, false
+			}
+			switch e := p.data[i]; e {
+			case '"', '\\':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			default:
+				return nil, false
+			}
+		default:
+			b = append(b, c)
+		}
+	}
+	return nil, false
+}
+
+// number reads a JSON number that YAML also reads as a number.
+func (p *flowParser) number() (any, bool) {
+	start := p.i
+	digits := func() int {
+		n := 0
+		for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.data[p.i] == '-' {
+		p.i++
+	}
+	switch n := digits(); {
+	case n == 0, n > 1 && p.data[p.i-n] == '0':
+		return nil, false
+	}
+	plain := p.i-start <= 18 // an integer of up to 18 digits fits int64
+	if p.i < len(p.data) && p.data[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return nil, false
+		}
+		plain = false
+	}
+	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return nil, false
+		}
+		plain = false
+	}
+	n := json.Number(p.data[start:p.i])
+	if !plain && !yamlNumber(string(n)) {
+		return nil, false
+	}
+	return n, true
+}
+
+// yamlNumber reports whether YAML reads the JSON number s as a number: as
+// an integer, or as a float within range (1e999 is a string to it).
+func yamlNumber(s string) bool {
+	if _, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return true
+	}
+	if _, err := strconv.ParseUint(s, 0, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 // yamlSafeJSON reports whether j holds only characters that YAML reads in
@@ -144,39 +359,6 @@ func yamlSafeJSON(j []byte) bool {
 			return false
 		}
 		i += size
-	}
-	return true
-}
-
-// measure counts the values of v into f, and reports whether each of its
-// numbers is one YAML reads as a number.
-func (f *flow) measure(v any, depth int) bool {
-	f.nodes++
-	switch x := v.(type) {
-	case map[string]any:
-		f.depth = max(f.depth, depth+1)
-		for _, e := range x {
-			if !f.measure(e, depth+1) {
-				return false
-			}
-		}
-	case []any:
-		f.depth = max(f.depth, depth+1)
-		for _, e := range x {
-			if !f.measure(e, depth+1) {
-				return false
-			}
-		}
-	case json.Number:
-		s := string(x)
-		if _, err := strconv.ParseInt(s, 0, 64); err == nil {
-			return true
-		}
-		if _, err := strconv.ParseUint(s, 0, 64); err == nil {
-			return true
-		}
-		_, err := strconv.ParseFloat(s, 64)
-		return err == nil
 	}
 	return true
 }

@@ -122,3 +122,26 @@ func FuzzJSONFlows(f *testing.F) {
 		sameAsWritten(t, []byte(text))
 	})
 }
+
+// FuzzDecodeFlow: what decodeFlow decodes, encoding/json decodes to the
+// same value.
+func FuzzDecodeFlow(f *testing.F) {
+	for _, seed := range []string{`{"a": [1, -0.5e3, true, null, "x\"\\\n"]}`, `[]`, `{"a":{"b":{}}}`, `[1e999]`, `{"a":1,"a":2}`, `[01]`, `["é☃"]`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, j string) {
+		fl := decodeFlow([]byte(j))
+		if fl == nil {
+			return
+		}
+		d := json.NewDecoder(strings.NewReader(j))
+		d.UseNumber()
+		var want any
+		if err := d.Decode(&want); err != nil {
+			t.Fatalf("%q: decoded, but encoding/json: %v", j, err)
+		}
+		if !reflect.DeepEqual(want, fl.value) {
+			t.Fatalf("%q: %#v, encoding/json %#v", j, fl.value, want)
+		}
+	})
+}
