@@ -192,7 +192,7 @@ func (l *loader) load() *Catalog {
 	// they are read, which takes its limits and its compact view.
 	if i := slices.Index(files, ConfigFile); i >= 0 {
 		files = slices.Delete(files, i, i+1)
-		if src := l.parseFile(ConfigFile); src != nil {
+		if src := l.parseFile(ConfigFile, nil); src != nil {
 			l.loadConfig(src, &cat.Config)
 			l.limits = cat.Config.Limits
 			if cat.Config.CompactView {
@@ -271,6 +271,7 @@ func (l *loader) loadFiles(files []string) (_ []declared, ok bool) {
 	// A task is a file, or a part of a large one.
 	type task struct {
 		rel   string
+		data  []byte       // the file's bytes, when read already
 		src   *source.File // a large file's, which its parts share
 		part  source.Part
 		left  *atomic.Int32 // its parts not yet declared
@@ -295,7 +296,7 @@ func (l *loader) loadFiles(files []string) (_ []declared, ok bool) {
 			mu.Lock()
 			defer mu.Unlock()
 			if parts == nil {
-				tasks = append(tasks, task{rel: rel})
+				tasks = append(tasks, task{rel: rel, data: data})
 				return nil
 			}
 			left, alias := &atomic.Int32{}, &atomic.Int64{}
@@ -321,7 +322,7 @@ func (l *loader) loadFiles(files []string) (_ []declared, ok bool) {
 				return err
 			}
 			if t.src == nil {
-				out[i] = l.declareFile(t.rel)
+				out[i] = l.declareFile(t.rel, t.data)
 				return nil
 			}
 			d, ok := l.declarePart(t.src, t.part, t.alias)
@@ -371,13 +372,16 @@ var errParseWhole = errors.New("a file must be parsed whole")
 // declarationKeys are the top-level keys of a declaration file.
 var declarationKeys = []string{"tools", "servers", "mcp", "openapi"}
 
-// parseFile reads and parses a YAML file of the catalog, and reports its
-// problems. It returns nil when the file cannot be checked further.
-func (l *loader) parseFile(rel string) *source.File {
-	data, err := l.readFile(rel)
-	if err != nil {
-		l.fileError(l.display(rel), "read", "%v", err)
-		return nil
+// parseFile parses a YAML file of the catalog, reading it unless data
+// holds it, and reports its problems. It returns nil when the file cannot
+// be checked further.
+func (l *loader) parseFile(rel string, data []byte) *source.File {
+	if data == nil {
+		var err error
+		if data, err = l.readFile(rel); err != nil {
+			l.fileError(l.display(rel), "read", "%v", err)
+			return nil
+		}
 	}
 	src, ps := source.ParseYAML(l.display(rel), rel, data)
 	l.problems(src, ps)
@@ -387,10 +391,10 @@ func (l *loader) parseFile(rel string) *source.File {
 	return src
 }
 
-// declareFile reads a declaration file whole, declares what it declares
-// and prepares its tools.
-func (l *loader) declareFile(rel string) declared {
-	src := l.parseFile(rel)
+// declareFile parses a declaration file whole (reading it unless data
+// holds it), declares what it declares and prepares its tools.
+func (l *loader) declareFile(rel string, data []byte) declared {
+	src := l.parseFile(rel, data)
 	if src == nil {
 		return declared{}
 	}
