@@ -20,9 +20,8 @@ import (
 	"github.com/signpost-dev/signpost/internal/gencatalog"
 )
 
-// servers starts site behind net/http alone and behind front, each on a
-// listener of its own on 127.0.0.1, and returns their addresses.
-func servers(t *testing.T, site *output.Site, keys gate.Keys) (plain, fronted string) {
+// liveSite is a Live serving site, opened with keys.
+func liveSite(t *testing.T, site *output.Site, keys gate.Keys) *Live {
 	t.Helper()
 	h, err := NewHandler(site, keys)
 	if err != nil {
@@ -30,17 +29,38 @@ func servers(t *testing.T, site *output.Site, keys gate.Keys) (plain, fronted st
 	}
 	live := &Live{}
 	live.Set(h)
-	ln1, err := net.Listen("tcp", "127.0.0.1:0")
+	return live
+}
+
+// listen returns a listener on a free port of 127.0.0.1.
+func listen(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ln
+}
+
+// firstTool is the route and ETag of the first tool document of site.
+func firstTool(site *output.Site) (route, etag string) {
+	for _, d := range site.Documents {
+		if _, ok := spec.ToolSegment(d.Route.Route); ok {
+			return d.Route.Route, d.ETag
+		}
+	}
+	return "", ""
+}
+
+// servers starts site behind net/http alone and behind front, each on a
+// listener of its own on 127.0.0.1, and returns their addresses.
+func servers(t *testing.T, site *output.Site, keys gate.Keys) (plain, fronted string) {
+	t.Helper()
+	live := liveSite(t, site, keys)
+	ln1, ln2 := listen(t), listen(t)
 	srv := &http.Server{Handler: live, ReadHeaderTimeout: readHeaderTimeout, MaxHeaderBytes: maxHeaderBytes}
 	go srv.Serve(ln1)
 	t.Cleanup(func() { srv.Close() })
-	ln2, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serveListener(ctx, ln2, live) }()
@@ -95,13 +115,7 @@ func TestFrontAsNetHTTP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plain, fronted := servers(t, tc.site, nil)
-			var tool, etag string
-			for _, d := range tc.site.Documents {
-				if _, ok := spec.ToolSegment(d.Route.Route); ok {
-					tool, etag = d.Route.Route, d.ETag
-					break
-				}
-			}
+			tool, etag := firstTool(tc.site)
 			get := func(target string, headers ...string) string {
 				return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + strings.Join(headers, "") + "\r\n"
 			}
@@ -193,20 +207,10 @@ func TestFrontGated(t *testing.T) {
 	}
 }
 
-// TestFrontShutdown: a connection waiting for its next request does not
-// hold the server's shutdown, and one in a request is answered first.
+// TestFrontShutdown: a connection waiting for its next request, or for the
+// rest of one, does not hold the server's shutdown.
 func TestFrontShutdown(t *testing.T) {
-	site := buildtest.Example(t).Sites[0]
-	h, err := NewHandler(site, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	live := &Live{}
-	live.Set(h)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	live, ln := liveSite(t, buildtest.Example(t).Sites[0], nil), listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serveListener(ctx, ln, live) }()
@@ -255,20 +259,8 @@ func TestFrontShutdown(t *testing.T) {
 // answer it.
 func TestFrontAllocatesNothing(t *testing.T) {
 	site := buildtest.Example(t).Sites[0]
-	h, err := NewHandler(site, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	live := &Live{}
-	live.Set(h)
-	f := newFront(live, nil)
-	var tool, etag string
-	for _, d := range site.Documents {
-		if _, ok := spec.ToolSegment(d.Route.Route); ok {
-			tool, etag = d.Route.Route, d.ETag
-			break
-		}
-	}
+	f := newFront(liveSite(t, site, nil), nil)
+	tool, etag := firstTool(site)
 	out := make([]byte, 0, 1<<20)
 	for _, raw := range []string{
 		"GET " + tool + " HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: wrk\r\n\r\n",
