@@ -292,7 +292,9 @@ func (l *loader) loadFiles(files []string) (_ []declared, ok bool) {
 			if err != nil {
 				data = nil // read again, and reported, by the task
 			}
-			src, parts := source.SplitYAML(l.display(rel), rel, data, partSize, declarationKeys)
+			// The top-level keys of a declaration file.
+			keys := []string{"tools", "servers", "mcp", "openapi"}
+			src, parts := source.SplitYAML(l.display(rel), rel, data, partSize, keys)
 			mu.Lock()
 			defer mu.Unlock()
 			if parts == nil {
@@ -368,9 +370,6 @@ func (l *loader) loadFiles(files []string) (_ []declared, ok bool) {
 // errParseWhole stops the parts of a load whose large file must be parsed
 // whole.
 var errParseWhole = errors.New("a file must be parsed whole")
-
-// declarationKeys are the top-level keys of a declaration file.
-var declarationKeys = []string{"tools", "servers", "mcp", "openapi"}
 
 // parseFile parses a YAML file of the catalog, reading it unless data
 // holds it, and reports its problems. It returns nil when the file cannot
