@@ -9,8 +9,9 @@
 // documents signpost counts are JSON, almost all ASCII, in which the same
 // pieces ("type", "\":\"", " the") recur thousands of times. A Counter
 // splits ASCII text, and punctuation and symbols such as "…", with a
-// scanner equivalent to the expression, and remembers each piece's count;
-// the few stretches with letters, digits or spaces outside ASCII are
+// scanner equivalent to the expression, and remembers the count of each
+// short segment and piece, in a cache of each goroutine's own; the few
+// stretches with letters, digits or spaces outside ASCII are
 // counted by the library. Tests and fuzzing hold the counts to the
 // library's.
 package tokens
@@ -26,17 +27,22 @@ import (
 // Encoding names the encoding a Counter measures with.
 const Encoding = "o200k_base"
 
-// maxCachedPiece is the longest piece a Counter remembers: longer ones are
-// rare and seldom repeat.
-const maxCachedPiece = 64
+// maxCached is the longest text a Counter remembers the count of: longer
+// text is rare and seldom repeats.
+const maxCached = 64
 
 // Counter counts tokens. Its zero value is not usable; NewCounter makes
 // one. It is safe for concurrent use.
 type Counter struct {
 	codec tokenizer.Codec
-	mu    sync.RWMutex
-	known map[string]int // pieces counted so far
+	// known holds *known caches: a goroutine takes one for a count and
+	// gives it back, so that counting takes no lock. Two goroutines may
+	// learn the same piece, each once.
+	known sync.Pool
 }
+
+// known maps a segment or piece of text (see Count) to its count.
+type known map[string]int
 
 // NewCounter returns a Counter, reading the encoding's vocabulary.
 func NewCounter() (*Counter, error) {
@@ -44,11 +50,18 @@ func NewCounter() (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Counter{codec: c, known: map[string]int{}}, nil
+	return &Counter{codec: c, known: sync.Pool{New: func() any { return known{} }}}, nil
 }
 
 // Count returns the number of tokens of text.
+//
+// A document is counted a segment at a time (see segment), and the count
+// of a short segment or piece is remembered: in JSON the same segments
+// ("\":\"string", "\",\"description") recur thousands of times, and one
+// lookup of a segment saves splitting it.
 func (c *Counter) Count(text []byte) (int, error) {
+	seen := c.known.Get().(known)
+	defer c.known.Put(seen)
 	n := 0
 	for len(text) > 0 {
 		seg, ascii := segment(text)
@@ -61,20 +74,48 @@ func (c *Counter) Count(text []byte) (int, error) {
 			n += k
 			continue
 		}
-		var err error
-		splitASCII(seg, func(piece []byte) {
-			if err != nil {
-				return
+		if len(seg) <= maxCached {
+			if k, ok := seen[string(seg)]; ok {
+				n += k
+				continue
 			}
-			var k int
-			k, err = c.piece(piece)
-			n += k
-		})
+		}
+		k, err := c.pieces(seen, seg)
 		if err != nil {
 			return 0, err
 		}
+		if len(seg) <= maxCached {
+			seen[string(seg)] = k
+		}
+		n += k
 	}
 	return n, nil
+}
+
+// pieces counts the tokens of seg, ASCII and symbols, piece by piece.
+func (c *Counter) pieces(seen known, seg []byte) (int, error) {
+	n := 0
+	var err error
+	splitASCII(seg, func(p []byte) {
+		if err != nil {
+			return
+		}
+		if len(p) <= maxCached {
+			if k, ok := seen[string(p)]; ok {
+				n += k
+				return
+			}
+		}
+		var k int
+		if k, err = c.codec.Count(string(p)); err != nil {
+			return
+		}
+		if len(p) <= maxCached {
+			seen[string(p)] = k
+		}
+		n += k
+	})
+	return n, err
 }
 
 // segment returns the start of text up to the first place no piece of the
@@ -110,29 +151,6 @@ func segment(text []byte) ([]byte, bool) {
 // the library.
 func isSymbol(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsPunct(r) || unicode.IsSymbol(r))
-}
-
-// piece counts the tokens of one piece of the split.
-func (c *Counter) piece(p []byte) (int, error) {
-	if len(p) <= maxCachedPiece {
-		c.mu.RLock()
-		n, ok := c.known[string(p)]
-		c.mu.RUnlock()
-		if ok {
-			return n, nil
-		}
-	}
-	s := string(p)
-	n, err := c.codec.Count(s)
-	if err != nil {
-		return 0, err
-	}
-	if len(p) <= maxCachedPiece {
-		c.mu.Lock()
-		c.known[s] = n
-		c.mu.Unlock()
-	}
-	return n, nil
 }
 
 // ASCII classes of the split.

@@ -185,4 +185,19 @@ func BenchmarkCount(b *testing.B) {
 			}
 		}
 	})
+	b.Run("counter-parallel", func(b *testing.B) {
+		c, err := NewCounter()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(data)))
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := c.Count(data); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
 }
