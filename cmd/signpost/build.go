@@ -99,6 +99,7 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 	// their schemas and the declarations' text, the larger part of a big
 	// catalog's memory, are garbage once the site is compiled.
 	cfg := cat.Config
+	defer limitCompileMemory()()
 	b, err := build.Compile(ctx, cat)
 	prog.Clear()
 	if err != nil {

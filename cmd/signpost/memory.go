@@ -1,0 +1,40 @@
+package main
+
+import (
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// limitCompileMemory sets a soft memory limit for the rest of a build
+// from the heap a loaded catalog holds, and returns the function that
+// puts the previous limit back. It does nothing when GOMEMLIMIT is set:
+// the user's choice stands.
+//
+// Compile roughly doubles what Load keeps (the documents join the tools),
+// and the collector's default pacing lets the heap grow to twice what is
+// live before it collects, so a large catalog's build would otherwise
+// peak near four times the loaded heap. With the limit, the collector
+// runs sooner when, and only when, the heap nears it; the runtime keeps
+// the limit soft (it never spends more than about half the CPU on
+// collection to hold it).
+func limitCompileMemory() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	runtime.GC() // so that the live heap below is Load's, not an earlier cycle's
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return func() {}
+	}
+	live := sample[0].Value.Uint64()
+	limit := 3*live + 32<<20
+	if limit > math.MaxInt64 {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(int64(limit))
+	return func() { debug.SetMemoryLimit(prev) }
+}
