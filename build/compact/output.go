@@ -3,6 +3,8 @@ package compact
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // writer writes a projected node out as a schema, leaving out what costs a
@@ -158,25 +160,45 @@ func restates(d, name string) bool {
 	if len(nw) == 0 {
 		return false
 	}
-	words := strings.FieldsFunc(strings.ToLower(d), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-	})
-	if len(words) == 0 {
-		return false
+	// The words of d lowercased, [a-z0-9] runs: each rune is lowered as
+	// strings.ToLower does (U+212A, the Kelvin sign, becomes "k"), and the
+	// word is built in a buffer, so that no description allocates.
+	word := make([]byte, 0, 64)
+	words := 0
+	says := func() bool { // whether word says more than the name
+		words++
+		w := string(word) // does not escape: the map lookup and sameWord only read it
+		return !fillers[w] && !slices.ContainsFunc(nw, func(n string) bool { return sameWord(w, n) })
 	}
-	for _, w := range words {
-		if !fillers[w] && !slices.ContainsFunc(nw, func(n string) bool { return sameWord(w, n) }) {
-			return false
+	for _, r := range d {
+		if r >= utf8.RuneSelf || 'A' <= r && r <= 'Z' {
+			r = unicode.ToLower(r)
+		}
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+			word = append(word, byte(r))
+			continue
+		}
+		if len(word) > 0 {
+			if says() {
+				return false
+			}
+			word = word[:0]
 		}
 	}
-	return true
+	if len(word) > 0 && says() {
+		return false
+	}
+	return words > 0
 }
 
+// sameWord reports whether a and b are the same word: equal, one a prefix
+// of the other of at least three letters, or one the other's plural.
 func sameWord(a, b string) bool {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	return a == b || len(a) >= 3 && strings.HasPrefix(b, a) || a+"s" == b
+	return a == b || len(a) >= 3 && strings.HasPrefix(b, a) ||
+		len(b) == len(a)+1 && b[len(a)] == 's' && strings.HasPrefix(b, a)
 }
 
 // nameWords splits a property name into its lowercase words.

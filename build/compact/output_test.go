@@ -1,6 +1,8 @@
 package compact
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -124,9 +126,81 @@ func TestRestates(t *testing.T) {
 		{"Owner", "", false},
 		{"The repo", "repository", true},
 		{"The re", "repository", false},
+		{"Issues", "issue", true},
+		{"Repos", "repository", true},
+		{"\u212Aey", "key", true}, // the Kelvin sign lowers to k, as strings.ToLower has it
+		{"--- .", "owner", false},
+		{"Owner\xffOwner", "owner", true},
 	} {
 		if got := restates(tc.d, tc.name); got != tc.want {
 			t.Errorf("restates(%q, %q) = %v; want %v", tc.d, tc.name, got, tc.want)
 		}
 	}
+}
+
+// restatesByFields is restates as it was first written, over the words
+// strings.FieldsFunc makes of strings.ToLower(d): the reference the
+// allocation-free scan is held to.
+func restatesByFields(d, name string) bool {
+	nw := nameWords(name)
+	if len(nw) == 0 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(d), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if !fillers[w] && !slices.ContainsFunc(nw, func(n string) bool {
+			a, b := w, n
+			if len(a) > len(b) {
+				a, b = b, a
+			}
+			return a == b || len(a) >= 3 && strings.HasPrefix(b, a) || a+"s" == b
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+func FuzzRestates(f *testing.F) {
+	for _, s := range [][2]string{{"The issue number", "issue_number"}, {"Repos", "repository"}, {"\u212Aey", "key"}, {"İd", "id"}, {"a\xffb", "a_b"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, d, name string) {
+		if got, want := restates(d, name), restatesByFields(d, name); got != want {
+			t.Errorf("restates(%q, %q) = %v; the reference says %v", d, name, got, want)
+		}
+	})
+}
+
+// phraseBySeparators is phrase as it was first written, with an index of
+// each separator: the reference the one scan is held to.
+func phraseBySeparators(s string, max int) string {
+	const minClause = 12
+	s = Text(s, len(s)+1)
+	cut := len(s)
+	for _, sep := range []string{" (", ": ", "; ", " - ", " – ", " — ", ", "} {
+		if i := strings.Index(s[min(minClause, len(s)):], sep); i >= 0 {
+			cut = min(cut, i+min(minClause, len(s)))
+		}
+	}
+	if cut < len(s) {
+		s = strings.TrimRight(s[:cut], " ")
+	}
+	return Text(s, max)
+}
+
+func FuzzPhrase(f *testing.F) {
+	for _, s := range []string{"Page number for pagination (min 1)", "The owner: a user — or an org", "Short; x", "Values, e.g. a, b - c"} {
+		f.Add(s, uint8(40))
+	}
+	f.Fuzz(func(t *testing.T, s string, max uint8) {
+		if got, want := phrase(s, int(max)), phraseBySeparators(s, int(max)); got != want {
+			t.Errorf("phrase(%q, %d) = %q; the reference says %q", s, max, got, want)
+		}
+	})
 }

@@ -51,15 +51,29 @@ func phrase(s string, max int) string {
 	const minClause = 12
 	s = Text(s, len(s)+1)
 	cut := len(s)
-	for _, sep := range []string{" (", ": ", "; ", " - ", " – ", " — ", ", "} {
-		if i := strings.Index(s[min(minClause, len(s)):], sep); i >= 0 {
-			cut = min(cut, i+min(minClause, len(s)))
+	for i := min(minClause, len(s)); i < len(s); i++ {
+		if startsClause(s[i:]) {
+			cut = i
+			break
 		}
 	}
 	if cut < len(s) {
 		s = strings.TrimRight(s[:cut], " ")
 	}
 	return Text(s, max)
+}
+
+// startsClause reports whether t starts with what ends a description's
+// first clause: " (", ": ", "; ", " - ", " – ", " — " or ", ".
+func startsClause(t string) bool {
+	switch t[0] {
+	case ' ':
+		return strings.HasPrefix(t, " (") || strings.HasPrefix(t, " - ") ||
+			strings.HasPrefix(t, " – ") || strings.HasPrefix(t, " — ")
+	case ':', ';', ',':
+		return len(t) > 1 && t[1] == ' '
+	}
+	return false
 }
 
 // runeCut returns the largest n' <= n at which s can be cut without
