@@ -160,8 +160,11 @@ type refAnchor struct {
 }
 
 func newRefChecker(root map[string]any) *refChecker {
-	// Room for a typical tool schema, so the walk rarely grows the slices.
-	c := &refChecker{root: root, nodes: make([]refNode, 1, 64), kids: make([]refKid, 0, 32)}
+	// Room for a typical tool schema, so the walk rarely grows the slices:
+	// the GitHub and Kubernetes MCP servers' schemas have 5 objects at the
+	// median and 11 at the 90th percentile, the generated catalogs' 16 and
+	// 23. Room for many more cost a build of 10,000 tools 0.1 s of zeroing.
+	c := &refChecker{root: root, nodes: make([]refNode, 1, 16), kids: make([]refKid, 0, 16)}
 	c.nodes[0] = refNode{value: root, parent: -1}
 	return c
 }
