@@ -150,9 +150,9 @@ func writeFile(name string, f File) error {
 	switch {
 	case f.Stream != nil:
 	case len(f.Parts) == 0:
-		return os.WriteFile(name, f.Body, 0o644)
+		return createFile(name, f.Body)
 	case len(f.Body) == 0 && len(f.Parts) == 1:
-		return os.WriteFile(name, f.Parts[0], 0o644)
+		return createFile(name, f.Parts[0])
 	}
 	size := len(f.Body)
 	for _, p := range f.Parts {

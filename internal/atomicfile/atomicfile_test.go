@@ -119,3 +119,38 @@ func TestWriteDirStream(t *testing.T) {
 		t.Errorf("a failed write replaced the folder: %v", err)
 	}
 }
+
+// TestCreateFile: the file WriteDir creates for a document is the one
+// os.WriteFile would create: its bytes, mode 0644 (less the umask), an
+// earlier file of that name cut, and an error a caller can test.
+func TestCreateFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "doc.json")
+	if err := os.WriteFile(name, []byte("a much longer earlier content"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := createFile(name, []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(name); err != nil || string(got) != "{}\n" {
+		t.Errorf("content = %q, %v; want %q", got, err, "{}\n")
+	}
+	want := filepath.Join(dir, "fresh.json")
+	if err := os.WriteFile(want, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "created.json")
+	if err := createFile(fresh, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.Stat(want)
+	b, _ := os.Stat(fresh)
+	if a.Mode() != b.Mode() || b.Size() != 0 {
+		t.Errorf("a new empty file: mode %v, size %d; os.WriteFile makes mode %v", b.Mode(), b.Size(), a.Mode())
+	}
+	err := createFile(filepath.Join(dir, "missing", "doc.json"), []byte("{}"))
+	var pe *os.PathError
+	if !errors.As(err, &pe) || pe.Op != "open" || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("in a missing folder: %v; want an open *os.PathError that is fs.ErrNotExist", err)
+	}
+}

@@ -1,0 +1,11 @@
+//go:build !(linux || darwin)
+
+package atomicfile
+
+import "os"
+
+// createFile creates the file name with data, as os.WriteFile does with
+// mode 0644.
+func createFile(name string, data []byte) error {
+	return os.WriteFile(name, data, 0o644)
+}
