@@ -203,14 +203,26 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		return nil, err // a *budgets.Error
 	}
 
-	cards := compileCards(cat)
 	b := &output.Build{}
 	tenants := cat.Config.Tenants
 	if len(tenants) == 0 {
 		tenants = []string{""}
 	}
-	for _, tenant := range tenants {
-		others := slices.Concat(cards, compileCatalogs(cat, tools, tenant), compileCatalogue(cat, tools, entries, costs, tenant))
+	// The server cards, and each site's discovery catalogs and tool
+	// catalogue, are made at the same time: they depend on nothing the
+	// sites count, and hashing a large catalogue is tens of milliseconds.
+	var cards []output.Document
+	others := make([][]output.Document, len(tenants))
+	var made sync.WaitGroup
+	made.Go(func() { cards = compileCards(cat) })
+	for i, tenant := range tenants {
+		made.Go(func() {
+			others[i] = slices.Concat(compileCatalogs(cat, tools, tenant), compileCatalogue(cat, tools, entries, costs, tenant))
+		})
+	}
+	made.Wait()
+	for i, tenant := range tenants {
+		others := slices.Concat(cards, others[i])
 		s, err := compileSite(tenant, SiteDir(tenant), tools, c, len(others), &lim)
 		if err != nil {
 			return nil, err
