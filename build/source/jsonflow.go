@@ -25,7 +25,6 @@ type flowAt struct{ line, col int }
 type flow struct {
 	value any
 	depth int // how deep its arrays and objects nest: 0 for none
-	nodes int // how many values it holds, itself included
 	used  bool
 }
 
@@ -96,10 +95,10 @@ func jsonValueStart(l []byte) int {
 // decodeFlow decodes j when it is JSON that YAML reads as the same value:
 // nil otherwise, for YAML to read. Beyond being valid JSON, it has no tab,
 // no \u escape (YAML rejects the halves of a surrogate pair), no \/ (YAML
-// has no such escape), no character
-// YAML does not allow or reads as a line break, no object that repeats a
-// key (YAML reports it), no deeper nesting than a file allows, and numbers
-// YAML reads as numbers (1e999 is a string to it).
+// has no such escape), no character YAML does not allow or reads as a line
+// break, no object that repeats a key (YAML reports it), no deeper nesting
+// than a file allows, and numbers YAML reads as numbers (1e999 is a string
+// to it).
 func decodeFlow(j []byte) *flow {
 	if !yamlSafeJSON(j) {
 		return nil
@@ -109,18 +108,18 @@ func decodeFlow(j []byte) *flow {
 	if !ok || p.skipSpace() != len(j) {
 		return nil
 	}
-	return &flow{value: v, depth: p.depth, nodes: p.nodes}
+	return &flow{value: v, depth: p.depth}
 }
 
 // flowParser decodes JSON as encoding/json does into any, numbers as
-// json.Number, in one pass that also counts the values and their depth,
+// json.Number, in one pass that also measures its depth,
 // and refuses what decodeFlow leaves to YAML: a repeated key, nesting
 // deeper than a file allows, a number YAML reads as a string. Its input
 // has passed yamlSafeJSON: no \u escape, no control character.
 type flowParser struct {
-	data         []byte
-	i            int
-	depth, nodes int
+	data  []byte
+	i     int
+	depth int
 }
 
 func (p *flowParser) skipSpace() int {
@@ -135,7 +134,6 @@ func (p *flowParser) value(depth int) (any, bool) {
 	if depth > MaxDepth {
 		return nil, false
 	}
-	p.nodes++
 	if p.skipSpace() == len(p.data) {
 		return nil, false
 	}
@@ -177,7 +175,7 @@ func (p *flowParser) object(depth int) (any, bool) {
 		if p.skipSpace() == len(p.data) || p.data[p.i] != '"' {
 			return nil, false
 		}
-		k, ok := p.str()
+		key, ok := p.str()
 		if !ok {
 			return nil, false
 		}
@@ -186,22 +184,12 @@ func (p *flowParser) object(depth int) (any, bool) {
 		}
 		p.i++
 		v, ok := p.value(depth + 1)
-		key := k.(string)
 		if _, repeated := m[key]; !ok || repeated {
 			return nil, false
 		}
 		m[key] = v
-		if p.skipSpace() == len(p.data) {
-			return nil, false
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return m, true
-		default:
-			return nil, false
+		if more, ok := p.separator('}'); !more {
+			return m, ok
 		}
 	}
 }
@@ -219,24 +207,33 @@ func (p *flowParser) array(depth int) (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		if p.skipSpace() == len(p.data) {
-			return nil, false
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return a, true
-		default:
-			return nil, false
+		if more, ok := p.separator(']'); !more {
+			return a, ok
 		}
 	}
 }
 
+// separator reads what follows a member of an object or an element of an
+// array: a comma, and more follow; or end, which closes it (more is false
+// and ok true); or anything else, and the JSON is refused.
+func (p *flowParser) separator(end byte) (more, ok bool) {
+	if p.skipSpace() == len(p.data) {
+		return false, false
+	}
+	switch p.data[p.i] {
+	case ',':
+		p.i++
+		return true, true
+	case end:
+		p.i++
+		return false, true
+	}
+	return false, false
+}
+
 // str decodes the string at p.i; its escapes are JSON's but \u and \/,
 // which yamlSafeJSON refuses.
-func (p *flowParser) str() (any, bool) {
+func (p *flowParser) str() (string, bool) {
 	start := p.i + 1
 	end := start
 	for end < len(p.data) && p.data[end] != '"' && p.data[end] != '\\' {
@@ -254,7 +251,7 @@ func (p *flowParser) str() (any, bool) {
 			return string(b), true
 		case '\\':
 			if i++; i == len(p.data) {
-				return nil, false
+				return "", false
 			}
 			switch e := p.data[i]; e {
 			case '"', '\\':
@@ -270,13 +267,13 @@ func (p *flowParser) str() (any, bool) {
 			case 't':
 				b = append(b, '\t')
 			default:
-				return nil, false
+				return "", false
 			}
 		default:
 			b = append(b, c)
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // number reads a JSON number that YAML also reads as a number.
@@ -337,8 +334,7 @@ func yamlNumber(s string) bool {
 
 // yamlSafeJSON reports whether j holds only characters that YAML reads in
 // a double-quoted scalar as JSON does: no tab, no backslash before u or /,
-// and
-// none of the characters YAML does not print or reads as line breaks
+// and none of the characters YAML does not print or reads as line breaks
 // (DEL, C1 controls with NEL, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF).
 func yamlSafeJSON(j []byte) bool {
 	for i := 0; i < len(j); {

@@ -35,7 +35,7 @@ const maxCached = 64
 // one. It is safe for concurrent use.
 type Counter struct {
 	codec tokenizer.Codec
-	// known holds *known caches: a goroutine takes one for a count and
+	// known holds known caches: a goroutine takes one for a count and
 	// gives it back, so that counting takes no lock. Two goroutines may
 	// learn the same piece, each once.
 	known sync.Pool

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -30,11 +29,7 @@ func limitCompileMemory() (restore func()) {
 	if sample[0].Value.Kind() != metrics.KindUint64 {
 		return func() {}
 	}
-	live := sample[0].Value.Uint64()
-	limit := 3*live + 32<<20
-	if limit > math.MaxInt64 {
-		return func() {}
-	}
-	prev := debug.SetMemoryLimit(int64(limit))
+	live := int64(sample[0].Value.Uint64())
+	prev := debug.SetMemoryLimit(3*live + 32<<20)
 	return func() { debug.SetMemoryLimit(prev) }
 }

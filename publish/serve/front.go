@@ -380,7 +380,7 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 	if h == nil || !h.access.IsPublic(req.path) {
 		return out, nil, false
 	}
-	doc := h.lookupPath(req.path, req.query)
+	doc := h.lookup(req.path, req.query)
 	if doc == nil {
 		return out, nil, false
 	}
@@ -398,13 +398,11 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 	out = append(out, status...)
 	out = append(out, h.corsBlock...)
 	out = append(append(append(out, "Cache-Control: "...), doc.route.CacheControl...), "\r\n"...)
-	if !notModified {
+	if !notModified { // net/http drops these from a 304
 		if gzipped {
 			out = append(out, "Content-Encoding: gzip\r\n"...)
 		}
 		out = append(append(append(out, "Content-Length: "...), length...), "\r\n"...)
-	}
-	if !notModified { // net/http drops it from a 304
 		out = append(append(append(out, "Content-Type: "...), doc.route.ContentType...), "\r\n"...)
 	}
 	out = append(append(append(out, "Etag: "...), etag...), "\r\n"...)

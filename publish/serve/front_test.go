@@ -73,7 +73,7 @@ func servers(t *testing.T, site *output.Site, keys gate.Keys) (plain, fronted st
 	return ln1.Addr().String(), ln2.Addr().String()
 }
 
-// exchange sends raw to addr on one connection and reads everything the
+// rawExchange sends raw to addr on one connection and reads everything the
 // server answers until it closes the connection, with the Date headers
 // blanked.
 func rawExchange(t *testing.T, addr, raw string) string {
@@ -207,6 +207,21 @@ func TestFrontGated(t *testing.T) {
 	}
 }
 
+// dialSend connects to addr and sends raw; the connection is closed when
+// the test ends.
+func dialSend(t *testing.T, addr, raw string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestFrontShutdown: a connection waiting for its next request, or for the
 // rest of one, does not hold the server's shutdown.
 func TestFrontShutdown(t *testing.T) {
@@ -214,27 +229,13 @@ func TestFrontShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serveListener(ctx, ln, live) }()
-	idle, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idle.Close()
-	if _, err := io.WriteString(idle, "GET /tools HTTP/1.1\r\nHost: a\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
+	idle := dialSend(t, ln.Addr().String(), "GET /tools HTTP/1.1\r\nHost: a\r\n\r\n")
 	buf := make([]byte, 1<<20)
 	if n, err := idle.Read(buf); err != nil || !bytes.HasPrefix(buf[:n], []byte("HTTP/1.1 200 OK")) {
 		t.Fatalf("first answer: %q, %v", buf[:min(n, 40)], err)
 	}
 	// A request half sent when the server stops.
-	half, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer half.Close()
-	if _, err := io.WriteString(half, "GET /tools HTTP/1.1\r\n"); err != nil {
-		t.Fatal(err)
-	}
+	dialSend(t, ln.Addr().String(), "GET /tools HTTP/1.1\r\n")
 	time.Sleep(100 * time.Millisecond)
 	start := time.Now()
 	cancel()

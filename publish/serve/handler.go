@@ -157,7 +157,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	doc := h.lookup(r)
+	doc := h.lookup(r.URL.Path, r.URL.RawQuery)
 	if doc == nil {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.URL.Path))
 		return
@@ -191,15 +191,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// lookup finds the document of a request: its path and, on the tool
-// catalog, its view. Any view other than compact, and compact on a site
+// lookup finds the document of a request's path and raw query: on the
+// tool catalog, the query's view. Any view other than compact, and compact on a site
 // that does not serve it, gives the standard view.
-func (h *Handler) lookup(r *http.Request) *servedDoc {
-	return h.lookupPath(r.URL.Path, r.URL.RawQuery)
-}
-
-// lookupPath is lookup for a request's path and raw query.
-func (h *Handler) lookupPath(path, rawQuery string) *servedDoc {
+func (h *Handler) lookup(path, rawQuery string) *servedDoc {
 	if queryValue(rawQuery, "view") == spec.ViewCompact {
 		if d := h.docs[docKey{path, spec.ViewCompact}]; d != nil {
 			return d
