@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -92,10 +93,10 @@ func (l *loader) prepare(ps []*pendingTool) {
 		fits := p.sizeOK && !(t.Published() && l.encoded.Add(2*p.size) > l.limits.BuildLimit())
 		if fits {
 			p.published = l.checkPublished(p)
-			t.InputSchema = encodeSchema(p.input)
-			t.OutputSchema = encodeSchema(p.output)
+			t.InputSchema = l.encodeSchema(p.input)
+			t.OutputSchema = l.encodeSchema(p.output)
 			if l.compact != nil && p.input != nil {
-				t.compactInput, t.compactOptions = encodeSchema(l.compact.Schema(p.input)), *l.compact
+				t.compactInput, t.compactOptions = l.encodeSchema(l.compact.Schema(p.input)), *l.compact
 			}
 		}
 		p.input, p.output, p.declaredInput = nil, nil, nil
@@ -103,12 +104,21 @@ func (l *loader) prepare(ps []*pendingTool) {
 }
 
 // encodeSchema encodes a decoded schema as the descriptors publish it; nil
-// stays nil.
-func encodeSchema(v any) json.RawMessage {
+// stays nil. The encoding grows in a reused buffer and is copied once into
+// a slice of its size: appending to a new slice made the larger part of
+// Load's garbage.
+func (l *loader) encodeSchema(v any) json.RawMessage {
 	if v == nil {
 		return nil
 	}
-	return jsonenc.Append(nil, v)
+	buf, _ := l.scratch.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	*buf = jsonenc.Append((*buf)[:0], v)
+	out := bytes.Clone(*buf)
+	l.scratch.Put(buf)
+	return out
 }
 
 // checkPublished checks the values a tool publishes: its schemas are valid,

@@ -37,7 +37,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		for _, m := range corpus.Tools(t, name) {
 			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
 				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
-				InputSchema: encodeSchema(m["inputSchema"]), OutputSchema: encodeSchema(m["annotations"])})
+				InputSchema: new(loader).encodeSchema(m["inputSchema"]), OutputSchema: new(loader).encodeSchema(m["annotations"])})
 		}
 	}
 	for _, tl := range tools {

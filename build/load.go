@@ -109,6 +109,7 @@ type loader struct {
 	limits  Limits                    // from signpost.yaml
 	compact *compact.Options          // the compact view's, when signpost.yaml turns it on
 	sizes   size.Meter                // sizes of schemas, measured once
+	scratch sync.Pool                 // of *[]byte, for encodeSchema
 	bad     map[*source.File][]string // pointers of the values that failed a schema
 	kept    []*source.File            // files whose values are kept for reports (see report)
 }
@@ -590,7 +591,7 @@ func readFile(root *os.Root, rel string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(fi)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
+	data, err := readAll(f, fi.Size(), source.MaxFileSize+1)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
@@ -601,6 +602,29 @@ func readFile(root *os.Root, rel string) ([]byte, error) {
 }
 
 // notRegular is the error of a catalog file that is not a regular file.
+// readAll reads r to its end or to limit bytes, whichever comes first,
+// into a buffer of size+1 bytes to begin with: a file is read in one
+// allocation when its size has not changed since it was measured.
+// io.ReadAll would grow a buffer from 512 bytes, copying and clearing
+// twice the bytes of a 16 MB file.
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, min(max(size, 0), limit-1)+1)
+	for int64(len(data)) < limit {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, 1)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):min(int64(cap(data)), limit)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
+	return data, nil
+}
+
 func notRegular(fi fs.FileInfo) error {
 	kind := "not a regular file"
 	switch m := fi.Mode(); {

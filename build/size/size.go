@@ -83,11 +83,11 @@ func (z *Meter) Measure(v any, limit int64) (n int64, pointer string, ok bool) {
 		}
 	}
 	w := sizeWalk{limit: limit}
-	if n = w.walk(v, nil); n > limit {
+	if n = w.walk(v); n > limit {
 		// Measured again in key order, so that the pointer does not depend
 		// on the order of map iteration.
 		w = sizeWalk{limit: limit, sorted: true}
-		n = w.walk(v, nil)
+		n = w.walk(v)
 		return n, source.JoinPointer("", w.over...), false
 	}
 	if key != 0 {
@@ -101,57 +101,68 @@ func (z *Meter) Measure(v any, limit int64) (n int64, pointer string, ok bool) {
 	return n, "", true
 }
 
-// sizeWalk adds up the encoded size of a value until it passes limit, and
-// remembers where it did.
+// sizeWalk adds up the encoded size of a value until it passes limit, and,
+// when it tracks its path, remembers where it did. A value is walked
+// without its path first, which allocates nothing, and again with it only
+// when it is over the limit.
 type sizeWalk struct {
 	limit, total int64
-	sorted       bool // walk object members in key order
+	sorted       bool     // walk object members in key order, tracking the path
+	path         []string // of the value being walked, when sorted
 	over         []string
 }
 
-func (w *sizeWalk) walk(v any, path []string) int64 {
+func (w *sizeWalk) walk(v any) int64 {
 	start := w.total
 	switch x := v.(type) {
 	case string:
-		w.add(int64(len(x))+2, path)
+		w.add(int64(len(x)) + 2)
 	case map[string]any:
-		w.add(2+int64(len(x)), path) // braces, colons and commas
+		w.add(2 + int64(len(x))) // braces, colons and commas
 		if w.sorted {
 			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if w.over != nil {
 					break
 				}
-				w.add(int64(len(k))+2, path)
-				w.walk(x[k], append(path, k))
+				w.add(int64(len(k)) + 2)
+				w.path = append(w.path, k)
+				w.walk(x[k])
+				w.path = w.path[:len(w.path)-1]
 			}
 			break
 		}
 		for k, e := range x {
-			if w.over != nil {
+			if w.total > w.limit {
 				break
 			}
-			w.add(int64(len(k))+2, path)
-			w.walk(e, append(path, k))
+			w.add(int64(len(k)) + 2)
+			w.walk(e)
 		}
 	case []any:
-		w.add(2+int64(len(x)), path)
+		w.add(2 + int64(len(x)))
 		for i, e := range x {
-			if w.over != nil {
+			if w.over != nil || !w.sorted && w.total > w.limit {
 				break
 			}
-			w.walk(e, append(path, strconv.Itoa(i)))
+			if w.sorted {
+				w.path = append(w.path, strconv.Itoa(i))
+			}
+			w.walk(e)
+			if w.sorted {
+				w.path = w.path[:len(w.path)-1]
+			}
 		}
 	case fmt.Stringer:
-		w.add(int64(len(x.String())), path)
+		w.add(int64(len(x.String())))
 	default:
-		w.add(4, path) // true, null: false is longer
+		w.add(4) // true, null: false is longer
 	}
 	return w.total - start
 }
 
-func (w *sizeWalk) add(n int64, path []string) {
+func (w *sizeWalk) add(n int64) {
 	w.total += n
-	if w.total > w.limit && w.over == nil {
-		w.over = append([]string{}, path...)
+	if w.sorted && w.total > w.limit && w.over == nil {
+		w.over = append([]string{}, w.path...) // not nil, even at the root
 	}
 }
