@@ -171,7 +171,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			var compactDoc []byte
 			if c.compact != nil {
 				*scratch = appendCompactDescriptor((*scratch)[:0], t, compactOpts)
-				if err := lim.document(route+"?view="+spec.ViewCompact, len(*scratch)); err != nil {
+				if err := lim.document(spec.Request(route, spec.ViewCompact), len(*scratch)); err != nil {
 					return err
 				}
 				c.compact[i] = encoded(*scratch)
@@ -208,22 +208,25 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	if len(tenants) == 0 {
 		tenants = []string{""}
 	}
-	// The server cards, and each site's discovery catalogs and tool
-	// catalogue, are made at the same time: they depend on nothing the
-	// sites count, and hashing a large catalogue is tens of milliseconds.
+	// The server cards, each site's discovery catalogs and tool catalogue,
+	// and each site's lists of tools are made at the same time: they
+	// depend on nothing the sites count, and hashing a large list or
+	// catalogue takes tens of milliseconds.
 	var cards []output.Document
 	others := make([][]output.Document, len(tenants))
+	lists := make([][]output.Document, len(tenants))
 	var made sync.WaitGroup
 	made.Go(func() { cards = compileCards(cat) })
 	for i, tenant := range tenants {
 		made.Go(func() {
 			others[i] = slices.Concat(compileCatalogs(cat, tools, tenant), compileCatalogue(cat, tools, entries, costs, tenant))
 		})
+		made.Go(func() { lists[i] = compileLists(tenant, tools, c) })
 	}
 	made.Wait()
 	for i, tenant := range tenants {
 		others := slices.Concat(cards, others[i])
-		s, err := compileSite(tenant, SiteDir(tenant), tools, c, len(others), &lim)
+		s, err := compileSite(tenant, SiteDir(tenant), tools, c, lists[i], len(others), &lim)
 		if err != nil {
 			return nil, err
 		}
@@ -338,15 +341,13 @@ type compiledTools struct {
 }
 
 // compileSite assembles the documents of one site from the tools'
-// documents: one per tool and view, and the lists, whose bodies are the
-// descriptors' slices joined by commas. Room is made for others more
-// documents, which the caller adds.
-func compileSite(tenant, dir string, tools []*Tool, c *compiledTools, others int, lim *budget) (*output.Site, error) {
+// documents, one per tool and view, and the site's lists (see
+// compileLists), after counting them into the build. Room is made for
+// others more documents, which the caller adds.
+func compileSite(tenant, dir string, tools []*Tool, c *compiledTools, lists []output.Document, others int, lim *budget) (*output.Site, error) {
 	s := &output.Site{Tenant: tenant, Dir: dir}
-	// The lists are measured, and the site's tool documents and lists
-	// counted into the build, before the lists are made. "[…]\n" and
-	// {"tools":[…]}\n hold the descriptors joined by commas; each
-	// descriptor is also a document of its own, with a newline.
+	// Each descriptor is a document of its own, with a newline, and is in
+	// each list.
 	var visible, bodyBytes, compactBytes int
 	for i, t := range tools {
 		if t.VisibleTo(tenant) {
@@ -357,53 +358,61 @@ func compileSite(tenant, dir string, tools []*Tool, c *compiledTools, others int
 			}
 		}
 	}
-	commas := max(visible-1, 0)
-	size, csize := 3+bodyBytes+commas, 13+compactBytes+commas
-	if err := lim.document(spec.RouteTools, size); err != nil {
-		return nil, err
-	}
-	n := int64(size + bodyBytes + visible)
-	if c.compact != nil {
-		if err := lim.document(spec.RouteTools+"?view="+spec.ViewCompact, csize); err != nil {
+	n := int64(bodyBytes + compactBytes)
+	for _, l := range lists {
+		if err := lim.document(spec.Request(l.Route.Route, l.View), int(l.Size)); err != nil {
 			return nil, err
 		}
-		n += int64(csize + compactBytes + visible)
+		n += l.Size + int64(visible)
 	}
 	if err := lim.grow(n); err != nil {
 		return nil, err
 	}
-	s.Documents = make([]output.Document, 0, 2*visible+2+others)
+	s.Documents = make([]output.Document, 0, 2*visible+len(lists)+others)
+	for i, t := range tools {
+		if !t.VisibleTo(tenant) {
+			continue
+		}
+		s.Tools++
+		s.Documents = append(s.Documents, c.docs[i])
+		if c.compact != nil {
+			s.Documents = append(s.Documents, c.compactDocs[i])
+		}
+	}
+	s.Documents = append(s.Documents, lists...)
+	return s, nil
+}
+
+// compileLists makes the lists of the tools a site shows, /tools and, with
+// the compact view, its compact view: "[…]\n" and {"tools":[…]}\n hold the
+// descriptors joined by commas.
+func compileLists(tenant string, tools []*Tool, c *compiledTools) []output.Document {
 	comma := []byte(",") // the part between two descriptors
-	list := make([][]byte, 0, 2*visible+2)
-	list = append(list, []byte("["))
+	list := [][]byte{[]byte("[")}
 	var clist [][]byte
 	if c.compact != nil {
-		clist = make([][]byte, 0, 2*visible+2)
-		clist = append(clist, []byte(`{"tools":[`))
+		clist = [][]byte{[]byte(`{"tools":[`)}
 	}
 	for i, t := range tools {
 		if !t.VisibleTo(tenant) {
 			continue
 		}
-		if s.Tools > 0 {
+		if len(list) > 1 {
 			list = append(list, comma)
 			if c.compact != nil {
 				clist = append(clist, comma)
 			}
 		}
-		s.Tools++
 		list = append(list, c.bodies[i])
-		s.Documents = append(s.Documents, c.docs[i])
 		if c.compact != nil {
 			clist = append(clist, c.compact[i])
-			s.Documents = append(s.Documents, c.compactDocs[i])
 		}
 	}
-	s.Documents = append(s.Documents, output.NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(list, []byte("]\n"))...)))
+	docs := []output.Document{output.NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(list, []byte("]\n"))...))}
 	if c.compact != nil {
-		s.Documents = append(s.Documents, output.NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, content.New(append(clist, []byte("]}\n"))...)))
+		docs = append(docs, output.NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, content.New(append(clist, []byte("]}\n"))...)))
 	}
-	return s, nil
+	return docs
 }
 
 // document is an encoded descriptor as a document of its own: followed by

@@ -163,14 +163,25 @@ func (l *loader) display(rel string) string {
 // open opens the catalog folder and the schemas the checks use, or
 // reports why it cannot.
 func (l *loader) open() bool {
+	return l.openRoot() && l.compileSchemas()
+}
+
+// openRoot opens the catalog folder, which every read goes through.
+func (l *loader) openRoot() bool {
 	root, err := os.OpenRoot(l.dir)
 	if err != nil {
 		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", unwrapPathError(err))
 		return false
 	}
 	l.root = root
+	return true
+}
+
+// compileSchemas compiles the schemas of the files a catalog holds, which
+// the checks of every file use.
+func (l *loader) compileSchemas() bool {
+	var err error
 	if l.valid, err = schemas.NewValidator(); err != nil {
-		root.Close()
 		l.fileError(filepath.ToSlash(l.dir), "internal", "load embedded schemas: %v", err)
 		return false
 	}
@@ -178,7 +189,7 @@ func (l *loader) open() bool {
 }
 
 func (l *loader) load() *Catalog {
-	if !l.open() {
+	if !l.openRoot() {
 		return nil
 	}
 	defer l.root.Close()
@@ -188,11 +199,22 @@ func (l *loader) load() *Catalog {
 		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
 		return nil
 	}
+	config := slices.Index(files, ConfigFile)
+	if config >= 0 {
+		files = slices.Delete(files, config, config+1)
+	}
+	// The declaration files are read, and the large ones cut into parts,
+	// while the schemas are compiled and signpost.yaml is read: neither
+	// needs the other.
+	read := l.startReading(files)
+	if !l.compileSchemas() {
+		read()
+		return nil
+	}
 	cat := &Catalog{}
 	// signpost.yaml first: the declarations are prepared for publishing as
 	// they are read, which takes its limits and its compact view.
-	if i := slices.Index(files, ConfigFile); i >= 0 {
-		files = slices.Delete(files, i, i+1)
+	if config >= 0 {
 		if src := l.parseFile(ConfigFile, nil); src != nil {
 			l.loadConfig(src, &cat.Config)
 			l.limits = cat.Config.Limits
@@ -205,7 +227,12 @@ func (l *loader) load() *Catalog {
 	} else {
 		l.fileError(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
 	}
-	decls, ok := l.loadFiles(files)
+	tasks, err := read()
+	if err != nil {
+		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+		return nil
+	}
+	decls, ok := l.declare(tasks)
 	if !ok {
 		return nil
 	}
@@ -264,60 +291,76 @@ func (d *declared) add(e declared) {
 // mcp:, then openapi:.
 func (d *declared) all() []*pendingTool { return slices.Concat(d.tools, d.mcp, d.openapi) }
 
-// loadFiles reads, parses and declares the declaration files, and prepares
+// fileTask is a declaration file to declare, or a part of a large one.
+type fileTask struct {
+	rel   string
+	data  []byte       // the file's bytes, when read already
+	src   *source.File // a large file's, which its parts share
+	part  source.Part
+	left  *atomic.Int32 // its parts not yet declared
+	alias *atomic.Int64 // the nodes its parts' aliases bring in
+}
+
+// startReading starts reading the declaration files and cutting the large ones
+// into parts (when l.split is set), several at once, and returns the
+// function that waits for them: it returns the tasks of declare, in the
+// files' order, each file's parts in theirs, or the error of a canceled
+// Load.
+func (l *loader) startReading(files []string) func() ([]fileTask, error) {
+	byFile := make([][]fileTask, len(files))
+	done := make(chan error, 1)
+	go func() {
+		var g errgroup.Group
+		g.SetLimit(runtime.GOMAXPROCS(0))
+		for i, rel := range files {
+			if !l.split {
+				byFile[i] = []fileTask{{rel: rel}}
+				continue
+			}
+			g.Go(func() error {
+				if err := l.ctx.Err(); err != nil {
+					return err
+				}
+				data, err := l.readFile(rel)
+				if err != nil {
+					data = nil // read again, and reported, by the task
+				}
+				// The top-level keys of a declaration file.
+				keys := []string{"tools", "servers", "mcp", "openapi"}
+				src, parts := source.SplitYAML(l.display(rel), rel, data, partSize, keys)
+				if parts == nil {
+					byFile[i] = []fileTask{{rel: rel, data: data}}
+					return nil
+				}
+				left, alias := &atomic.Int32{}, &atomic.Int64{}
+				left.Store(int32(len(parts)))
+				for _, p := range parts {
+					byFile[i] = append(byFile[i], fileTask{rel: rel, src: src, part: p, left: left, alias: alias})
+				}
+				return nil
+			})
+		}
+		done <- g.Wait()
+	}()
+	return func() ([]fileTask, error) {
+		if err := <-done; err != nil {
+			return nil, err
+		}
+		// In the files' order, each file's parts in theirs.
+		tasks := slices.Concat(byFile...)
+		slices.SortStableFunc(tasks, func(a, b fileTask) int { return strings.Compare(a.rel, b.rel) })
+		return tasks, nil
+	}
+}
+
+// declare parses and declares the files and parts of tasks and prepares
 // their tools, several at once. It returns what each file declares, in the
 // files' order; ok is false when Load is canceled, or when a large file
 // must be parsed whole (l.whole).
-func (l *loader) loadFiles(files []string) (_ []declared, ok bool) {
-	// A task is a file, or a part of a large one.
-	type task struct {
-		rel   string
-		data  []byte       // the file's bytes, when read already
-		src   *source.File // a large file's, which its parts share
-		part  source.Part
-		left  *atomic.Int32 // its parts not yet declared
-		alias *atomic.Int64 // the nodes its parts' aliases bring in
-	}
-	var tasks []task
-	var mu sync.Mutex // guards tasks, while files are split
+func (l *loader) declare(tasks []fileTask) (_ []declared, ok bool) {
 	var err error
-	g, ctx := errgroup.WithContext(l.ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, rel := range files {
-		if !l.split {
-			tasks = append(tasks, task{rel: rel})
-			continue
-		}
-		g.Go(func() error {
-			data, err := l.readFile(rel)
-			if err != nil {
-				data = nil // read again, and reported, by the task
-			}
-			// The top-level keys of a declaration file.
-			keys := []string{"tools", "servers", "mcp", "openapi"}
-			src, parts := source.SplitYAML(l.display(rel), rel, data, partSize, keys)
-			mu.Lock()
-			defer mu.Unlock()
-			if parts == nil {
-				tasks = append(tasks, task{rel: rel, data: data})
-				return nil
-			}
-			left, alias := &atomic.Int32{}, &atomic.Int64{}
-			left.Store(int32(len(parts)))
-			for _, p := range parts {
-				tasks = append(tasks, task{rel: rel, src: src, part: p, left: left, alias: alias})
-			}
-			return nil
-		})
-	}
-	if g.Wait() != nil {
-		return nil, false
-	}
-	// In the files' order, each file's parts in theirs (in which they
-	// were added).
-	slices.SortStableFunc(tasks, func(a, b task) int { return strings.Compare(a.rel, b.rel) })
 	out := make([]declared, len(tasks))
-	g, ctx = errgroup.WithContext(l.ctx)
+	g, ctx := errgroup.WithContext(l.ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, t := range tasks {
 		g.Go(func() error {

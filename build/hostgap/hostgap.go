@@ -39,13 +39,10 @@ type Gap struct {
 // Label is how a report names the gap's route: "every route", or the
 // route with its view when that is not the standard one.
 func (g Gap) Label() string {
-	switch {
-	case g.Route == EveryRoute:
+	if g.Route == EveryRoute {
 		return "every route"
-	case g.View != "" && g.View != spec.ViewStandard:
-		return g.Route + "?view=" + g.View
 	}
-	return g.Route
+	return spec.Request(g.Route, g.View)
 }
 
 // Count counts a site's routes (route and view pairs), those with no gap

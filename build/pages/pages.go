@@ -354,10 +354,7 @@ func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
 func checkPaths(s *output.Site, files []output.Document) error {
 	owner := map[string]string{noJekyll: "the " + noJekyll + " file"}
 	for _, f := range files {
-		what := "route " + f.Route.Route
-		if f.View != spec.ViewStandard {
-			what += "?view=" + f.View
-		}
+		what := "route " + spec.Request(f.Route.Route, f.View)
 		if prev, ok := owner[f.Key]; ok {
 			return fmt.Errorf("write build: site %s: %s and %s would both be served at /%s on GitHub Pages", s.Dir, prev, what, f.Key)
 		}

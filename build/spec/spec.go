@@ -86,6 +86,15 @@ func ListKey(view string) string {
 	return "tools.json"
 }
 
+// Request returns the path and query a client asks for route's view at:
+// the route, with ?view= unless view is the standard view (or none).
+func Request(route, view string) string {
+	if view == "" || view == ViewStandard {
+		return route
+	}
+	return route + "?view=" + view
+}
+
 // ToolRoute returns the route of the tool toolID.
 func ToolRoute(toolID string) string { return RouteTools + "/" + toolID }
 

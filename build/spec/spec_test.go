@@ -78,3 +78,16 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+func TestRequest(t *testing.T) {
+	for _, tc := range []struct{ route, view, want string }{
+		{"/tools", "", "/tools"},
+		{"/tools", ViewStandard, "/tools"},
+		{"/tools", ViewCompact, "/tools?view=compact"},
+		{"/tools/get_issue", ViewCompact, "/tools/get_issue?view=compact"},
+	} {
+		if got := Request(tc.route, tc.view); got != tc.want {
+			t.Errorf("Request(%q, %q) = %q, want %q", tc.route, tc.view, got, tc.want)
+		}
+	}
+}
