@@ -79,93 +79,86 @@ func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, 
 // its schemas in its descriptor, shared rather than encoded again (they
 // were the larger part of a large catalogue's memory). response is nil when
 // the tool publishes no output schema.
+//
+// The members are written in the order of their names, as encoding/json
+// writes a map ("arguments" first, "response" between "reserved" and
+// "responseSensitivity"): TestEncodeMatchesEncodingJSON holds the entry to
+// encoding/json's encoding of the members as a map.
 func catalogueEntry(t *Tool, cost output.Tokens, input, response []byte) [][]byte {
-	// The members are in the order of their names, as encoding/json writes
-	// a map: "arguments" before all others, "response" between those
-	// before it and those after it, each side holding at least one.
-	before, after := map[string]any{}, map[string]any{}
-	for k, v := range catalogueMembers(t, cost) {
-		if k < "response" {
-			before[k] = v
-		} else {
-			after[k] = v
+	b := make([]byte, 0, 384+len(t.Description))
+	ref := t.DescriptorRef()
+	b = jsonenc.AppendString(append(b, `,"description":`...), t.Description)
+	b = jsonenc.AppendString(append(b, `,"descriptor":{"id":`...), ref.ID)
+	b = jsonenc.AppendString(append(b, `,"kind":`...), ref.Kind)
+	b = jsonenc.AppendString(append(b, `},"egress":`...), t.Egress)
+	b = jsonenc.AppendString(append(b, `,"group":`...), t.GroupKey)
+	b = jsonenc.AppendString(append(b, `,"name":`...), t.ToolID)
+	b = jsonenc.AppendString(append(b, `,"operationId":`...), t.OperationID())
+	b = jsonenc.AppendString(append(b, `,"replayPolicy":`...), t.ReplayPolicy)
+	if r := t.Reserved; r.Confirmation != "" || r.IdempotencyKey != "" {
+		b = append(b, `,"reserved":{`...)
+		if r.Confirmation != "" {
+			b = jsonenc.AppendString(append(b, `"confirmation":{"argument":`...), r.Confirmation)
+			b = append(b, `,"preview":true,"required":true}`...)
 		}
+		if r.IdempotencyKey != "" {
+			if r.Confirmation != "" {
+				b = append(b, ',')
+			}
+			b = jsonenc.AppendString(append(b, `"idempotencyKey":{"argument":`...), r.IdempotencyKey)
+			if r.KeyDeclared {
+				b = append(b, `,"owner":"tool","required":true}`...)
+			} else {
+				b = append(b, `,"owner":"catalogue","required":true}`...)
+			}
+		}
+		b = append(b, '}')
 	}
-	mid := jsonenc.Append(nil, before)
-	mid[0] = ','
-	mid = mid[:len(mid)-1]
-	end := jsonenc.Append(nil, after)
-	end[0] = ','
-	if response == nil {
-		return [][]byte{[]byte(`{"arguments":`), input, append(mid, end...)}
-	}
-	return [][]byte{[]byte(`{"arguments":`), input, append(mid, `,"response":`...), response, end}
-}
-
-// catalogueMembers are the members of a tool's catalogue entry but its
-// schemas, as decoded JSON.
-func catalogueMembers(t *Tool, cost output.Tokens) map[string]any {
-	e := map[string]any{
-		"name":         t.ToolID,
-		"operationId":  t.OperationID(),
-		"descriptor":   map[string]any{"kind": t.DescriptorRef().Kind, "id": t.DescriptorRef().ID},
-		"description":  t.Description,
-		"source":       t.Source,
-		"safetyTier":   t.SafetyTier,
-		"replayPolicy": t.ReplayPolicy,
-		"egress":       t.Egress,
-		"group":        t.GroupKey,
-		"tokens":       tokensJSON(cost),
-	}
-	if t.Title != "" {
-		e["title"] = t.Title
-	}
-	if r := reservedJSON(t.Reserved); r != nil {
-		e["reserved"] = r
-	}
+	// What follows "response".
+	mid := len(b)
 	if s := t.Sensitivity; s != nil {
-		rs := map[string]any{"level": s.Level}
+		b = append(b, `,"responseSensitivity":{`...)
 		if len(s.Fields) > 0 {
-			rs["fields"] = stringsJSON(s.Fields)
+			b = append(b, `"fields":[`...)
+			for i, f := range s.Fields {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = jsonenc.AppendString(b, f)
+			}
+			b = append(b, `],`...)
 		}
-		e["responseSensitivity"] = rs
+		b = jsonenc.AppendString(append(b, `"level":`...), s.Level)
+		b = append(b, '}')
 	}
-	return e
+	b = jsonenc.AppendString(append(b, `,"safetyTier":`...), t.SafetyTier)
+	b = jsonenc.AppendString(append(b, `,"source":`...), t.Source)
+	if t.Title != "" {
+		b = jsonenc.AppendString(append(b, `,"title":`...), t.Title)
+	}
+	b = appendTokens(append(b, `,"tokens":`...), cost)
+	b = append(b, '}')
+	if response == nil {
+		return [][]byte{[]byte(`{"arguments":`), input, b}
+	}
+	return [][]byte{[]byte(`{"arguments":`), input, b[:mid:mid], []byte(`,"response":`), response, b[mid:]}
 }
 
-func reservedJSON(r Reserved) map[string]any {
-	out := map[string]any{}
-	if r.IdempotencyKey != "" {
-		owner := "catalogue"
-		if r.KeyDeclared {
-			owner = "tool"
-		}
-		out["idempotencyKey"] = map[string]any{"argument": r.IdempotencyKey, "owner": owner, "required": true}
-	}
-	if r.Confirmation != "" {
-		out["confirmation"] = map[string]any{"argument": r.Confirmation, "preview": true, "required": true}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func tokensJSON(t output.Tokens) map[string]any {
-	out := map[string]any{"encoding": tokens.Encoding, "standard": json.Number(strconv.Itoa(t.Standard))}
+// appendTokens appends the token costs of a tool or group: its compact
+// cost only when the compact view is on.
+func appendTokens(b []byte, t output.Tokens) []byte {
+	b = append(b, '{')
 	if t.Compact > 0 {
-		out["compact"] = json.Number(strconv.Itoa(t.Compact))
+		b = strconv.AppendInt(append(b, `"compact":`...), int64(t.Compact), 10)
+		b = append(b, ',')
 	}
-	return out
+	b = jsonenc.AppendString(append(b, `"encoding":`...), tokens.Encoding)
+	b = strconv.AppendInt(append(b, `,"standard":`...), int64(t.Standard), 10)
+	return append(b, '}')
 }
 
-func stringsJSON(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
+// tokensJSON is the token costs of a group, as a value for jsonenc.
+func tokensJSON(t output.Tokens) json.RawMessage { return appendTokens(nil, t) }
 
 // compileCatalogue encodes the tool catalogue of one site and its group
 // documents, from the tools the site publishes (sorted by toolId) and the

@@ -9,6 +9,7 @@ import (
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
@@ -40,6 +41,22 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 				InputSchema: new(loader).encodeSchema(m["inputSchema"]), OutputSchema: new(loader).encodeSchema(m["annotations"])})
 		}
 	}
+	// Every member a catalogue entry may hold.
+	schema := new(loader).encodeSchema(map[string]any{"type": "object"})
+	for _, v := range []struct {
+		title    string
+		reserved Reserved
+		sens     *Sensitivity
+	}{
+		{title: "Confirmed", reserved: Reserved{Confirmation: "confirm"}},
+		{reserved: Reserved{IdempotencyKey: "key"}},
+		{reserved: Reserved{IdempotencyKey: "requestId", KeyDeclared: true, Confirmation: "confirm"}, sens: &Sensitivity{Level: "secret"}},
+		{sens: &Sensitivity{Level: "personal", Fields: []string{"/email", "/name"}}},
+	} {
+		tools = append(tools, &Tool{ToolID: "made_up", Title: v.title, Description: "A \"made-up\" tool.", Group: "Made up", GroupKey: "made-up",
+			Source: spec.SourceHostExtension, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
+			InputSchema: schema, OutputSchema: schema, Reserved: v.reserved, Sensitivity: v.sens})
+	}
 	for _, tl := range tools {
 		// The schemas as decoded values, for encoding/json to encode.
 		in, out := decodeSchema(t, tl.InputSchema), decodeSchema(t, tl.OutputSchema)
@@ -51,14 +68,15 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		}
 		// The catalogue's entry shares the descriptor's schemas: joined, its
 		// parts are the entry as encoding/json writes it.
-		cost := output.Tokens{Standard: 12, Compact: 3}
-		whole := catalogueMembers(tl, cost)
-		whole["arguments"] = in
-		if out != nil {
-			whole["response"] = out
-		}
-		if got, want := bytes.Join(catalogueEntry(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
-			t.Errorf("%s: catalogue entry\n got %s\nwant %s", tl.Name, got, want)
+		for _, cost := range []output.Tokens{{Standard: 12, Compact: 3}, {Standard: 1234}} {
+			whole := catalogueMembers(tl, cost)
+			whole["arguments"] = in
+			if out != nil {
+				whole["response"] = out
+			}
+			if got, want := bytes.Join(catalogueEntry(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
+				t.Errorf("%s: catalogue entry\n got %s\nwant %s", tl.Name, got, want)
+			}
 		}
 		c := tl.CompactDescriptor()
 		c.InputSchema = compact.Options{}.Schema(in)
@@ -82,4 +100,51 @@ func decodeSchema(t *testing.T, raw json.RawMessage) any {
 		t.Fatalf("schema %s: %v", raw, err)
 	}
 	return v
+}
+
+// catalogueMembers are the members of a tool's catalogue entry but its
+// schemas, as a map for encoding/json: the reference catalogueEntry is
+// held to.
+func catalogueMembers(t *Tool, cost output.Tokens) map[string]any {
+	costs := map[string]any{"encoding": tokens.Encoding, "standard": cost.Standard}
+	if cost.Compact > 0 {
+		costs["compact"] = cost.Compact
+	}
+	e := map[string]any{
+		"name":         t.ToolID,
+		"operationId":  t.OperationID(),
+		"descriptor":   map[string]any{"kind": t.DescriptorRef().Kind, "id": t.DescriptorRef().ID},
+		"description":  t.Description,
+		"source":       t.Source,
+		"safetyTier":   t.SafetyTier,
+		"replayPolicy": t.ReplayPolicy,
+		"egress":       t.Egress,
+		"group":        t.GroupKey,
+		"tokens":       costs,
+	}
+	if t.Title != "" {
+		e["title"] = t.Title
+	}
+	reserved := map[string]any{}
+	if r := t.Reserved; r.IdempotencyKey != "" {
+		owner := "catalogue"
+		if r.KeyDeclared {
+			owner = "tool"
+		}
+		reserved["idempotencyKey"] = map[string]any{"argument": r.IdempotencyKey, "owner": owner, "required": true}
+	}
+	if r := t.Reserved; r.Confirmation != "" {
+		reserved["confirmation"] = map[string]any{"argument": r.Confirmation, "preview": true, "required": true}
+	}
+	if len(reserved) > 0 {
+		e["reserved"] = reserved
+	}
+	if s := t.Sensitivity; s != nil {
+		rs := map[string]any{"level": s.Level}
+		if len(s.Fields) > 0 {
+			rs["fields"] = s.Fields
+		}
+		e["responseSensitivity"] = rs
+	}
+	return e
 }
