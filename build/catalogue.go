@@ -198,7 +198,7 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []o
 	// may hold most of its tools.
 	comma := []byte(",")
 	list := func(b [][]byte, idx []int) [][]byte {
-		b = slices.Grow(b, 6*len(idx)+2)
+		b = slices.Grow(b, 7*len(idx)+2) // an entry's parts (see catalogueEntry) and a comma
 		b = append(b, []byte(`,"tools":[`))
 		for n, i := range idx {
 			if n > 0 {

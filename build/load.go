@@ -163,7 +163,14 @@ func (l *loader) display(rel string) string {
 // open opens the catalog folder and the schemas the checks use, or
 // reports why it cannot.
 func (l *loader) open() bool {
-	return l.openRoot() && l.compileSchemas()
+	if !l.openRoot() {
+		return false
+	}
+	if !l.compileSchemas() {
+		l.root.Close()
+		return false
+	}
+	return true
 }
 
 // openRoot opens the catalog folder, which every read goes through.
@@ -644,7 +651,6 @@ func readFile(root *os.Root, rel string) ([]byte, error) {
 	return data, nil
 }
 
-// notRegular is the error of a catalog file that is not a regular file.
 // readAll reads r to its end or to limit bytes, whichever comes first,
 // into a buffer of size+1 bytes to begin with: a file is read in one
 // allocation when its size has not changed since it was measured.
@@ -668,6 +674,7 @@ func readAll(r io.Reader, size, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// notRegular is the error of a catalog file that is not a regular file.
 func notRegular(fi fs.FileInfo) error {
 	kind := "not a regular file"
 	switch m := fi.Mode(); {
