@@ -12,17 +12,27 @@ import (
 // to accept the schema; for anything it does not know, and for every schema that would fail, the
 // library validates as before, so every verdict against a schema and every message still comes from
 // the meta-schema. TestFastPathAgrees and FuzzFastPath hold the two to that.
+//
+// It also answers true only for a value checkValue accepts (nested at most maxDepth levels, numbers
+// that are JSON numbers), so that a schema it accepts is walked once, not twice: the values it does
+// not read as schemas (enum, const, default, unknown keywords) are walked by badValue.
 
 // plainValid2020 reports whether x is certainly valid against the draft 2020-12 meta-schema, as
-// compiled by NewValidator (formats asserted, patterns checked by lenientRegexp). false means "ask
-// the meta-schema", not "invalid".
-func plainValid2020(x any) bool {
+// compiled by NewValidator (formats asserted, patterns checked by lenientRegexp), and passes
+// checkValue. false means "ask checkValue and the meta-schema", not "invalid".
+func plainValid2020(x any) bool { return plainSchema(x, 0) }
+
+// plainSchema is plainValid2020 of x at depth in the instance.
+func plainSchema(x any, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
 	switch x := x.(type) {
 	case bool:
 		return true
 	case map[string]any:
 		for k, val := range x {
-			if !plainKeyword(k, val) {
+			if !plainKeyword(k, val, depth+1) {
 				return false
 			}
 		}
@@ -31,10 +41,71 @@ func plainValid2020(x any) bool {
 	return false
 }
 
-// plainKeyword checks the value of one keyword of a schema object, following the properties of the
-// 2020-12 meta-schema and its vocabulary meta-schemas. Keywords the meta-schemas do not mention are
-// unconstrained.
-func plainKeyword(k string, val any) bool {
+// plainKeyword checks the value of one keyword of a schema object, at depth in the instance,
+// following the properties of the 2020-12 meta-schema and its vocabulary meta-schemas. Keywords
+// the meta-schemas do not mention are unconstrained.
+func plainKeyword(k string, val any, depth int) bool {
+	switch k {
+	// applicator, unevaluated, content
+	case "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not",
+		"unevaluatedItems", "unevaluatedProperties", "contentSchema":
+		return plainSchema(val, depth)
+	case "properties", "$defs", "definitions", "dependentSchemas":
+		m, ok := val.(map[string]any)
+		if !ok {
+			return false
+		}
+		for _, e := range m {
+			if !plainSchema(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "patternProperties":
+		m, ok := val.(map[string]any)
+		if !ok {
+			return false
+		}
+		for p, e := range m {
+			if _, err := lenientRegexp(p); err != nil || !plainSchema(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		a, ok := val.([]any)
+		if !ok || len(a) == 0 {
+			return false
+		}
+		for _, e := range a {
+			if !plainSchema(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "dependencies":
+		m, ok := val.(map[string]any)
+		if !ok {
+			return false
+		}
+		for _, e := range m {
+			if !plainSchema(e, depth+1) && !isStringSet(e) {
+				return false
+			}
+		}
+		return true
+	}
+	// The other keywords' values are not schemas: they are read here, and
+	// walked as checkValue walks them.
+	if !plainValue(k, val) {
+		return false
+	}
+	_, msg := badValue(val, depth)
+	return msg == ""
+}
+
+// plainValue checks the value of a keyword whose value is not a schema.
+func plainValue(k string, val any) bool {
 	switch k {
 	// meta-data, format-annotation, content, core
 	case "title", "description", "$comment", "format", "contentEncoding", "contentMediaType":
@@ -95,55 +166,6 @@ func plainKeyword(k string, val any) bool {
 		}
 		for _, e := range m {
 			if !isStringSet(e) {
-				return false
-			}
-		}
-		return true
-
-	// applicator, unevaluated, content
-	case "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not",
-		"unevaluatedItems", "unevaluatedProperties", "contentSchema":
-		return plainValid2020(val)
-	case "properties", "$defs", "definitions", "dependentSchemas":
-		m, ok := val.(map[string]any)
-		if !ok {
-			return false
-		}
-		for _, e := range m {
-			if !plainValid2020(e) {
-				return false
-			}
-		}
-		return true
-	case "patternProperties":
-		m, ok := val.(map[string]any)
-		if !ok {
-			return false
-		}
-		for p, e := range m {
-			if _, err := lenientRegexp(p); err != nil || !plainValid2020(e) {
-				return false
-			}
-		}
-		return true
-	case "allOf", "anyOf", "oneOf", "prefixItems":
-		a, ok := val.([]any)
-		if !ok || len(a) == 0 {
-			return false
-		}
-		for _, e := range a {
-			if !plainValid2020(e) {
-				return false
-			}
-		}
-		return true
-	case "dependencies":
-		m, ok := val.(map[string]any)
-		if !ok {
-			return false
-		}
-		for _, e := range m {
-			if !plainValid2020(e) && !isStringSet(e) {
 				return false
 			}
 		}

@@ -224,7 +224,8 @@ func dialectKey(s string) string {
 }
 
 // validate runs sch on instance and turns the result into sorted, deduplicated violations. If plain
-// is not nil and says instance certainly passes, sch is not run.
+// is not nil and says instance certainly passes, nothing else is run: plain answers true only for
+// values checkValue accepts (see plainValid2020).
 func (v *Validator) validate(sch *jsonschema.Schema, instance any, plain func(any) bool) (out []Violation) {
 	defer func() {
 		// The checks below keep the library's known panics away; this is the last line of defence.
@@ -232,11 +233,11 @@ func (v *Validator) validate(sch *jsonschema.Schema, instance any, plain func(an
 			out = []Violation{{Message: fmt.Sprintf("cannot validate this value: %v", r)}}
 		}
 	}()
-	if viol := checkValue(instance); viol != nil {
-		return []Violation{*viol}
-	}
 	if plain != nil && plain(instance) {
 		return nil
+	}
+	if viol := checkValue(instance); viol != nil {
+		return []Violation{*viol}
 	}
 	err := sch.Validate(instance)
 	if err == nil {

@@ -813,6 +813,43 @@ func TestHostileValues(t *testing.T) {
 	}
 }
 
+// TestCheckSchemaHostileValues: a schema the fast path would otherwise accept, but whose values
+// checkValue refuses, gets checkValue's violation, wherever the value is.
+func TestCheckSchemaHostileValues(t *testing.T) {
+	cyclic := map[string]any{"type": "object"}
+	cyclic["x-self"] = cyclic
+	deep := any(map[string]any{"type": "string"})
+	for range maxDepth {
+		deep = map[string]any{"type": "object", "properties": map[string]any{"p": deep}}
+	}
+	v := newValidator(t)
+	for _, tc := range []struct {
+		name   string
+		schema map[string]any
+		want   Violation
+	}{
+		{"leading zero", map[string]any{"maxLength": json.Number("007")}, Violation{"/maxLength", `"007" is not a JSON number`}},
+		{"fraction", map[string]any{"multipleOf": json.Number("1/2")}, Violation{"/multipleOf", `"1/2" is not a JSON number`}},
+		{"NaN minimum", map[string]any{"minimum": math.NaN()}, Violation{"/minimum", "NaN is not a JSON number"}},
+		{"in enum", map[string]any{"enum": []any{"a", math.Inf(1)}}, Violation{"/enum/1", "+Inf is not a JSON number"}},
+		{"in const", map[string]any{"const": map[string]any{"n": json.Number("x")}}, Violation{"/const/n", `"x" is not a JSON number`}},
+		{"in a property", map[string]any{"properties": map[string]any{"a": map[string]any{"default": json.Number("-")}}}, Violation{"/properties/a/default", `"-" is not a JSON number`}},
+		{"unknown keyword", map[string]any{"x-count": json.Number("1e")}, Violation{"/x-count", `"1e" is not a JSON number`}},
+		{"cyclic", cyclic, Violation{Message: "nested more than 1000 levels deep"}},
+		{"deep", deep.(map[string]any), Violation{Message: "nested more than 1000 levels deep"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := v.CheckSchema(tc.schema)
+			if len(got) != 1 || got[0].Message != tc.want.Message || tc.want.Pointer != "" && got[0].Pointer != tc.want.Pointer {
+				t.Errorf("CheckSchema = %v, want [%v]", got, tc.want)
+			}
+			if plainValid2020(tc.schema) {
+				t.Error("the fast path accepts it")
+			}
+		})
+	}
+}
+
 func TestConcurrentUse(t *testing.T) {
 	v := newValidator(t)
 	bad := decode(t, `{"tools": [{"toolId": "x", "colour": 1}]}`)
@@ -1083,7 +1120,7 @@ func TestFastPathAgrees(t *testing.T) {
 	t.Logf("fast path accepted %d of %d schemas, %d of %d corpus input schemas", fast, total, inputsFast, inputs)
 }
 
-// FuzzFastPath looks for a schema the fast path accepts and the meta-schema rejects.
+// FuzzFastPath looks for a schema the fast path accepts and checkValue or the meta-schema rejects.
 func FuzzFastPath(f *testing.F) {
 	f.Add(benchSchema)
 	f.Add(`{"type": ["string", "null"], "minLength": 1, "pattern": "^[a-z]+$", "$ref": "#/$defs/a", "$defs": {"a": true}}`)
@@ -1094,7 +1131,13 @@ func FuzzFastPath(f *testing.F) {
 		d := json.NewDecoder(strings.NewReader(s))
 		d.UseNumber()
 		var x any
-		if d.Decode(&x) != nil || checkValue(x) != nil {
+		if d.Decode(&x) != nil {
+			return
+		}
+		if plainValid2020(x) && checkValue(x) != nil {
+			t.Errorf("fast path accepts %s; checkValue says %v", s, checkValue(x))
+		}
+		if checkValue(x) != nil {
 			return
 		}
 		if plainValid2020(x) {
