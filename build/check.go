@@ -96,7 +96,7 @@ func (l *loader) prepare(ps []*pendingTool) {
 			t.InputSchema = l.encodeSchema(p.input)
 			t.OutputSchema = l.encodeSchema(p.output)
 			if l.compact != nil && p.input != nil {
-				t.compactInput, t.compactOptions = l.encodeSchema(l.compact.Schema(p.input)), *l.compact
+				t.compactInput, t.compactOptions = l.encode(func(b []byte) []byte { return l.compact.AppendSchema(b, p.input) }), *l.compact
 			}
 		}
 		p.input, p.output, p.declaredInput = nil, nil, nil
@@ -111,11 +111,17 @@ func (l *loader) encodeSchema(v any) json.RawMessage {
 	if v == nil {
 		return nil
 	}
+	return l.encode(func(b []byte) []byte { return jsonenc.Append(b, v) })
+}
+
+// encode returns what appendTo appends to an empty slice, in a slice of
+// its own size.
+func (l *loader) encode(appendTo func([]byte) []byte) []byte {
 	buf, _ := l.scratch.Get().(*[]byte)
 	if buf == nil {
 		buf = new([]byte)
 	}
-	*buf = jsonenc.Append((*buf)[:0], v)
+	*buf = appendTo((*buf)[:0])
 	out := bytes.Clone(*buf)
 	l.scratch.Put(buf)
 	return out

@@ -109,7 +109,7 @@ func (t *Tool) compactSchema(o compact.Options) []byte {
 			v = nil
 		}
 	}
-	return jsonenc.Append(nil, o.Schema(v))
+	return o.AppendSchema(nil, v)
 }
 
 // Compile turns a valid catalog into sites of documents: one per tenant, or

@@ -147,6 +147,7 @@
 package compact
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"reflect"
@@ -193,12 +194,35 @@ type Options struct {
 
 // Schema projects schema as the package-level Schema does, with o's choices.
 func (o Options) Schema(schema any) any {
+	return decode(o.AppendSchema(nil, schema))
+}
+
+// AppendSchema appends the encoding of o.Schema(schema) to b, as jsonenc
+// encodes a decoded value (keys sorted, compact), without making the value.
+func (o Options) AppendSchema(b []byte, schema any) []byte {
+	return writer{noDescriptions: o.NoDescriptions}.project(b, schema)
+}
+
+// project appends the projection of schema, written out by w.
+func (w writer) project(b []byte, schema any) []byte {
 	p := projectors.Get().(*projector)
 	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
-	out := writer{noDescriptions: o.NoDescriptions}.json(p.project(schema), "")
+	b = w.append(b, p.project(schema), "")
 	p.reset()
 	projectors.Put(p)
-	return out
+	return b
+}
+
+// decode decodes what a writer wrote: numbers as json.Number, as the build
+// decodes schemas.
+func decode(b []byte) any {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		panic("compact: the writer wrote invalid JSON: " + err.Error())
+	}
+	return v
 }
 
 // projectors holds projectors between calls, so that their nodes, which

@@ -1,10 +1,13 @@
 package compact
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/build/jsonenc"
 )
 
 // writer writes a projected node out as a schema, leaving out what costs a
@@ -14,108 +17,146 @@ type writer struct {
 	verbatim       bool // write every kept keyword: the projection as it is, for tests
 }
 
-// json writes n out as a schema; name is the property n is the schema of,
-// or "".
-func (w writer) json(n *node, name string) any {
+// append appends n written out as a schema; name is the property n is the
+// schema of, or "". The keywords are written in the order of their names,
+// as encoding/json orders a map's keys, and the values they hold as jsonenc
+// encodes them.
+func (w writer) append(b []byte, n *node, name string) []byte {
 	switch {
 	case n.lit > 0:
-		return true
+		return append(b, "true"...)
 	case n.lit < 0:
-		return false
+		return append(b, "false"...)
 	}
-	m := make(map[string]any, 6)
+	start := len(b)
+	b = append(b, '{')
+	key := func(k string) {
+		if len(b) > start+1 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), k...), `":`...)
+	}
+	// schema writes the subschema s of keyword k, unless it is empty ({}
+	// or true) and the output leaves empty subschemas out.
+	schema := func(k string, s *node, name string) {
+		at := len(b)
+		key(k)
+		sub := len(b)
+		b = w.append(b, s, name)
+		if !w.verbatim && isEmpty(b[sub:]) {
+			b = b[:at]
+		}
+	}
+	num := func(k int) {
+		if w.verbatim && n.num(k) != "" {
+			key(numKeywords[k].name)
+			b = append(b, n.num(k)...)
+		}
+	}
+	if n.addl != nil && (w.verbatim && !n.addl.isBare() || !w.verbatim && n.addl.lit >= 0) {
+		schema("additionalProperties", n.addl, "")
+	}
+	if n.hasConst {
+		key("const")
+		b = jsonenc.Append(b, n.cnst)
+	}
+	if n.hasDefault {
+		key("default")
+		b = jsonenc.Append(b, n.dflt)
+	}
+	if len(n.depReq) > 0 && w.verbatim {
+		key("dependentRequired")
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(n.depReq)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonenc.AppendString(b, k)
+			b = jsonenc.Append(append(b, ':'), n.depReq[k])
+		}
+		b = append(b, '}')
+	}
+	if d, ok := n.desc.(string); ok && (w.verbatim || w.keepDescription(d, name)) {
+		key("description")
+		if !w.verbatim {
+			d = tidy(d)
+		}
+		b = jsonenc.AppendString(b, d)
+	}
 	longEnum := n.hasEnum && len(n.enum) > compactEnumMax && !w.verbatim
+	if n.hasEnum && !longEnum {
+		key("enum")
+		b = jsonenc.Append(b, n.enum) // [] when nil
+	}
+	num(kwExclusiveMaximum)
+	num(kwExclusiveMinimum)
+	if n.format != nil {
+		key("format")
+		b = jsonenc.Append(b, n.format)
+	}
+	if len(n.prefix) == 0 && n.items != nil && (!w.verbatim || !n.items.isBare()) {
+		schema("items", n.items, name)
+	}
+	num(kwMaxItems)
+	num(kwMaxLength)
+	num(kwMaxProperties)
+	num(kwMaximum)
+	num(kwMinItems)
+	num(kwMinLength)
+	num(kwMinProperties)
+	num(kwMinimum)
+	num(kwMultipleOf)
+	if n.pattern != nil && w.verbatim {
+		key("pattern")
+		b = jsonenc.Append(b, n.pattern)
+	}
+	if len(n.prefix) > 0 { // and no items: see "Output" in the package comment
+		key("prefixItems")
+		b = append(b, '[')
+		for i, x := range n.prefix {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = w.append(b, x, "")
+		}
+		b = append(b, ']')
+	}
+	if len(n.props) > 0 { // sorted by name
+		key("properties")
+		b = append(b, '{')
+		for i, x := range n.props {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(jsonenc.AppendString(b, x.name), ':')
+			b = w.append(b, x.node, x.name)
+		}
+		b = append(b, '}')
+	}
+	if len(n.required) > 0 {
+		key("required")
+		b = jsonenc.Append(b, n.required)
+	}
 	switch {
 	case longEnum:
 		if t := n.effTypes(); t != ctAny {
-			m["type"] = typeJSON(t)
+			key("type")
+			b = jsonenc.Append(b, typeJSON(t))
 		}
 	case n.types != 0 && (w.verbatim || !w.typeImplied(n)):
-		m["type"] = typeJSON(n.types)
-	}
-	if n.hasEnum && !longEnum {
-		if n.enum == nil {
-			m["enum"] = []any{}
-		} else {
-			m["enum"] = n.enum
-		}
-	}
-	if n.hasConst {
-		m["const"] = n.cnst
-	}
-	if n.hasDefault {
-		m["default"] = n.dflt
-	}
-	if d, ok := n.desc.(string); ok && w.verbatim {
-		m["description"] = n.desc
-	} else if ok && w.keepDescription(d, name) {
-		if t := tidy(d); t == d {
-			m["description"] = n.desc
-		} else {
-			m["description"] = t
-		}
-	}
-	if n.format != nil {
-		m["format"] = n.format
-	}
-	if n.pattern != nil && w.verbatim {
-		m["pattern"] = n.pattern
-	}
-	for _, x := range n.nums {
-		if w.verbatim {
-			m[numKeywords[x.k].name] = x.v
-		}
+		key("type")
+		b = jsonenc.Append(b, typeJSON(n.types))
 	}
 	if n.uniqueItems && w.verbatim {
-		m["uniqueItems"] = true
+		key("uniqueItems")
+		b = append(b, "true"...)
 	}
-	if len(n.prefix) > 0 {
-		l := make([]any, len(n.prefix))
-		for i, x := range n.prefix {
-			l[i] = w.json(x, "")
-		}
-		m["prefixItems"] = l // and no items: see "Output" in the package comment
-	} else if n.items != nil && (!w.verbatim || !n.items.isBare()) {
-		if s := w.json(n.items, name); w.verbatim || !isEmpty(s) {
-			m["items"] = s
-		}
-	}
-	if len(n.props) > 0 {
-		pm := make(map[string]any, len(n.props))
-		for _, x := range n.props {
-			pm[x.name] = w.json(x.node, x.name)
-		}
-		m["properties"] = pm
-	}
-	if len(n.required) > 0 {
-		m["required"] = n.required
-	}
-	if n.addl != nil && (w.verbatim && !n.addl.isBare() || !w.verbatim && n.addl.lit >= 0) {
-		if s := w.json(n.addl, ""); w.verbatim || !isEmpty(s) {
-			m["additionalProperties"] = s
-		}
-	}
-	if len(n.depReq) > 0 && w.verbatim {
-		dm := make(map[string]any, len(n.depReq))
-		for k, l := range n.depReq {
-			dm[k] = l
-		}
-		m["dependentRequired"] = dm
-	}
-	return m
+	return append(b, '}')
 }
 
 // isEmpty reports whether s is the schema {} or true, which a keyword holding
 // it can leave out.
-func isEmpty(s any) bool {
-	switch x := s.(type) {
-	case bool:
-		return x
-	case map[string]any:
-		return len(x) == 0
-	}
-	return false
-}
+func isEmpty(s []byte) bool { return string(s) == "{}" || string(s) == "true" }
 
 // typeImplied reports whether n's enum or const admits only values of n's
 // type, so that the type keyword adds nothing.

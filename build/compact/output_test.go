@@ -1,11 +1,16 @@
 package compact
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // typeImpliedByValues reports whether a compact schema states an enum or a
@@ -19,12 +24,7 @@ func typeImpliedByValues(m map[string]any) bool {
 // projection is Schema with every kept keyword written out: the projection
 // before the output rules leave out what a model needs least.
 func projection(schema any) any {
-	p := projectors.Get().(*projector)
-	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
-	out := writer{verbatim: true}.json(p.project(schema), "")
-	p.reset()
-	projectors.Put(p)
-	return out
+	return decode(writer{verbatim: true}.project(nil, schema))
 }
 
 // The output rules: what the projection keeps but a compact schema leaves
@@ -201,6 +201,176 @@ func FuzzPhrase(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, max uint8) {
 		if got, want := phrase(s, int(max)), phraseBySeparators(s, int(max)); got != want {
 			t.Errorf("phrase(%q, %d) = %q; the reference says %q", s, max, got, want)
+		}
+	})
+}
+
+// valueJSON is the writer as it was: n written out as a decoded value, for
+// jsonenc to encode. The reference TestAppendMatchesValue and
+// FuzzAppendMatchesValue hold writer.append to.
+func (w writer) valueJSON(n *node, name string) any {
+	switch {
+	case n.lit > 0:
+		return true
+	case n.lit < 0:
+		return false
+	}
+	m := make(map[string]any, 6)
+	longEnum := n.hasEnum && len(n.enum) > compactEnumMax && !w.verbatim
+	switch {
+	case longEnum:
+		if t := n.effTypes(); t != ctAny {
+			m["type"] = typeJSON(t)
+		}
+	case n.types != 0 && (w.verbatim || !w.typeImplied(n)):
+		m["type"] = typeJSON(n.types)
+	}
+	if n.hasEnum && !longEnum {
+		if n.enum == nil {
+			m["enum"] = []any{}
+		} else {
+			m["enum"] = n.enum
+		}
+	}
+	if n.hasConst {
+		m["const"] = n.cnst
+	}
+	if n.hasDefault {
+		m["default"] = n.dflt
+	}
+	if d, ok := n.desc.(string); ok && w.verbatim {
+		m["description"] = n.desc
+	} else if ok && w.keepDescription(d, name) {
+		if t := tidy(d); t == d {
+			m["description"] = n.desc
+		} else {
+			m["description"] = t
+		}
+	}
+	if n.format != nil {
+		m["format"] = n.format
+	}
+	if n.pattern != nil && w.verbatim {
+		m["pattern"] = n.pattern
+	}
+	for _, x := range n.nums {
+		if w.verbatim {
+			m[numKeywords[x.k].name] = x.v
+		}
+	}
+	if n.uniqueItems && w.verbatim {
+		m["uniqueItems"] = true
+	}
+	if len(n.prefix) > 0 {
+		l := make([]any, len(n.prefix))
+		for i, x := range n.prefix {
+			l[i] = w.valueJSON(x, "")
+		}
+		m["prefixItems"] = l // and no items: see "Output" in the package comment
+	} else if n.items != nil && (!w.verbatim || !n.items.isBare()) {
+		if s := w.valueJSON(n.items, name); w.verbatim || !isEmptyValue(s) {
+			m["items"] = s
+		}
+	}
+	if len(n.props) > 0 {
+		pm := make(map[string]any, len(n.props))
+		for _, x := range n.props {
+			pm[x.name] = w.valueJSON(x.node, x.name)
+		}
+		m["properties"] = pm
+	}
+	if len(n.required) > 0 {
+		m["required"] = n.required
+	}
+	if n.addl != nil && (w.verbatim && !n.addl.isBare() || !w.verbatim && n.addl.lit >= 0) {
+		if s := w.valueJSON(n.addl, ""); w.verbatim || !isEmptyValue(s) {
+			m["additionalProperties"] = s
+		}
+	}
+	if len(n.depReq) > 0 && w.verbatim {
+		dm := make(map[string]any, len(n.depReq))
+		for k, l := range n.depReq {
+			dm[k] = l
+		}
+		m["dependentRequired"] = dm
+	}
+	return m
+}
+
+// isEmptyValue is isEmpty of a decoded value.
+func isEmptyValue(s any) bool {
+	switch x := s.(type) {
+	case bool:
+		return x
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+// appendReference is what the writer's output was: its value, encoded.
+func appendReference(w writer, schema any) []byte {
+	p := projectors.Get().(*projector)
+	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
+	out := jsonenc.Append(nil, w.valueJSON(p.project(schema), ""))
+	p.reset()
+	projectors.Put(p)
+	return out
+}
+
+// writers are the writer's modes: the output, without descriptions, and
+// the projection verbatim.
+var writers = []writer{{}, {noDescriptions: true}, {verbatim: true}}
+
+// TestAppendMatchesValue holds the writer to the bytes of the value it made
+// before it wrote bytes, on every schema of the tests.
+func TestAppendMatchesValue(t *testing.T) {
+	var schemas []string
+	for _, tc := range compactCases {
+		schemas = append(schemas, tc.in)
+	}
+	for _, tc := range outputCases {
+		schemas = append(schemas, tc.in)
+	}
+	schemas = append(schemas, compactSoundOnly...)
+	schemas = append(schemas, compactBenchSchema)
+	for _, s := range schemas {
+		for _, w := range writers {
+			in := decodeSchema(t, s)
+			if got, want := w.project(nil, in), appendReference(w, in); !bytes.Equal(got, want) {
+				t.Errorf("%+v of %s:\n got %s\nwant %s", w, s, got, want)
+			}
+		}
+	}
+	for _, file := range corpus.ToolFiles {
+		for _, tool := range corpus.Tools(t, file) {
+			for _, w := range writers {
+				if got, want := w.project(nil, tool["inputSchema"]), appendReference(w, tool["inputSchema"]); !bytes.Equal(got, want) {
+					t.Errorf("%+v of %s %v:\n got %s\nwant %s", w, file, tool["name"], got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzAppendMatchesValue(f *testing.F) {
+	for _, tc := range compactCases {
+		f.Add([]byte(tc.in))
+	}
+	for _, tc := range outputCases {
+		f.Add([]byte(tc.in))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) != nil {
+			return
+		}
+		for _, w := range writers {
+			if got, want := w.project(nil, v), appendReference(w, v); !bytes.Equal(got, want) {
+				t.Fatalf("%+v of %s:\n got %s\nwant %s", w, data, got, want)
+			}
 		}
 	})
 }
