@@ -272,8 +272,8 @@ func readManifest(ctx context.Context, api S3API, bucket, key string) (map[strin
 	for k, v := range out.Metadata {
 		meta[strings.ToLower(k)] = v
 	}
-	m := map[string]manifestEntry{}
-	if json.Unmarshal(data, &m) != nil {
+	m, err := unmarshalManifest(data)
+	if err != nil {
 		return map[string]manifestEntry{}, nil, nil
 	}
 	return m, meta, nil
