@@ -2,7 +2,6 @@ package compact
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -361,10 +360,8 @@ func FuzzAppendMatchesValue(f *testing.F) {
 		f.Add([]byte(tc.in))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d := json.NewDecoder(bytes.NewReader(data))
-		d.UseNumber()
-		var v any
-		if d.Decode(&v) != nil {
+		v, err := decodeJSON(data)
+		if err != nil {
 			return
 		}
 		for _, w := range writers {
