@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -17,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/secrets"
@@ -177,7 +177,7 @@ func (l *loader) open() bool {
 func (l *loader) openRoot() bool {
 	root, err := os.OpenRoot(l.dir)
 	if err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", unwrapPathError(err))
+		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", catalogfile.Cause(err))
 		return false
 	}
 	l.root = root
@@ -490,7 +490,7 @@ func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic
 // needs reads the file again.
 func (l *loader) unload(src *source.File) {
 	dir, rel := l.dir, src.Rel
-	src.Unload(func() ([]byte, error) { return rereadFile(dir, rel) })
+	src.Unload(func() ([]byte, error) { return catalogfile.Reread(dir, rel) })
 }
 
 // pendingServer is a declared server and where it is declared.
@@ -604,98 +604,7 @@ func (l *loader) findFiles() ([]string, error) {
 // readFile reads a file of the catalog, refusing anything over the size limit
 // before reading it whole.
 func (l *loader) readFile(rel string) ([]byte, error) {
-	return readFile(l.root, rel)
-}
-
-// rereadFile reads the file rel of the catalog folder dir again, after Load.
-func rereadFile(dir, rel string) ([]byte, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return readFile(root, rel)
-}
-
-// readFile reads the file rel of root: a regular file, within the size limit.
-func readFile(root *os.Root, rel string) ([]byte, error) {
-	name := filepath.FromSlash(rel)
-	// Only regular files: opening a FIFO blocks until someone writes to it,
-	// and a device may never end. The mode is checked before opening, and
-	// again on the opened file, in case the name changed in between.
-	fi, err := root.Stat(name)
-	if err != nil {
-		return nil, unwrapPathError(err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(fi)
-	}
-	f, err := root.Open(name)
-	if err != nil {
-		return nil, unwrapPathError(err)
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, unwrapPathError(err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(fi)
-	}
-	data, err := readAll(f, fi.Size(), source.MaxFileSize+1)
-	if err != nil {
-		return nil, unwrapPathError(err)
-	}
-	if len(data) > source.MaxFileSize {
-		return nil, fmt.Errorf("file is larger than %d bytes: split it into several files", source.MaxFileSize)
-	}
-	return data, nil
-}
-
-// readAll reads r to its end or to limit bytes, whichever comes first,
-// into a buffer of size+1 bytes to begin with: a file is read in one
-// allocation when its size has not changed since it was measured.
-// io.ReadAll would grow a buffer from 512 bytes, copying and clearing
-// twice the bytes of a 16 MB file.
-func readAll(r io.Reader, size, limit int64) ([]byte, error) {
-	data := make([]byte, 0, min(max(size, 0), limit-1)+1)
-	for int64(len(data)) < limit {
-		if len(data) == cap(data) {
-			data = slices.Grow(data, 1)[:len(data)]
-		}
-		n, err := r.Read(data[len(data):min(int64(cap(data)), limit)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return data, err
-		}
-	}
-	return data, nil
-}
-
-// notRegular is the error of a catalog file that is not a regular file.
-func notRegular(fi fs.FileInfo) error {
-	kind := "not a regular file"
-	switch m := fi.Mode(); {
-	case m.IsDir():
-		kind = "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		kind = "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		kind = "a socket"
-	case m&fs.ModeDevice != 0:
-		kind = "a device"
-	}
-	return fmt.Errorf("is %s: a catalog reads regular files only", kind)
-}
-
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+	return catalogfile.Read(l.root, rel)
 }
 
 // validate checks a value against an embedded schema and reports violations
