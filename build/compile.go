@@ -388,10 +388,11 @@ func compileSite(tenant, dir string, tools []*Tool, c *compiledTools, lists []ou
 // descriptors joined by commas.
 func compileLists(tenant string, tools []*Tool, c *compiledTools) []output.Document {
 	comma := []byte(",") // the part between two descriptors
-	list := [][]byte{[]byte("[")}
+	// Room for every tool and a comma after each, and both ends.
+	list := append(make([][]byte, 0, 2*len(tools)+2), []byte("["))
 	var clist [][]byte
 	if c.compact != nil {
-		clist = [][]byte{[]byte(`{"tools":[`)}
+		clist = append(make([][]byte, 0, 2*len(tools)+2), []byte(`{"tools":[`))
 	}
 	for i, t := range tools {
 		if !t.VisibleTo(tenant) {

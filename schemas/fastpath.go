@@ -50,24 +50,18 @@ func plainKeyword(k string, val any, depth int) bool {
 	case "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not",
 		"unevaluatedItems", "unevaluatedProperties", "contentSchema":
 		return plainSchema(val, depth)
-	case "properties", "$defs", "definitions", "dependentSchemas":
+	case "properties", "$defs", "definitions", "dependentSchemas", "patternProperties":
 		m, ok := val.(map[string]any)
 		if !ok {
 			return false
 		}
-		for _, e := range m {
-			if !plainSchema(e, depth+1) {
-				return false
+		for name, e := range m {
+			if k == "patternProperties" {
+				if _, err := lenientRegexp(name); err != nil {
+					return false
+				}
 			}
-		}
-		return true
-	case "patternProperties":
-		m, ok := val.(map[string]any)
-		if !ok {
-			return false
-		}
-		for p, e := range m {
-			if _, err := lenientRegexp(p); err != nil || !plainSchema(e, depth+1) {
+			if !plainSchema(e, depth+1) {
 				return false
 			}
 		}

@@ -205,12 +205,18 @@ func (o Options) AppendSchema(b []byte, schema any) []byte {
 
 // project appends the projection of schema, written out by w.
 func (w writer) project(b []byte, schema any) []byte {
+	projected(schema, func(n *node) { b = w.append(b, n, "") })
+	return b
+}
+
+// projected calls use with the projection of schema, made by a projector
+// of the pool, which use must not keep.
+func projected(schema any, use func(n *node)) {
 	p := projectors.Get().(*projector)
 	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
-	b = w.append(b, p.project(schema), "")
+	use(p.project(schema))
 	p.reset()
 	projectors.Put(p)
-	return b
 }
 
 // decode decodes what a writer wrote: numbers as json.Number, as the build

@@ -309,11 +309,8 @@ func isEmptyValue(s any) bool {
 
 // appendReference is what the writer's output was: its value, encoded.
 func appendReference(w writer, schema any) []byte {
-	p := projectors.Get().(*projector)
-	p.root, p.draft, p.budget = schema, draftOf(schema), compactRefSlack
-	out := jsonenc.Append(nil, w.valueJSON(p.project(schema), ""))
-	p.reset()
-	projectors.Put(p)
+	var out []byte
+	projected(schema, func(n *node) { out = jsonenc.Append(nil, w.valueJSON(n, "")) })
 	return out
 }
 

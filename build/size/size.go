@@ -121,7 +121,7 @@ func (w *sizeWalk) walk(v any) int64 {
 		w.add(2 + int64(len(x))) // braces, colons and commas
 		if w.sorted {
 			for _, k := range slices.Sorted(maps.Keys(x)) {
-				if w.over != nil {
+				if w.total > w.limit {
 					break
 				}
 				w.add(int64(len(k)) + 2)
@@ -141,7 +141,7 @@ func (w *sizeWalk) walk(v any) int64 {
 	case []any:
 		w.add(2 + int64(len(x)))
 		for i, e := range x {
-			if w.over != nil || !w.sorted && w.total > w.limit {
+			if w.total > w.limit {
 				break
 			}
 			if w.sorted {
