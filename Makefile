@@ -21,7 +21,7 @@ GORELEASER_VERSION := v2.15.1
 # that the tests do not depend on the machine's node, which only runs npm.
 NODE_VERSION := 26.10.0
 NODE_PACKAGE = node-$$(node -p 'process.platform + "-" + process.arch')@$(NODE_VERSION)
-# Cloudflare's CLI, whose wrangler dev (workerd) the tests of build/cloudflare
+# Cloudflare's CLI, whose wrangler dev (workerd) the tests of hosts/cloudflare
 # serve each built site with; the same version as cloudflare.WranglerVersion,
 # which the workflow of signpost init deploys with.
 WRANGLER := bin/npm-cloudflare/node_modules/wrangler/bin/wrangler.js

@@ -9,9 +9,9 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // TestEdgeGate publishes the example's acme site gated, with public

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/cloudfront"
+	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/internal/gencatalog"
-	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // TestEdgeLargeCatalog builds a catalog of 1,000 servers and 10,000 tools

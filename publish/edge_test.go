@@ -13,13 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
-	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // edgeTestBase is the origin the example catalog's documents name; the

@@ -10,8 +10,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build"
-	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/output"
+	cffunctions "github.com/signpost-dev/signpost/hosts/cloudfront"
 )
 
 // DefaultMaxDeletes is how many objects a site may delete unless told
@@ -66,7 +66,7 @@ type Options struct {
 	// concurrently.
 	Progress func(done, total int)
 	// Inputs, when set, is the digest of what the sites were built from
-	// (package build/inputs). Each site's manifest records it, with a
+	// (package internal/inputs). Each site's manifest records it, with a
 	// digest of the site's objects, so that a later publish from the same
 	// inputs can tell from the bucket that it has nothing to do
 	// (Unchanged).

@@ -13,12 +13,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/cloudflare"
-	"github.com/signpost-dev/signpost/build/cloudfront"
-	"github.com/signpost-dev/signpost/build/netlify"
 	"github.com/signpost-dev/signpost/build/output"
-	"github.com/signpost-dev/signpost/build/pages"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts/cloudflare"
+	"github.com/signpost-dev/signpost/hosts/cloudfront"
+	"github.com/signpost-dev/signpost/hosts/netlify"
+	"github.com/signpost-dev/signpost/hosts/pages"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
-	"github.com/signpost-dev/signpost/publish/check"
+	"github.com/signpost-dev/signpost/check"
 )
 
 // checkOptions are the argument and flags of signpost check.

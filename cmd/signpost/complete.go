@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/diff"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/diff"
 )
 
 // registerCompletions gives shell completion the values of the flags that

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/signpost-dev/signpost/build/conformance"
+	"github.com/signpost-dev/signpost/conformance"
 )
 
 func newConformanceCmd() *cobra.Command {

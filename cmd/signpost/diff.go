@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/catalogdir"
+	"github.com/signpost-dev/signpost/internal/catalogdir"
 
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/diff"
+	"github.com/signpost-dev/signpost/diff"
 	"github.com/signpost-dev/signpost/internal/git"
 	"github.com/signpost-dev/signpost/internal/terminal"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build/diff"
+	"github.com/signpost-dev/signpost/diff"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/git"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/signpost-dev/signpost/build/importer"
+	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/terminal"

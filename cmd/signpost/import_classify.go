@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/importer"
+	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 

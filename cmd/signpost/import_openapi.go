@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/signpost-dev/signpost/build/importer"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/terminal"
 )

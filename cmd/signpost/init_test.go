@@ -17,7 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/cloudflare"
+	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/internal/version"

@@ -14,9 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/inputs"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/inputs"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/publish"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/signpost-dev/signpost/build/catalogdir"
+	"github.com/signpost-dev/signpost/internal/catalogdir"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -13,7 +13,7 @@ import (
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/publish/serve"
+	"github.com/signpost-dev/signpost/serve"
 )
 
 func newServeCmd() *cobra.Command {

@@ -18,8 +18,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/conformance"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/conformance"
 )
 
 // build --verify builds the catalog twice more, each time in a child process

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/publish/check"
+	"github.com/signpost-dev/signpost/check"
 )
 
 // VendorHost is the host of the example catalog's cross-host card, which

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/pages"
+	"github.com/signpost-dev/signpost/hosts/pages"
 )
 
 // Plan is what init would write, and where: Prepare makes one, Write

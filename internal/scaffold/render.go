@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/signpost-dev/signpost/build/cloudflare"
+	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/templates"
 )
 

@@ -23,8 +23,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/hostgap"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/hosts"
 
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -44,7 +44,7 @@ const noJekyll = ".nojekyll"
 // The routes of a Gap that are not routes of the route table.
 const (
 	// EveryRoute is the route of a gap every route of a site has.
-	EveryRoute = hostgap.EveryRoute
+	EveryRoute = hosts.EveryRoute
 	// UnknownTool is the route of the gap of unknown toolIds.
 	UnknownTool = "/tools/{toolId}"
 )
@@ -89,7 +89,7 @@ var kinds = []string{KindToolList, KindCompactList, KindToolURL, KindCompactTool
 
 // Gap is one requirement of the HTTP contract that GitHub Pages cannot
 // meet for a route; Served is what Pages serves instead.
-type Gap = hostgap.Gap
+type Gap = hosts.Gap
 
 // Layout maps a site's documents to the files Pages serves and lists
 // the gaps, deterministically. The files are the site's documents in the
@@ -287,7 +287,7 @@ func viewRank(view string) int {
 // exactly as the contract says, and those whose own URL and Content-Type
 // are right, whatever every route lacks.
 func counts(s *output.Site, gaps []Gap) (routes, exact, ownRight int) {
-	routes, ownRight, everyRoute := hostgap.Count(s, gaps)
+	routes, ownRight, everyRoute := hosts.Count(s, gaps)
 	if !everyRoute {
 		exact = ownRight
 	}

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/catalogdir"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/internal/catalogdir"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"

@@ -17,7 +17,7 @@ var allowedDeps = []string{
 	"github.com/signpost-dev/signpost/internal/english",
 }
 
-const self = "github.com/signpost-dev/signpost/publish/check"
+const self = "github.com/signpost-dev/signpost/check"
 
 // nonStandardDeps lists the packages outside the standard library that
 // pkgs import, themselves included.

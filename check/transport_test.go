@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // tlsFindings are the transport.tls-minimum findings of r, by URL.

@@ -1,4 +1,4 @@
-package hostgap
+package hosts
 
 import (
 	"testing"

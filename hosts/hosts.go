@@ -1,8 +1,8 @@
-// Package hostgap is what the layouts of static hosts (GitHub Pages,
+// Package hosts is what the layouts of static hosts (GitHub Pages,
 // Cloudflare, Netlify) share in their reports: a Gap, one requirement of
 // the HTTP contract a host cannot meet for a route, how a report names its
 // route, and how many of a site's routes a host serves exactly.
-package hostgap
+package hosts
 
 import (
 	"github.com/signpost-dev/signpost/build/output"

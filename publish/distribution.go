@@ -19,10 +19,10 @@ import (
 	cftypes "github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
 	"github.com/aws/smithy-go"
 
-	cffunctions "github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	cffunctions "github.com/signpost-dev/signpost/hosts/cloudfront"
 )
 
 // CloudFrontAPI is the few CloudFront calls publishing needs.

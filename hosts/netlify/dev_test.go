@@ -22,9 +22,9 @@ import (
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // devBase is the origin the example's documents name; the client of

@@ -11,9 +11,9 @@ import (
 	"text/template"
 
 	"github.com/signpost-dev/signpost/build"
-	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/templates"
 )
 

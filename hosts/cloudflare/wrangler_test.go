@@ -21,12 +21,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // startTimeout bounds the wait for wrangler dev to answer: it bundles

@@ -23,7 +23,7 @@ import (
 // The shared real-world data and the official schemas (see the corpus
 // README). They are read by tests only: the importer embeds nothing of them.
 // corpusDir is the shared corpus, seen from this package's folder.
-const corpusDir = "../../../shared/corpus"
+const corpusDir = "../../shared/corpus"
 
 var (
 	registryCorpusPath            = filepath.Join(corpusDir, "registry-servers.sample.json")

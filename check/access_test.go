@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/publish/check"
-	"github.com/signpost-dev/signpost/publish/serve"
+	"github.com/signpost-dev/signpost/serve"
 )
 
 // gatedHandler serves the example's first site gated as access says, with

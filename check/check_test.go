@@ -20,10 +20,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
-	"github.com/signpost-dev/signpost/publish/check"
-	"github.com/signpost-dev/signpost/publish/serve"
+	"github.com/signpost-dev/signpost/serve"
 )
 
 // correctHandler serves the first site of the example catalog with the

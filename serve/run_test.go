@@ -15,7 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
-var exampleCatalog = filepath.Join("..", "..", "catalogs", "example")
+var exampleCatalog = filepath.Join("..", "catalogs", "example")
 
 // startRun runs Run in the background and returns the served address and a
 // function that stops it and returns Run's error.

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/internal/memtest"
-	"github.com/signpost-dev/signpost/publish/check"
 )
 
 // hostileSite serves a tool list of n tools whose documents are each about

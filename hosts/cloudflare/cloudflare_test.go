@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build/cloudflare"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 

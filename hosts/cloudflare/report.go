@@ -7,15 +7,15 @@ import (
 	"io"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/hostgap"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/hosts"
 
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // ReportFile is the name of the Cloudflare report in a build output
 // folder: for each site, its Worker and the requirements Cloudflare cannot
-// meet. It has the shape of the GitHub Pages report (build/pages), with
+// meet. It has the shape of the GitHub Pages report (hosts/pages), with
 // the Worker's name besides.
 const ReportFile = "cloudflare-report.json"
 
@@ -23,7 +23,7 @@ const ReportFile = "cloudflare-report.json"
 const ReportFormat = 1
 
 // EveryRoute is the route of a gap every route of a site has.
-const EveryRoute = hostgap.EveryRoute
+const EveryRoute = hosts.EveryRoute
 
 // The kinds of Gap, in the order a report groups them.
 const (
@@ -36,7 +36,7 @@ var kinds = []string{KindAssetCount}
 
 // Gap is one requirement of the HTTP contract, or of deploying the site,
 // that Cloudflare cannot meet; Served is what Cloudflare allows.
-type Gap = hostgap.Gap
+type Gap = hosts.Gap
 
 type report struct {
 	Format int          `json:"format"`
@@ -59,7 +59,7 @@ type reportSite struct {
 // exactly as the contract says: every route but those with a gap, none
 // when a gap is of every route.
 func counts(s *output.Site, gaps []Gap) (routes, exact int) {
-	routes, ownRight, everyRoute := hostgap.Count(s, gaps)
+	routes, ownRight, everyRoute := hosts.Count(s, gaps)
 	if everyRoute {
 		return routes, 0
 	}

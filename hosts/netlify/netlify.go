@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/hostgap"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/hosts"
 
-	"github.com/signpost-dev/signpost/build/cloudfront"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts/cloudfront"
 )
 
 // ReportFile is the name of the Netlify report in a build output folder:
@@ -31,7 +31,7 @@ const (
 )
 
 // EveryRoute is the route of a gap every route of a site has.
-const EveryRoute = hostgap.EveryRoute
+const EveryRoute = hosts.EveryRoute
 
 // The kinds of Gap, in the order a report groups them.
 const (
@@ -49,7 +49,7 @@ var kinds = []string{KindPreflight, KindMethods, KindViewHeaders}
 
 // Gap is one requirement of the HTTP contract that Netlify cannot meet for
 // a route; Served is what Netlify serves instead.
-type Gap = hostgap.Gap
+type Gap = hosts.Gap
 
 // netlifyInstead is the remedy of every gap: Netlify cannot be told
 // otherwise.
@@ -303,6 +303,6 @@ func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
 // gap of their own: every GET and HEAD of them is answered exactly as the
 // contract says.
 func counts(s *output.Site, gaps []Gap) (routes, exact int) {
-	routes, exact, _ = hostgap.Count(s, gaps)
+	routes, exact, _ = hosts.Count(s, gaps)
 	return routes, exact
 }
