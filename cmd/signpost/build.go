@@ -15,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/hosts/netlify"
@@ -112,24 +113,20 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 			return usageError{fmt.Errorf("no target %q in %s: it declares %s", opts.Target, build.ConfigFile, targetNames(cfg.Targets))}
 		}
 	}
-	if t.S3 != nil {
-		if err := cloudfront.Add(b, t.S3, cfg.CompactView); err != nil {
-			return fmt.Errorf("build %s: %w", opts.Dir, err)
-		}
-	}
+	host := hostFor(t, cfg.CompactView)
 	if opts.Verify {
-		if err := verifyBuild(ctx, opts, b, t, stdout, stderr); err != nil {
+		if err := verifyBuild(ctx, opts, b, host, stdout, stderr); err != nil {
 			return err
 		}
 	}
 	prog.Step("build: writing the site", 0)
-	report, err := writeSite(ctx, b, t, opts.Out)
+	report, err := host.Write(ctx, b, opts.Out)
 	prog.Stop()
 	if err != nil {
 		return outHint(err)
 	}
 	if report != nil && opts.Format != build.FormatJSON {
-		if err := report(stdout); err != nil {
+		if err := report.WriteText(stdout); err != nil {
 			return err
 		}
 	}
@@ -146,22 +143,20 @@ func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) 
 	return nil
 }
 
-// writeSite writes b to out as the target lays it out: the Pages, Cloudflare
-// or Netlify layout, or the plain build. For a host's layout it returns the
-// printer of the host's report, what it cannot serve; nil otherwise.
-func writeSite(ctx context.Context, b *output.Build, t build.Target, out string) (func(io.Writer) error, error) {
+// hostFor is the layout of the host a target publishes to; a build for no
+// target has the plain layout.
+func hostFor(t build.Target, compactView bool) hosts.Host {
 	switch {
+	case t.S3 != nil:
+		return cloudfront.Host{Target: t.S3, CompactView: compactView}
 	case t.GitHubPages:
-		gaps, err := pages.Write(ctx, b, out)
-		return func(w io.Writer) error { return pages.WriteReport(w, b.Sites, gaps) }, err
+		return pages.Host{}
 	case t.Cloudflare != nil:
-		sites, err := cloudflare.Write(ctx, b, out, t.Cloudflare.Name)
-		return func(w io.Writer) error { return cloudflare.WriteReport(w, b, sites) }, err
+		return cloudflare.Host{Name: t.Cloudflare.Name}
 	case t.Netlify:
-		gaps, err := netlify.Write(ctx, b, out)
-		return func(w io.Writer) error { return netlify.WriteReport(w, b.Sites, gaps) }, err
+		return netlify.Host{}
 	}
-	return nil, b.Write(ctx, out)
+	return hosts.Plain{}
 }
 
 // outHint adds to a *output.NotReplaceableError what to give --out instead.

@@ -20,6 +20,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/conformance"
+	"github.com/signpost-dev/signpost/hosts"
 )
 
 // build --verify builds the catalog twice more, each time in a child process
@@ -61,7 +62,7 @@ var verifyVariants = []verifyVariant{
 // as this build would, and compares the three; it prints the report and
 // returns a reportedError when they differ. Every temporary folder is
 // removed before it returns.
-func verifyBuild(ctx context.Context, opts buildOptions, b *output.Build, t build.Target, stdout, stderr io.Writer) error {
+func verifyBuild(ctx context.Context, opts buildOptions, b *output.Build, host hosts.Host, stdout, stderr io.Writer) error {
 	tmp, err := os.MkdirTemp("", "signpost-verify-")
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
@@ -86,7 +87,7 @@ func verifyBuild(ctx context.Context, opts buildOptions, b *output.Build, t buil
 		})
 	}
 	self := filepath.Join(tmp, "self", "site")
-	if _, err := writeSite(ctx, b, t, self); err != nil {
+	if _, err := host.Write(ctx, b, self); err != nil {
 		_ = g.Wait()
 		return fmt.Errorf("verify: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/templates"
 )
@@ -234,9 +235,25 @@ func config(dir, worker string) []byte {
 // The route table keeps the contract's headers, so the folder also serves
 // and publishes exactly as a normal build does.
 func Write(ctx context.Context, b *output.Build, out, name string) ([]*Site, error) {
+	_, sites, err := write(ctx, b, out, name)
+	return sites, err
+}
+
+// Host is the Cloudflare layout (see Write), as a hosts.Host. Name is the
+// target's cloudflare.name ("" for DefaultName).
+type Host struct{ Name string }
+
+// Write writes b for Cloudflare and returns what Cloudflare cannot serve.
+func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Report, error) {
+	rep, _, err := write(ctx, b, out, h.Name)
+	return rep, err
+}
+
+// write is Write, returning the report too.
+func write(ctx context.Context, b *output.Build, out, name string) (*hosts.Report, []*Site, error) {
 	sites, err := LayoutAll(b, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	laid := &output.Build{Files: slices.Clone(b.Files)}
 	for i, s := range b.Sites {
@@ -245,15 +262,19 @@ func Write(ctx context.Context, b *output.Build, out, name string) ([]*Site, err
 			laid.Files = append(laid.Files, output.File{Path: path.Join(s.Dir, f.Path), Body: f.Body})
 		}
 	}
-	rep, err := reportFile(b, sites)
+	rep, err := Report(b, sites)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	laid.Files = append(laid.Files, rep)
+	file, err := rep.File(ReportFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	laid.Files = append(laid.Files, file)
 	if err := laid.Write(ctx, out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return sites, nil
+	return rep, sites, nil
 }
 
 // LayoutAll lays out every site of b (see Layout).

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,7 +92,7 @@ func TestWriteExample(t *testing.T) {
 	}
 	golden(t, "cloudflare-report.json", read(t, filepath.Join(out, cloudflare.ReportFile)))
 	var text bytes.Buffer
-	if err := cloudflare.WriteReport(&text, b, sites); err != nil {
+	if err := writeReport(&text, b, sites); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "report.txt", text.Bytes())
@@ -180,7 +181,7 @@ func TestAssetCountGap(t *testing.T) {
 		t.Fatalf("gaps %+v, want the asset count's", laid.Gaps)
 	}
 	var text bytes.Buffer
-	if err := cloudflare.WriteReport(&text, &output.Build{Sites: []*output.Site{s}}, []*cloudflare.Site{laid}); err != nil {
+	if err := writeReport(&text, &output.Build{Sites: []*output.Site{s}}, []*cloudflare.Site{laid}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -232,4 +233,13 @@ func TestWranglerVersion(t *testing.T) {
 	if want := "\nWRANGLER_VERSION := " + cloudflare.WranglerVersion + "\n"; !strings.Contains(makefile, want) {
 		t.Errorf("the Makefile lacks the line %q: make it the same as cloudflare.WranglerVersion", strings.TrimSpace(want))
 	}
+}
+
+// writeReport writes the text of the report of b as laid out in sites.
+func writeReport(w io.Writer, b *output.Build, sites []*cloudflare.Site) error {
+	r, err := cloudflare.Report(b, sites)
+	if err != nil {
+		return err
+	}
+	return r.WriteText(w)
 }

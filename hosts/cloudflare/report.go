@@ -1,16 +1,10 @@
 package cloudflare
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"strings"
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/hosts"
-
-	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // ReportFile is the name of the Cloudflare report in a build output
@@ -38,23 +32,6 @@ var kinds = []string{KindAssetCount}
 // that Cloudflare cannot meet; Served is what Cloudflare allows.
 type Gap = hosts.Gap
 
-type report struct {
-	Format int          `json:"format"`
-	Target string       `json:"target"`
-	Sites  []reportSite `json:"sites"`
-}
-
-type reportSite struct {
-	Tenant string `json:"tenant"`
-	Dir    string `json:"dir"`
-	Worker string `json:"worker"`
-	// Routes counts the site's routes and views; Exact those the Worker
-	// serves exactly as the contract says.
-	Routes int   `json:"routes"`
-	Exact  int   `json:"exact"`
-	Gaps   []Gap `json:"gaps"`
-}
-
 // counts counts a site's routes (route and view pairs) and those served
 // exactly as the contract says: every route but those with a gap, none
 // when a gap is of every route.
@@ -66,65 +43,39 @@ func counts(s *output.Site, gaps []Gap) (routes, exact int) {
 	return routes, ownRight
 }
 
-// reportFile is ReportFile of the sites of b as laid out.
-func reportFile(b *output.Build, sites []*Site) (output.File, error) {
-	rep := report{Format: ReportFormat, Target: "cloudflare", Sites: []reportSite{}}
-	for i, s := range b.Sites {
-		gaps := sites[i].Gaps
-		if gaps == nil {
-			gaps = []Gap{}
-		}
-		routes, exact := counts(s, gaps)
-		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Worker: sites[i].Worker, Routes: routes, Exact: exact, Gaps: gaps})
-	}
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return output.File{}, fmt.Errorf("write %s: %w", ReportFile, err)
-	}
-	return output.File{Path: ReportFile, Body: append(data, '\n')}, nil
-}
-
-// WriteReport prints what a build for Cloudflare is and what Cloudflare
-// cannot serve of it, in the shape of the Pages report: for each site its
+// Report is what a build for Cloudflare is and what Cloudflare cannot
+// serve of it, in the shape of every host's report: for each site its
 // folder, Worker and gaps grouped by kind, each group with its count and
-// its fix, and a line counting the routes served exactly as the contract
-// says; then notes on deploying. sites are the sites of b.Sites as laid
-// out (see Write).
-func WriteReport(w io.Writer, b *output.Build, sites []*Site) error {
+// its fix, and the routes served exactly as the contract says; then notes
+// on deploying. sites are the sites of b.Sites as laid out (see Write).
+func Report(b *output.Build, sites []*Site) (*hosts.Report, error) {
 	if len(sites) != len(b.Sites) {
-		return errors.New("cloudflare report: one laid-out site per site is needed")
+		return nil, errors.New("cloudflare report: one laid-out site per site is needed")
 	}
-	var sb strings.Builder
-	tenants := false
+	r := &hosts.Report{Format: ReportFormat, Target: "cloudflare", Host: "Cloudflare"}
 	for i, s := range b.Sites {
-		tenants = tenants || s.Tenant != ""
 		gaps := sites[i].Gaps
 		routes, exact := counts(s, gaps)
-		fmt.Fprintf(&sb, "%s/", s.Dir)
-		if s.Tenant != "" {
-			fmt.Fprintf(&sb, " (tenant %s)", s.Tenant)
-		}
-		fmt.Fprintf(&sb, ": Worker %s, %s on Cloudflare, %s\n", sites[i].Worker, english.Count(routes, "route", "routes"), english.Count(len(gaps), "gap", "gaps"))
+		sr := hosts.SiteReport{Tenant: s.Tenant, Dir: s.Dir, Worker: sites[i].Worker, Routes: routes, Exact: exact, Gaps: gaps}
 		byKind := map[string][]Gap{}
 		for _, g := range gaps {
 			byKind[g.Kind] = append(byKind[g.Kind], g)
 		}
 		for _, k := range kinds {
 			for _, g := range byKind[k] {
-				fmt.Fprintf(&sb, "  %s: needs %s; Cloudflare allows %s. Fix: %s.\n", g.Label(), g.Requirement, g.Served, g.Fix)
+				sr.Lines = append(sr.Lines, hosts.GapLine(g, "Cloudflare allows"))
 			}
 		}
-		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says.\n", exact, english.Count(routes, "route", "routes"), english.Plural(exact, "is", "are"))
+		r.Sites = append(r.Sites, sr)
 	}
-	sb.WriteString("Deploying to Cloudflare:\n")
-	sb.WriteString("  Deploy each site's folder as it is: wrangler deploy --config DIR/" + ConfigFile + " (the Cloudflare workflow of signpost init does, with the repository secrets CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID).\n")
-	if tenants {
-		sb.WriteString("  Each tenant's folder is a Worker of its own: give each its tenant's origin.\n")
+	r.Deploying = append(r.Deploying, "Deploy each site's folder as it is: wrangler deploy --config DIR/"+ConfigFile+" (the Cloudflare workflow of signpost init does, with the repository secrets CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID).")
+	if r.Tenants() {
+		r.Deploying = append(r.Deploying, "Each tenant's folder is a Worker of its own: give each its tenant's origin.")
 	}
-	sb.WriteString("  Serve each Worker at the root of its site's origin, as signpost.yaml's origin says (add the origin's host as the Worker's custom domain): /.well-known and /tools only work at the root.\n")
-	sb.WriteString("  Set the zone's Minimum TLS Version to 1.2 (SSL/TLS, Edge Certificates): at Cloudflare's default, 1.0, the site fails transport.tls-minimum.\n")
-	sb.WriteString("  Cloudflare may make an ETag weak (W/) when it compresses a response on the way; the Worker answers If-None-Match with either form: that is not a gap.\n")
-	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + output.RouteTableFile + ".\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
+	r.Deploying = append(r.Deploying,
+		"Serve each Worker at the root of its site's origin, as signpost.yaml's origin says (add the origin's host as the Worker's custom domain): /.well-known and /tools only work at the root.",
+		"Set the zone's Minimum TLS Version to 1.2 (SSL/TLS, Edge Certificates): at Cloudflare's default, 1.0, the site fails transport.tls-minimum.",
+		"Cloudflare may make an ETag weak (W/) when it compresses a response on the way; the Worker answers If-None-Match with either form: that is not a gap.",
+		"Every gap, route by route, is in "+ReportFile+" beside "+output.RouteTableFile+".")
+	return r, nil
 }

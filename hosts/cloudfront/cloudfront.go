@@ -9,6 +9,7 @@ package cloudfront
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -20,6 +21,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/templates"
 )
 
@@ -182,6 +184,23 @@ func Add(b *output.Build, target *build.S3Target, compactView bool) error {
 	}
 	slices.SortFunc(b.Files, func(x, y output.File) int { return strings.Compare(x.Path, y.Path) })
 	return nil
+}
+
+// Host is the layout of an S3 target served by CloudFront (see Add), as a
+// hosts.Host: the plain layout, with each site's functions beside it.
+type Host struct {
+	Target      *build.S3Target
+	CompactView bool
+}
+
+// Write writes b with the CloudFront Functions of each site; CloudFront
+// serves the whole contract, so there is no report.
+func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Report, error) {
+	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files)}
+	if err := Add(laid, h.Target, h.CompactView); err != nil {
+		return nil, err
+	}
+	return nil, laid.Write(ctx, out)
 }
 
 // Functions returns the code of the site's two CloudFront

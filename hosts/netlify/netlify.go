@@ -2,7 +2,6 @@ package netlify
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -236,25 +235,6 @@ func viewRank(view string) int {
 	return 0
 }
 
-// report is the layout of netlify-report.json.
-type report struct {
-	Format int          `json:"format"`
-	Target string       `json:"target"`
-	Sites  []reportSite `json:"sites"`
-}
-
-type reportSite struct {
-	Tenant string `json:"tenant"`
-	Dir    string `json:"dir"`
-	// Routes counts the site's routes and views; Exact those Netlify
-	// serves exactly as the contract says to GET and HEAD.
-	Routes int `json:"routes"`
-	Exact  int `json:"exact"`
-	// Function lists the routes the Netlify Function serves.
-	Function []string `json:"function"`
-	Gaps     []Gap    `json:"gaps"`
-}
-
 // Write writes the build b for Netlify to the folder out, atomically, as
 // output.Build.Write does: the normal layout (public/, or tenants/ID/ for
 // each tenant), each folder a Netlify site of its own with its documents at
@@ -264,13 +244,27 @@ type reportSite struct {
 // function; and the build's Files beside them. It returns the gaps, one
 // slice per site of b.Sites. A failed Write leaves out as it was.
 func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
+	_, gaps, err := write(ctx, b, out)
+	return gaps, err
+}
+
+// Host is the Netlify layout (see Write), as a hosts.Host.
+type Host struct{}
+
+// Write writes b for Netlify and returns what Netlify cannot serve.
+func (Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Report, error) {
+	rep, _, err := write(ctx, b, out)
+	return rep, err
+}
+
+// write is Write, returning the report too.
+func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][]Gap, error) {
 	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files)}
 	gaps := make([][]Gap, len(b.Sites))
-	rep := report{Format: ReportFormat, Target: "netlify", Sites: []reportSite{}}
 	for i, s := range b.Sites {
 		l, err := Layout(s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		gaps[i] = l.Gaps
 		laid.Files = append(laid.Files,
@@ -281,22 +275,20 @@ func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
 		if l.Function != nil {
 			laid.Files = append(laid.Files, output.File{Path: functionPath(s), Body: l.Function})
 		}
-		routes, exact := counts(s, l.Gaps)
-		fn := l.FunctionRoutes
-		if fn == nil {
-			fn = []string{}
-		}
-		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Function: fn, Gaps: l.Gaps})
 	}
-	data, err := json.MarshalIndent(rep, "", "  ")
+	rep, err := Report(b.Sites, gaps)
 	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", ReportFile, err)
+		return nil, nil, err
 	}
-	laid.Files = append(laid.Files, output.File{Path: ReportFile, Body: append(data, '\n')})
+	file, err := rep.File(ReportFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	laid.Files = append(laid.Files, file)
 	if err := laid.Write(ctx, out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return gaps, nil
+	return rep, gaps, nil
 }
 
 // counts counts a site's routes (route and view pairs) and those with no

@@ -181,7 +181,11 @@ func TestWrite(t *testing.T) {
 		t.Errorf("%s differs between two writes", ReportFile)
 	}
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, b.Sites, gaps); err != nil {
+	rep, err := Report(b.Sites, gaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -17,7 +17,6 @@ package pages
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -294,23 +293,6 @@ func counts(s *output.Site, gaps []Gap) (routes, exact, ownRight int) {
 	return routes, exact, ownRight
 }
 
-// report is the layout of pages-report.json.
-type report struct {
-	Format int          `json:"format"`
-	Target string       `json:"target"`
-	Sites  []reportSite `json:"sites"`
-}
-
-type reportSite struct {
-	Tenant string `json:"tenant"`
-	Dir    string `json:"dir"`
-	// Routes counts the site's routes and views; Exact those Pages
-	// serves exactly as the contract says.
-	Routes int   `json:"routes"`
-	Exact  int   `json:"exact"`
-	Gaps   []Gap `json:"gaps"`
-}
-
 // Write writes the build b for GitHub Pages to the folder out, atomically,
 // as output.Build.Write does: one folder per site as in the normal layout
 // (public/, or tenants/ID/ for each tenant), each the root of a Pages site
@@ -323,29 +305,45 @@ type reportSite struct {
 // and publishes exactly as a normal build does; the Pages paths are plain
 // files, so any static host can serve it.
 func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
+	_, gaps, err := write(ctx, b, out)
+	return gaps, err
+}
+
+// write is Write, returning the report too.
+func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][]Gap, error) {
 	laid := &output.Build{Files: slices.Clone(b.Files)}
 	gaps := make([][]Gap, len(b.Sites))
-	rep := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
 	for i, s := range b.Sites {
 		var files []output.Document
 		files, gaps[i] = Layout(s)
 		if err := checkPaths(s, files); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		laid.Sites = append(laid.Sites, &output.Site{Tenant: s.Tenant, Dir: s.Dir, Documents: files, Tools: s.Tools})
 		laid.Files = append(laid.Files, output.File{Path: path.Join(s.Dir, noJekyll)})
-		routes, exact, _ := counts(s, gaps[i])
-		rep.Sites = append(rep.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: gaps[i]})
 	}
-	data, err := json.MarshalIndent(rep, "", "  ")
+	rep, err := Report(b.Sites, gaps)
 	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", ReportFile, err)
+		return nil, nil, err
 	}
-	laid.Files = append(laid.Files, output.File{Path: ReportFile, Body: append(data, '\n')})
+	file, err := rep.File(ReportFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	laid.Files = append(laid.Files, file)
 	if err := laid.Write(ctx, out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return gaps, nil
+	return rep, gaps, nil
+}
+
+// Host is the GitHub Pages layout (see Write), as a hosts.Host.
+type Host struct{}
+
+// Write writes b for GitHub Pages and returns what Pages cannot serve.
+func (Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Report, error) {
+	rep, _, err := write(ctx, b, out)
+	return rep, err
 }
 
 // checkPaths refuses a site whose Pages paths would overwrite one

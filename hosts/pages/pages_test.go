@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
@@ -395,7 +397,7 @@ func TestWrite(t *testing.T) {
 
 	want := map[string]string{}
 	wantTable := output.RouteTable{Format: output.RouteTableFormat, Sites: []output.SiteRoutes{}}
-	wantReport := report{Format: ReportFormat, Target: "github-pages", Sites: []reportSite{}}
+	wantReport := hosts.Report{Format: ReportFormat, Target: "github-pages", Sites: []hosts.SiteReport{}}
 	if len(gaps) != len(b.Sites) {
 		t.Fatalf("Write returned %d lists of gaps for %d sites", len(gaps), len(b.Sites))
 	}
@@ -411,7 +413,7 @@ func TestWrite(t *testing.T) {
 			sr.Routes = append(sr.Routes, f.Route)
 		}
 		wantTable.Sites = append(wantTable.Sites, sr)
-		wantReport.Sites = append(wantReport.Sites, reportSite{Tenant: s.Tenant, Dir: s.Dir, Routes: len(s.Documents), Exact: 0, Gaps: wantGaps})
+		wantReport.Sites = append(wantReport.Sites, hosts.SiteReport{Tenant: s.Tenant, Dir: s.Dir, Routes: len(s.Documents), Exact: 0, Gaps: wantGaps})
 	}
 	want["extra/notes.txt"] = "beside the sites\n"
 	want[output.RouteTableFile] = tree[output.RouteTableFile]
@@ -427,7 +429,7 @@ func TestWrite(t *testing.T) {
 	if diff := cmp.Diff(wantTable, *rt); diff != "" {
 		t.Errorf("route table (-want +got):\n%s", diff)
 	}
-	var report report
+	var report hosts.Report
 	dec := json.NewDecoder(strings.NewReader(tree[ReportFile]))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&report); err != nil {
@@ -566,7 +568,7 @@ func TestWriteReport(t *testing.T) {
 	s := pagesSmallSite()
 	_, gaps := Layout(s)
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, []*output.Site{s}, [][]Gap{gaps}); err != nil {
+	if err := writeReport(&buf, []*output.Site{s}, [][]Gap{gaps}); err != nil {
 		t.Fatal(err)
 	}
 	const front = "in a CDN or worker in front of Pages, "
@@ -601,15 +603,15 @@ func TestWriteReport(t *testing.T) {
 
 	// Without the headers every route lacks, the count says so.
 	buf.Reset()
-	if err := WriteReport(&buf, []*output.Site{s}, [][]Gap{gaps[2:]}); err != nil {
+	if err := writeReport(&buf, []*output.Site{s}, [][]Gap{gaps[2:]}); err != nil {
 		t.Fatal(err)
 	}
 	if line := "  1 of 6 routes is served exactly as the contract says.\n"; !strings.Contains(buf.String(), line) {
 		t.Errorf("report without the gaps of every route lacks %q:\n%s", line, buf.String())
 	}
 
-	if err := WriteReport(&buf, []*output.Site{s}, nil); err == nil {
-		t.Error("WriteReport took no gaps for one site")
+	if err := writeReport(&buf, []*output.Site{s}, nil); err == nil {
+		t.Error("Report took no gaps for one site")
 	}
 }
 
@@ -631,7 +633,7 @@ func TestWriteReportExample(t *testing.T) {
 		_, gaps[i] = Layout(s)
 	}
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, b.Sites, gaps); err != nil {
+	if err := writeReport(&buf, b.Sites, gaps); err != nil {
 		t.Fatal(err)
 	}
 	text := buf.String()
@@ -686,4 +688,13 @@ func TestCheckPagesPathsMessage(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "route /a.json is served at /a.json, which must be a folder for route /a.json/b.json") {
 		t.Errorf("checkPagesPaths: %v", err)
 	}
+}
+
+// writeReport writes the text of the report of sites and gaps.
+func writeReport(w io.Writer, sites []*output.Site, gaps [][]Gap) error {
+	r, err := Report(sites, gaps)
+	if err != nil {
+		return err
+	}
+	return r.WriteText(w)
 }

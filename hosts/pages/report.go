@@ -3,12 +3,11 @@ package pages
 import (
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/output"
-	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/hosts"
 )
 
 // kindText is what a report says of the gaps of one kind.
@@ -91,72 +90,56 @@ func Limits(gaps ...[]Gap) []string {
 	return lines
 }
 
-// WriteReport prints what GitHub Pages cannot serve as the contract says:
-// first what Pages cannot do (see Limits), then for each site its gaps
-// grouped by kind, in the order Layout gives the kinds, each group with its
-// count and its fix (a gap alone in its kind is printed as it is), and a
-// line counting the routes Pages serves exactly as the contract says.
-// Notes on deploying to Pages follow the sites. Every gap, route by route,
-// is in pages-report.json. gaps holds one slice per site, as Write returns
-// them.
-func WriteReport(w io.Writer, sites []*output.Site, gaps [][]Gap) error {
+// Report is what GitHub Pages cannot serve as the contract says: first
+// what Pages cannot do (see Limits), then for each site its gaps grouped
+// by kind, in the order Layout gives the kinds, each group with its count
+// and its fix (a gap alone in its kind is printed as it is), and the
+// routes Pages serves exactly as the contract says. Notes on deploying to
+// Pages follow the sites. Every gap, route by route, is in
+// pages-report.json. gaps holds one slice per site, as Write returns them.
+func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 	if len(sites) != len(gaps) {
-		return errors.New("pages report: one list of gaps per site is needed")
+		return nil, errors.New("pages report: one list of gaps per site is needed")
 	}
-	var sb strings.Builder
-	if limits := Limits(gaps...); len(limits) > 0 {
-		sb.WriteString("What GitHub Pages cannot do:\n")
-		for _, l := range limits {
-			sb.WriteString("  " + l + ".\n")
-		}
-	}
-	tenants := false
+	r := &hosts.Report{Format: ReportFormat, Target: "github-pages", Host: "GitHub Pages", Limits: Limits(gaps...)}
 	for i, s := range sites {
-		tenants = tenants || s.Tenant != ""
 		routes, exact, ownRight := counts(s, gaps[i])
-		fmt.Fprintf(&sb, "%s/", s.Dir)
-		if s.Tenant != "" {
-			fmt.Fprintf(&sb, " (tenant %s)", s.Tenant)
-		}
-		fmt.Fprintf(&sb, ": %s on GitHub Pages, %s\n", english.Count(routes, "route", "routes"), english.Count(len(gaps[i]), "gap", "gaps"))
+		sr := hosts.SiteReport{Tenant: s.Tenant, Dir: s.Dir, Routes: routes, Exact: exact, Gaps: gaps[i], URLRight: ownRight - exact}
 		byKind := map[string][]Gap{}
 		for _, g := range gaps[i] {
 			byKind[g.Kind] = append(byKind[g.Kind], g)
 		}
 		for _, k := range kinds {
-			writeKind(&sb, k, byKind[k])
+			sr.Lines = append(sr.Lines, kindLines(k, byKind[k])...)
 		}
-		fmt.Fprintf(&sb, "  %d of %s %s served exactly as the contract says", exact, english.Count(routes, "route", "routes"), english.Plural(exact, "is", "are"))
-		if more := ownRight - exact; more > 0 {
-			fmt.Fprintf(&sb, "; %d more %s the contract's URL and Content-Type but not the headers every route needs", more, english.Plural(more, "has", "have"))
-		}
-		sb.WriteString(".\n")
+		r.Sites = append(r.Sites, sr)
 	}
-	sb.WriteString("Deploying to GitHub Pages:\n")
-	sb.WriteString("  Every gap, route by route, is in " + ReportFile + " beside " + output.RouteTableFile + ".\n")
-	sb.WriteString("  A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.\n")
-	if tenants {
-		sb.WriteString("  Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.\n")
+	r.Deploying = append(r.Deploying,
+		"Every gap, route by route, is in "+ReportFile+" beside "+output.RouteTableFile+".",
+		"A CDN or worker in front of Pages (a Cloudflare Worker, or CloudFront with a CloudFront Function) can close every gap above; S3 behind CloudFront, with the functions an S3 target's build writes, closes them without Pages.")
+	if r.Tenants() {
+		r.Deploying = append(r.Deploying, "Pages serves one site per repository: publish each tenants/ID folder from a repository of its own, at its tenant's origin.")
 	}
-	sb.WriteString("  Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.\n")
-	sb.WriteString("  Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.\n")
-	sb.WriteString("  Pages sends strong ETags of its own, not those of " + output.RouteTableFile + "; that is not a gap.\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
+	r.Deploying = append(r.Deploying,
+		"Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.",
+		"Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.",
+		"Pages sends strong ETags of its own, not those of "+output.RouteTableFile+"; that is not a gap.")
+	return r, nil
 }
 
-// writeKind writes the line of the gaps of kind k: a gap alone as it is,
+// kindLines are the lines of the gaps of kind k: a gap alone as it is,
 // several as one line with their count.
-func writeKind(sb *strings.Builder, k string, gaps []Gap) {
+func kindLines(k string, gaps []Gap) []string {
 	t := kindTexts[k]
 	switch {
 	case len(gaps) == 0:
-		return
+		return nil
 	case len(gaps) == 1 || t.label == "":
+		var lines []string
 		for _, g := range gaps {
-			fmt.Fprintf(sb, "  %s: needs %s; Pages serves %s. Fix: %s.\n", g.Label(), g.Requirement, g.Served, g.Fix)
+			lines = append(lines, hosts.GapLine(g, "Pages serves"))
 		}
-		return
+		return lines
 	}
 	need := t.need
 	if k == KindContentType {
@@ -177,5 +160,5 @@ func writeKind(sb *strings.Builder, k string, gaps []Gap) {
 		}
 		need += ": " + strings.Join(parts, ", ")
 	}
-	fmt.Fprintf(sb, "  %d routes %s: need %s; Pages serves %s. Fix: %s.\n", len(gaps), t.label, need, t.served, t.fix)
+	return []string{fmt.Sprintf("%d routes %s: need %s; Pages serves %s. Fix: %s.", len(gaps), t.label, need, t.served, t.fix)}
 }
