@@ -5,6 +5,8 @@
 package hosts
 
 import (
+	"strings"
+
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -62,3 +64,36 @@ func Count(s *output.Site, gaps []Gap) (routes, ownRight int, everyRoute bool) {
 	}
 	return len(s.Documents), ownRight, everyRoute
 }
+
+// DocumentKey returns the object key every host serves a path other than
+// /tools and /tools/{toolId} from, and false for a path no host may serve
+// as a document (the CloudFront viewer-request function answers it with a
+// 404 itself): a document's path is segments of letters,
+// digits, '.', '_', '-' and '~', ending in .json, with no "." or ".."
+// segment, nothing in publish's namespace (spec.ReservedPrefix), and not
+// the tool lists' own keys. It is the CloudFront function's rule, in Go:
+// each host's layout refuses a site with a route it would not serve.
+func DocumentKey(route string) (string, bool) {
+	if len(route) > maxDocumentPath || len(route) < 2 || route[0] != '/' || !strings.HasSuffix(route, ".json") {
+		return "", false
+	}
+	key := route[1:]
+	for _, seg := range strings.Split(key, "/") {
+		if seg == "" || seg == "." || seg == ".." || spec.IsReservedName(seg) {
+			return "", false
+		}
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~-", c) >= 0) {
+				return "", false
+			}
+		}
+	}
+	if key == spec.ListKey(spec.ViewStandard) || key == spec.ListKey(spec.ViewCompact) {
+		return "", false
+	}
+	return key, true
+}
+
+// maxDocumentPath is the longest path the viewer-request function reads as
+// a document's.
+const maxDocumentPath = 1024

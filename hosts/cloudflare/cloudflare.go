@@ -14,7 +14,6 @@ import (
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/hosts"
-	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/templates"
 )
 
@@ -129,7 +128,7 @@ type Site struct {
 // Layout lays the site s out for the Worker name (see WorkerName),
 // deterministically. It fails for a site the Worker cannot serve or
 // Cloudflare cannot take: a route that cannot be a document's path (see
-// cloudfront.DocumentKey), a key outside the assets folder, a document or
+// hosts.DocumentKey), a key outside the assets folder, a document or
 // manifest larger than MaxAssetSize, more assets than PaidAssets, or a name
 // longer than a Worker's.
 func Layout(s *output.Site, name string) (*Site, error) {
@@ -184,11 +183,11 @@ func Layout(s *output.Site, name string) (*Site, error) {
 
 // servable refuses a document the Worker cannot serve, or Cloudflare
 // cannot take: its route must be the tool list, a tool, or a path
-// cloudfront.DocumentKey accepts (no "." or ".." segment, nothing of
+// hosts.DocumentKey accepts (no "." or ".." segment, nothing of
 // signpost's own); its key must stay inside the assets folder.
 func servable(dir string, d output.Document) error {
 	_, toolOK := spec.ToolIDOf(d.Route.Route)
-	_, docOK := cloudfront.DocumentKey(d.Route.Route)
+	_, docOK := hosts.DocumentKey(d.Route.Route)
 	if !(d.Route.Route == spec.RouteTools || toolOK || docOK) {
 		return fmt.Errorf("the Cloudflare Worker of %s cannot serve %s: it serves /tools, /tools/{toolId} and paths of letters, digits, '.', '_', '-' and '~' ending in .json, with no \".\" or \"..\" segment and no %s name", dir, d.Route.Route, spec.ReservedPrefix)
 	}

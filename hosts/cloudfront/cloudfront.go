@@ -42,7 +42,7 @@ const MaxSize = 10 * 1024
 //
 //   - viewer-request maps /tools and /tools/{toolId}, with ?view=compact
 //     when compactView is set, to the keys of their objects under prefix,
-//     and every other path that can be a document's (see DocumentKey) to
+//     and every other path that can be a document's (see hosts.DocumentKey) to
 //     the key equal to it, and drops the query string so the cache key does
 //     not vary with it. It answers OPTIONS with a 204 preflight, methods
 //     other than GET and HEAD with a 405, and a toolId that is not one, or a
@@ -97,38 +97,6 @@ type Gate struct {
 	// token.
 	PublicDiscovery bool
 }
-
-// DocumentKey returns the object key the viewer-request function maps a
-// path other than /tools and /tools/{toolId} to, and false for a path it
-// answers with a 404 itself: a document's path is segments of letters,
-// digits, '.', '_', '-' and '~', ending in .json, with no "." or ".."
-// segment, nothing in publish's namespace (spec.ReservedPrefix), and not
-// the tool lists' own keys. It is the function's rule, in Go: Functions
-// refuses a site with a route it would not serve.
-func DocumentKey(route string) (string, bool) {
-	if len(route) > maxDocumentPath || len(route) < 2 || route[0] != '/' || !strings.HasSuffix(route, ".json") {
-		return "", false
-	}
-	key := route[1:]
-	for _, seg := range strings.Split(key, "/") {
-		if seg == "" || seg == "." || seg == ".." || spec.IsReservedName(seg) {
-			return "", false
-		}
-		for i := 0; i < len(seg); i++ {
-			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~-", c) >= 0) {
-				return "", false
-			}
-		}
-	}
-	if key == spec.ListKey(spec.ViewStandard) || key == spec.ListKey(spec.ViewCompact) {
-		return "", false
-	}
-	return key, true
-}
-
-// maxDocumentPath is the longest path the viewer-request function reads as
-// a document's.
-const maxDocumentPath = 1024
 
 // execute fills in one template. The data are strings the
 // generator made, so a failure is a bug in a template.
@@ -211,7 +179,7 @@ func Functions(s *output.Site, target *build.S3Target, compactView bool) (viewer
 		if spec.IsToolRoute(d.Route.Route) {
 			continue
 		}
-		if key, ok := DocumentKey(d.Route.Route); !ok || key != d.Key {
+		if key, ok := hosts.DocumentKey(d.Route.Route); !ok || key != d.Key {
 			return nil, nil, fmt.Errorf("the CloudFront functions of %s cannot serve %s at the key %s: its functions serve every document other than the tools at the key equal to its path, and nothing else", s.Dir, d.Route.Route, d.Key)
 		}
 	}

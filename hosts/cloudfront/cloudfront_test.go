@@ -18,6 +18,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
 )
@@ -530,7 +531,7 @@ func TestDocumentKey(t *testing.T) {
 	fn := "viewer-request"
 	var cases []cfCase
 	for _, p := range paths {
-		key, ok := DocumentKey(p.path)
+		key, ok := hosts.DocumentKey(p.path)
 		if ok != p.ok || ok && key != p.path[1:] {
 			t.Errorf("DocumentKey(%q) = %q, %v; want ok %v", p.path, key, ok, p.ok)
 		}

@@ -11,7 +11,7 @@
 //     compact view by the view=compact query parameter, which must come
 //     first: the first rule that matches wins), answers the tool lists' own
 //     keys, the error document's and the function's source with a 404, as
-//     the CloudFront functions do (see cloudfront.DocumentKey), and answers
+//     the CloudFront functions do (see hosts.DocumentKey), and answers
 //     every path that is no file with the JSON error document, status 404.
 //   - _headers puts the CORS headers on every response, and each route's
 //     exact Content-Type and Cache-Control on both its route and its key,

@@ -11,7 +11,6 @@ import (
 	"github.com/signpost-dev/signpost/hosts"
 
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/hosts/cloudfront"
 )
 
 // ReportFile is the name of the Netlify report in a build output folder:
@@ -72,7 +71,7 @@ type Site struct {
 // lists its gaps, deterministically: the rules follow the order of the
 // site's documents. It refuses a site with a route or key that cannot be
 // written in Netlify's rules, or that Netlify would not serve: one that is
-// no document's path (see cloudfront.DocumentKey) other than /tools and
+// no document's path (see hosts.DocumentKey) other than /tools and
 // the tool routes.
 func Layout(s *output.Site) (Site, error) {
 	var hdr, red strings.Builder
@@ -124,7 +123,7 @@ func Layout(s *output.Site) (Site, error) {
 			if !safePath(d.Key) {
 				return Site{}, fmt.Errorf("write build: site %s: the key %q of route %s cannot be written in Netlify's rules: use letters, digits and . _ - ~ in card paths", s.Dir, d.Key, r.route)
 			}
-			if _, ok := cloudfront.DocumentKey("/" + d.Key); !ok && "/"+d.Key != r.route {
+			if _, ok := hosts.DocumentKey("/" + d.Key); !ok && "/"+d.Key != r.route {
 				listKeys = append(listKeys, d.Key)
 			}
 			if "/"+d.Key != r.route {
@@ -194,7 +193,7 @@ func Layout(s *output.Site) (Site, error) {
 
 // checkRoute refuses a route Netlify's rules cannot name, or that is no
 // document's path: /tools and the tool routes are routed by rule, every
-// other route must be a document's path as cloudfront.DocumentKey says.
+// other route must be a document's path as hosts.DocumentKey says.
 func checkRoute(s *output.Site, route string) error {
 	if route == spec.RouteTools {
 		return nil
@@ -202,7 +201,7 @@ func checkRoute(s *output.Site, route string) error {
 	if id, ok := spec.ToolSegment(route); ok && safePath(id) {
 		return nil
 	}
-	if _, ok := cloudfront.DocumentKey(route); ok {
+	if _, ok := hosts.DocumentKey(route); ok {
 		return nil
 	}
 	return fmt.Errorf("write build: site %s: route %s cannot be served on Netlify: a document's path is segments of letters, digits and . _ - ~ ending in .json", s.Dir, route)
