@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -555,7 +556,8 @@ func TestLimits(t *testing.T) {
 		t.Errorf("rules not met = %v, want [limits.documents]\n%s", got, checktest.Problems(r))
 	}
 
-	// A site that never answers: every request times out, and that is a finding.
+	// A site that never answers: every request times out, and the check
+	// says so in one error, without a report.
 	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
@@ -563,12 +565,13 @@ func TestLimits(t *testing.T) {
 		}
 	})
 	start := time.Now()
-	r = runOn(t, slow, "https://example.com", check.Options{Timeout: 50 * time.Millisecond, Concurrency: 8})
+	_, err := check.Run(context.Background(), "https://example.com", check.Options{Client: checktest.Serve(t, slow), Timeout: 50 * time.Millisecond, Concurrency: 8})
 	if time.Since(start) > 3*time.Second {
 		t.Errorf("check of a silent site took %v", time.Since(start))
 	}
-	if !r.Failed() || !strings.Contains(textOf(t, r), "timed out after 50ms") {
-		t.Errorf("a silent site: want timeouts reported\n%s", textOf(t, r))
+	var ue *check.UnreachableError
+	if !errors.As(err, &ue) || err.Error() != "https://example.com does not answer: no answer in time" {
+		t.Errorf("a silent site: err = %v, want an *UnreachableError of no answer in time", err)
 	}
 }
 
@@ -580,15 +583,36 @@ func TestUnreachable(t *testing.T) {
 	base := "http://" + l.Addr().String()
 	l.Close()
 	r, err := check.Run(context.Background(), base, check.Options{})
+	var ue *check.UnreachableError
+	if r != nil || !errors.As(err, &ue) || err.Error() != base+" does not answer: connection refused" {
+		t.Errorf("a port where nothing listens: report %v, err %v; want no report and connection refused", r != nil, err)
+	}
+	// A host DNS does not know: the cause is the lookup.
+	if _, err := check.Run(context.Background(), "http://nowhere.invalid", check.Options{}); err == nil || !strings.Contains(err.Error(), "does not answer: DNS: ") {
+		t.Errorf("a host DNS does not know: err %v, want a DNS cause", err)
+	}
+}
+
+// TestResolve checks a site by a host name that DNS does not know, at the
+// address Resolve gives it, as the guard allows: the name's own address.
+func TestResolve(t *testing.T) {
+	srv := httptest.NewServer(correctHandler(t))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	resolve, err := check.ParseResolve([]string{"example.com:" + port + ":127.0.0.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Failed() {
-		t.Errorf("an unreachable site passed:\n%s", textOf(t, r))
+	r, err := check.Run(context.Background(), "http://example.com:"+port, check.Options{Resolve: resolve})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range r.Findings {
-		if f.Rule == "tools.status" && (f.Result != check.ResultWarn || !strings.HasPrefix(f.Evidence, "GET failed: ")) {
-			t.Errorf("tools.status finding = %+v", f)
+	if r.Documents == 0 {
+		t.Errorf("no document fetched through Resolve:\n%s", textOf(t, r))
+	}
+	for _, bad := range []string{"example.com:443", "example.com:x:127.0.0.1", "example.com:443:localhost", ":443:127.0.0.1", "example.com:0:127.0.0.1"} {
+		if _, err := check.ParseResolve([]string{bad}); err == nil {
+			t.Errorf("ParseResolve(%q): no error", bad)
 		}
 	}
 }
@@ -651,6 +675,35 @@ pass transport.https (must)
 5 rules: 2 passed, 1 failed, 1 warnings, 1 skipped
 `
 	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("WriteText (-want +got):\n%s", d)
+	}
+}
+
+// TestReportWriteTextBrief shows the default text: a rule that did not
+// pass at several places is one line with their count and the first of
+// them, and passes are not listed.
+func TestReportWriteTextBrief(t *testing.T) {
+	r := sampleReport()
+	for _, p := range []string{"/tools/a", "/tools/b"} {
+		r.Findings = append(r.Findings, check.Finding{Rule: "cache.etag", Level: check.LevelShould, Result: check.ResultWarn, URL: "https://example.com" + p, Evidence: "no ETag", Message: "documents should have a strong ETag"})
+	}
+	slices.SortStableFunc(r.Findings, func(a, b check.Finding) int { return strings.Compare(a.Rule, b.Rule) })
+	var b bytes.Buffer
+	if err := r.WriteText(&b, false); err != nil {
+		t.Fatal(err)
+	}
+	want := `check https://example.com: 3 documents
+warn cache.etag (should) at 3 places, the first:
+  warn /tools: documents should have a strong ETag [no ETag]
+fail mcp-catalog.content-type (must)
+  fail /.well-known/mcp/catalog.json: must be served as application/json [Content-Type: text/plain]
+skip mcp-catalog.media-type (must)
+  skip https://other.example/card: ignored [mediaType "application/x"]
+pass tools.status (must)
+pass transport.https (must)
+5 rules: 2 passed, 1 failed, 1 warnings, 1 skipped
+`
+	if d := cmp.Diff(want, b.String()); d != "" {
 		t.Errorf("WriteText (-want +got):\n%s", d)
 	}
 }

@@ -6,13 +6,17 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
 // addressClass names the kind of a non-public address, or "" for a public
 // one. A catalog may name any host, and the check runs where a hostile
 // catalog should not reach: a CI runner on a company network, next to a
-// cloud metadata service.
+// cloud metadata service. Every range of IANA's special-purpose address
+// registries that is not globally reachable is non-public, and so is an
+// IPv6 address that embeds a non-public IPv4 one (NAT64, 6to4).
 func addressClass(a netip.Addr) string {
 	a = a.Unmap()
 	switch {
@@ -27,7 +31,48 @@ func addressClass(a netip.Addr) string {
 	case a.IsUnspecified():
 		return "unspecified"
 	}
+	for _, r := range specialPurpose {
+		if r.prefix.Contains(a) {
+			return r.class
+		}
+	}
+	if a.Is6() {
+		b := a.As16()
+		var v4 netip.Addr
+		switch {
+		case netip.MustParsePrefix("64:ff9b::/96").Contains(a):
+			v4 = netip.AddrFrom4([4]byte(b[12:16]))
+		case netip.MustParsePrefix("2002::/16").Contains(a):
+			v4 = netip.AddrFrom4([4]byte(b[2:6]))
+		}
+		if v4.IsValid() {
+			return addressClass(v4)
+		}
+	}
 	return ""
+}
+
+// specialPurpose are the ranges of IANA's IPv4 and IPv6 special-purpose
+// address registries that are not globally reachable, beyond those the
+// netip predicates know, with the class a refusal names.
+var specialPurpose = []struct {
+	prefix netip.Prefix
+	class  string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), "this-network"},
+	{netip.MustParsePrefix("100.64.0.0/10"), "shared (carrier-grade NAT)"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "special-purpose"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "documentation"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "special-purpose"},
+	{netip.MustParsePrefix("100::/64"), "discard-only"},
+	{netip.MustParsePrefix("2001::/23"), "special-purpose"},
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},
+	{netip.MustParsePrefix("5f00::/16"), "special-purpose"},
 }
 
 // dialGuard refuses connections to non-public addresses, except to those
@@ -54,15 +99,26 @@ func (g *dialGuard) control(_, address string, _ syscall.RawConn) error {
 }
 
 // guardedClient is the default client of Run: the default transport, with
-// a dialer that refuses the address classes the origin host does not have.
-// The origin's host is resolved to learn its classes.
-func guardedClient(ctx context.Context, host string) *http.Client {
+// a dialer that refuses the address classes the origin host does not have,
+// and no proxy: through a proxy the guard would see the proxy's address,
+// not the one a catalog names. The origin's host is resolved to learn its
+// classes (resolve, as Options.Resolve, answers first).
+func guardedClient(ctx context.Context, host string, resolve map[string]string) *http.Client {
 	g := &dialGuard{allowed: map[string]bool{}}
 	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else if ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host); err == nil {
-		addrs = ips
+	for hostPort, to := range resolve {
+		if h, _, err := net.SplitHostPort(hostPort); err == nil && strings.EqualFold(h, host) {
+			if a, err := netip.ParseAddr(to); err == nil {
+				addrs = append(addrs, a)
+			}
+		}
+	}
+	if len(addrs) == 0 {
+		if a, err := netip.ParseAddr(host); err == nil {
+			addrs = []netip.Addr{a}
+		} else if ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host); err == nil {
+			addrs = ips
+		}
 	}
 	for _, a := range addrs {
 		if class := addressClass(a); class != "" {
@@ -70,8 +126,63 @@ func guardedClient(ctx context.Context, host string) *http.Client {
 		}
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
 	// Each request is bounded by Options.Timeout, dialing included.
 	d := &net.Dialer{Control: g.control}
-	t.DialContext = d.DialContext
+	t.DialContext = resolving(d.DialContext, resolve)
 	return &http.Client{Transport: t}
+}
+
+// openClient is the client of Run with Options.AllowPrivate: the default
+// transport, proxy included, with Options.Resolve.
+func openClient(resolve map[string]string) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	var d net.Dialer
+	t.DialContext = resolving(d.DialContext, resolve)
+	return &http.Client{Transport: t}
+}
+
+// dialFunc is the DialContext of a transport.
+type dialFunc func(ctx context.Context, network, address string) (net.Conn, error)
+
+// resolving dials a "host:port" of resolve at the address it names, on the
+// same port, as curl's --resolve does; every other address as dial does.
+func resolving(dial dialFunc, resolve map[string]string) dialFunc {
+	if len(resolve) == 0 {
+		return dial
+	}
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		if to, ok := resolve[strings.ToLower(address)]; ok {
+			_, port, _ := net.SplitHostPort(address)
+			address = net.JoinHostPort(to, port)
+		}
+		return dial(ctx, network, address)
+	}
+}
+
+// ParseResolve reads entries of the form HOST:PORT:ADDRESS (curl's
+// --resolve; an IPv6 address may be bracketed) into the map of
+// Options.Resolve.
+func ParseResolve(entries []string) (map[string]string, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, e := range entries {
+		host, rest, ok := strings.Cut(e, ":")
+		port, addr, ok2 := strings.Cut(rest, ":")
+		addr = strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
+		if !ok || !ok2 || host == "" {
+			return nil, fmt.Errorf("resolve %q: want HOST:PORT:ADDRESS, such as example.com:443:127.0.0.1", e)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("resolve %q: the port %q is not a number from 1 to 65535", e, port)
+		}
+		a, err := netip.ParseAddr(addr)
+		if err != nil || a.Zone() != "" {
+			return nil, fmt.Errorf("resolve %q: %q is not an IP address", e, addr)
+		}
+		m[strings.ToLower(net.JoinHostPort(host, port))] = a.String()
+	}
+	return m, nil
 }

@@ -16,7 +16,11 @@ func TestAddressClass(t *testing.T) {
 		"169.254.169.254": "link-local", "fe80::1": "link-local",
 		"224.0.0.1": "multicast", "ff02::1": "multicast",
 		"0.0.0.0": "unspecified", "::": "unspecified",
-		"93.184.216.34": "", "2606:2800:220:1::": "", "8.8.8.8": "",
+		"100.100.100.200": "shared (carrier-grade NAT)", "100.64.0.1": "shared (carrier-grade NAT)", "0.1.2.3": "this-network",
+		"192.0.0.170": "special-purpose", "192.0.2.1": "documentation", "198.18.0.1": "benchmarking", "240.0.0.1": "reserved",
+		"255.255.255.255": "reserved", "2001:db8::1": "documentation", "100::1": "discard-only", "2001::1": "special-purpose",
+		"64:ff9b::a9fe:a9fe": "link-local", "64:ff9b::a00:1": "private", "2002:a9fe:a9fe::1": "link-local", "2002:5db8:d822::1": "",
+		"93.184.216.34": "", "2606:2800:220:1::": "", "8.8.8.8": "", "100.128.0.1": "",
 	} {
 		if got := addressClass(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("addressClass(%s) = %q, want %q", addr, got, want)
@@ -77,7 +81,7 @@ func TestGuardedClientLoopbackOrigin(t *testing.T) {
 func TestGuardedClientRefuses(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
-	c := guardedClient(context.Background(), "93.184.216.34") // a public origin, as a literal: no lookup
+	c := guardedClient(context.Background(), "93.184.216.34", nil) // a public origin, as a literal: no lookup
 	resp, err := c.Get(srv.URL)
 	if err == nil {
 		resp.Body.Close()

@@ -115,29 +115,37 @@ func (r *Report) summarize(rules []ruleResult) summary {
 }
 
 // WriteText writes the report for people: a line naming the site, then
-// each rule with its outcome and one line per finding that is not a pass
-// (every finding when verbose; URLs on the checked site relative to it),
-// then the summary line "N rules: P passed, F failed, W warnings, S skipped".
+// each rule with its outcome and, when it did not pass everywhere, the
+// first place it did not (with the count of such places on the rule's
+// line when there are several), then the summary line "N rules: P passed,
+// F failed, W warnings, S skipped". verbose lists every finding of every
+// rule, passes included. URLs on the checked site are relative to it.
 func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "check %s: %d documents\n", r.Base, r.Documents)
 	rules := r.rules()
 	i := 0
 	for _, rule := range rules {
-		fmt.Fprintf(&b, "%s %s (%s)\n", rule.Result, rule.Rule, rule.Level)
-		for ; i < len(r.Findings) && r.Findings[i].Rule == rule.Rule; i++ {
-			f := r.Findings[i]
-			if f.Result == ResultPass && !verbose {
-				continue
+		j := i
+		for j < len(r.Findings) && r.Findings[j].Rule == rule.Rule {
+			j++
+		}
+		findings := r.Findings[i:j]
+		i = j
+		var shown []Finding
+		for _, f := range findings {
+			if verbose || f.Result != ResultPass {
+				shown = append(shown, f)
 			}
-			place := f.URL
-			if rest, ok := strings.CutPrefix(place, r.Base); ok && (rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#') {
-				place = rest
-				if place == "" {
-					place = "/"
-				}
-			}
-			fmt.Fprintf(&b, "  %-4s %s: %s", f.Result, place, f.Message)
+		}
+		fmt.Fprintf(&b, "%s %s (%s)", rule.Result, rule.Rule, rule.Level)
+		if !verbose && len(shown) > 1 {
+			fmt.Fprintf(&b, " at %d places, the first:", len(shown))
+			shown = shown[:1]
+		}
+		b.WriteByte('\n')
+		for _, f := range shown {
+			fmt.Fprintf(&b, "  %-4s %s: %s", f.Result, r.place(f.URL), f.Message)
 			if f.Evidence != "" {
 				fmt.Fprintf(&b, " [%s]", f.Evidence)
 			}
@@ -148,6 +156,18 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	fmt.Fprintf(&b, "%d rules: %d passed, %d failed, %d warnings, %d skipped\n", s.Rules, s.Passed, s.Failed, s.Warnings, s.Skipped)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// place is how the text names a URL: relative to the checked site when on
+// it.
+func (r *Report) place(u string) string {
+	if rest, ok := strings.CutPrefix(u, r.Base); ok && (rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#') {
+		if rest == "" {
+			return "/"
+		}
+		return rest
+	}
+	return u
 }
 
 // WriteJSON writes the report as one JSON object: base, documents, failed

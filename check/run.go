@@ -2,12 +2,16 @@ package check
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
@@ -49,6 +53,13 @@ type Options struct {
 	// check runs where internal services are within reach. Client, when
 	// set, is used as it is.
 	AllowPrivate bool
+	// Resolve sends the connections of the default client to a
+	// "host:port" (lower case) to the IP address it maps to, on the same
+	// port, whatever DNS says, as curl's --resolve does (see
+	// ParseResolve): a site built for its production origin can be
+	// checked where it runs now. The URLs, Host headers and TLS names stay
+	// the host's. Client, when set, is used as it is.
+	Resolve map[string]string
 	// SameOrigin keeps the check on the checked origin: a card a catalog
 	// names on another host is not fetched (no request, no DNS lookup, no
 	// handshake), and its rules are skipped, saying why.
@@ -93,8 +104,10 @@ const (
 // media type, name, v1 fields, https) but not against this site's header
 // contract (CORS, caching), which that host does not owe it.
 //
-// Run returns an error only when base is not a usable URL or ctx ends;
-// network failures, timeouts and oversized bodies are findings.
+// Run returns an error when base is not a usable URL, when ctx ends, and
+// when the origin answers none of the first requests (an
+// *UnreachableError); other network failures, timeouts and oversized
+// bodies are findings.
 func Run(ctx context.Context, base string, opts Options) (*Report, error) {
 	c, err := newChecker(ctx, base, opts)
 	if err != nil {
@@ -104,7 +117,64 @@ func Run(ctx context.Context, base string, opts Options) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if c.unreachable != nil {
+		return nil, &UnreachableError{Base: c.base, Err: c.unreachable}
+	}
 	return c.report(), nil
+}
+
+// UnreachableError is Run's error when the origin answered none of the
+// first requests: there is nothing to check, and a report would only say
+// so many times over.
+type UnreachableError struct {
+	Base string
+	Err  error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("%s does not answer: %s", e.Base, Cause(e.Err))
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// Cause says in a few words why a request got no answer: connection
+// refused, a DNS lookup that failed, a TLS handshake that failed, no
+// answer in time, or the guard's refusal; else the innermost error.
+func Cause(err error) string {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var record tls.RecordHeaderError
+	var ne net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.As(err, &dns):
+		if dns.IsNotFound {
+			return fmt.Sprintf("DNS: no such host %s", dns.Name)
+		}
+		return fmt.Sprintf("DNS: the lookup of %s failed: %s", dns.Name, dns.Err)
+	case errors.As(err, &cert):
+		return "TLS: the certificate is not valid: " + cert.Err.Error()
+	case errors.As(err, &alert), errors.As(err, &record):
+		return "TLS: the handshake failed: " + innermost(err).Error()
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "no answer in time"
+	}
+	return innermost(err).Error()
+}
+
+// innermost is the last error of err's chain.
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }
 
 // newChecker readies a Run of base with opts, defaults filled in.
@@ -141,9 +211,9 @@ func newChecker(ctx context.Context, base string, opts Options) (*checker, error
 		copied := *opts.Client
 		client = &copied
 	case opts.AllowPrivate:
-		client = &http.Client{}
+		client = openClient(opts.Resolve)
 	default:
-		client = guardedClient(ctx, b.Hostname())
+		client = guardedClient(ctx, b.Hostname(), opts.Resolve)
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
@@ -205,12 +275,14 @@ func originOf(u *url.URL) string {
 // checker is the state of one Run. Fetching is concurrent; the rules run on
 // one goroutine, as the documents arrive and after the crawl.
 type checker struct {
-	opts   Options
-	client *http.Client
-	probes handshaker // the handshakes of transport.tls-minimum
-	v      *schemas.Validator
-	base   string
-	origin string
+	opts Options
+	// unreachable is why the origin answered none of the first requests.
+	unreachable error
+	client      *http.Client
+	probes      handshaker // the handshakes of transport.tls-minimum
+	v           *schemas.Validator
+	base        string
+	origin      string
 
 	budget     int // documents still allowed
 	notFetched int
@@ -277,6 +349,9 @@ func (c *checker) run(ctx context.Context) {
 	}
 	c.fetch(crawl, pages, nil)
 	if ctx.Err() != nil {
+		return
+	}
+	if c.unreachable = unanswered(pages); c.unreachable != nil {
 		return
 	}
 
@@ -390,4 +465,18 @@ func (c *checker) itemIDs() []string {
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+// unanswered is the error of the first page when no page got an answer,
+// nil when one did.
+func unanswered(pages []*page) error {
+	for _, p := range pages {
+		if p.err == nil {
+			return nil
+		}
+	}
+	if len(pages) == 0 {
+		return nil
+	}
+	return pages[0].err
 }

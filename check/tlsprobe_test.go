@@ -91,7 +91,7 @@ func TestProbeOutcomes(t *testing.T) {
 		}
 	}
 	// The address guard of the check's default client applies.
-	guarded := newHandshaker(guardedClient(ctx, "93.184.216.34"))
+	guarded := newHandshaker(guardedClient(ctx, "93.184.216.34", nil))
 	if r := guarded.probe(ctx, u, tls.VersionTLS10, 5*time.Second); r.outcome != probeUnknown || !strings.Contains(r.detail, "refused to connect to 127.0.0.1") {
 		t.Errorf("through the guard of a public origin: %+v, want the guard's refusal", r)
 	}
