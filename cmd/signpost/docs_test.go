@@ -217,8 +217,8 @@ func TestDocsLinks(t *testing.T) {
 	}
 }
 
-// A link is the target of a Markdown link and the line it is on.
-type link struct {
+// An mdLink is the target of a Markdown link and the line it is on.
+type mdLink struct {
 	target string
 	line   int
 }
@@ -231,8 +231,8 @@ var (
 
 // relativeLinks returns the relative link targets of a Markdown document,
 // outside fenced code blocks and code spans.
-func relativeLinks(data []byte) []link {
-	var links []link
+func relativeLinks(data []byte) []mdLink {
+	var links []mdLink
 	fenced := false
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
@@ -247,7 +247,7 @@ func relativeLinks(data []byte) []link {
 		line = codeSpan.ReplaceAllString(line, "")
 		for _, m := range linkPattern.FindAllStringSubmatch(line, -1) {
 			if !schemeLink.MatchString(m[1]) {
-				links = append(links, link{target: m[1], line: n})
+				links = append(links, mdLink{target: m[1], line: n})
 			}
 		}
 	}
