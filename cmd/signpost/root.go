@@ -95,17 +95,17 @@ does, risks first.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{unknownFlagHint(c, err)} })
 	root.AddCommand(
 		newInitCmd(),
-		newValidateCmd(),
-		newBuildCmd(),
+		newValidateCmd(nil),
+		newBuildCmd(nil),
 		newImportCmd(),
-		newServeCmd(),
-		newCheckCmd(),
+		newServeCmd(nil),
+		newCheckCmd(nil),
 		newPublishCmd(nil),
-		newDiffCmd(),
-		newConformanceCmd(),
-		newSchemaCmd(),
+		newDiffCmd(nil),
+		newConformanceCmd(nil),
+		newSchemaCmd(nil),
 		newTokenCmd(),
-		newVersionCmd(),
+		newVersionCmd(nil),
 	)
 	registerCompletions(root)
 	// Unknown subcommands and wrong argument counts are usage errors too.
