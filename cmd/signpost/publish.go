@@ -182,15 +182,21 @@ func runPublish(o *publishOptions) error {
 // publishProgress shows the stages of publish.Run on the progress line.
 type publishProgress struct{ *progressLine }
 
-// publishStages are the words of publish.Run's stages.
-var publishStages = map[publish.Stage]string{
-	publish.StageLoad:    "publish: reading and checking the catalog",
-	publish.StageCompile: "publish: compiling the sites",
-	publish.StagePlan:    "publish: planning",
-	publish.StageApply:   "publish: uploading and deleting",
+// Stage shows the step of publish.Run that s names.
+func (p publishProgress) Stage(s publish.Stage, total int) {
+	step := ""
+	switch s {
+	case publish.StageLoad:
+		step = "publish: reading and checking the catalog"
+	case publish.StageCompile:
+		step = "publish: compiling the sites"
+	case publish.StagePlan:
+		step = "publish: planning"
+	case publish.StageApply:
+		step = "publish: uploading and deleting"
+	}
+	p.Step(step, total)
 }
-
-func (p publishProgress) Stage(s publish.Stage, total int) { p.Step(publishStages[s], total) }
 
 // publishError words an error of publish.Run for the command line: the
 // diagnostics of an invalid catalog on stdout, and the flags that answer
