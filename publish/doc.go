@@ -2,8 +2,16 @@
 // distribution current, in an order that never leaves a list naming a
 // missing document.
 //
-// [Sites] is the one call: it plans every site, then carries the plan out.
-// The plan compares each site with its objects in the bucket (one read of
+// [Run] is the whole publish of a catalog folder: it reads signpost.yaml
+// and starts listing the target's bucket ([Prefetch]) while the catalog
+// loads, returns at once when the bucket shows nothing needs building
+// ([Unchanged]), and otherwise compiles the sites and publishes them
+// ([Sites]). A command gives it the catalog, the target and its overrides,
+// the limits, and where to show the plan and the progress ([RunOptions]),
+// and words its typed errors.
+//
+// [Sites] publishes built sites: it plans every site, then carries the
+// plan out. The plan compares each site with its objects in the bucket (one read of
 // a manifest, and a listing, split into ranges listed at the same time when
 // the manifest names thousands of keys) and, with a distribution, with the live code and
 // key value store association of its CloudFront Functions and the paths an

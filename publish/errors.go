@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/aws/smithy-go"
+
+	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -154,3 +156,89 @@ func (e *InvalidationTimeoutError) Waited() string {
 }
 
 func (e *InvalidationTimeoutError) Unwrap() error { return e.Err }
+
+// InvalidError is the error of Run for a catalog whose declarations have
+// errors: nothing is built or published.
+type InvalidError struct {
+	Dir         string
+	Diagnostics build.Diagnostics
+}
+
+func (e *InvalidError) Error() string {
+	n := e.Diagnostics.Errors()
+	return fmt.Sprintf("%s: %s; nothing published", e.Dir, english.Count(n, "error", "errors"))
+}
+
+// NoTargetError is the error of Run given no target to publish to.
+type NoTargetError struct {
+	// Targets are the names of the targets signpost.yaml declares, sorted.
+	Targets []string
+}
+
+func (e *NoTargetError) Error() string { return "no target named: " + e.Declared() }
+
+// Declared says which targets signpost.yaml declares: "this catalog has
+// targets a, b", or that it declares none and where to add one.
+func (e *NoTargetError) Declared() string {
+	if len(e.Targets) == 0 {
+		return fmt.Sprintf("this catalog declares no targets: add an s3 target to targets: in %s", build.ConfigFile)
+	}
+	return fmt.Sprintf("this catalog has %s %s", english.Plural(len(e.Targets), "target", "targets"), strings.Join(e.Targets, ", "))
+}
+
+// The hosts whose targets publish does not upload to.
+const (
+	HostGitHubPages = "GitHub Pages"
+	HostCloudflare  = "Cloudflare"
+	HostNetlify     = "Netlify"
+)
+
+// TargetError is a target Run cannot publish to: one that signpost.yaml
+// does not declare as an s3 target, or the target of a host whose own tool
+// deploys a build (Host).
+type TargetError struct {
+	Name string
+	// Host is HostGitHubPages, HostCloudflare or HostNetlify for a target
+	// of that host; empty for a target that is not declared, or has no s3.
+	Host string
+	// Targets are the names of the targets signpost.yaml declares, sorted;
+	// set when Host is empty.
+	Targets []string
+}
+
+func (e *TargetError) Error() string {
+	if e.Host != "" {
+		return fmt.Sprintf("target %s is a %s target, which publish does not upload to: build it for the host and deploy it with the host's tool", e.Name, e.Host)
+	}
+	return fmt.Sprintf("%s declares no s3 target %s; it declares %s", build.ConfigFile, e.Name, e.Declared())
+}
+
+// Declared lists the targets signpost.yaml declares: "a, b", or "none".
+func (e *TargetError) Declared() string {
+	if len(e.Targets) == 0 {
+		return "none"
+	}
+	return strings.Join(e.Targets, ", ")
+}
+
+// OverrideError is a field of S3Override that breaks the rule of the same
+// field of signpost.yaml's s3 targets.
+type OverrideError struct {
+	// Field is bucket, prefix, region or endpoint.
+	Field   string
+	Message string
+}
+
+func (e *OverrideError) Error() string {
+	return fmt.Sprintf("the %s given in place of the target's: %s", e.Field, e.Message)
+}
+
+// PlaceholderError is a target whose bucket is RunOptions.PlaceholderBucket:
+// a catalog not set up for publishing yet.
+type PlaceholderError struct {
+	Target, Bucket string
+}
+
+func (e *PlaceholderError) Error() string {
+	return fmt.Sprintf("target %s names the placeholder bucket %s: set its s3.bucket in %s", e.Target, e.Bucket, build.ConfigFile)
+}

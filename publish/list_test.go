@@ -49,14 +49,14 @@ func TestListSiteInRanges(t *testing.T) {
 	publish(t, client, bucket, dir, docs, applyOptions{})
 	prefix := normalizePrefix(dir)
 	for _, key := range []string{prefix + "!first", prefix + "tools/extra.json", prefix + "zz/last.json", prefix + ".well-known/zz.json", "beside/" + dir + "/x.json", strings.TrimSuffix(prefix, "/") + "-sibling/x.json"} {
-		if err := put(ctx, client, bucket, key, []byte("{}\n"), "application/json", "no-cache"); err != nil {
+		if err := (s3Bucket{client, bucket}).put(ctx, object{key: key, body: []byte("{}\n"), contentType: "application/json", cacheControl: "no-cache"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Many keys where the manifest expects few take whole pages.
 	const crowd = 40
 	for i := range crowd {
-		if err := put(ctx, client, bucket, fmt.Sprintf("%s%s-crowd-%02d", prefix, docs[len(docs)/2].Route.Key, i), []byte("{}\n"), "application/json", "no-cache"); err != nil {
+		if err := (s3Bucket{client, bucket}).put(ctx, object{key: fmt.Sprintf("%s%s-crowd-%02d", prefix, docs[len(docs)/2].Route.Key, i), body: []byte("{}\n"), contentType: "application/json", cacheControl: "no-cache"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -75,7 +75,7 @@ func savePendingInvalidation(ctx context.Context, api S3API, p *ObjectPlan, dist
 	if err != nil {
 		return err
 	}
-	return put(ctx, api, p.Bucket, p.Prefix+PendingInvalidationName, append(body, '\n'), spec.ContentTypeJSON, "no-store")
+	return s3Bucket{api, p.Bucket}.put(ctx, object{key: p.Prefix + PendingInvalidationName, body: append(body, '\n'), contentType: spec.ContentTypeJSON, cacheControl: "no-store"})
 }
 
 // clearPendingInvalidation deletes the site's pending paths, once they are

@@ -252,6 +252,12 @@ func (p *ObjectPlan) manifestKeeping(kept map[string]manifestEntry) ([]byte, boo
 	return m, md5Hex(m) != p.manifestETag || p.metaChanged
 }
 
+// manifestObject is the manifest object of the site with body, and the
+// plan's metadata.
+func (p *ObjectPlan) manifestObject(body []byte) object {
+	return object{key: p.Prefix + ManifestName, body: body, contentType: spec.ContentTypeJSON, cacheControl: "no-cache", meta: p.meta}
+}
+
 // readManifest reads the manifest at key, and its metadata (names in
 // lower case); an unreadable one is empty, so that every document is
 // compared again.
@@ -361,6 +367,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 	// the lists: each level is uploaded whole before the next starts, and
 	// the hook runs between the documents and the first list. p.Uploads is
 	// in level order, so each level keeps its key order.
+	b := s3Bucket{api, p.Bucket}
 	levels := make([][]Upload, spec.MaxIndexLevel+1)
 	for _, u := range p.Uploads {
 		l := spec.IndexLevel(u.Doc.Route.Route)
@@ -373,7 +380,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 			}
 		}
 		err := each(ctx, conc, group, func(ctx context.Context, u Upload) error {
-			if err := putObject(ctx, api, p.Bucket, u.Key, u.Doc.Body.Bytes(), u.MD5, u.Doc.ContentType, u.Doc.CacheControl, nil); err != nil {
+			if err := b.put(ctx, object{key: u.Key, body: u.Doc.Body.Bytes(), md5: u.MD5, contentType: u.Doc.ContentType, cacheControl: u.Doc.CacheControl}); err != nil {
 				return err
 			}
 			step(1, u.Doc.Body.Len(), 1, 0)
@@ -393,7 +400,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		manifest, changed = p.manifestKeeping(p.keptEntries)
 	}
 	if changed {
-		if err := putObject(ctx, api, p.Bucket, p.Prefix+ManifestName, manifest, "", spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
+		if err := b.put(ctx, p.manifestObject(manifest)); err != nil {
 			return res, err
 		}
 	}
@@ -423,7 +430,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		step(len(batch), 0, 0, len(batch))
 	}
 	if keeping && len(deletes) > 0 {
-		if err := putObject(ctx, api, p.Bucket, p.Prefix+ManifestName, p.manifest, "", spec.ContentTypeJSON, "no-cache", p.meta); err != nil {
+		if err := b.put(ctx, p.manifestObject(p.manifest)); err != nil {
 			return res, err
 		}
 	}
@@ -455,31 +462,42 @@ func each[T any](ctx context.Context, n int, items []T, f func(context.Context, 
 	return g.Wait()
 }
 
-// put uploads one object with its headers and its MD5, and no ACL.
-func put(ctx context.Context, api S3API, bucket, key string, body []byte, contentType, cacheControl string) error {
-	return putObject(ctx, api, bucket, key, body, "", contentType, cacheControl, nil)
+// s3Bucket is an S3 bucket and the client that reaches it.
+type s3Bucket struct {
+	api  S3API
+	name string
 }
 
-// putObject is put with the object's user metadata, for a body whose hex
-// MD5 is sum, or is computed when sum is not one (empty).
-func putObject(ctx context.Context, api S3API, bucket, key string, body []byte, sum, contentType, cacheControl string, meta map[string]string) error {
-	raw, err := hex.DecodeString(sum)
+// object is one object to put, with its headers.
+type object struct {
+	key  string
+	body []byte
+	// md5 is the hex MD5 of body; computed when it is not one (empty).
+	md5                       string
+	contentType, cacheControl string
+	// meta is the object's user metadata.
+	meta map[string]string
+}
+
+// put uploads o with its headers and its MD5, and no ACL.
+func (b s3Bucket) put(ctx context.Context, o object) error {
+	raw, err := hex.DecodeString(o.md5)
 	if err != nil || len(raw) != md5.Size {
-		s := md5.Sum(body)
+		s := md5.Sum(o.body)
 		raw = s[:]
 	}
-	_, err = api.PutObject(ctx, &s3.PutObjectInput{
-		Bucket:        aws.String(bucket),
-		Key:           aws.String(key),
-		Body:          bytes.NewReader(body),
-		ContentLength: aws.Int64(int64(len(body))),
-		ContentType:   aws.String(contentType),
-		CacheControl:  aws.String(cacheControl),
+	_, err = b.api.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:        aws.String(b.name),
+		Key:           aws.String(o.key),
+		Body:          bytes.NewReader(o.body),
+		ContentLength: aws.Int64(int64(len(o.body))),
+		ContentType:   aws.String(o.contentType),
+		CacheControl:  aws.String(o.cacheControl),
 		ContentMD5:    aws.String(base64.StdEncoding.EncodeToString(raw)),
-		Metadata:      meta,
+		Metadata:      o.meta,
 	})
 	if err != nil {
-		return fmt.Errorf("publish %s: %w", key, err)
+		return fmt.Errorf("publish %s: %w", o.key, err)
 	}
 	return nil
 }
@@ -495,22 +513,22 @@ func bucketCORS() []types.CORSRule {
 	}}
 }
 
-// setBucketCORS gives the bucket the CORS rule of bucketCORS, unless it
-// has exactly that rule already: a republish that changes nothing makes no
+// setCORS gives the bucket the CORS rule of bucketCORS, unless it has
+// exactly that rule already: a republish that changes nothing makes no
 // write. A rule that cannot be read (none yet, or no permission to read it)
 // is written.
-func setBucketCORS(ctx context.Context, api S3API, bucket string) error {
-	if got, err := api.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: aws.String(bucket)}); err == nil && sameCORS(got.CORSRules, bucketCORS()) {
+func (b s3Bucket) setCORS(ctx context.Context) error {
+	if got, err := b.api.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: aws.String(b.name)}); err == nil && sameCORS(got.CORSRules, bucketCORS()) {
 		return nil
 	} else if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	_, err := api.PutBucketCors(ctx, &s3.PutBucketCorsInput{
-		Bucket:            aws.String(bucket),
+	_, err := b.api.PutBucketCors(ctx, &s3.PutBucketCorsInput{
+		Bucket:            aws.String(b.name),
 		CORSConfiguration: &types.CORSConfiguration{CORSRules: bucketCORS()},
 	})
 	if err != nil {
-		return fmt.Errorf("set CORS of bucket %s: %w", bucket, err)
+		return fmt.Errorf("set CORS of bucket %s: %w", b.name, err)
 	}
 	return nil
 }

@@ -95,7 +95,7 @@ func TestPlanOrder(t *testing.T) {
 func TestSetBucketCORS(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
-	if err := setBucketCORS(ctx, client, bucket); err != nil {
+	if err := (s3Bucket{client, bucket}).setCORS(ctx); err != nil {
 		t.Fatal(err)
 	}
 	out, err := client.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: aws.String(bucket)})

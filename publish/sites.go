@@ -159,6 +159,7 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site
 	if opts.MaxInvalidationPaths > InvalidationPathLimit {
 		return nil, fmt.Errorf("publish: %d invalidation paths asked for; CloudFront allows %d in progress per distribution", opts.MaxInvalidationPaths, InvalidationPathLimit)
 	}
+	pub := &publisher{bucket: s3Bucket{s3, target.S3.Bucket}, cf: cf, target: target, opts: opts}
 	bucket := target.S3.Bucket
 	p := &Plan{Bucket: bucket, DryRun: opts.DryRun, Sites: make([]*SitePlan, len(sites))}
 	// The sites are planned at once: planning is listing, which waits on
@@ -167,7 +168,7 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site
 	g.SetLimit(4)
 	for i, s := range sites {
 		g.Go(func() error {
-			sp, err := planSite(gctx, s3, cf, target, s, opts)
+			sp, err := pub.planSite(gctx, s)
 			p.Sites[i] = sp
 			return err
 		})
@@ -196,22 +197,32 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site
 	if opts.DryRun {
 		return p, nil
 	}
-	if err := setBucketCORS(ctx, s3, bucket); err != nil {
+	if err := pub.bucket.setCORS(ctx); err != nil {
 		return p, ExplainAWSError(err, bucket)
 	}
 	for _, sp := range p.Sites {
-		if err := sp.apply(ctx, s3, cf, opts); err != nil {
+		if err := pub.apply(ctx, sp); err != nil {
 			return p, ExplainAWSError(err, bucket)
 		}
 	}
 	return p, nil
 }
 
-// planSite plans the publishing of one site to the bucket of target and,
-// when target has CloudFront, to the site's distribution. It changes
-// nothing.
-func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Target, s *output.Site, opts Options) (*SitePlan, error) {
-	dest, cft := target.S3, target.CloudFront
+// publisher is one publish to a target: the target's bucket with its S3
+// client, the CloudFront client (nil without a distribution), the target,
+// and the options. Sites makes one and hands it down.
+type publisher struct {
+	bucket s3Bucket
+	cf     CloudFrontAPI
+	target *build.Target
+	opts   Options
+}
+
+// planSite plans the publishing of one site to the bucket of the target
+// and, when the target has CloudFront, to the site's distribution. It
+// changes nothing.
+func (pub *publisher) planSite(ctx context.Context, s *output.Site) (*SitePlan, error) {
+	dest, cft, opts := pub.target.S3, pub.target.CloudFront, pub.opts
 	prefix := dest.SitePrefix(s)
 	docs := s.Documents
 	if cft != nil {
@@ -220,7 +231,7 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 	}
 	remote, listed, err := opts.Listings.site(ctx, dest.Bucket, normalizePrefix(prefix))
 	if !listed {
-		remote, err = listSite(ctx, s3, dest.Bucket, normalizePrefix(prefix), rangeKeys, nil)
+		remote, err = listSite(ctx, pub.bucket.api, dest.Bucket, normalizePrefix(prefix), rangeKeys, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -234,7 +245,7 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 		return sp, nil
 	}
 	dist := cft.Distributions[s.Tenant]
-	pending, err := readPendingInvalidation(ctx, s3, op)
+	pending, err := readPendingInvalidation(ctx, pub.bucket.api, op)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +267,7 @@ func planSite(ctx context.Context, s3 S3API, cf CloudFrontAPI, target *build.Tar
 		code  []byte
 		store string
 	}{{reqName, req, dist.KeyValueStoreARN}, {respName, resp, ""}} {
-		fp, err := planFunction(ctx, cf, f.name, f.code, f.store)
+		fp, err := planFunction(ctx, pub.cf, f.name, f.code, f.store)
 		if err != nil {
 			return nil, err
 		}
@@ -272,8 +283,8 @@ func orEmpty[E any](s []E) []E {
 	return s
 }
 
-// apply carries out the plan of the site, and its distribution's part, and
-// records what it did in s.Applied and s.CloudFront.InvalidationIDs:
+// apply carries out the plan of the site s, and its distribution's part,
+// and records what it did in s.Applied and s.CloudFront.InvalidationIDs:
 //
 //  1. the paths to invalidate are recorded as pending in the bucket, so
 //     that a publish that fails half-way leaves them to the next one;
@@ -286,7 +297,8 @@ func orEmpty[E any](s []E) []E {
 //  4. the rest is invalidated, and the pending paths cleared; when the
 //     deletes were refused, the paths stay pending for the publish that
 //     makes them.
-func (s *SitePlan) apply(ctx context.Context, s3 S3API, cf CloudFrontAPI, opts Options) error {
+func (pub *publisher) apply(ctx context.Context, s *SitePlan) error {
+	s3, cf, opts := pub.bucket.api, pub.cf, pub.opts
 	dist := s.distributionID()
 	all := s.inv.Paths()
 	if dist != "" && len(all) > 0 {

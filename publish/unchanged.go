@@ -93,7 +93,7 @@ func Unchanged(ctx context.Context, s3 S3API, target *build.Target, tenants []st
 	if opts.DryRun {
 		return p, true, nil
 	}
-	if err := setBucketCORS(ctx, s3, bucket); err != nil {
+	if err := (s3Bucket{s3, bucket}).setCORS(ctx); err != nil {
 		return p, true, ExplainAWSError(err, bucket)
 	}
 	for _, sp := range p.Sites {

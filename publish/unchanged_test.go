@@ -88,17 +88,17 @@ func TestUnchanged(t *testing.T) {
 	doc := prefix + sites[0].Documents[0].Route.Key
 	for name, change := range map[string]func() error{
 		"an object added": func() error {
-			return put(ctx, client, bucket, prefix+"tools/extra.json", []byte("{}\n"), "application/json", "no-cache")
+			return s3Bucket{client, bucket}.put(ctx, object{key: prefix + "tools/extra.json", body: []byte("{}\n"), contentType: "application/json", cacheControl: "no-cache"})
 		},
 		"an object changed": func() error {
-			return put(ctx, client, bucket, doc, []byte("{}\n"), "application/json", "no-cache")
+			return s3Bucket{client, bucket}.put(ctx, object{key: doc, body: []byte("{}\n"), contentType: "application/json", cacheControl: "no-cache"})
 		},
 		"an object deleted": func() error {
 			_, err := client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String(bucket), Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String(doc)}}}})
 			return err
 		},
 		"an invalidation pending": func() error {
-			return put(ctx, client, bucket, prefix+PendingInvalidationName, []byte("[]\n"), "application/json", "no-store")
+			return s3Bucket{client, bucket}.put(ctx, object{key: prefix + PendingInvalidationName, body: []byte("[]\n"), contentType: "application/json", cacheControl: "no-store"})
 		},
 	} {
 		if err := change(); err != nil {

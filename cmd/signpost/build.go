@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,8 +22,9 @@ import (
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
-// buildOptions are the flags and argument of signpost build.
+// buildOptions are the IO, argument and flags of signpost build.
 type buildOptions struct {
+	io     streams
 	Dir    string
 	Out    string
 	Target string
@@ -34,8 +34,13 @@ type buildOptions struct {
 	Verify bool
 }
 
-func newBuildCmd() *cobra.Command {
-	opts := buildOptions{Out: "site"}
+// newBuildCmd is signpost build; runF, runBuild when nil, runs it with the
+// options the command line gives.
+func newBuildCmd(runF func(*buildOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runBuild
+	}
+	opts := &buildOptions{Out: "site"}
 	cmd := &cobra.Command{
 		Use:   "build [DIR]",
 		Short: "Validate a catalog and compile it into a static site",
@@ -62,8 +67,8 @@ status is 1. The temporary folders are removed either way.`,
   signpost build catalogs/example --verify   # fail unless two more builds are the same`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Dir = catalogDir(args)
-			return runBuild(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			opts.io, opts.Dir = streamsOf(cmd), catalogDir(args)
+			return runF(opts)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Out, "out", "o", opts.Out, "output folder")
@@ -75,7 +80,8 @@ status is 1. The temporary folders are removed either way.`,
 
 // runBuild loads and compiles the catalog, lays it out for the target, and
 // writes it: diagnostics, then the host's report and the summary, on stdout.
-func runBuild(ctx context.Context, opts buildOptions, stdout, stderr io.Writer) error {
+func runBuild(o *buildOptions) error {
+	ctx, opts, stdout, stderr := o.io.ctx, *o, o.io.out, o.io.errOut
 	if err := checkCatalogDir("build", opts.Dir); err != nil {
 		return err
 	}

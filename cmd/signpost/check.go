@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +15,9 @@ import (
 	"github.com/signpost-dev/signpost/check"
 )
 
-// checkOptions are the argument and flags of signpost check.
+// checkOptions are the IO, argument and flags of signpost check.
 type checkOptions struct {
+	io       streams
 	url      string
 	tenants  []string
 	format   string
@@ -26,7 +26,12 @@ type checkOptions struct {
 	crawl    check.Options
 }
 
-func newCheckCmd() *cobra.Command {
+// newCheckCmd is signpost check; runF, runCheck when nil, runs it with the
+// options the command line gives.
+func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runCheck
+	}
 	opts := &checkOptions{}
 	cmd := &cobra.Command{
 		Use:   "check URL",
@@ -72,8 +77,8 @@ Rules:
   signpost check 'https://{tenant}.tools.example.com' --tenant acme --tenant globex --token-keys keys.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.url = args[0]
-			return runCheck(cmd.Context(), cmd.OutOrStdout(), opts)
+			opts.io, opts.url = streamsOf(cmd), args[0]
+			return runF(opts)
 		},
 	}
 	f := cmd.Flags()
@@ -95,7 +100,8 @@ Rules:
 // runCheck checks the site at opts.url, or each tenant's in turn, and
 // prints each report. It fails when a site misses a MUST rule; a URL the
 // checker cannot use is bad usage.
-func runCheck(ctx context.Context, w io.Writer, opts *checkOptions) error {
+func runCheck(opts *checkOptions) error {
+	ctx, w := opts.io.ctx, opts.io.out
 	bases, err := tenantURLs(opts.url, opts.tenants)
 	if err != nil && opts.keysFile != "" && len(opts.tenants) == 1 && !strings.Contains(opts.url, "{tenant}") {
 		// One site, and the tenant whose token to mint for it.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -9,8 +8,21 @@ import (
 	"github.com/signpost-dev/signpost/conformance"
 )
 
-func newConformanceCmd() *cobra.Command {
-	var format string
+// conformanceOptions are the IO, arguments and flags of signpost
+// conformance.
+type conformanceOptions struct {
+	io            streams
+	first, second string
+	format        string
+}
+
+// newConformanceCmd is signpost conformance; runF, runConformance when nil,
+// runs it with the options the command line gives.
+func newConformanceCmd(runF func(*conformanceOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runConformance
+	}
+	o := &conformanceOptions{}
 	cmd := &cobra.Command{
 		Use:   "conformance FIRST SECOND",
 		Short: "Check that two independent builds of a catalog are the same, safe site",
@@ -57,16 +69,18 @@ for bad usage.`,
   signpost conformance site emitter-site --format json   # another emitter's build`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConformance(cmd.Context(), cmd.OutOrStdout(), args[0], args[1], format)
+			o.io, o.first, o.second = streamsOf(cmd), args[0], args[1]
+			return runF(o)
 		},
 	}
-	enumVar(cmd.Flags(), &format, "format", conformance.FormatText, []string{conformance.FormatText, conformance.FormatJSON}, "output format: text or json")
+	enumVar(cmd.Flags(), &o.format, "format", conformance.FormatText, []string{conformance.FormatText, conformance.FormatJSON}, "output format: text or json")
 	return cmd
 }
 
 // runConformance reads and compares the two builds and prints the report;
 // it exits 1 with findings.
-func runConformance(ctx context.Context, stdout io.Writer, first, second, format string) error {
+func runConformance(o *conformanceOptions) error {
+	ctx, first, second := o.io.ctx, o.first, o.second
 	a, err := conformance.Read(ctx, first, first)
 	if err != nil {
 		return safeError{err}
@@ -75,7 +89,7 @@ func runConformance(ctx context.Context, stdout io.Writer, first, second, format
 	if err != nil {
 		return safeError{err}
 	}
-	return reportConformance(stdout, a, b, format)
+	return reportConformance(o.io.out, a, b, o.format)
 }
 
 // reportConformance compares and prints; it exits 1 with findings.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +17,9 @@ import (
 	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
-// diffOptions are the arguments and flags of signpost diff.
+// diffOptions are the IO, arguments and flags of signpost diff.
 type diffOptions struct {
+	io     streams
 	sides  diff.Options
 	format string
 	failOn string
@@ -27,7 +27,12 @@ type diffOptions struct {
 	kinds []string
 }
 
-func newDiffCmd() *cobra.Command {
+// newDiffCmd is signpost diff; runF, runDiff when nil, runs it with the
+// options the command line gives.
+func newDiffCmd(runF func(*diffOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runDiff
+	}
 	opts := &diffOptions{}
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
@@ -120,8 +125,8 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			if f.Changed("catalog") && opts.sides.Catalog == "" {
 				opts.sides.Catalog = "." // the top, not the default
 			}
-			opts.sides.Old, opts.sides.New = args[0], args[1]
-			return runDiff(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
+			opts.io, opts.sides.Old, opts.sides.New = streamsOf(cmd), args[0], args[1]
+			return runF(opts)
 		},
 	}
 	f := cmd.Flags()
@@ -134,7 +139,8 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 
 // runDiff compares the two sides and prints the change, then fails when it
 // carries a risk that --fail-on names.
-func runDiff(ctx context.Context, stdout, stderr io.Writer, opts *diffOptions) error {
+func runDiff(opts *diffOptions) error {
+	ctx, stdout, stderr := opts.io.ctx, opts.io.out, opts.io.errOut
 	opts.sides.Note = func(msg string) { fmt.Fprintln(stderr, terminal.Safe("signpost: "+msg)) }
 	change, err := diff.Run(ctx, opts.sides)
 	if err != nil {

@@ -30,13 +30,26 @@ reads an OpenAPI document.`,
 		Args: noSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newImportServerCmd(), newImportMCPCmd(), newImportOpenAPICmd())
+	cmd.AddCommand(newImportServerCmd(nil), newImportMCPCmd(nil), newImportOpenAPICmd(nil))
 	return cmd
 }
 
-func newImportServerCmd() *cobra.Command {
-	var out string
-	var strict bool
+// importServerOptions are the IO, arguments and flags of signpost import
+// server.
+type importServerOptions struct {
+	io     streams
+	files  []string
+	out    string
+	strict bool
+}
+
+// newImportServerCmd is signpost import server; runF, runImportServer when
+// nil, runs it with the options the command line gives.
+func newImportServerCmd(runF func(*importServerOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runImportServer
+	}
+	o := &importServerOptions{}
 	cmd := &cobra.Command{
 		Use:   "server FILE...",
 		Short: "Declare the servers of MCP registry server.json documents",
@@ -88,16 +101,19 @@ with --strict, when a document is invalid (in both cases nothing is written).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runImportServer(cmd, args, out, strict)
+			o.io, o.files = streamsOf(cmd), args
+			return runF(o)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write the declarations to this file instead of stdout")
-	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1, writing nothing, when a document is invalid")
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the declarations to this file instead of stdout")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when a document is invalid")
 	return cmd
 }
 
-func runImportServer(cmd *cobra.Command, args []string, out string, strict bool) error {
-	stderr := cmd.ErrOrStderr()
+// runImportServer imports the server.json documents of o's files and
+// writes their declarations.
+func runImportServer(o *importServerOptions) error {
+	stderr, strict := o.io.errOut, o.strict
 
 	// Import every file first: a name may repeat across files.
 	type fileResult struct {
@@ -107,8 +123,8 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 	}
 	var files []fileResult
 	var all []importer.Server
-	for _, arg := range args {
-		label, data, err := readImportFile(cmd, arg)
+	for _, arg := range o.files {
+		label, data, err := readImportFile(o.io.in, arg)
 		if err == nil {
 			var list []importer.Server
 			list, err = importer.Servers(label, data)
@@ -177,7 +193,7 @@ func runImportServer(cmd *cobra.Command, args []string, out string, strict bool)
 		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summaryOf(" read", "could be imported"))
 		return reportedError{exitInvalid}
 	}
-	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summaryOf("", "imported"), decl)
+	return writeImported(o.io.ctx, o.io.out, stderr, o.out, summaryOf("", "imported"), decl)
 }
 
 // writeImported writes the declarations an import made to out, or to
@@ -219,9 +235,9 @@ func rawImportLine(s importer.Server, written bool) string {
 
 // readImportFile reads a FILE argument ("-" is standard input) and returns
 // the label its documents are reported under.
-func readImportFile(cmd *cobra.Command, arg string) (string, []byte, error) {
+func readImportFile(stdin io.Reader, arg string) (string, []byte, error) {
 	if arg == "-" {
-		data, err := io.ReadAll(cmd.InOrStdin())
+		data, err := io.ReadAll(stdin)
 		if err != nil {
 			return "stdin", nil, fmt.Errorf("stdin: cannot read: %w", err)
 		}
@@ -238,10 +254,24 @@ func readImportFile(cmd *cobra.Command, arg string) (string, []byte, error) {
 	return arg, data, nil
 }
 
-func newImportMCPCmd() *cobra.Command {
-	var out, server, prefix string
-	var classify, replay, egress []string
-	var strict bool
+// importMCPOptions are the IO, arguments and flags of signpost import mcp.
+type importMCPOptions struct {
+	io                       streams
+	files                    []string
+	out, server, prefix      string
+	classify, replay, egress []string
+	strict                   bool
+	// mcp is what the flags say of the tools, once parsed.
+	mcp importer.MCPOptions
+}
+
+// newImportMCPCmd is signpost import mcp; runF, runImportMCP when nil, runs
+// it with the options the command line gives.
+func newImportMCPCmd(runF func(*importMCPOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runImportMCP
+	}
+	o := &importMCPOptions{}
 	cmd := &cobra.Command{
 		Use:   "mcp FILE...",
 		Short: "Declare the tools of recorded MCP tools/list results",
@@ -330,39 +360,42 @@ imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := importer.MCPOptions{Server: server, ToolIDPrefix: prefix}
+			o.io, o.files = streamsOf(cmd), args
+			o.mcp = importer.MCPOptions{Server: o.server, ToolIDPrefix: o.prefix}
 			var err error
-			if opts.Classify, err = parseClassify(classify); err != nil {
+			if o.mcp.Classify, err = parseClassify(o.classify); err != nil {
 				return usageError{err}
 			}
-			if opts.Replay, err = parseRules(importer.FieldReplay, replay); err != nil {
+			if o.mcp.Replay, err = parseRules(importer.FieldReplay, o.replay); err != nil {
 				return usageError{err}
 			}
-			if opts.Egress, err = parseRules(importer.FieldEgress, egress); err != nil {
+			if o.mcp.Egress, err = parseRules(importer.FieldEgress, o.egress); err != nil {
 				return usageError{err}
 			}
-			if err := opts.Check(); err != nil {
+			if err := o.mcp.Check(); err != nil {
 				return usageError{fmt.Errorf("%w (--server, --tool-id-prefix, --classify, --replay, --egress)", err)}
 			}
-			return runImportMCP(cmd, args, opts, out, strict)
+			return runF(o)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write the declarations to this file instead of stdout")
-	cmd.Flags().StringVar(&server, "server", "", "the MCP server the tools belong to, as reverse-DNS/name (com.example/github)")
-	cmd.Flags().StringVar(&prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
-	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named MCP tools, or of those a pattern (*, ?, [...]) matches; repeatable")
-	cmd.Flags().StringArrayVar(&replay, "replay", nil, "POLICY=NAME|PATTERN[,...]: the replayPolicy (deterministic, idempotent, keyed or unsafe) of the named or matched MCP tools; repeatable")
-	cmd.Flags().StringArrayVar(&egress, "egress", nil, "EGRESS=NAME|PATTERN[,...]: the egress (none, internal or internet) of the named or matched MCP tools; repeatable")
-	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1, writing nothing, when a tool is left out")
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the declarations to this file instead of stdout")
+	cmd.Flags().StringVar(&o.server, "server", "", "the MCP server the tools belong to, as reverse-DNS/name (com.example/github)")
+	cmd.Flags().StringVar(&o.prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
+	cmd.Flags().StringArrayVar(&o.classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named MCP tools, or of those a pattern (*, ?, [...]) matches; repeatable")
+	cmd.Flags().StringArrayVar(&o.replay, "replay", nil, "POLICY=NAME|PATTERN[,...]: the replayPolicy (deterministic, idempotent, keyed or unsafe) of the named or matched MCP tools; repeatable")
+	cmd.Flags().StringArrayVar(&o.egress, "egress", nil, "EGRESS=NAME|PATTERN[,...]: the egress (none, internal or internet) of the named or matched MCP tools; repeatable")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when a tool is left out")
 	return cmd
 }
 
-func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, out string, strict bool) error {
-	stderr := cmd.ErrOrStderr()
+// runImportMCP imports the tools of o's recordings and writes their
+// declarations.
+func runImportMCP(o *importMCPOptions) error {
+	stderr := o.io.errOut
 	var recs []importer.Recording
 	var unread []error
-	for _, arg := range args {
-		label, data, err := readImportFile(cmd, arg)
+	for _, arg := range o.files {
+		label, data, err := readImportFile(o.io.in, arg)
 		if err != nil {
 			unread = append(unread, err)
 			continue
@@ -371,7 +404,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 		// declarations written, not even their comments.
 		recs = append(recs, importer.Recording{Label: importer.SourceLabel(label), Data: data})
 	}
-	imp, err := importer.MCP(cmd.Context(), recs, opts)
+	imp, err := importer.MCP(o.io.ctx, recs, o.mcp)
 	if err != nil {
 		return err
 	}
@@ -389,7 +422,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 	// Whether anything is written is decided before the report, so that
 	// no line says a tool was imported when nothing is written.
 	errs := len(unread) + len(imp.Errors) + len(imp.Unknown) + len(imp.Conflicts)
-	writes := errs == 0 && !(strict && counts[importer.LeftOut] > 0)
+	writes := errs == 0 && !(o.strict && counts[importer.LeftOut] > 0)
 	var decl []byte
 	if writes {
 		if decl, err = importer.ToolsYAML(imp); err != nil {
@@ -429,7 +462,7 @@ func runImportMCP(cmd *cobra.Command, args []string, opts importer.MCPOptions, o
 			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[importer.Imported], imported,
 			changed, substituted, counts[importer.LeftOut])
 	}
-	return finishImport(cmd, stderr, out, decl, errs, writes, summary)
+	return finishImport(o.io, o.out, decl, errs, writes, summary)
 }
 
 // mcpImportLine is the report line of one recorded tool, safe for a
@@ -471,7 +504,8 @@ func notes(reason string) string {
 // finishImport ends an import of tools: with errors or under --strict
 // with changes (writes false), it says why nothing is written, summary
 // naming what was read; otherwise it writes the declarations.
-func finishImport(cmd *cobra.Command, stderr io.Writer, out string, decl []byte, errs int, writes bool, summary func(read, verb string) string) error {
+func finishImport(s streams, out string, decl []byte, errs int, writes bool, summary func(read, verb string) string) error {
+	stderr := s.errOut
 	if errs > 0 {
 		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
 		return reportedError{exitInvalid}
@@ -480,5 +514,5 @@ func finishImport(cmd *cobra.Command, stderr io.Writer, out string, decl []byte,
 		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
 		return reportedError{exitInvalid}
 	}
-	return writeImported(cmd.Context(), cmd.OutOrStdout(), stderr, out, summary("", "imported"), decl)
+	return writeImported(s.ctx, s.out, stderr, out, summary("", "imported"), decl)
 }

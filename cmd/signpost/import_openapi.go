@@ -12,10 +12,25 @@ import (
 	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
-func newImportOpenAPICmd() *cobra.Command {
-	var out, prefix, egress string
-	var classify []string
-	var readGet, strict bool
+// importOpenAPIOptions are the IO, argument and flags of signpost import
+// openapi.
+type importOpenAPIOptions struct {
+	io                  streams
+	file                string
+	out, prefix, egress string
+	classify            []string
+	readGet, strict     bool
+	// openapi is what the flags say of the operations, once parsed.
+	openapi importer.OpenAPIOptions
+}
+
+// newImportOpenAPICmd is signpost import openapi; runF, runImportOpenAPI
+// when nil, runs it with the options the command line gives.
+func newImportOpenAPICmd(runF func(*importOpenAPIOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runImportOpenAPI
+	}
+	o := &importOpenAPIOptions{}
 	cmd := &cobra.Command{
 		Use:   "openapi FILE",
 		Short: "Declare the operations of an OpenAPI document as tools",
@@ -78,35 +93,38 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := importer.OpenAPIOptions{ToolIDPrefix: prefix, ReadGet: readGet, Egress: egress}
+			o.io, o.file = streamsOf(cmd), args[0]
+			o.openapi = importer.OpenAPIOptions{ToolIDPrefix: o.prefix, ReadGet: o.readGet, Egress: o.egress}
 			var err error
-			if opts.Classify, err = parseClassify(classify); err != nil {
+			if o.openapi.Classify, err = parseClassify(o.classify); err != nil {
 				return usageError{err}
 			}
-			if err := opts.Check(); err != nil {
+			if err := o.openapi.Check(); err != nil {
 				return usageError{fmt.Errorf("%w (--tool-id-prefix, --classify)", err)}
 			}
-			return runImportOpenAPI(cmd, args[0], opts, out, strict)
+			return runF(o)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write the declarations to this file instead of stdout")
-	cmd.Flags().StringVar(&prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
-	cmd.Flags().StringArrayVar(&classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named operations (operationId, or \"METHOD /path\"), or of those a pattern (*, ?, [...]) matches; repeatable")
-	cmd.Flags().BoolVar(&readGet, "read-get", false, "GET and HEAD operations are safetyTier read and replayPolicy idempotent")
-	enumVar(cmd.Flags(), &egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
-	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the declarations to this file instead of stdout")
+	cmd.Flags().StringVar(&o.prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
+	cmd.Flags().StringArrayVar(&o.classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named operations (operationId, or \"METHOD /path\"), or of those a pattern (*, ?, [...]) matches; repeatable")
+	cmd.Flags().BoolVar(&o.readGet, "read-get", false, "GET and HEAD operations are safetyTier read and replayPolicy idempotent")
+	enumVar(cmd.Flags(), &o.egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
 	return cmd
 }
 
-func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptions, out string, strict bool) error {
-	stderr := cmd.ErrOrStderr()
-	label, data, err := readImportFile(cmd, arg)
+// runImportOpenAPI imports the operations of o's OpenAPI document and
+// writes their declarations.
+func runImportOpenAPI(o *importOpenAPIOptions) error {
+	stderr, arg, opts := o.io.errOut, o.file, o.openapi
+	label, data, err := readImportFile(o.io.in, arg)
 	if err != nil {
 		fmt.Fprintln(stderr, terminal.Safe(importer.SourceLabel(arg)+": "+errors.Unwrap(err).Error()))
 		fmt.Fprintln(stderr, "nothing written")
 		return reportedError{exitInvalid}
 	}
-	imp, err := importer.OpenAPI(cmd.Context(), importer.OpenAPIDocument{Label: importer.SourceLabel(label), Data: data}, opts)
+	imp, err := importer.OpenAPI(o.io.ctx, importer.OpenAPIDocument{Label: importer.SourceLabel(label), Data: data}, opts)
 	if err != nil {
 		return err
 	}
@@ -119,7 +137,7 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 		}
 	}
 	errs := len(imp.Errors) + len(imp.Unknown) + len(imp.Conflicts)
-	writes := errs == 0 && !(strict && counts[importer.LeftOut] > 0)
+	writes := errs == 0 && !(o.strict && counts[importer.LeftOut] > 0)
 	var decl []byte
 	if writes {
 		if decl, err = importer.OpenAPIToolsYAML(imp, opts); err != nil {
@@ -150,7 +168,7 @@ func runImportOpenAPI(cmd *cobra.Command, arg string, opts importer.OpenAPIOptio
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes), %d left out",
 			n, english.Plural(n, "operation", "operations"), read, counts[importer.Imported], imported, changed, counts[importer.LeftOut])
 	}
-	return finishImport(cmd, stderr, out, decl, errs, writes, summary)
+	return finishImport(o.io, o.out, decl, errs, writes, summary)
 }
 
 // unknownOperation words a --classify name the document does not hold,

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/signpost-dev/signpost/publish"
 )
 
 // syncBuffer is a bytes.Buffer the refresh goroutine and the test share.
@@ -88,4 +90,24 @@ func TestProgressNeedsATerminal(t *testing.T) {
 	p.Count(1, 1)
 	p.Clear()
 	p.Stop()
+}
+
+// The stages of a publish show on the progress line with their words.
+func TestPublishProgress(t *testing.T) {
+	var out syncBuffer
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	p := publishProgress{startProgress(&out, clock.now, time.Hour)}
+	clock.add(2 * time.Second)
+	for _, s := range []publish.Stage{publish.StageLoad, publish.StageCompile, publish.StagePlan, publish.StageApply} {
+		p.Stage(s, 0)
+	}
+	p.Stage(publish.StageApply, 10)
+	p.Count(3, 10)
+	p.Stop()
+	want := "\r\033[Kpublish: reading and checking the catalog (2 s)" + "\r\033[Kpublish: compiling the sites (2 s)" +
+		"\r\033[Kpublish: planning (2 s)" + "\r\033[Kpublish: uploading and deleting (2 s)" +
+		"\r\033[Kpublish: uploading and deleting 0/10 (2 s)" + "\r\033[K"
+	if got := out.String(); got != want {
+		t.Errorf("progress:\n got %q\nwant %q", got, want)
+	}
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
-	"slices"
 	"strings"
 	"time"
 
@@ -16,18 +13,21 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/internal/inputs"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/publish"
 )
 
-// publishOptions are the flags of signpost publish.
+// publishOptions are the IO, argument and flags of signpost publish.
 type publishOptions struct {
+	io  streams
+	dir string
+
 	target, format string
-	// s3 holds --bucket, --prefix, --region and --endpoint, which
-	// override the target's when given.
-	s3     build.S3Target
-	dryRun bool
+	// s3 holds --bucket, --prefix, --region and --endpoint; override
+	// points at those given, which replace the target's.
+	s3       build.S3Target
+	override publish.S3Override
+	dryRun   bool
 	// verbose lists each key of the plan; quiet prints errors only.
 	verbose, quiet      bool
 	maxDeletes          int
@@ -35,7 +35,12 @@ type publishOptions struct {
 	invalidationTimeout time.Duration
 }
 
-func newPublishCmd() *cobra.Command {
+// newPublishCmd is signpost publish; runF, runPublish when nil, runs it
+// with the options the command line gives.
+func newPublishCmd(runF func(*publishOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runPublish
+	}
 	o := &publishOptions{
 		maxDeletes:          publish.DefaultMaxDeletes,
 		maxPaths:            publish.DefaultMaxInvalidationPaths,
@@ -101,7 +106,21 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
   signpost publish --target local --endpoint http://127.0.0.1:7070 --format json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPublish(cmd, catalogDir(args), o)
+			o.io, o.dir = streamsOf(cmd), catalogDir(args)
+			f := cmd.Flags()
+			for _, v := range []struct {
+				flag     string
+				value    *string
+				override **string
+			}{
+				{"bucket", &o.s3.Bucket, &o.override.Bucket}, {"prefix", &o.s3.Prefix, &o.override.Prefix},
+				{"region", &o.s3.Region, &o.override.Region}, {"endpoint", &o.s3.Endpoint, &o.override.Endpoint},
+			} {
+				if f.Changed(v.flag) {
+					*v.override = v.value
+				}
+			}
+			return runF(o)
 		},
 	}
 	f := cmd.Flags()
@@ -120,111 +139,33 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	return cmd
 }
 
-// runPublish builds the catalog in dir and publishes it as o says.
-func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
-	ctx, out := cmd.Context(), cmd.OutOrStdout()
+// runPublish builds the catalog of o and publishes it as o says.
+func runPublish(o *publishOptions) error {
+	out := o.io.out
 	if err := o.check(); err != nil {
 		return err
 	}
-	if err := checkCatalogDir("publish", dir); err != nil {
+	if err := checkCatalogDir("publish", o.dir); err != nil {
 		return err
 	}
 	var prog *progressLine
 	if !o.quiet {
-		prog = newProgress(cmd.ErrOrStderr())
+		prog = newProgress(o.io.errOut)
 	}
 	defer prog.Stop()
-	prog.Step("publish: reading and checking the catalog", 0)
-	listCtx, stopListing := context.WithCancel(ctx)
-	defer stopListing()
-	early := o.listEarly(listCtx, cmd, dir)
-	var planned func(*publish.Plan)
-	if o.format == build.FormatText && !o.quiet {
-		planned = func(p *publish.Plan) { prog.Clear(); printPlan(out, p, o.verbose) }
-	}
-	// The catalog loads while the bucket's manifests are read. When they
-	// record the same inputs, the load stops, sparing the CPU for the
-	// listing: if it shows every site as that publish left it, nothing
-	// needs building; if not, the load starts again.
-	type loaded struct {
-		cat   *build.Catalog
-		diags build.Diagnostics
-	}
-	load := func() (<-chan loaded, context.CancelFunc) {
-		loadCtx, stop := context.WithCancel(ctx)
-		loads := make(chan loaded, 1)
-		go func() {
-			cat, diags := build.Load(loadCtx, dir)
-			loads <- loaded{cat, diags}
-		}()
-		return loads, stop
-	}
-	loads, stopLoad := load()
-	defer func() { stopLoad() }()
-	digest := early.inputs(ctx, dir)
-	if digest != "" && early.listings.Recorded(ctx, digest) {
-		stopLoad()
-		plan, ok, err := publish.Unchanged(ctx, early.s3, early.target, early.tenants, digest, publish.Options{DryRun: o.dryRun, Listings: early.listings, Planned: planned})
-		if ok {
-			prog.Stop()
-			if err != nil {
-				return flagHints(err)
-			}
-			if o.format == build.FormatJSON || !o.quiet {
-				return writePublished(out, o.format, plan)
-			}
-			return nil
-		}
-		// An error is the full publish's to report, after the catalog's.
-		loads, stopLoad = load()
-	}
-	ld := <-loads
-	cat, diags := ld.cat, ld.diags
-	prog.Clear()
-	if diags.HasErrors() {
-		_ = diags.Write(out, build.FormatText)
-		return reportedError{exitInvalid}
-	}
-	if o.target == "" {
-		return usageError{fmt.Errorf("--target is required: %s", declaredTargets(cat.Config.Targets))}
-	}
-	target, err := o.publishTarget(cmd, cat.Config.Targets)
-	if err != nil {
-		return err
-	}
-	l := early
-	if l == nil || !l.same(target, cat.Config.Tenants) {
-		if l, err = startListing(listCtx, target, cat.Config.Tenants); err != nil {
-			return fmt.Errorf("publish: %w", err)
-		}
-		digest = ""
-	}
-	s3c, cf, listings := l.s3, l.cf, l.listings
-	prog.Step("publish: compiling the sites", 0)
-	b, err := build.Compile(ctx, cat)
-	prog.Clear()
-	if err != nil {
-		return fmt.Errorf("publish %s: %w", dir, err)
-	}
-	if digest != "" && l.inputs(ctx, dir) != digest {
-		digest = "" // the catalog changed while it was read: record nothing
-	}
-	opts := publish.Options{DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths,
-		InvalidationTimeout: o.invalidationTimeout, CompactView: cat.Config.CompactView, Listings: listings,
-		Inputs: digest, Planned: planned}
+	ro := publish.RunOptions{Dir: o.dir, Target: o.target, Override: o.override, PlaceholderBucket: scaffold.PlaceholderBucket,
+		DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths, InvalidationTimeout: o.invalidationTimeout}
 	if prog != nil {
-		prog.Step("publish: planning", 0)
-		opts.Progress = func(done, total int) {
-			if done == 1 {
-				prog.Step("publish: uploading and deleting", total)
-			}
-			prog.Count(done, total)
-		}
+		ro.Progress = publishProgress{prog}
 	}
-	plan, err := publish.Sites(ctx, s3c, cf, b.Sites, target, opts)
+	if o.format == build.FormatText && !o.quiet {
+		ro.Planned = func(p *publish.Plan) { prog.Clear(); printPlan(out, p, o.verbose) }
+	}
+	plan, err := publish.Run(o.io.ctx, ro)
+	prog.Stop()
 	var refused *publish.DeleteLimitError
 	if err != nil && !errors.As(err, &refused) {
-		return flagHints(err)
+		return publishError(out, err)
 	}
 	if o.format == build.FormatJSON || !o.quiet {
 		if err := writePublished(out, o.format, plan); err != nil {
@@ -232,10 +173,70 @@ func runPublish(cmd *cobra.Command, dir string, o *publishOptions) error {
 		}
 	}
 	if refused != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit\n", refused.Planned(), refused.Limit)
+		fmt.Fprintf(o.io.errOut, "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit\n", refused.Planned(), refused.Limit)
 		return reportedError{exitInvalid}
 	}
 	return nil
+}
+
+// publishProgress shows the stages of publish.Run on the progress line.
+type publishProgress struct{ *progressLine }
+
+// Stage shows the step of publish.Run that s names.
+func (p publishProgress) Stage(s publish.Stage, total int) {
+	step := ""
+	switch s {
+	case publish.StageLoad:
+		step = "publish: reading and checking the catalog"
+	case publish.StageCompile:
+		step = "publish: compiling the sites"
+	case publish.StagePlan:
+		step = "publish: planning"
+	case publish.StageApply:
+		step = "publish: uploading and deleting"
+	}
+	p.Step(step, total)
+}
+
+// publishError words an error of publish.Run for the command line: the
+// diagnostics of an invalid catalog on stdout, and the flags that answer
+// the others.
+func publishError(stdout io.Writer, err error) error {
+	var (
+		invalid     *publish.InvalidError
+		noTarget    *publish.NoTargetError
+		target      *publish.TargetError
+		override    *publish.OverrideError
+		placeholder *publish.PlaceholderError
+	)
+	switch {
+	case errors.As(err, &invalid):
+		_ = invalid.Diagnostics.Write(stdout, build.FormatText)
+		return reportedError{exitInvalid}
+	case errors.As(err, &noTarget):
+		return usageError{fmt.Errorf("--target is required: %s", noTarget.Declared())}
+	case errors.As(err, &target):
+		return usageError{errors.New(targetMessage(target))}
+	case errors.As(err, &override):
+		return usageError{fmt.Errorf("--%s: %s", override.Field, override.Message)}
+	case errors.As(err, &placeholder):
+		return hintedError{fmt.Sprintf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", placeholder.Target, placeholder.Bucket, build.ConfigFile), err}
+	}
+	return flagHints(err)
+}
+
+// targetMessage says why publish does not upload to the target of e, and
+// what does.
+func targetMessage(e *publish.TargetError) string {
+	switch e.Host {
+	case publish.HostGitHubPages:
+		return fmt.Sprintf("target %s is a GitHub Pages target, which publish does not upload to: build it with signpost build --target %s and deploy it with the Pages workflow (signpost init --publish pages writes one)", e.Name, e.Name)
+	case publish.HostCloudflare:
+		return fmt.Sprintf("target %s is a Cloudflare target, which publish does not upload to: build it with signpost build --target %s and deploy each site's folder with wrangler deploy (signpost init --publish cloudflare writes a workflow that does)", e.Name, e.Name)
+	case publish.HostNetlify:
+		return fmt.Sprintf("target %s is a Netlify target, which publish does not upload to: build it with signpost build --target %s and deploy each site's folder, with its netlify/functions, with netlify deploy (signpost init --publish netlify writes a workflow that does)", e.Name, e.Name)
+	}
+	return fmt.Sprintf("--target must name an s3 target of %s; it declares %s", build.ConfigFile, e.Declared())
 }
 
 // check reports the mistakes in the flags that need no catalog.
@@ -249,153 +250,6 @@ func (o *publishOptions) check() error {
 		return usageError{fmt.Errorf("-v and --quiet cannot be used together")}
 	}
 	return nil
-}
-
-// declaredTargets says which targets signpost.yaml declares, for the
-// error of a publish without --target.
-func declaredTargets(targets map[string]build.Target) string {
-	if len(targets) == 0 {
-		return fmt.Sprintf("this catalog declares no targets: add an s3 target to targets: in %s", build.ConfigFile)
-	}
-	return fmt.Sprintf("this catalog has %s %s", english.Plural(len(targets), "target", "targets"), targetNames(targets))
-}
-
-// publishTarget returns the s3 target of targets that --target names, with
-// the bucket, prefix, region and endpoint the flags override.
-func (o *publishOptions) publishTarget(cmd *cobra.Command, targets map[string]build.Target) (*build.Target, error) {
-	t, ok := targets[o.target]
-	if ok && t.GitHubPages {
-		return nil, usageError{fmt.Errorf("target %s is a GitHub Pages target, which publish does not upload to: build it with signpost build --target %s and deploy it with the Pages workflow (signpost init --publish pages writes one)", o.target, o.target)}
-	}
-	if ok && t.Cloudflare != nil {
-		return nil, usageError{fmt.Errorf("target %s is a Cloudflare target, which publish does not upload to: build it with signpost build --target %s and deploy each site's folder with wrangler deploy (signpost init --publish cloudflare writes a workflow that does)", o.target, o.target)}
-	}
-	if ok && t.Netlify {
-		return nil, usageError{fmt.Errorf("target %s is a Netlify target, which publish does not upload to: build it with signpost build --target %s and deploy each site's folder, with its netlify/functions, with netlify deploy (signpost init --publish netlify writes a workflow that does)", o.target, o.target)}
-	}
-	if !ok || t.S3 == nil {
-		return nil, usageError{fmt.Errorf("--target must name an s3 target of %s; it declares %s", build.ConfigFile, targetNames(targets))}
-	}
-	dest := *t.S3
-	for _, f := range []struct {
-		flag, value string
-		field       *string
-	}{
-		{"bucket", o.s3.Bucket, &dest.Bucket}, {"prefix", o.s3.Prefix, &dest.Prefix},
-		{"region", o.s3.Region, &dest.Region}, {"endpoint", o.s3.Endpoint, &dest.Endpoint},
-	} {
-		if cmd.Flags().Changed(f.flag) {
-			*f.field = f.value
-		}
-	}
-	// The fields of signpost.yaml were checked by Load; the flags' values
-	// follow the same rules.
-	problems, err := build.CheckS3Target(dest)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range problems {
-		if cmd.Flags().Changed(p.Field) {
-			return nil, usageError{fmt.Errorf("--%s: %s", p.Field, p.Message)}
-		}
-	}
-	if dest.Bucket == scaffold.PlaceholderBucket {
-		return nil, fmt.Errorf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", o.target, scaffold.PlaceholderBucket, build.ConfigFile)
-	}
-	return &build.Target{S3: &dest, CloudFront: t.CloudFront}, nil
-}
-
-// listing is a publish's clients and the listings of the bucket it
-// started with them.
-type listing struct {
-	target   *build.Target
-	tenants  []string
-	s3       publish.S3API
-	cf       publish.CloudFrontAPI
-	listings *publish.Listings
-}
-
-// startListing makes the clients target needs and starts listing the
-// prefixes of tenants' sites in its bucket, until ctx ends.
-func startListing(ctx context.Context, target *build.Target, tenants []string) (*listing, error) {
-	s3c, cf, err := publishClients(ctx, target)
-	if err != nil {
-		return nil, err
-	}
-	sites := tenants
-	if len(sites) == 0 {
-		sites = []string{""}
-	}
-	prefixes := make([]string, len(sites))
-	for i, t := range sites {
-		prefixes[i] = target.S3.TenantPrefix(t)
-	}
-	return &listing{target, tenants, s3c, cf, publish.Prefetch(ctx, s3c, target.S3.Bucket, prefixes)}, nil
-}
-
-// listEarly starts listing the bucket from signpost.yaml alone, before
-// Load reads the declarations: listing a large bucket and loading a large
-// catalog both take seconds, and neither needs the other. It returns nil
-// when signpost.yaml or the target has a problem; Load and publishTarget
-// report it.
-func (o *publishOptions) listEarly(ctx context.Context, cmd *cobra.Command, dir string) *listing {
-	if o.target == "" {
-		return nil
-	}
-	cfg, diags := build.LoadConfig(ctx, dir)
-	if diags.HasErrors() {
-		return nil
-	}
-	target, err := o.publishTarget(cmd, cfg.Targets)
-	if err != nil {
-		return nil
-	}
-	l, err := startListing(ctx, target, cfg.Tenants)
-	if err != nil {
-		return nil
-	}
-	return l
-}
-
-// inputs is the digest of what the sites of l are built from: the catalog
-// folder dir, this signpost, and the target; "" when l is nil or the folder
-// has no digest (see package inputs), so that nothing is recorded and
-// every publish builds.
-func (l *listing) inputs(ctx context.Context, dir string) string {
-	if l == nil {
-		return ""
-	}
-	target, err := json.Marshal(l.target)
-	if err != nil {
-		return ""
-	}
-	d, err := inputs.Digest(ctx, dir, target)
-	if err != nil {
-		return ""
-	}
-	return d
-}
-
-// same reports whether l lists for target and tenants, as Load read them.
-func (l *listing) same(target *build.Target, tenants []string) bool {
-	return reflect.DeepEqual(l.target, target) && slices.Equal(l.tenants, tenants)
-}
-
-// publishClients makes the clients target needs: S3, and CloudFront when
-// it has a distribution.
-func publishClients(ctx context.Context, target *build.Target) (publish.S3API, publish.CloudFrontAPI, error) {
-	s3c, err := publish.NewS3Client(ctx, target.S3.Region, target.S3.Endpoint, publish.Limits{})
-	if err != nil {
-		return nil, nil, err
-	}
-	if target.CloudFront == nil {
-		return s3c, nil, nil
-	}
-	cf, err := publish.NewCloudFrontClient(ctx, publish.Limits{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return s3c, cf, nil
 }
 
 // flagHints returns err with the hints of package publish that a flag of

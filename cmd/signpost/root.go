@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -94,17 +95,17 @@ does, risks first.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{unknownFlagHint(c, err)} })
 	root.AddCommand(
 		newInitCmd(),
-		newValidateCmd(),
-		newBuildCmd(),
+		newValidateCmd(nil),
+		newBuildCmd(nil),
 		newImportCmd(),
-		newServeCmd(),
-		newCheckCmd(),
-		newPublishCmd(),
-		newDiffCmd(),
-		newConformanceCmd(),
-		newSchemaCmd(),
+		newServeCmd(nil),
+		newCheckCmd(nil),
+		newPublishCmd(nil),
+		newDiffCmd(nil),
+		newConformanceCmd(nil),
+		newSchemaCmd(nil),
 		newTokenCmd(),
-		newVersionCmd(),
+		newVersionCmd(nil),
 	)
 	registerCompletions(root)
 	// Unknown subcommands and wrong argument counts are usage errors too.
@@ -205,4 +206,18 @@ func catalogBelowMessage(command string, e *catalogdir.BelowError) string {
 		return fmt.Sprintf("%s: run signpost %s %s", e.Error(), command, e.Found[0])
 	}
 	return fmt.Sprintf("%s: run signpost %s with one of them", e.Error(), command)
+}
+
+// streams are a command's context, input and output, as its options hold
+// them.
+type streams struct {
+	ctx    context.Context
+	in     io.Reader
+	out    io.Writer
+	errOut io.Writer
+}
+
+// streamsOf returns the context, input and output of cmd.
+func streamsOf(cmd *cobra.Command) streams {
+	return streams{ctx: cmd.Context(), in: cmd.InOrStdin(), out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
 }

@@ -9,7 +9,20 @@ import (
 	"github.com/signpost-dev/signpost/schemas"
 )
 
-func newSchemaCmd() *cobra.Command {
+// schemaOptions are the IO and argument of signpost schema.
+type schemaOptions struct {
+	io streams
+	// name is the schema to print; empty, the names are listed.
+	name string
+}
+
+// newSchemaCmd is signpost schema; runF, runSchema when nil, runs it with
+// the options the command line gives.
+func newSchemaCmd(runF func(*schemaOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runSchema
+	}
+	o := &schemaOptions{}
 	return &cobra.Command{
 		Use:   "schema [NAME]",
 		Short: "Print an embedded JSON Schema",
@@ -22,18 +35,27 @@ them.`,
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: schemas.Names(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				for _, n := range schemas.Names() {
-					fmt.Fprintln(cmd.OutOrStdout(), n)
-				}
-				return nil
+			o.io = streamsOf(cmd)
+			if len(args) > 0 {
+				o.name = args[0]
 			}
-			src, ok := schemas.Source(args[0])
-			if !ok {
-				return usageError{fmt.Errorf("no schema named %q; the schemas are: %s", args[0], strings.Join(schemas.Names(), ", "))}
-			}
-			_, err := cmd.OutOrStdout().Write(src)
-			return err
+			return runF(o)
 		},
 	}
+}
+
+// runSchema prints the schema o names, or the names of every schema.
+func runSchema(o *schemaOptions) error {
+	if o.name == "" {
+		for _, n := range schemas.Names() {
+			fmt.Fprintln(o.io.out, n)
+		}
+		return nil
+	}
+	src, ok := schemas.Source(o.name)
+	if !ok {
+		return usageError{fmt.Errorf("no schema named %q; the schemas are: %s", o.name, strings.Join(schemas.Names(), ", "))}
+	}
+	_, err := o.io.out.Write(src)
+	return err
 }

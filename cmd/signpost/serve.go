@@ -16,9 +16,21 @@ import (
 	"github.com/signpost-dev/signpost/serve"
 )
 
-func newServeCmd() *cobra.Command {
-	var opts serve.Options
-	var keysFile string
+// serveOptions are the IO, argument and flags of signpost serve.
+type serveOptions struct {
+	io       streams
+	serve    serve.Options
+	keysFile string
+}
+
+// newServeCmd is signpost serve; runF, runServe when nil, runs it with the
+// options the command line gives.
+func newServeCmd(runF func(*serveOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runServe
+	}
+	o := &serveOptions{}
+	opts := &o.serve
 	cmd := &cobra.Command{
 		Use:   "serve [DIR]",
 		Short: "Serve a catalog or a built site over HTTP, exactly as the specs require",
@@ -45,32 +57,38 @@ SIGINT or SIGTERM stops the server gracefully.`,
   signpost serve site --tenant acme --token-keys keys.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Dir = catalogDir(args)
-			if !output.IsBuild(cmd.Context(), opts.Dir) {
-				if err := checkCatalogDir("serve", opts.Dir); err != nil {
-					return err
-				}
-			}
-			if keysFile != "" {
-				var err error
-				if opts.Keys, err = readTokenKeys(keysFile); err != nil {
-					return err
-				}
-			}
-			stderr := cmd.ErrOrStderr()
-			opts.Serving = func(addr net.Addr) {
-				fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", spec.SiteName(opts.Tenant), opts.Dir, addr)
-			}
-			opts.Rebuilt = func(r serve.Rebuild) { reportRebuild(stderr, opts.Dir, r) }
-			return serveError(cmd.OutOrStdout(), stderr, opts.Dir, serve.Run(cmd.Context(), opts))
+			o.io, opts.Dir = streamsOf(cmd), catalogDir(args)
+			return runF(o)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "address to listen on")
 	cmd.Flags().StringVar(&opts.Tenant, "tenant", "", "tenant whose site to serve")
 	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "rebuild when a declaration changes")
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin the discovery catalogs name (default: the served address)")
-	cmd.Flags().StringVar(&keysFile, "token-keys", "", "keys file that opens a gated tenant's site (see signpost token)")
+	cmd.Flags().StringVar(&o.keysFile, "token-keys", "", "keys file that opens a gated tenant's site (see signpost token)")
 	return cmd
+}
+
+// runServe serves the catalog or built site of o until its context ends.
+func runServe(o *serveOptions) error {
+	opts := o.serve
+	if !output.IsBuild(o.io.ctx, opts.Dir) {
+		if err := checkCatalogDir("serve", opts.Dir); err != nil {
+			return err
+		}
+	}
+	if o.keysFile != "" {
+		var err error
+		if opts.Keys, err = readTokenKeys(o.keysFile); err != nil {
+			return err
+		}
+	}
+	stderr := o.io.errOut
+	opts.Serving = func(addr net.Addr) {
+		fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", spec.SiteName(opts.Tenant), opts.Dir, addr)
+	}
+	opts.Rebuilt = func(r serve.Rebuild) { reportRebuild(stderr, opts.Dir, r) }
+	return serveError(o.io.out, stderr, opts.Dir, serve.Run(o.io.ctx, opts))
 }
 
 // serveError words an error of serve.Run for the command line: with the

@@ -34,12 +34,23 @@ readable by its owner only.`,
 		Args: noSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newTokenKeyCmd(), newTokenMintCmd())
+	cmd.AddCommand(newTokenKeyCmd(nil), newTokenMintCmd(nil))
 	return cmd
 }
 
-func newTokenKeyCmd() *cobra.Command {
-	var file, tenant, kid string
+// tokenKeyOptions are the IO and flags of signpost token key.
+type tokenKeyOptions struct {
+	io                streams
+	file, tenant, kid string
+}
+
+// newTokenKeyCmd is signpost token key; runF, runTokenKey when nil, runs
+// it with the options the command line gives.
+func newTokenKeyCmd(runF func(*tokenKeyOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runTokenKey
+	}
+	o := &tokenKeyOptions{}
 	cmd := &cobra.Command{
 		Use:   "key --tenant ID --keys FILE",
 		Short: "Add a new random signing key for a tenant to a keys file",
@@ -51,48 +62,32 @@ the file and the store once the tokens it signed have expired (at most a day).`,
   signpost token key --tenant acme --kid k2 --keys keys.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			keys := gate.Keys{}
-			data, err := os.ReadFile(file)
-			switch {
-			case err == nil:
-				if keys, err = gate.ReadKeys(data); err != nil {
-					return fmt.Errorf("%s: %w", file, err)
-				}
-			case !errors.Is(err, fs.ErrNotExist):
-				return err
-			}
-			if kid == "" {
-				kid = "k1"
-				if last, ok := keys.Latest(tenant); ok {
-					return usageError{fmt.Errorf("%s already has the key %s in %s: name the new key with --kid", tenant, gate.StoreKey(tenant, last), file)}
-				}
-			}
-			name := gate.StoreKey(tenant, kid)
-			if _, ok := keys[name]; ok {
-				return usageError{fmt.Errorf("%s already holds the key %s: choose another --kid", file, name)}
-			}
-			keys[name] = gate.NewSecret()
-			if _, err := gate.ReadKeys(keys.Marshal()); err != nil {
-				return usageError{fmt.Errorf("--tenant %s --kid %s: %w", tenant, kid, err)}
-			}
-			if err := atomicfile.WritePrivate(cmd.Context(), file, keys.Marshal()); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "added the key %s to %s; put the file in the site's KeyValueStore and keep it out of Git\n", name, file)
-			return nil
+			o.io = streamsOf(cmd)
+			return runF(o)
 		},
 	}
-	cmd.Flags().StringVar(&file, "keys", "", "the keys file (created when missing)")
-	cmd.Flags().StringVar(&tenant, "tenant", "", "the tenant the key opens")
-	cmd.Flags().StringVar(&kid, "kid", "", "the key's id (default k1, for a tenant's first key)")
+	cmd.Flags().StringVar(&o.file, "keys", "", "the keys file (created when missing)")
+	cmd.Flags().StringVar(&o.tenant, "tenant", "", "the tenant the key opens")
+	cmd.Flags().StringVar(&o.kid, "kid", "", "the key's id (default k1, for a tenant's first key)")
 	_ = cmd.MarkFlagRequired("keys")
 	_ = cmd.MarkFlagRequired("tenant")
 	return cmd
 }
 
-func newTokenMintCmd() *cobra.Command {
-	var file, tenant, kid string
-	var ttl time.Duration
+// tokenMintOptions are the IO and flags of signpost token mint.
+type tokenMintOptions struct {
+	io                streams
+	file, tenant, kid string
+	ttl               time.Duration
+}
+
+// newTokenMintCmd is signpost token mint; runF, runTokenMint when nil,
+// runs it with the options the command line gives.
+func newTokenMintCmd(runF func(*tokenMintOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runTokenMint
+	}
+	o := &tokenMintOptions{}
 	cmd := &cobra.Command{
 		Use:   "mint --tenant ID --keys FILE",
 		Short: "Print a token for a tenant's gated site, for testing",
@@ -106,38 +101,79 @@ signs them with the same keys.`,
   signpost check https://acme.tools.example.com --token "$(signpost token mint --tenant acme --keys keys.json)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				return err
-			}
-			keys, err := gate.ReadKeys(data)
-			if err != nil {
-				return fmt.Errorf("%s: %w", file, err)
-			}
-			if kid == "" {
-				var ok bool
-				if kid, ok = keys.Latest(tenant); !ok {
-					return usageError{fmt.Errorf("%s has no key for %s: add one with signpost token key --tenant %s --keys %s", file, tenant, tenant, file)}
-				}
-			}
-			if ttl <= 0 || ttl > gate.MaxLifetime {
-				return usageError{fmt.Errorf("--ttl %v: a token lives more than no time and at most %v", ttl, gate.MaxLifetime)}
-			}
-			tok, err := gate.Mint(keys, tenant, kid, time.Now(), ttl)
-			if err != nil {
-				return usageError{fmt.Errorf("--tenant %s --kid %s: %w", tenant, kid, err)}
-			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), strings.TrimSpace(tok))
-			return err
+			o.io = streamsOf(cmd)
+			return runF(o)
 		},
 	}
-	cmd.Flags().StringVar(&file, "keys", "", "the keys file")
-	cmd.Flags().StringVar(&tenant, "tenant", "", "the tenant the token opens")
-	cmd.Flags().StringVar(&kid, "kid", "", "the key to sign with (default: the tenant's key whose id sorts last)")
-	cmd.Flags().DurationVar(&ttl, "ttl", time.Hour, "how long the token is valid (at most 24h)")
+	cmd.Flags().StringVar(&o.file, "keys", "", "the keys file")
+	cmd.Flags().StringVar(&o.tenant, "tenant", "", "the tenant the token opens")
+	cmd.Flags().StringVar(&o.kid, "kid", "", "the key to sign with (default: the tenant's key whose id sorts last)")
+	cmd.Flags().DurationVar(&o.ttl, "ttl", time.Hour, "how long the token is valid (at most 24h)")
 	_ = cmd.MarkFlagRequired("keys")
 	_ = cmd.MarkFlagRequired("tenant")
 	return cmd
+}
+
+// runTokenKey adds a new key for o.tenant to o.file.
+func runTokenKey(o *tokenKeyOptions) error {
+	kid := o.kid
+	keys := gate.Keys{}
+	data, err := os.ReadFile(o.file)
+	switch {
+	case err == nil:
+		if keys, err = gate.ReadKeys(data); err != nil {
+			return fmt.Errorf("%s: %w", o.file, err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	if kid == "" {
+		kid = "k1"
+		if last, ok := keys.Latest(o.tenant); ok {
+			return usageError{fmt.Errorf("%s already has the key %s in %s: name the new key with --kid", o.tenant, gate.StoreKey(o.tenant, last), o.file)}
+		}
+	}
+	name := gate.StoreKey(o.tenant, kid)
+	if _, ok := keys[name]; ok {
+		return usageError{fmt.Errorf("%s already holds the key %s: choose another --kid", o.file, name)}
+	}
+	keys[name] = gate.NewSecret()
+	if _, err := gate.ReadKeys(keys.Marshal()); err != nil {
+		return usageError{fmt.Errorf("--tenant %s --kid %s: %w", o.tenant, kid, err)}
+	}
+	if err := atomicfile.WritePrivate(o.io.ctx, o.file, keys.Marshal()); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.io.errOut, "added the key %s to %s; put the file in the site's KeyValueStore and keep it out of Git\n", name, o.file)
+	return nil
+}
+
+// runTokenMint prints a token for o.tenant, signed with a key of o.file.
+func runTokenMint(o *tokenMintOptions) error {
+	kid := o.kid
+	data, err := os.ReadFile(o.file)
+	if err != nil {
+		return err
+	}
+	keys, err := gate.ReadKeys(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.file, err)
+	}
+	if kid == "" {
+		var ok bool
+		if kid, ok = keys.Latest(o.tenant); !ok {
+			return usageError{fmt.Errorf("%s has no key for %s: add one with signpost token key --tenant %s --keys %s", o.file, o.tenant, o.tenant, o.file)}
+		}
+	}
+	if o.ttl <= 0 || o.ttl > gate.MaxLifetime {
+		return usageError{fmt.Errorf("--ttl %v: a token lives more than no time and at most %v", o.ttl, gate.MaxLifetime)}
+	}
+	tok, err := gate.Mint(keys, o.tenant, kid, time.Now(), o.ttl)
+	if err != nil {
+		return usageError{fmt.Errorf("--tenant %s --kid %s: %w", o.tenant, kid, err)}
+	}
+	_, err = fmt.Fprintln(o.io.out, strings.TrimSpace(tok))
+	return err
 }
 
 // readTokenKeys reads the keys file of --token-keys; its errors are usage

@@ -9,8 +9,20 @@ import (
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
-func newValidateCmd() *cobra.Command {
-	var format string
+// validateOptions are the IO, argument and flags of signpost validate.
+type validateOptions struct {
+	io     streams
+	dir    string
+	format string
+}
+
+// newValidateCmd is signpost validate; runF, runValidate when nil, runs
+// it with the options the command line gives.
+func newValidateCmd(runF func(*validateOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runValidate
+	}
+	o := &validateOptions{}
 	cmd := &cobra.Command{
 		Use:   "validate [DIR]",
 		Short: "Check every declaration of a catalog folder",
@@ -23,32 +35,38 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
   signpost validate --format json | jq '.diagnostics[].message'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkCatalogDir("validate", catalogDir(args)); err != nil {
-				return err
-			}
-			prog := newProgress(cmd.ErrOrStderr())
-			prog.Step("validate: reading and checking the catalog", 0)
-			_, diags := build.Load(cmd.Context(), catalogDir(args))
-			prog.Stop()
-			if err := diags.Write(cmd.OutOrStdout(), format); err != nil {
-				return err
-			}
-			if diags.HasErrors() {
-				if format == build.FormatText {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d %s\n", catalogDir(args), diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
-				}
-				return reportedError{exitInvalid}
-			}
-			if format == build.FormatText {
-				if n := len(diags) - diags.Errors(); n > 0 {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid, with %d %s\n", catalogDir(args), n, english.Plural(n, "warning", "warnings"))
-				} else {
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: valid\n", catalogDir(args))
-				}
-			}
-			return nil
+			o.io, o.dir = streamsOf(cmd), catalogDir(args)
+			return runF(o)
 		},
 	}
-	enumVar(cmd.Flags(), &format, "format", build.FormatText, diagnosticFormats(), "output format: text, json or github")
+	enumVar(cmd.Flags(), &o.format, "format", build.FormatText, diagnosticFormats(), "output format: text, json or github")
 	return cmd
+}
+
+// runValidate loads the catalog of o and reports its diagnostics.
+func runValidate(o *validateOptions) error {
+	if err := checkCatalogDir("validate", o.dir); err != nil {
+		return err
+	}
+	prog := newProgress(o.io.errOut)
+	prog.Step("validate: reading and checking the catalog", 0)
+	_, diags := build.Load(o.io.ctx, o.dir)
+	prog.Stop()
+	if err := diags.Write(o.io.out, o.format); err != nil {
+		return err
+	}
+	if diags.HasErrors() {
+		if o.format == build.FormatText {
+			fmt.Fprintf(o.io.errOut, "%s: %d %s\n", o.dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+		}
+		return reportedError{exitInvalid}
+	}
+	if o.format == build.FormatText {
+		if n := len(diags) - diags.Errors(); n > 0 {
+			fmt.Fprintf(o.io.errOut, "%s: valid, with %d %s\n", o.dir, n, english.Plural(n, "warning", "warnings"))
+		} else {
+			fmt.Fprintf(o.io.errOut, "%s: valid\n", o.dir)
+		}
+	}
+	return nil
 }

@@ -12,8 +12,21 @@ import (
 // versionInfo is what signpost knows about its own build; tests replace it.
 var versionInfo = version.Get
 
-func newVersionCmd() *cobra.Command {
-	var format string
+// versionOptions are the IO and flags of signpost version.
+type versionOptions struct {
+	io     streams
+	format string
+	// info says what signpost knows of its own build.
+	info func() version.Info
+}
+
+// newVersionCmd is signpost version; runF, runVersion when nil, runs it
+// with the options the command line gives.
+func newVersionCmd(runF func(*versionOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runVersion
+	}
+	o := &versionOptions{info: versionInfo}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the signpost version, commit, date and Go version",
@@ -25,26 +38,32 @@ printed as "unknown" (text) or "" (json).`,
 		Example: "  signpost version\n  signpost version --format json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			in := versionInfo()
-			if format == build.FormatJSON {
-				data, err := json.MarshalIndent(in, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", data)
-				return err
-			}
-			unknown := func(s string) string {
-				if s == "" {
-					return "unknown"
-				}
-				return s
-			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "signpost %s\ncommit: %s\ndate: %s\ngo: %s\n",
-				in.Version, unknown(in.Commit), unknown(in.Date), in.Go)
-			return err
+			o.io = streamsOf(cmd)
+			return runF(o)
 		},
 	}
-	enumVar(cmd.Flags(), &format, "format", build.FormatText, reportFormats(), "output format")
+	enumVar(cmd.Flags(), &o.format, "format", build.FormatText, reportFormats(), "output format")
 	return cmd
+}
+
+// runVersion prints what o.info says, as text or JSON.
+func runVersion(o *versionOptions) error {
+	in := o.info()
+	if o.format == build.FormatJSON {
+		data, err := json.MarshalIndent(in, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(o.io.out, "%s\n", data)
+		return err
+	}
+	unknown := func(s string) string {
+		if s == "" {
+			return "unknown"
+		}
+		return s
+	}
+	_, err := fmt.Fprintf(o.io.out, "signpost %s\ncommit: %s\ndate: %s\ngo: %s\n",
+		in.Version, unknown(in.Commit), unknown(in.Date), in.Go)
+	return err
 }

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/diff"
+	"github.com/signpost-dev/signpost/publish"
+	"github.com/signpost-dev/signpost/serve"
+)
+
+// parsed runs the command newCmd makes on args with a run function that
+// only keeps the options it is given: what the flags parse to, and nothing
+// done (no file read or written, no network).
+func parsed[O any](t *testing.T, newCmd func(func(*O) error) *cobra.Command, args ...string) *O {
+	t.Helper()
+	var got *O
+	cmd := newCmd(func(o *O) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetIn(strings.NewReader(""))
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%s %q: %v", cmd.Name(), args, err)
+	}
+	if got == nil {
+		t.Fatalf("%s %q: the run function was not called", cmd.Name(), args)
+	}
+	return got
+}
+
+// refused reports the error of the command newCmd makes on args, and fails
+// the test when it calls its run function.
+func refused[O any](t *testing.T, newCmd func(func(*O) error) *cobra.Command, args ...string) error {
+	t.Helper()
+	cmd := newCmd(func(*O) error { t.Errorf("%q: the run function was called", args); return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	return cmd.ExecuteContext(context.Background())
+}
+
+// hasIO reports whether s holds the context and the output of a command.
+func hasIO(s streams) bool {
+	return s.ctx != nil && s.in != nil && s.out != nil && s.errOut != nil
+}
+
+func TestValidateFlags(t *testing.T) {
+	o := parsed(t, newValidateCmd)
+	if o.dir != "." || o.format != build.FormatText || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newValidateCmd, "cat", "--format", "github")
+	if o.dir != "cat" || o.format != build.FormatGitHub {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newValidateCmd, "--format", "xml"); err == nil {
+		t.Error("--format xml was accepted")
+	}
+}
+
+func TestBuildFlags(t *testing.T) {
+	o := parsed(t, newBuildCmd)
+	if o.Dir != "." || o.Out != "site" || o.Target != "" || o.Format != build.FormatText || o.Verify || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newBuildCmd, "cat", "-o", "out", "--target", "pages", "--format", "json", "--verify")
+	if o.Dir != "cat" || o.Out != "out" || o.Target != "pages" || o.Format != build.FormatJSON || !o.Verify {
+		t.Errorf("flags: %+v", o)
+	}
+}
+
+func TestImportServerFlags(t *testing.T) {
+	o := parsed(t, newImportServerCmd, "a.json", "-")
+	if !slices.Equal(o.files, []string{"a.json", "-"}) || o.out != "" || o.strict || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newImportServerCmd, "a.json", "--out", "servers.yaml", "--strict")
+	if o.out != "servers.yaml" || !o.strict {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newImportServerCmd); err == nil || !strings.Contains(err.Error(), "needs at least one FILE") {
+		t.Errorf("no FILE: %v", err)
+	}
+}
+
+func TestImportMCPFlags(t *testing.T) {
+	o := parsed(t, newImportMCPCmd, "tools.json")
+	if !slices.Equal(o.files, []string{"tools.json"}) || o.out != "" || o.strict || o.mcp.Server != "" || len(o.mcp.Classify) != 0 || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newImportMCPCmd, "a.json", "b.json", "-o", "gh.yaml", "--server", "com.example/github", "--tool-id-prefix", "gh",
+		"--classify", "read=get_issue,list_issues", "--classify", "pure=get_me", "--replay", "keyed=create_*", "--egress", "internal=*", "--strict")
+	if !slices.Equal(o.files, []string{"a.json", "b.json"}) || o.out != "gh.yaml" || !o.strict ||
+		o.mcp.Server != "com.example/github" || o.mcp.ToolIDPrefix != "gh" ||
+		o.mcp.Classify["get_issue"] != "read" || o.mcp.Classify["list_issues"] != "read" || o.mcp.Classify["get_me"] != "pure" ||
+		o.mcp.Replay["create_*"] != "keyed" || o.mcp.Egress["*"] != "internal" {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newImportMCPCmd, "a.json", "--classify", "risky=get_me"); err == nil {
+		t.Error("a --classify of no tier was accepted")
+	}
+}
+
+func TestImportOpenAPIFlags(t *testing.T) {
+	o := parsed(t, newImportOpenAPICmd, "api.yaml")
+	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.openapi.ReadGet || o.strict || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newImportOpenAPICmd, "-", "--read-get", "--tool-id-prefix", "pets", "--classify", "read=searchPets", "--egress", "internal", "--strict", "-o", "pets.yaml")
+	if o.file != "-" || o.out != "pets.yaml" || !o.strict || !o.openapi.ReadGet || o.openapi.ToolIDPrefix != "pets" ||
+		o.openapi.Egress != spec.EgressInternal || o.openapi.Classify["searchPets"] != "read" {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newImportOpenAPICmd, "a.yaml", "b.yaml"); err == nil {
+		t.Error("two FILEs were accepted")
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	o := parsed(t, newServeCmd)
+	if want := (serve.Options{Dir: ".", Addr: "127.0.0.1:8080"}); o.serve.Dir != want.Dir || o.serve.Addr != want.Addr ||
+		o.serve.Tenant != "" || o.serve.Watch || o.serve.Origin != "" || o.keysFile != "" || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newServeCmd, "site", "--addr", "127.0.0.1:9000", "--tenant", "acme", "--watch", "--origin", "https://example.com", "--token-keys", "keys.json")
+	if o.serve.Dir != "site" || o.serve.Addr != "127.0.0.1:9000" || o.serve.Tenant != "acme" || !o.serve.Watch ||
+		o.serve.Origin != "https://example.com" || o.keysFile != "keys.json" {
+		t.Errorf("flags: %+v", o)
+	}
+}
+
+func TestCheckFlags(t *testing.T) {
+	o := parsed(t, newCheckCmd, "https://example.com")
+	if o.url != "https://example.com" || o.format != build.FormatText || o.verbose || o.tenants != nil || o.keysFile != "" ||
+		!reflect.DeepEqual(o.crawl, check.Options{}) || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newCheckCmd, "https://{tenant}.example.com", "--format", "json", "-v", "--tenant", "acme", "--tenant", "globex",
+		"--timeout", "30s", "--same-origin", "--allow-private", "--deadline", "1m", "--concurrency", "8",
+		"--max-documents", "10", "--max-body-bytes", "1024", "--token", "T", "--token-keys", "keys.json")
+	want := check.Options{Timeout: 30 * time.Second, SameOrigin: true, AllowPrivate: true, Deadline: time.Minute, Concurrency: 8,
+		MaxDocuments: 10, MaxBodyBytes: 1024, Token: "T"}
+	if o.format != build.FormatJSON || !o.verbose || !slices.Equal(o.tenants, []string{"acme", "globex"}) || o.keysFile != "keys.json" || !reflect.DeepEqual(o.crawl, want) {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newCheckCmd); err == nil {
+		t.Error("no URL was accepted")
+	}
+}
+
+func TestPublishFlags(t *testing.T) {
+	o := parsed(t, newPublishCmd)
+	if o.dir != "." || o.target != "" || o.format != build.FormatText || o.dryRun || o.verbose || o.quiet ||
+		o.maxDeletes != publish.DefaultMaxDeletes || o.maxPaths != publish.DefaultMaxInvalidationPaths ||
+		o.invalidationTimeout != publish.DefaultInvalidationTimeout || o.override != (publish.S3Override{}) || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newPublishCmd, "cat", "--target", "production", "--bucket", "b", "--prefix", "", "--region", "eu-west-1",
+		"--dry-run", "-v", "--max-deletes", "-1", "--max-invalidation-paths", "7", "--invalidation-timeout", "1m", "--format", "json")
+	if o.dir != "cat" || o.target != "production" || !o.dryRun || !o.verbose || o.maxDeletes != -1 || o.maxPaths != 7 ||
+		o.invalidationTimeout != time.Minute || o.format != build.FormatJSON {
+		t.Errorf("flags: %+v", o)
+	}
+	// A flag given replaces the target's field, even with an empty value;
+	// one not given keeps it.
+	if v := o.override; v.Bucket == nil || *v.Bucket != "b" || v.Prefix == nil || *v.Prefix != "" || v.Region == nil || *v.Region != "eu-west-1" || v.Endpoint != nil {
+		t.Errorf("overrides: %+v", v)
+	}
+}
+
+func TestDiffFlags(t *testing.T) {
+	o := parsed(t, newDiffCmd, "main", ".")
+	if o.sides.Old != "main" || o.sides.New != "." || o.sides.Repo != "." || o.sides.Catalog != "" || o.format != build.FormatText ||
+		o.kinds != nil || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newDiffCmd, "a", "b", "--format", "markdown", "--fail-on", "tier-raised,egress-widened", "--repo", "r", "--catalog", "")
+	if o.format != diff.FormatMarkdown || !slices.Equal(o.kinds, []string{"tier-raised", "egress-widened"}) || o.sides.Repo != "r" ||
+		o.sides.Catalog != "." {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newDiffCmd, "a", "b", "--fail-on", "nothing-like-it"); err == nil || !strings.Contains(err.Error(), "--fail-on") {
+		t.Errorf("an unknown --fail-on risk: %v", err)
+	}
+}
+
+func TestConformanceFlags(t *testing.T) {
+	o := parsed(t, newConformanceCmd, "site-a", "site-b")
+	if o.first != "site-a" || o.second != "site-b" || o.format != "text" || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	if o = parsed(t, newConformanceCmd, "a", "b", "--format", "json"); o.format != "json" {
+		t.Errorf("flags: %+v", o)
+	}
+}
+
+func TestSchemaFlags(t *testing.T) {
+	if o := parsed(t, newSchemaCmd); o.name != "" || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	if o := parsed(t, newSchemaCmd, "tool-descriptor"); o.name != "tool-descriptor" {
+		t.Errorf("argument: %+v", o)
+	}
+}
+
+func TestVersionFlags(t *testing.T) {
+	o := parsed(t, newVersionCmd)
+	if o.format != build.FormatText || o.info == nil || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	if o = parsed(t, newVersionCmd, "--format", "json"); o.format != build.FormatJSON {
+		t.Errorf("flags: %+v", o)
+	}
+}
+
+func TestTokenKeyFlags(t *testing.T) {
+	o := parsed(t, newTokenKeyCmd, "--tenant", "acme", "--keys", "keys.json")
+	if o.tenant != "acme" || o.file != "keys.json" || o.kid != "" || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	if o = parsed(t, newTokenKeyCmd, "--tenant", "acme", "--keys", "keys.json", "--kid", "k2"); o.kid != "k2" {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newTokenKeyCmd, "--tenant", "acme"); err == nil {
+		t.Error("no --keys was accepted")
+	}
+}
+
+func TestTokenMintFlags(t *testing.T) {
+	o := parsed(t, newTokenMintCmd, "--tenant", "acme", "--keys", "keys.json")
+	if o.tenant != "acme" || o.file != "keys.json" || o.kid != "" || o.ttl != time.Hour || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	if o = parsed(t, newTokenMintCmd, "--tenant", "acme", "--keys", "keys.json", "--kid", "k2", "--ttl", "15m"); o.kid != "k2" || o.ttl != 15*time.Minute {
+		t.Errorf("flags: %+v", o)
+	}
+	if err := refused(t, newTokenMintCmd, "--keys", "keys.json"); err == nil {
+		t.Error("no --tenant was accepted")
+	}
+}
