@@ -23,7 +23,10 @@ type checkOptions struct {
 	format   string
 	verbose  bool
 	keysFile string
-	crawl    check.Options
+	// resolve holds --resolve's HOST:PORT:ADDRESS entries, read into
+	// crawl.Resolve when the command runs.
+	resolve []string
+	crawl   check.Options
 }
 
 // newCheckCmd is signpost check; runF, runCheck when nil, runs it with the
@@ -65,8 +68,18 @@ it: they must refuse, with the CORS headers, and never answer the document.
 Each finding says what was seen (a header, a status, a JSON pointer and its
 value). A failed MUST rule fails the check; a failed SHOULD rule is a warning.
 
+The text report gives each rule one line, and where it did not pass, the
+first place it did not, with their count; -v lists every finding. When the
+origin answers none of the first requests, check prints the cause
+(connection refused, DNS, TLS, no answer in time) in one line, and no
+report.
+
+A site built for its production origin names that origin in its catalogs:
+--resolve HOST:PORT:ADDRESS, as curl's, checks it where it runs now (a
+staging server, a local one), whatever DNS says.
+
 Exit status: 0 when every MUST rule is met, 1 when one is not (the report is
-printed first), 2 on bad usage.
+printed first), 2 on bad usage or when the origin does not answer.
 
 Rules:
 ` + checkRulesHelp(),
@@ -74,6 +87,7 @@ Rules:
   signpost check http://127.0.0.1:8080 --same-origin
   signpost check http://127.0.0.1:8080 --format json | jq '.findings[] | select(.result == "fail")'
   signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8
+  signpost check https://example.com --resolve example.com:443:203.0.113.7
   signpost check 'https://{tenant}.tools.example.com' --tenant acme --tenant globex --token-keys keys.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -94,6 +108,7 @@ Rules:
 	f.Int64Var(&opts.crawl.MaxBodyBytes, "max-body-bytes", 0, "largest body read; a larger one is a failure (default 8 MiB)")
 	f.StringVar(&opts.crawl.Token, "token", "", "bearer token of a gated site, sent to URL's origin only (default $SIGNPOST_TOKEN)")
 	f.StringVar(&opts.keysFile, "token-keys", "", "keys file to mint each --tenant's token from (see signpost token)")
+	f.StringArrayVar(&opts.resolve, "resolve", nil, "HOST:PORT:ADDRESS: connect to ADDRESS for HOST:PORT, as curl does, keeping the URLs, Host and TLS name (repeatable)")
 	return cmd
 }
 
@@ -109,6 +124,9 @@ func runCheck(opts *checkOptions) error {
 	}
 	if err != nil {
 		return usageError{err}
+	}
+	if opts.crawl.Resolve, err = check.ParseResolve(opts.resolve); err != nil {
+		return usageError{fmt.Errorf("--%w", err)}
 	}
 	if opts.crawl.Token == "" {
 		// Not the flag's default: --help would print it.
@@ -137,10 +155,17 @@ func runCheck(opts *checkOptions) error {
 			}
 		}
 		r, err := check.Run(ctx, base, crawl)
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
+		var unreachable *check.UnreachableError
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return err
+		case errors.As(err, &unreachable):
+			// One line with the cause, no report, and the status of a
+			// check that could not run.
+			fmt.Fprintln(opts.io.errOut, "signpost: check", err)
+			return reportedError{exitUsage}
+		default:
 			return usageError{err}
 		}
 		if err := writeCheckReport(w, r, opts); err != nil {

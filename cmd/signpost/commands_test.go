@@ -143,15 +143,17 @@ func TestServeFlags(t *testing.T) {
 func TestCheckFlags(t *testing.T) {
 	o := parsed(t, newCheckCmd, "https://example.com")
 	if o.url != "https://example.com" || o.format != build.FormatText || o.verbose || o.tenants != nil || o.keysFile != "" ||
-		!reflect.DeepEqual(o.crawl, check.Options{}) || !hasIO(o.io) {
+		!reflect.DeepEqual(o.crawl, check.Options{}) || o.resolve != nil || !hasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
 	o = parsed(t, newCheckCmd, "https://{tenant}.example.com", "--format", "json", "-v", "--tenant", "acme", "--tenant", "globex",
 		"--timeout", "30s", "--same-origin", "--allow-private", "--deadline", "1m", "--concurrency", "8",
-		"--max-documents", "10", "--max-body-bytes", "1024", "--token", "T", "--token-keys", "keys.json")
+		"--max-documents", "10", "--max-body-bytes", "1024", "--token", "T", "--token-keys", "keys.json",
+		"--resolve", "example.com:443:127.0.0.1", "--resolve", "acme.example.com:443:127.0.0.1")
 	want := check.Options{Timeout: 30 * time.Second, SameOrigin: true, AllowPrivate: true, Deadline: time.Minute, Concurrency: 8,
 		MaxDocuments: 10, MaxBodyBytes: 1024, Token: "T"}
-	if o.format != build.FormatJSON || !o.verbose || !slices.Equal(o.tenants, []string{"acme", "globex"}) || o.keysFile != "keys.json" || !reflect.DeepEqual(o.crawl, want) {
+	if o.format != build.FormatJSON || !o.verbose || !slices.Equal(o.tenants, []string{"acme", "globex"}) || o.keysFile != "keys.json" || !reflect.DeepEqual(o.crawl, want) ||
+		!slices.Equal(o.resolve, []string{"example.com:443:127.0.0.1", "acme.example.com:443:127.0.0.1"}) {
 		t.Errorf("flags: %+v", o)
 	}
 	if err := refused(t, newCheckCmd); err == nil {

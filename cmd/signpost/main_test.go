@@ -173,7 +173,8 @@ func s3Put(ts *testscript.TestScript, neg bool, args []string) {
 // serveBackground is the script command "serve DIR TENANT": it runs
 // signpost serve on DIR's site of TENANT on a free port of 127.0.0.1 for the
 // rest of the script, as the README's quick start does in a second
-// terminal, and sets $ORIGIN to its URL once it answers.
+// terminal, and sets $ORIGIN to its URL, and $PORT to its port, once it
+// answers.
 func serveBackground(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: serve DIR TENANT")
@@ -208,6 +209,7 @@ func serveBackground(ts *testscript.TestScript, neg bool, args []string) {
 		if resp, err := client.Get("http://" + addr + "/tools"); err == nil {
 			resp.Body.Close()
 			ts.Setenv("ORIGIN", "http://"+addr)
+			ts.Setenv("PORT", port)
 			return
 		}
 	}
