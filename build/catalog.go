@@ -76,6 +76,17 @@ func (c *Config) SiteOrigin(tenant string) string {
 	return c.Origin
 }
 
+// SetOrigin makes every site name origin, whatever origins signpost.yaml
+// gives the catalog and its tenants: a build to serve or check somewhere
+// else than where it is published (a local server, a staging host).
+func (c *Config) SetOrigin(origin string) {
+	c.Origin = origin
+	for id, ts := range c.TenantSites {
+		ts.Origin = ""
+		c.TenantSites[id] = ts
+	}
+}
+
 // compactOptions are the choices of the compact view's input schemas.
 func (c *Config) compactOptions() compact.Options {
 	return compact.Options{NoDescriptions: !c.CompactDescriptions}

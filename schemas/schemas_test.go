@@ -48,6 +48,7 @@ func newValidator(t testing.TB) *Validator {
 
 var allNames = []string{
 	"ai-catalog",
+	"build-report",
 	"compact-tool-descriptor",
 	"compact-tool-list",
 	"config",
@@ -549,7 +550,7 @@ var validateCases = []validateCase{
 
 	// names
 	{"unknown schema", "tool", `{}`, []Violation{
-		{"", `unknown schema "tool"; known: ai-catalog, compact-tool-descriptor, compact-tool-list, config, declarations, mcp-catalog, mcp-server-card-draft, route-table, tool-catalogue, tool-descriptor, tool-list`},
+		{"", `unknown schema "tool"; known: ai-catalog, build-report, compact-tool-descriptor, compact-tool-list, config, declarations, mcp-catalog, mcp-server-card-draft, route-table, tool-catalogue, tool-descriptor, tool-list`},
 	}},
 }
 

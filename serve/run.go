@@ -177,11 +177,7 @@ func compileHandler(ctx context.Context, opts Options, origin string) (*Handler,
 		return nil, diags, nil
 	}
 	// Every site is served here, whatever origin it has when published.
-	cat.Config.Origin = origin
-	for id, ts := range cat.Config.TenantSites {
-		ts.Origin = ""
-		cat.Config.TenantSites[id] = ts
-	}
+	cat.Config.SetOrigin(origin)
 	b, err := build.Compile(ctx, cat)
 	if err != nil {
 		return nil, diags, err

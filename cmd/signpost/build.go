@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,9 @@ type buildOptions struct {
 	Out    string
 	Target string
 	Format string
+	// Origin, when set, is the origin every site names instead of
+	// signpost.yaml's.
+	Origin string
 	// Verify builds twice more in child processes and compares before
 	// writing.
 	Verify bool
@@ -60,11 +64,22 @@ working directory, with TZ UTC or Pacific/Kiritimati and the locale C or
 de_DE.UTF-8. The three outputs must conform (see signpost conformance):
 the same route table and every document the same, byte for byte. When they
 do not, the findings are printed, nothing is written to --out and the exit
-status is 1. The temporary folders are removed either way.`,
+status is 1. The temporary folders are removed either way.
+
+--origin builds every site to name another origin than signpost.yaml gives
+it and its tenants, such as http://127.0.0.1:8787 for wrangler dev or
+netlify dev, so that a local check of the built site stays on the machine.
+Publish the build of the real origin, not that one.
+
+--format json prints one object: the diagnostics as validate prints them,
+and for a site that was written, everything the text says besides: each
+site's tools, documents and list sizes, the route table, the host's report
+and whether --verify held (signpost schema build-report).`,
 		Example: `  signpost build catalogs/example
   signpost build catalogs/example --out /tmp/site
   signpost build --format github   # in CI: annotate problems on the pull request
-  signpost build catalogs/example --verify   # fail unless two more builds are the same`,
+  signpost build catalogs/example --verify   # fail unless two more builds are the same
+  signpost build catalogs/example --target netlify --origin http://127.0.0.1:8888`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.io, opts.Dir = streamsOf(cmd), catalogDir(args)
@@ -73,6 +88,7 @@ status is 1. The temporary folders are removed either way.`,
 	}
 	cmd.Flags().StringVarP(&opts.Out, "out", "o", opts.Out, "output folder")
 	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages, Cloudflare or Netlify target lays the site out for that host and reports what it cannot serve")
+	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin every site names instead of signpost.yaml's, to serve and check the build elsewhere (a local server)")
 	cmd.Flags().BoolVar(&opts.Verify, "verify", false, "build twice more in child processes with other folders, file orders, TZ and locale, and write nothing unless all three are the same, byte for byte")
 	enumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
 	return cmd
@@ -85,12 +101,20 @@ func runBuild(o *buildOptions) error {
 	if err := checkCatalogDir("build", opts.Dir); err != nil {
 		return err
 	}
+	if opts.Origin != "" {
+		if _, err := spec.ParseOrigin(opts.Origin); err != nil {
+			return usageError{fmt.Errorf("--origin: %w", err)}
+		}
+	}
+	jsonOut := opts.Format == build.FormatJSON
 	prog := newProgress(stderr)
 	defer prog.Stop()
 	prog.Step("build: reading and checking the catalog", 0)
 	cat, diags := build.Load(ctx, opts.Dir)
 	prog.Clear()
-	if len(diags) > 0 || opts.Format == build.FormatJSON {
+	// A valid build's JSON carries its diagnostics with the rest, at the
+	// end.
+	if len(diags) > 0 && !jsonOut || jsonOut && diags.HasErrors() {
 		if err := diags.Write(stdout, opts.Format); err != nil {
 			return err
 		}
@@ -105,6 +129,9 @@ func runBuild(o *buildOptions) error {
 	// Only the configuration is needed after Compile: the loaded tools,
 	// their schemas and the declarations' text, the larger part of a big
 	// catalog's memory, are garbage once the site is compiled.
+	if opts.Origin != "" {
+		cat.Config.SetOrigin(opts.Origin)
+	}
 	cfg := cat.Config
 	defer limitCompileMemory()()
 	b, err := build.Compile(ctx, cat)
@@ -131,13 +158,13 @@ func runBuild(o *buildOptions) error {
 	if err != nil {
 		return outHint(err)
 	}
-	if report != nil && opts.Format != build.FormatJSON {
+	if jsonOut {
+		return writeBuildJSON(stdout, diags, opts, b, report)
+	}
+	if report != nil {
 		if err := report.WriteText(stdout); err != nil {
 			return err
 		}
-	}
-	if opts.Format == build.FormatJSON {
-		return nil
 	}
 	if err := printSummary(stdout, opts.Out, b); err != nil {
 		return err
@@ -188,6 +215,100 @@ func targetNames(targets map[string]build.Target) string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
+}
+
+// buildReport is what build --format json prints of a site it wrote: the
+// diagnostics as validate prints them, and all the text says besides (the
+// schema build-report describes it).
+type buildReport struct {
+	Valid       bool              `json:"valid"`
+	Errors      int               `json:"errors"`
+	Warnings    int               `json:"warnings"`
+	Diagnostics build.Diagnostics `json:"diagnostics"`
+	// Out is the output folder, RouteTable the route table in it.
+	Out        string        `json:"out"`
+	RouteTable string        `json:"routeTable"`
+	Sites      []siteSummary `json:"sites"`
+	// Target is the target built for; Host, the report of a host that
+	// cannot serve all of the contract.
+	Target   string       `json:"target,omitempty"`
+	Host     *hostSummary `json:"host,omitempty"`
+	Verified bool         `json:"verified"`
+}
+
+// siteSummary is a line of the text's summary table.
+type siteSummary struct {
+	Tenant    string `json:"tenant"`
+	Folder    string `json:"folder"`
+	Tools     int    `json:"tools"`
+	Documents int    `json:"documents"`
+	// List is /tools; Compact, /tools?view=compact, null when the
+	// compact view is off.
+	List    listSize  `json:"list"`
+	Compact *listSize `json:"compact"`
+}
+
+type listSize struct {
+	Bytes  int64 `json:"bytes"`
+	Tokens int   `json:"tokens"`
+}
+
+// hostSummary is a host's report as the text prints it.
+type hostSummary struct {
+	Host      string     `json:"host"`
+	Limits    []string   `json:"limits"`
+	Sites     []hostSite `json:"sites"`
+	Deploying []string   `json:"deploying"`
+}
+
+type hostSite struct {
+	hosts.SiteReport
+	// Lines are the text's lines of the site's gaps.
+	Lines []string `json:"lines"`
+	// URLRight counts the routes, beyond the exact ones, whose URL and
+	// Content-Type are right.
+	URLRight int `json:"urlRight"`
+}
+
+// writeBuildJSON prints the buildReport of b, written to opts.Out.
+func writeBuildJSON(w io.Writer, diags build.Diagnostics, opts buildOptions, b *output.Build, report *hosts.Report) error {
+	r := buildReport{
+		Valid: !diags.HasErrors(), Errors: diags.Errors(), Warnings: len(diags) - diags.Errors(), Diagnostics: diags,
+		Out: filepath.ToSlash(opts.Out), RouteTable: filepath.ToSlash(filepath.Join(opts.Out, output.RouteTableFile)),
+		Sites: []siteSummary{}, Target: opts.Target, Verified: opts.Verify,
+	}
+	if r.Diagnostics == nil {
+		r.Diagnostics = build.Diagnostics{}
+	}
+	for _, s := range b.Sites {
+		sum := siteSummary{Tenant: s.Tenant, Folder: filepath.ToSlash(filepath.Join(opts.Out, s.Dir)), Tools: s.Tools, Documents: len(s.Documents),
+			List: listSize{s.Bytes("/tools", spec.ViewStandard), s.Tokens.Standard}}
+		if compact := s.Bytes("/tools", spec.ViewCompact); compact > 0 {
+			sum.Compact = &listSize{compact, s.Tokens.Compact}
+		}
+		r.Sites = append(r.Sites, sum)
+	}
+	if report != nil {
+		h := &hostSummary{Host: report.Host, Limits: report.Limits, Deploying: report.Deploying, Sites: []hostSite{}}
+		if h.Limits == nil {
+			h.Limits = []string{}
+		}
+		for _, s := range report.Sites {
+			if s.Gaps == nil {
+				s.Gaps = []hosts.Gap{}
+			}
+			lines := s.Lines
+			if lines == nil {
+				lines = []string{}
+			}
+			h.Sites = append(h.Sites, hostSite{SiteReport: s, Lines: lines, URLRight: s.URLRight})
+		}
+		r.Host = h
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 func printSummary(w io.Writer, out string, b *output.Build) error {

@@ -71,11 +71,11 @@ func TestValidateFlags(t *testing.T) {
 
 func TestBuildFlags(t *testing.T) {
 	o := parsed(t, newBuildCmd)
-	if o.Dir != "." || o.Out != "site" || o.Target != "" || o.Format != build.FormatText || o.Verify || !hasIO(o.io) {
+	if o.Dir != "." || o.Out != "site" || o.Target != "" || o.Format != build.FormatText || o.Verify || o.Origin != "" || !hasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newBuildCmd, "cat", "-o", "out", "--target", "pages", "--format", "json", "--verify")
-	if o.Dir != "cat" || o.Out != "out" || o.Target != "pages" || o.Format != build.FormatJSON || !o.Verify {
+	o = parsed(t, newBuildCmd, "cat", "-o", "out", "--target", "pages", "--format", "json", "--verify", "--origin", "http://127.0.0.1:8888")
+	if o.Dir != "cat" || o.Out != "out" || o.Target != "pages" || o.Format != build.FormatJSON || !o.Verify || o.Origin != "http://127.0.0.1:8888" {
 		t.Errorf("flags: %+v", o)
 	}
 }

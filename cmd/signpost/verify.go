@@ -155,6 +155,9 @@ func verifyChild(ctx context.Context, exe, dir string, opts buildOptions, files 
 	if opts.Target != "" {
 		args = append(args, "--target", opts.Target)
 	}
+	if opts.Origin != "" {
+		args = append(args, "--origin", opts.Origin)
+	}
 	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
