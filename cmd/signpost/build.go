@@ -98,7 +98,8 @@ and whether --verify held (signpost schema build-report).`,
 // writes it: diagnostics, then the host's report and the summary, on stdout.
 func runBuild(o *buildOptions) error {
 	ctx, opts, stdout, stderr := o.io.ctx, *o, o.io.out, o.io.errOut
-	if err := checkCatalogDir("build", opts.Dir); err != nil {
+	var err error
+	if opts.Dir, err = findCatalogDir("build", opts.Dir); err != nil {
 		return err
 	}
 	if opts.Origin != "" {

@@ -145,7 +145,8 @@ func runPublish(o *publishOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	if err := checkCatalogDir("publish", o.dir); err != nil {
+	var err error
+	if o.dir, err = findCatalogDir("publish", o.dir); err != nil {
 		return err
 	}
 	var prog *progressLine

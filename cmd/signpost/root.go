@@ -187,17 +187,23 @@ func catalogDir(args []string) string {
 	return args[0]
 }
 
-// checkCatalogDir returns an error, worded for signpost COMMAND, when dir
-// is no catalog folder but folders below it are (a repository's top with
-// the catalog in a folder of its own): loading it would report its
-// catalogs' files as declarations.
-func checkCatalogDir(command, dir string) error {
+// findCatalogDir returns the catalog folder signpost COMMAND works on when
+// given dir: dir itself, or the catalog that holds it, found upward as git
+// finds a repository (see catalogdir.Up). It returns an error, worded for
+// the command, when dir is no catalog folder but folders below it are (a
+// repository's top with the catalog in a folder of its own): loading it
+// would report its catalogs' files as declarations.
+func findCatalogDir(command, dir string) (string, error) {
 	err := catalogdir.Find(dir)
 	var below *catalogdir.BelowError
-	if !errors.As(err, &below) {
-		return err
+	if errors.As(err, &below) {
+		return dir, hintedError{terminal.Safe(catalogBelowMessage(command, below)), err}
 	}
-	return hintedError{terminal.Safe(catalogBelowMessage(command, below)), err}
+	if err != nil {
+		return dir, err
+	}
+	up, _ := catalogdir.Up(dir)
+	return up, nil
 }
 
 // catalogBelowMessage words e with the command to run instead.

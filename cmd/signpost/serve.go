@@ -73,7 +73,8 @@ SIGINT or SIGTERM stops the server gracefully.`,
 func runServe(o *serveOptions) error {
 	opts := o.serve
 	if !output.IsBuild(o.io.ctx, opts.Dir) {
-		if err := checkCatalogDir("serve", opts.Dir); err != nil {
+		var err error
+		if opts.Dir, err = findCatalogDir("serve", opts.Dir); err != nil {
 			return err
 		}
 	}

@@ -45,7 +45,8 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
 
 // runValidate loads the catalog of o and reports its diagnostics.
 func runValidate(o *validateOptions) error {
-	if err := checkCatalogDir("validate", o.dir); err != nil {
+	var err error
+	if o.dir, err = findCatalogDir("validate", o.dir); err != nil {
 		return err
 	}
 	prog := newProgress(o.io.errOut)

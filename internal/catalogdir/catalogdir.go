@@ -1,7 +1,8 @@
 // Package catalogdir says where a catalog folder is when a command is given
-// the wrong one: a repository's top, say, with the catalog in a folder of
-// its own. Loading such a folder would read its catalogs' files as
-// declarations of one catalog.
+// another: a folder inside the catalog, whose catalog is found upward as
+// git finds a repository, or a repository's top with the catalog in a
+// folder of its own, below. Loading such a folder as it is would read part
+// of a catalog, or several catalogs' files as declarations of one.
 package catalogdir
 
 import (
@@ -97,4 +98,34 @@ func Find(dir string) error {
 		e.Found = append(e.Found, path.Join(filepath.ToSlash(dir), rel))
 	}
 	return e
+}
+
+// upLevels bounds the folders Up looks at above the one it is given.
+const upLevels = 64
+
+// Up returns the catalog folder that holds dir: dir itself when it has a
+// signpost.yaml, else the nearest folder above it that has one, named from
+// dir ("..", "../.."), as git finds a repository from a folder inside it.
+// It stops at a repository's top (a folder with .git) and at the root, and
+// returns dir and false when no folder on the way has a signpost.yaml.
+func Up(dir string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir, false
+	}
+	rel := dir
+	for range upLevels {
+		if fi, err := os.Stat(filepath.Join(abs, build.ConfigFile)); err == nil && fi.Mode().IsRegular() {
+			return rel, true
+		}
+		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+			break
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			break
+		}
+		abs, rel = parent, filepath.Join(rel, "..")
+	}
+	return dir, false
 }

@@ -30,3 +30,32 @@ func TestFind(t *testing.T) {
 		t.Errorf("Found[0] = %q, want %q", below.Found[0], want)
 	}
 }
+
+// TestUp finds the catalog that holds a folder, and stops at a
+// repository's top.
+func TestUp(t *testing.T) {
+	dir := catalogtest.Write(t, map[string]string{
+		"repo/.git/HEAD":                        "",
+		"repo/catalog/signpost.yaml":            "",
+		"repo/catalog/tools/deep/x.yaml":        "",
+		"repo/other/y.yaml":                     "",
+		"signpost.yaml":                         "",
+		"repo/catalog/tools/signpost.yaml/keep": "", // a folder of that name is no catalog
+	})
+	for _, c := range []struct {
+		from, want string
+		ok         bool
+	}{
+		{"repo/catalog", "repo/catalog", true},
+		{"repo/catalog/tools/deep", "repo/catalog/tools/deep/../..", true},
+		// Above the repository's top is not looked at: the signpost.yaml
+		// there is another project's.
+		{"repo/other", "repo/other", false},
+		{"repo", "repo", false},
+	} {
+		got, ok := Up(filepath.Join(dir, c.from))
+		if want := filepath.Join(dir, c.want); got != want || ok != c.ok {
+			t.Errorf("Up(%s) = %s, %v; want %s, %v", c.from, got, ok, want, c.ok)
+		}
+	}
+}
