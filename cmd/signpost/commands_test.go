@@ -82,11 +82,11 @@ func TestBuildFlags(t *testing.T) {
 
 func TestImportServerFlags(t *testing.T) {
 	o := parsed(t, newImportServerCmd, "a.json", "-")
-	if !slices.Equal(o.files, []string{"a.json", "-"}) || o.out != "" || o.strict || !hasIO(o.io) {
+	if !slices.Equal(o.files, []string{"a.json", "-"}) || o.out != "" || o.strict || o.quiet || !hasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newImportServerCmd, "a.json", "--out", "servers.yaml", "--strict")
-	if o.out != "servers.yaml" || !o.strict {
+	o = parsed(t, newImportServerCmd, "a.json", "--out", "servers.yaml", "--strict", "-q")
+	if o.out != "servers.yaml" || !o.strict || !o.quiet {
 		t.Errorf("flags: %+v", o)
 	}
 	if err := refused(t, newImportServerCmd); err == nil || !strings.Contains(err.Error(), "needs at least one FILE") {
@@ -96,12 +96,12 @@ func TestImportServerFlags(t *testing.T) {
 
 func TestImportMCPFlags(t *testing.T) {
 	o := parsed(t, newImportMCPCmd, "tools.json")
-	if !slices.Equal(o.files, []string{"tools.json"}) || o.out != "" || o.strict || o.mcp.Server != "" || len(o.mcp.Classify) != 0 || !hasIO(o.io) {
+	if !slices.Equal(o.files, []string{"tools.json"}) || o.out != "" || o.strict || o.quiet || o.mcp.Server != "" || len(o.mcp.Classify) != 0 || !hasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
 	o = parsed(t, newImportMCPCmd, "a.json", "b.json", "-o", "gh.yaml", "--server", "com.example/github", "--tool-id-prefix", "gh",
-		"--classify", "read=get_issue,list_issues", "--classify", "pure=get_me", "--replay", "keyed=create_*", "--egress", "internal=*", "--strict")
-	if !slices.Equal(o.files, []string{"a.json", "b.json"}) || o.out != "gh.yaml" || !o.strict ||
+		"--classify", "read=get_issue,list_issues", "--classify", "pure=get_me", "--replay", "keyed=create_*", "--egress", "internal=*", "--strict", "--quiet")
+	if !slices.Equal(o.files, []string{"a.json", "b.json"}) || o.out != "gh.yaml" || !o.strict || !o.quiet ||
 		o.mcp.Server != "com.example/github" || o.mcp.ToolIDPrefix != "gh" ||
 		o.mcp.Classify["get_issue"] != "read" || o.mcp.Classify["list_issues"] != "read" || o.mcp.Classify["get_me"] != "pure" ||
 		o.mcp.Replay["create_*"] != "keyed" || o.mcp.Egress["*"] != "internal" {
@@ -114,11 +114,11 @@ func TestImportMCPFlags(t *testing.T) {
 
 func TestImportOpenAPIFlags(t *testing.T) {
 	o := parsed(t, newImportOpenAPICmd, "api.yaml")
-	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.openapi.ReadGet || o.strict || !hasIO(o.io) {
+	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.openapi.ReadGet || o.strict || o.quiet || !hasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newImportOpenAPICmd, "-", "--read-get", "--tool-id-prefix", "pets", "--classify", "read=searchPets", "--egress", "internal", "--strict", "-o", "pets.yaml")
-	if o.file != "-" || o.out != "pets.yaml" || !o.strict || !o.openapi.ReadGet || o.openapi.ToolIDPrefix != "pets" ||
+	o = parsed(t, newImportOpenAPICmd, "-", "--read-get", "--tool-id-prefix", "pets", "--classify", "read=searchPets", "--egress", "internal", "--strict", "-o", "pets.yaml", "-q")
+	if o.file != "-" || o.out != "pets.yaml" || !o.strict || !o.quiet || !o.openapi.ReadGet || o.openapi.ToolIDPrefix != "pets" ||
 		o.openapi.Egress != spec.EgressInternal || o.openapi.Classify["searchPets"] != "read" {
 		t.Errorf("flags: %+v", o)
 	}

@@ -41,6 +41,8 @@ type importServerOptions struct {
 	files  []string
 	out    string
 	strict bool
+	// quiet leaves out the line of each server imported as it is.
+	quiet bool
 }
 
 // newImportServerCmd is signpost import server; runF, runImportServer when
@@ -107,6 +109,7 @@ with --strict, when a document is invalid (in both cases nothing is written).`,
 	}
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the declarations to this file instead of stdout")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when a document is invalid")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each server imported")
 	return cmd
 }
 
@@ -173,7 +176,9 @@ func runImportServer(o *importServerOptions) error {
 			fmt.Fprintf(stderr, "%s: no server documents\n", f.label)
 		}
 		for _, s := range all[next : next+f.docs] {
-			fmt.Fprintln(stderr, importLine(s, writes))
+			if !o.quiet || s.Status != importer.Imported {
+				fmt.Fprintln(stderr, importLine(s, writes))
+			}
 		}
 		next += f.docs
 	}
@@ -261,6 +266,8 @@ type importMCPOptions struct {
 	out, server, prefix      string
 	classify, replay, egress []string
 	strict                   bool
+	// quiet leaves out the line of each tool imported.
+	quiet bool
 	// mcp is what the flags say of the tools, once parsed.
 	mcp importer.MCPOptions
 }
@@ -385,6 +392,7 @@ imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 	cmd.Flags().StringArrayVar(&o.replay, "replay", nil, "POLICY=NAME|PATTERN[,...]: the replayPolicy (deterministic, idempotent, keyed or unsafe) of the named or matched MCP tools; repeatable")
 	cmd.Flags().StringArrayVar(&o.egress, "egress", nil, "EGRESS=NAME|PATTERN[,...]: the egress (none, internal or internet) of the named or matched MCP tools; repeatable")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when a tool is left out")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each tool imported")
 	return cmd
 }
 
@@ -452,7 +460,9 @@ func runImportMCP(o *importMCPOptions) error {
 		}
 	}
 	for _, t := range imp.Tools {
-		fmt.Fprintln(stderr, mcpImportLine(t, writes))
+		if !o.quiet || t.Status != importer.Imported {
+			fmt.Fprintln(stderr, mcpImportLine(t, writes))
+		}
 	}
 
 	// When nothing is written, the counts say what the tools would have

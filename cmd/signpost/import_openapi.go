@@ -20,6 +20,8 @@ type importOpenAPIOptions struct {
 	out, prefix, egress string
 	classify            []string
 	readGet, strict     bool
+	// quiet leaves out the line of each operation imported.
+	quiet bool
 	// openapi is what the flags say of the operations, once parsed.
 	openapi importer.OpenAPIOptions
 }
@@ -111,6 +113,7 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 	cmd.Flags().BoolVar(&o.readGet, "read-get", false, "GET and HEAD operations are safetyTier read and replayPolicy idempotent")
 	enumVar(cmd.Flags(), &o.egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each operation imported")
 	return cmd
 }
 
@@ -161,7 +164,9 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 		}
 	}
 	for _, t := range imp.Tools {
-		fmt.Fprintln(stderr, mcpImportLine(t, writes))
+		if !o.quiet || t.Status != importer.Imported {
+			fmt.Fprintln(stderr, mcpImportLine(t, writes))
+		}
 	}
 	summary := func(read, imported string) string {
 		n := len(imp.Tools)
