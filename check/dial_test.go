@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -89,5 +90,19 @@ func TestGuardedClientRefuses(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "refused to connect to 127.0.0.1: a loopback address") {
 		t.Errorf("error %v, want the refusal", err)
+	}
+}
+
+// TestOriginOfZone: the origin of a URL with an IPv6 zone parses back, so
+// that the rules of its origin can read it.
+func TestOriginOfZone(t *testing.T) {
+	u, err := url.Parse("https://[fe80::1%25eth0]:8443/card")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := originOf(u)
+	back, err := url.Parse(o)
+	if err != nil || back.Hostname() != "fe80::1%eth0" || back.Port() != "8443" {
+		t.Errorf("originOf = %q, parsed back %v, %v", o, back, err)
 	}
 }

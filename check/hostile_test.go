@@ -113,3 +113,28 @@ func BenchmarkCheckHostileOrigin(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }
+
+// TestHostileCardURLs checks a site whose catalogs name cards at URLs a
+// client cannot use as they are (an IPv6 zone, a literal of a non-public
+// address): the check reports them and never panics.
+func TestHostileCardURLs(t *testing.T) {
+	for _, card := range []string{"https://[fe80::1%25eth0]/card.json", "https://[fe80::1%25eth0]:8443/card.json", "http://[::1%25lo]/x", "https://100.100.100.200/latest/meta-data"} {
+		site := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			switch r.URL.Path {
+			case spec.RouteMCPCatalog:
+				w.Header().Set("Content-Type", spec.ContentTypeJSON)
+				fmt.Fprintf(w, `{"servers":[{"name":"x","url":%q,"mediaType":"application/mcp-server-card+json"}]}`, card)
+			case spec.RouteAICatalog:
+				w.Header().Set("Content-Type", "application/ai-catalog+json")
+				fmt.Fprintf(w, `{"specVersion":"1.0","host":{"displayName":"x"},"entries":[{"identifier":"urn:air:x:mcp:x","displayName":"x","url":%q,"type":"application/mcp-server-card+json"}]}`, card)
+			default:
+				http.NotFound(w, r)
+			}
+		})
+		r := runOn(t, site, "https://example.com", check.Options{})
+		if r == nil || !r.Failed() {
+			t.Errorf("%s: a site naming it passed", card)
+		}
+	}
+}

@@ -260,7 +260,9 @@ func parseBase(base string) (*url.URL, error) {
 func originOf(u *url.URL) string {
 	host := strings.ToLower(u.Hostname())
 	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
+		// An IPv6 zone's % is escaped, as a URL writes it, so that the
+		// origin parses back.
+		host = "[" + strings.ReplaceAll(host, "%", "%25") + "]"
 	}
 	port := u.Port()
 	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {

@@ -34,7 +34,11 @@ func (c *checker) checkTransport(ctx context.Context) {
 		}
 	}
 	for o, place := range origins {
-		u, _ := url.Parse(o)
+		u, err := url.Parse(o)
+		if err != nil {
+			c.add("transport.https", ResultFail, place, o, "must be an origin a client can connect to")
+			continue
+		}
 		switch {
 		case u.Scheme == "https" && lowest[o] != 0 && lowest[o] < 0x0303:
 			c.add("transport.https", ResultFail, place, "TLS version 0x"+strconv.FormatUint(uint64(lowest[o]), 16), "must use TLS 1.2 or later")
