@@ -46,6 +46,9 @@ type RunOptions struct {
 	Clients func(ctx context.Context, target *build.Target) (S3API, CloudFrontAPI, error)
 	// Limits bound every call of the default clients.
 	Limits Limits
+	// Holder is who the target's lock names while the publish changes the
+	// bucket (see LockName); Holder() when empty.
+	Holder string
 }
 
 // S3Override holds the fields of an s3 target that replace the target's:
@@ -148,7 +151,7 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	}
 	sopts := Options{DryRun: opts.DryRun, MaxDeletes: opts.MaxDeletes, MaxInvalidationPaths: opts.MaxInvalidationPaths,
 		InvalidationTimeout: opts.InvalidationTimeout, Concurrency: opts.Concurrency, CompactView: cat.Config.CompactView,
-		Listings: l.listings, Inputs: digest, Planned: opts.Planned}
+		Listings: l.listings, Inputs: digest, Planned: opts.Planned, Holder: opts.Holder}
 	if p := opts.Progress; p != nil {
 		p.Stage(StagePlan, 0)
 		sopts.Progress = func(done, total int) {

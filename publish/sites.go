@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +54,9 @@ type Options struct {
 	CompactView bool
 	// Concurrency is the number of uploads in flight; 8 when <= 0.
 	Concurrency int
+	// Holder is who the lock of the target names while this publish
+	// changes the bucket (see LockName); Holder() when empty.
+	Holder string
 	// Planned, when set, is called once every site is planned, before
 	// anything changes (and for a dry run or a refused publish too): the
 	// moment to show the plan.
@@ -197,15 +201,58 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site
 	if opts.DryRun {
 		return p, nil
 	}
-	if err := pub.bucket.setCORS(ctx); err != nil {
+	if !p.idle() {
+		// Nothing changes the bucket but under its lock, and only as it was
+		// planned: a publish that ended since the listing makes the plan
+		// stale.
+		release, err := pub.lock(ctx, cmp.Or(opts.Holder, Holder()))
+		if err != nil {
+			return p, ExplainAWSError(err, bucket)
+		}
+		err = pub.unchangedSince(ctx, p)
+		if err == nil {
+			err = pub.applyAll(ctx, p)
+		}
+		if rerr := release(context.WithoutCancel(ctx)); err == nil && rerr != nil {
+			err = fmt.Errorf("publish: the sites are published, but the lock stays until it lapses: %w", rerr)
+		}
 		return p, ExplainAWSError(err, bucket)
+	}
+	return p, ExplainAWSError(pub.applyAll(ctx, p), bucket)
+}
+
+// applyAll carries out the plan p: the bucket's CORS rule, then each site.
+func (pub *publisher) applyAll(ctx context.Context, p *Plan) error {
+	if err := pub.bucket.setCORS(ctx); err != nil {
+		return err
 	}
 	for _, sp := range p.Sites {
 		if err := pub.apply(ctx, sp); err != nil {
-			return p, ExplainAWSError(err, bucket)
+			return err
 		}
 	}
-	return p, nil
+	return nil
+}
+
+// idle reports whether carrying out p changes no object, function or
+// cache: a republish of what the bucket holds.
+func (p *Plan) idle() bool {
+	for _, sp := range p.Sites {
+		if len(sp.Uploads) > 0 || len(sp.Deletes) > 0 || sp.objects == nil || sp.objects.manifestChanged || hasPendingInvalidation(sp.objects) {
+			return false
+		}
+		if cf := sp.CloudFront; cf != nil {
+			if len(cf.Invalidations) > 0 {
+				return false
+			}
+			for _, f := range cf.Functions {
+				if f.Action != FunctionUnchanged {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // publisher is one publish to a target: the target's bucket with its S3

@@ -122,12 +122,13 @@ func TestUnchanged(t *testing.T) {
 	}
 
 	// The same sites from other inputs rewrite only the manifests, for
-	// their metadata; then a republish writes nothing.
+	// their metadata, under the target's lock; then a republish writes
+	// nothing.
 	api = &counting{S3API: client}
 	if _, err := Sites(ctx, api, nil, sites, target, Options{Inputs: "inputs-2"}); err != nil {
 		t.Fatal(err)
 	}
-	var manifests []string
+	manifests := []string{normalizePrefix(target.S3.Prefix) + LockName}
 	for _, s := range sites {
 		manifests = append(manifests, normalizePrefix(target.S3.SitePrefix(s))+ManifestName)
 	}

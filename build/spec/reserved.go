@@ -4,11 +4,14 @@ import "strings"
 
 // The objects a publish keeps beside a site's documents, at the root of the
 // site's prefix: the manifest of what it uploaded, the paths it has yet to
-// invalidate, and the error page a distribution answers unknown keys with.
+// invalidate, and the error page a distribution answers unknown keys with;
+// and, at the root of the target's prefix, the lock a publish holds while it
+// changes the bucket.
 const (
 	ManifestKey            = ".signpost-manifest.json"
 	PendingInvalidationKey = ".signpost-invalidation.json"
 	ErrorDocumentKey       = ".signpost-404.json"
+	LockKey                = ".signpost-lock.json"
 )
 
 // ReservedPrefix starts the name of every object signpost keeps for itself.
