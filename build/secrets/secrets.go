@@ -194,6 +194,9 @@ func (w *secretWalker) walk(v any, path []secretPathSeg) {
 			w.add(path, m.reason(""))
 		}
 	case map[string]any:
+		if member, ok := findJWKObject(x); ok {
+			w.add(append(path, secretPathSeg{key: member, index: -1}), `looks like the private "`+member+`" of a JSON Web Key`)
+		}
 		for k, val := range x {
 			p := append(path, secretPathSeg{key: k, index: -1})
 			if m, ok := w.scan(k); ok {
@@ -204,6 +207,8 @@ func (w *secretWalker) walk(v any, path []secretPathSeg) {
 					w.add(p, m.reason(""))
 				} else if LooksLikeCredential(s) && Named(k) {
 					w.add(p, "value of member "+quoteSecretName(k)+" looks like a credential")
+				} else if isAuthName(k) && basicUserPass(s) {
+					w.add(p, `value of member "`+k+`" holds a user name and password`)
 				}
 			} else {
 				w.walk(val, p)
@@ -221,6 +226,10 @@ func (w *secretWalker) walk(v any, path []secretPathSeg) {
 type secretMatch struct {
 	what  string
 	whole bool
+	// member is set when the secret is the value of a member of JSON text
+	// (a JSON Web Key's "d", a registry's "auth"), which other values
+	// surround: Redact cuts every long run of key characters.
+	member bool
 }
 
 func (m secretMatch) reason(prefix string) string {
