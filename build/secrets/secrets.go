@@ -190,7 +190,7 @@ func (w *secretWalker) add(path []secretPathSeg, reason string) {
 func (w *secretWalker) walk(v any, path []secretPathSeg) {
 	switch x := v.(type) {
 	case string:
-		if m, ok := w.scan(x); ok {
+		if m, ok := w.scan(x); ok && !(m.shape && secretDeclaredPath(path)) {
 			w.add(path, m.reason(""))
 		}
 	case map[string]any:
@@ -204,7 +204,9 @@ func (w *secretWalker) walk(v any, path []secretPathSeg) {
 			}
 			if s, ok := val.(string); ok {
 				if m, ok := w.scan(s); ok {
-					w.add(p, m.reason(""))
+					if !(m.shape && secretDeclaredPath(p)) {
+						w.add(p, m.reason(""))
+					}
 				} else if LooksLikeCredential(s) && Named(k) {
 					w.add(p, "value of member "+quoteSecretName(k)+" looks like a credential")
 				} else if isAuthName(k) && basicUserPass(s) {
@@ -221,11 +223,38 @@ func (w *secretWalker) walk(v any, path []secretPathSeg) {
 	}
 }
 
+// secretDeclaredPath reports whether the name that path gives a value
+// declares it an identifier or a digest: the last member name on path
+// that is not a JSON Schema keyword (the property of an example, the
+// member of a value), as "requestId" in
+// /properties/requestId/examples/0.
+func secretDeclaredPath(path []secretPathSeg) bool {
+	for i := len(path) - 1; i >= 0; i-- {
+		seg := path[i]
+		if seg.index >= 0 || secretSchemaValueKeywords[seg.key] {
+			continue
+		}
+		return secretHasDeclaredWord(seg.key)
+	}
+	return false
+}
+
+// secretSchemaValueKeywords are the JSON Schema keywords under which a
+// schema holds values, and "properties", under which it names them.
+var secretSchemaValueKeywords = map[string]bool{
+	"default": true, "const": true, "enum": true, "examples": true, "example": true, "properties": true,
+}
+
 // secretMatch is what scanSecretString found: a noun phrase naming the kind
 // of credential, and whether it is the whole string.
 type secretMatch struct {
 	what  string
 	whole bool
+	// shape is set when only the shape of the string says it is a
+	// credential (a bare AWS secret access key): a name around it that
+	// declares an identifier or a digest (see secretHasDeclaredWord)
+	// says otherwise.
+	shape bool
 	// member is set when the secret is the value of a member of JSON text
 	// (a JSON Web Key's "d", a registry's "auth"), which other values
 	// surround: Redact cuts every long run of key characters.
