@@ -85,6 +85,8 @@ func legitimate() []struct{ name, prose, schema string } {
 		{"signed URL template", "https://b.s3.amazonaws.com/f?X-Amz-Signature={signature}&X-Amz-Credential={credential}", ""},
 		{"bearer placeholder", "Authorization: Bearer <token>", ""},
 		{"pod name", "Restarts web-7d9f8c6b5-x2k4p in the default namespace.", ""},
+		{"identifiers after short prefixes", "Calls fw_UpdateFirmware2024VersionX, rnd_SeedGeneratorVersion42Values and nfp_NetworkFilterPolicyVersion2Rules.", ""},
+		{"model names", "Models: xai-grok-beta-2024, pplx-70b-online, r8_models and gsk_ prefixes; Google tokens begin with ya29. and OpenRouter keys with sk-or-v1-.", ""},
 		{"date and numbers", "Since 2024-05-01T12:00:00Z, ids such as 1790012345678901234 are 64-bit.", ""},
 	}
 }

@@ -19,6 +19,12 @@ const secretAWSSecretLen = 40
 // 40 falls under 40% about once in a thousand), while words, camelCase
 // identifiers and paths change between 10% and 30%.
 func secretRandom(s string) bool {
+	return secretChangesClass(s, 4)
+}
+
+// secretChangesClass reports whether s changes character class between
+// at least tenths/10 of its neighbouring characters.
+func secretChangesClass(s string, tenths int) bool {
 	if len(s) < 2 {
 		return false
 	}
@@ -31,7 +37,7 @@ func secretRandom(s string) bool {
 		}
 		prev = c
 	}
-	return changes*5 >= (len(s)-1)*2
+	return changes*10 >= (len(s)-1)*tenths
 }
 
 func secretClass(c byte) int {

@@ -79,6 +79,11 @@ type secretTokenRule struct {
 	classes     int  // how many of lower case, upper case and digits it mixes, at least
 	minDistinct int  // distinct bytes in it, at least
 	shape       func(body string) bool
+	// random demands that the body change character class between 30%
+	// of its characters at least, as random text does about twice as
+	// often and identifiers rarely do: a short prefix ("fw_", "r8_") may
+	// start one ("fw_UpdateFirmware2024Version").
+	random bool
 	// context, when set, must hold of the text around the token: a prefix
 	// too short or too common to tell a key by itself ("s.", "key-")
 	// needs the words that name its vendor.
@@ -126,6 +131,37 @@ var secretTokenRules = []secretTokenRule{
 	{what: "a Stripe webhook secret", prefixes: []string{"whsec_"}, body: secretBase64, minLen: 24, classes: 2, minDistinct: 12},
 	{what: "an age secret key", prefixes: []string{"AGE-SECRET-KEY-1"}, body: secretUpperDigit, minLen: 58, exactLen: true, classes: 2, minDistinct: 12},
 	{what: "a Google OAuth refresh token", prefixes: []string{"1//0"}, body: secretBase64URL, minLen: 40, classes: 3, minDistinct: 16},
+	{what: "a Slack app token", prefixes: []string{"xapp-"}, body: secretSlackChars, minLen: 40, classes: 2, minDistinct: 12},
+	{what: "a GitLab token", prefixes: []string{"glptt-", "glrt-", "gldt-", "glcbt-", "glsoat-", "gloas-", "glft-", "glimt-", "glagent-", "glwt-"}, body: secretBase64URL, minLen: 20, classes: 2, minDistinct: 10},
+	{what: "a Docker Hub access token", prefixes: []string{"dckr_pat_", "dckr_oat_"}, body: secretBase64URL, minLen: 27, classes: 2, minDistinct: 12},
+	{what: "a RubyGems API key", prefixes: []string{"rubygems_"}, body: secretHexLower, minLen: 48, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a PlanetScale token", prefixes: []string{"pscale_tkn_", "pscale_pw_", "pscale_oauth_"}, body: secretBase64URL, minLen: 32, classes: 2, minDistinct: 12},
+	{what: "a Supabase token", prefixes: []string{"sbp_"}, body: secretHexLower, minLen: 40, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Supabase secret key", prefixes: []string{"sb_secret_"}, body: secretBase64URL, minLen: 30, classes: 2, minDistinct: 12},
+	{what: "a Notion token", prefixes: []string{"ntn_"}, body: secretAlnum, minLen: 40, classes: 3, minDistinct: 16},
+	{what: "a Figma token", prefixes: []string{"figd_"}, body: secretBase64URL, minLen: 40, classes: 2, minDistinct: 12},
+	{what: "a Pulumi access token", prefixes: []string{"pul-"}, body: secretHexLower, minLen: 40, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Tailscale key", prefixes: []string{"tskey-"}, body: secretSlackChars, minLen: 30, classes: 3, minDistinct: 16},
+	{what: "a Brevo API key", prefixes: []string{"xkeysib-", "xsmtpsib-"}, body: secretSlackChars, minLen: 64, classes: 2, minDistinct: 12},
+	{what: "a Shippo token", prefixes: []string{"shippo_live_", "shippo_test_"}, body: secretHexLower, minLen: 40, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Contentful token", prefixes: []string{"CFPAT-"}, body: secretBase64URL, minLen: 43, classes: 2, minDistinct: 12},
+	{what: "a Dynatrace token", prefixes: []string{"dt0c01."}, body: secretLabelChars, minLen: 80, classes: 2, minDistinct: 12},
+	{what: "a Pinecone API key", prefixes: []string{"pcsk_"}, body: secretAlnumUnder, minLen: 50, classes: 3, minDistinct: 16},
+	{what: "a Prefect API key", prefixes: []string{"pnu_"}, body: secretAlnum, minLen: 36, exactLen: true, classes: 3, minDistinct: 16, random: true},
+	{what: "a Sourcegraph token", prefixes: []string{"sgp_"}, body: secretAlnumUnder, minLen: 40, classes: 2, minDistinct: 10},
+	{what: "a Groq API key", prefixes: []string{"gsk_"}, body: secretAlnum, minLen: 52, exactLen: true, classes: 3, minDistinct: 16, random: true},
+	{what: "a Perplexity API key", prefixes: []string{"pplx-"}, body: secretAlnum, minLen: 48, classes: 3, minDistinct: 16, random: true},
+	{what: "an xAI API key", prefixes: []string{"xai-"}, body: secretAlnum, minLen: 64, classes: 3, minDistinct: 16, random: true},
+	{what: "a Replicate API token", prefixes: []string{"r8_"}, body: secretAlnum, minLen: 37, exactLen: true, classes: 3, minDistinct: 16, random: true},
+	{what: "a Fly.io token", prefixes: []string{"fo1_"}, body: secretBase64URL, minLen: 40, classes: 3, minDistinct: 16, random: true},
+	{what: "a Netlify token", prefixes: []string{"nfp_"}, body: secretAlnum, minLen: 36, classes: 3, minDistinct: 16, random: true},
+	{what: "a Render API key", prefixes: []string{"rnd_"}, body: secretAlnum, minLen: 32, classes: 3, minDistinct: 16, random: true},
+	{what: "a LangSmith API key", prefixes: []string{"lsv2_pt_", "lsv2_sk_"}, body: secretAlnumUnder, minLen: 40, classes: 2, minDistinct: 10},
+	{what: "an OpenRouter API key", prefixes: []string{"sk-or-v1-"}, body: secretHexLower, minLen: 64, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Heroku API key", prefixes: []string{"HRKU-"}, body: secretBase64URL, minLen: 40, classes: 3, minDistinct: 16},
+	{what: "an Alibaba Cloud access key id", prefixes: []string{"LTAI"}, body: secretAlnum, minLen: 20, exactLen: true, classes: 3, minDistinct: 12},
+	{what: "a Google OAuth access token", prefixes: []string{"ya29."}, body: secretBase64URL, minLen: 60, classes: 3, minDistinct: 16},
+	{what: "a Fireworks API key", prefixes: []string{"fw_"}, body: secretAlnum, minLen: 24, classes: 3, minDistinct: 16, random: true},
 	{what: "a Discord webhook URL", prefixes: []string{"https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/", "https://ptb.discord.com/api/webhooks/", "https://canary.discord.com/api/webhooks/"}, body: secretDiscordHook, minLen: 60, classes: 2, minDistinct: 12, shape: discordWebhookShape},
 }
 
@@ -451,7 +487,7 @@ func (r *secretTokenRule) matchAt(s string, start, n int) (secretMatch, bool) {
 		}
 	}
 	body := s[b:e]
-	if !secretVariety(body, r.classes, r.minDistinct) || r.shape != nil && !r.shape(body) ||
+	if !secretVariety(body, r.classes, r.minDistinct) || r.shape != nil && !r.shape(body) || r.random && !secretChangesClass(body, 3) ||
 		r.context != nil && !r.context(s, start) {
 		return secretMatch{}, false
 	}
