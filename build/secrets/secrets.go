@@ -23,6 +23,17 @@
 // is one that Named accepts (access_token, api_key, client_secret,
 // password, ...) or one that means a credential in a URL only (sig,
 // signature, key, X-Amz-Signature, ...), and its value looks like one.
+//
+// A string is read as a client reads it: when it holds nothing as
+// written, it is scanned again with its %XX decoded and the backslashes
+// of a regular expression's escapes (\. \-) dropped, so that a key in a
+// URL or in a schema's pattern is still found. Some credentials are
+// members of JSON, as text or as a value: a JSON Web Key with a private
+// "d" (or an "oct" key's "k"), a Docker config's "auth". A bare AWS key
+// passes after words, or under a name, that say it is an identifier or a
+// digest (request id, commit, ...); so do the hex and base64 values of a
+// schema, and IPFS content ids, Ethereum addresses and "sha512-"
+// digests; an enum of plain words on a secret property names kinds.
 package secrets
 
 import (
