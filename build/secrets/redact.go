@@ -10,8 +10,17 @@ import (
 // prints the secret that value holds. Text without credential material is
 // returned as it is.
 func Redact(text string) string {
-	if _, found := scanSecretString(text); !found {
+	m, found := scanSecretString(text)
+	if !found {
 		return text
+	}
+	if m.member {
+		// A member's value among others (a JSON Web Key): every long
+		// run of key characters goes, whatever quotes it.
+		if out := redactRuns(text); !secretFound(out) {
+			return out
+		}
+		return redactWithheld
 	}
 	// Word by word first: most credentials are one word of a message.
 	var b strings.Builder
@@ -46,7 +55,38 @@ func Redact(text string) string {
 	if _, found := scanSecretString(out); !found {
 		return out
 	}
-	return "(message withheld: it would repeat credential material)"
+	return redactWithheld
+}
+
+const redactWithheld = "(message withheld: it would repeat credential material)"
+
+func secretFound(s string) bool {
+	_, found := scanSecretString(s)
+	return found
+}
+
+// redactKeyRun are the characters of key material, encoded as base64,
+// base64url or hex.
+var redactKeyRun = newSecretCharset(secretAlnumChars + "_-+/=")
+
+// redactRuns cuts every run of 16 or more key characters of s to its hint.
+func redactRuns(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		e := redactKeyRun.span(s, i, len(s))
+		switch {
+		case e-i >= 16:
+			b.WriteString(secretHint(s[i:e]))
+			i = e
+		case e > i:
+			b.WriteString(s[i:e])
+			i = e
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
 }
 
 // redactQuoted cuts every double-quoted part of s to its hint.

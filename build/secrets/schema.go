@@ -42,7 +42,13 @@ func (w *schemaSecretWalker) walk(node any, path []secretPathSeg, label, name, k
 		switch k {
 		case "const", "default", "enum", "example", "examples":
 			if label != "" {
-				w.values(v, secretAppendKey(path, k), k+" value on "+label)
+				// An enum of plain words lists kinds ("token": enum
+				// [bearer, basic]), and its default is one of them.
+				var words map[string]bool
+				if k != "const" {
+					words = plainWordEnum(m["enum"])
+				}
+				w.values(v, secretAppendKey(path, k), k+" value on "+label, words)
 			} else {
 				n := len(w.findings)
 				w.keyValues(v, secretAppendKey(path, k), k)
@@ -169,22 +175,62 @@ func schemaSecretDeclared(m map[string]any, name, kind string) string {
 	return kind + " " + quoteSecretName(name) + " with " + what
 }
 
-// values reports every non-empty string in v, a keyword's value at path.
-func (w *schemaSecretWalker) values(v any, path []secretPathSeg, reason string) {
+// values reports every non-empty string in v, a keyword's value at path,
+// but the plain words of the schema's enum (words).
+func (w *schemaSecretWalker) values(v any, path []secretPathSeg, reason string, words map[string]bool) {
 	switch x := v.(type) {
 	case string:
-		if x != "" {
+		if x != "" && !words[x] {
 			w.findings = append(w.findings, Finding{Pointer: secretPointer(path), Reason: reason})
 		}
 	case []any:
 		for i, e := range x {
-			w.values(e, append(path, secretPathSeg{index: i}), reason)
+			w.values(e, append(path, secretPathSeg{index: i}), reason, words)
 		}
 	case map[string]any:
 		for k, e := range x {
-			w.values(e, secretAppendKey(path, k), reason)
+			w.values(e, secretAppendKey(path, k), reason, nil)
 		}
 	}
+}
+
+// plainWordEnum returns the values of enum, a schema's "enum", when they
+// are all plain words (see isPlainWord), else nil.
+func plainWordEnum(enum any) map[string]bool {
+	a, ok := enum.([]any)
+	if !ok || len(a) == 0 {
+		return nil
+	}
+	words := make(map[string]bool, len(a))
+	for _, e := range a {
+		s, ok := e.(string)
+		if !ok || !isPlainWord(s) {
+			return nil
+		}
+		words[s] = true
+	}
+	return words
+}
+
+// isPlainWord reports whether s is a word that names a kind, not a
+// secret: 2 to 32 lower-case letters, perhaps words joined by "-" or "_"
+// (client_credentials), and none of the passwords everybody tries first.
+func isPlainWord(s string) bool {
+	if len(s) < 2 || len(s) > 32 || s[0] == '-' || s[0] == '_' || s[len(s)-1] == '-' || s[len(s)-1] == '_' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || (c == '-' || c == '_') && s[i-1] != '-' && s[i-1] != '_') {
+			return false
+		}
+	}
+	switch s {
+	case "password", "passwd", "changeme", "letmein", "admin", "root", "guest", "qwerty", "secret",
+		"welcome", "monkey", "dragon", "master", "hunter", "iloveyou", "sunshine", "shadow", "trustno":
+		return false
+	}
+	return true
 }
 
 // keyValues reports every string in v, a keyword's value at path, that is
@@ -201,6 +247,9 @@ func (w *schemaSecretWalker) keyValues(v any, path []secretPathSeg, kw string) {
 			w.keyValues(e, append(path, secretPathSeg{index: i}), kw)
 		}
 	case map[string]any:
+		if _, ok := x["kty"].(string); ok {
+			return // a JSON Web Key: its public members look random; Find reports a private one
+		}
 		for k, e := range x {
 			w.keyValues(e, secretAppendKey(path, k), kw)
 		}

@@ -23,6 +23,17 @@
 // is one that Named accepts (access_token, api_key, client_secret,
 // password, ...) or one that means a credential in a URL only (sig,
 // signature, key, X-Amz-Signature, ...), and its value looks like one.
+//
+// A string is read as a client reads it: when it holds nothing as
+// written, it is scanned again with its %XX decoded and the backslashes
+// of a regular expression's escapes (\. \-) dropped, so that a key in a
+// URL or in a schema's pattern is still found. Some credentials are
+// members of JSON, as text or as a value: a JSON Web Key with a private
+// "d" (or an "oct" key's "k"), a Docker config's "auth". A bare AWS key
+// passes after words, or under a name, that say it is an identifier or a
+// digest (request id, commit, ...); so do the hex and base64 values of a
+// schema, and IPFS content ids, Ethereum addresses and "sha512-"
+// digests; an enum of plain words on a secret property names kinds.
 package secrets
 
 import (
@@ -190,10 +201,13 @@ func (w *secretWalker) add(path []secretPathSeg, reason string) {
 func (w *secretWalker) walk(v any, path []secretPathSeg) {
 	switch x := v.(type) {
 	case string:
-		if m, ok := w.scan(x); ok {
+		if m, ok := w.scan(x); ok && !(m.shape && secretDeclaredPath(path)) {
 			w.add(path, m.reason(""))
 		}
 	case map[string]any:
+		if member, ok := findJWKObject(x); ok {
+			w.add(append(path, secretPathSeg{key: member, index: -1}), `looks like the private "`+member+`" of a JSON Web Key`)
+		}
 		for k, val := range x {
 			p := append(path, secretPathSeg{key: k, index: -1})
 			if m, ok := w.scan(k); ok {
@@ -201,9 +215,13 @@ func (w *secretWalker) walk(v any, path []secretPathSeg) {
 			}
 			if s, ok := val.(string); ok {
 				if m, ok := w.scan(s); ok {
-					w.add(p, m.reason(""))
+					if !(m.shape && secretDeclaredPath(p)) {
+						w.add(p, m.reason(""))
+					}
 				} else if LooksLikeCredential(s) && Named(k) {
 					w.add(p, "value of member "+quoteSecretName(k)+" looks like a credential")
+				} else if isAuthName(k) && basicUserPass(s) {
+					w.add(p, `value of member "`+k+`" holds a user name and password`)
 				}
 			} else {
 				w.walk(val, p)
@@ -216,11 +234,42 @@ func (w *secretWalker) walk(v any, path []secretPathSeg) {
 	}
 }
 
+// secretDeclaredPath reports whether the name that path gives a value
+// declares it an identifier or a digest: the last member name on path
+// that is not a JSON Schema keyword (the property of an example, the
+// member of a value), as "requestId" in
+// /properties/requestId/examples/0.
+func secretDeclaredPath(path []secretPathSeg) bool {
+	for i := len(path) - 1; i >= 0; i-- {
+		seg := path[i]
+		if seg.index >= 0 || secretSchemaValueKeywords[seg.key] {
+			continue
+		}
+		return secretHasDeclaredWord(seg.key)
+	}
+	return false
+}
+
+// secretSchemaValueKeywords are the JSON Schema keywords under which a
+// schema holds values, and "properties", under which it names them.
+var secretSchemaValueKeywords = map[string]bool{
+	"default": true, "const": true, "enum": true, "examples": true, "example": true, "properties": true,
+}
+
 // secretMatch is what scanSecretString found: a noun phrase naming the kind
 // of credential, and whether it is the whole string.
 type secretMatch struct {
 	what  string
 	whole bool
+	// shape is set when only the shape of the string says it is a
+	// credential (a bare AWS secret access key): a name around it that
+	// declares an identifier or a digest (see secretHasDeclaredWord)
+	// says otherwise.
+	shape bool
+	// member is set when the secret is the value of a member of JSON text
+	// (a JSON Web Key's "d", a registry's "auth"), which other values
+	// surround: Redact cuts every long run of key characters.
+	member bool
 }
 
 func (m secretMatch) reason(prefix string) string {

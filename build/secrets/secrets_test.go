@@ -554,6 +554,10 @@ func FuzzFindSecrets(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, k := range fakecred.Kinds() {
+		f.Add([]byte(k.Value))
+		f.Add([]byte(fakecred.RegexLiteral(k.Value)))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()

@@ -19,6 +19,12 @@ const secretAWSSecretLen = 40
 // 40 falls under 40% about once in a thousand), while words, camelCase
 // identifiers and paths change between 10% and 30%.
 func secretRandom(s string) bool {
+	return secretChangesClass(s, 4)
+}
+
+// secretChangesClass reports whether s changes character class between
+// at least tenths/10 of its neighbouring characters.
+func secretChangesClass(s string, tenths int) bool {
 	if len(s) < 2 {
 		return false
 	}
@@ -31,7 +37,7 @@ func secretRandom(s string) bool {
 		}
 		prev = c
 	}
-	return changes*5 >= (len(s)-1)*2
+	return changes*10 >= (len(s)-1)*tenths
 }
 
 func secretClass(c byte) int {
@@ -107,13 +113,33 @@ func matchBareAWSSecret(s string) (secretMatch, bool) {
 		}
 		e := secretBase64.span(s, i+secretAWSSecretLen, len(s))
 		if e-i == secretAWSSecretLen && !secretKeyNeighbour(s, i-1) && !secretKeyNeighbour(s, e) {
-			if key := s[i:e]; secretRandomKey(key, 20) {
-				return secretMatch{what: "an AWS secret access key (" + secretHint(key) + ")", whole: i == 0 && e == len(s)}, true
+			if key := s[i:e]; secretRandomKey(key, 20) && !secretDeclaredBefore(s, i) {
+				return secretMatch{what: "an AWS secret access key (" + secretHint(key) + ")", whole: i == 0 && e == len(s), shape: true}, true
 			}
 		}
 		i = e + 1 // s[e] is not a base64 character
 	}
 	return secretMatch{}, false
+}
+
+// secretDeclaredBefore reports whether one of the two words before s[i]
+// says that what follows is an identifier or a digest: "request id …",
+// "x-request-id: …", "Correlation ID …", "commit …".
+func secretDeclaredBefore(s string, i int) bool {
+	before := strings.TrimRight(s[max(0, i-48):i], " \t:=\"'#(")
+	words := 0
+	k := len(before)
+	for k > 0 && words < 2 {
+		if before[k-1] == ' ' || before[k-1] == '\t' || before[k-1] == '\n' {
+			words++
+			for k > 0 && (before[k-1] == ' ' || before[k-1] == '\t' || before[k-1] == '\n') {
+				k--
+			}
+			continue
+		}
+		k--
+	}
+	return secretHasDeclaredWord(before[k:])
 }
 
 // secretKeyNeighbour reports whether s[i] would continue a key: a base64 or
@@ -153,7 +179,7 @@ func matchTelegramAt(s string, i int) (secretMatch, bool) {
 // digest with its algorithm ("sha256:…") and words have other characters
 // and are never key material.
 func secretKeyMaterial(s string) string {
-	if len(s) < 32 || len(s) > secretMaxToken {
+	if len(s) < 32 || len(s) > secretMaxToken || secretPublicShape(s) {
 		return ""
 	}
 	var lower, upper, other, b64 bool
@@ -187,6 +213,27 @@ var secretDeclaredWords = map[string]bool{
 	"sha": true, "sha1": true, "sha256": true, "sha384": true, "sha512": true, "md5": true, "digest": true,
 	"hash": true, "checksum": true, "commit": true, "revision": true, "rev": true, "etag": true,
 	"fingerprint": true, "oid": true, "uuid": true, "guid": true, "id": true, "ids": true, "nonce": true,
+	// A version or a Git ref is often a commit.
+	"version": true, "ref": true,
+	// Ids by their use: a request, a trace, a transaction, a block.
+	"request": true, "trace": true, "span": true, "correlation": true, "transaction": true, "txid": true,
+	"tx": true, "txn": true, "block": true,
+	// Content addresses and public keys.
+	"cid": true, "ipfs": true, "integrity": true, "address": true, "wallet": true, "pubkey": true, "public": true,
+}
+
+// secretDeclaredWord looks w, a lower-case word, up in
+// secretDeclaredWords, also in the plural and with the "sum" of a tool's
+// name (md5sum, sha256sum, checksums).
+func secretDeclaredWord(w string) bool {
+	if secretDeclaredWords[w] {
+		return true
+	}
+	if t, ok := strings.CutSuffix(w, "s"); ok && secretDeclaredWords[t] {
+		return true
+	}
+	t, ok := strings.CutSuffix(w, "sum")
+	return ok && secretDeclaredWords[t]
 }
 
 // secretDeclaredWithin bounds how much of a name, title or description
@@ -227,12 +274,35 @@ func secretHasDeclaredWord(s string) bool {
 		if !boundary {
 			continue
 		}
-		if i > start && i-start <= 16 && secretDeclaredWords[strings.ToLower(s[start:i])] {
+		if i > start && i-start <= 16 && secretDeclaredWord(strings.ToLower(s[start:i])) {
 			return true
 		}
 		start = i
 		if i < len(s) && !isSecretAlnum(s[i]) {
 			start = i + 1
+		}
+	}
+	return false
+}
+
+// secretBase58 is the alphabet of base58: no 0, O, I or l.
+var secretBase58 = newSecretCharset("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+
+// secretPublicShape reports whether s has the shape of a public value
+// that looks random: an IPFS content id of version 0 ("Qm" and 44 base58
+// characters), an Ethereum address ("0x" and 40 hex digits in any case),
+// or a digest named by its algorithm as subresource integrity writes it
+// ("sha512-…").
+func secretPublicShape(s string) bool {
+	switch {
+	case len(s) == 46 && strings.HasPrefix(s, "Qm") && secretBase58.span(s, 0, len(s)) == len(s):
+		return true
+	case len(s) == 42 && strings.HasPrefix(s, "0x") && strings.Trim(s[2:], "0123456789abcdefABCDEF") == "":
+		return true
+	}
+	for _, alg := range [...]string{"sha1-", "sha256-", "sha384-", "sha512-", "md5-"} {
+		if strings.HasPrefix(s, alg) {
+			return true
 		}
 	}
 	return false

@@ -39,20 +39,25 @@ const secretAlnumChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 
 // Character sets and patterns: built once, only read.
 var (
-	secretAlnum      = newSecretCharset(secretAlnumChars)
-	secretUpperDigit = newSecretCharset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-	secretAlnumUnder = newSecretCharset(secretAlnumChars + "_")
-	secretBase64URL  = newSecretCharset(secretAlnumChars + "_-")
-	secretSlackChars = newSecretCharset(secretAlnumChars + "-")
-	secretBase64     = newSecretCharset(secretAlnumChars + "+/")
-	secretTokenChars = newSecretCharset(secretAlnumChars + "-._~+/") // RFC 6750 b64token
-	secretScheme     = newSecretCharset(secretAlnumChars + "+.-")
-	secretBlank      = newSecretCharset(" \t\n\r\f")
-	secretHexLower   = newSecretCharset("0123456789abcdef")
-	secretSendGrid   = newSecretCharset(secretAlnumChars + "_-.")
-	secretWebhook    = newSecretCharset(secretAlnumChars + "/")
-	secretLabelChars = newSecretCharset(secretAlnumChars + "_-.")
-	secretQueryValue = newSecretCharset(secretAlnumChars + "-._~+/%")
+	secretAlnum       = newSecretCharset(secretAlnumChars)
+	secretUpperDigit  = newSecretCharset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+	secretAlnumUnder  = newSecretCharset(secretAlnumChars + "_")
+	secretBase64URL   = newSecretCharset(secretAlnumChars + "_-")
+	secretSlackChars  = newSecretCharset(secretAlnumChars + "-")
+	secretBase64      = newSecretCharset(secretAlnumChars + "+/")
+	secretTokenChars  = newSecretCharset(secretAlnumChars + "-._~+/") // RFC 6750 b64token
+	secretScheme      = newSecretCharset(secretAlnumChars + "+.-")
+	secretBlank       = newSecretCharset(" \t\n\r\f")
+	secretHexLower    = newSecretCharset("0123456789abcdef")
+	secretSendGrid    = newSecretCharset(secretAlnumChars + "_-.")
+	secretWebhook     = newSecretCharset(secretAlnumChars + "/")
+	secretLabelChars  = newSecretCharset(secretAlnumChars + "_-.")
+	secretQueryValue  = newSecretCharset(secretAlnumChars + "-._~+/%")
+	secretHexDash     = newSecretCharset("0123456789abcdef-")
+	secretAtlassian   = newSecretCharset(secretAlnumChars + "_-=")
+	secretSentry      = newSecretCharset(secretAlnumChars + "_+/=")
+	secretBase64Pad   = newSecretCharset(secretAlnumChars + "+/=")
+	secretDiscordHook = newSecretCharset(secretAlnumChars + "_-/")
 
 	secretPEMRe = regexp.MustCompile(`^-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----`)
 	// scheme://userinfo@host[:port], without the path: the host part stops
@@ -74,6 +79,15 @@ type secretTokenRule struct {
 	classes     int  // how many of lower case, upper case and digits it mixes, at least
 	minDistinct int  // distinct bytes in it, at least
 	shape       func(body string) bool
+	// random demands that the body change character class between 30%
+	// of its characters at least, as random text does about twice as
+	// often and identifiers rarely do: a short prefix ("fw_", "r8_") may
+	// start one ("fw_UpdateFirmware2024Version").
+	random bool
+	// context, when set, must hold of the text around the token: a prefix
+	// too short or too common to tell a key by itself ("s.", "key-")
+	// needs the words that name its vendor.
+	context func(s string, start int) bool
 }
 
 var secretTokenRules = []secretTokenRule{
@@ -96,6 +110,59 @@ var secretTokenRules = []secretTokenRule{
 	{what: "a Twilio API key", prefixes: []string{"SK"}, body: secretHexLower, minLen: 32, exactLen: true, classes: 2, minDistinct: 10},
 	{what: "a SendGrid API key", prefixes: []string{"SG."}, body: secretSendGrid, minLen: 66, exactLen: true, classes: 2, minDistinct: 12, shape: sendGridShape},
 	{what: "a Slack webhook URL", prefixes: []string{"https://hooks.slack.com/services/"}, body: secretWebhook, minLen: 40, classes: 2, minDistinct: 12, shape: slackWebhookShape},
+	{what: "a Shopify access token", prefixes: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, body: secretHexLower, minLen: 32, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Databricks token", prefixes: []string{"dapi"}, body: secretHexLower, minLen: 32, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a HashiCorp Vault token", prefixes: []string{"hvs.", "hvb."}, body: secretBase64URL, minLen: 24, classes: 2, minDistinct: 12},
+	{what: "a HashiCorp Vault token", prefixes: []string{"s."}, body: secretAlnum, minLen: 24, exactLen: true, classes: 3, minDistinct: 12, context: vaultContext},
+	{what: "a Doppler token", prefixes: []string{"dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."}, body: secretLabelChars, minLen: 40, classes: 2, minDistinct: 12, shape: dopplerShape},
+	{what: "a Postman API key", prefixes: []string{"PMAK-"}, body: secretHexDash, minLen: 59, exactLen: true, classes: 2, minDistinct: 10, shape: postmanShape},
+	{what: "a New Relic key", prefixes: []string{"NRAK-", "NRAA-", "NRII-"}, body: secretUpperDigit, minLen: 27, exactLen: true, classes: 2, minDistinct: 12},
+	{what: "a New Relic key", prefixes: []string{"NRJS-"}, body: secretHexLower, minLen: 19, exactLen: true, classes: 2, minDistinct: 8},
+	{what: "an Atlassian API token", prefixes: []string{"ATATT3", "ATCTT3", "ATBB"}, body: secretAtlassian, minLen: 32, classes: 3, minDistinct: 16},
+	{what: "a Linear API key", prefixes: []string{"lin_api_", "lin_oauth_"}, body: secretAlnum, minLen: 40, classes: 2, minDistinct: 12},
+	{what: "a Sentry token", prefixes: []string{"sntrys_"}, body: secretSentry, minLen: 40, classes: 3, minDistinct: 16},
+	{what: "a Sentry token", prefixes: []string{"sntryu_"}, body: secretHexLower, minLen: 64, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Grafana service account token", prefixes: []string{"glsa_"}, body: secretAlnumUnder, minLen: 32, classes: 2, minDistinct: 12},
+	{what: "a Grafana Cloud token", prefixes: []string{"glc_"}, body: secretBase64Pad, minLen: 32, classes: 3, minDistinct: 12},
+	{what: "a Square token", prefixes: []string{"sq0atp-", "sq0csp-", "sq0idp-"}, body: secretBase64URL, minLen: 22, classes: 2, minDistinct: 12},
+	{what: "a Square token", prefixes: []string{"EAAA"}, body: secretBase64URL, minLen: 60, classes: 3, minDistinct: 16},
+	{what: "a Mailgun API key", prefixes: []string{"key-"}, body: secretHexLower, minLen: 32, exactLen: true, classes: 2, minDistinct: 10, context: mailgunContext},
+	{what: "a Stripe test secret key", prefixes: []string{"sk_test_", "rk_test_"}, body: secretAlnum, minLen: 20, classes: 2, minDistinct: 10},
+	{what: "a Stripe webhook secret", prefixes: []string{"whsec_"}, body: secretBase64, minLen: 24, classes: 2, minDistinct: 12},
+	{what: "an age secret key", prefixes: []string{"AGE-SECRET-KEY-1"}, body: secretUpperDigit, minLen: 58, exactLen: true, classes: 2, minDistinct: 12},
+	{what: "a Google OAuth refresh token", prefixes: []string{"1//0"}, body: secretBase64URL, minLen: 40, classes: 3, minDistinct: 16},
+	{what: "a Slack app token", prefixes: []string{"xapp-"}, body: secretSlackChars, minLen: 40, classes: 2, minDistinct: 12},
+	{what: "a GitLab token", prefixes: []string{"glptt-", "glrt-", "gldt-", "glcbt-", "glsoat-", "gloas-", "glft-", "glimt-", "glagent-", "glwt-"}, body: secretBase64URL, minLen: 20, classes: 2, minDistinct: 10},
+	{what: "a Docker Hub access token", prefixes: []string{"dckr_pat_", "dckr_oat_"}, body: secretBase64URL, minLen: 27, classes: 2, minDistinct: 12},
+	{what: "a RubyGems API key", prefixes: []string{"rubygems_"}, body: secretHexLower, minLen: 48, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a PlanetScale token", prefixes: []string{"pscale_tkn_", "pscale_pw_", "pscale_oauth_"}, body: secretBase64URL, minLen: 32, classes: 2, minDistinct: 12},
+	{what: "a Supabase token", prefixes: []string{"sbp_"}, body: secretHexLower, minLen: 40, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Supabase secret key", prefixes: []string{"sb_secret_"}, body: secretBase64URL, minLen: 30, classes: 2, minDistinct: 12},
+	{what: "a Notion token", prefixes: []string{"ntn_"}, body: secretAlnum, minLen: 40, classes: 3, minDistinct: 16},
+	{what: "a Figma token", prefixes: []string{"figd_"}, body: secretBase64URL, minLen: 40, classes: 2, minDistinct: 12},
+	{what: "a Pulumi access token", prefixes: []string{"pul-"}, body: secretHexLower, minLen: 40, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Tailscale key", prefixes: []string{"tskey-"}, body: secretSlackChars, minLen: 30, classes: 3, minDistinct: 16},
+	{what: "a Brevo API key", prefixes: []string{"xkeysib-", "xsmtpsib-"}, body: secretSlackChars, minLen: 64, classes: 2, minDistinct: 12},
+	{what: "a Shippo token", prefixes: []string{"shippo_live_", "shippo_test_"}, body: secretHexLower, minLen: 40, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Contentful token", prefixes: []string{"CFPAT-"}, body: secretBase64URL, minLen: 43, classes: 2, minDistinct: 12},
+	{what: "a Dynatrace token", prefixes: []string{"dt0c01."}, body: secretLabelChars, minLen: 80, classes: 2, minDistinct: 12},
+	{what: "a Pinecone API key", prefixes: []string{"pcsk_"}, body: secretAlnumUnder, minLen: 50, classes: 3, minDistinct: 16},
+	{what: "a Prefect API key", prefixes: []string{"pnu_"}, body: secretAlnum, minLen: 36, exactLen: true, classes: 3, minDistinct: 16, random: true},
+	{what: "a Sourcegraph token", prefixes: []string{"sgp_"}, body: secretAlnumUnder, minLen: 40, classes: 2, minDistinct: 10},
+	{what: "a Groq API key", prefixes: []string{"gsk_"}, body: secretAlnum, minLen: 52, exactLen: true, classes: 3, minDistinct: 16, random: true},
+	{what: "a Perplexity API key", prefixes: []string{"pplx-"}, body: secretAlnum, minLen: 48, classes: 3, minDistinct: 16, random: true},
+	{what: "an xAI API key", prefixes: []string{"xai-"}, body: secretAlnum, minLen: 64, classes: 3, minDistinct: 16, random: true},
+	{what: "a Replicate API token", prefixes: []string{"r8_"}, body: secretAlnum, minLen: 37, exactLen: true, classes: 3, minDistinct: 16, random: true},
+	{what: "a Fly.io token", prefixes: []string{"fo1_"}, body: secretBase64URL, minLen: 40, classes: 3, minDistinct: 16, random: true},
+	{what: "a Netlify token", prefixes: []string{"nfp_"}, body: secretAlnum, minLen: 36, classes: 3, minDistinct: 16, random: true},
+	{what: "a Render API key", prefixes: []string{"rnd_"}, body: secretAlnum, minLen: 32, classes: 3, minDistinct: 16, random: true},
+	{what: "a LangSmith API key", prefixes: []string{"lsv2_pt_", "lsv2_sk_"}, body: secretAlnumUnder, minLen: 40, classes: 2, minDistinct: 10},
+	{what: "an OpenRouter API key", prefixes: []string{"sk-or-v1-"}, body: secretHexLower, minLen: 64, exactLen: true, classes: 2, minDistinct: 10},
+	{what: "a Heroku API key", prefixes: []string{"HRKU-"}, body: secretBase64URL, minLen: 40, classes: 3, minDistinct: 16},
+	{what: "an Alibaba Cloud access key id", prefixes: []string{"LTAI"}, body: secretAlnum, minLen: 20, exactLen: true, classes: 3, minDistinct: 12},
+	{what: "a Google OAuth access token", prefixes: []string{"ya29."}, body: secretBase64URL, minLen: 60, classes: 3, minDistinct: 16},
+	{what: "a Fireworks API key", prefixes: []string{"fw_"}, body: secretAlnum, minLen: 24, classes: 3, minDistinct: 16, random: true},
+	{what: "a Discord webhook URL", prefixes: []string{"https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/", "https://ptb.discord.com/api/webhooks/", "https://canary.discord.com/api/webhooks/"}, body: secretDiscordHook, minLen: 60, classes: 2, minDistinct: 12, shape: discordWebhookShape},
 }
 
 // sendGridShape: 22 characters, a dot, 43 characters.
@@ -105,10 +172,10 @@ func sendGridShape(body string) bool {
 }
 
 // slackWebhookShape: a team (T…), a bot or channel (B…) and a secret of
-// at least 20 characters, separated by slashes.
+// at least 20 characters, separated by slashes (and maybe more of a path).
 func slackWebhookShape(body string) bool {
-	parts := strings.Split(body, "/")
-	return len(parts) == 3 && len(parts[0]) > 1 && parts[0][0] == 'T' && len(parts[1]) > 1 && parts[1][0] == 'B' && len(parts[2]) >= 20
+	parts := strings.SplitN(body, "/", 4) // a path may follow
+	return len(parts) >= 3 && len(parts[0]) > 1 && parts[0][0] == 'T' && len(parts[1]) > 1 && parts[1][0] == 'B' && len(parts[2]) >= 20
 }
 
 // slackTokenShape: a team or user number, a dash, then more.
@@ -130,20 +197,28 @@ const (
 	secretKindAzure
 	secretKindBearer
 	secretKindBasic
+	secretKindMailchimp
+	secretKindDiscord
+	secretKindAzureAD
+	secretKindJWK
 
-	secretPrioPEMField = 0
-	secretPrioPEM      = 1
-	secretPrioAWS      = 2
-	secretPrioAzure    = 3
-	secretPrioToken    = 10 // + rule index
-	secretPrioTelegram = 29
-	secretPrioJWT      = 30
-	secretPrioURL      = 31
-	secretPrioBearer   = 32
-	secretPrioBasic    = 33
-	secretPrioLabel    = 34
-	secretPrioBareAWS  = 35
-	secretPrioNone     = 1 << 30
+	secretPrioPEMField  = 0
+	secretPrioPEM       = 1
+	secretPrioAWS       = 2
+	secretPrioAzure     = 3
+	secretPrioJWK       = 4
+	secretPrioAzureAD   = 5
+	secretPrioDiscord   = 6
+	secretPrioMailchimp = 7
+	secretPrioToken     = 10 // + rule index
+	secretPrioTelegram  = 100
+	secretPrioJWT       = 101
+	secretPrioURL       = 102
+	secretPrioBearer    = 103
+	secretPrioBasic     = 104
+	secretPrioLabel     = 105
+	secretPrioBareAWS   = 106
+	secretPrioNone      = 1 << 30
 )
 
 // secretTrigger is a literal that starts a pattern, found by one of its
@@ -157,11 +232,19 @@ type secretTrigger struct {
 	rule   int // for secretKindToken
 }
 
-var secretTriggers = newSecretTriggers()
+// secretLiterals are the patterns whose prefix has no byte rare in prose
+// ("dapi", `"kty"`): each is looked for as a whole (strings.Index), not
+// at every "d" or quote.
+var secretTriggers, secretLiterals = newSecretTriggers()
 
-func newSecretTriggers() *[256][]secretTrigger {
+func newSecretTriggers() (*[256][]secretTrigger, []secretTrigger) {
 	var t [256][]secretTrigger
+	literals := []secretTrigger{{prefix: `"kty"`, kind: secretKindJWK}}
 	add := func(prefix string, at int, kind uint8, rule int) {
+		if c := prefix[at]; c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			literals = append(literals, secretTrigger{prefix: prefix, at: at, kind: kind, rule: rule})
+			return
+		}
 		t[prefix[at]] = append(t[prefix[at]], secretTrigger{prefix: prefix, at: at, kind: kind, rule: rule})
 	}
 	for i, r := range secretTokenRules {
@@ -175,19 +258,22 @@ func newSecretTriggers() *[256][]secretTrigger {
 	add("AccountKey=", len("AccountKey"), secretKindAzure, 0)
 	add("SharedAccessKey=", len("SharedAccessKey"), secretKindAzure, 0)
 	for _, w := range []string{"Bearer", "bearer", "BEARER"} {
-		add(w, 0, secretKindBearer, 0)
+		t[w[0]] = append(t[w[0]], secretTrigger{prefix: w, kind: secretKindBearer})
 	}
 	for _, w := range []string{"Basic", "basic", "BASIC"} {
-		add(w, 0, secretKindBasic, 0)
+		t[w[0]] = append(t[w[0]], secretTrigger{prefix: w, kind: secretKindBasic})
 	}
-	return &t
+	add("-us", 0, secretKindMailchimp, 0)
+	add(".", 0, secretKindDiscord, 0)
+	add("Q~", 1, secretKindAzureAD, 0)
+	return &t, literals
 }
 
 // triggerAt chooses the byte of a token prefix that triggers it: its first
-// separator ("_", "-", ".", ":"), else its last capital letter other than I,
+// separator ("_", "-", ".", ":", "/"), else its last capital letter other than I,
 // the bytes rarest in prose ("SK" is found by its K, not by every S).
 func triggerAt(prefix string) int {
-	if i := strings.IndexAny(prefix, "_-.:"); i >= 0 {
+	if i := strings.IndexAny(prefix, "_-.:/"); i >= 0 {
 		return i
 	}
 	for i := len(prefix) - 1; i >= 0; i-- {
@@ -215,8 +301,23 @@ var secretTriggerBytes = func() string {
 	return string(b)
 }()
 
-// scanSecretString reports the most specific credential pattern s matches.
+// scanSecretString reports the most specific credential pattern s
+// matches, as it is written or as a client decodes it (see
+// secretDecoded): a credential percent-encoded in a URL, or written as a
+// regular expression in a schema's pattern, is still one.
 func scanSecretString(s string) (secretMatch, bool) {
+	if m, ok := scanSecretText(s); ok {
+		return m, true
+	}
+	if d, ok := secretDecoded(s); ok {
+		return scanSecretText(d)
+	}
+	return secretMatch{}, false
+}
+
+// scanSecretText reports the most specific credential pattern s matches,
+// as it is written.
+func scanSecretText(s string) (secretMatch, bool) {
 	if len(s) < secretMinLen {
 		return secretMatch{}, false
 	}
@@ -229,6 +330,19 @@ func scanSecretString(s string) (secretMatch, bool) {
 				return sc.best, true
 			}
 			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 {
+				break
+			}
+			i += j + 1
+		}
+	}
+	for _, tr := range secretLiterals {
+		for i := strings.Index(s, tr.prefix); i >= 0; {
+			sc.try(tr, i, i+tr.at)
+			if sc.prio == 0 {
+				return sc.best, true
+			}
+			j := strings.Index(s[i+1:], tr.prefix)
 			if j < 0 {
 				break
 			}
@@ -271,11 +385,23 @@ func (sc *secretScan) at(i int, c byte) {
 			sc.best, sc.prio = m, secretPrioLabel
 		}
 	}
+	if c == '.' && (i+1 >= len(s) || !secretBase64URL[s[i+1]] && s[i+1] != '.') {
+		return // the end of a sentence: no prefix has its dot there
+	}
 	for _, tr := range secretTriggers[c] {
 		start := i - tr.at
-		if start < 0 || !strings.HasPrefix(s[start:], tr.prefix) {
+		if start < 0 || s[start] != tr.prefix[0] || !strings.HasPrefix(s[start:], tr.prefix) {
 			continue
 		}
+		sc.try(tr, start, i)
+	}
+}
+
+// try tries the pattern tr starts at s[start:], whose trigger byte is
+// s[i].
+func (sc *secretScan) try(tr secretTrigger, start, i int) {
+	s := sc.s
+	{
 		var m secretMatch
 		ok, prio := false, secretPrioNone
 		switch tr.kind {
@@ -317,6 +443,26 @@ func (sc *secretScan) at(i int, c byte) {
 			if prio < sc.prio {
 				m, ok = matchBasicAt(s, start)
 			}
+		case secretKindMailchimp:
+			prio = secretPrioMailchimp
+			if prio < sc.prio {
+				m, ok = matchMailchimpAt(s, start)
+			}
+		case secretKindDiscord:
+			prio = secretPrioDiscord
+			if prio < sc.prio {
+				m, ok = matchDiscordAt(s, start)
+			}
+		case secretKindAzureAD:
+			prio = secretPrioAzureAD
+			if prio < sc.prio {
+				m, ok = matchAzureADAt(s, i)
+			}
+		case secretKindJWK:
+			prio = secretPrioJWK
+			if prio < sc.prio {
+				m, ok = matchJWKAt(s, start)
+			}
 		}
 		if ok && prio < sc.prio {
 			sc.best, sc.prio = m, prio
@@ -326,8 +472,8 @@ func (sc *secretScan) at(i int, c byte) {
 
 // matchAt matches r at s[start:], whose first n bytes are one of its prefixes.
 func (r *secretTokenRule) matchAt(s string, start, n int) (secretMatch, bool) {
-	if start > 0 && (isSecretAlnum(s[start-1]) || r.body[s[start-1]]) {
-		return secretMatch{}, false // inside a longer word: "task-…" is not "sk-…"
+	if start > 0 && (isSecretAlnum(s[start-1]) || r.body[s[start-1]] && s[start-1] != '/') {
+		return secretMatch{}, false // inside a longer word: "task-…" is not "sk-…"; a path's "/" ends a word
 	}
 	b := start + n
 	e := r.body.span(s, b, secretMaxToken+1)
@@ -341,7 +487,8 @@ func (r *secretTokenRule) matchAt(s string, start, n int) (secretMatch, bool) {
 		}
 	}
 	body := s[b:e]
-	if !secretVariety(body, r.classes, r.minDistinct) || r.shape != nil && !r.shape(body) {
+	if !secretVariety(body, r.classes, r.minDistinct) || r.shape != nil && !r.shape(body) || r.random && !secretChangesClass(body, 3) ||
+		r.context != nil && !r.context(s, start) {
 		return secretMatch{}, false
 	}
 	return secretMatch{what: r.what + " (" + secretHint(s[start:e]) + ")", whole: start == 0 && e == len(s)}, true
@@ -500,6 +647,9 @@ func matchLabelledAt(s string, i int) (secretMatch, bool) {
 	if name == "" {
 		return secretMatch{}, false
 	}
+	if isAuthName(name) {
+		return matchAuthValueAt(s, i)
+	}
 	minLen := 0
 	if !Named(name) {
 		if s[i] != '=' || j == 0 || strings.IndexByte("?&;", s[j-1]) < 0 || end != i || !queryNamed(name) {
@@ -522,6 +672,21 @@ func matchLabelledAt(s string, i int) (secretMatch, bool) {
 		return secretMatch{}, false
 	}
 	return secretMatch{what: "a credential labelled " + quoteSecretName(name) + " (" + secretHint(value) + ")"}, true
+}
+
+// matchAuthValueAt matches the value after the ":" or "=" at s[i] of a
+// member named auth, as a Docker config holds a registry's credentials:
+// base64 of "user:password".
+func matchAuthValueAt(s string, i int) (secretMatch, bool) {
+	k := secretBlank.span(s, i+1, len(s))
+	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+		k++
+	}
+	e := secretBase64Pad.span(s, k, secretMaxToken+1)
+	if !basicUserPass(s[k:e]) {
+		return secretMatch{}, false
+	}
+	return secretMatch{what: `a registry "auth" holding a user name and password`, member: true}, true
 }
 
 // matchAzureAt matches AccountKey=KEY or SharedAccessKey=KEY at s[start:].
@@ -589,7 +754,10 @@ func matchURLPasswordAt(s string, i int) (secretMatch, bool) {
 	if u, err := url.Parse(raw); err == nil && u.User != nil {
 		p, ok := u.User.Password()
 		if !ok {
-			return secretMatch{}, false
+			if !secretURLUserToken(u.User.Username()) {
+				return secretMatch{}, false
+			}
+			p = u.User.Username()
 		}
 		password, host = p, u.Hostname()
 	} else {
@@ -603,9 +771,12 @@ func matchURLPasswordAt(s string, i int) (secretMatch, bool) {
 		if at < 0 {
 			return secretMatch{}, false
 		}
-		_, p, ok := strings.Cut(auth[:at], ":")
+		user, p, ok := strings.Cut(auth[:at], ":")
 		if !ok {
-			return secretMatch{}, false
+			if !secretURLUserToken(user) {
+				return secretMatch{}, false
+			}
+			p = user
 		}
 		password, host = p, auth[at+1:]
 		if !strings.HasPrefix(host, "[") {
@@ -622,6 +793,17 @@ func matchURLPasswordAt(s string, i int) (secretMatch, bool) {
 		host = "?"
 	}
 	return secretMatch{what: "a URL with a password (host " + truncateSecretText(host, 64) + ")", whole: start == 0 && !strings.ContainsAny(s, " \t\r\n")}, true
+}
+
+// secretURLUserToken reports whether the user name of a URL without a
+// password is a token (https://TOKEN@github.com/…), as Git and many APIs
+// take one: 20 characters or more of a token's alphabet, random (see
+// secretRandom), not a name ("git", "someone", "first.last").
+func secretURLUserToken(user string) bool {
+	if len(user) < 20 || secretTokenChars.span(user, 0, len(user)) != len(user) {
+		return false
+	}
+	return LooksLikeCredential(user) && hasLetterAndDigit(user) && secretRandom(user) && secretVariety(user, 2, 12)
 }
 
 // matchBearerAt matches "Bearer TOKEN" at s[start:]: a token of 20 or more
