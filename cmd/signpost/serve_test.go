@@ -202,9 +202,12 @@ func TestCheckAgainstServe(t *testing.T) {
 	if code := run(context.Background(), []string{"check", base, "--tenant", "acme"}, io.Discard, io.Discard); code != exitUsage {
 		t.Errorf("--tenant without {tenant}: exit %d, want %d", code, exitUsage)
 	}
-	// A server that is not there is a finding and exit 1, not a crash.
-	if code := run(context.Background(), []string{"check", "--timeout", "2s", "http://127.0.0.1:1"}, io.Discard, io.Discard); code != exitInvalid {
-		t.Errorf("check of a closed port: exit %d, want %d", code, exitInvalid)
+	// A server that is not there is one line with the cause, no report,
+	// and exit 2 (a check that could not run), not a crash.
+	var stdout, errOut strings.Builder
+	if code := run(context.Background(), []string{"check", "--timeout", "2s", "http://127.0.0.1:1"}, &stdout, &errOut); code != exitUsage ||
+		stdout.Len() != 0 || errOut.String() != "signpost: check http://127.0.0.1:1 does not answer: connection refused\n" {
+		t.Errorf("check of a closed port: exit %d, want %d; stdout %q, stderr %q", code, exitUsage, stdout.String(), errOut.String())
 	}
 }
 
