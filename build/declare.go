@@ -209,7 +209,7 @@ func (l *loader) readJSON(at ref, name string) *source.File {
 			return
 		}
 		src, ps := source.ParseJSON(l.display(rel), rel, data)
-		l.problems(src, ps)
+		l.sink.Problems(src, ps)
 		if len(ps) == 0 {
 			f.src = src
 		}

@@ -18,8 +18,8 @@ import (
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/diag"
 	"github.com/signpost-dev/signpost/build/discovery"
-	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -55,15 +55,11 @@ const partSize = 256 << 10
 // load is Load, with large files parsed in parts when split is set. whole
 // is set when they must be parsed whole: nothing else it returns is valid.
 func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diagnostics, whole bool) {
-	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, bad: map[*source.File][]string{}}
+	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, sink: &diag.Sink{}}
 	cat = l.load()
 	// A canceled load may leave parses running (see load): what they
 	// report from now on is dropped.
-	l.mu.Lock()
-	diags = l.diags
-	l.diags, l.closed = nil, true
-	l.mu.Unlock()
-	return cat, diags.Sort(), l.whole.Load()
+	return cat, l.sink.Close(), l.whole.Load()
 }
 
 // LoadConfig reads and checks the catalog's signpost.yaml alone, as Load
@@ -71,23 +67,23 @@ func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diag
 // bucket) while Load reads the declarations. Load reports the same
 // problems again.
 func LoadConfig(ctx context.Context, dir string) (*Config, Diagnostics) {
-	l := &loader{ctx: ctx, dir: dir, bad: map[*source.File][]string{}}
+	l := &loader{ctx: ctx, dir: dir, sink: &diag.Sink{}}
 	c := &Config{}
 	if !l.open() {
-		return c, l.diags
+		return c, l.sink.Close()
 	}
 	defer l.root.Close()
 	data, err := l.readFile(ConfigFile)
 	if err != nil {
 		l.fileError(l.display(ConfigFile), "read", "%v", err)
-		return c, l.diags
+		return c, l.sink.Close()
 	}
 	src, ps := source.ParseYAML(l.display(ConfigFile), ConfigFile, data)
-	l.problems(src, ps)
+	l.sink.Problems(src, ps)
 	if recoverable(ps) {
 		l.loadConfig(src, c)
 	}
-	return c, l.diags.Sort()
+	return c, l.sink.Close()
 }
 
 type loader struct {
@@ -102,16 +98,17 @@ type loader struct {
 	// far, the least the sites will hold (see prepare).
 	encoded atomic.Int64
 
+	// sink is where every diagnostic goes, and what remembers the values
+	// that failed their schema.
+	sink *diag.Sink
+
 	mu      sync.Mutex
-	diags   Diagnostics
-	closed  bool                      // Load has returned
-	sources map[string]*jsonFile      // JSON files by rel path, read once
-	limits  Limits                    // from signpost.yaml
-	compact *compact.Options          // the compact view's, when signpost.yaml turns it on
-	sizes   size.Meter                // sizes of schemas, measured once
-	scratch sync.Pool                 // of *[]byte, for encodeSchema
-	bad     map[*source.File][]string // pointers of the values that failed a schema
-	kept    []*source.File            // files whose values are kept for reports (see report)
+	sources map[string]*jsonFile // JSON files by rel path, read once
+	limits  Limits               // from signpost.yaml
+	compact *compact.Options     // the compact view's, when signpost.yaml turns it on
+	sizes   size.Meter           // sizes of schemas, measured once
+	scratch sync.Pool            // of *[]byte, for encodeSchema
+	kept    []*source.File       // files whose values are kept for reports (see report)
 }
 
 // ref is a value in a source file: where a diagnostic about it points.
@@ -122,15 +119,10 @@ type ref struct {
 
 func (r ref) at(segs ...string) ref { return ref{r.src, source.JoinPointer(r.ptr, segs...)} }
 
+// report reports a problem with the value at, through the sink: what a
+// check finds in a value that failed its schema, the schema said.
 func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) {
-	// A message may quote the value it is about: never a credential in it.
-	d := Diagnostic{Pos: at.src.Pos(at.ptr), Severity: sev, Rule: rule, Message: secrets.Redact(fmt.Sprintf(format, args...))}
-	l.mu.Lock()
-	// What a check finds in a value that failed its schema, the schema said.
-	if !l.closed && (rule == "schema" || !source.Covered(at.src.Value, l.bad[at.src], at.ptr)) {
-		l.diags = append(l.diags, d)
-	}
-	l.mu.Unlock()
+	l.sink.At(sev, at.src, at.ptr, rule, format, args...)
 }
 
 func (l *loader) errorf(at ref, rule, format string, args ...any) {
@@ -139,21 +131,7 @@ func (l *loader) errorf(at ref, rule, format string, args ...any) {
 
 // fileError reports a problem with a file or folder as a whole.
 func (l *loader) fileError(file, rule, format string, args ...any) {
-	l.mu.Lock()
-	l.diags = append(l.diags, Diagnostic{Pos: source.Pos{File: file}, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)})
-	l.mu.Unlock()
-}
-
-func (l *loader) problems(src *source.File, ps []source.Problem) {
-	for _, p := range ps {
-		d := Diagnostic{Pos: source.Pos{File: src.Path, Line: p.Line, Col: p.Col}, Severity: Error, Rule: p.Rule, Message: p.Msg}
-		if p.Line == 0 {
-			d.Pos = src.Pos(p.Pointer)
-		}
-		l.mu.Lock()
-		l.diags = append(l.diags, d)
-		l.mu.Unlock()
-	}
+	l.sink.File(file, rule, format, args...)
 }
 
 func (l *loader) display(rel string) string {
@@ -434,7 +412,7 @@ func (l *loader) parseFile(rel string, data []byte) *source.File {
 		}
 	}
 	src, ps := source.ParseYAML(l.display(rel), rel, data)
-	l.problems(src, ps)
+	l.sink.Problems(src, ps)
 	if !recoverable(ps) {
 		return nil
 	}
@@ -454,15 +432,13 @@ func (l *loader) declareFile(rel string, data []byte) declared {
 	}
 	d := l.loadDeclarations(src, src.Value, source.Part{})
 	l.prepare(d.all())
-	l.mu.Lock()
-	failed := len(l.bad[src]) > 0
-	if failed {
-		l.kept = append(l.kept, src)
-	}
-	l.mu.Unlock()
-	if !failed {
+	if !l.sink.Failed(src) {
 		l.unload(src)
+		return d
 	}
+	l.mu.Lock()
+	l.kept = append(l.kept, src)
+	l.mu.Unlock()
 	return d
 }
 
@@ -476,10 +452,7 @@ func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic
 		return d, false
 	}
 	d = l.loadDeclarations(src, v, part)
-	l.mu.Lock()
-	failed := len(l.bad[src]) > 0
-	l.mu.Unlock()
-	if failed {
+	if l.sink.Failed(src) {
 		return d, false
 	}
 	l.prepare(d.all())
@@ -624,10 +597,7 @@ func (l *loader) validateExcept(name string, at ref, v any, other func(ptr strin
 			continue
 		}
 		xat := at.at(source.SplitPointer(x.Pointer)...)
-		l.mu.Lock()
-		l.bad[xat.src] = append(l.bad[xat.src], xat.ptr)
-		l.mu.Unlock()
-		l.errorf(xat, "schema", "%s", x.Message)
+		l.sink.SchemaError(xat.src, xat.ptr, x.Message)
 		bad = append(bad, x.Pointer)
 	}
 	return bad

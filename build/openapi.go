@@ -51,7 +51,7 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 		src, ps = source.ParseYAML(l.display(rel), rel, data)
 	}
 	if len(ps) > 0 {
-		l.problems(src, ps)
+		l.sink.Problems(src, ps)
 		return nil, nil
 	}
 	doc, err := openapi.Read(l.ctx, src.Value)
