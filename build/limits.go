@@ -71,17 +71,16 @@ func cmpOr(v, def int64) int64 {
 
 // loadLimits reads the limits: member of signpost.yaml, already valid
 // against the config schema.
-func (l *loader) loadLimits(top ref, m map[string]any, c *Limits) {
-	limits, _ := m["limits"].(map[string]any)
+func (l *loader) loadLimits(top ref, limits limitsFile, c *Limits) {
 	for _, f := range []struct {
 		name string
+		v    any
 		dst  *int64
-	}{{"value", &c.Value}, {"document", &c.Document}, {"build", &c.Build}} {
-		v, ok := limits[f.name]
-		if !ok {
+	}{{"value", limits.Value, &c.Value}, {"document", limits.Document, &c.Document}, {"build", limits.Build, &c.Build}} {
+		if f.v == nil {
 			continue
 		}
-		n, err := size.Parse(v)
+		n, err := size.Parse(f.v)
 		if err != nil {
 			l.errorf(top.at("limits", f.name), "limits", "limits.%s: %v", f.name, err)
 			continue
