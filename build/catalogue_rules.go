@@ -46,10 +46,10 @@ func (l *loader) catalogueFields(p *pendingTool, m map[string]any) {
 func (l *loader) catalogueRules(p *pendingTool) {
 	t := p.tool
 	if t.Irreversible && t.SafetyTier != spec.TierWrite && t.SafetyTier != spec.TierExec {
-		l.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
+		l.sink.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
 	}
 	if p.keyArgument != "" && t.ReplayPolicy != spec.ReplayKeyed {
-		l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
+		l.sink.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
 	}
 	l.reserveArguments(p)
 	l.checkResponse(p)
@@ -66,7 +66,7 @@ func (l *loader) reserveArguments(p *pendingTool) {
 	if t.ReplayPolicy == spec.ReplayKeyed {
 		if p.keyArgument != "" {
 			if msg := keyArgumentProblem(root, p.keyArgument); msg != "" {
-				l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey %q %s", p.keyArgument, msg)
+				l.sink.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey %q %s", p.keyArgument, msg)
 				return
 			}
 			t.Reserved.IdempotencyKey, t.Reserved.KeyDeclared = p.keyArgument, true
@@ -157,16 +157,16 @@ func (l *loader) checkResponse(p *pendingTool) {
 	}
 	at := p.from("outputSchema")
 	if m, ok := p.output.(map[string]any); !ok || m["type"] != "object" {
-		l.report(Warning, at, "response-schema", `outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`)
+		l.sink.report(Warning, at, "response-schema", `outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`)
 		p.output = nil
 		return
 	}
 	if n, ptr, ok := l.sizes.Measure(p.output, MaxResponseSchemaBytes); !ok {
-		l.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
+		l.sink.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
 		return
 	}
 	if ptr, deep := deeperThan(p.output, MaxResponseSchemaDepth, nil); deep {
-		l.errorf(at.at(ptr...), "response-schema", "outputSchema nests more than %d levels deep here: flatten it, or describe less of the response", MaxResponseSchemaDepth)
+		l.sink.errorf(at.at(ptr...), "response-schema", "outputSchema nests more than %d levels deep here: flatten it, or describe less of the response", MaxResponseSchemaDepth)
 	}
 }
 

@@ -9,77 +9,14 @@ import (
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
-	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/build/toolid"
-	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
-
-// assignToolIDs gives derived toolIds to the tools recorded from MCP
-// servers; declared ones keep theirs.
-func (l *loader) assignToolIDs(ps []*pendingTool) {
-	explicit := map[string]bool{}
-	var claims []toolid.Claim
-	var derived []*pendingTool
-	for _, p := range ps {
-		if p.explicit {
-			explicit[p.tool.ToolID] = true
-		} else {
-			claims = append(claims, p.claim)
-			derived = append(derived, p)
-		}
-	}
-	for i, id := range toolid.Derive(claims, explicit) {
-		derived[i].tool.ToolID = id
-	}
-}
-
-// checkTools applies the rules that concern the tools together (toolIds,
-// tenants, groups, the catalog's size), and reports what prepare found in
-// each (see prepare).
-func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Config) {
-	first := map[string]*pendingTool{}
-	for _, p := range ps {
-		t := p.tool
-		if found := secrets.Find(t.ToolID); len(found) > 0 {
-			// Not the format's message, whose example would spell it out.
-			l.errorf(p.from("toolId"), "credential", "toolId %s: remove it; published documents are public", found[0].Reason)
-		} else if msg := toolid.Check(t.ToolID); msg != "" {
-			l.errorf(p.from("toolId"), "toolid-format", "%s", msg)
-		} else if q, dup := first[t.ToolID]; dup {
-			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.Pos(q.at.ptr))
-		} else {
-			first[t.ToolID] = p
-		}
-		if t.SafetyTier == spec.TierExec && t.Source != spec.SourceHostExtension {
-			l.errorf(p.from("safetyTier"), "exec-source", "safetyTier exec is only for source: host-extension (this tool's source is %s): use write, or declare the tool as a host extension", t.Source)
-		}
-		for i, tn := range t.Tenants {
-			switch {
-			case len(tenants) == 0:
-				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "tool is scoped to tenant %q but %s declares no tenants: add tenants: [%s] there, or drop the scope", tn, ConfigFile, tn)
-			case !tenants[tn]:
-				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, english.Some(sortedKeys(tenants), 8))
-			}
-		}
-	}
-	assignGroupKeys(ps)
-	if over := l.checkSizes(ps, c); over {
-		return
-	}
-	for _, p := range ps {
-		for _, f := range p.published {
-			l.errorf(f.at, f.rule, "%s", f.msg)
-		}
-		p.published = nil
-	}
-}
 
 // prepare applies the rules that concern each tool alone, and encodes the
 // schemas of each that fits the catalog's limits into it: the decoded
 // schemas are let go, and the tool holds what it publishes. What
-// checkPublished finds waits in the tool for checkTools, which reports it
-// unless the catalog is too large (see checkSizes).
+// checkPublished finds waits in the tool for the pass that reports it
+// unless the catalog is too large (see reportPublished).
 func (l *loader) prepare(ps []*pendingTool) {
 	limit := l.limits.ValueLimit()
 	for _, p := range ps {

@@ -13,14 +13,14 @@ import (
 func (l *loader) loadConfig(src *source.File, c *Config) {
 	top := ref{src: src}
 	if src.Value == nil {
-		l.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
+		l.sink.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
 		return
 	}
 	// The site's settings are published (the AI catalog names the publisher
 	// and its display name), and signpost.yaml is as public as the rest of
 	// the catalog: no field may hold a credential.
 	for _, found := range secrets.Find(src.Value) {
-		l.errorf(top.at(source.SplitPointer(found.Pointer)...), "credential", "%s: remove it; %s is public with the catalog, and signpost publish takes credentials from its environment", found.Reason, ConfigFile)
+		l.sink.errorf(top.at(source.SplitPointer(found.Pointer)...), "credential", "%s: remove it; %s is public with the catalog, and signpost publish takes credentials from its environment", found.Reason, ConfigFile)
 	}
 	// A schema violation leaves the settings it concerns unread, and the
 	// rest is still checked, so that one run reports every problem. An
@@ -48,7 +48,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	}
 	f, err := decodeConfig(src.Value)
 	if err != nil {
-		l.errorf(top, "internal", "decode %s: %v", ConfigFile, err)
+		l.sink.errorf(top, "internal", "decode %s: %v", ConfigFile, err)
 		return
 	}
 	if f.Site.Origin != nil {
@@ -78,7 +78,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		}
 		t, msg := decodeTarget(f.Targets[name], c.Tenants)
 		if msg != "" {
-			l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
+			l.sink.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
 			continue
 		}
 		if c.Targets == nil {
@@ -88,7 +88,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		for _, id := range c.Tenants {
 			if c.TenantSites[id].Access.Token {
 				if msg := gateProblem(t, id); msg != "" {
-					l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
+					l.sink.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
 				}
 			}
 		}
@@ -96,7 +96,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	// An origin missing, or not a string, is the schema's to report.
 	if f.Site.Origin != nil {
 		if _, err := spec.ParseOrigin(c.Origin); err != nil {
-			l.errorf(top.at("site", "origin"), "origin", "%s", err)
+			l.sink.errorf(top.at("site", "origin"), "origin", "%s", err)
 		}
 	}
 }
@@ -115,7 +115,7 @@ func (l *loader) loadTenants(top ref, list []tenantFile, c *Config, sound func(s
 			if v.IsObject {
 				if v.Origin != nil {
 					if _, err := spec.ParseOrigin(*v.Origin); err != nil {
-						l.errorf(at.at("origin"), "origin", "tenant %s: %s", v.ID, err)
+						l.sink.errorf(at.at("origin"), "origin", "tenant %s: %s", v.ID, err)
 					}
 				}
 				if sound("tenants", fmt.Sprint(i), "id") && v.ID != "" && !slices.Contains(c.Tenants, v.ID) {
@@ -133,20 +133,20 @@ func (l *loader) loadTenants(top ref, list []tenantFile, c *Config, sound func(s
 			t.Access.Token = v.Gate == "token"
 			t.Access.PublicDiscovery = v.PublicDiscovery
 			if t.Access.PublicDiscovery && !t.Access.Token {
-				l.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
+				l.sink.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
 			}
 			if t.Origin != "" {
 				if _, err := spec.ParseOrigin(t.Origin); err != nil {
-					l.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
+					l.sink.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
 				} else if other, dup := origins[strings.TrimSuffix(t.Origin, "/")]; dup {
-					l.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
+					l.sink.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
 				} else {
 					origins[strings.TrimSuffix(t.Origin, "/")] = id
 				}
 			}
 		}
 		if slices.Contains(c.Tenants, id) {
-			l.errorf(at, "tenant", "tenant %s is declared twice", id)
+			l.sink.errorf(at, "tenant", "tenant %s is declared twice", id)
 			continue
 		}
 		c.Tenants = append(c.Tenants, id)

@@ -69,6 +69,12 @@ type pendingTool struct {
 	published []finding
 }
 
+// pendingServer is a declared server and where it is declared.
+type pendingServer struct {
+	server *Server
+	at     ref
+}
+
 // finding is a problem found before it can be known whether to report it.
 type finding struct {
 	at        ref
@@ -104,7 +110,7 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 	top := ref{src: src}
 	var d declared
 	if v == nil {
-		l.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
+		l.sink.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
 		return d
 	}
 	failed, whole := failedItems(l.validate("declarations", top, v))
@@ -132,7 +138,7 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 		}
 		s, problems := discovery.Decode(v.(map[string]any))
 		for _, p := range problems {
-			l.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
+			l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
 		d.servers = append(d.servers, pendingServer{server: s, at: at})
 	}
@@ -163,7 +169,7 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 	}
 	l.catalogueFields(p, m)
 	if t.Name != "" && t.Source == spec.SourceHostExtension {
-		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
+		l.sink.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 	}
 	return p
 }
@@ -191,7 +197,7 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 func (l *loader) readJSON(at ref, name string) *source.File {
 	rel, msg := l.resolvePath(at.src.Rel, name)
 	if msg != "" {
-		l.errorf(at, "file", "%s", msg)
+		l.sink.errorf(at, "file", "%s", msg)
 		return nil
 	}
 	// Read once, however many declarations name it at the same time: the
@@ -215,7 +221,7 @@ func (l *loader) readJSON(at ref, name string) *source.File {
 		}
 	})
 	if f.err != nil {
-		l.errorf(at, "file", "cannot read %s: %v", name, f.err)
+		l.sink.errorf(at, "file", "cannot read %s: %v", name, f.err)
 	}
 	return f.src
 }
@@ -261,7 +267,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	}
 	recorded, msg := recorded.Tools(src.Value)
 	if msg != "" {
-		l.errorf(ref{src: src}, "mcp-recording", "%s", msg)
+		l.sink.errorf(ref{src: src}, "mcp-recording", "%s", msg)
 		return nil
 	}
 	server := str(m, "server")
@@ -276,11 +282,11 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		rat := ref{src: src, ptr: rt.Pointer}
 		name, _ := rt.Object["name"].(string)
 		if name == "" {
-			l.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
+			l.sink.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
 			continue
 		}
 		if first, dup := seen[name]; dup {
-			l.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.Pos(first.ptr))
+			l.sink.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.Pos(first.ptr))
 			continue
 		}
 		seen[name] = rat.at("name")
@@ -331,7 +337,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		// checked: hiding is how a catalog leaves out a broken upstream tool.
 		p.checkSchemas = t.Status != StatusHidden
 		if p.checkSchemas && t.Description == "" {
-			l.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
+			l.sink.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
 		}
 		if p.checkSchemas {
 			p.input, p.origin["inputSchema"] = l.recordedSchema(rat, rt.Object, "inputSchema", name, true)
@@ -341,7 +347,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 	}
 	for _, name := range sortedKeys(classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
+			l.sink.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
 		}
 	}
 	return out
@@ -356,15 +362,15 @@ func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string,
 	switch kind {
 	case recorded.Absent:
 		if required {
-			l.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
+			l.sink.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
 			return map[string]any{"type": "object"}, at
 		}
 		return nil, at
 	case recorded.NotObject:
-		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
+		l.sink.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
 		return nil, at
 	case recorded.Untyped:
-		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
+		l.sink.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
 	}
 	return m, at
 }

@@ -3,7 +3,6 @@ package build
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -19,10 +18,8 @@ import (
 	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/diag"
-	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
-	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -55,7 +52,7 @@ const partSize = 256 << 10
 // load is Load, with large files parsed in parts when split is set. whole
 // is set when they must be parsed whole: nothing else it returns is valid.
 func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diagnostics, whole bool) {
-	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, sink: &diag.Sink{}}
+	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, sink: sink{&diag.Sink{}}}
 	cat = l.load()
 	// A canceled load may leave parses running (see load): what they
 	// report from now on is dropped.
@@ -67,7 +64,7 @@ func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diag
 // bucket) while Load reads the declarations. Load reports the same
 // problems again.
 func LoadConfig(ctx context.Context, dir string) (*Config, Diagnostics) {
-	l := &loader{ctx: ctx, dir: dir, sink: &diag.Sink{}}
+	l := &loader{ctx: ctx, dir: dir, sink: sink{&diag.Sink{}}}
 	c := &Config{}
 	if !l.open() {
 		return c, l.sink.Close()
@@ -75,7 +72,7 @@ func LoadConfig(ctx context.Context, dir string) (*Config, Diagnostics) {
 	defer l.root.Close()
 	data, err := l.readFile(ConfigFile)
 	if err != nil {
-		l.fileError(l.display(ConfigFile), "read", "%v", err)
+		l.sink.File(l.display(ConfigFile), "read", "%v", err)
 		return c, l.sink.Close()
 	}
 	src, ps := source.ParseYAML(l.display(ConfigFile), ConfigFile, data)
@@ -100,7 +97,7 @@ type loader struct {
 
 	// sink is where every diagnostic goes, and what remembers the values
 	// that failed their schema.
-	sink *diag.Sink
+	sink sink
 
 	mu      sync.Mutex
 	sources map[string]*jsonFile // JSON files by rel path, read once
@@ -119,19 +116,18 @@ type ref struct {
 
 func (r ref) at(segs ...string) ref { return ref{r.src, source.JoinPointer(r.ptr, segs...)} }
 
-// report reports a problem with the value at, through the sink: what a
-// check finds in a value that failed its schema, the schema said.
-func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) {
-	l.sink.At(sev, at.src, at.ptr, rule, format, args...)
+// sink is the sink of a load, with a ref where a diag.Sink takes a file
+// and a pointer.
+type sink struct{ *diag.Sink }
+
+// report reports a problem with the value at: what a check finds in a
+// value that failed its schema, the schema said (see diag.Sink.At).
+func (s sink) report(sev Severity, at ref, rule, format string, args ...any) {
+	s.At(sev, at.src, at.ptr, rule, format, args...)
 }
 
-func (l *loader) errorf(at ref, rule, format string, args ...any) {
-	l.report(Error, at, rule, format, args...)
-}
-
-// fileError reports a problem with a file or folder as a whole.
-func (l *loader) fileError(file, rule, format string, args ...any) {
-	l.sink.File(file, rule, format, args...)
+func (s sink) errorf(at ref, rule, format string, args ...any) {
+	s.report(Error, at, rule, format, args...)
 }
 
 func (l *loader) display(rel string) string {
@@ -155,7 +151,7 @@ func (l *loader) open() bool {
 func (l *loader) openRoot() bool {
 	root, err := os.OpenRoot(l.dir)
 	if err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", catalogfile.Cause(err))
+		l.sink.File(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", catalogfile.Cause(err))
 		return false
 	}
 	l.root = root
@@ -167,7 +163,7 @@ func (l *loader) openRoot() bool {
 func (l *loader) compileSchemas() bool {
 	var err error
 	if l.valid, err = schemas.NewValidator(); err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "internal", "load embedded schemas: %v", err)
+		l.sink.File(filepath.ToSlash(l.dir), "internal", "load embedded schemas: %v", err)
 		return false
 	}
 	return true
@@ -181,7 +177,7 @@ func (l *loader) load() *Catalog {
 
 	files, err := l.findFiles()
 	if err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
+		l.sink.File(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
 		return nil
 	}
 	config := slices.Index(files, ConfigFile)
@@ -210,30 +206,26 @@ func (l *loader) load() *Catalog {
 			src.Unload(nil)
 		}
 	} else {
-		l.fileError(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
+		l.sink.File(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
 	}
 	tasks, err := read()
 	if err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+		l.sink.File(filepath.ToSlash(l.dir), "canceled", "%v", err)
 		return nil
 	}
 	decls, ok := l.declare(tasks)
 	if !ok {
 		return nil
 	}
-	var pending []*pendingTool
-	var servers []pendingServer
+	whole := &wholeCatalog{config: &cat.Config}
 	for _, d := range decls {
-		pending = append(pending, d.all()...)
-		servers = append(servers, d.servers...)
+		whole.tools = append(whole.tools, d.all()...)
+		whole.servers = append(whole.servers, d.servers...)
 	}
-	tenants := map[string]bool{}
-	for _, t := range cat.Config.Tenants {
-		tenants[t] = true
+	for _, pass := range catalogPasses() {
+		pass.run(l.sink, whole)
 	}
-	l.assignToolIDs(pending)
-	l.checkTools(pending, tenants, &cat.Config)
-	l.checkServers(cat.Config.Publisher, servers, pending)
+	pending, servers := whole.tools, whole.servers
 	for _, p := range pending {
 		p.tool.decl = p.at
 		cat.Tools = append(cat.Tools, p.tool)
@@ -382,7 +374,7 @@ func (l *loader) declare(tasks []fileTask) (_ []declared, ok bool) {
 	case l.whole.Load():
 		return nil, false
 	case err != nil:
-		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+		l.sink.File(filepath.ToSlash(l.dir), "canceled", "%v", err)
 		return nil, false
 	}
 	var byFile []declared
@@ -407,7 +399,7 @@ func (l *loader) parseFile(rel string, data []byte) *source.File {
 	if data == nil {
 		var err error
 		if data, err = l.readFile(rel); err != nil {
-			l.fileError(l.display(rel), "read", "%v", err)
+			l.sink.File(l.display(rel), "read", "%v", err)
 			return nil
 		}
 	}
@@ -464,53 +456,6 @@ func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic
 func (l *loader) unload(src *source.File) {
 	dir, rel := l.dir, src.Rel
 	src.Unload(func() ([]byte, error) { return catalogfile.Reread(dir, rel) })
-}
-
-// pendingServer is a declared server and where it is declared.
-type pendingServer struct {
-	server *Server
-	at     ref
-}
-
-// checkServers applies the rules that concern servers together (unique
-// names, card paths and AI catalog identifiers) and warns about tools that name a server the
-// catalog does not declare.
-func (l *loader) checkServers(publisher string, servers []pendingServer, tools []*pendingTool) {
-	list := make([]*Server, len(servers))
-	declared := map[string]bool{}
-	for i, s := range servers {
-		list[i] = s.server
-		declared[s.server.Name] = true
-	}
-	for i, ps := range discovery.Check(publisher, list) {
-		for _, p := range ps {
-			l.errorf(servers[i].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
-		}
-	}
-	if len(servers) == 0 {
-		return
-	}
-	// One warning per undeclared server, however many tools name it, at
-	// the first of them.
-	var order []string
-	at := map[string]ref{}
-	ids := map[string][]string{}
-	for _, p := range tools {
-		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != StatusHidden {
-			if _, seen := ids[t.Server]; !seen {
-				order = append(order, t.Server)
-				at[t.Server] = p.from("server")
-			}
-			ids[t.Server] = append(ids[t.Server], t.ToolID)
-		}
-	}
-	for _, name := range order {
-		who := "tool " + ids[name][0] + " names"
-		if n := len(ids[name]); n > 1 {
-			who = fmt.Sprintf("%d tools (%s) name", n, english.Some(ids[name], 3))
-		}
-		l.report(Warning, at[name], "server-unknown", "%s server %s, which no declaration in the catalog describes: declare it under servers: so that clients can find its card", who, name)
-	}
 }
 
 // recoverable reports whether a file with these problems can still be

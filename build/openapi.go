@@ -35,12 +35,12 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 		msg = fmt.Sprintf("file %q is not an OpenAPI document: name a .json, .yaml or .yml file", name)
 	}
 	if msg != "" {
-		l.errorf(at, "file", "%s", msg)
+		l.sink.errorf(at, "file", "%s", msg)
 		return nil, nil
 	}
 	data, err := l.readFile(rel)
 	if err != nil {
-		l.errorf(at, "file", "cannot read %s: %v", name, err)
+		l.sink.errorf(at, "file", "cannot read %s: %v", name, err)
 		return nil, nil
 	}
 	var src *source.File
@@ -56,7 +56,7 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 	}
 	doc, err := openapi.Read(l.ctx, src.Value)
 	if err != nil {
-		l.errorf(ref{src: src}, "openapi-document", "%v", err)
+		l.sink.errorf(ref{src: src}, "openapi-document", "%v", err)
 		return nil, nil
 	}
 	return src, doc
@@ -85,7 +85,7 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 		}
 		oat := ref{src: src, ptr: op.Pointer}
 		if first, dup := seen[op.Name]; dup {
-			l.errorf(oat, "openapi-operation", "operation %q is defined twice (first at %s)", op.Name, first.src.Pos(first.ptr))
+			l.sink.errorf(oat, "openapi-operation", "operation %q is defined twice (first at %s)", op.Name, first.src.Pos(first.ptr))
 			continue
 		}
 		seen[op.Name] = oat
@@ -98,7 +98,7 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 				if reason == "" {
 					reason = fmt.Sprintf("it has no summary or description: add one under classify.%s.description", op.Name)
 				}
-				l.report(Warning, oat, "openapi-operation", "operation %q is not published: %s; hide it with status: hidden under classify.%s to silence this", op.Name, reason, op.Name)
+				l.sink.report(Warning, oat, "openapi-operation", "operation %q is not published: %s; hide it with status: hidden under classify.%s to silence this", op.Name, reason, op.Name)
 			}
 			continue
 		}
@@ -154,7 +154,7 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 	}
 	for _, name := range sortedKeys(classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one; %s", name, str(m, "from"), suggest.Instead(name, sortedKeys(seen), "operations"))
+			l.sink.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one; %s", name, str(m, "from"), suggest.Instead(name, sortedKeys(seen), "operations"))
 		}
 	}
 	return out

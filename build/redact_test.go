@@ -286,7 +286,7 @@ func TestLeakCasesCoverRules(t *testing.T) {
 // when the fields are not named. A field named Rule holds one in any
 // literal.
 var (
-	ruleCalls = map[string]int{"errorf": 1, "report": 2, "fileError": 1, "fail": 1}
+	ruleCalls = map[string]int{"errorf": 1, "report": 2, "File": 1, "fail": 1}
 	ruleTypes = map[string]int{"finding": 1, "SchemaProblem": 1}
 )
 
