@@ -29,18 +29,6 @@ const (
 	MaxResponseSchemaDepth = 32
 )
 
-// catalogueFields reads the fields of a tool declaration that only the tool
-// catalogue uses.
-func (l *loader) catalogueFields(p *pendingTool, m map[string]any) {
-	t := p.tool
-	t.Group = strings.TrimSpace(str(m, "group"))
-	p.keyArgument = str(m, "idempotencyKey")
-	t.Irreversible, _ = m["irreversible"].(bool)
-	if rs, ok := m["responseSensitivity"].(map[string]any); ok {
-		t.Sensitivity = &Sensitivity{Level: str(rs, "level"), Fields: strs(rs, "fields")}
-	}
-}
-
 // catalogueRules applies the tool catalogue's rules to one tool: its
 // reserved arguments, and its response schema.
 func (l *loader) catalogueRules(p *pendingTool) {

@@ -132,17 +132,20 @@ type distributionFile struct {
 	KeyValueStoreARN string `json:"keyValueStoreArn"`
 }
 
-// decodeConfig decodes the value of signpost.yaml, numbers as json.Number.
-// It decodes what it can: a member of the wrong type stays at its zero,
-// for the schema has reported it. A value source decoded always encodes
-// and decodes again: an error is signpost's own.
-func decodeConfig(v any) (configFile, error) {
-	var f configFile
+// decodeConfig decodes the value of signpost.yaml, numbers as json.Number;
+// ok is false when it is not an object. It decodes what it can: a member
+// of the wrong type stays at its zero, for the schema has reported it. A
+// value source decoded always encodes and decodes again: an error is
+// signpost's own.
+func decodeConfig(v any) (f configFile, ok bool, err error) {
+	if _, ok := v.(map[string]any); !ok {
+		return f, false, nil
+	}
 	data, err := json.Marshal(v)
 	if err == nil {
 		err = decodeLoose(data, &f)
 	}
-	return f, err
+	return f, err == nil, err
 }
 
 // decodeLoose decodes data into v, numbers as json.Number, leaving a

@@ -43,12 +43,11 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		}
 		return true
 	}
-	if _, ok := src.Value.(map[string]any); !ok {
-		return
-	}
-	f, err := decodeConfig(src.Value)
+	f, ok, err := decodeConfig(src.Value)
 	if err != nil {
 		l.sink.errorf(top, "internal", "decode %s: %v", ConfigFile, err)
+	}
+	if !ok {
 		return
 	}
 	if f.Site.Origin != nil {

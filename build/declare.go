@@ -117,26 +117,26 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 	if whole {
 		return d
 	}
-	m := v.(map[string]any)
+	f := decodeDeclarations(v)
 	// A tool that failed is checked all the same, where the schema had
 	// nothing against it (see report).
-	for i, v := range arr(m, "tools") {
-		if tm, ok := v.(map[string]any); ok {
-			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), tm))
+	for i, td := range f.Tools {
+		if td != nil {
+			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), td))
 		}
 	}
-	if imp, ok := m["mcp"].(map[string]any); ok && !failed["/mcp"] {
-		d.mcp = l.importMCP(top.at("mcp"), imp)
+	if f.MCP != nil && !failed["/mcp"] {
+		d.mcp = l.importMCP(top.at("mcp"), f.MCP)
 	}
-	if imp, ok := m["openapi"].(map[string]any); ok && !failed["/openapi"] {
-		d.openapi = l.importOpenAPI(top.at("openapi"), imp)
+	if f.OpenAPI != nil && !failed["/openapi"] {
+		d.openapi = l.importOpenAPI(top.at("openapi"), f.OpenAPI)
 	}
-	for i, v := range arr(m, "servers") {
+	for i, sm := range f.Servers {
 		at := top.at("servers", strconv.Itoa(part.Offset("servers")+i))
-		if failed[at.ptr] || !l.serverFits(at, v) {
+		if failed[at.ptr] || !l.serverFits(at, f.Raw[i]) {
 			continue
 		}
-		s, problems := discovery.Decode(v.(map[string]any))
+		s, problems := discovery.Decode(sm)
 		for _, p := range problems {
 			l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
@@ -145,29 +145,31 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 	return d
 }
 
-func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
+func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
 	t := &Tool{
-		ToolID:       str(m, "toolId"),
-		Name:         str(m, "name"),
-		Title:        strings.TrimSpace(str(m, "title")),
-		Description:  strings.TrimSpace(str(m, "description")),
-		Source:       str(m, "source"),
-		Server:       str(m, "server"),
-		SafetyTier:   str(m, "safetyTier"),
-		ReplayPolicy: str(m, "replayPolicy"),
-		Egress:       str(m, "egress"),
-		Status:       cmp.Or(str(m, "status"), StatusActive),
-		Tenants:      strs(m, "tenants"),
+		ToolID:       td.ToolID,
+		Name:         td.Name,
+		Title:        td.Title,
+		Description:  td.Description,
+		Source:       td.Source,
+		Server:       td.Server,
+		SafetyTier:   td.SafetyTier,
+		ReplayPolicy: td.ReplayPolicy,
+		Egress:       td.Egress,
+		Status:       cmp.Or(td.Status, StatusActive),
+		Tenants:      td.Tenants,
+		Group:        td.Group,
+		Irreversible: td.Irreversible,
+		Sensitivity:  td.ResponseSensitivity,
 	}
-	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}}
-	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])
-	if v, ok := m["outputSchema"]; ok {
-		p.output, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), v)
+	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}, keyArgument: td.IdempotencyKey}
+	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), td.InputSchema)
+	if td.HasOutputSchema {
+		p.output, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), td.OutputSchema)
 	}
 	if p.input == nil {
 		p.input = map[string]any{"type": "object"}
 	}
-	l.catalogueFields(p, m)
 	if t.Name != "" && t.Source == spec.SourceHostExtension {
 		l.sink.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 	}
@@ -177,13 +179,9 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 // schemaValue resolves an inputSchema or outputSchema declaration: an inline
 // schema, or {file: PATH} naming a JSON file relative to the declaring file.
 func (l *loader) schemaValue(at ref, v any) (any, ref) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, at
-	}
-	file, isFile := m["file"].(string)
-	if !isFile || len(m) != 1 {
-		return m, at
+	schema, file, isFile := decodeSchemaRef(v)
+	if !isFile {
+		return schema, at
 	}
 	src := l.readJSON(at.at("file"), file)
 	if src == nil {
@@ -259,8 +257,8 @@ func resolveInside(from, name string) (string, string) {
 	return rel, ""
 }
 
-func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
-	from := str(m, "from")
+func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
+	from := imp.From
 	src := l.readJSON(at.at("from"), from)
 	if src == nil {
 		return nil
@@ -270,11 +268,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		l.sink.errorf(ref{src: src}, "mcp-recording", "%s", msg)
 		return nil
 	}
-	server := str(m, "server")
-	prefix := str(m, "toolIdPrefix")
-	tenants := strs(m, "tenants")
-	defaults, _ := m["default"].(map[string]any)
-	classify, _ := m["classify"].(map[string]any)
+	server, prefix, tenants, defaults := imp.Server, imp.ToolIDPrefix, imp.Tenants, imp.Default
 
 	seen := map[string]ref{}
 	var out []*pendingTool
@@ -290,43 +284,39 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 			continue
 		}
 		seen[name] = rat.at("name")
-		cls, classified := classify[name].(map[string]any)
+		cls, classified := imp.Classify[name]
 		cat := at.at("classify", name)
-		// pick takes a field from the tool's classification, else from the
-		// import's defaults, else the fallback.
-		pick := func(field, fallback string) string {
-			return cmp.Or(str(cls, field), str(defaults, field), fallback)
-		}
 		t := &Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
 		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name"), "server": at.at("server")}}
 		// Safety comes from the declaration only: the server's annotations
 		// are its own claims, and an unclassified tool is a write.
 		t.SafetyTier, p.origin["safetyTier"] = spec.TierWrite, at
 		if classified {
-			if v := str(cls, "safetyTier"); v != "" {
+			if v := cls.SafetyTier; v != "" {
 				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
 			}
 		}
-		t.ReplayPolicy = pick("replayPolicy", spec.ReplayUnsafe)
-		t.Egress = pick("egress", spec.EgressInternet)
-		t.Status = pick("status", StatusActive)
-		if v := strs(cls, "tenants"); v != nil {
+		// The tool's classification first, then the import's defaults.
+		t.ReplayPolicy = cmp.Or(cls.ReplayPolicy, defaults.ReplayPolicy, spec.ReplayUnsafe)
+		t.Egress = cmp.Or(cls.Egress, defaults.Egress, spec.EgressInternet)
+		t.Status = cmp.Or(cls.Status, defaults.Status, StatusActive)
+		if v := cls.Tenants; v != nil {
 			t.Tenants = v
 			p.origin["tenants"] = cat.at("tenants")
 		} else if tenants != nil {
 			p.origin["tenants"] = at.at("tenants")
 		}
-		t.Title = strings.TrimSpace(cmp.Or(str(cls, "title"), str(rt.Object, "title")))
+		t.Title = strings.TrimSpace(cmp.Or(cls.Title, str(rt.Object, "title")))
 		p.origin["title"] = rat.at("title")
-		if str(cls, "title") != "" {
+		if cls.Title != "" {
 			p.origin["title"] = cat.at("title")
 		}
-		t.Description = strings.TrimSpace(cmp.Or(str(cls, "description"), str(rt.Object, "description")))
+		t.Description = strings.TrimSpace(cmp.Or(cls.Description, str(rt.Object, "description")))
 		p.origin["description"] = rat.at("description")
-		if str(cls, "description") != "" {
+		if cls.Description != "" {
 			p.origin["description"] = cat.at("description")
 		}
-		if id := str(cls, "toolId"); id != "" {
+		if id := cls.ToolID; id != "" {
 			t.ToolID, p.explicit = id, true
 			p.origin["toolId"] = cat.at("toolId")
 		} else {
@@ -345,7 +335,7 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		}
 		out = append(out, p)
 	}
-	for _, name := range sortedKeys(classify) {
+	for _, name := range sortedKeys(imp.Classify) {
 		if _, ok := seen[name]; !ok {
 			l.sink.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
 		}
@@ -373,30 +363,6 @@ func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string,
 		l.sink.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
 	}
 	return m, at
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func arr(m map[string]any, k string) []any {
-	a, _ := m[k].([]any)
-	return a
-}
-
-func strs(m map[string]any, k string) []string {
-	a, ok := m[k].([]any)
-	if !ok {
-		return nil
-	}
-	out := make([]string, 0, len(a))
-	for _, v := range a {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // sortedKeys returns the keys of m in order.
