@@ -169,69 +169,160 @@ func (l *loader) compileSchemas() bool {
 	return true
 }
 
+// loadStep is one step of Load: it reads and settles what the steps
+// before it left in the loadState, and reports to the loader's sink. It
+// returns false when the load cannot go on (what stops it is reported).
+type loadStep struct {
+	name string
+	run  func(*loadState) bool
+}
+
+// loadState is what Load's steps hand on to one another.
+type loadState struct {
+	files     []string // the declaration files, sorted, signpost.yaml apart
+	hasConfig bool     // whether the folder has a signpost.yaml
+	// reading waits for the reads that step "read" started; nil once
+	// waited for.
+	reading func() ([]fileTask, error)
+	decls   []declared    // what each declaration file declares, in order
+	whole   *wholeCatalog // the declarations together, as the passes settle them
+	cat     *Catalog
+}
+
+// steps are the steps of Load, in the order they run, once the catalog
+// folder is open.
+func (l *loader) steps() []loadStep {
+	return []loadStep{
+		// The declaration files, listed: .yaml and .yml files outside
+		// folders whose names start with ".".
+		{"list", l.list},
+		// Each declaration file read, and a large one cut into parts,
+		// several at once, while the two steps after this one run:
+		// neither needs the files.
+		{"read", l.read},
+		// The embedded schemas, which the checks of every file use,
+		// compiled.
+		{"schemas", func(*loadState) bool { return l.compileSchemas() }},
+		// signpost.yaml parsed, held to its schema, decoded into Config
+		// and checked: first, for the files are prepared for publishing
+		// with its limits and its compact view as they are declared.
+		{"config", l.config},
+		// Each file, or part of a large one, on its own, several at once:
+		// parsed, held to its schema, decoded into typed declarations,
+		// its imports read, and its tools prepared for publishing (see
+		// declareFile and declarePart).
+		{"declare", l.declareAll},
+		// The rules that concern the files together, one pass after the
+		// other on one goroutine (see catalogPasses).
+		{"catalog", l.checkCatalog},
+		// The catalog made of what the passes settled, and the values
+		// kept for reports let go.
+		{"assemble", l.assemble},
+	}
+}
+
 func (l *loader) load() *Catalog {
 	if !l.openRoot() {
 		return nil
 	}
 	defer l.root.Close()
+	st := &loadState{cat: &Catalog{}}
+	// A step that fails while the files are read waits for the reads.
+	defer st.wait()
+	for _, step := range l.steps() {
+		if !step.run(st) {
+			return nil
+		}
+	}
+	return st.cat
+}
 
+// wait waits for the reads that step "read" started, if it has not yet.
+func (st *loadState) wait() ([]fileTask, error) {
+	if st.reading == nil {
+		return nil, nil
+	}
+	r := st.reading
+	st.reading = nil
+	return r()
+}
+
+// list lists the declaration files (see findFiles).
+func (l *loader) list(st *loadState) bool {
 	files, err := l.findFiles()
 	if err != nil {
 		l.sink.File(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
-		return nil
+		return false
 	}
-	config := slices.Index(files, ConfigFile)
-	if config >= 0 {
-		files = slices.Delete(files, config, config+1)
+	if i := slices.Index(files, ConfigFile); i >= 0 {
+		files, st.hasConfig = slices.Delete(files, i, i+1), true
 	}
-	// The declaration files are read, and the large ones cut into parts,
-	// while the schemas are compiled and signpost.yaml is read: neither
-	// needs the other.
-	read := l.startReading(files)
-	if !l.compileSchemas() {
-		read()
-		return nil
-	}
-	cat := &Catalog{}
-	// signpost.yaml first: the declarations are prepared for publishing as
-	// they are read, which takes its limits and its compact view.
-	if config >= 0 {
-		if src := l.parseFile(ConfigFile, nil); src != nil {
-			l.loadConfig(src, &cat.Config)
-			l.limits = cat.Config.Limits
-			if cat.Config.CompactView {
-				o := cat.Config.compactOptions()
-				l.compact = &o
-			}
-			src.Unload(nil)
-		}
-	} else {
+	st.files = files
+	return true
+}
+
+// read starts reading the declaration files (see startReading).
+func (l *loader) read(st *loadState) bool {
+	st.reading = l.startReading(st.files)
+	return true
+}
+
+// config loads signpost.yaml into the catalog's Config, and takes its
+// limits and compact view for the files' tools.
+func (l *loader) config(st *loadState) bool {
+	cat := st.cat
+	if !st.hasConfig {
 		l.sink.File(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
+		return true
 	}
-	tasks, err := read()
+	if src := l.parseFile(ConfigFile, nil); src != nil {
+		l.loadConfig(src, &cat.Config)
+		l.limits = cat.Config.Limits
+		if cat.Config.CompactView {
+			o := cat.Config.compactOptions()
+			l.compact = &o
+		}
+		src.Unload(nil)
+	}
+	return true
+}
+
+// declareAll declares every file, once it is read (see declare).
+func (l *loader) declareAll(st *loadState) bool {
+	tasks, err := st.wait()
 	if err != nil {
 		l.sink.File(filepath.ToSlash(l.dir), "canceled", "%v", err)
-		return nil
+		return false
 	}
 	decls, ok := l.declare(tasks)
-	if !ok {
-		return nil
-	}
-	whole := &wholeCatalog{config: &cat.Config}
-	for _, d := range decls {
+	st.decls = decls
+	return ok
+}
+
+// checkCatalog runs the passes across files (see catalogPasses).
+func (l *loader) checkCatalog(st *loadState) bool {
+	whole := &wholeCatalog{config: &st.cat.Config}
+	for _, d := range st.decls {
 		whole.tools = append(whole.tools, d.all()...)
 		whole.servers = append(whole.servers, d.servers...)
 	}
+	st.decls, st.whole = nil, whole
 	for _, pass := range catalogPasses() {
 		pass.run(l.sink, whole)
 	}
-	pending, servers := whole.tools, whole.servers
-	for _, p := range pending {
+	return true
+}
+
+// assemble makes the catalog of what the passes settled: its tools sorted
+// by toolId, its servers by name. The values kept for reports are let go.
+func (l *loader) assemble(st *loadState) bool {
+	cat, whole := st.cat, st.whole
+	for _, p := range whole.tools {
 		p.tool.decl = p.at
 		cat.Tools = append(cat.Tools, p.tool)
 	}
 	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
-	for _, s := range servers {
+	for _, s := range whole.servers {
 		cat.Servers = append(cat.Servers, s.server)
 	}
 	slices.SortStableFunc(cat.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
@@ -246,7 +337,7 @@ func (l *loader) load() *Catalog {
 	for _, src := range l.kept {
 		l.unload(src)
 	}
-	return cat
+	return true
 }
 
 // declared is what a declaration file, or a part of one, declares: the
