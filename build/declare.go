@@ -133,7 +133,7 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 	}
 	for i, sm := range f.Servers {
 		at := top.at("servers", strconv.Itoa(part.Offset("servers")+i))
-		if failed[at.ptr] || !l.serverFits(at, f.Raw[i]) {
+		if failed[at.ptr] || !l.prep.serverFits(at, f.Raw[i]) {
 			continue
 		}
 		s, problems := discovery.Decode(sm)

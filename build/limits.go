@@ -101,7 +101,7 @@ func limitMessage(what, name string, limit int64, detail string) string {
 
 // toolSize estimates the size of the tool's descriptor. When it passes
 // limit, ok is false and at is where the value that carried it past is.
-func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool) {
+func (pr *preparer) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool) {
 	t := p.tool
 	n = 200 // the members' names and the safety fields
 	for _, f := range []struct{ name, value string }{{"toolId", t.ToolID}, {"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
@@ -118,7 +118,7 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 		}
 		// A schema with reserved arguments added is measured as declared,
 		// so that a file many tools share is still measured once.
-		s, ptr, ok := l.sizes.Measure(f.schema, limit-n)
+		s, ptr, ok := pr.sizes.Measure(f.schema, limit-n)
 		if n += s; !ok {
 			return n, p.from(f.name).at(source.SplitPointer(ptr)...), false
 		}
@@ -128,10 +128,10 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 
 // serverFits holds a server's declaration to the value limit, and reports
 // it when it passes.
-func (l *loader) serverFits(at ref, v any) bool {
-	limit := l.limits.ValueLimit()
-	if _, ptr, ok := l.sizes.Measure(v, limit); !ok {
-		l.sink.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", limit, ""))
+func (pr *preparer) serverFits(at ref, v any) bool {
+	limit := pr.limits.ValueLimit()
+	if _, ptr, ok := pr.sizes.Measure(v, limit); !ok {
+		pr.sink.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", limit, ""))
 		return false
 	}
 	return true

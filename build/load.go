@@ -16,9 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
-	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/diag"
-	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -91,20 +89,17 @@ type loader struct {
 	valid *schemas.Validator
 	// whole is set when a large file must be parsed whole after all.
 	whole atomic.Bool
-	// encoded counts twice the bytes of the published tools encoded so
-	// far, the least the sites will hold (see prepare).
-	encoded atomic.Int64
 
 	// sink is where every diagnostic goes, and what remembers the values
 	// that failed their schema.
 	sink sink
 
+	// prep prepares the files' tools for publishing, with the limits
+	// and the compact view of signpost.yaml (see step config).
+	prep *preparer
+
 	mu      sync.Mutex
 	sources map[string]*jsonFile // JSON files by rel path, read once
-	limits  Limits               // from signpost.yaml
-	compact *compact.Options     // the compact view's, when signpost.yaml turns it on
-	sizes   size.Meter           // sizes of schemas, measured once
-	scratch sync.Pool            // of *[]byte, for encodeSchema
 	kept    []*source.File       // files whose values are kept for reports (see report)
 }
 
@@ -270,17 +265,18 @@ func (l *loader) read(st *loadState) bool {
 // config loads signpost.yaml into the catalog's Config, and takes its
 // limits and compact view for the files' tools.
 func (l *loader) config(st *loadState) bool {
-	cat := st.cat
+	c := &st.cat.Config
+	l.prep = &preparer{sink: l.sink, valid: l.valid}
 	if !st.hasConfig {
 		l.sink.File(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
 		return true
 	}
 	if src := l.parseFile(ConfigFile, nil); src != nil {
-		l.loadConfig(src, &cat.Config)
-		l.limits = cat.Config.Limits
-		if cat.Config.CompactView {
-			o := cat.Config.compactOptions()
-			l.compact = &o
+		l.loadConfig(src, c)
+		l.prep.limits = c.Limits
+		if c.CompactView {
+			o := c.compactOptions()
+			l.prep.compact = &o
 		}
 		src.Unload(nil)
 	}
@@ -514,7 +510,7 @@ func (l *loader) declareFile(rel string, data []byte) declared {
 		return declared{}
 	}
 	d := l.loadDeclarations(src, src.Value, source.Part{})
-	l.prepare(d.all())
+	l.prep.prepare(d.all())
 	if !l.sink.Failed(src) {
 		l.unload(src)
 		return d
@@ -538,7 +534,7 @@ func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic
 	if l.sink.Failed(src) {
 		return d, false
 	}
-	l.prepare(d.all())
+	l.prep.prepare(d.all())
 	return d, true
 }
 
