@@ -105,7 +105,18 @@ func ownField(field string) bool {
 }
 
 // loadDeclarations declares the tools and servers of a declaration file's
-// value v: the whole file's, or one part's (see source.Part).
+// value v: the whole file's, or one part's (see source.Part). It runs the
+// passes of one file after parse and before prepare (see declareFile):
+//
+//   - schema: v held to the declarations schema; an item that fails is
+//     left out of the passes below, but a tool, whose other fields are
+//     checked all the same (what its checks find in a value that failed,
+//     the sink leaves out);
+//   - decode: v decoded into typed declarations (decodeDeclarations);
+//   - declare: the tools and servers written out (declaredTool,
+//     discovery.Decode), each server within the value limit;
+//   - imports: the tools of an mcp: and an openapi: import (importMCP,
+//     importOpenAPI), from the files they name.
 func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) declared {
 	top := ref{src: src}
 	var d declared
@@ -113,23 +124,18 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 		l.sink.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
 		return d
 	}
+	// schema
 	failed, whole := failedItems(l.validate("declarations", top, v))
 	if whole {
 		return d
 	}
+	// decode
 	f := decodeDeclarations(v)
-	// A tool that failed is checked all the same, where the schema had
-	// nothing against it (see report).
+	// declare
 	for i, td := range f.Tools {
 		if td != nil {
 			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), td))
 		}
-	}
-	if f.MCP != nil && !failed["/mcp"] {
-		d.mcp = l.importMCP(top.at("mcp"), f.MCP)
-	}
-	if f.OpenAPI != nil && !failed["/openapi"] {
-		d.openapi = l.importOpenAPI(top.at("openapi"), f.OpenAPI)
 	}
 	for i, sm := range f.Servers {
 		at := top.at("servers", strconv.Itoa(part.Offset("servers")+i))
@@ -141,6 +147,13 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 			l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
 		d.servers = append(d.servers, pendingServer{server: s, at: at})
+	}
+	// imports
+	if f.MCP != nil && !failed["/mcp"] {
+		d.mcp = l.importMCP(top.at("mcp"), f.MCP)
+	}
+	if f.OpenAPI != nil && !failed["/openapi"] {
+		d.openapi = l.importOpenAPI(top.at("openapi"), f.OpenAPI)
 	}
 	return d
 }

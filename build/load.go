@@ -498,8 +498,11 @@ func (l *loader) parseFile(rel string, data []byte) *source.File {
 	return src
 }
 
-// declareFile parses a declaration file whole (reading it unless data
-// holds it), declares what it declares and prepares its tools.
+// declareFile runs the passes of one declaration file, parsed whole
+// (read unless data holds it), in order: parse (parseFile); schema,
+// decode, declare and imports (loadDeclarations); prepare
+// (preparer.prepare). The file's values are let go then, unless they
+// failed a schema rule: the reports need them until the end (see kept).
 func (l *loader) declareFile(rel string, data []byte) declared {
 	src := l.parseFile(rel, data)
 	if src == nil {
