@@ -59,9 +59,9 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	if sound("site", "displayName") {
 		c.DisplayName = f.Site.DisplayName
 	}
-	l.loadTenants(top, f.Tenants, c, sound)
+	loadTenants(l.sink, top, f.Tenants, c, sound)
 	if sound("limits") {
-		l.loadLimits(top, f.Limits, &c.Limits)
+		loadLimits(l.sink, top, f.Limits, &c.Limits)
 	}
 	c.CompactView = setting(f.ToolCatalog.CompactView)
 	c.CompactDescriptions = setting(f.ToolCatalog.CompactDescriptions)
@@ -102,7 +102,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 
 // loadTenants reads the schema-valid tenants of signpost.yaml: ids, or
 // tenants with an origin or a gate of their own.
-func (l *loader) loadTenants(top ref, list []tenantFile, c *Config, sound func(segs ...string) bool) {
+func loadTenants(s sink, top ref, list []tenantFile, c *Config, sound func(segs ...string) bool) {
 	origins := map[string]string{}
 	for i, v := range list {
 		at := top.at("tenants", fmt.Sprint(i))
@@ -114,7 +114,7 @@ func (l *loader) loadTenants(top ref, list []tenantFile, c *Config, sound func(s
 			if v.IsObject {
 				if v.Origin != nil {
 					if _, err := spec.ParseOrigin(*v.Origin); err != nil {
-						l.sink.errorf(at.at("origin"), "origin", "tenant %s: %s", v.ID, err)
+						s.errorf(at.at("origin"), "origin", "tenant %s: %s", v.ID, err)
 					}
 				}
 				if sound("tenants", fmt.Sprint(i), "id") && v.ID != "" && !slices.Contains(c.Tenants, v.ID) {
@@ -132,20 +132,20 @@ func (l *loader) loadTenants(top ref, list []tenantFile, c *Config, sound func(s
 			t.Access.Token = v.Gate == "token"
 			t.Access.PublicDiscovery = v.PublicDiscovery
 			if t.Access.PublicDiscovery && !t.Access.Token {
-				l.sink.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
+				s.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
 			}
 			if t.Origin != "" {
 				if _, err := spec.ParseOrigin(t.Origin); err != nil {
-					l.sink.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
+					s.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
 				} else if other, dup := origins[strings.TrimSuffix(t.Origin, "/")]; dup {
-					l.sink.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
+					s.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
 				} else {
 					origins[strings.TrimSuffix(t.Origin, "/")] = id
 				}
 			}
 		}
 		if slices.Contains(c.Tenants, id) {
-			l.sink.errorf(at, "tenant", "tenant %s is declared twice", id)
+			s.errorf(at, "tenant", "tenant %s is declared twice", id)
 			continue
 		}
 		c.Tenants = append(c.Tenants, id)

@@ -11,9 +11,10 @@ import "strings"
 
 // declarationsFile is a declaration file, or one part of a large one.
 type declarationsFile struct {
-	// Tools holds an item of tools: for each, nil when it is not an
-	// object.
-	Tools []*toolDecl
+	// tools holds the items of tools, each decoded when it is declared
+	// (see Tool): a large file's thousands of tools are never all held
+	// decoded twice.
+	tools []any
 	// MCP and OpenAPI are the file's imports, nil when it has none.
 	MCP, OpenAPI *importDecl
 	// Servers holds the items of servers as written, for package
@@ -63,13 +64,7 @@ type classification struct {
 func decodeDeclarations(v any) declarationsFile {
 	var f declarationsFile
 	m, _ := v.(map[string]any)
-	for _, v := range arr(m, "tools") {
-		var t *toolDecl
-		if tm, ok := v.(map[string]any); ok {
-			t = decodeTool(tm)
-		}
-		f.Tools = append(f.Tools, t)
-	}
+	f.tools = arr(m, "tools")
 	if imp, ok := m["mcp"].(map[string]any); ok {
 		f.MCP = decodeImport(imp)
 	}
@@ -84,8 +79,16 @@ func decodeDeclarations(v any) declarationsFile {
 	return f
 }
 
-func decodeTool(m map[string]any) *toolDecl {
-	t := &toolDecl{
+// NumTools is the number of items of tools.
+func (f *declarationsFile) NumTools() int { return len(f.tools) }
+
+// Tool decodes item i of tools; ok is false when it is not an object.
+func (f *declarationsFile) Tool(i int) (t toolDecl, ok bool) {
+	m, ok := f.tools[i].(map[string]any)
+	if !ok {
+		return t, false
+	}
+	t = toolDecl{
 		ToolID:         str(m, "toolId"),
 		Name:           str(m, "name"),
 		Title:          strings.TrimSpace(str(m, "title")),
@@ -106,7 +109,7 @@ func decodeTool(m map[string]any) *toolDecl {
 	if rs, ok := m["responseSensitivity"].(map[string]any); ok {
 		t.ResponseSensitivity = &Sensitivity{Level: str(rs, "level"), Fields: strs(rs, "fields")}
 	}
-	return t
+	return t, true
 }
 
 func decodeImport(m map[string]any) *importDecl {

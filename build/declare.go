@@ -132,9 +132,9 @@ func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) dec
 	// decode
 	f := decodeDeclarations(v)
 	// declare
-	for i, td := range f.Tools {
-		if td != nil {
-			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), td))
+	for i := range f.NumTools() {
+		if td, ok := f.Tool(i); ok {
+			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), &td))
 		}
 	}
 	for i, sm := range f.Servers {
@@ -206,7 +206,7 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 // readJSON reads a JSON file named by a declaration, relative to the
 // declaring file, and reports why it cannot when it cannot.
 func (l *loader) readJSON(at ref, name string) *source.File {
-	rel, msg := l.resolvePath(at.src.Rel, name)
+	rel, msg := resolvePath(at.src.Rel, name)
 	if msg != "" {
 		l.sink.errorf(at, "file", "%s", msg)
 		return nil
@@ -246,7 +246,7 @@ type jsonFile struct {
 
 // resolvePath turns a path written in the file from into a path inside the
 // catalog folder, or explains why it cannot be used.
-func (l *loader) resolvePath(from, name string) (string, string) {
+func resolvePath(from, name string) (string, string) {
 	rel, msg := resolveInside(from, name)
 	if msg == "" && !isJSONFile(rel) {
 		return "", fmt.Sprintf("file %q is not a .json file", name)
@@ -343,8 +343,8 @@ func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
 			l.sink.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
 		}
 		if p.checkSchemas {
-			p.input, p.origin["inputSchema"] = l.recordedSchema(rat, rt.Object, "inputSchema", name, true)
-			p.output, p.origin["outputSchema"] = l.recordedSchema(rat, rt.Object, "outputSchema", name, false)
+			p.input, p.origin["inputSchema"] = recordedSchema(l.sink, rat, rt.Object, "inputSchema", name, true)
+			p.output, p.origin["outputSchema"] = recordedSchema(l.sink, rat, rt.Object, "outputSchema", name, false)
 		}
 		out = append(out, p)
 	}
@@ -359,21 +359,21 @@ func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
 // recordedSchema takes an MCP tool's input or output schema as recorded.
 // A schema without a type gets "type": "object" (MCP arguments and
 // structured results are always objects), with a warning.
-func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
+func recordedSchema(s sink, rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
 	at := rat.at(field)
 	m, kind := recorded.Schema(obj, field)
 	switch kind {
 	case recorded.Absent:
 		if required {
-			l.sink.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
+			s.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
 			return map[string]any{"type": "object"}, at
 		}
 		return nil, at
 	case recorded.NotObject:
-		l.sink.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
+		s.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
 		return nil, at
 	case recorded.Untyped:
-		l.sink.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
+		s.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
 	}
 	return m, at
 }

@@ -71,7 +71,7 @@ func cmpOr(v, def int64) int64 {
 
 // loadLimits reads the limits: member of signpost.yaml, already valid
 // against the config schema.
-func (l *loader) loadLimits(top ref, limits limitsFile, c *Limits) {
+func loadLimits(s sink, top ref, limits limitsFile, c *Limits) {
 	for _, f := range []struct {
 		name string
 		v    any
@@ -82,7 +82,7 @@ func (l *loader) loadLimits(top ref, limits limitsFile, c *Limits) {
 		}
 		n, err := size.Parse(f.v)
 		if err != nil {
-			l.sink.errorf(top.at("limits", f.name), "limits", "limits.%s: %v", f.name, err)
+			s.errorf(top.at("limits", f.name), "limits", "limits.%s: %v", f.name, err)
 			continue
 		}
 		*f.dst = n
