@@ -29,44 +29,32 @@ const (
 	MaxResponseSchemaDepth = 32
 )
 
-// catalogueFields reads the fields of a tool declaration that only the tool
-// catalogue uses.
-func (l *loader) catalogueFields(p *pendingTool, m map[string]any) {
-	t := p.tool
-	t.Group = strings.TrimSpace(str(m, "group"))
-	p.keyArgument = str(m, "idempotencyKey")
-	t.Irreversible, _ = m["irreversible"].(bool)
-	if rs, ok := m["responseSensitivity"].(map[string]any); ok {
-		t.Sensitivity = &Sensitivity{Level: str(rs, "level"), Fields: strs(rs, "fields")}
-	}
-}
-
 // catalogueRules applies the tool catalogue's rules to one tool: its
 // reserved arguments, and its response schema.
-func (l *loader) catalogueRules(p *pendingTool) {
+func (pr *preparer) catalogueRules(p *pendingTool) {
 	t := p.tool
 	if t.Irreversible && t.SafetyTier != spec.TierWrite && t.SafetyTier != spec.TierExec {
-		l.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
+		pr.sink.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
 	}
 	if p.keyArgument != "" && t.ReplayPolicy != spec.ReplayKeyed {
-		l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
+		pr.sink.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
 	}
-	l.reserveArguments(p)
-	l.checkResponse(p)
+	pr.reserveArguments(p)
+	pr.checkResponse(p)
 }
 
 // reserveArguments adds the reserved arguments a tool needs to its input
 // schema: the idempotency key of a keyed tool that names none, the
 // confirmation of an irreversible one. A reserved name taken by one of the
 // tool's own arguments gets leading underscores until it is free.
-func (l *loader) reserveArguments(p *pendingTool) {
+func (pr *preparer) reserveArguments(p *pendingTool) {
 	t := p.tool
 	root, _ := p.input.(map[string]any)
 	props, _ := root["properties"].(map[string]any)
 	if t.ReplayPolicy == spec.ReplayKeyed {
 		if p.keyArgument != "" {
 			if msg := keyArgumentProblem(root, p.keyArgument); msg != "" {
-				l.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey %q %s", p.keyArgument, msg)
+				pr.sink.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey %q %s", p.keyArgument, msg)
 				return
 			}
 			t.Reserved.IdempotencyKey, t.Reserved.KeyDeclared = p.keyArgument, true
@@ -151,22 +139,22 @@ func freeName(name string, props map[string]any) string {
 // publish: an object schema (any other is dropped with a warning: streams
 // and other responses have none), within MaxResponseSchemaBytes and
 // MaxResponseSchemaDepth.
-func (l *loader) checkResponse(p *pendingTool) {
+func (pr *preparer) checkResponse(p *pendingTool) {
 	if p.output == nil {
 		return
 	}
 	at := p.from("outputSchema")
 	if m, ok := p.output.(map[string]any); !ok || m["type"] != "object" {
-		l.report(Warning, at, "response-schema", `outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`)
+		pr.sink.report(Warning, at, "response-schema", `outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`)
 		p.output = nil
 		return
 	}
-	if n, ptr, ok := l.sizes.Measure(p.output, MaxResponseSchemaBytes); !ok {
-		l.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
+	if n, ptr, ok := pr.sizes.Measure(p.output, MaxResponseSchemaBytes); !ok {
+		pr.sink.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
 		return
 	}
 	if ptr, deep := deeperThan(p.output, MaxResponseSchemaDepth, nil); deep {
-		l.errorf(at.at(ptr...), "response-schema", "outputSchema nests more than %d levels deep here: flatten it, or describe less of the response", MaxResponseSchemaDepth)
+		pr.sink.errorf(at.at(ptr...), "response-schema", "outputSchema nests more than %d levels deep here: flatten it, or describe less of the response", MaxResponseSchemaDepth)
 	}
 }
 

@@ -4,99 +4,54 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
+	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
-	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/build/toolid"
-	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
-// assignToolIDs gives derived toolIds to the tools recorded from MCP
-// servers; declared ones keep theirs.
-func (l *loader) assignToolIDs(ps []*pendingTool) {
-	explicit := map[string]bool{}
-	var claims []toolid.Claim
-	var derived []*pendingTool
-	for _, p := range ps {
-		if p.explicit {
-			explicit[p.tool.ToolID] = true
-		} else {
-			claims = append(claims, p.claim)
-			derived = append(derived, p)
-		}
-	}
-	for i, id := range toolid.Derive(claims, explicit) {
-		derived[i].tool.ToolID = id
-	}
-}
-
-// checkTools applies the rules that concern the tools together (toolIds,
-// tenants, groups, the catalog's size), and reports what prepare found in
-// each (see prepare).
-func (l *loader) checkTools(ps []*pendingTool, tenants map[string]bool, c *Config) {
-	first := map[string]*pendingTool{}
-	for _, p := range ps {
-		t := p.tool
-		if found := secrets.Find(t.ToolID); len(found) > 0 {
-			// Not the format's message, whose example would spell it out.
-			l.errorf(p.from("toolId"), "credential", "toolId %s: remove it; published documents are public", found[0].Reason)
-		} else if msg := toolid.Check(t.ToolID); msg != "" {
-			l.errorf(p.from("toolId"), "toolid-format", "%s", msg)
-		} else if q, dup := first[t.ToolID]; dup {
-			l.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.Pos(q.at.ptr))
-		} else {
-			first[t.ToolID] = p
-		}
-		if t.SafetyTier == spec.TierExec && t.Source != spec.SourceHostExtension {
-			l.errorf(p.from("safetyTier"), "exec-source", "safetyTier exec is only for source: host-extension (this tool's source is %s): use write, or declare the tool as a host extension", t.Source)
-		}
-		for i, tn := range t.Tenants {
-			switch {
-			case len(tenants) == 0:
-				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "tool is scoped to tenant %q but %s declares no tenants: add tenants: [%s] there, or drop the scope", tn, ConfigFile, tn)
-			case !tenants[tn]:
-				l.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, english.Some(sortedKeys(tenants), 8))
-			}
-		}
-	}
-	assignGroupKeys(ps)
-	if over := l.checkSizes(ps, c); over {
-		return
-	}
-	for _, p := range ps {
-		for _, f := range p.published {
-			l.errorf(f.at, f.rule, "%s", f.msg)
-		}
-		p.published = nil
-	}
+// preparer prepares the tools of the files for publishing as each file is
+// declared (see prepare), several files at once: one serves a whole load.
+type preparer struct {
+	sink    sink
+	valid   *schemas.Validator
+	limits  Limits           // from signpost.yaml
+	compact *compact.Options // the compact view's, when signpost.yaml turns it on
+	sizes   size.Meter       // sizes of schemas, measured once
+	scratch sync.Pool        // of *[]byte, for encodeSchema
+	// encoded counts twice the bytes of the published tools encoded so
+	// far, the least the sites will hold (see prepare).
+	encoded atomic.Int64
 }
 
 // prepare applies the rules that concern each tool alone, and encodes the
 // schemas of each that fits the catalog's limits into it: the decoded
 // schemas are let go, and the tool holds what it publishes. What
-// checkPublished finds waits in the tool for checkTools, which reports it
-// unless the catalog is too large (see checkSizes).
-func (l *loader) prepare(ps []*pendingTool) {
-	limit := l.limits.ValueLimit()
+// checkPublished finds waits in the tool for the pass that reports it
+// unless the catalog is too large (see reportPublished).
+func (pr *preparer) prepare(ps []*pendingTool) {
+	limit := pr.limits.ValueLimit()
 	for _, p := range ps {
 		t := p.tool
-		l.catalogueRules(p)
-		p.size, p.sizeAt, p.sizeOK = l.toolSize(p, limit)
+		pr.catalogueRules(p)
+		p.size, p.sizeAt, p.sizeOK = pr.toolSize(p, limit)
 		// The sites hold each published tool at least twice, as a
 		// document and in a list: once that is over the build limit,
 		// checkSizes refuses the catalog, and nothing more is checked
 		// or encoded.
-		fits := p.sizeOK && !(t.Published() && l.encoded.Add(2*p.size) > l.limits.BuildLimit())
+		fits := p.sizeOK && !(t.Published() && pr.encoded.Add(2*p.size) > pr.limits.BuildLimit())
 		if fits {
-			p.published = l.checkPublished(p)
-			t.InputSchema = l.encodeSchema(p.input)
-			t.OutputSchema = l.encodeSchema(p.output)
-			if l.compact != nil && p.input != nil {
-				t.compactInput, t.compactOptions = l.encode(func(b []byte) []byte { return l.compact.AppendSchema(b, p.input) }), *l.compact
+			p.published = pr.checkPublished(p)
+			t.InputSchema = pr.encodeSchema(p.input)
+			t.OutputSchema = pr.encodeSchema(p.output)
+			if pr.compact != nil && p.input != nil {
+				t.compactInput, t.compactOptions = pr.encode(func(b []byte) []byte { return pr.compact.AppendSchema(b, p.input) }), *pr.compact
 			}
 		}
 		p.input, p.output, p.declaredInput = nil, nil, nil
@@ -107,29 +62,29 @@ func (l *loader) prepare(ps []*pendingTool) {
 // stays nil. The encoding grows in a reused buffer and is copied once into
 // a slice of its size: appending to a new slice made the larger part of
 // Load's garbage.
-func (l *loader) encodeSchema(v any) json.RawMessage {
+func (pr *preparer) encodeSchema(v any) json.RawMessage {
 	if v == nil {
 		return nil
 	}
-	return l.encode(func(b []byte) []byte { return jsonenc.Append(b, v) })
+	return pr.encode(func(b []byte) []byte { return jsonenc.Append(b, v) })
 }
 
 // encode returns what appendTo appends to an empty slice, in a slice of
 // its own size.
-func (l *loader) encode(appendTo func([]byte) []byte) []byte {
-	buf, _ := l.scratch.Get().(*[]byte)
+func (pr *preparer) encode(appendTo func([]byte) []byte) []byte {
+	buf, _ := pr.scratch.Get().(*[]byte)
 	if buf == nil {
 		buf = new([]byte)
 	}
 	*buf = appendTo((*buf)[:0])
 	out := bytes.Clone(*buf)
-	l.scratch.Put(buf)
+	pr.scratch.Put(buf)
 	return out
 }
 
 // checkPublished checks the values a tool publishes: its schemas are valid,
 // self-contained JSON Schemas, and nothing carries credential material.
-func (l *loader) checkPublished(p *pendingTool) []finding {
+func (pr *preparer) checkPublished(p *pendingTool) []finding {
 	var found []finding
 	t := p.tool
 	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
@@ -151,8 +106,8 @@ func (l *loader) checkPublished(p *pendingTool) []finding {
 			continue
 		}
 		at := p.from(f.name)
-		for _, pr := range SchemaProblems(l.valid, f.name, f.schema) {
-			found = append(found, finding{at.at(source.SplitPointer(pr.Pointer)...), pr.Rule, pr.Message})
+		for _, sp := range SchemaProblems(pr.valid, f.name, f.schema) {
+			found = append(found, finding{at.at(source.SplitPointer(sp.Pointer)...), sp.Rule, sp.Message})
 		}
 	}
 	return found

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -14,14 +13,14 @@ import (
 func (l *loader) loadConfig(src *source.File, c *Config) {
 	top := ref{src: src}
 	if src.Value == nil {
-		l.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
+		l.sink.errorf(top, "config", "%s is empty: it needs at least a site with origin and publisher", ConfigFile)
 		return
 	}
 	// The site's settings are published (the AI catalog names the publisher
 	// and its display name), and signpost.yaml is as public as the rest of
 	// the catalog: no field may hold a credential.
 	for _, found := range secrets.Find(src.Value) {
-		l.errorf(top.at(source.SplitPointer(found.Pointer)...), "credential", "%s: remove it; %s is public with the catalog, and signpost publish takes credentials from its environment", found.Reason, ConfigFile)
+		l.sink.errorf(top.at(source.SplitPointer(found.Pointer)...), "credential", "%s: remove it; %s is public with the catalog, and signpost publish takes credentials from its environment", found.Reason, ConfigFile)
 	}
 	// A schema violation leaves the settings it concerns unread, and the
 	// rest is still checked, so that one run reports every problem. An
@@ -44,40 +43,41 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		}
 		return true
 	}
-	m, ok := src.Value.(map[string]any)
+	f, ok, err := decodeConfig(src.Value)
+	if err != nil {
+		l.sink.errorf(top, "internal", "decode %s: %v", ConfigFile, err)
+	}
 	if !ok {
 		return
 	}
-	site, _ := m["site"].(map[string]any)
-	c.Origin = str(site, "origin")
+	if f.Site.Origin != nil {
+		c.Origin = *f.Site.Origin
+	}
 	if sound("site", "publisher") {
-		c.Publisher = str(site, "publisher")
+		c.Publisher = f.Site.Publisher
 	}
 	if sound("site", "displayName") {
-		c.DisplayName = str(site, "displayName")
+		c.DisplayName = f.Site.DisplayName
 	}
-	l.loadTenants(top, m, c, sound)
+	loadTenants(l.sink, top, f.Tenants, c, sound)
 	if sound("limits") {
-		l.loadLimits(top, m, &c.Limits)
+		loadLimits(l.sink, top, f.Limits, &c.Limits)
 	}
-	c.CompactView = setting(m, "toolCatalog", "compactView")
-	c.CompactDescriptions = setting(m, "toolCatalog", "compactDescriptions")
+	c.CompactView = setting(f.ToolCatalog.CompactView)
+	c.CompactDescriptions = setting(f.ToolCatalog.CompactDescriptions)
 	if sound("toolCatalog") {
-		c.Budgets = budgets.FromConfig(m)
-		tc, _ := m["toolCatalog"].(map[string]any)
-		c.APIVersion = str(tc, "apiVersion")
+		c.Budgets = f.ToolCatalog.Budgets.budgets()
+		c.APIVersion = f.ToolCatalog.APIVersion
 	}
-	c.MCPCatalog = setting(m, "discovery", "mcpCatalog")
-	c.AICatalog = setting(m, "discovery", "aiCatalog")
-	targets, _ := m["targets"].(map[string]any)
-	for _, name := range sortedKeys(targets) {
-		tm, ok := targets[name].(map[string]any)
-		if !ok || !sound("targets", name) {
+	c.MCPCatalog = setting(f.Discovery.MCPCatalog)
+	c.AICatalog = setting(f.Discovery.AICatalog)
+	for _, name := range sortedKeys(f.Targets) {
+		if !sound("targets", name) {
 			continue
 		}
-		t, msg := decodeTarget(tm, c.Tenants)
+		t, msg := decodeTarget(f.Targets[name], c.Tenants)
 		if msg != "" {
-			l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
+			l.sink.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
 			continue
 		}
 		if c.Targets == nil {
@@ -87,68 +87,65 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		for _, id := range c.Tenants {
 			if c.TenantSites[id].Access.Token {
 				if msg := gateProblem(t, id); msg != "" {
-					l.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
+					l.sink.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
 				}
 			}
 		}
 	}
 	// An origin missing, or not a string, is the schema's to report.
-	if _, isString := site["origin"].(string); isString {
+	if f.Site.Origin != nil {
 		if _, err := spec.ParseOrigin(c.Origin); err != nil {
-			l.errorf(top.at("site", "origin"), "origin", "%s", err)
+			l.sink.errorf(top.at("site", "origin"), "origin", "%s", err)
 		}
 	}
 }
 
 // loadTenants reads the schema-valid tenants of signpost.yaml: ids, or
 // tenants with an origin or a gate of their own.
-func (l *loader) loadTenants(top ref, m map[string]any, c *Config, sound func(segs ...string) bool) {
-	list, _ := m["tenants"].([]any)
+func loadTenants(s sink, top ref, list []tenantFile, c *Config, sound func(segs ...string) bool) {
 	origins := map[string]string{}
 	for i, v := range list {
 		at := top.at("tenants", fmt.Sprint(i))
-		var t TenantSite
-		var id string
 		if !sound("tenants", fmt.Sprint(i)) {
 			// The tenant is known by its id, if that is sound, so that
 			// tools naming it are not reported too; its settings are
 			// unread, but an origin is checked, since the schema's
 			// verdict on it was left to this check.
-			if v, ok := v.(map[string]any); ok {
-				if o, ok := v["origin"].(string); ok {
-					if _, err := spec.ParseOrigin(o); err != nil {
-						l.errorf(at.at("origin"), "origin", "tenant %s: %s", str(v, "id"), err)
+			if v.IsObject {
+				if v.Origin != nil {
+					if _, err := spec.ParseOrigin(*v.Origin); err != nil {
+						s.errorf(at.at("origin"), "origin", "tenant %s: %s", v.ID, err)
 					}
 				}
-				if sound("tenants", fmt.Sprint(i), "id") && str(v, "id") != "" && !slices.Contains(c.Tenants, str(v, "id")) {
-					c.Tenants = append(c.Tenants, str(v, "id"))
+				if sound("tenants", fmt.Sprint(i), "id") && v.ID != "" && !slices.Contains(c.Tenants, v.ID) {
+					c.Tenants = append(c.Tenants, v.ID)
 				}
 			}
 			continue
 		}
-		switch v := v.(type) {
-		case string:
-			id = v
-		case map[string]any:
-			id = str(v, "id")
-			t.Origin = str(v, "origin")
-			t.Access.Token = str(v, "gate") == "token"
-			t.Access.PublicDiscovery, _ = v["publicDiscovery"].(bool)
+		var t TenantSite
+		id := v.ID
+		if v.IsObject {
+			if v.Origin != nil {
+				t.Origin = *v.Origin
+			}
+			t.Access.Token = v.Gate == "token"
+			t.Access.PublicDiscovery = v.PublicDiscovery
 			if t.Access.PublicDiscovery && !t.Access.Token {
-				l.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
+				s.errorf(at.at("publicDiscovery"), "tenant", "tenant %s: publicDiscovery keeps /.well-known/ public on a gated site, but the site has no gate: add gate: token, or drop publicDiscovery", id)
 			}
 			if t.Origin != "" {
 				if _, err := spec.ParseOrigin(t.Origin); err != nil {
-					l.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
+					s.errorf(at.at("origin"), "origin", "tenant %s: %s", id, err)
 				} else if other, dup := origins[strings.TrimSuffix(t.Origin, "/")]; dup {
-					l.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
+					s.errorf(at.at("origin"), "origin", "tenants %s and %s share the origin %s: each tenant's origin must serve its own site only", other, id, t.Origin)
 				} else {
 					origins[strings.TrimSuffix(t.Origin, "/")] = id
 				}
 			}
 		}
 		if slices.Contains(c.Tenants, id) {
-			l.errorf(at, "tenant", "tenant %s is declared twice", id)
+			s.errorf(at, "tenant", "tenant %s is declared twice", id)
 			continue
 		}
 		c.Tenants = append(c.Tenants, id)
@@ -161,9 +158,5 @@ func (l *loader) loadTenants(top ref, m map[string]any, c *Config, sound func(se
 	}
 }
 
-// setting reads a boolean setting of signpost.yaml; every one defaults to true.
-func setting(m map[string]any, section, name string) bool {
-	sec, _ := m[section].(map[string]any)
-	v, ok := sec[name].(bool)
-	return v || !ok
-}
+// setting is a boolean setting of signpost.yaml; every one defaults to true.
+func setting(v *bool) bool { return v == nil || *v }

@@ -69,6 +69,12 @@ type pendingTool struct {
 	published []finding
 }
 
+// pendingServer is a declared server and where it is declared.
+type pendingServer struct {
+	server *Server
+	at     ref
+}
+
 // finding is a problem found before it can be known whether to report it.
 type finding struct {
 	at        ref
@@ -99,71 +105,86 @@ func ownField(field string) bool {
 }
 
 // loadDeclarations declares the tools and servers of a declaration file's
-// value v: the whole file's, or one part's (see source.Part).
+// value v: the whole file's, or one part's (see source.Part). It runs the
+// passes of one file after parse and before prepare (see declareFile):
+//
+//   - schema: v held to the declarations schema; an item that fails is
+//     left out of the passes below, but a tool, whose other fields are
+//     checked all the same (what its checks find in a value that failed,
+//     the sink leaves out);
+//   - decode: v decoded into typed declarations (decodeDeclarations);
+//   - declare: the tools and servers written out (declaredTool,
+//     discovery.Decode), each server within the value limit;
+//   - imports: the tools of an mcp: and an openapi: import (importMCP,
+//     importOpenAPI), from the files they name.
 func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) declared {
 	top := ref{src: src}
 	var d declared
 	if v == nil {
-		l.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
+		l.sink.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
 		return d
 	}
+	// schema
 	failed, whole := failedItems(l.validate("declarations", top, v))
 	if whole {
 		return d
 	}
-	m := v.(map[string]any)
-	// A tool that failed is checked all the same, where the schema had
-	// nothing against it (see report).
-	for i, v := range arr(m, "tools") {
-		if tm, ok := v.(map[string]any); ok {
-			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), tm))
+	// decode
+	f := decodeDeclarations(v)
+	// declare
+	for i := range f.NumTools() {
+		if td, ok := f.Tool(i); ok {
+			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), &td))
 		}
 	}
-	if imp, ok := m["mcp"].(map[string]any); ok && !failed["/mcp"] {
-		d.mcp = l.importMCP(top.at("mcp"), imp)
-	}
-	if imp, ok := m["openapi"].(map[string]any); ok && !failed["/openapi"] {
-		d.openapi = l.importOpenAPI(top.at("openapi"), imp)
-	}
-	for i, v := range arr(m, "servers") {
+	for i, sm := range f.Servers {
 		at := top.at("servers", strconv.Itoa(part.Offset("servers")+i))
-		if failed[at.ptr] || !l.serverFits(at, v) {
+		if failed[at.ptr] || !l.prep.serverFits(at, f.Raw[i]) {
 			continue
 		}
-		s, problems := discovery.Decode(v.(map[string]any))
+		s, problems := discovery.Decode(sm)
 		for _, p := range problems {
-			l.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
+			l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
 		d.servers = append(d.servers, pendingServer{server: s, at: at})
+	}
+	// imports
+	if f.MCP != nil && !failed["/mcp"] {
+		d.mcp = l.importMCP(top.at("mcp"), f.MCP)
+	}
+	if f.OpenAPI != nil && !failed["/openapi"] {
+		d.openapi = l.importOpenAPI(top.at("openapi"), f.OpenAPI)
 	}
 	return d
 }
 
-func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
+func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
 	t := &Tool{
-		ToolID:       str(m, "toolId"),
-		Name:         str(m, "name"),
-		Title:        strings.TrimSpace(str(m, "title")),
-		Description:  strings.TrimSpace(str(m, "description")),
-		Source:       str(m, "source"),
-		Server:       str(m, "server"),
-		SafetyTier:   str(m, "safetyTier"),
-		ReplayPolicy: str(m, "replayPolicy"),
-		Egress:       str(m, "egress"),
-		Status:       cmp.Or(str(m, "status"), StatusActive),
-		Tenants:      strs(m, "tenants"),
+		ToolID:       td.ToolID,
+		Name:         td.Name,
+		Title:        td.Title,
+		Description:  td.Description,
+		Source:       td.Source,
+		Server:       td.Server,
+		SafetyTier:   td.SafetyTier,
+		ReplayPolicy: td.ReplayPolicy,
+		Egress:       td.Egress,
+		Status:       cmp.Or(td.Status, StatusActive),
+		Tenants:      td.Tenants,
+		Group:        td.Group,
+		Irreversible: td.Irreversible,
+		Sensitivity:  td.ResponseSensitivity,
 	}
-	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}}
-	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), m["inputSchema"])
-	if v, ok := m["outputSchema"]; ok {
-		p.output, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), v)
+	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}, keyArgument: td.IdempotencyKey}
+	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), td.InputSchema)
+	if td.HasOutputSchema {
+		p.output, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), td.OutputSchema)
 	}
 	if p.input == nil {
 		p.input = map[string]any{"type": "object"}
 	}
-	l.catalogueFields(p, m)
 	if t.Name != "" && t.Source == spec.SourceHostExtension {
-		l.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
+		l.sink.errorf(at.at("name"), "tool-name", "name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 	}
 	return p
 }
@@ -171,13 +192,9 @@ func (l *loader) declaredTool(at ref, m map[string]any) *pendingTool {
 // schemaValue resolves an inputSchema or outputSchema declaration: an inline
 // schema, or {file: PATH} naming a JSON file relative to the declaring file.
 func (l *loader) schemaValue(at ref, v any) (any, ref) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, at
-	}
-	file, isFile := m["file"].(string)
-	if !isFile || len(m) != 1 {
-		return m, at
+	schema, file, isFile := decodeSchemaRef(v)
+	if !isFile {
+		return schema, at
 	}
 	src := l.readJSON(at.at("file"), file)
 	if src == nil {
@@ -189,9 +206,9 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 // readJSON reads a JSON file named by a declaration, relative to the
 // declaring file, and reports why it cannot when it cannot.
 func (l *loader) readJSON(at ref, name string) *source.File {
-	rel, msg := l.resolvePath(at.src.Rel, name)
+	rel, msg := resolvePath(at.src.Rel, name)
 	if msg != "" {
-		l.errorf(at, "file", "%s", msg)
+		l.sink.errorf(at, "file", "%s", msg)
 		return nil
 	}
 	// Read once, however many declarations name it at the same time: the
@@ -209,13 +226,13 @@ func (l *loader) readJSON(at ref, name string) *source.File {
 			return
 		}
 		src, ps := source.ParseJSON(l.display(rel), rel, data)
-		l.problems(src, ps)
+		l.sink.Problems(src, ps)
 		if len(ps) == 0 {
 			f.src = src
 		}
 	})
 	if f.err != nil {
-		l.errorf(at, "file", "cannot read %s: %v", name, f.err)
+		l.sink.errorf(at, "file", "cannot read %s: %v", name, f.err)
 	}
 	return f.src
 }
@@ -229,7 +246,7 @@ type jsonFile struct {
 
 // resolvePath turns a path written in the file from into a path inside the
 // catalog folder, or explains why it cannot be used.
-func (l *loader) resolvePath(from, name string) (string, string) {
+func resolvePath(from, name string) (string, string) {
 	rel, msg := resolveInside(from, name)
 	if msg == "" && !isJSONFile(rel) {
 		return "", fmt.Sprintf("file %q is not a .json file", name)
@@ -253,22 +270,18 @@ func resolveInside(from, name string) (string, string) {
 	return rel, ""
 }
 
-func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
-	from := str(m, "from")
+func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
+	from := imp.From
 	src := l.readJSON(at.at("from"), from)
 	if src == nil {
 		return nil
 	}
 	recorded, msg := recorded.Tools(src.Value)
 	if msg != "" {
-		l.errorf(ref{src: src}, "mcp-recording", "%s", msg)
+		l.sink.errorf(ref{src: src}, "mcp-recording", "%s", msg)
 		return nil
 	}
-	server := str(m, "server")
-	prefix := str(m, "toolIdPrefix")
-	tenants := strs(m, "tenants")
-	defaults, _ := m["default"].(map[string]any)
-	classify, _ := m["classify"].(map[string]any)
+	server, prefix, tenants, defaults := imp.Server, imp.ToolIDPrefix, imp.Tenants, imp.Default
 
 	seen := map[string]ref{}
 	var out []*pendingTool
@@ -276,51 +289,47 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		rat := ref{src: src, ptr: rt.Pointer}
 		name, _ := rt.Object["name"].(string)
 		if name == "" {
-			l.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
+			l.sink.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
 			continue
 		}
 		if first, dup := seen[name]; dup {
-			l.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.Pos(first.ptr))
+			l.sink.errorf(rat.at("name"), "mcp-tool", "tool %q is recorded twice (first at %s)", name, first.src.Pos(first.ptr))
 			continue
 		}
 		seen[name] = rat.at("name")
-		cls, classified := classify[name].(map[string]any)
+		cls, classified := imp.Classify[name]
 		cat := at.at("classify", name)
-		// pick takes a field from the tool's classification, else from the
-		// import's defaults, else the fallback.
-		pick := func(field, fallback string) string {
-			return cmp.Or(str(cls, field), str(defaults, field), fallback)
-		}
 		t := &Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
 		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name"), "server": at.at("server")}}
 		// Safety comes from the declaration only: the server's annotations
 		// are its own claims, and an unclassified tool is a write.
 		t.SafetyTier, p.origin["safetyTier"] = spec.TierWrite, at
 		if classified {
-			if v := str(cls, "safetyTier"); v != "" {
+			if v := cls.SafetyTier; v != "" {
 				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
 			}
 		}
-		t.ReplayPolicy = pick("replayPolicy", spec.ReplayUnsafe)
-		t.Egress = pick("egress", spec.EgressInternet)
-		t.Status = pick("status", StatusActive)
-		if v := strs(cls, "tenants"); v != nil {
+		// The tool's classification first, then the import's defaults.
+		t.ReplayPolicy = cmp.Or(cls.ReplayPolicy, defaults.ReplayPolicy, spec.ReplayUnsafe)
+		t.Egress = cmp.Or(cls.Egress, defaults.Egress, spec.EgressInternet)
+		t.Status = cmp.Or(cls.Status, defaults.Status, StatusActive)
+		if v := cls.Tenants; v != nil {
 			t.Tenants = v
 			p.origin["tenants"] = cat.at("tenants")
 		} else if tenants != nil {
 			p.origin["tenants"] = at.at("tenants")
 		}
-		t.Title = strings.TrimSpace(cmp.Or(str(cls, "title"), str(rt.Object, "title")))
+		t.Title = strings.TrimSpace(cmp.Or(cls.Title, str(rt.Object, "title")))
 		p.origin["title"] = rat.at("title")
-		if str(cls, "title") != "" {
+		if cls.Title != "" {
 			p.origin["title"] = cat.at("title")
 		}
-		t.Description = strings.TrimSpace(cmp.Or(str(cls, "description"), str(rt.Object, "description")))
+		t.Description = strings.TrimSpace(cmp.Or(cls.Description, str(rt.Object, "description")))
 		p.origin["description"] = rat.at("description")
-		if str(cls, "description") != "" {
+		if cls.Description != "" {
 			p.origin["description"] = cat.at("description")
 		}
-		if id := str(cls, "toolId"); id != "" {
+		if id := cls.ToolID; id != "" {
 			t.ToolID, p.explicit = id, true
 			p.origin["toolId"] = cat.at("toolId")
 		} else {
@@ -331,17 +340,17 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 		// checked: hiding is how a catalog leaves out a broken upstream tool.
 		p.checkSchemas = t.Status != StatusHidden
 		if p.checkSchemas && t.Description == "" {
-			l.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
+			l.sink.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
 		}
 		if p.checkSchemas {
-			p.input, p.origin["inputSchema"] = l.recordedSchema(rat, rt.Object, "inputSchema", name, true)
-			p.output, p.origin["outputSchema"] = l.recordedSchema(rat, rt.Object, "outputSchema", name, false)
+			p.input, p.origin["inputSchema"] = recordedSchema(l.sink, rat, rt.Object, "inputSchema", name, true)
+			p.output, p.origin["outputSchema"] = recordedSchema(l.sink, rat, rt.Object, "outputSchema", name, false)
 		}
 		out = append(out, p)
 	}
-	for _, name := range sortedKeys(classify) {
+	for _, name := range sortedKeys(imp.Classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
+			l.sink.errorf(at.at("classify", name), "mcp-classify", "classify names %q, which %s does not record: %s", name, from, suggest.Instead(name, sortedKeys(seen), "known tools"))
 		}
 	}
 	return out
@@ -350,47 +359,23 @@ func (l *loader) importMCP(at ref, m map[string]any) []*pendingTool {
 // recordedSchema takes an MCP tool's input or output schema as recorded.
 // A schema without a type gets "type": "object" (MCP arguments and
 // structured results are always objects), with a warning.
-func (l *loader) recordedSchema(rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
+func recordedSchema(s sink, rat ref, obj map[string]any, field, name string, required bool) (any, ref) {
 	at := rat.at(field)
 	m, kind := recorded.Schema(obj, field)
 	switch kind {
 	case recorded.Absent:
 		if required {
-			l.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
+			s.report(Warning, rat, "mcp-schema", "MCP tool %q has no %s; published as {\"type\": \"object\"}", name, field)
 			return map[string]any{"type": "object"}, at
 		}
 		return nil, at
 	case recorded.NotObject:
-		l.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
+		s.errorf(at, "mcp-schema", "%s of MCP tool %q must be a JSON Schema object, got %s", field, name, schemas.KindOf(obj[field]))
 		return nil, at
 	case recorded.Untyped:
-		l.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
+		s.report(Warning, at, "mcp-schema", "%s of MCP tool %q has no type; published with \"type\": \"object\"", field, name)
 	}
 	return m, at
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func arr(m map[string]any, k string) []any {
-	a, _ := m[k].([]any)
-	return a
-}
-
-func strs(m map[string]any, k string) []string {
-	a, ok := m[k].([]any)
-	if !ok {
-		return nil
-	}
-	out := make([]string, 0, len(a))
-	for _, v := range a {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // sortedKeys returns the keys of m in order.

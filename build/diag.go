@@ -1,143 +1,27 @@
 package build
 
-import (
-	"cmp"
-	"encoding/json"
-	"fmt"
-	"io"
-	"slices"
-	"strings"
+import "github.com/signpost-dev/signpost/build/diag"
 
-	"github.com/signpost-dev/signpost/build/source"
-	"github.com/signpost-dev/signpost/internal/terminal"
+// The diagnostics of Load, as package diag defines them: every one leaves
+// the loader through a diag.Sink, redacted.
+type (
+	// Severity says whether a Diagnostic stops the build.
+	Severity = diag.Severity
+	// Diagnostic is one problem found in the declarations.
+	Diagnostic = diag.Diagnostic
+	// Diagnostics is a list of problems, in the order Sort gives them.
+	Diagnostics = diag.Diagnostics
 )
-
-// Severity says whether a Diagnostic stops the build.
-type Severity string
 
 // The severities a Diagnostic can have.
 const (
-	Error   Severity = "error"
-	Warning Severity = "warning"
+	Error   = diag.Error
+	Warning = diag.Warning
 )
-
-// Diagnostic is one problem found in the declarations.
-type Diagnostic struct {
-	source.Pos
-	Severity Severity `json:"severity"`
-	// Rule names the check that failed, for example "toolid-format".
-	Rule    string `json:"rule"`
-	Message string `json:"message"`
-}
-
-func (d Diagnostic) String() string {
-	if d.Severity == Warning {
-		return fmt.Sprintf("%s: warning: %s", d.Pos, d.Message)
-	}
-	return fmt.Sprintf("%s: %s", d.Pos, d.Message)
-}
-
-// Diagnostics is a list of problems, in the order Sort gives them.
-type Diagnostics []Diagnostic
-
-// HasErrors reports whether any diagnostic is an error.
-func (ds Diagnostics) HasErrors() bool {
-	return slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == Error })
-}
-
-// Errors counts the diagnostics of severity Error.
-func (ds Diagnostics) Errors() int {
-	n := 0
-	for _, d := range ds {
-		if d.Severity == Error {
-			n++
-		}
-	}
-	return n
-}
-
-// Sort orders diagnostics by file, line, column, rule and message, and drops
-// exact duplicates, so output is stable whatever order checks ran in.
-func (ds Diagnostics) Sort() Diagnostics {
-	slices.SortFunc(ds, func(a, b Diagnostic) int {
-		return cmp.Or(
-			strings.Compare(a.File, b.File),
-			cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Col, b.Col),
-			strings.Compare(a.Rule, b.Rule),
-			strings.Compare(a.Message, b.Message),
-		)
-	})
-	return slices.Compact(ds)
-}
 
 // Formats accepted by Diagnostics.Write.
 const (
-	FormatText   = "text"
-	FormatJSON   = "json"
-	FormatGitHub = "github"
+	FormatText   = diag.FormatText
+	FormatJSON   = diag.FormatJSON
+	FormatGitHub = diag.FormatGitHub
 )
-
-// Write prints the diagnostics in the given format: "text" (path:line:col:
-// message, one a line), "json" (one object) or "github" (workflow commands
-// that annotate a pull request).
-func (ds Diagnostics) Write(w io.Writer, format string) error {
-	switch format {
-	case FormatText, "":
-		for _, d := range ds {
-			// File names and quoted values come from the catalog: a
-			// terminal must show them, not act on them.
-			if _, err := fmt.Fprintln(w, terminal.Safe(d.String())); err != nil {
-				return err
-			}
-		}
-		return nil
-	case FormatJSON:
-		out := struct {
-			Valid       bool         `json:"valid"`
-			Errors      int          `json:"errors"`
-			Warnings    int          `json:"warnings"`
-			Diagnostics []Diagnostic `json:"diagnostics"`
-		}{!ds.HasErrors(), ds.Errors(), len(ds) - ds.Errors(), ds}
-		if out.Diagnostics == nil {
-			out.Diagnostics = []Diagnostic{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	case FormatGitHub:
-		for _, d := range ds {
-			var b strings.Builder
-			b.WriteString("::")
-			b.WriteString(string(d.Severity))
-			b.WriteString(" file=")
-			b.WriteString(escapeProperty(d.File))
-			if d.Line > 0 {
-				fmt.Fprintf(&b, ",line=%d", d.Line)
-			}
-			if d.Col > 0 {
-				fmt.Fprintf(&b, ",col=%d", d.Col)
-			}
-			b.WriteString(",title=signpost ")
-			b.WriteString(escapeProperty(d.Rule))
-			b.WriteString("::")
-			b.WriteString(escapeData(d.Message))
-			if _, err := fmt.Fprintln(w, b.String()); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return fmt.Errorf("unknown format %q: use text, json or github", format)
-}
-
-// escapeData and escapeProperty encode text for GitHub workflow commands,
-// which treat %, CR and LF (and, in properties, : and ,) as syntax.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}

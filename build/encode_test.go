@@ -38,11 +38,11 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		for _, m := range corpus.Tools(t, name) {
 			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
 				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
-				InputSchema: new(loader).encodeSchema(m["inputSchema"]), OutputSchema: new(loader).encodeSchema(m["annotations"])})
+				InputSchema: new(preparer).encodeSchema(m["inputSchema"]), OutputSchema: new(preparer).encodeSchema(m["annotations"])})
 		}
 	}
 	// Every member a catalogue entry may hold.
-	schema := new(loader).encodeSchema(map[string]any{"type": "object"})
+	schema := new(preparer).encodeSchema(map[string]any{"type": "object"})
 	for _, v := range []struct {
 		title    string
 		reserved Reserved

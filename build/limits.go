@@ -71,19 +71,18 @@ func cmpOr(v, def int64) int64 {
 
 // loadLimits reads the limits: member of signpost.yaml, already valid
 // against the config schema.
-func (l *loader) loadLimits(top ref, m map[string]any, c *Limits) {
-	limits, _ := m["limits"].(map[string]any)
+func loadLimits(s sink, top ref, limits limitsFile, c *Limits) {
 	for _, f := range []struct {
 		name string
+		v    any
 		dst  *int64
-	}{{"value", &c.Value}, {"document", &c.Document}, {"build", &c.Build}} {
-		v, ok := limits[f.name]
-		if !ok {
+	}{{"value", limits.Value, &c.Value}, {"document", limits.Document, &c.Document}, {"build", limits.Build, &c.Build}} {
+		if f.v == nil {
 			continue
 		}
-		n, err := size.Parse(v)
+		n, err := size.Parse(f.v)
 		if err != nil {
-			l.errorf(top.at("limits", f.name), "limits", "limits.%s: %v", f.name, err)
+			s.errorf(top.at("limits", f.name), "limits", "limits.%s: %v", f.name, err)
 			continue
 		}
 		*f.dst = n
@@ -100,107 +99,9 @@ func limitMessage(what, name string, limit int64, detail string) string {
 		what, name, ConfigFile, english.Bytes(limit), detail)
 }
 
-// checkSizes holds the tools to the catalog's limits, with the sizes
-// prepare measured: each tool to the value limit, each site's list to the
-// document limit, and all sites together to the build limit. It reports
-// whether the catalog is over the list or the build limit, too large for
-// anything else to be reported about its tools.
-func (l *loader) checkSizes(ps []*pendingTool, c *Config) bool {
-	lim := l.limits
-	sizes := make([]int64, len(ps))
-	// A schema file too large for the tools that use it is reported once,
-	// at its cause, for all of them.
-	type cause struct {
-		at    ref
-		tools []string
-	}
-	var causes []*cause
-	byPlace := map[ref]*cause{}
-	for i, p := range ps {
-		sizes[i] = p.size
-		if p.sizeOK {
-			continue
-		}
-		c := byPlace[p.sizeAt]
-		if c == nil {
-			c = &cause{at: p.sizeAt}
-			byPlace[p.sizeAt] = c
-			causes = append(causes, c)
-		}
-		c.tools = append(c.tools, p.tool.ToolID)
-	}
-	for _, c := range causes {
-		what := fmt.Sprintf("tool %q is", c.tools[0])
-		if len(c.tools) > 1 {
-			what = fmt.Sprintf("tool %q and %s are each", c.tools[0], english.Count(len(c.tools)-1, "other", "others"))
-		}
-		l.errorf(c.at, "limits", "%s", limitMessage(what, "value", lim.ValueLimit(), ""))
-	}
-	if len(causes) > 0 {
-		return false
-	}
-	sites := c.Tenants
-	if len(sites) == 0 {
-		sites = []string{""}
-	}
-	var total, worst int64
-	worstSite := ""
-	for _, tenant := range sites {
-		var list int64
-		for i, p := range ps {
-			if p.tool.Published() && p.tool.VisibleTo(tenant) {
-				list += sizes[i] + 1
-			}
-		}
-		total += 2 * list // each descriptor is a document and an entry of the list
-		if list > worst {
-			worst, worstSite = list, tenant
-		}
-	}
-	switch {
-	case worst > lim.DocumentLimit():
-		l.reportAggregate(ps, sizes, worstSite, "document", worst, lim.DocumentLimit())
-	case total > lim.BuildLimit():
-		l.reportAggregate(ps, sizes, "", "build", total, lim.BuildLimit())
-	default:
-		return false
-	}
-	return true
-}
-
-// reportAggregate reports a list or a build over its limit at the largest
-// tool that contributes to it, and says how many tools share its schema.
-func (l *loader) reportAggregate(ps []*pendingTool, sizes []int64, tenant, limit string, size, max int64) {
-	big := -1
-	for i, p := range ps {
-		if p.tool.Published() && p.tool.VisibleTo(tenant) && (big < 0 || sizes[i] > sizes[big]) {
-			big = i
-		}
-	}
-	what := "the /tools list"
-	if tenant != "" {
-		what += " of tenant " + tenant
-	}
-	if limit == "build" {
-		what = "the build"
-	}
-	p := ps[big]
-	largest := fmt.Sprintf("the largest of its tools, %q, is %s", p.tool.ToolID, english.Bytes(sizes[big]))
-	if in := p.from("inputSchema"); in.src != p.at.src && in.ptr == "" {
-		users := 0
-		for _, q := range ps {
-			if q.from("inputSchema").src == in.src {
-				users++
-			}
-		}
-		largest += fmt.Sprintf(", and %s use its input schema, %s", english.Count(users, "tool", "tools"), in.src.Rel)
-	}
-	l.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, english.Bytes(size)), limit, max, largest))
-}
-
 // toolSize estimates the size of the tool's descriptor. When it passes
 // limit, ok is false and at is where the value that carried it past is.
-func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool) {
+func (pr *preparer) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool) {
 	t := p.tool
 	n = 200 // the members' names and the safety fields
 	for _, f := range []struct{ name, value string }{{"toolId", t.ToolID}, {"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
@@ -217,7 +118,7 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 		}
 		// A schema with reserved arguments added is measured as declared,
 		// so that a file many tools share is still measured once.
-		s, ptr, ok := l.sizes.Measure(f.schema, limit-n)
+		s, ptr, ok := pr.sizes.Measure(f.schema, limit-n)
 		if n += s; !ok {
 			return n, p.from(f.name).at(source.SplitPointer(ptr)...), false
 		}
@@ -227,10 +128,10 @@ func (l *loader) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool
 
 // serverFits holds a server's declaration to the value limit, and reports
 // it when it passes.
-func (l *loader) serverFits(at ref, v any) bool {
-	limit := l.limits.ValueLimit()
-	if _, ptr, ok := l.sizes.Measure(v, limit); !ok {
-		l.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", limit, ""))
+func (pr *preparer) serverFits(at ref, v any) bool {
+	limit := pr.limits.ValueLimit()
+	if _, ptr, ok := pr.sizes.Measure(v, limit); !ok {
+		pr.sink.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", limit, ""))
 		return false
 	}
 	return true

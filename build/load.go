@@ -3,7 +3,6 @@ package build
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -17,12 +16,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
-	"github.com/signpost-dev/signpost/build/compact"
-	"github.com/signpost-dev/signpost/build/discovery"
-	"github.com/signpost-dev/signpost/build/secrets"
-	"github.com/signpost-dev/signpost/build/size"
+	"github.com/signpost-dev/signpost/build/diag"
 	"github.com/signpost-dev/signpost/build/source"
-	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -55,15 +50,11 @@ const partSize = 256 << 10
 // load is Load, with large files parsed in parts when split is set. whole
 // is set when they must be parsed whole: nothing else it returns is valid.
 func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diagnostics, whole bool) {
-	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, bad: map[*source.File][]string{}}
+	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, sink: sink{&diag.Sink{}}}
 	cat = l.load()
 	// A canceled load may leave parses running (see load): what they
 	// report from now on is dropped.
-	l.mu.Lock()
-	diags = l.diags
-	l.diags, l.closed = nil, true
-	l.mu.Unlock()
-	return cat, diags.Sort(), l.whole.Load()
+	return cat, l.sink.Close(), l.whole.Load()
 }
 
 // LoadConfig reads and checks the catalog's signpost.yaml alone, as Load
@@ -71,23 +62,23 @@ func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diag
 // bucket) while Load reads the declarations. Load reports the same
 // problems again.
 func LoadConfig(ctx context.Context, dir string) (*Config, Diagnostics) {
-	l := &loader{ctx: ctx, dir: dir, bad: map[*source.File][]string{}}
+	l := &loader{ctx: ctx, dir: dir, sink: sink{&diag.Sink{}}}
 	c := &Config{}
 	if !l.open() {
-		return c, l.diags
+		return c, l.sink.Close()
 	}
 	defer l.root.Close()
 	data, err := l.readFile(ConfigFile)
 	if err != nil {
-		l.fileError(l.display(ConfigFile), "read", "%v", err)
-		return c, l.diags
+		l.sink.File(l.display(ConfigFile), "read", "%v", err)
+		return c, l.sink.Close()
 	}
 	src, ps := source.ParseYAML(l.display(ConfigFile), ConfigFile, data)
-	l.problems(src, ps)
+	l.sink.Problems(src, ps)
 	if recoverable(ps) {
 		l.loadConfig(src, c)
 	}
-	return c, l.diags.Sort()
+	return c, l.sink.Close()
 }
 
 type loader struct {
@@ -98,20 +89,18 @@ type loader struct {
 	valid *schemas.Validator
 	// whole is set when a large file must be parsed whole after all.
 	whole atomic.Bool
-	// encoded counts twice the bytes of the published tools encoded so
-	// far, the least the sites will hold (see prepare).
-	encoded atomic.Int64
+
+	// sink is where every diagnostic goes, and what remembers the values
+	// that failed their schema.
+	sink sink
+
+	// prep prepares the files' tools for publishing, with the limits
+	// and the compact view of signpost.yaml (see step config).
+	prep *preparer
 
 	mu      sync.Mutex
-	diags   Diagnostics
-	closed  bool                      // Load has returned
-	sources map[string]*jsonFile      // JSON files by rel path, read once
-	limits  Limits                    // from signpost.yaml
-	compact *compact.Options          // the compact view's, when signpost.yaml turns it on
-	sizes   size.Meter                // sizes of schemas, measured once
-	scratch sync.Pool                 // of *[]byte, for encodeSchema
-	bad     map[*source.File][]string // pointers of the values that failed a schema
-	kept    []*source.File            // files whose values are kept for reports (see report)
+	sources map[string]*jsonFile // JSON files by rel path, read once
+	kept    []*source.File       // files whose values are kept for reports (see report)
 }
 
 // ref is a value in a source file: where a diagnostic about it points.
@@ -122,38 +111,18 @@ type ref struct {
 
 func (r ref) at(segs ...string) ref { return ref{r.src, source.JoinPointer(r.ptr, segs...)} }
 
-func (l *loader) report(sev Severity, at ref, rule, format string, args ...any) {
-	// A message may quote the value it is about: never a credential in it.
-	d := Diagnostic{Pos: at.src.Pos(at.ptr), Severity: sev, Rule: rule, Message: secrets.Redact(fmt.Sprintf(format, args...))}
-	l.mu.Lock()
-	// What a check finds in a value that failed its schema, the schema said.
-	if !l.closed && (rule == "schema" || !source.Covered(at.src.Value, l.bad[at.src], at.ptr)) {
-		l.diags = append(l.diags, d)
-	}
-	l.mu.Unlock()
+// sink is the sink of a load, with a ref where a diag.Sink takes a file
+// and a pointer.
+type sink struct{ *diag.Sink }
+
+// report reports a problem with the value at: what a check finds in a
+// value that failed its schema, the schema said (see diag.Sink.At).
+func (s sink) report(sev Severity, at ref, rule, format string, args ...any) {
+	s.At(sev, at.src, at.ptr, rule, format, args...)
 }
 
-func (l *loader) errorf(at ref, rule, format string, args ...any) {
-	l.report(Error, at, rule, format, args...)
-}
-
-// fileError reports a problem with a file or folder as a whole.
-func (l *loader) fileError(file, rule, format string, args ...any) {
-	l.mu.Lock()
-	l.diags = append(l.diags, Diagnostic{Pos: source.Pos{File: file}, Severity: Error, Rule: rule, Message: fmt.Sprintf(format, args...)})
-	l.mu.Unlock()
-}
-
-func (l *loader) problems(src *source.File, ps []source.Problem) {
-	for _, p := range ps {
-		d := Diagnostic{Pos: source.Pos{File: src.Path, Line: p.Line, Col: p.Col}, Severity: Error, Rule: p.Rule, Message: p.Msg}
-		if p.Line == 0 {
-			d.Pos = src.Pos(p.Pointer)
-		}
-		l.mu.Lock()
-		l.diags = append(l.diags, d)
-		l.mu.Unlock()
-	}
+func (s sink) errorf(at ref, rule, format string, args ...any) {
+	s.report(Error, at, rule, format, args...)
 }
 
 func (l *loader) display(rel string) string {
@@ -177,7 +146,7 @@ func (l *loader) open() bool {
 func (l *loader) openRoot() bool {
 	root, err := os.OpenRoot(l.dir)
 	if err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", catalogfile.Cause(err))
+		l.sink.File(filepath.ToSlash(l.dir), "catalog-folder", "cannot open the catalog folder: %v", catalogfile.Cause(err))
 		return false
 	}
 	l.root = root
@@ -189,10 +158,62 @@ func (l *loader) openRoot() bool {
 func (l *loader) compileSchemas() bool {
 	var err error
 	if l.valid, err = schemas.NewValidator(); err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "internal", "load embedded schemas: %v", err)
+		l.sink.File(filepath.ToSlash(l.dir), "internal", "load embedded schemas: %v", err)
 		return false
 	}
 	return true
+}
+
+// loadStep is one step of Load: it reads and settles what the steps
+// before it left in the loadState, and reports to the loader's sink. It
+// returns false when the load cannot go on (what stops it is reported).
+type loadStep struct {
+	name string
+	run  func(*loadState) bool
+}
+
+// loadState is what Load's steps hand on to one another.
+type loadState struct {
+	files     []string // the declaration files, sorted, signpost.yaml apart
+	hasConfig bool     // whether the folder has a signpost.yaml
+	// reading waits for the reads that step "read" started; nil once
+	// waited for.
+	reading func() ([]fileTask, error)
+	decls   []declared    // what each declaration file declares, in order
+	whole   *wholeCatalog // the declarations together, as the passes settle them
+	cat     *Catalog
+}
+
+// steps are the steps of Load, in the order they run, once the catalog
+// folder is open.
+func (l *loader) steps() []loadStep {
+	return []loadStep{
+		// The declaration files, listed: .yaml and .yml files outside
+		// folders whose names start with ".".
+		{"list", l.list},
+		// Each declaration file read, and a large one cut into parts,
+		// several at once, while the two steps after this one run:
+		// neither needs the files.
+		{"read", l.read},
+		// The embedded schemas, which the checks of every file use,
+		// compiled.
+		{"schemas", func(*loadState) bool { return l.compileSchemas() }},
+		// signpost.yaml parsed, held to its schema, decoded into Config
+		// and checked: first, for the files are prepared for publishing
+		// with its limits and its compact view as they are declared.
+		{"config", l.config},
+		// Each file, or part of a large one, on its own, several at once:
+		// parsed, held to its schema, decoded into typed declarations,
+		// its imports read, and its tools prepared for publishing (see
+		// declareFile and declarePart).
+		{"declare", l.declareAll},
+		// The rules that concern the files together, one pass after the
+		// other on one goroutine (see catalogPasses).
+		{"catalog", l.checkCatalog},
+		// The catalog made of what the passes settled, and the values
+		// kept for reports let go.
+		{"assemble", l.assemble},
+	}
 }
 
 func (l *loader) load() *Catalog {
@@ -200,68 +221,104 @@ func (l *loader) load() *Catalog {
 		return nil
 	}
 	defer l.root.Close()
+	st := &loadState{cat: &Catalog{}}
+	// A step that fails while the files are read waits for the reads.
+	defer st.wait()
+	for _, step := range l.steps() {
+		if !step.run(st) {
+			return nil
+		}
+	}
+	return st.cat
+}
 
+// wait waits for the reads that step "read" started, if it has not yet.
+func (st *loadState) wait() ([]fileTask, error) {
+	if st.reading == nil {
+		return nil, nil
+	}
+	r := st.reading
+	st.reading = nil
+	return r()
+}
+
+// list lists the declaration files (see findFiles).
+func (l *loader) list(st *loadState) bool {
 	files, err := l.findFiles()
 	if err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
-		return nil
+		l.sink.File(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
+		return false
 	}
-	config := slices.Index(files, ConfigFile)
-	if config >= 0 {
-		files = slices.Delete(files, config, config+1)
+	if i := slices.Index(files, ConfigFile); i >= 0 {
+		files, st.hasConfig = slices.Delete(files, i, i+1), true
 	}
-	// The declaration files are read, and the large ones cut into parts,
-	// while the schemas are compiled and signpost.yaml is read: neither
-	// needs the other.
-	read := l.startReading(files)
-	if !l.compileSchemas() {
-		read()
-		return nil
+	st.files = files
+	return true
+}
+
+// read starts reading the declaration files (see startReading).
+func (l *loader) read(st *loadState) bool {
+	st.reading = l.startReading(st.files)
+	return true
+}
+
+// config loads signpost.yaml into the catalog's Config, and takes its
+// limits and compact view for the files' tools.
+func (l *loader) config(st *loadState) bool {
+	c := &st.cat.Config
+	l.prep = &preparer{sink: l.sink, valid: l.valid}
+	if !st.hasConfig {
+		l.sink.File(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
+		return true
 	}
-	cat := &Catalog{}
-	// signpost.yaml first: the declarations are prepared for publishing as
-	// they are read, which takes its limits and its compact view.
-	if config >= 0 {
-		if src := l.parseFile(ConfigFile, nil); src != nil {
-			l.loadConfig(src, &cat.Config)
-			l.limits = cat.Config.Limits
-			if cat.Config.CompactView {
-				o := cat.Config.compactOptions()
-				l.compact = &o
-			}
-			src.Unload(nil)
+	if src := l.parseFile(ConfigFile, nil); src != nil {
+		l.loadConfig(src, c)
+		l.prep.limits = c.Limits
+		if c.CompactView {
+			o := c.compactOptions()
+			l.prep.compact = &o
 		}
-	} else {
-		l.fileError(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
+		src.Unload(nil)
 	}
-	tasks, err := read()
+	return true
+}
+
+// declareAll declares every file, once it is read (see declare).
+func (l *loader) declareAll(st *loadState) bool {
+	tasks, err := st.wait()
 	if err != nil {
-		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
-		return nil
+		l.sink.File(filepath.ToSlash(l.dir), "canceled", "%v", err)
+		return false
 	}
 	decls, ok := l.declare(tasks)
-	if !ok {
-		return nil
+	st.decls = decls
+	return ok
+}
+
+// checkCatalog runs the passes across files (see catalogPasses).
+func (l *loader) checkCatalog(st *loadState) bool {
+	whole := &wholeCatalog{config: &st.cat.Config}
+	for _, d := range st.decls {
+		whole.tools = append(whole.tools, d.all()...)
+		whole.servers = append(whole.servers, d.servers...)
 	}
-	var pending []*pendingTool
-	var servers []pendingServer
-	for _, d := range decls {
-		pending = append(pending, d.all()...)
-		servers = append(servers, d.servers...)
+	st.decls, st.whole = nil, whole
+	for _, pass := range catalogPasses() {
+		pass.run(l.sink, whole)
 	}
-	tenants := map[string]bool{}
-	for _, t := range cat.Config.Tenants {
-		tenants[t] = true
-	}
-	l.assignToolIDs(pending)
-	l.checkTools(pending, tenants, &cat.Config)
-	l.checkServers(cat.Config.Publisher, servers, pending)
-	for _, p := range pending {
+	return true
+}
+
+// assemble makes the catalog of what the passes settled: its tools sorted
+// by toolId, its servers by name. The values kept for reports are let go.
+func (l *loader) assemble(st *loadState) bool {
+	cat, whole := st.cat, st.whole
+	for _, p := range whole.tools {
 		p.tool.decl = p.at
 		cat.Tools = append(cat.Tools, p.tool)
 	}
 	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
-	for _, s := range servers {
+	for _, s := range whole.servers {
 		cat.Servers = append(cat.Servers, s.server)
 	}
 	slices.SortStableFunc(cat.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
@@ -276,7 +333,7 @@ func (l *loader) load() *Catalog {
 	for _, src := range l.kept {
 		l.unload(src)
 	}
-	return cat
+	return true
 }
 
 // declared is what a declaration file, or a part of one, declares: the
@@ -404,7 +461,7 @@ func (l *loader) declare(tasks []fileTask) (_ []declared, ok bool) {
 	case l.whole.Load():
 		return nil, false
 	case err != nil:
-		l.fileError(filepath.ToSlash(l.dir), "canceled", "%v", err)
+		l.sink.File(filepath.ToSlash(l.dir), "canceled", "%v", err)
 		return nil, false
 	}
 	var byFile []declared
@@ -429,20 +486,23 @@ func (l *loader) parseFile(rel string, data []byte) *source.File {
 	if data == nil {
 		var err error
 		if data, err = l.readFile(rel); err != nil {
-			l.fileError(l.display(rel), "read", "%v", err)
+			l.sink.File(l.display(rel), "read", "%v", err)
 			return nil
 		}
 	}
 	src, ps := source.ParseYAML(l.display(rel), rel, data)
-	l.problems(src, ps)
+	l.sink.Problems(src, ps)
 	if !recoverable(ps) {
 		return nil
 	}
 	return src
 }
 
-// declareFile parses a declaration file whole (reading it unless data
-// holds it), declares what it declares and prepares its tools.
+// declareFile runs the passes of one declaration file, parsed whole
+// (read unless data holds it), in order: parse (parseFile); schema,
+// decode, declare and imports (loadDeclarations); prepare
+// (preparer.prepare). The file's values are let go then, unless they
+// failed a schema rule: the reports need them until the end (see kept).
 func (l *loader) declareFile(rel string, data []byte) declared {
 	src := l.parseFile(rel, data)
 	if src == nil {
@@ -453,16 +513,14 @@ func (l *loader) declareFile(rel string, data []byte) declared {
 		return declared{}
 	}
 	d := l.loadDeclarations(src, src.Value, source.Part{})
-	l.prepare(d.all())
-	l.mu.Lock()
-	failed := len(l.bad[src]) > 0
-	if failed {
-		l.kept = append(l.kept, src)
-	}
-	l.mu.Unlock()
-	if !failed {
+	l.prep.prepare(d.all())
+	if !l.sink.Failed(src) {
 		l.unload(src)
+		return d
 	}
+	l.mu.Lock()
+	l.kept = append(l.kept, src)
+	l.mu.Unlock()
 	return d
 }
 
@@ -476,13 +534,10 @@ func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic
 		return d, false
 	}
 	d = l.loadDeclarations(src, v, part)
-	l.mu.Lock()
-	failed := len(l.bad[src]) > 0
-	l.mu.Unlock()
-	if failed {
+	if l.sink.Failed(src) {
 		return d, false
 	}
-	l.prepare(d.all())
+	l.prep.prepare(d.all())
 	return d, true
 }
 
@@ -491,53 +546,6 @@ func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic
 func (l *loader) unload(src *source.File) {
 	dir, rel := l.dir, src.Rel
 	src.Unload(func() ([]byte, error) { return catalogfile.Reread(dir, rel) })
-}
-
-// pendingServer is a declared server and where it is declared.
-type pendingServer struct {
-	server *Server
-	at     ref
-}
-
-// checkServers applies the rules that concern servers together (unique
-// names, card paths and AI catalog identifiers) and warns about tools that name a server the
-// catalog does not declare.
-func (l *loader) checkServers(publisher string, servers []pendingServer, tools []*pendingTool) {
-	list := make([]*Server, len(servers))
-	declared := map[string]bool{}
-	for i, s := range servers {
-		list[i] = s.server
-		declared[s.server.Name] = true
-	}
-	for i, ps := range discovery.Check(publisher, list) {
-		for _, p := range ps {
-			l.errorf(servers[i].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
-		}
-	}
-	if len(servers) == 0 {
-		return
-	}
-	// One warning per undeclared server, however many tools name it, at
-	// the first of them.
-	var order []string
-	at := map[string]ref{}
-	ids := map[string][]string{}
-	for _, p := range tools {
-		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != StatusHidden {
-			if _, seen := ids[t.Server]; !seen {
-				order = append(order, t.Server)
-				at[t.Server] = p.from("server")
-			}
-			ids[t.Server] = append(ids[t.Server], t.ToolID)
-		}
-	}
-	for _, name := range order {
-		who := "tool " + ids[name][0] + " names"
-		if n := len(ids[name]); n > 1 {
-			who = fmt.Sprintf("%d tools (%s) name", n, english.Some(ids[name], 3))
-		}
-		l.report(Warning, at[name], "server-unknown", "%s server %s, which no declaration in the catalog describes: declare it under servers: so that clients can find its card", who, name)
-	}
 }
 
 // recoverable reports whether a file with these problems can still be
@@ -624,10 +632,7 @@ func (l *loader) validateExcept(name string, at ref, v any, other func(ptr strin
 			continue
 		}
 		xat := at.at(source.SplitPointer(x.Pointer)...)
-		l.mu.Lock()
-		l.bad[xat.src] = append(l.bad[xat.src], xat.ptr)
-		l.mu.Unlock()
-		l.errorf(xat, "schema", "%s", x.Message)
+		l.sink.SchemaError(xat.src, xat.ptr, x.Message)
 		bad = append(bad, x.Pointer)
 	}
 	return bad

@@ -35,12 +35,12 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 		msg = fmt.Sprintf("file %q is not an OpenAPI document: name a .json, .yaml or .yml file", name)
 	}
 	if msg != "" {
-		l.errorf(at, "file", "%s", msg)
+		l.sink.errorf(at, "file", "%s", msg)
 		return nil, nil
 	}
 	data, err := l.readFile(rel)
 	if err != nil {
-		l.errorf(at, "file", "cannot read %s: %v", name, err)
+		l.sink.errorf(at, "file", "cannot read %s: %v", name, err)
 		return nil, nil
 	}
 	var src *source.File
@@ -51,12 +51,12 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 		src, ps = source.ParseYAML(l.display(rel), rel, data)
 	}
 	if len(ps) > 0 {
-		l.problems(src, ps)
+		l.sink.Problems(src, ps)
 		return nil, nil
 	}
 	doc, err := openapi.Read(l.ctx, src.Value)
 	if err != nil {
-		l.errorf(ref{src: src}, "openapi-document", "%v", err)
+		l.sink.errorf(ref{src: src}, "openapi-document", "%v", err)
 		return nil, nil
 	}
 	return src, doc
@@ -66,16 +66,12 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 // an mcp: import turns recorded tools: classified by the declaration, never
 // by the document. An operation that cannot be a tool is a warning, unless
 // classify hides it.
-func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
-	src, doc := l.readOpenAPI(at.at("from"), str(m, "from"))
+func (l *loader) importOpenAPI(at ref, imp *importDecl) []*pendingTool {
+	src, doc := l.readOpenAPI(at.at("from"), imp.From)
 	if doc == nil {
 		return nil
 	}
-	prefix := str(m, "toolIdPrefix")
-	tenants := strs(m, "tenants")
-	readGet, _ := m["readGet"].(bool)
-	defaults, _ := m["default"].(map[string]any)
-	classify, _ := m["classify"].(map[string]any)
+	prefix, tenants, readGet, defaults := imp.ToolIDPrefix, imp.Tenants, imp.ReadGet, imp.Default
 
 	seen := map[string]ref{}
 	var out []*pendingTool
@@ -85,20 +81,20 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 		}
 		oat := ref{src: src, ptr: op.Pointer}
 		if first, dup := seen[op.Name]; dup {
-			l.errorf(oat, "openapi-operation", "operation %q is defined twice (first at %s)", op.Name, first.src.Pos(first.ptr))
+			l.sink.errorf(oat, "openapi-operation", "operation %q is defined twice (first at %s)", op.Name, first.src.Pos(first.ptr))
 			continue
 		}
 		seen[op.Name] = oat
-		cls, classified := classify[op.Name].(map[string]any)
+		cls, classified := imp.Classify[op.Name]
 		cat := at.at("classify", op.Name)
-		status := cmp.Or(str(cls, "status"), str(defaults, "status"), StatusActive)
-		if op.LeftOut != "" || op.Tool.Description == "" && str(cls, "description") == "" {
+		status := cmp.Or(cls.Status, defaults.Status, StatusActive)
+		if op.LeftOut != "" || op.Tool.Description == "" && cls.Description == "" {
 			if status != StatusHidden {
 				reason := op.LeftOut
 				if reason == "" {
 					reason = fmt.Sprintf("it has no summary or description: add one under classify.%s.description", op.Name)
 				}
-				l.report(Warning, oat, "openapi-operation", "operation %q is not published: %s; hide it with status: hidden under classify.%s to silence this", op.Name, reason, op.Name)
+				l.sink.report(Warning, oat, "openapi-operation", "operation %q is not published: %s; hide it with status: hidden under classify.%s to silence this", op.Name, reason, op.Name)
 			}
 			continue
 		}
@@ -112,31 +108,31 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 			p.origin["safetyTier"] = at.at("readGet")
 		}
 		if classified {
-			if v := str(cls, "safetyTier"); v != "" {
+			if v := cls.SafetyTier; v != "" {
 				t.SafetyTier, p.origin["safetyTier"] = v, cat.at("safetyTier")
 				if v == spec.TierWrite {
 					replay = ""
 				}
 			}
 		}
-		t.ReplayPolicy = cmp.Or(str(cls, "replayPolicy"), replay, str(defaults, "replayPolicy"), spec.ReplayUnsafe)
-		t.Egress = cmp.Or(str(cls, "egress"), str(defaults, "egress"), spec.EgressInternet)
+		t.ReplayPolicy = cmp.Or(cls.ReplayPolicy, replay, defaults.ReplayPolicy, spec.ReplayUnsafe)
+		t.Egress = cmp.Or(cls.Egress, defaults.Egress, spec.EgressInternet)
 		t.Status = status
-		if v := strs(cls, "tenants"); v != nil {
+		if v := cls.Tenants; v != nil {
 			t.Tenants = v
 			p.origin["tenants"] = cat.at("tenants")
 		} else if tenants != nil {
 			p.origin["tenants"] = at.at("tenants")
 		}
 		t.Title, p.origin["title"] = ot.Title, oat.at("summary")
-		if v := strings.TrimSpace(str(cls, "title")); v != "" {
+		if v := strings.TrimSpace(cls.Title); v != "" {
 			t.Title, p.origin["title"] = v, cat.at("title")
 		}
 		t.Description, p.origin["description"] = ot.Description, oat.at("description")
-		if v := strings.TrimSpace(str(cls, "description")); v != "" {
+		if v := strings.TrimSpace(cls.Description); v != "" {
 			t.Description, p.origin["description"] = v, cat.at("description")
 		}
-		if id := str(cls, "toolId"); id != "" {
+		if id := cls.ToolID; id != "" {
 			t.ToolID, p.explicit = id, true
 			p.origin["toolId"] = cat.at("toolId")
 		} else {
@@ -152,9 +148,9 @@ func (l *loader) importOpenAPI(at ref, m map[string]any) []*pendingTool {
 		}
 		out = append(out, p)
 	}
-	for _, name := range sortedKeys(classify) {
+	for _, name := range sortedKeys(imp.Classify) {
 		if _, ok := seen[name]; !ok {
-			l.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one; %s", name, str(m, "from"), suggest.Instead(name, sortedKeys(seen), "operations"))
+			l.sink.errorf(at.at("classify", name), "openapi-classify", "classify names %q, which %s does not hold: name an operation by its operationId, or METHOD /path without one; %s", name, imp.From, suggest.Instead(name, sortedKeys(seen), "operations"))
 		}
 	}
 	return out

@@ -12,19 +12,19 @@ import (
 
 // decodeTarget reads a schema-valid publish target and applies the rules
 // the schema leaves to code.
-func decodeTarget(m map[string]any, tenants []string) (Target, string) {
+func decodeTarget(f targetFile, tenants []string) (Target, string) {
 	var t Target
-	_, t.GitHubPages = m["githubPages"]
-	if c, ok := m["cloudflare"].(map[string]any); ok {
-		t.Cloudflare = &CloudflareTarget{Name: str(c, "name")}
+	t.GitHubPages = f.GitHubPages != nil
+	if f.Cloudflare != nil {
+		t.Cloudflare = &CloudflareTarget{Name: f.Cloudflare.Name}
 	}
-	_, t.Netlify = m["netlify"]
-	if s3, ok := m["s3"].(map[string]any); ok {
-		t.S3 = &S3Target{Bucket: str(s3, "bucket"), Region: str(s3, "region"), Prefix: str(s3, "prefix"), Endpoint: str(s3, "endpoint")}
+	t.Netlify = f.Netlify != nil
+	if s3 := f.S3; s3 != nil {
+		t.S3 = &S3Target{Bucket: s3.Bucket, Region: s3.Region, Prefix: s3.Prefix, Endpoint: s3.Endpoint}
 	}
-	if cf, ok := m["cloudfront"].(map[string]any); ok {
+	if f.CloudFront != nil {
 		var msg string
-		t.CloudFront, msg = decodeCloudFront(cf, tenants)
+		t.CloudFront, msg = decodeCloudFront(f.CloudFront, tenants)
 		if msg != "" {
 			return t, msg
 		}
@@ -73,19 +73,17 @@ func prefixProblem(prefix string) string {
 
 // decodeCloudFront reads a schema-valid cloudfront section: one
 // distribution for a catalog without tenants, one per tenant otherwise.
-func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, string) {
+func decodeCloudFront(cf *cloudFrontFile, tenants []string) (*CloudFrontTarget, string) {
 	t := &CloudFrontTarget{Distributions: map[string]Distribution{}}
-	per, hasTenants := cf["tenants"].(map[string]any)
-	_, hasID := cf["distributionId"]
-	_, hasFunction := cf["functionName"]
-	_, hasStore := cf["keyValueStoreArn"]
+	per, hasTenants := cf.Tenants, cf.Tenants != nil
+	hasID, hasFunction, hasStore := cf.DistributionID != nil, cf.FunctionName != nil, cf.KeyValueStoreARN != nil
 	switch {
 	case len(tenants) == 0 && hasTenants:
 		return t, "cloudfront lists tenants, but the catalog declares none: name the one distribution with distributionId"
 	case len(tenants) == 0 && !hasID:
 		return t, "cloudfront needs the distributionId of the distribution in front of the bucket"
 	case len(tenants) == 0:
-		d := decodeDistribution(cf)
+		d := cf.distribution()
 		t.Distributions[""] = d
 		return t, storeProblem(d, "cloudfront")
 	case hasID || hasFunction || hasStore:
@@ -93,12 +91,12 @@ func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, s
 	}
 	var missing []string
 	for _, id := range tenants {
-		d, ok := per[id].(map[string]any)
+		d, ok := per[id]
 		if !ok {
 			missing = append(missing, id)
 			continue
 		}
-		t.Distributions[id] = decodeDistribution(d)
+		t.Distributions[id] = Distribution{ID: d.DistributionID, FunctionName: d.FunctionName, KeyValueStoreARN: d.KeyValueStoreARN}
 	}
 	if len(missing) > 0 {
 		return t, "cloudfront.tenants has no distribution for " + english.Some(missing, 5) + ": every tenant's site needs its own"
@@ -123,11 +121,6 @@ func decodeCloudFront(cf map[string]any, tenants []string) (*CloudFrontTarget, s
 		}
 	}
 	return t, ""
-}
-
-// decodeDistribution reads a schema-valid distribution.
-func decodeDistribution(d map[string]any) Distribution {
-	return Distribution{ID: str(d, "distributionId"), FunctionName: str(d, "functionName"), KeyValueStoreARN: str(d, "keyValueStoreArn")}
 }
 
 // storeProblem explains why the distribution d, at the path at of the

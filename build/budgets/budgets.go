@@ -9,7 +9,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/source"
@@ -169,28 +168,4 @@ func offenders(tools []Tool, idx []int, cost func(Tool) int) []Offender {
 		out = append(out, o)
 	}
 	return out
-}
-
-// FromConfig reads toolCatalog.budgets of signpost.yaml (decoded, numbers
-// as json.Number), already valid against the config schema.
-func FromConfig(m map[string]any) Budgets {
-	sec, _ := m["toolCatalog"].(map[string]any)
-	bm, _ := sec["budgets"].(map[string]any)
-	var b Budgets
-	for _, f := range []struct {
-		name string
-		dst  *int
-	}{{StandardList, &b.StandardList}, {CompactList, &b.CompactList}, {ToolBudget, &b.Tool}} {
-		switch v := bm[f.name].(type) {
-		case fmt.Stringer: // json.Number
-			*f.dst, _ = strconv.Atoi(v.String())
-		case int:
-			*f.dst = v
-		case int64:
-			*f.dst = int(v)
-		case float64:
-			*f.dst = int(v)
-		}
-	}
-	return b
 }

@@ -1,0 +1,161 @@
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/signpost-dev/signpost/build/budgets"
+)
+
+// configFile is signpost.yaml as its schema (schemas/config.schema.json)
+// describes it: what the checks of the settings read, once decodeConfig
+// has decoded the file's value into it. A value of the wrong type is left
+// at its zero (the schema reports it), and a field a check must tell
+// absent from empty is a pointer.
+type configFile struct {
+	Site struct {
+		Origin      *string `json:"origin"`
+		Publisher   string  `json:"publisher"`
+		DisplayName string  `json:"displayName"`
+	} `json:"site"`
+	ToolCatalog struct {
+		CompactView         *bool       `json:"compactView"`
+		CompactDescriptions *bool       `json:"compactDescriptions"`
+		Budgets             budgetsFile `json:"budgets"`
+		APIVersion          string      `json:"apiVersion"`
+	} `json:"toolCatalog"`
+	Discovery struct {
+		MCPCatalog *bool `json:"mcpCatalog"`
+		AICatalog  *bool `json:"aiCatalog"`
+	} `json:"discovery"`
+	Tenants []tenantFile          `json:"tenants"`
+	Limits  limitsFile            `json:"limits"`
+	Targets map[string]targetFile `json:"targets"`
+}
+
+// budgetsFile is toolCatalog.budgets.
+type budgetsFile struct {
+	StandardList json.Number `json:"standardList"`
+	CompactList  json.Number `json:"compactList"`
+	Tool         json.Number `json:"tool"`
+}
+
+// budgets are the token budgets; one not an integer is left unset.
+func (b budgetsFile) budgets() budgets.Budgets {
+	n := func(v json.Number) int {
+		i, _ := strconv.Atoi(v.String())
+		return i
+	}
+	return budgets.Budgets{StandardList: n(b.StandardList), CompactList: n(b.CompactList), Tool: n(b.Tool)}
+}
+
+// limitsFile is limits:, each a size as written (a json.Number or a
+// string; see size.Parse), nil when absent.
+type limitsFile struct {
+	Value    any `json:"value"`
+	Document any `json:"document"`
+	Build    any `json:"build"`
+}
+
+// tenantFile is an item of tenants: a tenant id, or a tenant with
+// settings of its own.
+type tenantFile struct {
+	// IsObject is set for a tenant with settings; ID is also set for a
+	// tenant written as its id.
+	IsObject bool `json:"-"`
+	tenantObject
+}
+
+// tenantObject is a tenant with settings of its own.
+type tenantObject struct {
+	ID              string  `json:"id"`
+	Origin          *string `json:"origin"`
+	Gate            string  `json:"gate"`
+	PublicDiscovery bool    `json:"publicDiscovery"`
+}
+
+func (t *tenantFile) UnmarshalJSON(b []byte) error {
+	*t = tenantFile{}
+	switch {
+	case bytes.HasPrefix(b, []byte(`"`)):
+		return json.Unmarshal(b, &t.ID)
+	case bytes.HasPrefix(b, []byte("{")):
+		t.IsObject = true
+		return decodeLoose(b, &t.tenantObject)
+	}
+	return nil
+}
+
+// targetFile is a publish target; a host is declared when its member is
+// there.
+type targetFile struct {
+	S3 *struct {
+		Bucket   string `json:"bucket"`
+		Region   string `json:"region"`
+		Prefix   string `json:"prefix"`
+		Endpoint string `json:"endpoint"`
+	} `json:"s3"`
+	CloudFront  *cloudFrontFile `json:"cloudfront"`
+	GitHubPages *struct{}       `json:"githubPages"`
+	Cloudflare  *struct {
+		Name string `json:"name"`
+	} `json:"cloudflare"`
+	Netlify *struct{} `json:"netlify"`
+}
+
+// cloudFrontFile is a target's cloudfront: one distribution, or one per
+// tenant.
+type cloudFrontFile struct {
+	DistributionID   *string                     `json:"distributionId"`
+	FunctionName     *string                     `json:"functionName"`
+	KeyValueStoreARN *string                     `json:"keyValueStoreArn"`
+	Tenants          map[string]distributionFile `json:"tenants"`
+}
+
+// distribution is the one distribution of a catalog without tenants.
+func (c *cloudFrontFile) distribution() Distribution {
+	deref := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	return Distribution{ID: deref(c.DistributionID), FunctionName: deref(c.FunctionName), KeyValueStoreARN: deref(c.KeyValueStoreARN)}
+}
+
+// distributionFile is a tenant's distribution.
+type distributionFile struct {
+	DistributionID   string `json:"distributionId"`
+	FunctionName     string `json:"functionName"`
+	KeyValueStoreARN string `json:"keyValueStoreArn"`
+}
+
+// decodeConfig decodes the value of signpost.yaml, numbers as json.Number;
+// ok is false when it is not an object. It decodes what it can: a member
+// of the wrong type stays at its zero, for the schema has reported it. A
+// value source decoded always encodes and decodes again: an error is
+// signpost's own.
+func decodeConfig(v any) (f configFile, ok bool, err error) {
+	if _, ok := v.(map[string]any); !ok {
+		return f, false, nil
+	}
+	data, err := json.Marshal(v)
+	if err == nil {
+		err = decodeLoose(data, &f)
+	}
+	return f, err == nil, err
+}
+
+// decodeLoose decodes data into v, numbers as json.Number, leaving a
+// member whose value has the wrong type at its zero.
+func decodeLoose(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var typeErr *json.UnmarshalTypeError
+	if err := dec.Decode(v); err != nil && !errors.As(err, &typeErr) {
+		return err
+	}
+	return nil
+}

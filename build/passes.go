@@ -1,0 +1,276 @@
+package build
+
+import (
+	"fmt"
+
+	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/internal/english"
+)
+
+// wholeCatalog is what the passes across files read and settle: the
+// catalog's settings, and every tool and server its files declare, in the
+// files' order.
+type wholeCatalog struct {
+	config  *Config
+	tools   []*pendingTool
+	servers []pendingServer
+	// tooLarge is set when the catalog is over its list or build limit:
+	// nothing more is reported about its tools.
+	tooLarge bool
+}
+
+// catalogPass is one pass across files: it reads the catalog, settles
+// what it is about in it, and reports to the sink.
+type catalogPass struct {
+	name string
+	run  func(sink, *wholeCatalog)
+}
+
+// catalogPasses are the rules that concern the files together, run once
+// every file is declared and prepared (see loader.declare), one after the
+// other on one goroutine, in this order: each may read what the passes
+// before it settled.
+func catalogPasses() []catalogPass {
+	return []catalogPass{
+		// The toolIds of the tools an import declares, derived from their
+		// names; declared toolIds are kept. Every later pass names a tool
+		// by its toolId.
+		{"ids", assignToolIDs},
+		// Each toolId well formed, free of credentials, and unique.
+		{"toolids", checkToolIDs},
+		// safetyTier exec for host extensions only; tenants the catalog
+		// declares.
+		{"tools", checkToolRules},
+		// Every tool's group named and keyed.
+		{"groups", func(_ sink, c *wholeCatalog) { assignGroupKeys(c.tools) }},
+		// Each tool, each site's list and the whole build within limits.
+		{"limits", checkSizes},
+		// What prepare found in each tool (checkPublished), unless the
+		// catalog is too large for it to matter.
+		{"published", reportPublished},
+		// Server names, card paths and identifiers unique; the servers
+		// tools name declared.
+		{"servers", checkServers},
+	}
+}
+
+// assignToolIDs gives derived toolIds to the tools of imports; declared
+// ones keep theirs.
+func assignToolIDs(_ sink, c *wholeCatalog) {
+	ps := c.tools
+	explicit := map[string]bool{}
+	var claims []toolid.Claim
+	var derived []*pendingTool
+	for _, p := range ps {
+		if p.explicit {
+			explicit[p.tool.ToolID] = true
+		} else {
+			claims = append(claims, p.claim)
+			derived = append(derived, p)
+		}
+	}
+	for i, id := range toolid.Derive(claims, explicit) {
+		derived[i].tool.ToolID = id
+	}
+}
+
+// checkToolIDs holds each toolId to its format, and to being unique and
+// free of credentials.
+func checkToolIDs(s sink, c *wholeCatalog) {
+	first := map[string]*pendingTool{}
+	for _, p := range c.tools {
+		t := p.tool
+		if found := secrets.Find(t.ToolID); len(found) > 0 {
+			// Not the format's message, whose example would spell it out.
+			s.errorf(p.from("toolId"), "credential", "toolId %s: remove it; published documents are public", found[0].Reason)
+		} else if msg := toolid.Check(t.ToolID); msg != "" {
+			s.errorf(p.from("toolId"), "toolid-format", "%s", msg)
+		} else if q, dup := first[t.ToolID]; dup {
+			s.errorf(p.from("toolId"), "toolid-unique", "toolId %q is already used by the tool at %s: toolIds must be unique", t.ToolID, q.at.src.Pos(q.at.ptr))
+		} else {
+			first[t.ToolID] = p
+		}
+	}
+}
+
+// checkToolRules applies the rules of each tool that need the catalog's
+// settings: safetyTier exec is for host extensions, and a tool's tenants
+// are the catalog's.
+func checkToolRules(s sink, c *wholeCatalog) {
+	tenants := map[string]bool{}
+	for _, t := range c.config.Tenants {
+		tenants[t] = true
+	}
+	for _, p := range c.tools {
+		t := p.tool
+		if t.SafetyTier == spec.TierExec && t.Source != spec.SourceHostExtension {
+			s.errorf(p.from("safetyTier"), "exec-source", "safetyTier exec is only for source: host-extension (this tool's source is %s): use write, or declare the tool as a host extension", t.Source)
+		}
+		for i, tn := range t.Tenants {
+			switch {
+			case len(tenants) == 0:
+				s.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "tool is scoped to tenant %q but %s declares no tenants: add tenants: [%s] there, or drop the scope", tn, ConfigFile, tn)
+			case !tenants[tn]:
+				s.errorf(p.from("tenants").at(fmt.Sprint(i)), "tenant", "unknown tenant %q: %s declares %s", tn, ConfigFile, english.Some(sortedKeys(tenants), 8))
+			}
+		}
+	}
+}
+
+// reportPublished reports what checkPublished found in each tool as it
+// was prepared, unless the catalog is over its list or build limit.
+func reportPublished(s sink, c *wholeCatalog) {
+	if c.tooLarge {
+		return
+	}
+	for _, p := range c.tools {
+		for _, f := range p.published {
+			s.errorf(f.at, f.rule, "%s", f.msg)
+		}
+		p.published = nil
+	}
+}
+
+// checkSizes holds the tools to the catalog's limits, with the sizes
+// prepare measured: each tool to the value limit, each site's list to the
+// document limit, and all sites together to the build limit. It sets
+// tooLarge when the catalog is over the list or the build limit, too large
+// for anything else to be reported about its tools.
+func checkSizes(s sink, whole *wholeCatalog) {
+	ps, c, lim := whole.tools, whole.config, whole.config.Limits
+	sizes := make([]int64, len(ps))
+	// A schema file too large for the tools that use it is reported once,
+	// at its cause, for all of them.
+	type cause struct {
+		at    ref
+		tools []string
+	}
+	var causes []*cause
+	byPlace := map[ref]*cause{}
+	for i, p := range ps {
+		sizes[i] = p.size
+		if p.sizeOK {
+			continue
+		}
+		c := byPlace[p.sizeAt]
+		if c == nil {
+			c = &cause{at: p.sizeAt}
+			byPlace[p.sizeAt] = c
+			causes = append(causes, c)
+		}
+		c.tools = append(c.tools, p.tool.ToolID)
+	}
+	for _, c := range causes {
+		what := fmt.Sprintf("tool %q is", c.tools[0])
+		if len(c.tools) > 1 {
+			what = fmt.Sprintf("tool %q and %s are each", c.tools[0], english.Count(len(c.tools)-1, "other", "others"))
+		}
+		s.errorf(c.at, "limits", "%s", limitMessage(what, "value", lim.ValueLimit(), ""))
+	}
+	if len(causes) > 0 {
+		return
+	}
+	sites := c.Tenants
+	if len(sites) == 0 {
+		sites = []string{""}
+	}
+	var total, worst int64
+	worstSite := ""
+	for _, tenant := range sites {
+		var list int64
+		for i, p := range ps {
+			if p.tool.Published() && p.tool.VisibleTo(tenant) {
+				list += sizes[i] + 1
+			}
+		}
+		total += 2 * list // each descriptor is a document and an entry of the list
+		if list > worst {
+			worst, worstSite = list, tenant
+		}
+	}
+	switch {
+	case worst > lim.DocumentLimit():
+		reportAggregate(s, ps, sizes, worstSite, "document", worst, lim.DocumentLimit())
+	case total > lim.BuildLimit():
+		reportAggregate(s, ps, sizes, "", "build", total, lim.BuildLimit())
+	default:
+		return
+	}
+	whole.tooLarge = true
+}
+
+// reportAggregate reports a list or a build over its limit at the largest
+// tool that contributes to it, and says how many tools share its schema.
+func reportAggregate(s sink, ps []*pendingTool, sizes []int64, tenant, limit string, size, max int64) {
+	big := -1
+	for i, p := range ps {
+		if p.tool.Published() && p.tool.VisibleTo(tenant) && (big < 0 || sizes[i] > sizes[big]) {
+			big = i
+		}
+	}
+	what := "the /tools list"
+	if tenant != "" {
+		what += " of tenant " + tenant
+	}
+	if limit == "build" {
+		what = "the build"
+	}
+	p := ps[big]
+	largest := fmt.Sprintf("the largest of its tools, %q, is %s", p.tool.ToolID, english.Bytes(sizes[big]))
+	if in := p.from("inputSchema"); in.src != p.at.src && in.ptr == "" {
+		users := 0
+		for _, q := range ps {
+			if q.from("inputSchema").src == in.src {
+				users++
+			}
+		}
+		largest += fmt.Sprintf(", and %s use its input schema, %s", english.Count(users, "tool", "tools"), in.src.Rel)
+	}
+	s.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, english.Bytes(size)), limit, max, largest))
+}
+
+// checkServers applies the rules that concern servers together (unique
+// names, card paths and AI catalog identifiers) and warns about tools that name a server the
+// catalog does not declare.
+func checkServers(s sink, c *wholeCatalog) {
+	publisher, servers, tools := c.config.Publisher, c.servers, c.tools
+	list := make([]*Server, len(servers))
+	declared := map[string]bool{}
+	for i, s := range servers {
+		list[i] = s.server
+		declared[s.server.Name] = true
+	}
+	for i, ps := range discovery.Check(publisher, list) {
+		for _, p := range ps {
+			s.errorf(servers[i].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
+		}
+	}
+	if len(servers) == 0 {
+		return
+	}
+	// One warning per undeclared server, however many tools name it, at
+	// the first of them.
+	var order []string
+	at := map[string]ref{}
+	ids := map[string][]string{}
+	for _, p := range tools {
+		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != StatusHidden {
+			if _, seen := ids[t.Server]; !seen {
+				order = append(order, t.Server)
+				at[t.Server] = p.from("server")
+			}
+			ids[t.Server] = append(ids[t.Server], t.ToolID)
+		}
+	}
+	for _, name := range order {
+		who := "tool " + ids[name][0] + " names"
+		if n := len(ids[name]); n > 1 {
+			who = fmt.Sprintf("%d tools (%s) name", n, english.Some(ids[name], 3))
+		}
+		s.report(Warning, at[name], "server-unknown", "%s server %s, which no declaration in the catalog describes: declare it under servers: so that clients can find its card", who, name)
+	}
+}
