@@ -49,7 +49,7 @@ var rules = []rule{
 	{"conformance", with(internalHelpers, "build", "build/*", "schemas")},
 	{"importer", with(internalHelpers, "build", "build/*", "schemas")},
 	{"diff", with(internalHelpers, "build", "build/*", "internal/catalogdir")},
-	{"publish", with(internalHelpers, "build", "build/*", "hosts/cloudfront")},
+	{"publish", with(internalHelpers, "build", "build/*", "hosts/cloudfront", "internal/inputs")},
 	// The starter repository names the hosts it can publish to.
 	{"internal/scaffold", with(internalHelpers, "build", "build/*", "hosts/*", "templates")},
 	// The command uses everything.
