@@ -223,14 +223,28 @@ func assignGroupKeys(ps []*pendingTool) {
 // do not match.
 var machinePathRE = regexp.MustCompile(`(?i)(?:^|[\s"'(=:])(?:/home/[a-z0-9._-]+/|/Users/[a-z0-9._-]+/|[a-z]:\\Users\\[^\\\s]+)`)
 
-// machinePath returns the machine path s holds, or "".
+// placeholderUsers are the user names documentation writes in a path for
+// "your own": /home/user/, /Users/me/. A path with one names nobody's
+// machine.
+var placeholderUsers = map[string]bool{
+	"user": true, "username": true, "me": true, "you": true, "name": true, "yourname": true, "your-name": true,
+	"your_name": true, "youruser": true, "your-user": true, "your_user": true, "example": true, "someone": true,
+	"runner": true,
+}
+
+// machinePath returns the machine path s holds, or "": the first path of
+// a home or profile folder whose user is not a placeholder name.
 func machinePath(s string) string {
 	if !strings.ContainsAny(s, "/\\") {
 		return "" // every such path has a slash or a backslash: most text has neither
 	}
-	loc := machinePathRE.FindStringIndex(s)
-	if loc == nil {
-		return ""
+	for _, loc := range machinePathRE.FindAllStringIndex(s, -1) {
+		path := strings.TrimLeft(s[loc[0]:loc[1]], " \t\n\"'(=:")
+		user := strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' })
+		if len(user) >= 2 && placeholderUsers[strings.ToLower(user[len(user)-1])] {
+			continue
+		}
+		return path
 	}
-	return strings.TrimLeft(s[loc[0]:loc[1]], " \t\n\"'(=:")
+	return ""
 }

@@ -89,10 +89,12 @@ func (pr *preparer) checkPublished(p *pendingTool) []finding {
 	t := p.tool
 	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
 		for _, s := range secrets.Find(f.value) {
-			found = append(found, finding{p.from(f.name), "credential", s.Reason + ": remove it; published documents are public"})
+			found = append(found, finding{at: p.from(f.name), rule: "credential", msg: s.Reason + ": remove it; published documents are public"})
 		}
 		if mp := machinePath(f.value); mp != "" {
-			found = append(found, finding{p.from(f.name), "machine-path", fmt.Sprintf("%s holds the machine path %s: published documents say nothing of anybody's machine; write the path a user would see, such as ~/", f.name, mp)})
+			// Not a credential, and one path in prose must not stop a
+			// catalog: a warning, so that it is fixed before it ships.
+			found = append(found, finding{p.from(f.name), "machine-path", fmt.Sprintf("%s holds the machine path %s: published documents should say nothing of anybody's machine; write the path a user would see, such as ~/", f.name, mp), true})
 		}
 	}
 	if !p.checkSchemas {
@@ -107,7 +109,7 @@ func (pr *preparer) checkPublished(p *pendingTool) []finding {
 		}
 		at := p.from(f.name)
 		for _, sp := range SchemaProblems(pr.valid, f.name, f.schema) {
-			found = append(found, finding{at.at(source.SplitPointer(sp.Pointer)...), sp.Rule, sp.Message})
+			found = append(found, finding{at: at.at(source.SplitPointer(sp.Pointer)...), rule: sp.Rule, msg: sp.Message})
 		}
 	}
 	return found

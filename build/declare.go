@@ -79,6 +79,8 @@ type pendingServer struct {
 type finding struct {
 	at        ref
 	rule, msg string
+	// warn makes the finding a warning, which does not stop the build.
+	warn bool
 }
 
 // from is where the tool's field came from, or the declaration itself when

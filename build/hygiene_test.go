@@ -31,8 +31,17 @@ func TestCatalogueHygiene(t *testing.T) {
 		})
 	}
 
-	// Paths a tool documents are not machine paths.
+	// Paths a tool documents are not machine paths, nor are the home
+	// folders documentation writes for "yours".
 	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "t.yaml": "tools:\n" + tool("description", "Reads /etc/hosts and ~/.netrc.")})
+	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "t.yaml": "tools:\n" + tool("description", "Reads /home/user/work, /Users/me/notes and /home/runner/work/repo.")})
+
+	// A machine path is a warning, not a credential: it is said, and the
+	// catalog still builds.
+	cat, lines := loadDiags(t, map[string]string{"signpost.yaml": testConfig, "t.yaml": "tools:\n" + tool("description", "Reads /home/alice/.config/tool.yaml first.")})
+	if cat == nil || len(lines) != 1 || !strings.Contains(lines[0], ": warning: description holds the machine path /home/alice/") {
+		t.Errorf("a machine path: %q, want one warning and a catalog", lines)
+	}
 
 	// Neither the environment nor a recording's server instructions reach
 	// a document: the build reads no environment, and a recording's

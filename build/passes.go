@@ -129,7 +129,11 @@ func reportPublished(s sink, c *wholeCatalog) {
 	}
 	for _, p := range c.tools {
 		for _, f := range p.published {
-			s.errorf(f.at, f.rule, "%s", f.msg)
+			sev := Error
+			if f.warn {
+				sev = Warning
+			}
+			s.report(sev, f.at, f.rule, "%s", f.msg)
 		}
 		p.published = nil
 	}
