@@ -87,7 +87,7 @@ func (pr *preparer) encode(appendTo func([]byte) []byte) []byte {
 func (pr *preparer) checkPublished(p *pendingTool) []finding {
 	var found []finding
 	t := p.tool
-	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
+	for _, f := range []struct{ name, value string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}, {"group", t.Group}} {
 		for _, s := range secrets.Find(f.value) {
 			found = append(found, finding{at: p.from(f.name), rule: "credential", msg: s.Reason + ": remove it; published documents are public"})
 		}

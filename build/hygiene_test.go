@@ -17,6 +17,7 @@ func TestCatalogueHygiene(t *testing.T) {
 	token := "ghp_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hI6"
 	refused := []struct{ name, decl, want string }{
 		{"credential", tool("description", "Uses "+token+" to call the API."), "contains a GitHub"},
+		{"credential in a group", tool("group", token), "looks like a GitHub token"},
 		{"machine path", tool("description", "Reads /home/alice/.config/tool.yaml first."), "holds the machine path /home/alice/"},
 		{"windows machine path", tool("title", `"Export to C:\\Users\\bob\\out"`), `holds the machine path C:\Users\bob`},
 		{"search index", tool("searchIndex", "{terms: [forecast, weather]}"), `unknown field "searchIndex"`},
