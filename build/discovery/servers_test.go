@@ -683,17 +683,16 @@ func TestServersSplice(t *testing.T) {
 	load := func(file string) map[string]any {
 		b, err := os.ReadFile(file)
 		if err != nil {
-			t.Skipf("cannot read %s: %v", file, err)
+			t.Fatalf("cannot read %s: %v", file, err)
 		}
 		return srvTJSON(t, string(b)).(map[string]any)
 	}
 	decl, conf := load(serversDeclarationsSchemaPath), load(serversConfigSchemaPath)
-	frag := load(filepath.Join(serversSchemaDir, "servers-fragment.schema.json"))
-	disc := load(filepath.Join(serversSchemaDir, "discovery-fragment.schema.json"))
 	if decl["properties"].(map[string]any)["servers"] == nil {
-		serverSplice(decl, frag)
+		serverSplice(decl, load(filepath.Join(serversSchemaDir, "servers-fragment.schema.json")))
 	}
 	if conf["properties"].(map[string]any)["discovery"] == nil {
+		disc := load(filepath.Join(serversSchemaDir, "discovery-fragment.schema.json"))
 		props := conf["properties"].(map[string]any)
 		delete(disc, "$schema")
 		delete(disc, "$id")
