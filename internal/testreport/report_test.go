@@ -61,13 +61,14 @@ go: warning: something
 	}
 }
 
-// TestRun runs go test on testdata/sample: go test's exit code, and the
+// TestRun runs go test on testdata/sample, one package at a time for the
+// order of their lines: go test's exit code, and the
 // report of its events.
 func TestRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	code, err := run(ctx, filepath.Join("testdata", "sample"), []string{"-count=1", "./..."}, &stdout, &stderr)
+	code, err := run(ctx, filepath.Join("testdata", "sample"), []string{"-count=1", "-p=1", "./..."}, &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
