@@ -62,8 +62,7 @@ go: warning: something
 }
 
 // TestRun runs go test on testdata/sample, one package at a time for the
-// order of their lines: go test's exit code, and the
-// report of its events.
+// order of their lines: go test's exit code, and the report of its events.
 func TestRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
