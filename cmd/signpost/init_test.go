@@ -512,7 +512,7 @@ func TestInitFlagNames(t *testing.T) {
 func TestInitActionlint(t *testing.T) {
 	bin, err := actionlintBinary()
 	if err != nil && testing.Short() {
-		t.Skipf("%v: make test installs it; not in -short mode", err)
+		t.Skipf("%v; not in -short mode", err)
 	}
 	if err != nil {
 		if os.Getenv("CI") != "" {
