@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -228,12 +229,18 @@ func writeModuleProxy(t *testing.T, dir, version string) {
 	}
 }
 
-// moduleZip turns a tar archive of a module's files into a module zip:
-// each regular file under prefix (module@version/), nothing else.
+// moduleZip turns a tar archive of a module's files into a module zip as
+// the go command makes one: each regular file under prefix
+// (module@version/), but those of a folder that holds a module of its own
+// (a go.mod below the top, as testdata may) and of vendor folders.
 func moduleZip(t *testing.T, archive []byte, prefix string) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+	type entry struct {
+		name string
+		data []byte
+	}
+	var files []entry
+	nested := map[string]bool{}
 	tr := tar.NewReader(bytes.NewReader(archive))
 	for {
 		h, err := tr.Next()
@@ -246,11 +253,34 @@ func moduleZip(t *testing.T, archive []byte, prefix string) []byte {
 		if h.Typeflag != tar.TypeReg {
 			continue
 		}
-		w, err := zw.Create(prefix + h.Name)
+		data, err := io.ReadAll(tr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := io.Copy(w, tr); err != nil {
+		if dir := path.Dir(h.Name); path.Base(h.Name) == "go.mod" && dir != "." {
+			nested[dir] = true
+		}
+		files = append(files, entry{h.Name, data})
+	}
+	outside := func(name string) bool {
+		for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
+			if nested[dir] || path.Base(dir) == "vendor" {
+				return false
+			}
+		}
+		return true
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range files {
+		if !outside(f.name) {
+			continue
+		}
+		w, err := zw.Create(prefix + f.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(f.data); err != nil {
 			t.Fatal(err)
 		}
 	}
