@@ -38,7 +38,7 @@ func readShared(t *testing.T, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(corpus.Path(t, name))
 	if err != nil {
-		t.Fatalf("the corpus suite needs the real-world data beside the repository: %v", err)
+		t.Fatalf("the corpus suite needs the real-world data beside the repository, or in $SIGNPOST_SHARED: %v", err)
 	}
 	return data
 }

@@ -30,7 +30,7 @@ func Dir(t testing.TB) string {
 	t.Helper()
 	c := sharedDir(t, "corpus")
 	if _, err := os.Stat(c); err != nil {
-		t.Fatalf("the corpus suite needs the real-world data beside the repository: %v", err)
+		t.Fatalf("the corpus suite needs the real-world data beside the repository, or in $SIGNPOST_SHARED: %v", err)
 	}
 	return c
 }
@@ -60,7 +60,7 @@ func Reference(t testing.TB, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(sharedDir(t, "reference"), filepath.FromSlash(name)))
 	if err != nil {
-		t.Fatalf("the corpus suite needs the official schemas beside the repository: %v", err)
+		t.Fatalf("the corpus suite needs the official schemas beside the repository, or in $SIGNPOST_SHARED: %v", err)
 	}
 	return data
 }
