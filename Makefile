@@ -31,7 +31,7 @@ WRANGLER_VERSION := 4.164.0
 NETLIFY_CLI := bin/npm-netlify/node_modules/netlify-cli/bin/run.js
 NETLIFY_CLI_VERSION := 27.10.2
 
-.PHONY: all build test check lint fmt vet staticcheck bench bench-peers peers tools clean
+.PHONY: all build test test-fast test-corpus check lint fmt vet staticcheck bench bench-peers peers tools clean
 
 all: build
 
@@ -42,9 +42,25 @@ build:
 ## test: run every test (the README's test command). The publish tests
 ## publish and check a catalog of 22,000 documents against real servers: on
 ## a busy 2-core machine the package takes longer than go test's default
-## 10 minutes, so the bound is 30.
+## 10 minutes, so the bound is 30. internal/testreport prints what go test
+## prints, then every test that was skipped, and why.
 test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
-	$(GO) test -count=1 -timeout 30m ./...
+	GO=$(GO) $(GO) run ./internal/testreport -count=1 -timeout 30m ./...
+
+## test-fast: the tests in -short mode: no tool to install, no real host, no
+## release snapshot, no large publish; each test that needs one skips, and
+## the list at the end says which.
+test-fast:
+	GO=$(GO) $(GO) run ./internal/testreport -short -count=1 ./...
+
+## test-corpus: the tests over the real-world data that nobody on the
+## project wrote, kept beside the repository in ../shared (corpus/ and
+## reference/; $SIGNPOST_SHARED names another folder): the files built with
+## the build tag corpus, named *corpus*_test.go, their tests TestCorpus*.
+## A clone has no such folder, and make test does not need it.
+test-corpus:
+	$(GO) test -count=1 -tags corpus -run '^TestCorpus' \
+		$$($(GO) list -f '{{.ImportPath}} {{.IgnoredGoFiles}}' ./... | awk '/corpus[^ ]*_test\.go/ {print $$1}')
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
 check: lint test
@@ -61,9 +77,11 @@ fmt:
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags corpus ./...
 
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
+	$(STATICCHECK) -tags corpus ./...
 
 ## bench: run the benchmarks (build, serve and publish speed; see the README)
 bench: $(VERSITYGW)

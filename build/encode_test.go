@@ -10,7 +10,6 @@ import (
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
-	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // stdEncode is encoding/json's output, the reference for the descriptors.
@@ -26,7 +25,8 @@ func stdEncode(t testing.TB, v any) []byte {
 }
 
 // TestEncodeMatchesEncodingJSON holds the hand-written encoder to
-// encoding/json on every tool of the example catalog and of the corpus.
+// encoding/json on every tool of the example catalog (the corpus suite
+// does on the corpus's, TestCorpusEncodeMatchesEncodingJSON).
 func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	var tools []*Tool
 	cat, diags := Load(context.Background(), exampleDir)
@@ -34,13 +34,6 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		t.Fatal(diags)
 	}
 	tools = append(tools, cat.Tools...)
-	for _, name := range corpus.ToolFiles {
-		for _, m := range corpus.Tools(t, name) {
-			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
-				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
-				InputSchema: new(preparer).encodeSchema(m["inputSchema"]), OutputSchema: new(preparer).encodeSchema(m["annotations"])})
-		}
-	}
 	// Every member a catalogue entry may hold.
 	schema := new(preparer).encodeSchema(map[string]any{"type": "object"})
 	for _, v := range []struct {
@@ -57,6 +50,13 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			Source: spec.SourceHostExtension, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
 			InputSchema: schema, OutputSchema: schema, Reserved: v.reserved, Sensitivity: v.sens})
 	}
+	checkEncodings(t, tools)
+}
+
+// checkEncodings holds the descriptors, catalogue entries and compact
+// descriptors of tools to encoding/json's bytes.
+func checkEncodings(t *testing.T, tools []*Tool) {
+	t.Helper()
 	for _, tl := range tools {
 		// The schemas as decoded values, for encoding/json to encode.
 		in, out := decodeSchema(t, tl.InputSchema), decodeSchema(t, tl.OutputSchema)

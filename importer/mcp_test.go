@@ -3,10 +3,6 @@ package importer
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,7 +12,6 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
-	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // importMCPText imports recordings given as label and text pairs.
@@ -385,84 +380,5 @@ tools:
 	empty, err := ToolsYAML(&ToolImport{})
 	if err != nil || !bytes.HasSuffix(empty, []byte("# No recordings were imported.\n\ntools: []\n")) {
 		t.Errorf("empty import:\n%s (err %v)", empty, err)
-	}
-}
-
-// TestImportMCPCorpus imports the tools of real MCP servers, one file per
-// server as a catalog would, checks that the declarations load without an
-// error and build, and that they publish what an mcp: import of the same
-// recordings publishes: the same toolIds, descriptions and schemas.
-func TestMCPCorpus(t *testing.T) {
-	servers := []struct{ file, server, prefix string }{
-		{"github-mcp-server.tools.json", "io.github.github/github-mcp-server", "gh"},
-		{"kubernetes-mcp-server.tools.json", "io.github.containers/kubernetes-mcp-server", "k8s"},
-	}
-	declared := map[string]string{"signpost.yaml": catalogtest.Config}
-	recorded := map[string]string{"signpost.yaml": catalogtest.Config}
-	total, imported := 0, 0
-	for _, s := range servers {
-		corpus.Tools(t, s.file) // skips without the corpus
-		data, err := os.ReadFile(filepath.Join(filepath.FromSlash(corpusDir), s.file))
-		if errors.Is(err, fs.ErrNotExist) {
-			t.Skip(err)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		imp, err := MCP(context.Background(), []Recording{{Label: s.file, Data: data}}, MCPOptions{Server: s.server, ToolIDPrefix: s.prefix})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(imp.Errors) > 0 {
-			t.Fatalf("%s: %q", s.file, imp.Errors)
-		}
-		for _, tl := range imp.Tools {
-			total++
-			if tl.Status == Imported {
-				imported++
-			} else {
-				t.Errorf("%s: left out: %s", tl.Source, tl.Reason)
-			}
-		}
-		decl, err := ToolsYAML(imp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.Contains(decl, []byte("annotations:")) || bytes.Contains(decl, []byte("readOnlyHint: ")) {
-			t.Errorf("%s: annotations copied into the declarations", s.file)
-		}
-		declared[s.prefix+".yaml"] = string(decl)
-		recorded["rec/"+s.file] = string(data)
-		recorded[s.prefix+".yaml"] = "mcp:\n  from: rec/" + s.file + "\n  server: " + s.server + "\n  toolIdPrefix: " + s.prefix + "\n"
-	}
-	if total != 164 || imported != 164 {
-		t.Errorf("%d of %d corpus tools imported, want 164 of 164", imported, total)
-	}
-
-	dir := catalogtest.Write(t, declared)
-	cat, diags := build.Load(context.Background(), dir)
-	if diags.HasErrors() {
-		t.Fatalf("imported corpus declarations do not load:\n%s", diags)
-	}
-	if _, err := build.Compile(context.Background(), cat); err != nil {
-		t.Fatalf("imported corpus declarations do not build: %v", err)
-	}
-	ref, diags := build.Load(context.Background(), catalogtest.Write(t, recorded))
-	if diags.HasErrors() {
-		t.Fatalf("the corpus as an mcp: import does not load:\n%s", diags)
-	}
-	type published struct {
-		Title, Description, Server, Source, Tier, Replay, Egress string
-		Input, Output                                            any
-	}
-	view := func(c *build.Catalog) map[string]published {
-		m := map[string]published{}
-		for _, tl := range c.Tools {
-			m[tl.ToolID] = published{tl.Title, tl.Description, tl.Server, tl.Source, tl.SafetyTier, tl.ReplayPolicy, tl.Egress, tl.InputSchema, tl.OutputSchema}
-		}
-		return m
-	}
-	if diff := cmp.Diff(view(ref), view(cat)); diff != "" {
-		t.Errorf("declarations differ from the mcp: import (-mcp +declarations):\n%s", diff)
 	}
 }

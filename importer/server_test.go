@@ -3,12 +3,8 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,71 +16,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The shared real-world data and the official schemas (see the corpus
-// README). They are read by tests only: the importer embeds nothing of them.
-// corpusDir is the shared corpus, seen from this package's folder.
-const corpusDir = "../../shared/corpus"
-
-var (
-	registryCorpusPath            = filepath.Join(corpusDir, "registry-servers.sample.json")
-	importReferenceDir            = filepath.Join(filepath.Dir(registryCorpusPath), "..", "reference")
-	importCardSchemaPath          = filepath.Join(importReferenceDir, "server-card", "schema.json")
-	importRegistrySchemaPath      = filepath.Join(importReferenceDir, "server.schema.json")
-	importRegistryDraftSchemaPath = filepath.Join(importReferenceDir, "draft", "server.schema.json")
-)
-
 // importCardSchemaURL is the $schema a server card must name.
 const importCardSchemaURL = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
-
-// readShared reads a shared file; a missing one skips the test, except in CI,
-// where it fails it.
-func readShared(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
-		t.Skipf("shared data not found (set CI to make this a failure): %v", err)
-	}
-	if err != nil {
-		t.Fatalf("read shared data: %v", err)
-	}
-	return data
-}
-
-// compileSchema compiles a JSON Schema file from disk, formats asserted.
-// The schema is registered under a file URL, so nothing is fetched.
-func compileSchema(t *testing.T, path, pointer string) *jsonschema.Schema {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(readShared(t, path)))
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loc := "file://" + filepath.ToSlash(abs)
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(loc, doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	sch, err := c.Compile(loc + pointer)
-	if err != nil {
-		t.Fatalf("compile %s%s: %v", path, pointer, err)
-	}
-	return sch
-}
-
-// optionalCardSchema is the server card schema, or nil when the shared
-// folder is missing outside CI: the tests that use it check the rest.
-func optionalCardSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	if _, err := os.Stat(importCardSchemaPath); errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") == "" {
-		t.Logf("not validating against the server card schema: %v", err)
-		return nil
-	}
-	return compileSchema(t, importCardSchemaPath, "#/$defs/ServerCard")
-}
 
 // asSchemaValue turns a decoded value into what the validator expects, by
 // way of its JSON encoding (which the published card will be).
@@ -109,48 +42,6 @@ func withCardSchema(item map[string]any) map[string]any {
 		card[k] = v
 	}
 	return card
-}
-
-// undeclaredFields lists the JSON pointers of object members in v that the
-// schema (a decoded JSON Schema, following local $refs) does not declare,
-// where it declares properties and no additionalProperties: the card schema
-// does not forbid extra fields, the importer must not emit any.
-func undeclaredFields(root map[string]any, schema map[string]any, v any, at string) []string {
-	for {
-		ref, ok := schema["$ref"].(string)
-		if !ok {
-			break
-		}
-		target := any(root)
-		for _, tok := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
-			target = target.(map[string]any)[tok]
-		}
-		schema = target.(map[string]any)
-	}
-	var out []string
-	switch t := v.(type) {
-	case map[string]any:
-		props, _ := schema["properties"].(map[string]any)
-		extra, hasExtra := schema["additionalProperties"].(map[string]any)
-		for _, k := range slices.Sorted(maps.Keys(t)) {
-			p := at + "/" + k
-			switch ps, ok := props[k].(map[string]any); {
-			case ok:
-				out = append(out, undeclaredFields(root, ps, t[k], p)...)
-			case hasExtra:
-				out = append(out, undeclaredFields(root, extra, t[k], p)...)
-			case props != nil:
-				out = append(out, p)
-			}
-		}
-	case []any:
-		if items, ok := schema["items"].(map[string]any); ok {
-			for i, e := range t {
-				out = append(out, undeclaredFields(root, items, e, at+"/"+strconv.Itoa(i))...)
-			}
-		}
-	}
-	return out
 }
 
 // plainJSON normalizes a decoded value (from JSON or YAML) for comparison:
@@ -197,215 +88,6 @@ func yamlServers(t *testing.T, data []byte) []any {
 	return list
 }
 
-func TestServersRegistryCorpus(t *testing.T) {
-	data := readShared(t, registryCorpusPath)
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
-	if len(raw) != 222 {
-		t.Fatalf("the corpus has %d documents, want 222", len(raw))
-	}
-
-	const file = "registry-servers.sample.json"
-	list, err := importServers(file, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(list) != len(raw) {
-		t.Fatalf("%d outcomes for %d documents", len(list), len(raw))
-	}
-
-	counts := map[string]int{}
-	notes := map[string]int{}
-	for i, s := range list {
-		counts[s.Status]++
-		var doc struct{ Name string }
-		if err := json.Unmarshal(raw[i], &doc); err != nil {
-			t.Fatal(err)
-		}
-		if want := file + "#/" + strconv.Itoa(i); s.Source != want {
-			t.Errorf("outcome %d: Source = %q, want %q", i, s.Source, want)
-		}
-		if s.Name != doc.Name {
-			t.Errorf("%s: Name = %q, want %q", s.Source, s.Name, doc.Name)
-		}
-		if (s.Server != nil) != (s.Status == Imported) {
-			t.Errorf("%s: status %s with Server %v", s.Source, s.Status, s.Server != nil)
-		}
-		if s.Status != Imported && s.Reason == "" {
-			t.Errorf("%s: status %s without a reason", s.Source, s.Status)
-		}
-		if strings.ContainsAny(s.Reason, "\n\r") {
-			t.Errorf("%s: reason on several lines: %q", s.Source, s.Reason)
-		}
-		if s.Status == Imported && s.Reason != "" {
-			for n := range strings.SplitSeq(s.Reason, "; ") {
-				notes[n]++
-			}
-		}
-	}
-	wantCounts := map[string]int{Imported: 90, NoRemotes: 132}
-	if diff := cmp.Diff(wantCounts, counts); diff != "" {
-		t.Errorf("outcomes per status (-want +got):\n%s", diff)
-	}
-	wantNotes := map[string]int{
-		"dropped empty repository {}": 17,
-		"declared remotes[0].headers[0].variables.smithery_api_key as a secret: the value uses {smithery_api_key}": 43,
-		"dropped packages (npm): a server card describes remote endpoints only":                                    2,
-		"dropped packages (mcpb): a server card describes remote endpoints only":                                   1,
-		"dropped packages (npm, pypi, oci): a server card describes remote endpoints only":                         1,
-	}
-	if diff := cmp.Diff(wantNotes, notes); diff != "" {
-		t.Errorf("import notes over the corpus (-want +got):\n%s", diff)
-	}
-
-	// Every imported item, with its $schema, is a valid server card, and
-	// has no field the card schema does not declare.
-	card := compileSchema(t, importCardSchemaPath, "#/$defs/ServerCard")
-	var cardSchema map[string]any
-	if err := json.Unmarshal(readShared(t, importCardSchemaPath), &cardSchema); err != nil {
-		t.Fatal(err)
-	}
-	serverCardDef := cardSchema["$defs"].(map[string]any)["ServerCard"].(map[string]any)
-	var items []any
-	for _, s := range list {
-		if s.Status != Imported {
-			continue
-		}
-		items = append(items, s.Server)
-		c := withCardSchema(s.Server)
-		if err := card.Validate(asSchemaValue(t, c)); err != nil {
-			t.Errorf("%s (%s): not a valid server card: %v", s.Source, s.Name, err)
-		}
-		if extra := undeclaredFields(cardSchema, serverCardDef, plainJSON(t, c), ""); len(extra) > 0 {
-			t.Errorf("%s (%s): fields a card does not declare: %v", s.Source, s.Name, extra)
-		}
-	}
-
-	// The YAML parses back to the same items, and the same input gives the
-	// same bytes.
-	out, err := serversYAML(list)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(plainJSON(t, items), plainJSON(t, yamlServers(t, out))); diff != "" {
-		t.Errorf("the YAML does not parse back to the items (-imported +parsed):\n%s", diff)
-	}
-	for range 3 {
-		again, err := importServers(file, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out2, err := serversYAML(again)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(out, out2) {
-			t.Fatal("two imports of the same file give different YAML")
-		}
-	}
-	if !bytes.HasPrefix(out, []byte("# MCP servers imported by `signpost import server`")) ||
-		!bytes.Contains(out, []byte("\n# registry-servers.sample.json: 222 documents, 90 imported, 132 without remotes, 0 invalid\n")) {
-		t.Errorf("header does not name the source and its counts:\n%s", out[:min(len(out), 600)])
-	}
-	if n := bytes.Count(out, []byte("\n  # source: "+file+"#/")); n != 90 {
-		t.Errorf("%d source comments, want one above each of the 90 servers", n)
-	}
-}
-
-// TestRegistryCorpusSchemaDefects checks what the importer makes of the
-// corpus documents that fail the registry's own schemas: each is left out,
-// or imported with a note on what was dropped.
-func TestRegistryCorpusSchemaDefects(t *testing.T) {
-	data := readShared(t, registryCorpusPath)
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
-	list, err := importServers("corpus.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, schema := range []string{importRegistrySchemaPath, importRegistryDraftSchemaPath} {
-		sch := compileSchema(t, schema, "")
-		failing := map[string]int{}
-		for i, doc := range raw {
-			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if sch.Validate(v) == nil {
-				continue
-			}
-			s := list[i]
-			var m map[string]any
-			if err := json.Unmarshal(doc, &m); err != nil {
-				t.Fatal(err)
-			}
-			switch repo, _ := m["repository"].(map[string]any); {
-			case repo != nil && len(repo) == 0:
-				failing["repository {}"]++
-				if s.Status == Imported && !strings.Contains(s.Reason, "dropped empty repository {}") {
-					t.Errorf("%s: imported with repository {} and reason %q", s.Source, s.Reason)
-				}
-			default:
-				// The other defects are in packages, which a card leaves out.
-				failing["packages, "+s.Status]++
-			}
-		}
-		want := map[string]int{"repository {}": 31, "packages, no-remotes": 2}
-		if diff := cmp.Diff(want, failing); diff != "" {
-			t.Errorf("%s: corpus documents failing it (-want +got):\n%s", schema, diff)
-		}
-	}
-}
-
-// TestImportServersRegistryListResponse imports the corpus as the registry
-// API serves it: the same items, with the registry's _meta noted.
-func TestServersRegistryListResponse(t *testing.T) {
-	data := readShared(t, registryCorpusPath)
-	var docs []any
-	if err := json.Unmarshal(data, &docs); err != nil {
-		t.Fatal(err)
-	}
-	var entries []any
-	for _, d := range docs {
-		entries = append(entries, map[string]any{
-			"server": d,
-			"_meta": map[string]any{registryMetaOfficial: map[string]any{
-				"status": "active", "publishedAt": "2025-12-01T00:00:00Z", "isLatest": true,
-			}},
-		})
-	}
-	resp, err := json.Marshal(map[string]any{"servers": entries, "metadata": map[string]any{"count": len(entries), "nextCursor": "x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	direct, err := importServers("corpus.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	listed, err := importServers("page.json", resp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(listed) != len(direct) {
-		t.Fatalf("%d outcomes, want %d", len(listed), len(direct))
-	}
-	const metaNote = "dropped the registry entry's _meta (io.modelcontextprotocol.registry/official): the registry's own bookkeeping"
-	for i := range direct {
-		want := direct[i]
-		want.Source = "page.json#/servers/" + strconv.Itoa(i)
-		if want.Status == Imported {
-			want.Reason = strings.Join(slices.DeleteFunc([]string{metaNote, want.Reason}, func(s string) bool { return s == "" }), "; ")
-		}
-		if diff := cmp.Diff(want, listed[i]); diff != "" {
-			t.Errorf("entry %d (-want +got):\n%s", i, diff)
-		}
-	}
-}
-
 // Fragments of the documents of the table tests.
 const (
 	idFields    = `"name": "com.example/weather", "version": "1.4.0", "description": "Forecasts and alerts."`
@@ -431,7 +113,14 @@ func remoteWith(members ...string) string {
 	return `"remotes": [` + obj(append([]string{`"type": "streamable-http"`, `"url": "https://mcp.example.com/weather"`}, members...)...) + `]`
 }
 
-func TestDocument(t *testing.T) {
+// TestDocument imports each document of the table as it says (the corpus
+// suite holds the cards to the official schema too, TestCorpusDocumentCards).
+func TestDocument(t *testing.T) { testDocument(t, nil) }
+
+// testDocument runs the table of TestDocument; each server card imported is
+// held to card too, when not nil.
+func testDocument(t *testing.T, card *jsonschema.Schema) {
+	t.Helper()
 	tests := []struct {
 		name       string
 		doc        string // one document
@@ -765,7 +454,6 @@ func TestDocument(t *testing.T) {
 		wantStatus: Invalid,
 		wantReason: "remotes is an object, not an array",
 	}}
-	card := optionalCardSchema(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := importServers("s.json", []byte(tt.doc))

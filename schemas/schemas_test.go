@@ -2,11 +2,9 @@ package schemas
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -16,7 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // decode parses JSON the way callers of Validate do: numbers as json.Number.
@@ -710,63 +707,6 @@ func TestCheckSchema(t *testing.T) {
 	}
 }
 
-// TestCorpus checks the input schemas real MCP servers publish.
-func TestCorpus(t *testing.T) {
-	v := newValidator(t)
-	for _, file := range []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"} {
-		t.Run(file, func(t *testing.T) {
-			path := filepath.Join("..", "..", "shared", "corpus", file)
-			b, err := os.ReadFile(path)
-			if errors.Is(err, os.ErrNotExist) && os.Getenv("CI") == "" {
-				t.Skipf("%s is missing (set CI to make this a failure)", path)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			tools, ok := decode(t, string(b)).([]any)
-			if !ok || len(tools) == 0 {
-				t.Fatalf("%s: not an array of tools", path)
-			}
-			notCompact := 0
-			for i, x := range tools {
-				tool, _ := x.(map[string]any)
-				name, _ := tool["name"].(string)
-				for _, kw := range []string{"inputSchema", "outputSchema"} {
-					sch, ok := tool[kw]
-					if !ok {
-						continue
-					}
-					for _, viol := range v.CheckSchema(sch) {
-						t.Errorf("tool %d (%s) %s%s: %s", i, name, kw, viol.Pointer, viol.Message)
-					}
-				}
-				if hasForbidden(tool["inputSchema"]) {
-					notCompact++
-				}
-			}
-			t.Logf("%d tools, every schema valid; %d input schemas need rewriting for the compact view", len(tools), notCompact)
-		})
-	}
-}
-
-func hasForbidden(x any) bool {
-	switch x := x.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if slices.Contains(spec.CompactForbidden(), k) || hasForbidden(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasForbidden(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // TestHostileValues feeds values no JSON decoder produces: none may panic or hang.
 func TestHostileValues(t *testing.T) {
 	cyclic := map[string]any{"tools": nil}
@@ -1065,7 +1005,8 @@ var metaKeywords = []string{
 }
 
 // TestFastPathAgrees holds the fast path to the meta-schema: whatever it accepts, the meta-schema
-// accepts too, for every keyword with every sample value, alone and nested.
+// accepts too, for every keyword with every sample value, alone and nested (and on the corpus's
+// schemas in the corpus suite, TestCorpusFastPathAgrees).
 func TestFastPathAgrees(t *testing.T) {
 	v := newValidator(t)
 	fast, total := 0, 0
@@ -1088,37 +1029,7 @@ func TestFastPathAgrees(t *testing.T) {
 			check("in anyOf "+kw+"="+val, map[string]any{"anyOf": []any{map[string]any{kw: x}}})
 		}
 	}
-	// Every real schema of the corpus, and every one of its subschemas on its own. They are all
-	// valid, and the fast path is there for them: it should decide every input schema.
-	inputs, inputsFast := 0, 0
-	for _, file := range []string{"github-mcp-server.tools.json", "kubernetes-mcp-server.tools.json"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", file))
-		if err != nil {
-			continue // TestCorpus reports a missing corpus
-		}
-		tools, _ := decode(t, string(b)).([]any)
-		for _, x := range tools {
-			tool, _ := x.(map[string]any)
-			var walk func(any)
-			walk = func(s any) {
-				check(fmt.Sprint(tool["name"]), s)
-				if m, ok := s.(map[string]any); ok {
-					for _, e := range m {
-						walk(e)
-					}
-				}
-			}
-			walk(tool["inputSchema"])
-			inputs++
-			if plainValid2020(tool["inputSchema"]) {
-				inputsFast++
-			}
-		}
-	}
-	if inputsFast != inputs {
-		t.Errorf("fast path decided %d of %d corpus input schemas, want all", inputsFast, inputs)
-	}
-	t.Logf("fast path accepted %d of %d schemas, %d of %d corpus input schemas", fast, total, inputsFast, inputs)
+	t.Logf("fast path accepted %d of %d schemas", fast, total)
 }
 
 // FuzzFastPath looks for a schema the fast path accepts and checkValue or the meta-schema rejects.

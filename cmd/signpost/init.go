@@ -24,20 +24,22 @@ type initOptions struct {
 	publish                        string
 	bucket, region, roleARN        string
 	branch                         string
+	signpostVersion                string
 	force                          bool
 }
 
 // initFlags are the flags of signpost init that give the fields of
 // scaffold.Options.
 var initFlags = map[scaffold.Field]string{
-	scaffold.FieldOrigin:      "origin",
-	scaffold.FieldPublisher:   "publisher",
-	scaffold.FieldDisplayName: "display-name",
-	scaffold.FieldPublish:     "publish",
-	scaffold.FieldBucket:      "bucket",
-	scaffold.FieldRegion:      "region",
-	scaffold.FieldRoleARN:     "role-arn",
-	scaffold.FieldBranch:      "branch",
+	scaffold.FieldOrigin:          "origin",
+	scaffold.FieldPublisher:       "publisher",
+	scaffold.FieldDisplayName:     "display-name",
+	scaffold.FieldPublish:         "publish",
+	scaffold.FieldBucket:          "bucket",
+	scaffold.FieldRegion:          "region",
+	scaffold.FieldRoleARN:         "role-arn",
+	scaffold.FieldBranch:          "branch",
+	scaffold.FieldSignpostVersion: "signpost-version",
 }
 
 func newInitCmd() *cobra.Command {
@@ -85,10 +87,12 @@ it, init asks Git: the default branch of the remote origin
 branch (a branch with no commit yet included), else main. It prints which
 branch it chose and why.
 
-The workflow installs the signpost that runs init: a release from its
-release archive, with the signpost GitHub Action; a development build with
-go install at its commit (or at ` + scaffold.FallbackVersion + ` when it knows
-none), never at latest.
+The workflow names the signpost it installs once, in its env
+SIGNPOST_VERSION: the release that runs init, installed from its release
+archive with the signpost GitHub Action. A signpost that is not a release
+(built from a clone, or with go run) writes ` + scaffold.FallbackVersion + `, says so, and
+the workflow installs it with go install. --signpost-version chooses
+another: a release, a pseudo-version or a full commit hash, never latest.
 
 Init never overwrites: when any of its files exists (the workflow at the
 repository's top included, even one written for another catalog), it lists
@@ -118,7 +122,14 @@ and the repository's top as they were.`,
 			if err := plan.Write(cmd.Context()); err != nil {
 				return err
 			}
-			return plan.PrintNext(cmd.OutOrStdout())
+			if err := plan.PrintNext(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			if v, fallback := plan.Signpost(); fallback {
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "\nThis signpost (%s) is not a release: the workflow installs signpost %s (SIGNPOST_VERSION); choose another with --signpost-version.\n", versionInfo().Version, v)
+				return err
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -130,6 +141,7 @@ and the repository's top as they were.`,
 	f.StringVar(&opts.region, "region", opts.region, "region of the bucket, with --publish s3")
 	f.StringVar(&opts.roleARN, "role-arn", "", "IAM role the workflow assumes to publish, with --publish s3 (default: a placeholder)")
 	f.StringVar(&opts.branch, "branch", "", "the default branch: pushes to it are checked and published (default: origin's default branch, else the current branch, else "+scaffold.DefaultBranch+")")
+	f.StringVar(&opts.signpostVersion, "signpost-version", "", "the signpost the workflow installs: a release, a pseudo-version or a commit (default: this signpost when it is a release, else "+scaffold.FallbackVersion+")")
 	f.BoolVar(&opts.force, "force", false, "overwrite files that exist")
 	return cmd
 }
@@ -156,7 +168,8 @@ func (o initOptions) scaffold(cmd *cobra.Command, dir string) scaffold.Options {
 		RoleARN:     given("role-arn", o.roleARN),
 		Branch:      o.branch,
 		Version:     in.Version,
-		Commit:      in.Commit,
+
+		SignpostVersion: o.signpostVersion,
 	}
 }
 

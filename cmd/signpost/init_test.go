@@ -62,6 +62,7 @@ type (
 		Name        string
 		On          map[string]*trigger `yaml:"on"`
 		Permissions map[string]string
+		Env         map[string]string
 		Jobs        map[string]workflowJob
 	}
 	trigger struct {
@@ -121,8 +122,8 @@ var pinnedActions = []string{
 
 // setupSteps are the first steps of every job: check out (the whole
 // history where the diff needs it), then signpost: a release with the
-// signpost action, a development build (release "") with go install at
-// scaffold.FallbackVersion, since the test binary knows no commit.
+// signpost action, a development build (release "") with go install, at
+// the SIGNPOST_VERSION of the workflow's env.
 func setupSteps(release string, fullHistory bool) []workflowStep {
 	checkout := workflowStep{Uses: "actions/checkout@v5", With: map[string]any{"persist-credentials": false}}
 	if fullHistory {
@@ -131,13 +132,13 @@ func setupSteps(release string, fullHistory bool) []workflowStep {
 	if release != "" {
 		return []workflowStep{
 			checkout,
-			{Name: "Install signpost", Uses: "signpost-dev/signpost@" + release, With: map[string]any{"version": release}},
+			{Name: "Install signpost", Uses: "signpost-dev/signpost@" + release, With: map[string]any{"version": "${{ env.SIGNPOST_VERSION }}"}},
 		}
 	}
 	return []workflowStep{
 		checkout,
 		{Uses: "actions/setup-go@v6", With: map[string]any{"go-version": "stable", "cache-dependency-path": initWorkflowFile}},
-		{Name: "Install signpost", Run: "go install github.com/signpost-dev/signpost/cmd/signpost@" + scaffold.FallbackVersion},
+		{Name: "Install signpost", Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"`},
 	}
 }
 
@@ -382,6 +383,15 @@ func TestInitWorkflow(t *testing.T) {
 				if wf.Permissions == nil || len(wf.Permissions) != 0 {
 					t.Errorf("workflow permissions = %v, want {}", wf.Permissions)
 				}
+				// The version stands in one place: a release writes itself,
+				// the test binary, no release, the fallback.
+				wantVersion := scaffold.FallbackVersion
+				if strings.HasSuffix(tt.name, "from a release") {
+					wantVersion = "v1.2.3"
+				}
+				if diff := cmp.Diff(map[string]string{"SIGNPOST_VERSION": wantVersion}, wf.Env); diff != "" {
+					t.Errorf("env (-want +got):\n%s", diff)
+				}
 				run := ""
 				if steps := wf.Jobs["comment"].Steps; len(steps) > 0 {
 					run = steps[len(steps)-1].Run
@@ -501,6 +511,9 @@ func TestInitFlagNames(t *testing.T) {
 // $SIGNPOST_ACTIONLINT names another binary.
 func TestInitActionlint(t *testing.T) {
 	bin, err := actionlintBinary()
+	if err != nil && testing.Short() {
+		t.Skipf("%v; not in -short mode", err)
+	}
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("%v: CI must run the workflow linter", err)
@@ -557,9 +570,12 @@ func TestInitActionlint(t *testing.T) {
 			lint(t, top, initWorkflowFile)
 		})
 	}
-	// signpost's own release workflow, in this repository.
+	// signpost's own workflows, in this repository.
 	t.Run("release workflow", func(t *testing.T) {
 		lint(t, filepath.Join("..", ".."), ".github/workflows/release.yml")
+	})
+	t.Run("ci workflow", func(t *testing.T) {
+		lint(t, filepath.Join("..", ".."), ".github/workflows/ci.yml")
 	})
 }
 
@@ -755,4 +771,61 @@ done
 			})
 		}
 	}
+}
+
+// TestInitSignpostVersion: --signpost-version is what SIGNPOST_VERSION
+// names, and then init says nothing of the fallback; a release writes
+// itself without a word; what go install cannot fetch is a usage error.
+func TestInitSignpostVersion(t *testing.T) {
+	const note = "is not a release: the workflow installs signpost"
+	for _, tt := range []struct {
+		name, release string
+		args          []string
+		want          string
+		install       workflowStep
+	}{
+		{"chosen", "", []string{"--signpost-version", "v0.2.0"}, "v0.2.0",
+			workflowStep{Name: "Install signpost", Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"`}},
+		{"a commit", "", []string{"--signpost-version", "0123456789abcdef0123456789abcdef01234567"}, "0123456789abcdef0123456789abcdef01234567",
+			workflowStep{Name: "Install signpost", Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"`}},
+		{"a release", "v1.2.3", nil, "v1.2.3",
+			workflowStep{Name: "Install signpost", Uses: "signpost-dev/signpost@v1.2.3", With: map[string]any{"version": "${{ env.SIGNPOST_VERSION }}"}}},
+		{"another release from a release", "v1.2.3", []string{"--signpost-version", "v1.3.0"}, "v1.3.0",
+			workflowStep{Name: "Install signpost", Uses: "signpost-dev/signpost@v1.2.3", With: map[string]any{"version": "${{ env.SIGNPOST_VERSION }}"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.release != "" {
+				setVersionInfo(t, version.Info{Version: tt.release, Go: "go1.26.0"})
+			}
+			dir := filepath.Join(t.TempDir(), "catalog")
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), append([]string{"init", dir}, tt.args...), &stdout, &stderr); code != exitOK {
+				t.Fatalf("exit %d\n%s", code, stderr.String())
+			}
+			if strings.Contains(stdout.String(), note) {
+				t.Errorf("init speaks of the fallback:\n%s", stdout.String())
+			}
+			wf := readWorkflow(t, dir)
+			if got := wf.Env["SIGNPOST_VERSION"]; got != tt.want {
+				t.Errorf("SIGNPOST_VERSION = %q, want %q", got, tt.want)
+			}
+			for name, job := range wf.Jobs {
+				for _, s := range job.Steps {
+					if s.Name == "Install signpost" {
+						if diff := cmp.Diff(tt.install, s); diff != "" {
+							t.Errorf("job %s: install step (-want +got):\n%s", name, diff)
+						}
+					}
+				}
+			}
+		})
+	}
+	t.Run("latest", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"init", filepath.Join(t.TempDir(), "c"), "--signpost-version", "latest"}, &stdout, &stderr)
+		want := `signpost: --signpost-version "latest" is not a signpost version that go install can fetch: give a release such as v0.1.0, a pseudo-version or a full commit hash (never latest)`
+		if code != exitUsage || !strings.HasPrefix(stderr.String(), want) {
+			t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr.String(), exitUsage, want)
+		}
+	})
 }

@@ -90,46 +90,47 @@ func skewBuild(args []string) error {
 
 // TestScripts runs the end-to-end command tests in testdata/script. Each
 // script works in its own temporary folder; $EXAMPLE is the bundled example
-// catalog and $CORPUS the real-world data beside the repository.
+// catalog. (The scripts over the real-world corpus beside the repository
+// are in testdata/corpus-script, run by the corpus suite.)
 func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams(t, filepath.Join("testdata", "script"), nil))
+}
+
+// scriptParams are the parameters of the scripts in dir, with env set in
+// each script's environment besides $EXAMPLE.
+func scriptParams(t *testing.T, dir string, env map[string]string) testscript.Params {
+	t.Helper()
 	example, err := filepath.Abs(filepath.Join("..", "..", "catalogs", "example"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	corpus, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// [corpus] holds when ../shared/corpus is beside the repository, or in
-	// CI, where its absence fails the scripts that need it.
-	_, err = os.Stat(corpus)
-	haveCorpus := err == nil || os.Getenv("CI") != ""
-	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("testdata", "script"),
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *updateScripts,
 		Condition: func(cond string) (bool, error) {
 			switch cond {
-			case "corpus":
-				return haveCorpus, nil
 			case "s3":
-				// In CI a missing server fails the s3server command.
-				return s3test.Available() == nil || os.Getenv("CI") != "", nil
+				// Not in -short mode, which installs nothing; in CI a
+				// missing server fails the s3server command.
+				return !testing.Short() && (s3test.Available() == nil || os.Getenv("CI") != ""), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server, "s3put": s3Put, "serve": serveBackground},
-		Setup: func(env *testscript.Env) error {
+		Setup: func(e *testscript.Env) error {
 			// The diff and flow scripts skip without git; CI must have it.
 			if _, err := exec.LookPath("git"); err != nil && os.Getenv("CI") != "" {
 				return fmt.Errorf("git is required in CI: %w", err)
 			}
-			env.Setenv("EXAMPLE", example)
-			env.Setenv("CORPUS", corpus)
+			e.Setenv("EXAMPLE", example)
+			for k, v := range env {
+				e.Setenv(k, v)
+			}
 			return nil
 		},
-	})
+	}
 }
 
 // s3Server is the script command "s3server BUCKET": it starts an S3 server

@@ -23,6 +23,9 @@ import (
 // the test is skipped, or fails when CI is set.
 func startS3(t *testing.T) *s3test.Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("publishes to versitygw, which make test installs: not in -short mode")
+	}
 	srv, err := s3test.Start()
 	if err != nil {
 		if os.Getenv("CI") != "" {

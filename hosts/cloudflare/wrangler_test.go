@@ -242,6 +242,9 @@ type wranglerCmd struct{ node, script string }
 // and is skipped otherwise.
 func findWrangler(t *testing.T) wranglerCmd {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("serves each site under wrangler dev, which make tools installs: not in -short mode")
+	}
 	cmd, err := lookWrangler()
 	if err != nil {
 		if os.Getenv("CI") != "" {

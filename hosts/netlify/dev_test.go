@@ -57,6 +57,9 @@ func netlifyBin(t *testing.T) netlifyCmd {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if testing.Short() {
+		t.Skip("serves the site under netlify dev, which make tools installs: not in -short mode")
+	}
 	missing := func(format string, args ...any) {
 		t.Helper()
 		if os.Getenv("CI") != "" {

@@ -4,5 +4,6 @@
 // SHA-256 checksums, the snapshot's binary says its version, commit and
 // date, and scripts/install.sh, which the GitHub Action in action.yml
 // runs, installs such a release from a local server, and refuses an archive
-// whose checksum does not match.
+// whose checksum does not match; signpost's own workflows pin every action
+// they use by the SHA of a commit.
 package release

@@ -25,6 +25,9 @@ var moduleRoot = filepath.Join("..", "..")
 // binary). Without it the test is skipped, unless CI is set.
 func tool(t *testing.T, name, env string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("needs %s, which make test installs: not in -short mode", name)
+	}
 	p := os.Getenv(env)
 	if p == "" {
 		p = filepath.Join(moduleRoot, "bin", name)
@@ -119,6 +122,9 @@ const snapshotTimeout = 25 * time.Minute
 // into a temporary folder, once.
 func makeSnapshot(t *testing.T) snapshot {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("makes a snapshot release with GoReleaser, six builds of signpost: not in -short mode")
+	}
 	bin := goreleaser(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatalf("git: %v", err)

@@ -93,17 +93,23 @@ type Options struct {
 	// branch of the remote origin, else the current branch, else
 	// DefaultBranch.
 	Branch string
-	// Version is the version of signpost that runs init, and Commit the
-	// commit it was built from ("" when unknown): the workflow installs the
-	// same signpost, from its release archive when Version is a release,
-	// else with go install at Version when go install can fetch it, at
-	// Commit, or at FallbackVersion; never at latest.
-	Version, Commit string
+	// Version is the version of signpost that runs init. When it is a
+	// release, the workflow installs that release from its archive with
+	// the signpost action; any other build (a development build, a
+	// pseudo-version of a local commit) names no version that is sure to
+	// exist, and the workflow installs FallbackVersion with go install.
+	Version string
+	// SignpostVersion, when not "", is the signpost the workflow installs
+	// instead: a release such as v0.1.0, a pseudo-version or a full commit
+	// hash, whatever go install can fetch; never latest. A release's
+	// archive is installed with the action when Version is a release too,
+	// else go install builds it.
+	SignpostVersion string
 }
 
-// FallbackVersion is the release the workflow of a development build of
-// signpost installs when it knows neither a version nor a commit that go
-// install can fetch: the first release with release archives.
+// FallbackVersion is the release the workflow installs when the signpost
+// that writes it is not a release and Options name no other: the first
+// release, the one CHANGELOG.md dates.
 const FallbackVersion = "v0.1.0"
 
 // Field names one of the values of Options, as Options spells it.
@@ -119,6 +125,8 @@ const (
 	FieldRegion      Field = "Region"
 	FieldRoleARN     Field = "RoleARN"
 	FieldBranch      Field = "Branch"
+	// FieldSignpostVersion is Options.SignpostVersion.
+	FieldSignpostVersion Field = "SignpostVersion"
 )
 
 // OptionError says which value of Options init cannot use, and why.
@@ -147,6 +155,7 @@ const (
 	badRegion                     // not an AWS region
 	badRoleARN                    // not an IAM role ARN
 	unknownPublish                // not one of the publish choices
+	badVersion                    // not a version go install can fetch
 )
 
 // Error words e with the names of Options' fields.
@@ -182,6 +191,8 @@ func (e *OptionError) Message(name func(Field) string) string {
 		return fmt.Sprintf("%s %q is not an IAM role ARN like arn:aws:iam::111122223333:role/signpost-publish", field, e.Value)
 	case unknownPublish:
 		return fmt.Sprintf("%s %q must be %s, %s, %s, %s or %s", field, e.Value, PublishS3, PublishPages, PublishCloudflare, PublishNetlify, PublishNone)
+	case badVersion:
+		return fmt.Sprintf("%s %q is not a signpost version that go install can fetch: give a release such as %s, a pseudo-version or a full commit hash (never latest)", field, e.Value, FallbackVersion)
 	}
 	return fmt.Sprintf("%s %q cannot be used", field, e.Value)
 }
@@ -204,13 +215,16 @@ func (o Options) data() (templateData, error) {
 	}{
 		{FieldOrigin, o.Origin}, {FieldPublisher, o.Publisher}, {FieldDisplayName, o.DisplayName},
 		{FieldBucket, optional(o.Bucket)}, {FieldRegion, region}, {FieldRoleARN, optional(o.RoleARN)},
-		{FieldBranch, o.Branch},
+		{FieldBranch, o.Branch}, {FieldSignpostVersion, o.SignpostVersion},
 	} {
 		if strings.ContainsFunc(v.value, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			return templateData{}, &OptionError{Field: v.field, Value: v.value, problem: controlChars}
 		}
 	}
-	release, ref := installRef(o.Version, o.Commit)
+	if o.SignpostVersion != "" && !fetchable(o.SignpostVersion) {
+		return templateData{}, &OptionError{Field: FieldSignpostVersion, Value: o.SignpostVersion, problem: badVersion}
+	}
+	release, ref := installRef(o.Version, o.SignpostVersion)
 	d := templateData{
 		Release:     release,
 		Ref:         ref,
@@ -318,20 +332,38 @@ func checkOrigin(origin string) (string, error) {
 	return strings.ToLower(u.Hostname()), nil
 }
 
-// installRef says how the workflow installs the signpost of version
-// and commit: release is version when it is a release (not a
-// pre-release's pseudo-version, no build metadata), whose archive the
-// workflow downloads, else ""; ref is what go install fetches: version
-// when go install can fetch it, else commit when it is a full commit hash,
-// else FallbackVersion. Never latest.
-func installRef(version, commit string) (release, ref string) {
+// isRelease reports whether version is a release or a pre-release of
+// signpost, which has release archives: not a pseudo-version, no build
+// metadata such as +dirty.
+func isRelease(version string) bool {
+	return releasePattern.MatchString(version) && !pseudoPattern.MatchString(version)
+}
+
+// fetchable reports whether go install can fetch signpost at version: a
+// release, a pre-release or a pseudo-version without build metadata, or a
+// full commit hash. Never latest, nor a branch, which move.
+func fetchable(version string) bool {
+	return releasePattern.MatchString(version) || commitPattern.MatchString(version)
+}
+
+// installRef says how the workflow installs signpost, for the signpost of
+// version that runs init and the version chosen ("" for none): ref is the
+// version the workflow installs, chosen when given, else version when it
+// is a release, else FallbackVersion; release is the running release
+// whose signpost action installs ref from its archive, "" when go install
+// builds it instead (the running signpost or ref is no release). Never
+// latest.
+func installRef(version, chosen string) (release, ref string) {
+	ref = chosen
 	switch {
-	case releasePattern.MatchString(version) && !pseudoPattern.MatchString(version):
-		return version, version
-	case releasePattern.MatchString(version):
-		return "", version
-	case commitPattern.MatchString(commit):
-		return "", commit
+	case ref != "":
+	case isRelease(version):
+		ref = version
+	default:
+		ref = FallbackVersion
 	}
-	return "", FallbackVersion
+	if isRelease(version) && isRelease(ref) {
+		return version, ref
+	}
+	return "", ref
 }

@@ -11,33 +11,39 @@ import (
 )
 
 // TestInstallRef: the workflow installs the release that wrote it from
-// its archive, a development build with go install at what go install can
-// fetch of it, and never latest.
+// its archive; any other build writes FallbackVersion, a release that is
+// sure to exist, never a local commit; a chosen version wins; never latest.
 func TestInstallRef(t *testing.T) {
 	const commit = "0123456789abcdef0123456789abcdef01234567"
-	for _, tt := range []struct{ version, commit, release, ref string }{
-		{"v1.2.3", commit, "v1.2.3", "v1.2.3"},
+	for _, tt := range []struct{ version, chosen, release, ref string }{
+		{"v1.2.3", "", "v1.2.3", "v1.2.3"},
 		{"v0.4.0-rc.1", "", "v0.4.0-rc.1", "v0.4.0-rc.1"},
-		{"v0.0.0-20260101120000-0123456789ab", commit, "", "v0.0.0-20260101120000-0123456789ab"},
-		{"v1.2.4-0.20260101120000-0123456789ab", "", "", "v1.2.4-0.20260101120000-0123456789ab"},
-		{"v1.3.0-rc.1.0.20260101120000-0123456789ab", "", "", "v1.3.0-rc.1.0.20260101120000-0123456789ab"},
-		{"dev", commit, "", commit},
+		{"v0.0.0-20260101120000-0123456789ab", "", "", FallbackVersion},
+		{"v1.2.4-0.20260101120000-0123456789ab", "", "", FallbackVersion},
+		{"v1.3.0-rc.1.0.20260101120000-0123456789ab", "", "", FallbackVersion},
 		{"dev", "", "", FallbackVersion},
-		{"dev", "0123456", "", FallbackVersion},
 		{"(devel)", "", "", FallbackVersion},
 		{"", "", "", FallbackVersion},
-		{"v1.2.3+dirty", commit, "", commit},
-		{"v0.0.0-snapshot+0123456", commit, "", commit},
-		{"v1.2.3-0.20260101120000-0123456789ab+dirty", "", "", FallbackVersion},
+		{"v1.2.3+dirty", "", "", FallbackVersion},
+		{"v0.0.0-snapshot+0123456", "", "", FallbackVersion},
 		{"1.2.3", "", "", FallbackVersion},
-		{"v1.2.3; rm -rf /", "$(id)", "", FallbackVersion},
+		{"v1.2.3; rm -rf /", "", "", FallbackVersion},
+		// A chosen release: the running release's action installs it.
+		{"v1.2.3", "v1.3.0", "v1.2.3", "v1.3.0"},
+		{"dev", "v1.3.0", "", "v1.3.0"},
+		// go install alone fetches what is not a release.
+		{"v1.2.3", commit, "", commit},
+		{"v1.2.3", "v1.2.4-0.20260101120000-0123456789ab", "", "v1.2.4-0.20260101120000-0123456789ab"},
+		{"dev", commit, "", commit},
 	} {
-		release, ref := installRef(tt.version, tt.commit)
+		release, ref := installRef(tt.version, tt.chosen)
 		if release != tt.release || ref != tt.ref {
-			t.Errorf("installRef(%q, %q) = %q, %q, want %q, %q", tt.version, tt.commit, release, ref, tt.release, tt.ref)
+			t.Errorf("installRef(%q, %q) = %q, %q, want %q, %q", tt.version, tt.chosen, release, ref, tt.release, tt.ref)
 		}
-		if ref == "latest" || release == "latest" {
-			t.Errorf("installRef(%q, %q) installs latest", tt.version, tt.commit)
+	}
+	for _, v := range []string{"latest", "main", "v1.2.3+dirty", "1.2.3", "0123456", "v1.2.3; rm -rf /", "$(id)"} {
+		if fetchable(v) {
+			t.Errorf("fetchable(%q) = true", v)
 		}
 	}
 	base := templateData{Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: "X", Publish: PublishS3,
@@ -55,13 +61,15 @@ func TestInstallRef(t *testing.T) {
 		wantReadme string
 	}{
 		{"release", release,
-			[]string{"        uses: signpost-dev/signpost@v1.2.3\n        with:\n          version: v1.2.3\n",
-				"# Each job installs signpost v1.2.3, the release that wrote this file:"},
+			[]string{"        uses: signpost-dev/signpost@v1.2.3\n        with:\n          version: ${{ env.SIGNPOST_VERSION }}\n",
+				"\nenv:\n  SIGNPOST_VERSION: v1.2.3\n",
+				"# The signpost action of v1.2.3, the release that wrote this file,"},
 			[]string{"go install", "setup-go", "@latest"},
 			"go install github.com/signpost-dev/signpost/cmd/signpost@v1.2.3\n"},
 		{"dev", dev,
-			[]string{"run: go install github.com/signpost-dev/signpost/cmd/signpost@" + commit + "\n",
-				"# A development build of signpost wrote this file",
+			[]string{"run: go install \"github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}\"\n",
+				"\nenv:\n  SIGNPOST_VERSION: " + commit + "\n",
+				"# Each job builds it with go install",
 				"cache-dependency-path: .github/workflows/signpost.yml\n"},
 			[]string{"signpost-dev/signpost@", "cache: false", "@latest"},
 			"go install github.com/signpost-dev/signpost/cmd/signpost@" + commit + "\n"},
@@ -129,6 +137,8 @@ func TestOptionErrors(t *testing.T) {
 			`Region "" is not an AWS region like us-east-1`},
 		{"role", Options{Publish: PublishS3, RoleARN: s("signpost-publish")}, FieldRoleARN,
 			`RoleARN "signpost-publish" is not an IAM role ARN like arn:aws:iam::111122223333:role/signpost-publish`},
+		{"signpost version", Options{SignpostVersion: "latest"}, FieldSignpostVersion,
+			`SignpostVersion "latest" is not a signpost version that go install can fetch: give a release such as v0.1.0, a pseudo-version or a full commit hash (never latest)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

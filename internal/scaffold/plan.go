@@ -23,6 +23,9 @@ type Plan struct {
 	conflicts []string
 	// branch says where data.Branch comes from.
 	branch BranchSource
+	// fallback is set when the workflow installs FallbackVersion because
+	// the signpost that writes it is not a release and Options chose none.
+	fallback bool
 }
 
 // Prepare checks opts, finds where the files go (the catalog's folder, and
@@ -78,7 +81,16 @@ func Prepare(ctx context.Context, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{place: p, data: d, files: files, ignore: ignore, conflicts: conflicts, branch: source}, nil
+	fallback := opts.SignpostVersion == "" && !isRelease(opts.Version)
+	return &Plan{place: p, data: d, files: files, ignore: ignore, conflicts: conflicts, branch: source, fallback: fallback}, nil
+}
+
+// Signpost returns the version of signpost the workflow installs (its
+// SIGNPOST_VERSION), and whether it is FallbackVersion because the
+// signpost that writes the workflow is not a release and Options chose
+// no version: a release the running signpost knows of, not itself.
+func (p *Plan) Signpost() (version string, fallback bool) {
+	return p.data.Ref, p.fallback
 }
 
 // Branch returns the branch whose pushes the workflow checks and

@@ -27,10 +27,10 @@ type templateData struct {
 	BucketSet, RoleARNSet   bool
 	// Branch is the branch whose pushes publish.
 	Branch string
-	// Release is the signpost release the workflow installs from its
-	// archive, with the signpost action, or "" for a development build of
-	// signpost, whose workflow builds it with go install at Ref. Ref is
-	// what go install fetches, Release too when set; never latest.
+	// Ref is the signpost the workflow installs, the value of its
+	// SIGNPOST_VERSION; never latest. Release is the signpost release that
+	// writes the workflow, whose action installs Ref from its release
+	// archive, or "" when each job builds Ref with go install.
 	Release, Ref string
 	// ServerName and ServerURL are the starter MCP server's.
 	ServerName, ServerURL string

@@ -4,8 +4,8 @@
 // (the module version of go install ...@vX.Y.Z, the vcs.revision and
 // vcs.time of a build in a Git checkout), and the version is "dev" when
 // nothing says more. The CLI prints them, the tool catalogue names the
-// version as its generator's, and signpost init installs the same
-// signpost in the workflow it writes.
+// version as its generator's, and signpost init, when this is a release,
+// writes it into the workflow as the signpost to install.
 package version
 
 import (

@@ -1,0 +1,5 @@
+package b
+
+import "testing"
+
+func TestB(t *testing.T) {}
