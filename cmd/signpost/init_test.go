@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -105,27 +106,31 @@ func readWorkflow(t *testing.T, dir string) workflow {
 	return wf
 }
 
-// pinnedActions are the actions the workflows may use, each at a major
-// version that exists.
+// pinnedActions are the actions the workflows may use, each pinned to the
+// commit of a release (the template names the release in a comment).
 var pinnedActions = []string{
-	"actions/checkout@v5",
-	"actions/setup-go@v6",
-	"actions/configure-pages@v5",
-	"actions/upload-pages-artifact@v5",
-	"actions/deploy-pages@v4",
-	"actions/upload-artifact@v6",
-	"actions/download-artifact@v7",
-	"aws-actions/configure-aws-credentials@v5",
-	"actions/setup-node@v5",
-	"cloudflare/wrangler-action@v3",
+	"actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09",
+	"actions/setup-go@924ae3a1cded613372ab5595356fb5720e22ba16",
+	"actions/configure-pages@983d7736d9b0ae728b81ab479565c72886d7745b",
+	"actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9",
+	"actions/deploy-pages@d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e",
+	"actions/upload-artifact@b7c566a772e6b6bfb58ed0dc250532a479d7789f",
+	"actions/download-artifact@37930b1c2abaa49bbe596cd826c3c89aef350131",
+	"aws-actions/configure-aws-credentials@61815dcd50bd041e203e49132bacad1fd04d2708",
+	"actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444",
+	"cloudflare/wrangler-action@9acf94ace14e7dc412b076f2c5c20b8ce93c79cd",
 }
+
+// pinnedUse is how a workflow names an action: at a commit, its release in
+// a comment.
+var pinnedUse = regexp.MustCompile(`^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$`)
 
 // setupSteps are the first steps of every job: check out (the whole
 // history where the diff needs it), then signpost: a release with the
 // signpost action, a development build (release "") with go install, at
 // the SIGNPOST_VERSION of the workflow's env.
 func setupSteps(release string, fullHistory bool) []workflowStep {
-	checkout := workflowStep{Uses: "actions/checkout@v5", With: map[string]any{"persist-credentials": false}}
+	checkout := workflowStep{Uses: "actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09", With: map[string]any{"persist-credentials": false}}
 	if fullHistory {
 		checkout.With["fetch-depth"] = 0
 	}
@@ -137,7 +142,7 @@ func setupSteps(release string, fullHistory bool) []workflowStep {
 	}
 	return []workflowStep{
 		checkout,
-		{Uses: "actions/setup-go@v6", With: map[string]any{"go-version": "stable", "cache-dependency-path": initWorkflowFile}},
+		{Uses: "actions/setup-go@924ae3a1cded613372ab5595356fb5720e22ba16", With: map[string]any{"go-version": "stable", "cache-dependency-path": initWorkflowFile}},
 		{Name: "Install signpost", Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"`},
 	}
 }
@@ -179,7 +184,7 @@ exit "$status"
 			workflowStep{
 				Name: "Keep the diff for the comment",
 				If:   "${{ !cancelled() && steps.diff.outputs.written == 'true' && " + sameRepository + " }}",
-				Uses: "actions/upload-artifact@v6",
+				Uses: "actions/upload-artifact@b7c566a772e6b6bfb58ed0dc250532a479d7789f",
 				With: map[string]any{"name": "signpost-diff", "path": "${{ runner.temp }}/signpost-diff/diff.md", "retention-days": 1},
 			}),
 		Outputs: map[string]string{"diff": "${{ steps.diff.outputs.written }}"},
@@ -206,7 +211,7 @@ func commentJob(run string) workflowJob {
 		Timeout:     5,
 		Permissions: map[string]string{"pull-requests": "write"},
 		Steps: []workflowStep{
-			{Uses: "actions/download-artifact@v7", With: map[string]any{"name": "signpost-diff", "path": "${{ runner.temp }}/signpost-diff"}},
+			{Uses: "actions/download-artifact@37930b1c2abaa49bbe596cd826c3c89aef350131", With: map[string]any{"name": "signpost-diff", "path": "${{ runner.temp }}/signpost-diff"}},
 			{Name: "Comment the diff", Env: map[string]string{
 				"GH_TOKEN": "${{ github.token }}",
 				"GH_REPO":  "${{ github.repository }}",
@@ -250,15 +255,15 @@ func TestInitWorkflow(t *testing.T) {
 		j := publishJob(release, "Publish to GitHub Pages",
 			map[string]string{"contents": "read", "pages": "write", "id-token": "write"},
 			workflowStep{Name: "Build the site for Pages", Run: "signpost build " + p.catalog + " --target pages --out " + p.site},
-			workflowStep{Uses: "actions/configure-pages@v5"},
-			workflowStep{Uses: "actions/upload-pages-artifact@v5", With: map[string]any{"path": p.site + "/public", "include-hidden-files": true}},
-			workflowStep{ID: "deployment", Uses: "actions/deploy-pages@v4"},
+			workflowStep{Uses: "actions/configure-pages@983d7736d9b0ae728b81ab479565c72886d7745b"},
+			workflowStep{Uses: "actions/upload-pages-artifact@fc324d3547104276b827a68afc52ff2a11cc49c9", With: map[string]any{"path": p.site + "/public", "include-hidden-files": true}},
+			workflowStep{ID: "deployment", Uses: "actions/deploy-pages@d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e"},
 		)
 		j.Environment = &struct{ Name, URL string }{"github-pages", "${{ steps.deployment.outputs.page_url }}"}
 		return j
 	}
 	s3Step := func(role, region string) workflowStep {
-		return workflowStep{Uses: "aws-actions/configure-aws-credentials@v5", With: map[string]any{"role-to-assume": role, "aws-region": region}}
+		return workflowStep{Uses: "aws-actions/configure-aws-credentials@61815dcd50bd041e203e49132bacad1fd04d2708", With: map[string]any{"role-to-assume": role, "aws-region": region}}
 	}
 	publishStep := func(p place) workflowStep {
 		return workflowStep{Name: "Publish", Run: "signpost publish " + p.catalog + " --target production"}
@@ -273,8 +278,8 @@ func TestInitWorkflow(t *testing.T) {
   echo 'SIGNPOST_EOF'
 } >> "$GITHUB_OUTPUT"
 `},
-			workflowStep{Uses: "actions/setup-node@v5", With: map[string]any{"node-version": 24}},
-			workflowStep{Name: "Deploy to Cloudflare", Uses: "cloudflare/wrangler-action@v3", With: map[string]any{
+			workflowStep{Uses: "actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444", With: map[string]any{"node-version": 24}},
+			workflowStep{Name: "Deploy to Cloudflare", Uses: "cloudflare/wrangler-action@9acf94ace14e7dc412b076f2c5c20b8ce93c79cd", With: map[string]any{
 				"apiToken":        "${{ secrets.CLOUDFLARE_API_TOKEN }}",
 				"accountId":       "${{ secrets.CLOUDFLARE_ACCOUNT_ID }}",
 				"wranglerVersion": cloudflare.WranglerVersion,
@@ -285,7 +290,7 @@ func TestInitWorkflow(t *testing.T) {
 	netlifyJob := func(release string, p place) workflowJob {
 		return publishJob(release, "Publish to Netlify", map[string]string{"contents": "read"},
 			workflowStep{Name: "Build the site for Netlify", Run: "signpost build " + p.catalog + " --target netlify --out " + p.site},
-			workflowStep{Uses: "actions/setup-node@v5", With: map[string]any{"node-version": 22}},
+			workflowStep{Uses: "actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444", With: map[string]any{"node-version": 22}},
 			workflowStep{Name: "Deploy to Netlify",
 				Env: map[string]string{"NETLIFY_AUTH_TOKEN": "${{ secrets.NETLIFY_AUTH_TOKEN }}", "NETLIFY_SITE_ID": "${{ secrets.NETLIFY_SITE_ID }}"},
 				Run: "npx --yes netlify-cli@27.10.2 deploy --prod --no-build --dir " + p.site + "/public --functions " + p.site + `/public/netlify/functions --site "$NETLIFY_SITE_ID"`},
@@ -398,6 +403,18 @@ func TestInitWorkflow(t *testing.T) {
 				}
 				if diff := cmp.Diff(tt.jobs(p, run), wf.Jobs); diff != "" {
 					t.Errorf("jobs (-want +got):\n%s", diff)
+				}
+				// Every action but signpost's own is pinned to a commit, with
+				// its release in a comment, as OpenSSF Scorecard asks.
+				raw, err := os.ReadFile(filepath.Join(top, filepath.FromSlash(initWorkflowFile)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, line := range strings.Split(string(raw), "\n") {
+					_, uses, ok := strings.Cut(line, "uses: ")
+					if ok && !strings.HasPrefix(uses, "signpost-dev/signpost@") && !pinnedUse.MatchString(uses) {
+						t.Errorf("%q is not pinned to a commit with its release in a comment", strings.TrimSpace(line))
+					}
 				}
 				for name, job := range wf.Jobs {
 					if job.Permissions == nil {

@@ -151,7 +151,7 @@ func catalogName(catalog string) string {
 var (
 	workflowValidateLine = regexp.MustCompile(`(?m)^\s*run: signpost validate (\S+) --format github\s*$`)
 	workflowPublishLine  = regexp.MustCompile(`(?m)^\s*run: signpost publish (\S+) --target \S+\s*$`)
-	workflowPagesLine    = regexp.MustCompile(`(?m)^\s*uses: actions/deploy-pages@\S+\s*$`)
+	workflowPagesLine    = regexp.MustCompile(`(?m)^\s*uses: actions/deploy-pages@\S+(\s+#.*)?$`)
 )
 
 // maxWorkflowRead bounds how much of an existing workflow is read to find
