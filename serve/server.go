@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // Limits of the HTTP server: a slow or hostile client cannot hold a
@@ -24,7 +26,8 @@ const (
 // serveListener answers HTTP on ln with the site of live until ctx is
 // done, then shuts down gracefully: in-flight requests get shutdownTimeout
 // to finish. The usual requests are answered by front, every other by
-// net/http, the same way.
+// net/http, the same way; in a build without fast paths (package
+// fastpath), net/http answers every request.
 func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
 	f := newFront(live, ln.Addr())
 	srv := &http.Server{
@@ -37,8 +40,12 @@ func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	errc := make(chan error, 2)
-	go func() { errc <- srv.Serve(f.slow) }()
-	go func() { errc <- f.serve(ln) }()
+	if fastpath.Enabled {
+		go func() { errc <- srv.Serve(f.slow) }()
+		go func() { errc <- f.serve(ln) }()
+	} else {
+		go func() { errc <- srv.Serve(ln) }()
+	}
 	var err error
 	select {
 	case err = <-errc:
