@@ -87,7 +87,7 @@ func ParseYAML(path, rel string, data []byte) (*File, []Problem) {
 	if len(data) > MaxFileSize {
 		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d: split it into several files", len(data), MaxFileSize)}}
 	}
-	text, flows := jsonFlows(data)
+	text, flows := flowsOf(data)
 	v, ps, ok := parseYAML(text, flows)
 	if !ok {
 		v, ps, _ = parseYAML(data, nil)
