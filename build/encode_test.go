@@ -9,7 +9,6 @@ import (
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/build/tokens"
 	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
@@ -100,51 +99,4 @@ func decodeSchema(t *testing.T, raw json.RawMessage) any {
 		t.Fatalf("schema %s: %v", raw, err)
 	}
 	return v
-}
-
-// catalogueMembers are the members of a tool's catalogue entry but its
-// schemas, as a map for encoding/json: the reference catalogueEntry is
-// held to.
-func catalogueMembers(t *Tool, cost output.Tokens) map[string]any {
-	costs := map[string]any{"encoding": tokens.Encoding, "standard": cost.Standard}
-	if cost.Compact > 0 {
-		costs["compact"] = cost.Compact
-	}
-	e := map[string]any{
-		"name":         t.ToolID,
-		"operationId":  t.OperationID(),
-		"descriptor":   map[string]any{"kind": t.DescriptorRef().Kind, "id": t.DescriptorRef().ID},
-		"description":  t.Description,
-		"source":       t.Source,
-		"safetyTier":   t.SafetyTier,
-		"replayPolicy": t.ReplayPolicy,
-		"egress":       t.Egress,
-		"group":        t.GroupKey,
-		"tokens":       costs,
-	}
-	if t.Title != "" {
-		e["title"] = t.Title
-	}
-	reserved := map[string]any{}
-	if r := t.Reserved; r.IdempotencyKey != "" {
-		owner := "catalogue"
-		if r.KeyDeclared {
-			owner = "tool"
-		}
-		reserved["idempotencyKey"] = map[string]any{"argument": r.IdempotencyKey, "owner": owner, "required": true}
-	}
-	if r := t.Reserved; r.Confirmation != "" {
-		reserved["confirmation"] = map[string]any{"argument": r.Confirmation, "preview": true, "required": true}
-	}
-	if len(reserved) > 0 {
-		e["reserved"] = reserved
-	}
-	if s := t.Sensitivity; s != nil {
-		rs := map[string]any{"level": s.Level}
-		if len(s.Fields) > 0 {
-			rs["fields"] = s.Fields
-		}
-		e["responseSensitivity"] = rs
-	}
-	return e
 }
