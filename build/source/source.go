@@ -22,6 +22,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/signpost-dev/signpost/internal/fastpath"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -325,7 +326,11 @@ func ParseJSON(path, rel string, data []byte) (*File, []Problem) {
 	if len(data) > MaxFileSize {
 		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d", len(data), MaxFileSize)}}
 	}
-	v, ok := decodeJSON(data)
+	var v any
+	ok := false
+	if fastpath.Enabled { // else the token walk decodes every file
+		v, ok = decodeJSON(data)
+	}
 	if !ok {
 		// Walk the tokens to find the problem and where it is.
 		var p *Problem
@@ -517,7 +522,12 @@ func (p *jsonParser) value(depth int, tok json.Token) (any, error) {
 		}
 	}
 	if p.record != nil {
-		line, col := p.at.lineCol(p.data, off)
+		var line, col int
+		if fastpath.Enabled {
+			line, col = p.at.lineCol(p.data, off)
+		} else {
+			line, col = lineCol(p.data, off)
+		}
 		p.record[Pointer(p.path)] = Pos{Line: line, Col: col}
 	}
 	d, ok := tok.(json.Delim)
