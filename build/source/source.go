@@ -522,12 +522,7 @@ func (p *jsonParser) value(depth int, tok json.Token) (any, error) {
 		}
 	}
 	if p.record != nil {
-		var line, col int
-		if fastpath.Enabled {
-			line, col = p.at.lineCol(p.data, off)
-		} else {
-			line, col = lineCol(p.data, off)
-		}
+		line, col := p.at.lineCol(p.data, off)
 		p.record[Pointer(p.path)] = Pos{Line: line, Col: col}
 	}
 	d, ok := tok.(json.Delim)
