@@ -11,6 +11,7 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // The reserved arguments of the tool catalogue, before any underscores.
@@ -237,7 +238,7 @@ var machinePathRE = regexp.MustCompile(`(?i)(?:^|[\s"'(=:])(?:/home/[a-z0-9._-]+
 
 // machinePath returns the machine path s holds, or "".
 func machinePath(s string) string {
-	if !strings.ContainsAny(s, "/\\") {
+	if fastpath.Enabled && !strings.ContainsAny(s, "/\\") {
 		return "" // every such path has a slash or a backslash: most text has neither
 	}
 	loc := machinePathRE.FindStringIndex(s)
