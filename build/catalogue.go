@@ -90,6 +90,11 @@ func catalogueEntry(t *Tool, cost output.Tokens, input, response []byte) [][]byt
 	if !fastpath.Enabled {
 		return catalogueEntryValue(t, cost)
 	}
+	return catalogueEntryParts(t, cost, input, response)
+}
+
+// catalogueEntryParts is catalogueEntry in a build with fast paths.
+func catalogueEntryParts(t *Tool, cost output.Tokens, input, response []byte) [][]byte {
 	b := make([]byte, 0, 384+len(t.Description))
 	ref := t.DescriptorRef()
 	b = jsonenc.AppendString(append(b, `,"description":`...), t.Description)

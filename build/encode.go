@@ -45,6 +45,11 @@ func appendDescriptor(b []byte, t *Tool) (_ []byte, input, output span) {
 	if !fastpath.Enabled {
 		return appendDescriptorValue(b, t), span{}, span{}
 	}
+	return appendDescriptorFields(b, t)
+}
+
+// appendDescriptorFields is appendDescriptor in a build with fast paths.
+func appendDescriptorFields(b []byte, t *Tool) (_ []byte, input, output span) {
 	b = append(b, '{')
 	b = jsonenc.AppendString(field(b, "toolId"), t.ToolID)
 	if t.Name != "" {
@@ -91,6 +96,12 @@ func appendCompactDescriptor(b []byte, t *Tool, o compact.Options) []byte {
 	if !fastpath.Enabled {
 		return appendCompactDescriptorValue(b, t, o)
 	}
+	return appendCompactDescriptorFields(b, t, o)
+}
+
+// appendCompactDescriptorFields is appendCompactDescriptor in a build with
+// fast paths.
+func appendCompactDescriptorFields(b []byte, t *Tool, o compact.Options) []byte {
 	b = append(b, '{')
 	b = jsonenc.AppendString(field(b, "toolId"), t.ToolID)
 	b = jsonenc.AppendString(field(b, "description"), compact.Text(t.Description, compactDescriptionLen))

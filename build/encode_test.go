@@ -59,7 +59,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	for _, tl := range tools {
 		// The schemas as decoded values, for encoding/json to encode.
 		in, out := decodeSchema(t, tl.InputSchema), decodeSchema(t, tl.OutputSchema)
-		got, input, response := appendDescriptor(nil, tl)
+		got, input, response := appendDescriptorFields(nil, tl)
 		d := tl.Descriptor()
 		d.InputSchema, d.OutputSchema = in, out
 		if want := stdEncode(t, d); !bytes.Equal(got, want) {
@@ -73,13 +73,13 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			if out != nil {
 				whole["response"] = out
 			}
-			if got, want := bytes.Join(catalogueEntry(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
+			if got, want := bytes.Join(catalogueEntryParts(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
 				t.Errorf("%s: catalogue entry\n got %s\nwant %s", tl.Name, got, want)
 			}
 		}
 		c := tl.CompactDescriptor()
 		c.InputSchema = compact.Options{}.Schema(in)
-		if got, want := appendCompactDescriptor(nil, tl, compact.Options{}), stdEncode(t, c); !bytes.Equal(got, want) {
+		if got, want := appendCompactDescriptorFields(nil, tl, compact.Options{}), stdEncode(t, c); !bytes.Equal(got, want) {
 			t.Errorf("%s: compact descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
 	}

@@ -85,8 +85,8 @@ func TestQueryValueIsParseQuery(t *testing.T) {
 		"%zz=1&view=compact", "&&view=compact&", "view=a+b", "vi+ew=compact", "VIEW=compact",
 	} {
 		q, _ := url.ParseQuery(raw)
-		if got, want := queryValue(raw, "view"), q.Get("view"); got != want {
-			t.Errorf("queryValue(%q) = %q, ParseQuery says %q", raw, got, want)
+		if got, want := scanQuery(raw, "view"), q.Get("view"); got != want {
+			t.Errorf("scanQuery(%q) = %q, ParseQuery says %q", raw, got, want)
 		}
 	}
 }

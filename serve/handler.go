@@ -286,6 +286,11 @@ func queryValue(raw, key string) string {
 		q, _ := url.ParseQuery(raw)
 		return q.Get(key)
 	}
+	return scanQuery(raw, key)
+}
+
+// scanQuery is queryValue in a build with fast paths.
+func scanQuery(raw, key string) string {
 	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")

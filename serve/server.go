@@ -29,6 +29,12 @@ const (
 // net/http, the same way; in a build without fast paths (package
 // fastpath), net/http answers every request.
 func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
+	return serveFronted(ctx, ln, live, fastpath.Enabled)
+}
+
+// serveFronted is serveListener, with front answering the usual requests
+// when fronted is true, and net/http every request when it is false.
+func serveFronted(ctx context.Context, ln net.Listener, live *Live, fronted bool) error {
 	f := newFront(live, ln.Addr())
 	srv := &http.Server{
 		Handler:           live,
@@ -40,7 +46,7 @@ func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	errc := make(chan error, 2)
-	if fastpath.Enabled {
+	if fronted {
 		go func() { errc <- srv.Serve(f.slow) }()
 		go func() { errc <- f.serve(ln) }()
 	} else {

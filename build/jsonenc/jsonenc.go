@@ -24,13 +24,18 @@ func Append(b []byte, v any) []byte {
 	if !fastpath.Enabled {
 		return appendStd(b, v)
 	}
+	return appendValue(b, v)
+}
+
+// appendValue is Append in a build with fast paths.
+func appendValue(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...)
 	case bool:
 		return strconv.AppendBool(b, x)
 	case string:
-		return AppendString(b, x)
+		return appendString(b, x)
 	case json.Number:
 		if x == "" {
 			return append(b, '0')
@@ -42,7 +47,7 @@ func Append(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = Append(b, e)
+			b = appendValue(b, e)
 		}
 		return append(b, ']')
 	case map[string]any:
@@ -58,9 +63,9 @@ func Append(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = AppendString(b, k)
+			b = appendString(b, k)
 			b = append(b, ':')
-			b = Append(b, x[k])
+			b = appendValue(b, x[k])
 		}
 		return append(b, '}')
 	}
@@ -90,6 +95,11 @@ func AppendString(b []byte, s string) []byte {
 	if !fastpath.Enabled {
 		return appendStd(b, s)
 	}
+	return appendString(b, s)
+}
+
+// appendString is AppendString in a build with fast paths.
+func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {

@@ -66,6 +66,11 @@ func (c *Counter) Count(text []byte) (int, error) {
 	if !fastpath.Enabled {
 		return c.codec.Count(string(text))
 	}
+	return c.count(text)
+}
+
+// count is Count in a build with fast paths.
+func (c *Counter) count(text []byte) (int, error) {
 	seen := c.known.Get().(known)
 	defer c.known.Put(seen)
 	n := 0

@@ -39,7 +39,7 @@ func TestCountAgreesWithLibrary(t *testing.T) {
 		"non-ASCII: café — “quoted”", "日本語のテキスト", `{"description":"Every…","enum":["open"]}`, `a"é"b"1"—"`,
 	}
 	for _, s := range cases {
-		got, err := c.Count([]byte(s))
+		got, err := c.count([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestCountCorpus(t *testing.T) {
 		}
 		// Line by line as well as whole: many small texts, as descriptors are.
 		for _, text := range append(strings.Split(string(data), "\n"), string(data)) {
-			got, err := c.Count([]byte(text))
+			got, err := c.count([]byte(text))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func FuzzCount(f *testing.F) {
 			b[i] &= 0x7f
 		}
 		s = string(b)
-		got, err := c.Count(b)
+		got, err := c.count(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func FuzzCountUnicode(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := c.Count([]byte(s))
+		got, err := c.count([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func FuzzCountSymbols(f *testing.F) {
 			}
 		}
 		s := b.String()
-		got, err := c.Count([]byte(s))
+		got, err := c.count([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,11 @@ func createFile(name string, data []byte) error {
 	if !fastpath.Enabled {
 		return os.WriteFile(name, data, 0o644)
 	}
+	return createFileDirect(name, data)
+}
+
+// createFileDirect is createFile in a build with fast paths.
+func createFileDirect(name string, data []byte) error {
 	var fd int
 	var err error
 	for {
