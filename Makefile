@@ -31,7 +31,7 @@ WRANGLER_VERSION := 4.164.0
 NETLIFY_CLI := bin/npm-netlify/node_modules/netlify-cli/bin/run.js
 NETLIFY_CLI_VERSION := 27.10.2
 
-.PHONY: all build test test-fast test-corpus check lint fmt vet staticcheck bench bench-peers peers tools clean
+.PHONY: all build test test-fast test-corpus test-reference check lint fmt vet staticcheck bench bench-peers peers tools clean
 
 all: build
 
@@ -62,6 +62,12 @@ test-corpus:
 	$(GO) test -count=1 -tags corpus -run '^TestCorpus' \
 		$$($(GO) list -f '{{.ImportPath}} {{.IgnoredGoFiles}}' ./... | awk '/corpus[^ ]*_test\.go/ {print $$1}')
 
+## test-reference: run every test again with every fast path stepped aside
+## for the reference it shadows (the build tag signpost_reference; see
+## docs/performance.md): the same tests and goldens must pass both ways.
+test-reference: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
+	$(GO) test -count=1 -timeout 30m -tags signpost_reference ./...
+
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
 check: lint test
 
@@ -75,13 +81,17 @@ fmt:
 	@out=$$(gofmt -l $(GOFILES)); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# vet and staticcheck read the code both ways: with the fast paths, and
+# with the references that replace them under signpost_reference.
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags corpus ./...
+	$(GO) vet -tags signpost_reference ./...
 
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
 	$(STATICCHECK) -tags corpus ./...
+	$(STATICCHECK) -tags signpost_reference ./...
 
 ## bench: run the benchmarks (build, serve and publish speed; see the README)
 bench: $(VERSITYGW)

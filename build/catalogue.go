@@ -10,6 +10,7 @@ import (
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
+	"github.com/signpost-dev/signpost/internal/fastpath"
 	"github.com/signpost-dev/signpost/internal/version"
 )
 
@@ -83,8 +84,17 @@ func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, 
 // The members are written in the order of their names, as encoding/json
 // writes a map ("arguments" first, "response" between "reserved" and
 // "responseSensitivity"): TestEncodeMatchesEncodingJSON holds the entry to
-// encoding/json's encoding of the members as a map.
+// encoding/json's encoding of the members as a map (catalogueEntryValue,
+// which makes the entry in a build without fast paths: package fastpath).
 func catalogueEntry(t *Tool, cost output.Tokens, input, response []byte) [][]byte {
+	if !fastpath.Enabled {
+		return catalogueEntryValue(t, cost)
+	}
+	return catalogueEntryParts(t, cost, input, response)
+}
+
+// catalogueEntryParts is catalogueEntry in a build with fast paths.
+func catalogueEntryParts(t *Tool, cost output.Tokens, input, response []byte) [][]byte {
 	b := make([]byte, 0, 384+len(t.Description))
 	ref := t.DescriptorRef()
 	b = jsonenc.AppendString(append(b, `,"description":`...), t.Description)

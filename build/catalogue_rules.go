@@ -11,6 +11,7 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // The reserved arguments of the tool catalogue, before any underscores.
@@ -235,7 +236,7 @@ var placeholderUsers = map[string]bool{
 // machinePath returns the machine path s holds, or "": the first path of
 // a home or profile folder whose user is not a placeholder name.
 func machinePath(s string) string {
-	if !strings.ContainsAny(s, "/\\") {
+	if fastpath.Enabled && !strings.ContainsAny(s, "/\\") {
 		return "" // every such path has a slash or a backslash: most text has neither
 	}
 	for _, loc := range machinePathRE.FindAllStringIndex(s, -1) {

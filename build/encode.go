@@ -5,11 +5,14 @@ import (
 
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // The descriptors are encoded field by field, in the order and with the
 // omissions of ToolDescriptor and CompactToolDescriptor, with package
-// jsonenc (a test holds them to encoding/json).
+// jsonenc (a test holds them to encoding/json). In a build without fast
+// paths (package fastpath) the references of encode_reference.go encode
+// them.
 
 // field appends "name": to an object under construction, with the comma
 // that separates it from the previous member.
@@ -36,8 +39,17 @@ func (s span) of(b []byte) []byte {
 // appendDescriptor appends the tool's standard descriptor: the fields of
 // ToolDescriptor, in its order, with its omissions. It returns where the
 // input and output schemas are in b, for the catalogue's entry to share
-// their bytes instead of encoding them again.
+// their bytes instead of encoding them again: nowhere, in a build without
+// fast paths, whose catalogue entries encode them again.
 func appendDescriptor(b []byte, t *Tool) (_ []byte, input, output span) {
+	if !fastpath.Enabled {
+		return appendDescriptorValue(b, t), span{}, span{}
+	}
+	return appendDescriptorFields(b, t)
+}
+
+// appendDescriptorFields is appendDescriptor in a build with fast paths.
+func appendDescriptorFields(b []byte, t *Tool) (_ []byte, input, output span) {
 	b = append(b, '{')
 	b = jsonenc.AppendString(field(b, "toolId"), t.ToolID)
 	if t.Name != "" {
@@ -81,6 +93,15 @@ func appendDescriptor(b []byte, t *Tool) (_ []byte, input, output span) {
 // appendCompactDescriptor appends the tool's compact descriptor: the fields
 // of CompactToolDescriptor, in its order, its input schema projected with o.
 func appendCompactDescriptor(b []byte, t *Tool, o compact.Options) []byte {
+	if !fastpath.Enabled {
+		return appendCompactDescriptorValue(b, t, o)
+	}
+	return appendCompactDescriptorFields(b, t, o)
+}
+
+// appendCompactDescriptorFields is appendCompactDescriptor in a build with
+// fast paths.
+func appendCompactDescriptorFields(b []byte, t *Tool, o compact.Options) []byte {
 	b = append(b, '{')
 	b = jsonenc.AppendString(field(b, "toolId"), t.ToolID)
 	b = jsonenc.AppendString(field(b, "description"), compact.Text(t.Description, compactDescriptionLen))

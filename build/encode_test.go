@@ -9,7 +9,6 @@ import (
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/build/tokens"
 )
 
 // stdEncode is encoding/json's output, the reference for the descriptors.
@@ -60,7 +59,7 @@ func checkEncodings(t *testing.T, tools []*Tool) {
 	for _, tl := range tools {
 		// The schemas as decoded values, for encoding/json to encode.
 		in, out := decodeSchema(t, tl.InputSchema), decodeSchema(t, tl.OutputSchema)
-		got, input, response := appendDescriptor(nil, tl)
+		got, input, response := appendDescriptorFields(nil, tl)
 		d := tl.Descriptor()
 		d.InputSchema, d.OutputSchema = in, out
 		if want := stdEncode(t, d); !bytes.Equal(got, want) {
@@ -74,13 +73,13 @@ func checkEncodings(t *testing.T, tools []*Tool) {
 			if out != nil {
 				whole["response"] = out
 			}
-			if got, want := bytes.Join(catalogueEntry(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
+			if got, want := bytes.Join(catalogueEntryParts(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
 				t.Errorf("%s: catalogue entry\n got %s\nwant %s", tl.Name, got, want)
 			}
 		}
 		c := tl.CompactDescriptor()
 		c.InputSchema = compact.Options{}.Schema(in)
-		if got, want := appendCompactDescriptor(nil, tl, compact.Options{}), stdEncode(t, c); !bytes.Equal(got, want) {
+		if got, want := appendCompactDescriptorFields(nil, tl, compact.Options{}), stdEncode(t, c); !bytes.Equal(got, want) {
 			t.Errorf("%s: compact descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
 	}
@@ -100,51 +99,4 @@ func decodeSchema(t *testing.T, raw json.RawMessage) any {
 		t.Fatalf("schema %s: %v", raw, err)
 	}
 	return v
-}
-
-// catalogueMembers are the members of a tool's catalogue entry but its
-// schemas, as a map for encoding/json: the reference catalogueEntry is
-// held to.
-func catalogueMembers(t *Tool, cost output.Tokens) map[string]any {
-	costs := map[string]any{"encoding": tokens.Encoding, "standard": cost.Standard}
-	if cost.Compact > 0 {
-		costs["compact"] = cost.Compact
-	}
-	e := map[string]any{
-		"name":         t.ToolID,
-		"operationId":  t.OperationID(),
-		"descriptor":   map[string]any{"kind": t.DescriptorRef().Kind, "id": t.DescriptorRef().ID},
-		"description":  t.Description,
-		"source":       t.Source,
-		"safetyTier":   t.SafetyTier,
-		"replayPolicy": t.ReplayPolicy,
-		"egress":       t.Egress,
-		"group":        t.GroupKey,
-		"tokens":       costs,
-	}
-	if t.Title != "" {
-		e["title"] = t.Title
-	}
-	reserved := map[string]any{}
-	if r := t.Reserved; r.IdempotencyKey != "" {
-		owner := "catalogue"
-		if r.KeyDeclared {
-			owner = "tool"
-		}
-		reserved["idempotencyKey"] = map[string]any{"argument": r.IdempotencyKey, "owner": owner, "required": true}
-	}
-	if r := t.Reserved; r.Confirmation != "" {
-		reserved["confirmation"] = map[string]any{"argument": r.Confirmation, "preview": true, "required": true}
-	}
-	if len(reserved) > 0 {
-		e["reserved"] = reserved
-	}
-	if s := t.Sensitivity; s != nil {
-		rs := map[string]any{"level": s.Level}
-		if len(s.Fields) > 0 {
-			rs["fields"] = s.Fields
-		}
-		e["responseSensitivity"] = rs
-	}
-	return e
 }

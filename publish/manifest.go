@@ -3,6 +3,8 @@ package publish
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // decodeManifest decodes a manifest as json.Unmarshal does into a
@@ -127,10 +129,13 @@ func (d *manifestDecoder) end() bool {
 }
 
 // unmarshalManifest is json.Unmarshal of a manifest, on decodeManifest's
-// fast path when it can take it.
+// fast path when it can take it; always json.Unmarshal in a build without
+// fast paths (package fastpath).
 func unmarshalManifest(data []byte) (map[string]manifestEntry, error) {
-	if m, ok := decodeManifest(data); ok {
-		return m, nil
+	if fastpath.Enabled {
+		if m, ok := decodeManifest(data); ok {
+			return m, nil
+		}
 	}
 	m := map[string]manifestEntry{}
 	if err := json.Unmarshal(data, &m); err != nil {

@@ -37,8 +37,9 @@ func TestUnmarshalManifest(t *testing.T) {
 	}
 }
 
-// checkManifest holds unmarshalManifest to json.Unmarshal, and the fast
-// path to answering only what json.Unmarshal accepts.
+// checkManifest holds unmarshalManifest and the fast path to
+// json.Unmarshal: the fast path answers only what json.Unmarshal accepts,
+// and the same way.
 func checkManifest(t *testing.T, data []byte) {
 	t.Helper()
 	want := map[string]manifestEntry{}
@@ -52,8 +53,14 @@ func checkManifest(t *testing.T, data []byte) {
 			t.Fatalf("%q (-json.Unmarshal +got):\n%s", data, diff)
 		}
 	}
-	if _, ok := decodeManifest(data); ok && wantErr != nil {
+	fast, ok := decodeManifest(data)
+	if ok && wantErr != nil {
 		t.Fatalf("%q: the fast path accepts what json.Unmarshal refuses: %v", data, wantErr)
+	}
+	if ok {
+		if diff := cmp.Diff(want, fast); diff != "" {
+			t.Fatalf("%q (-json.Unmarshal +fast path):\n%s", data, diff)
+		}
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 // of the 2020-12 meta-schemas for those keywords. It answers true only when the meta-schema is sure
 // to accept the schema; for anything it does not know, and for every schema that would fail, the
 // library validates as before, so every verdict against a schema and every message still comes from
-// the meta-schema. TestFastPathAgrees and FuzzFastPath hold the two to that.
+// the meta-schema. TestFastPathAgrees and FuzzFastPath hold the two to that. In a build without
+// fast paths (package fastpath) the library validates every schema.
 //
 // It also answers true only for a value checkValue accepts (nested at most maxDepth levels, numbers
 // that are JSON numbers), so that a schema it accepts is walked once, not twice: the values it does

@@ -14,6 +14,7 @@ import (
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // gzipMin is the size below which a document is not worth compressing.
@@ -278,8 +279,18 @@ func setCORS(hdr http.Header) {
 
 // queryValue is url.ParseQuery(raw).Get(key) without the map: the first
 // value of key, unescaped, skipping the pairs ParseQuery rejects (with a
-// semicolon, or an escape that does not decode).
+// semicolon, or an escape that does not decode). In a build without fast
+// paths (package fastpath) it is url.ParseQuery itself.
 func queryValue(raw, key string) string {
+	if !fastpath.Enabled {
+		q, _ := url.ParseQuery(raw)
+		return q.Get(key)
+	}
+	return scanQuery(raw, key)
+}
+
+// scanQuery is queryValue in a build with fast paths.
+func scanQuery(raw, key string) string {
 	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // Limits of the HTTP server: a slow or hostile client cannot hold a
@@ -24,8 +26,15 @@ const (
 // serveListener answers HTTP on ln with the site of live until ctx is
 // done, then shuts down gracefully: in-flight requests get shutdownTimeout
 // to finish. The usual requests are answered by front, every other by
-// net/http, the same way.
+// net/http, the same way; in a build without fast paths (package
+// fastpath), net/http answers every request.
 func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
+	return serveFronted(ctx, ln, live, fastpath.Enabled)
+}
+
+// serveFronted is serveListener, with front answering the usual requests
+// when fronted is true, and net/http every request when it is false.
+func serveFronted(ctx context.Context, ln net.Listener, live *Live, fronted bool) error {
 	f := newFront(live, ln.Addr())
 	srv := &http.Server{
 		Handler:           live,
@@ -37,8 +46,12 @@ func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	errc := make(chan error, 2)
-	go func() { errc <- srv.Serve(f.slow) }()
-	go func() { errc <- f.serve(ln) }()
+	if fronted {
+		go func() { errc <- srv.Serve(f.slow) }()
+		go func() { errc <- f.serve(ln) }()
+	} else {
+		go func() { errc <- srv.Serve(ln) }()
+	}
 	var err error
 	select {
 	case err = <-errc:

@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // Reread reads the file rel of the catalog folder dir again, after Load.
@@ -51,7 +52,12 @@ func Read(root *os.Root, rel string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(fi)
 	}
-	data, err := readAll(f, fi.Size(), source.MaxFileSize+1)
+	var data []byte
+	if fastpath.Enabled {
+		data, err = readAll(f, fi.Size(), source.MaxFileSize+1)
+	} else { // the reference readAll is held to
+		data, err = io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
+	}
 	if err != nil {
 		return nil, Cause(err)
 	}

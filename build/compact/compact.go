@@ -156,6 +156,7 @@ import (
 	"sync"
 
 	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // Limits of the projection.
@@ -203,8 +204,18 @@ func (o Options) AppendSchema(b []byte, schema any) []byte {
 	return writer{noDescriptions: o.NoDescriptions}.project(b, schema)
 }
 
-// project appends the projection of schema, written out by w.
+// project appends the projection of schema, written out by w; in a build
+// without fast paths (package fastpath), made as a value and encoded.
 func (w writer) project(b []byte, schema any) []byte {
+	if !fastpath.Enabled {
+		return w.projectValue(b, schema)
+	}
+	return w.projectBytes(b, schema)
+}
+
+// projectBytes is project in a build with fast paths: the projection
+// written out as bytes, without making a value.
+func (w writer) projectBytes(b []byte, schema any) []byte {
 	projected(schema, func(n *node) { b = w.append(b, n, "") })
 	return b
 }

@@ -67,7 +67,7 @@ func TestCorpusAppendMatchesValue(t *testing.T) {
 	for _, file := range corpus.ToolFiles {
 		for _, tool := range corpus.Tools(t, file) {
 			for _, w := range writers {
-				if got, want := w.project(nil, tool["inputSchema"]), appendReference(w, tool["inputSchema"]); !bytes.Equal(got, want) {
+				if got, want := w.projectBytes(nil, tool["inputSchema"]), appendReference(w, tool["inputSchema"]); !bytes.Equal(got, want) {
 					t.Errorf("%+v of %s %v:\n got %s\nwant %s", w, file, tool["name"], got, want)
 				}
 			}

@@ -38,7 +38,7 @@ func (p *projector) object(m map[string]any) *node {
 			n.hasDefault, n.dflt = true, v
 		case "description":
 			if s, ok := v.(string); ok {
-				if t := phrase(s, compactDescMax); t == s && s != "" {
+				if t := clause(s, compactDescMax); t == s && s != "" {
 					n.desc = v
 				} else if t != "" {
 					n.desc = t

@@ -184,7 +184,7 @@ func (w writer) keepDescription(d, name string) bool {
 	case compactNoteRecursive, compactNoteDeep, compactNoteLarge:
 		return true
 	}
-	return !w.noDescriptions && !restates(d, name)
+	return !w.noDescriptions && !restatesName(d, name)
 }
 
 // fillers are words a description may hold besides its property's name and

@@ -3,7 +3,8 @@
 // descriptors, and reflection and per-map allocations made encoding the
 // larger part of compiling. The output is byte for byte what encoding/json
 // gives with HTML escaping off (a fuzz test holds it to that): compact,
-// object keys sorted.
+// object keys sorted. In a build without fast paths (package fastpath)
+// encoding/json encodes every value.
 package jsonenc
 
 import (
@@ -12,19 +13,29 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // Append appends the encoding of a decoded JSON value: nil, bool, string,
 // json.Number, []any and map[string]any, its keys sorted. Other values take
 // encoding/json, with the same escaping.
 func Append(b []byte, v any) []byte {
+	if !fastpath.Enabled {
+		return appendStd(b, v)
+	}
+	return appendValue(b, v)
+}
+
+// appendValue is Append in a build with fast paths.
+func appendValue(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...)
 	case bool:
 		return strconv.AppendBool(b, x)
 	case string:
-		return AppendString(b, x)
+		return appendString(b, x)
 	case json.Number:
 		if x == "" {
 			return append(b, '0')
@@ -36,7 +47,7 @@ func Append(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = Append(b, e)
+			b = appendValue(b, e)
 		}
 		return append(b, ']')
 	case map[string]any:
@@ -52,14 +63,20 @@ func Append(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = AppendString(b, k)
+			b = appendString(b, k)
 			b = append(b, ':')
-			b = Append(b, x[k])
+			b = appendValue(b, x[k])
 		}
 		return append(b, '}')
 	}
 	// Other Go values (structs, numbers built by code) take the slow path,
 	// with the same escaping.
+	return appendStd(b, v)
+}
+
+// appendStd appends encoding/json's encoding of v, HTML escaping off: the
+// reference of Append and AppendString.
+func appendStd(b []byte, v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -75,6 +92,14 @@ const hexDigits = "0123456789abcdef"
 // without HTML escaping: quotes, backslashes and control characters,
 // U+2028 and U+2029, and invalid UTF-8 as U+FFFD.
 func AppendString(b []byte, s string) []byte {
+	if !fastpath.Enabled {
+		return appendStd(b, s)
+	}
+	return appendString(b, s)
+}
+
+// appendString is AppendString in a build with fast paths.
+func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {

@@ -23,12 +23,12 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := AppendString(nil, s), stdEncode(t, s); !bytes.Equal(got, want) {
-			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		if got, want := appendString(nil, s), stdEncode(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
 		}
 		v := map[string]any{s: []any{s, json.Number("1.5"), true, nil, 42, struct{ A string }{s}}}
-		if got, want := Append(nil, v), stdEncode(t, v); !bytes.Equal(got, want) {
-			t.Fatalf("Append = %s, want %s", got, want)
+		if got, want := appendValue(nil, v), stdEncode(t, v); !bytes.Equal(got, want) {
+			t.Fatalf("appendValue = %s, want %s", got, want)
 		}
 	})
 }

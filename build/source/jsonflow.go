@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // Catalogs often write a schema as one line of JSON after its key
@@ -26,6 +28,15 @@ type flow struct {
 	value any
 	depth int // how deep its arrays and objects nest: 0 for none
 	used  bool
+}
+
+// flowsOf is jsonFlows of data in a build with fast paths; in one without
+// (package fastpath), YAML parses every value.
+func flowsOf(data []byte) ([]byte, map[flowAt]*flow) {
+	if !fastpath.Enabled {
+		return data, nil
+	}
+	return jsonFlows(data)
 }
 
 // jsonFlows finds the lines of data of the form "key: JSON" or "- key:

@@ -22,6 +22,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/signpost-dev/signpost/internal/fastpath"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -87,7 +88,7 @@ func ParseYAML(path, rel string, data []byte) (*File, []Problem) {
 	if len(data) > MaxFileSize {
 		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d: split it into several files", len(data), MaxFileSize)}}
 	}
-	text, flows := jsonFlows(data)
+	text, flows := flowsOf(data)
 	v, ps, ok := parseYAML(text, flows)
 	if !ok {
 		v, ps, _ = parseYAML(data, nil)
@@ -325,7 +326,11 @@ func ParseJSON(path, rel string, data []byte) (*File, []Problem) {
 	if len(data) > MaxFileSize {
 		return s, []Problem{{Line: 1, Col: 1, Rule: "file-size", Msg: fmt.Sprintf("file is %d bytes; the limit is %d", len(data), MaxFileSize)}}
 	}
-	v, ok := decodeJSON(data)
+	var v any
+	ok := false
+	if fastpath.Enabled { // else the token walk decodes every file
+		v, ok = decodeJSON(data)
+	}
 	if !ok {
 		// Walk the tokens to find the problem and where it is.
 		var p *Problem

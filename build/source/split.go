@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // A large declaration file is parsed in parts, so that its syntax tree,
@@ -51,7 +53,17 @@ func (p Part) Offset(key string) int {
 // than size, or its lines at the left margin are other than keys written
 // plainly with their values below them, comments, and the items of their
 // sequences. The File it returns has no Value: it finds positions from data.
+// In a build without fast paths (package fastpath) every file is parsed
+// whole.
 func SplitYAML(path, rel string, data []byte, size int, keys []string) (*File, []Part) {
+	if !fastpath.Enabled {
+		return nil, nil
+	}
+	return splitYAML(path, rel, data, size, keys)
+}
+
+// splitYAML is SplitYAML in a build with fast paths.
+func splitYAML(path, rel string, data []byte, size int, keys []string) (*File, []Part) {
 	if len(data) <= size || len(data) > MaxFileSize {
 		return nil, nil
 	}
@@ -192,7 +204,7 @@ func isItem(s []byte) bool {
 // parts, held to the same limit as one file. Parts may be parsed at once.
 func (s *File) ParsePart(p Part, aliased *atomic.Int64) (value map[string]any, ok bool) {
 	data := s.data[p.start:p.end]
-	text, flows := jsonFlows(data)
+	text, flows := flowsOf(data)
 	value, n, ok := parsePart(text, p.Key, flows)
 	if !ok && flows != nil {
 		value, n, ok = parsePart(data, p.Key, nil)

@@ -16,7 +16,7 @@ var declarationKeys = []string{"tools", "servers", "mcp", "openapi"}
 // split, or a part says it must be parsed whole.
 func parseInParts(t *testing.T, data []byte, size int) (value map[string]any, parts []Part, ok bool) {
 	t.Helper()
-	src, parts := SplitYAML("f.yaml", "f.yaml", data, size, declarationKeys)
+	src, parts := splitYAML("f.yaml", "f.yaml", data, size, declarationKeys)
 	if parts == nil {
 		return nil, nil, false
 	}

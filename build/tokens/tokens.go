@@ -22,6 +22,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
 // Encoding names the encoding a Counter measures with.
@@ -58,8 +60,17 @@ func NewCounter() (*Counter, error) {
 // A document is counted a segment at a time (see segment), and the count
 // of a short segment or piece is remembered: in JSON the same segments
 // ("\":\"string", "\",\"description") recur thousands of times, and one
-// lookup of a segment saves splitting it.
+// lookup of a segment saves splitting it. In a build without fast paths
+// (package fastpath) the library counts the whole text.
 func (c *Counter) Count(text []byte) (int, error) {
+	if !fastpath.Enabled {
+		return c.codec.Count(string(text))
+	}
+	return c.count(text)
+}
+
+// count is Count in a build with fast paths.
+func (c *Counter) count(text []byte) (int, error) {
 	seen := c.known.Get().(known)
 	defer c.known.Put(seen)
 	n := 0

@@ -32,7 +32,7 @@ func TestCorpusCount(t *testing.T) {
 		}
 		// Line by line as well as whole: many small texts, as descriptors are.
 		for _, text := range append(strings.Split(string(data), "\n"), string(data)) {
-			got, err := c.Count([]byte(text))
+			got, err := c.count([]byte(text))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,7 +35,7 @@ func TestCountAgreesWithLibrary(t *testing.T) {
 		"non-ASCII: café — “quoted”", "日本語のテキスト", `{"description":"Every…","enum":["open"]}`, `a"é"b"1"—"`,
 	}
 	for _, s := range cases {
-		got, err := c.Count([]byte(s))
+		got, err := c.count([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func FuzzCount(f *testing.F) {
 			b[i] &= 0x7f
 		}
 		s = string(b)
-		got, err := c.Count(b)
+		got, err := c.count(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func FuzzCountUnicode(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := c.Count([]byte(s))
+		got, err := c.count([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func FuzzCountSymbols(f *testing.F) {
 			}
 		}
 		s := b.String()
-		got, err := c.Count([]byte(s))
+		got, err := c.count([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}

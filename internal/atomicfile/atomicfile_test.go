@@ -129,7 +129,7 @@ func TestCreateFile(t *testing.T) {
 	if err := os.WriteFile(name, []byte("a much longer earlier content"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := createFile(name, []byte("{}\n")); err != nil {
+	if err := createFileDirect(name, []byte("{}\n")); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := os.ReadFile(name); err != nil || string(got) != "{}\n" {
@@ -140,7 +140,7 @@ func TestCreateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := filepath.Join(dir, "created.json")
-	if err := createFile(fresh, nil); err != nil {
+	if err := createFileDirect(fresh, nil); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := os.Stat(want)
@@ -148,7 +148,7 @@ func TestCreateFile(t *testing.T) {
 	if a.Mode() != b.Mode() || b.Size() != 0 {
 		t.Errorf("a new empty file: mode %v, size %d; os.WriteFile makes mode %v", b.Mode(), b.Size(), a.Mode())
 	}
-	err := createFile(filepath.Join(dir, "missing", "doc.json"), []byte("{}"))
+	err := createFileDirect(filepath.Join(dir, "missing", "doc.json"), []byte("{}"))
 	var pe *os.PathError
 	if !errors.As(err, &pe) || pe.Op != "open" || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("in a missing folder: %v; want an open *os.PathError that is fs.ErrNotExist", err)
