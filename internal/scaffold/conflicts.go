@@ -195,6 +195,55 @@ func readWorkflow(p place) workflow {
 	return wf
 }
 
+// readmePath is where init writes the catalog's guide; guidePath, where it
+// writes it instead when the folder has a README of its own, which it
+// never replaces.
+const (
+	readmePath = "README.md"
+	guidePath  = "SIGNPOST.md"
+)
+
+// keepReadme writes the guide of files to guidePath when the catalog's
+// folder has a README.md already (a repository's top, say): the team's
+// README is theirs. kept names that README for the user, "" when there is
+// none.
+func keepReadme(p place, files []file) (rest []file, kept string, err error) {
+	i := slices.IndexFunc(files, func(f file) bool { return !f.AtTop && f.Path == readmePath })
+	if i < 0 {
+		return files, "", nil
+	}
+	if _, err := os.Lstat(p.dest(files[i])); errors.Is(err, fs.ErrNotExist) {
+		return files, "", nil
+	} else if err != nil {
+		return nil, "", fmt.Errorf("init %s: %w", p.Dir, err)
+	}
+	if wroteGuide(p.dest(files[i])) {
+		// The guide of an earlier init: in the way as any file init
+		// wrote, replaced with --force.
+		return files, "", nil
+	}
+	rest = slices.Clone(files)
+	kept = p.display(rest[i])
+	rest[i].Path = guidePath
+	return rest, kept, nil
+}
+
+// guideMark is a line of every guide init writes, which a team's own
+// README does not have.
+const guideMark = "[signpost](https://github.com/signpost-dev/signpost) validates the"
+
+// wroteGuide reports whether the file name is a guide init wrote. One that
+// cannot be read is not.
+func wroteGuide(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxWorkflowRead))
+	return err == nil && strings.Contains(string(data), guideMark)
+}
+
 // gitignorePath is the .gitignore init writes, relative to the catalog's
 // folder.
 const gitignorePath = ".gitignore"

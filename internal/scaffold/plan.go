@@ -26,6 +26,9 @@ type Plan struct {
 	// fallback is set when the workflow installs FallbackVersion because
 	// the signpost that writes it is not a release and Options chose none.
 	fallback bool
+	// keptReadme names the folder's own README.md, which init leaves as it
+	// is and writes its guide beside; "" when it had none.
+	keptReadme string
 }
 
 // Prepare checks opts, finds where the files go (the catalog's folder, and
@@ -67,6 +70,10 @@ func Prepare(ctx context.Context, opts Options) (*Plan, error) {
 	if p.Catalog != "." {
 		files = append(files, file{Path: gitignorePath, Data: []byte(topGitignore), AtTop: true})
 	}
+	files, keptReadme, err := keepReadme(p, files)
+	if err != nil {
+		return nil, err
+	}
 	var ignore []string
 	for _, atTop := range []bool{false, true} {
 		var hint string
@@ -82,7 +89,7 @@ func Prepare(ctx context.Context, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	fallback := opts.SignpostVersion == "" && !isRelease(opts.Version)
-	return &Plan{place: p, data: d, files: files, ignore: ignore, conflicts: conflicts, branch: source, fallback: fallback}, nil
+	return &Plan{place: p, data: d, files: files, ignore: ignore, conflicts: conflicts, branch: source, fallback: fallback, keptReadme: keptReadme}, nil
 }
 
 // Signpost returns the version of signpost the workflow installs (its
@@ -124,7 +131,7 @@ func (p *Plan) Write(ctx context.Context) error {
 // PrintNext writes to w what Write wrote, the placeholders to replace and
 // what to do next.
 func (p *Plan) PrintNext(w io.Writer) error {
-	return printNext(w, p.place, p.files, p.data, p.ignore, p.branch)
+	return printNext(w, p.place, p.files, p.data, p.ignore, p.branch, p.keptReadme)
 }
 
 // branchLine says which pushes the workflow acts on, and why that branch.
@@ -153,7 +160,7 @@ func branchLine(p place, d templateData, source BranchSource) string {
 // printNext tells what init wrote, what to do next and which placeholders
 // to replace. ignore names the .gitignore files init left as they were
 // although they do not ignore site/.
-func printNext(w io.Writer, p place, files []file, d templateData, ignore []string, source BranchSource) error {
+func printNext(w io.Writer, p place, files []file, d templateData, ignore []string, source BranchSource, keptReadme string) error {
 	var wrote []string
 	for _, f := range files {
 		wrote = append(wrote, "wrote "+p.display(f)+"\n")
@@ -164,6 +171,11 @@ func printNext(w io.Writer, p place, files []file, d templateData, ignore []stri
 	config, wf := displayPath(p.Dir, "signpost.yaml"), displayPath(p.Top, workflowPath)
 	for _, name := range ignore {
 		fmt.Fprintf(&b, "\n%s is left as it was: add a line /site/ to it to keep the\nsite that signpost build writes out of Git.\n", name)
+	}
+	guide := displayPath(p.Dir, readmePath)
+	if keptReadme != "" {
+		guide = displayPath(p.Dir, guidePath)
+		fmt.Fprintf(&b, "\n%s is left as it was: the catalog's guide is %s.\n", keptReadme, guide)
 	}
 	b.WriteString("\n" + branchLine(p, d, source))
 	if d.Publish == PublishPages {
@@ -212,13 +224,13 @@ func printNext(w io.Writer, p place, files []file, d templateData, ignore []stri
 	}
 	switch d.Publish {
 	case PublishS3:
-		fmt.Fprintf(&b, "The README says how to set up the IAM role that %s assumes.\n", wf)
+		fmt.Fprintf(&b, "%s says how to set up the IAM role that %s assumes.\n", guide, wf)
 	case PublishPages:
 		b.WriteString("Before the first publish, set Source to \"GitHub Actions\" in the repository's Settings > Pages.\n")
 	case PublishCloudflare:
-		b.WriteString("Before the first publish, add the repository secrets CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID; the README says how.\n")
+		fmt.Fprintf(&b, "Before the first publish, add the repository secrets CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID; %s says how.\n", guide)
 	case PublishNetlify:
-		b.WriteString("Before the first publish, add the repository secrets NETLIFY_AUTH_TOKEN and NETLIFY_SITE_ID; the README says how.\n")
+		fmt.Fprintf(&b, "Before the first publish, add the repository secrets NETLIFY_AUTH_TOKEN and NETLIFY_SITE_ID; %s says how.\n", guide)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -32,7 +32,12 @@ func TestCommentWidth(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range files {
-				if f.Path == "README.md" {
+				if f.Path == readmePath {
+					// Every guide has the line by which a later init
+					// tells it from a team's own README.
+					if !strings.Contains(string(f.Data), guideMark) {
+						t.Errorf("%s, %s: the guide lacks %q", publish, catalog, guideMark)
+					}
 					continue
 				}
 				lines := strings.Split(string(f.Data), "\n")
