@@ -1,0 +1,139 @@
+package openapi
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/refs"
+	"github.com/signpost-dev/signpost/build/source"
+)
+
+// refMarker is the member that stands for a $ref to a component schema in
+// the copy of the document the OpenAPI library reads.
+//
+// The library resolves and validates a $ref again at every use: a chain of
+// component schemas each referring to the next, or one large component
+// referred to by thousands of operations, costs it time in the product of
+// the two. Given markers, which it takes for extensions, it reads and
+// validates each schema once, where it is written; bundle.convert turns a
+// marker back into its $ref.
+const refMarker = "x-signpost-component-ref"
+
+// markRefs returns the copy of a decoded OpenAPI document the library is
+// given: within every schema, a $ref to #/components/schemas/... that names
+// a value of the document replaced by a marker. A $ref that names nothing
+// is left to the library, which refuses it. The document is not changed;
+// the copy shares its strings and numbers.
+func markRefs(doc map[string]any) map[string]any {
+	m := &marker{doc: doc}
+	return m.object(doc, "").(map[string]any)
+}
+
+type marker struct {
+	doc map[string]any
+}
+
+// object copies a value outside schemas, marking the schemas within it: a
+// member named schema, and the members of components/schemas. Examples,
+// links and extensions hold data, not schemas: they are kept as they are.
+func (m *marker) object(v any, ptr string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			switch {
+			case strings.HasPrefix(k, "x-"), k == "example", k == "examples", k == "links":
+				out[k] = e
+			case k == "schema", ptr == "/components/schemas":
+				out[k] = m.schema(e, 0)
+			default:
+				out[k] = m.object(e, source.JoinPointer(ptr, k))
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = m.object(e, source.JoinPointer(ptr, strconv.Itoa(i)))
+		}
+		return out
+	}
+	return v
+}
+
+// schema copies a schema, marking its $ref and those of its subschemas.
+func (m *marker) schema(v any, depth int) any {
+	x, ok := v.(map[string]any)
+	if !ok || depth > refs.MaxDepth {
+		// Nested this deep, it is left as it is: the library refuses it.
+		return v
+	}
+	out := make(map[string]any, len(x))
+	for k, e := range x {
+		switch refs.KeywordKind(k) {
+		case refs.Schema:
+			out[k] = m.schema(e, depth+1)
+		case refs.SchemaMap, refs.Dependencies:
+			mm, isMap := e.(map[string]any)
+			if !isMap {
+				out[k] = e
+				continue
+			}
+			c := make(map[string]any, len(mm))
+			for kk, ee := range mm {
+				c[kk] = m.schema(ee, depth+1)
+			}
+			out[k] = c
+		case refs.SchemaList, refs.Items:
+			list, isList := e.([]any)
+			if !isList {
+				out[k] = m.schema(e, depth+1)
+				continue
+			}
+			c := make([]any, len(list))
+			for i, ee := range list {
+				c[i] = m.schema(ee, depth+1)
+			}
+			out[k] = c
+		default:
+			out[k] = e
+		}
+	}
+	// A marker the document writes itself is an extension, which a tool's
+	// schema drops: it must not be read as a $ref.
+	delete(out, refMarker)
+	if r, isRef := x["$ref"].(string); isRef && strings.HasPrefix(r, componentPrefix) && m.resolves(r) {
+		delete(out, "$ref")
+		out[refMarker] = r
+	}
+	return out
+}
+
+// resolves reports whether a local $ref names a schema of the document: an
+// object or a boolean.
+func (m *marker) resolves(r string) bool {
+	var cur any = m.doc
+	for _, seg := range source.SplitPointer(strings.TrimPrefix(r, "#")) {
+		switch x := cur.(type) {
+		case map[string]any:
+			v, ok := x[seg]
+			if !ok {
+				return false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) || strconv.Itoa(i) != seg {
+				return false
+			}
+			cur = x[i]
+		default:
+			return false
+		}
+	}
+	switch cur.(type) {
+	case map[string]any, bool:
+		return true
+	}
+	return false
+}
