@@ -132,3 +132,36 @@ func TestRefChains(t *testing.T) {
 		})
 	}
 }
+
+// TestAliasCycles: component schemas that are each a $ref to the next, in
+// a cycle, never reach a schema: the document is refused, saying so (the
+// library said "found unresolved ref"), in time linear in the cycle.
+func TestAliasCycles(t *testing.T) {
+	doc := func(schemas string) []byte {
+		return []byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    post:\n      operationId: a\n      summary: S\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/A'}}}}\n      responses: {'200': {description: ok}}\ncomponents:\n  schemas:\n" + schemas)
+	}
+	var long strings.Builder
+	long.WriteString("    A: {$ref: '#/components/schemas/S0'}\n")
+	for i := range 5000 {
+		fmt.Fprintf(&long, "    S%d: {$ref: '#/components/schemas/S%d'}\n", i, (i+1)%5000)
+	}
+	for _, c := range []struct{ name, schemas, want string }{
+		{"self", "    A: {$ref: '#/components/schemas/A'}\n",
+			"invalid OpenAPI document: the $refs components/schemas/A → components/schemas/A form a cycle that never reaches a schema: give one of them a schema of its own"},
+		{"two", "    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n    C: {$ref: '#/components/schemas/A'}\n",
+			"invalid OpenAPI document: the $refs components/schemas/A → components/schemas/B → components/schemas/A form a cycle"},
+		{"long", long.String(),
+			"the $refs components/schemas/S0 → components/schemas/S1 → components/schemas/S2 → components/schemas/S3 → … → components/schemas/S4997 → components/schemas/S4998 → components/schemas/S4999 → components/schemas/S0 form a cycle"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			within(t, 10*time.Second, func() {
+				_, err = Parse(context.Background(), "api.yaml", doc(c.schemas))
+			})
+			var e *Error
+			if !errors.As(err, &e) || !strings.Contains(e.Msg, c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}

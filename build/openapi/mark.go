@@ -1,6 +1,9 @@
 package openapi
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,9 +27,64 @@ const refMarker = "x-signpost-component-ref"
 // a value of the document replaced by a marker. A $ref that names nothing
 // is left to the library, which refuses it. The document is not changed;
 // the copy shares its strings and numbers.
-func markRefs(doc map[string]any) map[string]any {
+//
+// A cycle of component schemas that are each a $ref to the next never
+// reaches a schema: it is the error, which the library would report as a
+// $ref it cannot resolve.
+func markRefs(doc map[string]any) (map[string]any, *Error) {
+	if msg := aliasCycle(doc); msg != "" {
+		return nil, &Error{Msg: "invalid OpenAPI document: " + msg}
+	}
 	m := &marker{doc: doc}
-	return m.object(doc, "").(map[string]any)
+	return m.object(doc, "").(map[string]any), nil
+}
+
+// aliasCycle finds the first cycle of component schemas each a $ref to the
+// next (by name, in byte order), in time linear in their number, and says
+// what it is; "" when there is none.
+func aliasCycle(doc map[string]any) string {
+	components, _ := doc["components"].(map[string]any)
+	schemas, _ := components["schemas"].(map[string]any)
+	alias := map[string]string{}
+	for name, v := range schemas {
+		s, _ := v.(map[string]any)
+		r, _ := s["$ref"].(string)
+		if target, ok := strings.CutPrefix(r, componentPrefix); ok && target != "" && !strings.Contains(target, "/") {
+			alias[name] = unescape(target)
+		}
+	}
+	const (
+		walking = 1 // on the path being followed
+		done    = 2 // reaches a schema, or a cycle already found
+	)
+	state := map[string]int{}
+	for _, start := range slices.Sorted(maps.Keys(alias)) {
+		var path []string
+		name := start
+		for state[name] == 0 {
+			if _, ok := alias[name]; !ok {
+				break
+			}
+			state[name] = walking
+			path = append(path, name)
+			name = alias[name]
+		}
+		if state[name] == walking {
+			cycle := path[slices.Index(path, name):]
+			names := make([]string, 0, len(cycle)+1)
+			for _, n := range append(cycle, name) {
+				names = append(names, "components/schemas/"+n)
+			}
+			if len(names) > 9 {
+				names = slices.Concat(names[:4], []string{"…"}, names[len(names)-4:])
+			}
+			return fmt.Sprintf("the $refs %s form a cycle that never reaches a schema: give one of them a schema of its own", strings.Join(names, " → "))
+		}
+		for _, n := range path {
+			state[n] = done
+		}
+	}
+	return ""
 }
 
 type marker struct {

@@ -248,7 +248,11 @@ func (o Options) Read(ctx context.Context, v any) (doc *Document, err error) {
 	case !strings.HasPrefix(version, "3.0.") && !strings.HasPrefix(version, "3.1.") && version != "3.0" && version != "3.1":
 		return nil, &Error{Msg: fmt.Sprintf("OpenAPI %s is not supported: only 3.0 and 3.1 are", version)}
 	}
-	data, err := json.Marshal(markRefs(m))
+	marked, merr := markRefs(m)
+	if merr != nil {
+		return nil, merr
+	}
+	data, err := json.Marshal(marked)
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("cannot encode the document: %v", err)}
 	}
