@@ -165,3 +165,38 @@ func TestAliasCycles(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedRequestBodyBounded: a large schema written once in
+// components/requestBodies, not in components/schemas, is read by the
+// library again at each use: the document is refused before, once that
+// passes MaxExpanded, saying how to fix it (the library took more than 10 s).
+func TestSharedRequestBodyBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "  /p%05d:\n    post:\n      operationId: op%05d\n      summary: S\n      requestBody: {$ref: '#/components/requestBodies/Big'}\n      responses: {'200': {description: ok}}\n", i, i)
+	}
+	b.WriteString("components:\n  requestBodies:\n    Big:\n      content:\n        application/json:\n          schema:\n            type: object\n            properties:\n")
+	for i := range 100 * 1024 / 40 {
+		fmt.Fprintf(&b, "              f%d: {type: string, description: d%d}\n", i, i)
+	}
+	var err error
+	within(t, 10*time.Second, func() {
+		_, err = Options{MaxSchemas: 8 << 20}.Parse(context.Background(), "api.yaml", []byte(b.String()))
+	})
+	var e *Error
+	want := "the document, with each $ref to a component written out where it is used, is larger than the 16 MiB the OpenAPI library is given: #/components/requestBodies/Big, of 113 KiB, is used 2000 times; put its schema in components/schemas and refer to it there, which costs nothing at each use"
+	if !errors.As(err, &e) || e.Msg != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+
+	// Moved to components/schemas, the same schema is read once.
+	data := strings.Replace(b.String(), "components:\n  requestBodies:\n    Big:\n      content:\n        application/json:\n          schema:\n", "components:\n  requestBodies:\n    Big:\n      content:\n        application/json:\n          schema: {$ref: '#/components/schemas/Big'}\n  schemas:\n    Big:\n", 1)
+	data = strings.ReplaceAll(data, "\n            ", "\n      ")
+	within(t, 10*time.Second, func() {
+		_, err = Options{MaxSchemas: 8 << 20}.Parse(context.Background(), "api.yaml", []byte(data))
+	})
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, `the schemas of the operations up to "op00072" are at least 8.1 MiB, more than the 8 MiB`) {
+		t.Errorf("error %v", err)
+	}
+}

@@ -3,12 +3,14 @@ package openapi
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // refMarker is the member that stands for a $ref to a component schema in
@@ -30,13 +32,110 @@ const refMarker = "x-signpost-component-ref"
 //
 // A cycle of component schemas that are each a $ref to the next never
 // reaches a schema: it is the error, which the library would report as a
-// $ref it cannot resolve.
+// $ref it cannot resolve. So is a document larger than MaxExpanded with
+// its other $refs written out, which the library would take long to read.
 func markRefs(doc map[string]any) (map[string]any, *Error) {
 	if msg := aliasCycle(doc); msg != "" {
 		return nil, &Error{Msg: "invalid OpenAPI document: " + msg}
 	}
 	m := &marker{doc: doc}
-	return m.object(doc, "").(map[string]any), nil
+	marked := m.object(doc, "").(map[string]any)
+	if msg := expansion(marked); msg != "" {
+		return nil, &Error{Msg: msg}
+	}
+	return marked, nil
+}
+
+// MaxExpanded bounds the size of a document as the OpenAPI library reads
+// it: with every $ref other than to a component schema written out where
+// it is used. The library resolves and validates such a component (a
+// request body, a response, a parameter) again at each use, in time and
+// memory that grow with the size it reaches; 16 MiB take it under a
+// second.
+const MaxExpanded = 16 << 20
+
+// expansion says why the marked document is too large once its $refs to
+// components other than schemas are written out, or returns "". Each
+// $ref's target is measured once: the time is linear in the document's
+// size.
+func expansion(doc map[string]any) string {
+	e := &expander{doc: doc, sizes: map[string]int64{}, uses: map[string]int{}}
+	if e.size(doc) <= MaxExpanded {
+		return ""
+	}
+	msg := fmt.Sprintf("the document, with each $ref to a component written out where it is used, is larger than the %s the OpenAPI library is given", english.Bytes(MaxExpanded))
+	biggest := ""
+	for _, r := range slices.Sorted(maps.Keys(e.uses)) {
+		if biggest == "" || weight(e.sizes[r], e.uses[r]) > weight(e.sizes[biggest], e.uses[biggest]) {
+			biggest = r
+		}
+	}
+	if biggest != "" && e.uses[biggest] > 1 {
+		msg += fmt.Sprintf(": %s, of %s, is used %d times; put its schema in components/schemas and refer to it there, which costs nothing at each use", biggest, english.Bytes(e.sizes[biggest]), e.uses[biggest])
+	}
+	return msg
+}
+
+// weight is what a $ref's uses add to the document, saturated.
+func weight(size int64, uses int) int64 {
+	if size > 0 && int64(uses) > math.MaxInt64/size {
+		return math.MaxInt64
+	}
+	return size * int64(uses)
+}
+
+type expander struct {
+	doc   map[string]any
+	sizes map[string]int64 // the written-out size of each $ref's target
+	uses  map[string]int   // how many times each $ref is written
+}
+
+// capped adds two sizes, saturating past MaxExpanded: the targets of
+// $refs that use each other several times can double at each level.
+func capped(a, b int64) int64 {
+	return min(a+b, MaxExpanded+1)
+}
+
+// size returns the size of v with its $refs written out, at least, capped
+// past MaxExpanded.
+func (e *expander) size(v any) int64 {
+	switch x := v.(type) {
+	case string:
+		return int64(len(x)) + 2
+	case map[string]any:
+		if r, ok := x["$ref"].(string); ok && strings.HasPrefix(r, "#/") {
+			return e.ref(r)
+		}
+		n := 2 + int64(len(x))
+		for k, v := range x {
+			n = capped(n, int64(len(k))+2+e.size(v))
+		}
+		return n
+	case []any:
+		n := 2 + int64(len(x))
+		for _, v := range x {
+			n = capped(n, e.size(v))
+		}
+		return n
+	}
+	return 4
+}
+
+// ref returns the size of the target of a local $ref, measured once; a
+// $ref reached again while its target is being measured (a cycle, which
+// the library leaves a reference) counts as the $ref alone.
+func (e *expander) ref(r string) int64 {
+	e.uses[r]++
+	n, seen := e.sizes[r]
+	if !seen {
+		e.sizes[r] = int64(len(r)) + 10
+		n = int64(len(r)) + 10
+		if target, ok := lookup(e.doc, r); ok {
+			n = e.size(target)
+		}
+		e.sizes[r] = n
+	}
+	return n
 }
 
 // aliasCycle finds the first cycle of component schemas each a $ref to the
@@ -170,28 +269,37 @@ func (m *marker) schema(v any, depth int) any {
 // resolves reports whether a local $ref names a schema of the document: an
 // object or a boolean.
 func (m *marker) resolves(r string) bool {
-	var cur any = m.doc
-	for _, seg := range source.SplitPointer(strings.TrimPrefix(r, "#")) {
-		switch x := cur.(type) {
-		case map[string]any:
-			v, ok := x[seg]
-			if !ok {
-				return false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(x) || strconv.Itoa(i) != seg {
-				return false
-			}
-			cur = x[i]
-		default:
-			return false
-		}
+	cur, ok := lookup(m.doc, r)
+	if !ok {
+		return false
 	}
 	switch cur.(type) {
 	case map[string]any, bool:
 		return true
 	}
 	return false
+}
+
+// lookup returns the value a local $ref names in doc.
+func lookup(doc map[string]any, r string) (any, bool) {
+	var cur any = doc
+	for _, seg := range source.SplitPointer(strings.TrimPrefix(r, "#")) {
+		switch x := cur.(type) {
+		case map[string]any:
+			v, ok := x[seg]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) || strconv.Itoa(i) != seg {
+				return nil, false
+			}
+			cur = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
 }

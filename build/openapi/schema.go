@@ -28,13 +28,14 @@ const (
 // publish is added up, and the document is refused once the total of its
 // operations passes the caller's bound (see Options.MaxSchemas).
 type bundle struct {
-	r     *reader
-	defs  map[string]*component // converted components by name
-	busy  map[string]bool       // components being converted
-	max   int64                 // the bound of spent
-	spent int64                 // the size of the schemas of the operations so far
-	op    string                // the operation being read
-	over  *Error                // why the document is refused: the bound is passed
+	r         *reader
+	converted map[*openapi3.SchemaRef]component // every schema converted, by the library's value
+	defs      map[string]*component             // converted components by name
+	busy      map[string]bool                   // components being converted
+	max       int64                             // the bound of spent
+	spent     int64                             // the size of the schemas of the operations so far
+	op        string                            // the operation being read
+	over      *Error                            // why the document is refused: the bound is passed
 }
 
 // component is one converted component schema.
@@ -46,12 +47,29 @@ type component struct {
 }
 
 func (r *reader) newBundle(max int64) *bundle {
-	return &bundle{r: r, defs: map[string]*component{}, busy: map[string]bool{}, max: max}
+	return &bundle{r: r, converted: map[*openapi3.SchemaRef]component{}, defs: map[string]*component{}, busy: map[string]bool{}, max: max}
 }
 
 // schema converts one schema of the document, to be placed anywhere in a
 // tool's schema; the result is the caller's to change.
 func (b *bundle) schema(ref *openapi3.SchemaRef) (map[string]any, string) {
+	// A schema the document writes once may serve many operations (one in
+	// components/requestBodies, parameters or responses): it is converted
+	// once, and each gets a copy of its top level, which the callers
+	// change.
+	c, done := b.converted[ref]
+	if !done {
+		c.schema, c.msg = b.convertRef(ref)
+		b.converted[ref] = c
+	}
+	if c.msg != "" {
+		return nil, c.msg
+	}
+	return maps.Clone(c.schema), ""
+}
+
+// convertRef converts one schema of the document.
+func (b *bundle) convertRef(ref *openapi3.SchemaRef) (map[string]any, string) {
 	data, err := json.Marshal(ref)
 	if err != nil {
 		return nil, fmt.Sprintf("cannot encode a schema: %v", err)
@@ -292,6 +310,8 @@ func measure(v any, names map[string]bool) int64 {
 // operations spend, and refuses the document when that passes the bound.
 func (b *bundle) finish(root map[string]any) string {
 	names := map[string]bool{}
+	// The schemas an operation writes itself are at most the document
+	// with its $refs to other components written out (MaxExpanded).
 	size := measure(root, names)
 	reached := map[string]bool{}
 	queue := slices.Sorted(maps.Keys(names))
