@@ -9,7 +9,9 @@
 // and positions for syntax errors), then checked and resolved by
 // kin-openapi, given bytes only: an external $ref (another file, a URL)
 // refuses the whole document, and nothing is ever read from a disk or a
-// network.
+// network. The library is given each $ref to a component schema as a
+// marker, so that it reads each schema once, where it is written, rather
+// than again at every use; this package resolves those $refs itself.
 //
 // # Arguments
 //
@@ -38,14 +40,27 @@
 //
 // A schema is taken as the document writes it, then made a self-contained
 // JSON Schema: every $ref to #/components/schemas/NAME becomes
-// #/$defs/NAME, with that component (and every one it reaches) copied into
-// the $defs of the tool's schema root; a $ref to anything else leaves the
-// operation out. OpenAPI 3.0 forms are rewritten as their JSON Schema
+// #/$defs/NAME, with that component (and every one it reaches) in the
+// $defs of the tool's schema root; a $ref to anything else leaves the
+// operation out. Each component is converted once for the document, and
+// the $defs of every operation that reaches it hold the same map: the
+// schemas of a Document are read-only. OpenAPI 3.0 forms are rewritten as their JSON Schema
 // equivalents: nullable adds "null" to the type, a boolean exclusiveMinimum
 // or exclusiveMaximum becomes the bound, and example becomes examples (in
 // 3.1 documents too). OpenAPI's own annotations (discriminator, xml,
 // externalDocs) and x- extensions are dropped: they mean nothing to a JSON
 // Schema validator.
+//
+// # Bounds
+//
+// Nothing is expanded before it is measured. A document is refused when,
+// with its $refs to components other than schemas written out where they
+// are used (as the library reads it), it is larger than MaxExpanded; when
+// a cycle of component schemas, each a $ref to the next, never reaches a
+// schema; and when the schemas of its operations together, each counting
+// every component it reaches, pass Options.MaxSchemas: each component is
+// measured once, and the total is checked before an operation's schemas
+// get their $defs.
 //
 // # What is left out
 //
