@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -199,4 +200,34 @@ func TestSharedRequestBodyBounded(t *testing.T) {
 	if !errors.As(err, &e) || !strings.Contains(e.Msg, `the schemas of the operations up to "op00072" are at least 8.1 MiB, more than the 8 MiB`) {
 		t.Errorf("error %v", err)
 	}
+}
+
+// FuzzParse: any document is read or refused without a panic (a marker
+// or a $ref the bundle cannot follow included), and the schemas of its
+// tools encode.
+func FuzzParse(f *testing.F) {
+	f.Add(params)
+	f.Add(string(chain(3, false)))
+	f.Add(string(chain(3, true)))
+	f.Add(string(sharedComponent(1, 2)))
+	f.Add("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    post:\n      operationId: a\n      summary: S\n      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/A/properties/b', description: d}}}}\n      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/A'}}}}}\ncomponents:\n  schemas:\n    A: {type: object, properties: {b: {$ref: '#/components/schemas/A'}, x-signpost-component-ref: 1}}\n")
+	f.Fuzz(func(t *testing.T, doc string) {
+		d, err := Parse(context.Background(), "api.yaml", []byte(doc))
+		if err != nil {
+			return
+		}
+		for _, o := range d.Operations {
+			if o.Tool == nil {
+				continue
+			}
+			for _, s := range []map[string]any{o.Tool.InputSchema, o.Tool.OutputSchema} {
+				if s == nil {
+					continue
+				}
+				if _, err := json.Marshal(s); err != nil {
+					t.Fatalf("%s: %v", o.Name, err)
+				}
+			}
+		}
+	})
 }
