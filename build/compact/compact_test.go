@@ -875,3 +875,41 @@ func BenchmarkCompactManyAnchors(b *testing.B) {
 		Schema(schema)
 	}
 }
+
+// Lists of names are read and merged in time linear in their length:
+// required, dependentRequired, and the required lists allOf unites and
+// anyOf intersects. Each name was looked for in the names before it: this
+// schema took more than 10 s, and a catalog with one tool requiring 40,000
+// names took 3.8 s of CPU to validate.
+func TestCompactSchemaLongLists(t *testing.T) {
+	const n = 50000
+	names := make([]any, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	half := names[:n/2]
+	in := map[string]any{
+		"type":              "object",
+		"required":          append(slices.Clone(names), names...), // each name twice
+		"dependentRequired": map[string]any{"a": names},
+		"allOf":             []any{map[string]any{"required": half}, map[string]any{"required": names[n/4:]}},
+		"anyOf":             []any{map[string]any{"required": names}, map[string]any{"required": half}},
+	}
+	var got any
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(done)
+		got = Schema(in)
+	}()
+	select {
+	case <-done:
+		t.Logf("took %v", time.Since(start))
+	case <-time.After(10 * time.Second):
+		t.Fatal("not done after 10 s")
+	}
+	m, _ := got.(map[string]any)
+	if req, _ := m["required"].([]any); !slices.Equal(req, names) {
+		t.Errorf("required: %d names, want the %d once each, in order", len(req), n)
+	}
+}

@@ -319,15 +319,49 @@ func intersectValues(a, b []any) []any {
 func stringValues(v any) []any {
 	l, _ := v.([]any)
 	var out []any
+	seen := newNameSet(len(l))
 	for _, e := range l {
-		if s, ok := e.(string); ok && !slices.Contains(out, e) {
+		if s, ok := e.(string); ok && !seen.has(out, s) {
 			if out == nil {
 				out = make([]any, 0, len(l))
 			}
 			out = append(out, s)
+			seen.add(s)
 		}
 	}
 	return out
+}
+
+// nameSet tells which names a list holds: a short list is scanned, a long
+// one is looked up in a map, so that reading or merging lists of
+// thousands of names (required, dependentRequired) takes time linear in
+// their length.
+type nameSet map[string]bool
+
+// shortList is the length up to which a list is scanned.
+const shortList = 16
+
+// newNameSet returns the set of a list that will hold up to n names.
+func newNameSet(n int) nameSet {
+	if n <= shortList {
+		return nil
+	}
+	return make(nameSet, n)
+}
+
+// has reports whether list, whose names are the set's, holds name.
+func (ns nameSet) has(list []any, name string) bool {
+	if ns == nil {
+		return slices.Contains(list, any(name))
+	}
+	return ns[name]
+}
+
+// add adds a name to the set (the caller appends it to the list).
+func (ns nameSet) add(name string) {
+	if ns != nil {
+		ns[name] = true
+	}
 }
 
 // dependentRequired reads dependentRequired, or the members of draft-07's
@@ -351,13 +385,20 @@ func dependentRequired(v any) map[string][]any {
 // differs from a.
 func uniteStrings(a, b []any) []any {
 	var out []any
+	in := newNameSet(len(a) + len(b)) // the names of a, then of out
+	for _, s := range a {
+		in.add(s.(string))
+	}
 	for _, s := range b {
-		if !slices.Contains(a, s) && !slices.Contains(out, s) {
-			if out == nil {
-				out = append(make([]any, 0, len(a)+len(b)), a...)
-			}
-			out = append(out, s)
+		name := s.(string)
+		if in != nil && in[name] || in == nil && (slices.Contains(a, s) || slices.Contains(out, s)) {
+			continue
 		}
+		if out == nil {
+			out = append(make([]any, 0, len(a)+len(b)), a...)
+		}
+		out = append(out, s)
+		in.add(name)
 	}
 	if out == nil {
 		return a
@@ -367,9 +408,13 @@ func uniteStrings(a, b []any) []any {
 
 // intersectStrings returns a's names that b holds too, in a new slice.
 func intersectStrings(a, b []any) []any {
+	inB := newNameSet(len(a) + len(b))
+	for _, s := range b {
+		inB.add(s.(string))
+	}
 	var out []any
 	for _, s := range a {
-		if slices.Contains(b, s) {
+		if inB.has(b, s.(string)) {
 			out = append(out, s)
 		}
 	}

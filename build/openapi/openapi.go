@@ -9,7 +9,9 @@
 // and positions for syntax errors), then checked and resolved by
 // kin-openapi, given bytes only: an external $ref (another file, a URL)
 // refuses the whole document, and nothing is ever read from a disk or a
-// network.
+// network. The library is given each $ref to a component schema as a
+// marker, so that it reads each schema once, where it is written, rather
+// than again at every use; this package resolves those $refs itself.
 //
 // # Arguments
 //
@@ -38,14 +40,27 @@
 //
 // A schema is taken as the document writes it, then made a self-contained
 // JSON Schema: every $ref to #/components/schemas/NAME becomes
-// #/$defs/NAME, with that component (and every one it reaches) copied into
-// the $defs of the tool's schema root; a $ref to anything else leaves the
-// operation out. OpenAPI 3.0 forms are rewritten as their JSON Schema
+// #/$defs/NAME, with that component (and every one it reaches) in the
+// $defs of the tool's schema root; a $ref to anything else leaves the
+// operation out. Each component is converted once for the document, and
+// the $defs of every operation that reaches it hold the same map: the
+// schemas of a Document are read-only. OpenAPI 3.0 forms are rewritten as their JSON Schema
 // equivalents: nullable adds "null" to the type, a boolean exclusiveMinimum
 // or exclusiveMaximum becomes the bound, and example becomes examples (in
 // 3.1 documents too). OpenAPI's own annotations (discriminator, xml,
 // externalDocs) and x- extensions are dropped: they mean nothing to a JSON
 // Schema validator.
+//
+// # Bounds
+//
+// Nothing is expanded before it is measured. A document is refused when,
+// with its $refs to components other than schemas written out where they
+// are used (as the library reads it), it is larger than MaxExpanded; when
+// a cycle of component schemas, each a $ref to the next, never reaches a
+// schema; and when the schemas of its operations together, each counting
+// every component it reaches, pass Options.MaxSchemas: each component is
+// measured once, and the total is checked before an operation's schemas
+// get their $defs.
 //
 // # What is left out
 //
@@ -131,6 +146,10 @@ const MaxGroupLen = 64
 type Error struct {
 	Line, Col int
 	Msg       string
+	// Pointer is the JSON pointer of the operation the problem is at,
+	// when it is at one (the operations' schemas passing
+	// Options.MaxSchemas); "" otherwise.
+	Pointer string
 }
 
 func (e *Error) Error() string {
@@ -140,10 +159,36 @@ func (e *Error) Error() string {
 	return e.Msg
 }
 
+// Options bound what reading a document may produce. The zero Options
+// takes the defaults.
+type Options struct {
+	// MaxSchemas bounds the schemas of all the operations of a document
+	// together, as a catalog would publish them: each operation's input and
+	// output schemas, with every component they reach counted again for each
+	// operation that reaches it. Each component is measured once, and the
+	// operations' sizes are added up before any is given its components: a
+	// document over the bound is refused with an *Error naming the operation
+	// that passes it, before its schemas are built. 0 means
+	// DefaultMaxSchemas.
+	MaxSchemas int64
+}
+
+// DefaultMaxSchemas is the bound of Options.MaxSchemas when it is 0: the
+// default limit of a catalog's largest document, which a list of every
+// tool of a document would be held to.
+const DefaultMaxSchemas = 64 << 20
+
 // Parse parses an OpenAPI document, YAML or JSON (a document whose first
-// character is "{" is read as JSON), and reads it. label names the file in
-// nothing but positions' context; the error is an *Error.
+// character is "{" is read as JSON), and reads it with the default
+// Options. label names the file in nothing but positions' context; the
+// error is an *Error.
 func Parse(ctx context.Context, label string, data []byte) (*Document, error) {
+	return Options{}.Parse(ctx, label, data)
+}
+
+// Parse parses an OpenAPI document, as the function Parse does, and reads
+// it with these Options.
+func (o Options) Parse(ctx context.Context, label string, data []byte) (*Document, error) {
 	data = trimBOM(data)
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, &Error{Msg: "the file is empty: an OpenAPI document is an object with openapi, info and paths"}
@@ -160,7 +205,7 @@ func Parse(ctx context.Context, label string, data []byte) (*Document, error) {
 	if len(ps) > 0 {
 		return nil, &Error{Line: ps[0].Line, Col: ps[0].Col, Msg: ps[0].Msg}
 	}
-	return Read(ctx, src.Value)
+	return o.Read(ctx, src.Value)
 }
 
 // IsJSON reports whether a document's bytes are JSON: its first character,
@@ -190,10 +235,21 @@ func IsDocument(v any) bool {
 }
 
 // Read reads a decoded OpenAPI document (JSON values, as build/source
-// decodes them) for its operations. The error is an *Error: the value is
-// not an OpenAPI 3.0 or 3.1 document, it is invalid, or it refers outside
-// itself.
-func Read(ctx context.Context, v any) (doc *Document, err error) {
+// decodes them) for its operations, with the default Options. The error is
+// an *Error: the value is not an OpenAPI 3.0 or 3.1 document, it is
+// invalid, it refers outside itself, or its operations' schemas are larger
+// than Options.MaxSchemas.
+//
+// The schemas of different operations share the maps of the components
+// they reach (their $defs members): a caller treats them as read-only,
+// and copies what it changes.
+func Read(ctx context.Context, v any) (*Document, error) {
+	return Options{}.Read(ctx, v)
+}
+
+// Read reads a decoded OpenAPI document, as the function Read does, with
+// these Options.
+func (o Options) Read(ctx context.Context, v any) (doc *Document, err error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, &Error{Msg: "not an OpenAPI document: expected an object with openapi, info and paths"}
@@ -207,7 +263,11 @@ func Read(ctx context.Context, v any) (doc *Document, err error) {
 	case !strings.HasPrefix(version, "3.0.") && !strings.HasPrefix(version, "3.1.") && version != "3.0" && version != "3.1":
 		return nil, &Error{Msg: fmt.Sprintf("OpenAPI %s is not supported: only 3.0 and 3.1 are", version)}
 	}
-	data, err := json.Marshal(v)
+	marked, merr := markRefs(m)
+	if merr != nil {
+		return nil, merr
+	}
+	data, err := json.Marshal(marked)
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("cannot encode the document: %v", err)}
 	}
@@ -226,8 +286,14 @@ func Read(ctx context.Context, v any) (doc *Document, err error) {
 	loader.ReadFromURIFunc = func(*openapi3.Loader, *url.URL) ([]byte, error) {
 		return nil, errors.New("external references are not read")
 	}
-	t, err := loader.LoadFromData(data)
-	if err != nil {
+	// Decoded as JSON, which the bytes are: the library's YAML decoder
+	// checks a mapping's keys for duplicates in time quadratic in their
+	// number, and a JSON object built from a decoded value has none.
+	t := &openapi3.T{}
+	if err := json.Unmarshal(data, t); err != nil {
+		return nil, &Error{Msg: libraryMessage("not a valid OpenAPI document", err)}
+	}
+	if err := loader.ResolveRefsIn(t, nil); err != nil {
 		return nil, &Error{Msg: libraryMessage("not a valid OpenAPI document", err)}
 	}
 	if err := t.Validate(ctx, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation()); err != nil {
@@ -237,6 +303,11 @@ func Read(ctx context.Context, v any) (doc *Document, err error) {
 		return nil, err
 	}
 	r := &reader{doc: t, v31: strings.HasPrefix(version, "3.1")}
+	max := o.MaxSchemas
+	if max <= 0 {
+		max = DefaultMaxSchemas
+	}
+	r.b = r.newBundle(max)
 	doc = &Document{Version: version}
 	if t.Info != nil {
 		doc.Title = t.Info.Title
@@ -244,6 +315,9 @@ func Read(ctx context.Context, v any) (doc *Document, err error) {
 	if t.Paths != nil {
 		pm := t.Paths.Map()
 		for _, p := range slices.Sorted(maps.Keys(pm)) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			item := pm[p]
 			for _, method := range methods {
 				op := item.GetOperation(method)
@@ -251,6 +325,10 @@ func Read(ctx context.Context, v any) (doc *Document, err error) {
 					continue
 				}
 				doc.Operations = append(doc.Operations, r.operation(p, method, item, op))
+				if r.b.over != nil {
+					r.b.over.Pointer = doc.Operations[len(doc.Operations)-1].Pointer
+					return nil, r.b.over
+				}
 			}
 		}
 	}
@@ -288,6 +366,7 @@ func libraryMessage(what string, err error) string {
 type reader struct {
 	doc *openapi3.T
 	v31 bool
+	b   *bundle // the document's components, converted once
 }
 
 func (r *reader) operation(p, method string, item *openapi3.PathItem, op *openapi3.Operation) Operation {
@@ -327,7 +406,8 @@ func (r *reader) operation(p, method string, item *openapi3.PathItem, op *openap
 			t.Group = g
 		}
 	}
-	b := r.newBundle()
+	b := r.b
+	b.op = o.Name
 	in, msg := r.input(b, item, op, &o.Notes)
 	if msg != "" {
 		return leave("%s", msg)

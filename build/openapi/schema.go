@@ -12,6 +12,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/internal/english"
 )
 
 const (
@@ -20,21 +21,55 @@ const (
 )
 
 // bundle converts the schemas of one document into JSON Schemas whose
-// $refs point into the $defs of the tool's schema, and keeps the converted
-// components, each converted once.
+// $refs point into the $defs of the tool's schema. Each component is
+// converted once for the whole document, and measured once: the $defs of
+// every operation that reaches it hold the same map, which no one changes.
+// Before an operation's schemas are given their $defs, what they would
+// publish is added up, and the document is refused once the total of its
+// operations passes the caller's bound (see Options.MaxSchemas).
 type bundle struct {
-	r    *reader
-	defs map[string]map[string]any // converted components by name
-	busy map[string]bool           // components being converted
+	r         *reader
+	converted map[*openapi3.SchemaRef]component // every schema converted, by the library's value
+	defs      map[string]*component             // converted components by name
+	busy      map[string]bool                   // components being converted
+	max       int64                             // the bound of spent
+	spent     int64                             // the size of the schemas of the operations so far
+	op        string                            // the operation being read
+	over      *Error                            // why the document is refused: the bound is passed
 }
 
-func (r *reader) newBundle() *bundle {
-	return &bundle{r: r, defs: map[string]map[string]any{}, busy: map[string]bool{}}
+// component is one converted component schema.
+type component struct {
+	schema map[string]any // nil when it cannot be converted
+	msg    string         // why it cannot be
+	size   int64          // its encoded size, at least, $refs not followed
+	refs   []string       // the components its $refs name, sorted
+}
+
+func (r *reader) newBundle(max int64) *bundle {
+	return &bundle{r: r, converted: map[*openapi3.SchemaRef]component{}, defs: map[string]*component{}, busy: map[string]bool{}, max: max}
 }
 
 // schema converts one schema of the document, to be placed anywhere in a
 // tool's schema; the result is the caller's to change.
 func (b *bundle) schema(ref *openapi3.SchemaRef) (map[string]any, string) {
+	// A schema the document writes once may serve many operations (one in
+	// components/requestBodies, parameters or responses): it is converted
+	// once, and each gets a copy of its top level, which the callers
+	// change.
+	c, done := b.converted[ref]
+	if !done {
+		c.schema, c.msg = b.convertRef(ref)
+		b.converted[ref] = c
+	}
+	if c.msg != "" {
+		return nil, c.msg
+	}
+	return maps.Clone(c.schema), ""
+}
+
+// convertRef converts one schema of the document.
+func (b *bundle) convertRef(ref *openapi3.SchemaRef) (map[string]any, string) {
 	data, err := json.Marshal(ref)
 	if err != nil {
 		return nil, fmt.Sprintf("cannot encode a schema: %v", err)
@@ -74,10 +109,12 @@ func (b *bundle) root(ref *openapi3.SchemaRef) (map[string]any, string) {
 			break
 		}
 		def := b.defs[unescape(name)]
-		if def == nil {
+		if def == nil || def.schema == nil {
 			break
 		}
-		s = deepCopy(def).(map[string]any)
+		// The root's own members change (its type, its $defs): its
+		// subschemas are the component's, shared.
+		s = maps.Clone(def.schema)
 	}
 	return s, ""
 }
@@ -87,6 +124,10 @@ func (b *bundle) root(ref *openapi3.SchemaRef) (map[string]any, string) {
 func (b *bundle) convert(m map[string]any, depth int) string {
 	if depth > refs.MaxDepth {
 		return fmt.Sprintf("a schema is nested more than %d levels deep", refs.MaxDepth)
+	}
+	if r, ok := m[refMarker].(string); ok {
+		delete(m, refMarker)
+		m["$ref"] = r
 	}
 	if r, ok := m["$ref"].(string); ok {
 		name, rest, msg := componentRef(r)
@@ -201,9 +242,13 @@ func unescape(seg string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
 }
 
-// component converts the component schema name, once.
+// component converts the component schema name, once for the document,
+// and returns why it cannot be ("" when it can).
 func (b *bundle) component(name string) string {
-	if b.defs[name] != nil || b.busy[name] {
+	if c := b.defs[name]; c != nil {
+		return c.msg
+	}
+	if b.busy[name] {
 		return ""
 	}
 	var ref *openapi3.SchemaRef
@@ -216,45 +261,80 @@ func (b *bundle) component(name string) string {
 	b.busy[name] = true
 	s, msg := b.schema(ref)
 	delete(b.busy, name)
+	c := &component{schema: s}
 	if msg != "" {
-		return fmt.Sprintf("components/schemas/%s: %s", name, msg)
+		c.schema, c.msg = nil, fmt.Sprintf("components/schemas/%s: %s", name, msg)
+	} else {
+		names := map[string]bool{}
+		c.size = measure(s, names)
+		c.refs = slices.Sorted(maps.Keys(names))
 	}
-	b.defs[name] = s
-	return ""
+	b.defs[name] = c
+	return c.msg
 }
 
-// finish adds to root's $defs a copy of every component its $refs reach,
-// directly or through other components.
-func (b *bundle) finish(root map[string]any) string {
-	reached := map[string]bool{}
-	var visit func(v any)
-	visit = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if r, ok := x["$ref"].(string); ok {
+// measure returns the encoded size of a converted schema, at least (every
+// string its bytes and quotes, no escapes), and adds to names the
+// components its $refs name.
+func measure(v any, names map[string]bool) int64 {
+	switch x := v.(type) {
+	case string:
+		return int64(len(x)) + 2
+	case map[string]any:
+		n := 2 + int64(len(x))
+		for k, e := range x {
+			if r, ok := e.(string); ok && k == "$ref" {
 				if name, ok := strings.CutPrefix(r, defsPrefix); ok {
 					name, _, _ = strings.Cut(name, "/")
-					name = unescape(name)
-					if !reached[name] && b.defs[name] != nil {
-						reached[name] = true
-						visit(b.defs[name])
-					}
+					names[unescape(name)] = true
 				}
 			}
-			for _, k := range slices.Sorted(maps.Keys(x)) {
-				visit(x[k])
-			}
-		case []any:
-			for _, e := range x {
-				visit(e)
-			}
+			n += int64(len(k)) + 2 + measure(e, names)
 		}
+		return n
+	case []any:
+		n := 2 + int64(len(x))
+		for _, e := range x {
+			n += measure(e, names)
+		}
+		return n
+	case fmt.Stringer:
+		return int64(len(x.String()))
 	}
-	visit(root)
+	return 4 // true, null: false is longer
+}
+
+// finish adds to root's $defs every component its $refs reach, directly or
+// through other components: the components' own maps, shared. Before it
+// does, it adds the size of root with those $defs to what the document's
+// operations spend, and refuses the document when that passes the bound.
+func (b *bundle) finish(root map[string]any) string {
+	names := map[string]bool{}
+	// The schemas an operation writes itself are at most the document
+	// with its $refs to other components written out (MaxExpanded).
+	size := measure(root, names)
+	reached := map[string]bool{}
+	queue := slices.Sorted(maps.Keys(names))
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		c := b.defs[name]
+		if reached[name] || c == nil || c.schema == nil {
+			continue
+		}
+		reached[name] = true
+		size += int64(len(name)) + 4 + c.size
+		queue = append(queue, c.refs...)
+	}
+	if b.spent += size; b.spent > b.max {
+		b.over = &Error{Msg: b.overMessage(reached)}
+		return b.over.Msg
+	}
 	if len(reached) == 0 {
 		return ""
 	}
-	defs, _ := root["$defs"].(map[string]any)
+	own, _ := root["$defs"].(map[string]any)
+	defs := maps.Clone(own) // the root's own $defs may be a component's
 	if defs == nil {
 		defs = map[string]any{}
 	}
@@ -262,10 +342,33 @@ func (b *bundle) finish(root map[string]any) string {
 		if _, clash := defs[name]; clash {
 			return fmt.Sprintf("the schema's own $defs and components/schemas both define %q", name)
 		}
-		defs[name] = deepCopy(b.defs[name])
+		defs[name] = b.defs[name].schema
 	}
 	root["$defs"] = defs
 	return ""
+}
+
+// overMessage says that the schemas of the operations up to the current
+// one are larger than the bound, and names the largest component the
+// current one reaches.
+func (b *bundle) overMessage(reached map[string]bool) string {
+	spent, max := english.Bytes(b.spent), english.Bytes(b.max)
+	if spent == max {
+		// Rounded alike, they would read as the same size.
+		spent, max = fmt.Sprintf("%d bytes", b.spent), fmt.Sprintf("%d bytes", b.max)
+	}
+	msg := fmt.Sprintf("the schemas of the operations up to %q are at least %s, more than the %s an OpenAPI document's operations may have together",
+		b.op, spent, max)
+	big := ""
+	for _, name := range slices.Sorted(maps.Keys(reached)) {
+		if big == "" || b.defs[name].size > b.defs[big].size {
+			big = name
+		}
+	}
+	if big != "" {
+		msg += fmt.Sprintf(": each operation's schema holds a copy of every component it reaches, and %q reaches components/schemas/%s, of %s", b.op, big, english.Bytes(b.defs[big].size))
+	}
+	return msg + "; share less, or split the document"
 }
 
 // objectKind says what a tool schema root accepts: "object", or a phrase
@@ -301,8 +404,8 @@ func (b *bundle) objectKind(s map[string]any) string {
 		if r, ok := m["$ref"].(string); ok {
 			if name, ok := strings.CutPrefix(r, defsPrefix); ok && !strings.Contains(name, "/") && !seen[name] {
 				seen[name] = true
-				if def := b.defs[unescape(name)]; def != nil {
-					if k := kind(def, depth+1); k == "object" {
+				if def := b.defs[unescape(name)]; def != nil && def.schema != nil {
+					if k := kind(def.schema, depth+1); k == "object" {
 						return k
 					}
 				}
@@ -326,23 +429,4 @@ func article(t string) string {
 		return "an " + t
 	}
 	return "a " + t
-}
-
-// deepCopy copies a JSON value, so that two tools never share a map.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		c := make(map[string]any, len(x))
-		for k, e := range x {
-			c[k] = deepCopy(e)
-		}
-		return c
-	case []any:
-		c := make([]any, len(x))
-		for i, e := range x {
-			c[i] = deepCopy(e)
-		}
-		return c
-	}
-	return v
 }

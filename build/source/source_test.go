@@ -72,6 +72,9 @@ func TestParseYAMLProblems(t *testing.T) {
 		{"infinity", "a: .inf\n", []Problem{{Line: 1, Col: 4, Rule: "yaml-type", Msg: ".inf is not a JSON number"}}},
 		{"complex key", "? [a]\n: 1\n", []Problem{{Line: 1, Col: 3, Rule: "yaml-key", Msg: "mapping keys must be plain strings"}}},
 		{"too deep", deep, []Problem{{Line: 1, Col: 66, Rule: "too-deep", Msg: "nested more than 64 levels deep"}}},
+		// Past the YAML parser's own bound of 10,000 levels, which it
+		// reported as "exceeded max depth of 10000".
+		{"deeper than the parser goes", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), []Problem{{Line: 1, Col: 10001, Rule: "too-deep", Msg: "nested more than 64 levels deep"}}},
 		{"alias bomb", bomb, []Problem{{Line: 5, Col: 36, Rule: "alias-limit", Msg: "aliases expand to more than 100000 nodes: write the values out, or use fewer nested aliases"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

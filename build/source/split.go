@@ -87,12 +87,8 @@ func split(data []byte, size int, keys []string) []Part {
 	var entries []*entry
 	var e *entry
 	for start := 0; start < len(data); {
-		end := bytes.IndexByte(data[start:], '\n')
-		next := start + end + 1
-		if end < 0 {
-			end, next = len(data)-start, len(data)
-		}
-		line := bytes.TrimSuffix(data[start:start+end], []byte("\r"))
+		end, next := lineEnd(data, start)
+		line := data[start:end]
 		lineStart := start
 		start = next
 		indent := 0
@@ -169,6 +165,42 @@ func split(data []byte, size int, keys []string) []Part {
 		parts = append(parts, cur)
 	}
 	return parts
+}
+
+// lineEnd returns where the line that starts at start ends, and where the
+// next one starts. The lines are YAML's: a line break is LF, CR LF, or a
+// bare CR, NEL, LS or PS, which the YAML parser also takes for one; a part
+// cut at LF alone could hide from the splitter a line that the parser reads
+// at the left margin (a key after a comment and a bare CR).
+func lineEnd(data []byte, start int) (end, next int) {
+	lf := bytes.IndexByte(data[start:], '\n')
+	stop := len(data)
+	if lf >= 0 {
+		stop = start + lf + 1
+	}
+	// Most lines hold no other break, nor a byte that could start one.
+	if seg := data[start:stop]; bytes.IndexByte(seg, '\r') < 0 && bytes.IndexByte(seg, 0xC2) < 0 && bytes.IndexByte(seg, 0xE2) < 0 {
+		if lf < 0 {
+			return len(data), len(data)
+		}
+		return start + lf, stop
+	}
+	for i := start; i < stop; i++ {
+		switch c := data[i]; {
+		case c == '\n':
+			return i, i + 1
+		case c == '\r':
+			if i+1 < len(data) && data[i+1] == '\n' {
+				return i, i + 2
+			}
+			return i, i + 1
+		case c == 0xC2 && i+1 < len(data) && data[i+1] == 0x85:
+			return i, i + 2
+		case c == 0xE2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xA8 || data[i+2] == 0xA9):
+			return i, i + 3
+		}
+	}
+	return len(data), len(data)
 }
 
 // keyLine returns the key of a line that starts a top-level entry whose

@@ -21,14 +21,31 @@ func yamlSyntaxProblem(data []byte, err error) Problem {
 	var le *yaml4.LoadError
 	var n yaml4.Node
 	if e := yaml4.Unmarshal(data, &n); errors.As(e, &le) && le.Mark.Line > 0 {
+		if strings.HasPrefix(le.Message, "exceeded max depth of ") {
+			// The parser's own bound (10,000 levels), far past MaxDepth.
+			return tooDeep(le.Mark.Line, le.Mark.Column)
+		}
 		return syntaxHint(data, le)
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "exceeded max depth of ") {
+		line := 1
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		return tooDeep(line, 1)
+	}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return Problem{Line: line, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: " + m[2]}
 	}
 	return Problem{Line: 1, Col: 1, Rule: "yaml-syntax", Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// tooDeep is the problem of a value nested past the YAML parser's own
+// bound, said as the converter says it of one nested past MaxDepth.
+func tooDeep(line, col int) Problem {
+	return Problem{Line: line, Col: max(col, 1), Rule: "too-deep", Msg: fmt.Sprintf("nested more than %d levels deep", MaxDepth)}
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
