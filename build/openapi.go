@@ -2,6 +2,7 @@ package build
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -54,9 +55,15 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 		l.sink.Problems(src, ps)
 		return nil, nil
 	}
-	doc, err := openapi.Read(l.ctx, src.Value)
+	// The operations' schemas, each component counted where it is used,
+	// are bounded before they are built: no site's list can hold more.
+	doc, err := openapi.Options{MaxSchemas: l.prep.limits.DocumentLimit()}.Read(l.ctx, src.Value)
 	if err != nil {
-		l.sink.errorf(ref{src: src}, "openapi-document", "%v", err)
+		where := ref{src: src}
+		if oe, ok := errors.AsType[*openapi.Error](err); ok && oe.Pointer != "" {
+			where.ptr = oe.Pointer
+		}
+		l.sink.errorf(where, "openapi-document", "%v", err)
 		return nil, nil
 	}
 	return src, doc
