@@ -2,7 +2,6 @@ package build
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/secrets"
@@ -104,6 +103,12 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 // tenants with an origin or a gate of their own.
 func loadTenants(s sink, top ref, list []tenantFile, c *Config, sound func(segs ...string) bool) {
 	origins := map[string]string{}
+	// The tenants declared so far, looked up once each: a list of tens of
+	// thousands is read in linear time.
+	known := make(map[string]bool, len(c.Tenants)+len(list))
+	for _, id := range c.Tenants {
+		known[id] = true
+	}
 	for i, v := range list {
 		at := top.at("tenants", fmt.Sprint(i))
 		if !sound("tenants", fmt.Sprint(i)) {
@@ -117,8 +122,9 @@ func loadTenants(s sink, top ref, list []tenantFile, c *Config, sound func(segs 
 						s.errorf(at.at("origin"), "origin", "tenant %s: %s", v.ID, err)
 					}
 				}
-				if sound("tenants", fmt.Sprint(i), "id") && v.ID != "" && !slices.Contains(c.Tenants, v.ID) {
+				if sound("tenants", fmt.Sprint(i), "id") && v.ID != "" && !known[v.ID] {
 					c.Tenants = append(c.Tenants, v.ID)
+					known[v.ID] = true
 				}
 			}
 			continue
@@ -144,11 +150,12 @@ func loadTenants(s sink, top ref, list []tenantFile, c *Config, sound func(segs 
 				}
 			}
 		}
-		if slices.Contains(c.Tenants, id) {
+		if known[id] {
 			s.errorf(at, "tenant", "tenant %s is declared twice", id)
 			continue
 		}
 		c.Tenants = append(c.Tenants, id)
+		known[id] = true
 		if t != (TenantSite{}) {
 			if c.TenantSites == nil {
 				c.TenantSites = map[string]TenantSite{}

@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -245,7 +246,11 @@ func (st *loadState) wait() ([]fileTask, error) {
 // list lists the declaration files (see findFiles).
 func (l *loader) list(st *loadState) bool {
 	files, err := l.findFiles()
-	if err != nil {
+	switch {
+	case err != nil && l.ctx.Err() != nil:
+		l.sink.File(filepath.ToSlash(l.dir), "canceled", "%v", l.ctx.Err())
+		return false
+	case err != nil:
 		l.sink.File(filepath.ToSlash(l.dir), "catalog-folder", "cannot list the catalog folder: %v", err)
 		return false
 	}
@@ -587,25 +592,26 @@ func isDeclaration(name string) bool {
 func isJSONFile(name string) bool { return path.Ext(name) == ".json" }
 
 // findFiles lists the declarations of the catalog (see isDeclaration),
-// sorted. Folders whose names start with "." are not walked.
+// sorted, in time linear in the folder's entries and stopping when the load
+// is cancelled (catalogfile.List). Folders whose names start with "." are
+// not walked. A declaration's name on something that is not a regular file
+// (a link, a FIFO, a device, a socket) is not read, and said.
 func (l *loader) findFiles() ([]string, error) {
-	var files []string
-	err := fs.WalkDir(l.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	var odd []string
+	files, err := catalogfile.List(l.ctx, l.root, func(rel string, typ fs.FileMode) bool {
+		if !isDeclaration(rel) {
+			return false
 		}
-		if d.IsDir() {
-			if p != "." && strings.HasPrefix(d.Name(), ".") {
-				return fs.SkipDir
-			}
-			return nil
+		if !typ.IsRegular() {
+			odd = append(odd, rel)
+			return false
 		}
-		if isDeclaration(p) && d.Type().IsRegular() {
-			files = append(files, p)
-		}
-		return nil
+		return true
 	})
-	slices.Sort(files)
+	for _, rel := range odd {
+		l.sink.Add(Diagnostic{Pos: source.Pos{File: l.display(rel)}, Severity: Warning, Rule: "not-regular",
+			Message: fmt.Sprintf("%s is not a regular file (a link, a pipe, a device or a socket): it is not read; make it a file to declare what it holds", rel)})
+	}
 	return files, err
 }
 

@@ -45,7 +45,9 @@ type leakCase struct {
 	big string
 	// canceled loads with a context canceled already.
 	canceled bool
-	secret   string
+	// link names a symbolic link made to signpost.yaml.
+	link   string
+	secret string
 }
 
 // leakUnreachable are the rules Load cannot fire from a catalog, and why:
@@ -106,6 +108,7 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "config missing", rule: "config-missing", folder: tok, files: map[string]string{tf: "tools:\n" + tool()}},
 		{name: "read a file too large", rule: "read", files: tools(), big: "tools/" + tok + ".yaml"},
 		{name: "canceled", rule: "canceled", folder: tok, files: tools(), canceled: true},
+		{name: "a link named as a declaration", rule: "not-regular", files: tools(), link: "tools/" + tok + ".yaml"},
 
 		// Parsing.
 		{name: "duplicate key", rule: "duplicate-key", files: map[string]string{ConfigFile: testConfig + tok + ": 1\n" + tok + ": 2\n"}},
@@ -195,6 +198,11 @@ func (c leakCase) load(t *testing.T) (load, config Diagnostics) {
 			t.Fatal(err)
 		}
 		catalogtest.WriteFiles(t, dir, c.files)
+	}
+	if c.link != "" {
+		if err := os.Symlink(filepath.Join(dir, ConfigFile), filepath.Join(dir, filepath.FromSlash(c.link))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if c.big != "" {
 		name := filepath.Join(dir, filepath.FromSlash(c.big))

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 )
 
 // projection is Schema with every kept keyword written out: the projection
