@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -221,7 +222,8 @@ func writeImported(ctx context.Context, stdout, stderr io.Writer, out, summary s
 // writes the declarations: when it does not, a document that is fine
 // would be imported, and is not.
 func importLine(s importer.Server, written bool) string {
-	return terminal.Safe(rawImportLine(s, written))
+	// Names and reasons come from the documents: never a credential.
+	return terminal.Safe(secrets.Redact(rawImportLine(s, written)))
 }
 
 func rawImportLine(s importer.Server, written bool) string {
@@ -479,7 +481,8 @@ func runImportMCP(o *importMCPOptions) error {
 // terminal: names and reasons come from the recording. written says
 // whether the run writes the declarations, as for importLine.
 func mcpImportLine(t importer.Tool, written bool) string {
-	return terminal.Safe(rawMCPImportLine(t, written))
+	// Names and reasons come from the recording: never a credential.
+	return terminal.Safe(secrets.Redact(rawMCPImportLine(t, written)))
 }
 
 func rawMCPImportLine(t importer.Tool, written bool) string {
