@@ -31,7 +31,7 @@ WRANGLER_VERSION := 4.164.0
 NETLIFY_CLI := bin/npm-netlify/node_modules/netlify-cli/bin/run.js
 NETLIFY_CLI_VERSION := 27.10.2
 
-.PHONY: all build test test-fast test-corpus test-reference check lint fmt vet staticcheck bench bench-peers peers tools clean
+.PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers peers tools clean
 
 all: build
 
@@ -44,7 +44,7 @@ build:
 ## a busy 2-core machine the package takes longer than go test's default
 ## 10 minutes, so the bound is 30. internal/testreport prints what go test
 ## prints, then every test that was skipped, and why.
-test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
+test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) shellcheck
 	GO=$(GO) $(GO) run ./internal/testreport -count=1 -timeout 30m ./...
 
 ## test-fast: the tests in -short mode: no tool to install, no real host, no
@@ -65,7 +65,7 @@ test-corpus:
 ## test-reference: run every test again with every fast path stepped aside
 ## for the reference it shadows (the build tag signpost_reference; see
 ## docs/performance.md): the same tests and goldens must pass both ways.
-test-reference: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
+test-reference: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) shellcheck
 	$(GO) test -count=1 -timeout 30m -tags signpost_reference ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -115,7 +115,15 @@ peers:
 		$(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI)
+# shellcheck, which the tests run on scripts/install.sh, from Debian's
+# packages (the package lists are read first when they are not yet).
+shellcheck:
+	@command -v shellcheck >/dev/null 2>&1 || { \
+		echo "installing shellcheck from Debian's packages"; \
+		$(SUDO) apt-get install -y -q --no-install-recommends shellcheck >/dev/null 2>&1 || \
+		{ $(SUDO) apt-get update -q >/dev/null && $(SUDO) apt-get install -y -q --no-install-recommends shellcheck; }; }
+
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) shellcheck
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
