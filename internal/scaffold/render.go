@@ -42,6 +42,22 @@ type templateData struct {
 	Catalog, Site string
 }
 
+// schemaBase is where the project publishes the JSON Schemas of its
+// releases: the schemas folder of the repository, at a ref.
+const schemaBase = "https://raw.githubusercontent.com/signpost-dev/signpost/"
+
+// SchemaURL is the URL of the JSON Schema name (config, declarations) of the
+// signpost the workflow installs, for an editor's YAML language server: at
+// its tag for a release, a pre-release included, at its commit for a
+// commit hash, else (a pseudo-version) at main.
+func (d templateData) SchemaURL(name string) string {
+	ref := "main"
+	if isRelease(d.Ref) || commitPattern.MatchString(d.Ref) {
+		ref = d.Ref
+	}
+	return schemaBase + ref + "/schemas/" + name + ".schema.json"
+}
+
 // file is one file of the starter repository.
 type file struct {
 	// Path is slash-separated, relative to the catalog's folder, or to the

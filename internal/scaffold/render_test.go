@@ -1,7 +1,9 @@
 package scaffold
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -10,6 +12,43 @@ import (
 // TestCommentWidth: every comment line of the files init writes as
 // YAML, and of its .gitignore, fits in 80 columns, for every publish choice,
 // at the top and in a subfolder.
+// TestSchemaURL: the starter files name the JSON Schema of the signpost the
+// workflow installs, for an editor's YAML language server, at a URL of a
+// file the repository has.
+func TestSchemaURL(t *testing.T) {
+	for ref, want := range map[string]string{
+		"v0.1.0":                             "v0.1.0",
+		"v1.2.0-rc.1":                        "v1.2.0-rc.1",
+		strings.Repeat("ab", 20):             strings.Repeat("ab", 20),
+		"v0.0.0-20261204120000-abcdefabcdef": "main",
+	} {
+		got := templateData{Ref: ref}.SchemaURL("config")
+		if wantURL := schemaBase + want + "/schemas/config.schema.json"; got != wantURL {
+			t.Errorf("%s: %s, want %s", ref, got, wantURL)
+		}
+	}
+	d := templateData{Origin: DefaultOrigin, Publisher: defaultPublisher, DisplayName: defaultDisplayName, Publish: PublishNone,
+		Branch: DefaultBranch, Ref: FallbackVersion, ServerName: "com.example/notes", ServerURL: "https://mcp.example.com/notes", Catalog: ".", Site: "site"}
+	files, err := render(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Path, ".yaml") {
+			continue
+		}
+		first, _, _ := strings.Cut(string(f.Data), "\n")
+		u, ok := strings.CutPrefix(first, "# yaml-language-server: $schema="+schemaBase+FallbackVersion+"/")
+		if !ok {
+			t.Errorf("%s: first line %q names no schema of %s", f.Path, first, FallbackVersion)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(u))); err != nil {
+			t.Errorf("%s names %s, which the repository does not have: %v", f.Path, u, err)
+		}
+	}
+}
+
 func TestCommentWidth(t *testing.T) {
 	for _, publish := range []string{PublishS3, PublishPages, PublishCloudflare, PublishNetlify, PublishNone} {
 		for _, c := range []struct{ catalog, release string }{{".", ""}, {"catalogs/acme", ""}, {".", "v0.10.0-rc.1"}} {
@@ -43,7 +82,9 @@ func TestCommentWidth(t *testing.T) {
 				lines := strings.Split(string(f.Data), "\n")
 				for i, line := range lines {
 					text, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
-					if !ok {
+					if !ok || strings.HasPrefix(text, " yaml-language-server:") {
+						// A directive to editors is one line, whatever
+						// its width.
 						continue
 					}
 					width := utf8.RuneCountInString(line)
