@@ -125,6 +125,8 @@ func (f *front) serveConn(c net.Conn) {
 	}()
 	in := make([]byte, 0, 4096)
 	var out []byte
+	// started is when the first byte of the request being read came.
+	var started time.Time
 	for {
 		// Answer every whole request buffered (a client may send several
 		// at once), then write the answers together.
@@ -151,6 +153,7 @@ func (f *front) serveConn(c net.Conn) {
 				}
 			}
 			in = in[:copy(in, in[n:])]
+			started = time.Time{}
 		}
 		if f.flush(c, &out) != nil || f.closing.Load() {
 			return
@@ -162,15 +165,22 @@ func (f *front) serveConn(c net.Conn) {
 			return
 		}
 		// The wait for a request's first byte is bounded by the idle
-		// timeout, the rest of it by the header timeout.
-		timeout := idleTimeout
-		if len(in) > 0 {
-			timeout = readHeaderTimeout
+		// timeout; the whole rest of it, from that first byte, by the
+		// header timeout, so that a client dripping a byte at a time
+		// cannot hold the connection (as net/http's ReadHeaderTimeout).
+		deadline := time.Now().Add(idleTimeout)
+		if len(in) == 0 {
+			started = time.Time{}
+		} else {
+			if started.IsZero() {
+				started = time.Now()
+			}
+			deadline = started.Add(readHeaderTimeout)
 		}
 		// Read again after the deadline is set: close sets closing, then
 		// the deadlines, so a connection either sees it here or has its
 		// wait cut short.
-		if c.SetReadDeadline(time.Now().Add(timeout)) != nil || f.closing.Load() {
+		if c.SetReadDeadline(deadline) != nil || f.closing.Load() {
 			return
 		}
 		if cap(in)-len(in) < 1024 {

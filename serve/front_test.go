@@ -295,3 +295,73 @@ func TestFrontAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowClients: a client that drips its request header a byte at a time
+// is cut off once the header timeout has passed since its first byte, and
+// an idle connection once the idle timeout has, whoever answers
+// (front, and net/http alone).
+func TestSlowClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the header and idle timeouts")
+	}
+	for _, fronted := range []bool{true, false} {
+		live, ln := liveSite(t, buildtest.Example(t).Sites[0], nil), listen(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- serveFronted(ctx, ln, live, fronted) }()
+
+		drip := dialSend(t, ln.Addr().String(), "G")
+		start := time.Now()
+		closed := make(chan time.Duration, 1)
+		go func() {
+			buf := make([]byte, 4096)
+			for {
+				if _, err := drip.Read(buf); err != nil {
+					closed <- time.Since(start)
+					return
+				}
+			}
+		}()
+		req := "ET /tools HTTP/1.1\r\nHost: a\r\nX-Slow: " + strings.Repeat("a", 100)
+	dripping:
+		for i := 0; i < len(req); i++ {
+			select {
+			case d := <-closed:
+				closed <- d
+				break dripping
+			case <-time.After(500 * time.Millisecond):
+			}
+			if _, err := drip.Write([]byte{req[i]}); err != nil {
+				break
+			}
+		}
+		select {
+		case d := <-closed:
+			if d > readHeaderTimeout+2*time.Second {
+				t.Errorf("fronted %v: a dripping client was held %v, more than the header timeout %v", fronted, d, readHeaderTimeout)
+			}
+		case <-time.After(readHeaderTimeout + 10*time.Second):
+			t.Errorf("fronted %v: a dripping client is still connected", fronted)
+		}
+
+		idle := dialSend(t, ln.Addr().String(), "GET /tools HTTP/1.1\r\nHost: a\r\n\r\n")
+		buf := make([]byte, 1<<20)
+		if _, err := idle.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+		start = time.Now()
+		_ = idle.SetReadDeadline(time.Now().Add(idleTimeout + 10*time.Second))
+		for {
+			if _, err := idle.Read(buf); err != nil {
+				break
+			}
+		}
+		if d := time.Since(start); d > idleTimeout+2*time.Second {
+			t.Errorf("fronted %v: an idle connection was held %v, more than the idle timeout %v", fronted, d, idleTimeout)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

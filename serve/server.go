@@ -18,7 +18,7 @@ const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 10 * time.Second
 	writeTimeout      = 30 * time.Second
-	idleTimeout       = 120 * time.Second
+	idleTimeout       = 10 * time.Second
 	maxHeaderBytes    = 16 << 10
 	shutdownTimeout   = 10 * time.Second
 )
