@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/source"
@@ -248,4 +249,55 @@ func machinePath(s string) string {
 		return path
 	}
 	return ""
+}
+
+// invisible returns the first character of s that a reader of a published
+// document cannot see, or that changes what they see: a control character
+// other than tab, line feed and carriage return (NUL, ESC, the C1
+// controls), a bidirectional control (U+202E and the like), a zero-width
+// character, a byte order mark, or a Unicode tag character (U+E0000 to
+// U+E007F), which can hide instructions to a model. ok is false when s has
+// none.
+func invisible(s string) (r rune, ok bool) {
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+		case r < 0x20, r >= 0x7f && r <= 0x9f:
+			return r, true
+		case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return r, true
+		case r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, r == 0x180e:
+			return r, true
+		case r >= 0xe0000 && r <= 0xe007f:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// invisibleIn returns the first invisible character (see invisible) of any
+// string in the decoded JSON value v, keys included, and where it is.
+func invisibleIn(v any, ptr []string) (r rune, at []string, ok bool) {
+	switch x := v.(type) {
+	case string:
+		if r, ok := invisible(x); ok {
+			return r, ptr, true
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if r, ok := invisible(k); ok {
+				return r, append(slices.Clone(ptr), k), true
+			}
+			if r, at, ok := invisibleIn(x[k], append(slices.Clone(ptr), k)); ok {
+				return r, at, true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if r, at, ok := invisibleIn(e, append(slices.Clone(ptr), strconv.Itoa(i))); ok {
+				return r, at, true
+			}
+		}
+	}
+	return 0, nil, false
 }

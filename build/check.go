@@ -91,6 +91,9 @@ func (pr *preparer) checkPublished(p *pendingTool) []finding {
 		for _, s := range secrets.Find(f.value) {
 			found = append(found, finding{at: p.from(f.name), rule: "credential", msg: s.Reason + ": remove it; published documents are public"})
 		}
+		if r, ok := invisible(f.value); ok {
+			found = append(found, finding{at: p.from(f.name), rule: "invisible-text", msg: fmt.Sprintf("%s holds %U, a character a reader cannot see or that changes what they see: published text must show what it says; remove it", f.name, r)})
+		}
 		if mp := machinePath(f.value); mp != "" {
 			// Not a credential, and one path in prose must not stop a
 			// catalog: a warning, so that it is fixed before it ships.
@@ -108,6 +111,9 @@ func (pr *preparer) checkPublished(p *pendingTool) []finding {
 			continue
 		}
 		at := p.from(f.name)
+		if r, ptr, ok := invisibleIn(f.schema, nil); ok {
+			found = append(found, finding{at: at.at(ptr...), rule: "invisible-text", msg: fmt.Sprintf("%s holds %U, a character a reader cannot see or that changes what they see: published text must show what it says; remove it", f.name, r)})
+		}
 		for _, sp := range SchemaProblems(pr.valid, f.name, f.schema) {
 			found = append(found, finding{at: at.at(source.SplitPointer(sp.Pointer)...), rule: sp.Rule, msg: sp.Message})
 		}

@@ -18,6 +18,11 @@ func TestCatalogueHygiene(t *testing.T) {
 	refused := []struct{ name, decl, want string }{
 		{"credential", tool("description", "Uses "+token+" to call the API."), "contains a GitHub"},
 		{"credential in a group", tool("group", token), "looks like a GitHub token"},
+		{"bidi override", tool("description", `"Reads the file\u202e txt.exe"`), "description holds U+202E"},
+		{"tag characters", tool("title", `"Search\U000E0049\U000E0067"`), "title holds U+E0049"},
+		{"zero-width", tool("description", `"Safe\u200b to call."`), "description holds U+200B"},
+		{"escape", tool("description", `"Reads \e[2J files."`), "description holds U+001B"},
+		{"invisible in a schema", tool("inputSchema", `{type: object, properties: {q: {type: string, description: "The query\u2066."}}}`), "inputSchema holds U+2066"},
 		{"machine path", tool("description", "Reads /home/alice/.config/tool.yaml first."), "holds the machine path /home/alice/"},
 		{"windows machine path", tool("title", `"Export to C:\\Users\\bob\\out"`), `holds the machine path C:\Users\bob`},
 		{"search index", tool("searchIndex", "{terms: [forecast, weather]}"), `unknown field "searchIndex"`},

@@ -151,6 +151,7 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "idempotency key", rule: "idempotency-key", files: tools("safetyTier", "write", "replayPolicy", "keyed", "idempotencyKey", q(tok))},
 		{name: "response schema", rule: "response-schema", files: tools("outputSchema", "{type: string, description: "+q(tok)+"}")},
 		{name: "machine path", rule: "machine-path", files: tools("description", q("Reads /home/"+tok+"/x."))},
+		{name: "invisible text", rule: "invisible-text", files: tools("description", q("Reads "+tok+"\u202e."))},
 		{name: "schema root", rule: "schema-root", files: tools("inputSchema", "{type: string, description: "+q(tok)+"}")},
 		{name: "JSON Schema", rule: "json-schema", files: tools("inputSchema", "{type: object, properties: {x: {type: "+q(tok)+"}}}")},
 		{name: "schema $ref", rule: "schema-ref", files: tools("inputSchema", "{type: object, properties: {x: {$ref: "+q("#/$defs/"+tok)+"}}}")},
@@ -348,7 +349,7 @@ func codeRules(t *testing.T, dirs ...string) []string {
 					}
 					for i, e := range n.Elts {
 						if kv, ok := e.(*ast.KeyValueExpr); ok {
-							if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Rule" {
+							if k, ok := kv.Key.(*ast.Ident); ok && (k.Name == "Rule" || k.Name == "rule") {
 								add(kv.Value)
 							}
 						} else if at, ok := ruleTypes[typ]; ok && i == at {

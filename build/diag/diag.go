@@ -145,7 +145,9 @@ func (ds Diagnostics) Write(w io.Writer, format string) error {
 			b.WriteString("::")
 			b.WriteString(string(d.Severity))
 			b.WriteString(" file=")
-			b.WriteString(escapeProperty(d.File))
+			// A file name or a quoted value from the catalog is shown,
+			// never acted on: an annotation is read on a terminal too.
+			b.WriteString(escapeProperty(terminal.Safe(d.File)))
 			if d.Line > 0 {
 				fmt.Fprintf(&b, ",line=%d", d.Line)
 			}
@@ -155,7 +157,7 @@ func (ds Diagnostics) Write(w io.Writer, format string) error {
 			b.WriteString(",title=signpost ")
 			b.WriteString(escapeProperty(d.Rule))
 			b.WriteString("::")
-			b.WriteString(escapeData(d.Message))
+			b.WriteString(escapeData(terminal.Safe(d.Message)))
 			if _, err := fmt.Fprintln(w, b.String()); err != nil {
 				return err
 			}

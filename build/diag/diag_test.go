@@ -87,3 +87,18 @@ func TestSink(t *testing.T) {
 		t.Errorf("a closed sink holds %v", ds)
 	}
 }
+
+// TestWriteControlCharacters: a file name or message with terminal controls
+// is written escaped in every format a terminal shows.
+func TestWriteControlCharacters(t *testing.T) {
+	ds := Diagnostics{{Pos: source.Pos{File: "tools/\x1b[2Jx.yaml", Line: 1}, Severity: Error, Rule: "r", Message: "name \x1b]0;owned\x07 \u202e"}}
+	for _, format := range []string{FormatText, FormatGitHub} {
+		var b strings.Builder
+		if err := ds.Write(&b, format); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\x1b\x07\u202e") {
+			t.Errorf("%s: raw control characters written: %q", format, b.String())
+		}
+	}
+}
