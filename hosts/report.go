@@ -92,6 +92,18 @@ func (r *Report) File(name string) (output.File, error) {
 	return output.File{Path: name, Body: append(data, '\n')}, nil
 }
 
+// WriteBeside writes laid, a build as a host lays it out, to the folder
+// out, atomically (output.Build.Write), with the report as the file name
+// beside the route table.
+func (r *Report) WriteBeside(ctx context.Context, laid *output.Build, name, out string) error {
+	file, err := r.File(name)
+	if err != nil {
+		return err
+	}
+	laid.Files = append(laid.Files, file)
+	return laid.Write(ctx, out)
+}
+
 // WriteText prints the report: what the host cannot do; then for each
 // site its folder, its gaps grouped by kind and a line counting the routes
 // the host serves exactly as the contract says; then the notes on

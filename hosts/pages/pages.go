@@ -326,12 +326,7 @@ func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][
 	if err != nil {
 		return nil, nil, err
 	}
-	file, err := rep.File(ReportFile)
-	if err != nil {
-		return nil, nil, err
-	}
-	laid.Files = append(laid.Files, file)
-	if err := laid.Write(ctx, out); err != nil {
+	if err := rep.WriteBeside(ctx, laid, ReportFile, out); err != nil {
 		return nil, nil, err
 	}
 	return rep, gaps, nil
