@@ -13,6 +13,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 // checkOptions are the IO, argument and flags of signpost check.
@@ -188,7 +189,18 @@ func writeCheckReport(w io.Writer, r *check.Report, opts *checkOptions) error {
 	if opts.format == build.FormatJSON {
 		return r.WriteJSON(w)
 	}
-	return r.WriteText(w, opts.verbose)
+	// Evidence and URLs come from the origin checked: a terminal shows
+	// them, never acts on them.
+	var b strings.Builder
+	if err := r.WriteText(&b, opts.verbose); err != nil {
+		return err
+	}
+	for line := range strings.Lines(b.String()) {
+		if _, err := fmt.Fprintln(w, terminal.Safe(strings.TrimSuffix(line, "\n"))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkRulesHelp lists the rules for --help: name and level, then the rule
