@@ -65,6 +65,10 @@ const MaxLifetime = 24 * time.Hour
 // kidPattern is what a key id may be: it becomes part of a store key.
 var kidPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
+// b64Pattern is the alphabet of a token's base64url parts, as the edge's
+// function reads them.
+var b64Pattern = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
+
 // tenantPattern is a tenant id, as signpost.yaml declares them.
 var tenantPattern = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
 
@@ -220,39 +224,53 @@ func Verify(auth, tenant string, now time.Time, lookup func(storeKey string) (st
 	if !ok || !strings.EqualFold(scheme, "Bearer") || len(auth) > MaxToken {
 		return ErrMalformed
 	}
-	tok = strings.TrimSpace(tok)
+	// Only spaces and tabs around the token, as the edge's function trims:
+	// what one accepts, the other does.
+	tok = strings.Trim(tok, " \t")
 	parts := strings.Split(tok, ".")
 	if len(parts) != 3 {
 		return ErrMalformed
 	}
-	var h header
-	if !decodePart(parts[0], &h) || h.Alg != "HS256" || !kidPattern.MatchString(h.Kid) {
+	// Members are matched by their exact names, as JavaScript reads them:
+	// encoding/json would take "ALG" or "Exp" for them.
+	var h, c map[string]json.RawMessage
+	if !decodePart(parts[0], &h) || !decodePart(parts[1], &c) {
 		return ErrMalformed
 	}
-	var c struct {
-		Aud any      `json:"aud"`
-		Exp *float64 `json:"exp"`
-		Nbf *float64 `json:"nbf"`
-	}
-	if !decodePart(parts[1], &c) || c.Exp == nil {
+	var alg, kid string
+	if json.Unmarshal(h["alg"], &alg) != nil || alg != "HS256" || json.Unmarshal(h["kid"], &kid) != nil || !kidPattern.MatchString(kid) {
 		return ErrMalformed
 	}
-	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
-	if err != nil {
+	var exp, nbf *float64
+	var aud any
+	if json.Unmarshal(c["exp"], &exp) != nil || exp == nil {
 		return ErrMalformed
 	}
-	secret, ok := lookup(StoreKey(tenant, h.Kid))
+	if raw, ok := c["nbf"]; ok && (json.Unmarshal(raw, &nbf) != nil || nbf == nil) {
+		return ErrMalformed
+	}
+	if raw, ok := c["aud"]; ok && json.Unmarshal(raw, &aud) != nil {
+		return ErrMalformed
+	}
+	if !b64Pattern.MatchString(parts[2]) {
+		return ErrMalformed
+	}
+	secret, ok := lookup(StoreKey(tenant, kid))
 	if !ok {
 		return ErrUnknownKey
 	}
-	if !hmac.Equal(sig, sign(secret, parts[0]+"."+parts[1])) {
+	// The signature as it is written, in its one canonical encoding: a
+	// string with other unused bits decodes to the same bytes, but is
+	// not the token that was signed.
+	want := base64.RawURLEncoding.EncodeToString(sign(secret, parts[0]+"."+parts[1]))
+	if !hmac.Equal([]byte(parts[2]), []byte(want)) {
 		return ErrSignature
 	}
 	t := float64(now.Unix())
-	if t >= *c.Exp || c.Nbf != nil && t+60 < *c.Nbf {
+	if t >= *exp || nbf != nil && t+60 < *nbf {
 		return ErrExpired
 	}
-	if !audience(c.Aud, tenant) {
+	if !audience(aud, tenant) {
 		return ErrOtherTenant
 	}
 	return nil

@@ -68,6 +68,18 @@ func TestGatedFunctions(t *testing.T) {
 		"too long":         "Bearer " + good + strings.Repeat("A", gate.MaxToken),
 		"garbage":          "Bearer !!!.???.***",
 		"signature padded": "Bearer " + good + "=",
+		// What JavaScript and Go read differently, unless both are told.
+		"claims upper case":  "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"AUD":"acme","EXP":%d}`, exp), keys["acme/k1"]),
+		"header upper case":  "Bearer " + raw(`{"ALG":"HS256","KID":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, exp), keys["acme/k1"]),
+		"exp 1e400":          "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, `{"aud":"acme","exp":1e400}`, keys["acme/k1"]),
+		"nbf 1e400":          "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d,"nbf":-1e400}`, exp), keys["acme/k1"]),
+		"nbf null":           "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d,"nbf":null}`, exp), keys["acme/k1"]),
+		"trailing BOM":       "Bearer " + good + "\ufeff",
+		"trailing NBSP":      "Bearer " + good + "\u00a0",
+		"trailing tab":       "Bearer " + good + "\t",
+		"escaped claim name": "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","\u0065xp":%d}`, exp), keys["acme/k1"]),
+		"duplicate exp":      "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":1,"exp":%d}`, exp), keys["acme/k1"]),
+		"non-canonical sig":  "Bearer " + nonCanonical(good),
 	}
 	paths := []string{"/tools", "/tools/get_forecast", "/tools/Bad-Id", "/tool-catalogue.json", "/nope", "/.well-known/ai-catalog.json"}
 
@@ -157,4 +169,13 @@ func hmacB64(secret, s string) string {
 	m := hmac.New(sha256.New, []byte(secret))
 	m.Write([]byte(s))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// nonCanonical is tok with the last character of its signature changed in
+// its unused bits only: the same bytes once decoded, another string.
+func nonCanonical(tok string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	i := strings.IndexByte(alphabet, tok[len(tok)-1])
+	// A 32-byte HMAC is 43 characters: the last holds 4 bits and 2 unused.
+	return tok[:len(tok)-1] + string(alphabet[i^1])
 }
