@@ -240,13 +240,20 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			}
 		}
 		output.SortDocuments(s.Documents)
+		var routes int64
 		for _, d := range s.Documents {
+			// The route table, which the build writes too, is inside its
+			// limit: each document's line of it.
+			routes += output.RouteEntrySize(d.Route)
 			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool || d.Route.Route == spec.RouteTools {
 				continue // counted by compileSite
 			}
 			if err := lim.add(d.Route.Route, d.Size); err != nil {
 				return nil, err
 			}
+		}
+		if err := lim.grow(routes); err != nil {
+			return nil, err
 		}
 		b.Sites = append(b.Sites, s)
 	}

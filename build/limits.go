@@ -50,7 +50,19 @@ func (e *LimitError) Error() string {
 	if strings.HasPrefix(what, "/") {
 		what = "the document at " + what
 	}
-	return limitMessage(fmt.Sprintf("%s is %s,", what, english.Bytes(e.Size)), e.Limit, e.Max, "")
+	size, _ := sizePair(e.Size, e.Max)
+	return limitMessage(fmt.Sprintf("%s is %s,", what, size), e.Limit, e.Max, "")
+}
+
+// sizePair writes two sizes for a message that compares them: rounded, or
+// in bytes when rounding would make them read the same ("1 GiB, larger
+// than 1 GiB").
+func sizePair(a, b int64) (string, string) {
+	sa, sb := english.Bytes(a), english.Bytes(b)
+	if sa == sb && a != b {
+		return fmt.Sprintf("%d bytes", a), fmt.Sprintf("%d bytes", b)
+	}
+	return sa, sb
 }
 
 // ValueLimit returns the limit on one tool or server.
@@ -95,8 +107,13 @@ func limitMessage(what, name string, limit int64, detail string) string {
 	if detail != "" {
 		detail = "; " + detail
 	}
+	shown := english.Bytes(limit)
+	if strings.HasSuffix(strings.TrimSuffix(what, ","), " bytes") {
+		// The size before it is in bytes: so is the limit.
+		shown = fmt.Sprintf("%d bytes", limit)
+	}
 	return fmt.Sprintf("%s larger than limits.%s in %s (%s)%s: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit",
-		what, name, ConfigFile, english.Bytes(limit), detail)
+		what, name, ConfigFile, shown, detail)
 }
 
 // toolSize estimates the size of the tool's descriptor. When it passes

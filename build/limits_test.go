@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/signpost-dev/signpost/build/output"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -172,7 +175,8 @@ func TestLimitsExact(t *testing.T) {
 	for _, s := range out.Sites {
 		for _, d := range s.Documents {
 			largest = max(largest, d.Size)
-			total += d.Size
+			// The document, and its line of the route table.
+			total += d.Size + output.RouteEntrySize(d.Route)
 		}
 	}
 	if err := build(Limits{Document: largest, Build: total}); err != nil {
@@ -211,5 +215,50 @@ func BenchmarkAmplified(b *testing.B) {
 			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
+	}
+}
+
+// TestLimitMessageRounding: sizes that round to the same figure are written
+// in bytes, so that a message never reads "1 GiB, larger than 1 GiB".
+func TestLimitMessageRounding(t *testing.T) {
+	e := &LimitError{Limit: "build", Max: 1 << 30, Size: 1<<30 + 1000, What: "the build"}
+	want := "the build is 1073742824 bytes, larger than limits.build in signpost.yaml (1073741824 bytes)"
+	if !strings.HasPrefix(e.Error(), want) {
+		t.Errorf("message %q, want it to start %q", e.Error(), want)
+	}
+	e = &LimitError{Limit: "build", Max: 1 << 30, Size: 3 << 30, What: "the build"}
+	if want := "the build is 3 GiB, larger than limits.build in signpost.yaml (1 GiB)"; !strings.HasPrefix(e.Error(), want) {
+		t.Errorf("message %q, want it to start %q", e.Error(), want)
+	}
+}
+
+// TestRouteEntrySize: the route table's lines, as the build limit counts
+// them, are the route table written, but for each site's few members.
+func TestRouteEntrySize(t *testing.T) {
+	ctx := context.Background()
+	cat, diags := Load(ctx, catalogtest.ExampleDir(t))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	out, err := Compile(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := out.Write(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, output.RouteTableFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counted int64
+	for _, s := range out.Sites {
+		for _, d := range s.Documents {
+			counted += output.RouteEntrySize(d.Route)
+		}
+	}
+	if rest := fi.Size() - counted; rest < 0 || rest > 512*int64(len(out.Sites)) {
+		t.Errorf("routes.json is %d bytes; its routes count %d", fi.Size(), counted)
 	}
 }

@@ -234,7 +234,8 @@ func reportAggregate(s sink, ps []*pendingTool, sizes []int64, tenant, limit str
 		}
 		largest += fmt.Sprintf(", and %s use its input schema, %s", english.Count(users, "tool", "tools"), in.src.Rel)
 	}
-	s.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, english.Bytes(size)), limit, max, largest))
+	shown, _ := sizePair(size, max)
+	s.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, shown), limit, max, largest))
 }
 
 // checkServers applies the rules that concern servers together (unique

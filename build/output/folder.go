@@ -322,3 +322,10 @@ func (e *TenantError) Error() string {
 	}
 	return fmt.Sprintf("no tenant %q in the build: it has %s", e.Tenant, strings.Join(e.Tenants, ", "))
 }
+
+// RouteEntrySize is the number of bytes route r takes in the route table,
+// its separator included: what a build counts of routes.json in its limit.
+func RouteEntrySize(r Route) int64 {
+	var buf [512]byte
+	return int64(len(appendRoute(buf[:0], r))) + 1
+}
