@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/signpost-dev/signpost/internal/scaffold"
 	"io"
 	"reflect"
 	"slices"
@@ -249,5 +250,30 @@ func TestTokenMintFlags(t *testing.T) {
 	}
 	if err := refused(t, newTokenMintCmd, "--keys", "keys.json"); err == nil {
 		t.Error("no --tenant was accepted")
+	}
+}
+
+func TestInitFlags(t *testing.T) {
+	o := parsed(t, newInitCmd)
+	if o.dir != "." || o.publish != publishNone || o.region != scaffold.DefaultRegion || o.force || len(o.set) != 0 || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	if s := o.scaffold(); s.Bucket != nil || s.Region != nil || s.RoleARN != nil {
+		t.Errorf("S3 settings not given are not passed on: %+v", s)
+	}
+	o = parsed(t, newInitCmd, "cat", "--origin", "https://tools.example.org", "--publisher", "example.org", "--display-name", "Example",
+		"--publish", "s3", "--bucket", "b-ucket", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/r",
+		"--branch", "trunk", "--signpost-version", "v0.2.0", "--force")
+	s := o.scaffold()
+	if o.dir != "cat" || s.Dir != "cat" || s.Origin != "https://tools.example.org" || s.Publisher != "example.org" || s.DisplayName != "Example" ||
+		s.Publish != publishS3 || s.Bucket == nil || *s.Bucket != "b-ucket" || s.Region == nil || *s.Region != "eu-west-1" ||
+		s.RoleARN == nil || *s.RoleARN != "arn:aws:iam::111122223333:role/r" || s.Branch != "trunk" || s.SignpostVersion != "v0.2.0" || !o.force {
+		t.Errorf("flags: %+v, scaffold options %+v", o, s)
+	}
+	if err := refused(t, newInitCmd, "--publish", "ftp"); err == nil {
+		t.Error("--publish ftp was accepted")
+	}
+	if err := refused(t, newInitCmd, "a", "b"); err == nil {
+		t.Error("two folders were accepted")
 	}
 }

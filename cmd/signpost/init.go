@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/signpost-dev/signpost/internal/scaffold"
 )
@@ -18,14 +19,19 @@ const (
 	publishNone       = scaffold.PublishNone
 )
 
-// initOptions are the flags of signpost init.
+// initOptions are the IO, argument and flags of signpost init.
 type initOptions struct {
+	io                             streams
+	dir                            string
 	origin, publisher, displayName string
 	publish                        string
 	bucket, region, roleARN        string
 	branch                         string
 	signpostVersion                string
 	force                          bool
+	// set names the flags given on the command line, so that init tells
+	// the S3 flags apart from their defaults.
+	set map[string]bool
 }
 
 // initFlags are the flags of signpost init that give the fields of
@@ -42,14 +48,20 @@ var initFlags = map[scaffold.Field]string{
 	scaffold.FieldSignpostVersion: "signpost-version",
 }
 
-func newInitCmd() *cobra.Command {
-	opts := initOptions{publish: publishNone, region: scaffold.DefaultRegion}
+// newInitCmd is signpost init; runF, runInit when nil, runs it with the
+// options the command line gives.
+func newInitCmd(runF func(*initOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runInit
+	}
+	opts := &initOptions{publish: publishNone, region: scaffold.DefaultRegion}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Start a catalog repository: declarations, README and GitHub Actions workflow",
 		Long: `Init writes a starter catalog into DIR (default: the current folder), created if
 missing: signpost.yaml, an MCP server in servers.yaml, two tools in
-tools/notes.yaml, a README.md that explains the flow, a .gitignore that keeps
+tools/notes.yaml, a README.md that explains the flow (SIGNPOST.md when DIR has
+a README of its own, which init never replaces), a .gitignore that keeps
 the built site/ out of Git, and the GitHub Actions workflow
 .github/workflows/signpost.yml. The catalog is valid as written: signpost
 validate and signpost build work on it at once.
@@ -110,26 +122,10 @@ and the repository's top as they were.`,
       --role-arn arn:aws:iam::111122223333:role/signpost-publish`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			plan, err := scaffold.Prepare(cmd.Context(), opts.scaffold(cmd, catalogDir(args)))
-			if err != nil {
-				return initFlagError(err)
-			}
-			if len(plan.Conflicts()) > 0 && !opts.force {
-				fmt.Fprint(cmd.ErrOrStderr(), "signpost: ")
-				plan.PrintConflicts(cmd.ErrOrStderr())
-				return reportedError{exitInvalid}
-			}
-			if err := plan.Write(cmd.Context()); err != nil {
-				return err
-			}
-			if err := plan.PrintNext(cmd.OutOrStdout()); err != nil {
-				return err
-			}
-			if v, fallback := plan.Signpost(); fallback {
-				_, err := fmt.Fprintf(cmd.OutOrStdout(), "\nThis signpost (%s) is not a release: the workflow installs signpost %s (SIGNPOST_VERSION); choose another with --signpost-version.\n", versionInfo().Version, v)
-				return err
-			}
-			return nil
+			opts.io, opts.dir = streamsOf(cmd), catalogDir(args)
+			opts.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { opts.set[f.Name] = true })
+			return runF(opts)
 		},
 	}
 	f := cmd.Flags()
@@ -146,19 +142,45 @@ and the repository's top as they were.`,
 	return cmd
 }
 
-// scaffold maps the flags to the options of scaffold.Prepare, for the
-// catalog folder dir. The S3 flags are given only when set, so that init
-// can tell them apart from their defaults.
-func (o initOptions) scaffold(cmd *cobra.Command, dir string) scaffold.Options {
+// runInit prepares the starter repository of o, refuses to overwrite
+// without --force, writes it, and says what comes next.
+func runInit(o *initOptions) error {
+	ctx, stdout, stderr := o.io.ctx, o.io.out, o.io.errOut
+	plan, err := scaffold.Prepare(ctx, o.scaffold())
+	if err != nil {
+		return initFlagError(err)
+	}
+	if len(plan.Conflicts()) > 0 && !o.force {
+		fmt.Fprint(stderr, "signpost: ")
+		plan.PrintConflicts(stderr)
+		return reportedError{exitInvalid}
+	}
+	if err := plan.Write(ctx); err != nil {
+		return err
+	}
+	if err := plan.PrintNext(stdout); err != nil {
+		return err
+	}
+	if v, fallback := plan.Signpost(); fallback {
+		_, err := fmt.Fprintf(stdout, "\nThis signpost (%s) is not a release: the workflow installs signpost %s (SIGNPOST_VERSION); choose another with --signpost-version.\n", versionInfo().Version, v)
+		return err
+	}
+	return nil
+}
+
+// scaffold maps the flags to the options of scaffold.Prepare. The S3
+// flags are given only when set, so that init can tell them apart from
+// their defaults.
+func (o *initOptions) scaffold() scaffold.Options {
 	given := func(name string, v string) *string {
-		if !cmd.Flags().Changed(name) {
+		if !o.set[name] {
 			return nil
 		}
 		return &v
 	}
 	in := versionInfo()
 	return scaffold.Options{
-		Dir:         dir,
+		Dir:         o.dir,
 		Origin:      o.origin,
 		Publisher:   o.publisher,
 		DisplayName: o.displayName,

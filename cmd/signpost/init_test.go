@@ -35,7 +35,7 @@ const initWorkflowFile = ".github/workflows/signpost.yml"
 func initInto(t *testing.T, args ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "catalog")
-	runInit(t, dir, args...)
+	initIn(t, dir, args...)
 	return dir
 }
 
@@ -44,11 +44,13 @@ func initInto(t *testing.T, args ...string) string {
 func initInRepo(t *testing.T, args ...string) string {
 	t.Helper()
 	top, _ := catalogtest.GitRepo(t)
-	runInit(t, filepath.Join(top, "catalogs", "acme"), args...)
+	initIn(t, filepath.Join(top, "catalogs", "acme"), args...)
 	return top
 }
 
-func runInit(t *testing.T, dir string, args ...string) {
+// initIn runs signpost init DIR with args, and fails the test unless it
+// succeeds.
+func initIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), append([]string{"init", dir}, args...), &stdout, &stderr); code != exitOK {
@@ -512,7 +514,7 @@ func TestInitCatalog(t *testing.T) {
 // TestInitFlagNames: every field of scaffold.Options that an error can be
 // about is named by a flag of signpost init.
 func TestInitFlagNames(t *testing.T) {
-	cmd := newInitCmd()
+	cmd := newInitCmd(nil)
 	for _, f := range []scaffold.Field{
 		scaffold.FieldOrigin, scaffold.FieldPublisher, scaffold.FieldDisplayName, scaffold.FieldPublish,
 		scaffold.FieldBucket, scaffold.FieldRegion, scaffold.FieldRoleARN, scaffold.FieldBranch,

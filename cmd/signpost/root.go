@@ -94,7 +94,7 @@ does, risks first.`,
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{unknownFlagHint(c, err)} })
 	root.AddCommand(
-		newInitCmd(),
+		newInitCmd(nil),
 		newValidateCmd(nil),
 		newBuildCmd(nil),
 		newImportCmd(),
