@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -262,9 +263,7 @@ func invisible(s string) (r rune, ok bool) {
 	for _, r := range s {
 		switch {
 		case r == '\t' || r == '\n' || r == '\r':
-		case r < 0x20, r >= 0x7f && r <= 0x9f:
-			return r, true
-		case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r):
 			return r, true
 		case r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, r == 0x180e:
 			return r, true

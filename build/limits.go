@@ -50,8 +50,8 @@ func (e *LimitError) Error() string {
 	if strings.HasPrefix(what, "/") {
 		what = "the document at " + what
 	}
-	size, _ := sizePair(e.Size, e.Max)
-	return limitMessage(fmt.Sprintf("%s is %s,", what, size), e.Limit, e.Max, "")
+	size, limit := sizePair(e.Size, e.Max)
+	return limitMessage(fmt.Sprintf("%s is %s,", what, size), e.Limit, limit, "")
 }
 
 // sizePair writes two sizes for a message that compares them: rounded, or
@@ -101,19 +101,15 @@ func loadLimits(s sink, top ref, limits limitsFile, c *Limits) {
 	}
 }
 
-// limitMessage says that what is larger than the limit called name, and
-// how to fix it; detail, when set, says what makes it so.
-func limitMessage(what, name string, limit int64, detail string) string {
+// limitMessage says that what is larger than the limit called name, of
+// the size limit as written (see sizePair), and how to fix it; detail, when
+// set, says what makes it so.
+func limitMessage(what, name, limit, detail string) string {
 	if detail != "" {
 		detail = "; " + detail
 	}
-	shown := english.Bytes(limit)
-	if strings.HasSuffix(strings.TrimSuffix(what, ","), " bytes") {
-		// The size before it is in bytes: so is the limit.
-		shown = fmt.Sprintf("%d bytes", limit)
-	}
 	return fmt.Sprintf("%s larger than limits.%s in %s (%s)%s: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit",
-		what, name, ConfigFile, shown, detail)
+		what, name, ConfigFile, limit, detail)
 }
 
 // toolSize estimates the size of the tool's descriptor. When it passes
@@ -148,7 +144,7 @@ func (pr *preparer) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok b
 func (pr *preparer) serverFits(at ref, v any) bool {
 	limit := pr.limits.ValueLimit()
 	if _, ptr, ok := pr.sizes.Measure(v, limit); !ok {
-		pr.sink.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", limit, ""))
+		pr.sink.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", english.Bytes(limit), ""))
 		return false
 	}
 	return true

@@ -173,7 +173,7 @@ func checkSizes(s sink, whole *wholeCatalog) {
 		if len(c.tools) > 1 {
 			what = fmt.Sprintf("tool %q and %s are each", c.tools[0], english.Count(len(c.tools)-1, "other", "others"))
 		}
-		s.errorf(c.at, "limits", "%s", limitMessage(what, "value", lim.ValueLimit(), ""))
+		s.errorf(c.at, "limits", "%s", limitMessage(what, "value", english.Bytes(lim.ValueLimit()), ""))
 	}
 	if len(causes) > 0 {
 		return
@@ -234,8 +234,8 @@ func reportAggregate(s sink, ps []*pendingTool, sizes []int64, tenant, limit str
 		}
 		largest += fmt.Sprintf(", and %s use its input schema, %s", english.Count(users, "tool", "tools"), in.src.Rel)
 	}
-	shown, _ := sizePair(size, max)
-	s.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, shown), limit, max, largest))
+	shown, maxShown := sizePair(size, max)
+	s.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, shown), limit, maxShown, largest))
 }
 
 // checkServers applies the rules that concern servers together (unique
