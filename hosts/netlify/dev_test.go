@@ -83,6 +83,23 @@ func netlifyBin(t *testing.T) netlifyCmd {
 // killed when the test ends.
 func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 	t.Helper()
+	// A port found free can be taken by another test before netlify dev
+	// binds it: then netlify dev exits, and another port is tried.
+	for attempt := 1; ; attempt++ {
+		u, log, taken := tryDev(t, bin, dir)
+		if !taken {
+			return u
+		}
+		if attempt == 3 {
+			t.Fatalf("netlify dev found its port taken 3 times:\n%s", log)
+		}
+	}
+}
+
+// tryDev is one try of startDev; taken is set when netlify dev exited
+// because its port was taken meanwhile.
+func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, taken bool) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +107,7 @@ func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	home, project := t.TempDir(), t.TempDir()
-	var log bytes.Buffer
+	var out bytes.Buffer
 	cmd := exec.Command(bin.node, bin.script, "dev", "--offline", "--dir", dir,
 		"--functions", filepath.Join(dir, filepath.FromSlash(FunctionsDir)), "--port", strconv.Itoa(port), "--no-open",
 		"--skip-gitignore", "--internal-disable-edge-functions")
@@ -98,13 +115,15 @@ func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 	cmd.Env = append(os.Environ(), "HOME="+home, "NETLIFY_TELEMETRY_DISABLED=1", "NO_UPDATE_NOTIFIER=1",
 		"BROWSER=none", "NETLIFY_SITE_ID=", "NETLIFY_AUTH_TOKEN=",
 		"PATH="+filepath.Dir(bin.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd.Stdout, cmd.Stderr = &log, &log
+	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	// exited is closed when the process has exited; waitErr says how.
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		select {
@@ -113,7 +132,7 @@ func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 			t.Error("netlify dev did not exit within 10s of SIGKILL")
 		}
 	})
-	u := &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
+	u = &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	for {
@@ -122,14 +141,17 @@ func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return u
+				return u, "", false
 			}
 		}
 		select {
-		case err := <-exited:
-			t.Fatalf("netlify dev exited before it answered: %v\n%s", err, log.String())
+		case <-exited:
+			if strings.Contains(out.String(), "Could not acquire required 'port'") {
+				return nil, out.String(), true
+			}
+			t.Fatalf("netlify dev exited before it answered: %v\n%s", waitErr, out.String())
 		case <-ctx.Done():
-			t.Fatalf("netlify dev did not answer within 60s:\n%s", log.String())
+			t.Fatalf("netlify dev did not answer within 60s:\n%s", out.String())
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
