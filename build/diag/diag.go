@@ -1,7 +1,9 @@
 // Package diag is what signpost says about a catalog: a Diagnostic (where,
 // how severe, which rule, what), lists of them sorted and written as text,
 // JSON or GitHub workflow commands, and the Sink that every check of a load
-// reports through.
+// reports through. A Diagnostic is a records.Record, and the Sink a
+// records.Log of them with what a schema error covers left out: the one
+// way out that every command's records take (package records).
 //
 // A message may quote the value it is about, and a file's name comes from
 // the catalog: nothing leaves this package without passing secrets.Redact,
@@ -17,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/diag/records"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/terminal"
@@ -88,19 +91,23 @@ func (ds Diagnostics) Errors() int {
 	return n
 }
 
-// Sort orders diagnostics by file, line, column, rule and message, and drops
-// exact duplicates, so output is stable whatever order checks ran in.
+// Compare orders diagnostics by file, line, column, rule, message and
+// severity: zero only for the same diagnostic.
+func (d Diagnostic) Compare(e Diagnostic) int {
+	return cmp.Or(
+		strings.Compare(d.File, e.File),
+		cmp.Compare(d.Line, e.Line),
+		cmp.Compare(d.Col, e.Col),
+		strings.Compare(d.Rule, e.Rule),
+		strings.Compare(d.Message, e.Message),
+		strings.Compare(string(d.Severity), string(e.Severity)),
+	)
+}
+
+// Sort orders diagnostics as Compare does, and drops exact duplicates, so
+// output is stable whatever order checks ran in (see records.Sort).
 func (ds Diagnostics) Sort() Diagnostics {
-	slices.SortFunc(ds, func(a, b Diagnostic) int {
-		return cmp.Or(
-			strings.Compare(a.File, b.File),
-			cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Col, b.Col),
-			strings.Compare(a.Rule, b.Rule),
-			strings.Compare(a.Message, b.Message),
-		)
-	})
-	return slices.Compact(ds)
+	return records.Sort(ds)
 }
 
 // Formats accepted by Diagnostics.Write.

@@ -2,9 +2,9 @@ package diag
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 
+	"github.com/signpost-dev/signpost/build/diag/records"
 	"github.com/signpost-dev/signpost/build/source"
 )
 
@@ -12,14 +12,14 @@ import (
 const RuleSchema = "schema"
 
 // Sink is the one way out of a load for its diagnostics, safe to report to
-// from several goroutines at once. It redacts every diagnostic as it comes
-// in (see Diagnostic.Redacted); leaves out what a check made after a
-// schema finds in a value that failed it, which the schema error already
-// says (see source.Covered); and gives them back sorted, each once.
+// from several goroutines at once. It is a records.Log of diagnostics,
+// which redacts every diagnostic as it comes in (see Diagnostic.Redacted)
+// and gives them back sorted, each once; besides, it leaves out what a
+// check made after a schema finds in a value that failed it, which the
+// schema error already says (see source.Covered).
 type Sink struct {
-	mu     sync.Mutex
-	diags  Diagnostics
-	closed bool
+	log records.Log[Diagnostic]
+	mu  sync.Mutex
 	// failed holds the pointers of each file's values that failed their
 	// schema.
 	failed map[*source.File][]string
@@ -27,39 +27,31 @@ type Sink struct {
 
 // Add reports d.
 func (s *Sink) Add(d Diagnostic) {
-	d = d.Redacted()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed {
-		s.diags = append(s.diags, d)
-	}
+	s.log.Add(d)
 }
 
 // At reports a problem with the value at ptr of src, unless that value, or
 // one it is inside, failed its schema (see SchemaError): the schema's
 // diagnostic says it already.
 func (s *Sink) At(sev Severity, src *source.File, ptr, rule, format string, args ...any) {
-	d := Diagnostic{Pos: src.Pos(ptr), Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)}.Redacted()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed && !source.Covered(src.Value, s.failed[src], ptr) {
-		s.diags = append(s.diags, d)
+	covered := source.Covered(src.Value, s.failed[src], ptr)
+	s.mu.Unlock()
+	if !covered {
+		s.log.Add(Diagnostic{Pos: src.Pos(ptr), Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
 	}
 }
 
 // SchemaError reports that the value at ptr of src fails its schema, as
 // msg says, and leaves out what other checks find in it from then on.
 func (s *Sink) SchemaError(src *source.File, ptr, msg string) {
-	d := Diagnostic{Pos: src.Pos(ptr), Severity: Error, Rule: RuleSchema, Message: msg}.Redacted()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.failed == nil {
 		s.failed = map[*source.File][]string{}
 	}
 	s.failed[src] = append(s.failed[src], ptr)
-	if !s.closed {
-		s.diags = append(s.diags, d)
-	}
+	s.mu.Unlock()
+	s.log.Add(Diagnostic{Pos: src.Pos(ptr), Severity: Error, Rule: RuleSchema, Message: msg})
 }
 
 // Failed reports whether a value of src failed its schema.
@@ -87,17 +79,11 @@ func (s *Sink) Problems(src *source.File, ps []source.Problem) {
 
 // Diagnostics returns what was reported so far, sorted, each once.
 func (s *Sink) Diagnostics() Diagnostics {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.diags).Sort()
+	return s.log.Records()
 }
 
 // Close returns what was reported, sorted, each once; whatever is reported
 // from then on (by work a canceled load left running) is dropped.
 func (s *Sink) Close() Diagnostics {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ds := s.diags
-	s.diags, s.closed = nil, true
-	return ds.Sort()
+	return s.log.Close()
 }
