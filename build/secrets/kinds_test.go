@@ -107,3 +107,20 @@ func TestRedactCredentialKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactURLCredentialKinds: a credential of any kind in a URL's path,
+// query or fragment is cut, whatever else the URL holds.
+func TestRedactURLCredentialKinds(t *testing.T) {
+	for _, k := range fakecred.Kinds() {
+		enc := fakecred.PercentEncode(k.Value)
+		for _, u := range []string{
+			"https://api.example.com/v1/" + enc + "/card.json",
+			"https://api.example.com/tools?view=compact&q=" + enc,
+			"https://api.example.com/tools#" + enc,
+		} {
+			if got := RedactURL(u); leaksSecret(got, k.Secret) {
+				t.Errorf("%s: RedactURL(%.60q…) = %q repeats the secret", k.Name, u, got)
+			}
+		}
+	}
+}

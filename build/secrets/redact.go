@@ -109,3 +109,67 @@ func redactQuoted(s string) string {
 	b.WriteString(s)
 	return b.String()
 }
+
+// RedactURL returns u, a URL, with every credential it holds cut to its
+// first four characters and "…", and the rest as it is, so that a report
+// still names the place: the password of its userinfo (or a user name that
+// is a token), each query parameter's value that is credential material
+// or that its name says is one, each path segment that is, and its
+// fragment. A URL without credential material is returned as it is; text
+// that is not a URL, or that holds one still once these are cut, is
+// redacted as Redact does.
+func RedactURL(u string) string {
+	if !secretFound(u) {
+		return u
+	}
+	rest, fragment, hasFragment := strings.Cut(u, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	scheme, after, ok := strings.Cut(rest, "://")
+	if !ok {
+		return Redact(u)
+	}
+	authority, path := after, ""
+	if i := strings.IndexByte(after, '/'); i >= 0 {
+		authority, path = after[:i], after[i:]
+	}
+	var b strings.Builder
+	b.WriteString(scheme + "://")
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		user, password, hasPassword := strings.Cut(authority[:at], ":")
+		switch {
+		case hasPassword:
+			user += ":" + secretHint(password)
+		case secretURLUserToken(user) || secretFound(user):
+			user = secretHint(user)
+		}
+		b.WriteString(user + authority[at:])
+	} else {
+		b.WriteString(authority)
+	}
+	for i, seg := range strings.Split(path, "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		b.WriteString(Redact(seg))
+	}
+	if hasQuery {
+		b.WriteByte('?')
+		for i, param := range strings.Split(query, "&") {
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			name, value, hasValue := strings.Cut(param, "=")
+			if hasValue && (secretFound("?"+param) || secretFound(value)) {
+				param = name + "=" + secretHint(value)
+			}
+			b.WriteString(param)
+		}
+	}
+	if hasFragment {
+		b.WriteString("#" + Redact(fragment))
+	}
+	if out := b.String(); !secretFound(out) {
+		return out
+	}
+	return Redact(u)
+}

@@ -188,6 +188,28 @@ func TestRedact(t *testing.T) {
 	}
 }
 
+// TestRedactURL: a URL keeps what names the place and loses the
+// credentials it holds, each cut where it is.
+func TestRedactURL(t *testing.T) {
+	token := "ghp_" + strings.Repeat("aB3dE6gH9jK2", 3)
+	key := "AIza" + strings.Repeat("Xy7Q", 8) + "abc"
+	for _, tc := range []struct{ in, want string }{
+		{"https://example.com/tools/get_weather?view=compact", "https://example.com/tools/get_weather?view=compact"},
+		{"https://example.com/x?token=hello&page=2", "https://example.com/x?token=hello&page=2"},
+		{"https://example.com/x?view=compact&access_token=" + token + "#top", "https://example.com/x?view=compact&access_token=ghp_…#top"},
+		{"https://example.com/x?key=" + key, "https://example.com/x?key=AIza…"},
+		{"https://example.com/tools/" + token + "?view=compact", "https://example.com/tools/ghp_…?view=compact"},
+		{"https://user:Yozl" + "mDhGuKwurDMNxg7@example.com/card.json", "https://user:Yozl…@example.com/card.json"},
+		{"https://" + token + "@github.com/o/r", "https://ghp_…@github.com/o/r"},
+		{"http://127.0.0.1:8080/x#" + token, "http://127.0.0.1:8080/x#ghp_…"},
+		{"not a URL: " + token, "not a URL: ghp_…"},
+	} {
+		if got := RedactURL(tc.in); got != tc.want {
+			t.Errorf("RedactURL(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 // BenchmarkFindInSchemaSharedRef: 2,000 secret-named properties all name
 // one definition of 2,000 properties; the definition is walked once, not
 // once per property.
