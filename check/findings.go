@@ -13,12 +13,12 @@ func (c *checker) add(rule string, res Result, u, evidence, msg string) {
 }
 
 // addAt records a finding at the given level; a failure at LevelShould is a
-// warning.
+// warning. The finding leaves redacted (see Finding.Redacted).
 func (c *checker) addAt(rule string, level Level, res Result, u, evidence, msg string) {
 	if res == ResultFail && level == LevelShould {
 		res = ResultWarn
 	}
-	c.findings = append(c.findings, Finding{Rule: rule, Level: level, Result: res, URL: u, Evidence: oneLine(evidence), Message: msg})
+	c.findings.Add(Finding{Rule: rule, Level: level, Result: res, URL: u, Evidence: oneLine(evidence), Message: msg})
 }
 
 // skip records a skip finding for each rule.

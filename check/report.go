@@ -5,11 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
+
+	// The compiler's leaf that finds credentials, under another name:
+	// secrets is the checker's own rule of published documents
+	// (credentials.go), which shares nothing with the compiler's.
+	buildsecrets "github.com/signpost-dev/signpost/build/secrets"
 )
 
-// Finding is one rule applied to one place.
+// Finding is one rule applied to one place. The checker records its
+// findings in a records.Log: each is redacted as it is made (see
+// Redacted), and the report has them sorted (see Compare), each once.
 type Finding struct {
 	Rule   string `json:"rule"`
 	Level  Level  `json:"level"`
@@ -35,18 +41,33 @@ type Report struct {
 	Documents int `json:"documents"`
 }
 
-// report sorts and deduplicates the findings.
+// Redacted is f with every credential its message, evidence and URL hold
+// cut to its first four characters and "…" (see secrets.Redact and
+// secrets.RedactURL of the compiler's leaf): a finding quotes published
+// documents and headers, and a report must not repeat a credential an
+// origin leaks.
+func (f Finding) Redacted() Finding {
+	f.URL = buildsecrets.RedactURL(f.URL)
+	f.Evidence = buildsecrets.Redact(f.Evidence)
+	f.Message = buildsecrets.Redact(f.Message)
+	return f
+}
+
+// Compare orders findings by rule, URL, evidence, message, result and
+// level: zero only for the same finding.
+func (f Finding) Compare(g Finding) int {
+	return cmp.Or(strings.Compare(f.Rule, g.Rule), strings.Compare(f.URL, g.URL), strings.Compare(f.Evidence, g.Evidence),
+		strings.Compare(f.Message, g.Message), strings.Compare(string(f.Result), string(g.Result)), strings.Compare(string(f.Level), string(g.Level)))
+}
+
+// report is the findings, sorted and each once, on the checked site, its
+// URL redacted as the findings' are.
 func (c *checker) report() *Report {
-	fs := c.findings
-	slices.SortFunc(fs, func(a, b Finding) int {
-		return cmp.Or(strings.Compare(a.Rule, b.Rule), strings.Compare(a.URL, b.URL), strings.Compare(a.Evidence, b.Evidence),
-			strings.Compare(a.Message, b.Message), strings.Compare(string(a.Result), string(b.Result)), strings.Compare(string(a.Level), string(b.Level)))
-	})
-	fs = slices.Compact(fs)
+	fs := c.findings.Close()
 	if fs == nil {
 		fs = []Finding{}
 	}
-	return &Report{Base: c.base, Findings: fs, Documents: len(c.pages)}
+	return &Report{Base: buildsecrets.RedactURL(c.base), Findings: fs, Documents: len(c.pages)}
 }
 
 // Failed reports whether a MUST rule failed anywhere.

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/diag/records"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -294,7 +295,7 @@ type checker struct {
 	// outOfTime is set when Options.Deadline ended the crawl.
 	outOfTime bool
 	pages     map[string]*page
-	findings  []Finding
+	findings  records.Log[Finding]
 
 	// What the first stage learned.
 	mcpCatalog, aiCatalog          any
