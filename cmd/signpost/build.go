@@ -122,7 +122,7 @@ func runBuild(o *buildOptions) error {
 	}
 	if diags.HasErrors() {
 		if opts.Format == build.FormatText {
-			fmt.Fprintf(stderr, "%s: %d %s; nothing written\n", opts.Dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+			_ = printLine(stderr, "%s: %d %s; nothing written", opts.Dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 		}
 		return reportedError{exitInvalid}
 	}

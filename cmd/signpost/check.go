@@ -164,7 +164,7 @@ func runCheck(opts *checkOptions) error {
 		case errors.As(err, &unreachable):
 			// One line with the cause, no report, and the status of a
 			// check that could not run.
-			fmt.Fprintln(opts.io.errOut, "signpost: check", err)
+			_ = printLine(opts.io.errOut, "signpost: check %v", err)
 			return reportedError{exitUsage}
 		default:
 			return usageError{err}

@@ -138,11 +138,16 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 }
 
 // runDiff compares the two sides and prints the change, then fails when it
-// carries a risk that --fail-on names.
+// carries a risk that --fail-on names. The notes of the sides are printed
+// once both are read, before the change or the error.
 func runDiff(opts *diffOptions) error {
 	ctx, stdout, stderr := opts.io.ctx, opts.io.out, opts.io.errOut
-	opts.sides.Note = func(msg string) { fmt.Fprintln(stderr, terminal.Safe("signpost: "+msg)) }
+	var notes lines
+	opts.sides.Note = func(msg string) { notes.add("signpost: %s", msg) }
 	change, err := diff.Run(ctx, opts.sides)
+	if werr := notes.write(stderr); werr != nil {
+		return werr
+	}
 	if err != nil {
 		return diffError(stderr, err)
 	}
@@ -150,7 +155,7 @@ func runDiff(opts *diffOptions) error {
 		return err
 	}
 	if found := foundRisks(change, opts.kinds); len(found) > 0 {
-		fmt.Fprintf(stderr, "signpost: the change carries %s, which --fail-on %s names\n", strings.Join(found, ", "), opts.failOn)
+		_ = printLine(stderr, "signpost: the change carries %s, which --fail-on %s names", strings.Join(found, ", "), opts.failOn)
 		return reportedError{exitInvalid}
 	}
 	return nil

@@ -10,11 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 func newImportCmd() *cobra.Command {
@@ -162,10 +160,12 @@ func runImportServer(o *importServerOptions) error {
 	}
 
 	// Errors first: they are why nothing is written, and would be lost
-	// after a line per document.
+	// after a line per document. Names and reasons come from the
+	// documents: every line leaves through report.
+	var report lines
 	for _, f := range files {
 		if f.err != nil {
-			fmt.Fprintln(stderr, terminal.Safe(f.err.Error()))
+			report.add("%v", f.err)
 		}
 	}
 	next := 0
@@ -174,11 +174,11 @@ func runImportServer(o *importServerOptions) error {
 			continue
 		}
 		if f.docs == 0 {
-			fmt.Fprintf(stderr, "%s: no server documents\n", f.label)
+			report.add("%s: no server documents", f.label)
 		}
 		for _, s := range all[next : next+f.docs] {
 			if !o.quiet || s.Status != importer.Imported {
-				fmt.Fprintln(stderr, importLine(s, writes))
+				report.add("%s", importLine(s, writes))
 			}
 		}
 		next += f.docs
@@ -192,41 +192,52 @@ func runImportServer(o *importServerOptions) error {
 			counts[importer.Imported], imported, counts[importer.NoRemotes], counts[importer.Invalid])
 	}
 	if failed > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s not imported; nothing written\n", summaryOf(" read", "could be imported"), failed, english.Plural(failed, "file", "files"))
-		return reportedError{exitInvalid}
+		report.add("%s; %d %s not imported; nothing written", summaryOf(" read", "could be imported"), failed, english.Plural(failed, "file", "files"))
+		return reportedOr(report.write(stderr), exitInvalid)
 	}
 	if !writes {
-		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summaryOf(" read", "could be imported"))
-		return reportedError{exitInvalid}
+		report.add("%s; nothing written (--strict)", summaryOf(" read", "could be imported"))
+		return reportedOr(report.write(stderr), exitInvalid)
 	}
-	return writeImported(o.io.ctx, o.io.out, stderr, o.out, summaryOf("", "imported"), decl)
+	return writeImported(o.io.ctx, o.io.out, stderr, &report, o.out, summaryOf("", "imported"), decl)
 }
 
-// writeImported writes the declarations an import made to out, or to
-// stdout when out is empty, and ends the report with its summary.
-func writeImported(ctx context.Context, stdout, stderr io.Writer, out, summary string, decl []byte) error {
+// reportedOr is err when printing the report failed, else the
+// reportedError of code.
+func reportedOr(err error, code int) error {
+	if err != nil {
+		return err
+	}
+	return reportedError{code}
+}
+
+// writeImported prints the report of an import, then writes the
+// declarations it made to out, or to stdout when out is empty, and ends
+// the report with its summary.
+func writeImported(ctx context.Context, stdout, stderr io.Writer, report *lines, out, summary string, decl []byte) error {
 	if out == "" {
-		fmt.Fprintln(stderr, summary)
+		report.add("%s", summary)
+		if err := report.write(stderr); err != nil {
+			return err
+		}
 		_, err := stdout.Write(decl)
+		return err
+	}
+	if err := report.write(stderr); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(ctx, out, decl); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "%s; wrote %s\n", summary, out)
-	return nil
+	return printLine(stderr, "%s; wrote %s", summary, out)
 }
 
-// importLine is the report line of one document, safe for a terminal:
-// names and reasons come from the document. written says whether the run
-// writes the declarations: when it does not, a document that is fine
-// would be imported, and is not.
+// importLine is the report line of one document: names and reasons come
+// from the document, and the line leaves through lines, which redacts it
+// and prints it safe for a terminal. written says whether the run writes
+// the declarations: when it does not, a document that is fine would be
+// imported, and is not.
 func importLine(s importer.Server, written bool) string {
-	// Names and reasons come from the documents: never a credential.
-	return terminal.Safe(secrets.Redact(rawImportLine(s, written)))
-}
-
-func rawImportLine(s importer.Server, written bool) string {
 	prefix := s.Source + ": "
 	if s.Name != "" {
 		prefix += s.Name + ": "
@@ -401,7 +412,6 @@ imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 // runImportMCP imports the tools of o's recordings and writes their
 // declarations.
 func runImportMCP(o *importMCPOptions) error {
-	stderr := o.io.errOut
 	var recs []importer.Recording
 	var unread []error
 	for _, arg := range o.files {
@@ -441,29 +451,30 @@ func runImportMCP(o *importMCPOptions) error {
 	}
 
 	// Errors first: they are why nothing is written, and would be lost
-	// after a line per tool.
+	// after a line per tool. An error may quote the recordings
+	// (--classify lists the names recorded): every line leaves through
+	// report.
+	var report lines
 	for _, e := range unread {
-		fmt.Fprintln(stderr, terminal.Safe(e.Error()))
+		report.add("%v", e)
 	}
-	// An error may quote the recordings (--classify lists the names
-	// recorded).
 	for _, e := range imp.Errors {
-		fmt.Fprintln(stderr, terminal.Safe(e))
+		report.add("%s", e)
 	}
 	for _, u := range imp.Unknown {
-		fmt.Fprintln(stderr, terminal.Safe(unknownClassified(u, imp.Names)))
+		report.add("%s", unknownClassified(u, imp.Names))
 	}
 	for _, c := range imp.Conflicts {
-		fmt.Fprintln(stderr, terminal.Safe(conflictLine(c)))
+		report.add("%s", conflictLine(c))
 	}
 	for _, f := range imp.Files {
 		if f.Tools == 0 {
-			fmt.Fprintf(stderr, "%s: no tools recorded\n", f.Label)
+			report.add("%s: no tools recorded", f.Label)
 		}
 	}
 	for _, t := range imp.Tools {
 		if !o.quiet || t.Status != importer.Imported {
-			fmt.Fprintln(stderr, mcpImportLine(t, writes))
+			report.add("%s", mcpImportLine(t, writes))
 		}
 	}
 
@@ -474,18 +485,14 @@ func runImportMCP(o *importMCPOptions) error {
 			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[importer.Imported], imported,
 			changed, substituted, counts[importer.LeftOut])
 	}
-	return finishImport(o.io, o.out, decl, errs, writes, summary)
+	return finishImport(o.io, &report, o.out, decl, errs, writes, summary)
 }
 
-// mcpImportLine is the report line of one recorded tool, safe for a
-// terminal: names and reasons come from the recording. written says
-// whether the run writes the declarations, as for importLine.
+// mcpImportLine is the report line of one recorded tool or operation:
+// names and reasons come from the recording, and the line leaves through
+// lines, as importLine's. written says whether the run writes the
+// declarations, as for importLine.
 func mcpImportLine(t importer.Tool, written bool) string {
-	// Names and reasons come from the recording: never a credential.
-	return terminal.Safe(secrets.Redact(rawMCPImportLine(t, written)))
-}
-
-func rawMCPImportLine(t importer.Tool, written bool) string {
 	prefix := t.Source + ": "
 	if t.Name != "" {
 		prefix += t.Name + ": "
@@ -514,18 +521,19 @@ func notes(reason string) string {
 	return " (" + reason + ")"
 }
 
-// finishImport ends an import of tools: with errors or under --strict
-// with changes (writes false), it says why nothing is written, summary
-// naming what was read; otherwise it writes the declarations.
-func finishImport(s streams, out string, decl []byte, errs int, writes bool, summary func(read, verb string) string) error {
+// finishImport ends an import of tools, whose report holds its lines so
+// far: with errors or under --strict with changes (writes false), it says
+// why nothing is written, summary naming what was read; otherwise it
+// writes the declarations.
+func finishImport(s streams, report *lines, out string, decl []byte, errs int, writes bool, summary func(read, verb string) string) error {
 	stderr := s.errOut
 	if errs > 0 {
-		fmt.Fprintf(stderr, "%s; %d %s; nothing written\n", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
-		return reportedError{exitInvalid}
+		report.add("%s; %d %s; nothing written", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
+		return reportedOr(report.write(stderr), exitInvalid)
 	}
 	if !writes {
-		fmt.Fprintf(stderr, "%s; nothing written (--strict)\n", summary(" read", "could be imported"))
-		return reportedError{exitInvalid}
+		report.add("%s; nothing written (--strict)", summary(" read", "could be imported"))
+		return reportedOr(report.write(stderr), exitInvalid)
 	}
-	return writeImported(s.ctx, s.out, stderr, out, summary("", "imported"), decl)
+	return writeImported(s.ctx, s.out, stderr, report, out, summary("", "imported"), decl)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 // importOpenAPIOptions are the IO, argument and flags of signpost import
@@ -121,11 +120,12 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 // writes their declarations.
 func runImportOpenAPI(o *importOpenAPIOptions) error {
 	stderr, arg, opts := o.io.errOut, o.file, o.openapi
+	var report lines
 	label, data, err := readImportFile(o.io.in, arg)
 	if err != nil {
-		fmt.Fprintln(stderr, terminal.Safe(importer.SourceLabel(arg)+": "+errors.Unwrap(err).Error()))
-		fmt.Fprintln(stderr, "nothing written")
-		return reportedError{exitInvalid}
+		report.add("%s: %v", importer.SourceLabel(arg), errors.Unwrap(err))
+		report.add("nothing written")
+		return reportedOr(report.write(stderr), exitInvalid)
 	}
 	imp, err := importer.OpenAPI(o.io.ctx, importer.OpenAPIDocument{Label: importer.SourceLabel(label), Data: data}, opts)
 	if err != nil {
@@ -148,24 +148,24 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 		}
 	}
 	// Errors first: they are why nothing is written, and would be lost
-	// after a line per operation.
+	// after a line per operation. Every line leaves through report.
 	for _, e := range imp.Errors {
-		fmt.Fprintln(stderr, terminal.Safe(e))
+		report.add("%s", e)
 	}
 	for _, u := range imp.Unknown {
-		fmt.Fprintln(stderr, terminal.Safe(unknownOperation(u, imp.Names)))
+		report.add("%s", unknownOperation(u, imp.Names))
 	}
 	for _, c := range imp.Conflicts {
-		fmt.Fprintln(stderr, terminal.Safe(conflictLine(c)))
+		report.add("%s", conflictLine(c))
 	}
 	for _, f := range imp.Files {
 		if f.Tools == 0 {
-			fmt.Fprintf(stderr, "%s: no operations\n", terminal.Safe(f.Label))
+			report.add("%s: no operations", f.Label)
 		}
 	}
 	for _, t := range imp.Tools {
 		if !o.quiet || t.Status != importer.Imported {
-			fmt.Fprintln(stderr, mcpImportLine(t, writes))
+			report.add("%s", mcpImportLine(t, writes))
 		}
 	}
 	summary := func(read, imported string) string {
@@ -173,7 +173,7 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes), %d left out",
 			n, english.Plural(n, "operation", "operations"), read, counts[importer.Imported], imported, changed, counts[importer.LeftOut])
 	}
-	return finishImport(o.io, o.out, decl, errs, writes, summary)
+	return finishImport(o.io, &report, o.out, decl, errs, writes, summary)
 }
 
 // unknownOperation words a --classify name the document does not hold,

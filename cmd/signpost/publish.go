@@ -174,7 +174,7 @@ func runPublish(o *publishOptions) error {
 		}
 	}
 	if refused != nil {
-		fmt.Fprintf(o.io.errOut, "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit\n", refused.Planned(), refused.Limit)
+		_ = printLine(o.io.errOut, "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit", refused.Planned(), refused.Limit)
 		return reportedError{exitInvalid}
 	}
 	return nil

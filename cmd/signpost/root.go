@@ -49,6 +49,8 @@ func (e hintedError) Unwrap() error { return e.err }
 
 // exitCodeFor prints err, if any, and returns the exit code it means. A
 // usage error points to the help of command, the command path it is about.
+// Every error a command returns is printed here, redacted and safe for a
+// terminal (see printError).
 func exitCodeFor(err error, stderr io.Writer, command string) int {
 	if err == nil {
 		return exitOK
@@ -57,7 +59,7 @@ func exitCodeFor(err error, stderr io.Writer, command string) int {
 	if errors.As(err, &rep) {
 		return rep.code
 	}
-	fmt.Fprintln(stderr, "signpost:", err)
+	_ = printError(stderr, err)
 	var use usageError
 	if errors.As(err, &use) {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", command)

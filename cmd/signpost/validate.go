@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
@@ -58,15 +56,15 @@ func runValidate(o *validateOptions) error {
 	}
 	if diags.HasErrors() {
 		if o.format == build.FormatText {
-			fmt.Fprintf(o.io.errOut, "%s: %d %s\n", o.dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+			_ = printLine(o.io.errOut, "%s: %d %s", o.dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 		}
 		return reportedError{exitInvalid}
 	}
 	if o.format == build.FormatText {
 		if n := len(diags) - diags.Errors(); n > 0 {
-			fmt.Fprintf(o.io.errOut, "%s: valid, with %d %s\n", o.dir, n, english.Plural(n, "warning", "warnings"))
+			_ = printLine(o.io.errOut, "%s: valid, with %d %s", o.dir, n, english.Plural(n, "warning", "warnings"))
 		} else {
-			fmt.Fprintf(o.io.errOut, "%s: valid\n", o.dir)
+			_ = printLine(o.io.errOut, "%s: valid", o.dir)
 		}
 	}
 	return nil

@@ -127,7 +127,7 @@ func verifyBuild(ctx context.Context, opts buildOptions, b *output.Build, host h
 	}
 	if failed {
 		if opts.Format == build.FormatText {
-			fmt.Fprintf(stderr, "%s: independent builds differ; nothing written\n", opts.Dir)
+			_ = printLine(stderr, "%s: independent builds differ; nothing written", opts.Dir)
 		}
 		return reportedError{exitInvalid}
 	}
