@@ -1,6 +1,10 @@
 package diff
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/signpost-dev/signpost/build/diag/records"
+)
 
 // Format is the version of the layout of a Change in JSON. It grows
 // only when a field changes meaning or goes away; new fields may appear
@@ -10,7 +14,8 @@ const Format = 1
 // Change is what differs between two builds of a catalog: the risks first,
 // then every tenant, tool, server and other document added, removed or
 // changed. Its JSON form is stable (see Format); lists are sorted and
-// never null.
+// never null. Every string of it is redacted (see Risk.Redacted): no
+// credential a side holds is repeated.
 type Change struct {
 	Format int `json:"format"`
 	// Old and New name the two sides, as the user gave them.
@@ -19,7 +24,8 @@ type Change struct {
 	// OldEmpty says that the old side had no catalog (a revision from
 	// before the catalog was added) and was compared as an empty one.
 	OldEmpty bool `json:"oldEmpty"`
-	// Risks are sorted by kind, in the order of RiskKinds, then subject.
+	// Risks are sorted by kind, in the order of RiskKinds, then subject
+	// (see Risk.Compare).
 	Risks   []Risk        `json:"risks"`
 	Tenants TenantChanges `json:"tenants"`
 	Tools   ToolChanges   `json:"tools"`
@@ -27,6 +33,9 @@ type Change struct {
 	// Documents are the documents other than tools: the discovery
 	// catalogs and the server cards.
 	Documents DocumentChanges `json:"documents"`
+
+	// risks are the risks recorded, which Risks lists (see sortRisks).
+	risks *records.Log[Risk]
 }
 
 // Risk is one change a reviewer should look at twice.

@@ -49,22 +49,8 @@ func Compare(old, new *output.Build) (*Change, error) {
 	c.diffDocuments(before, after)
 	c.diffIdentity(before, after)
 	c.sortRisks()
+	c.redact()
 	return c, nil
-}
-
-// sortRisks orders the risks by kind, in the order of RiskKinds, then by
-// what they are about.
-func (c *Change) sortRisks() {
-	slices.SortStableFunc(c.Risks, func(a, b Risk) int {
-		return cmp.Or(
-			cmp.Compare(slices.Index(riskKinds, a.Kind), slices.Index(riskKinds, b.Kind)),
-			strings.Compare(a.ToolID, b.ToolID),
-			strings.Compare(a.Server, b.Server),
-			strings.Compare(a.Tenant, b.Tenant),
-			strings.Compare(a.Route, b.Route),
-			strings.Compare(a.Target, b.Target),
-		)
-	})
 }
 
 // MalformedError is the error of Compare when a side holds a document
@@ -77,8 +63,6 @@ type MalformedError struct {
 
 func (e *MalformedError) Error() string { return fmt.Sprintf("diff: %s side: %v", e.Side, e.Err) }
 func (e *MalformedError) Unwrap() error { return e.Err }
-
-func (c *Change) risk(r Risk) { c.Risks = append(c.Risks, r) }
 
 func (c *Change) diffTenants(before, after *snapshot) {
 	for _, t := range slices.Sorted(maps.Keys(after.sites)) {

@@ -98,6 +98,7 @@ func Run(ctx context.Context, opts Options) (*Change, error) {
 		c.sortRisks()
 	}
 	c.Old, c.New, c.OldEmpty = opts.Old, opts.New, old.empty
+	c.redact()
 	return c, nil
 }
 
