@@ -287,16 +287,19 @@ func writePublished(w io.Writer, format string, p *publish.Plan) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(p)
 	}
-	printPublished(w, p)
-	return nil
+	return printPublished(w, p)
 }
 
 // printPlan prints each site's plan: a line of counts of its uploads,
 // deletes and its distribution's work, and with verbose, its uploads with
 // their reasons, its deletes, its functions and the paths it invalidates.
+// The keys are the bucket's: each line leaves through lines, redacted and
+// safe for a terminal.
 func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
+	var plan lines
+	defer func() { _ = plan.write(w) }()
 	if p.SameInputs {
-		fmt.Fprintf(w, "s3://%s holds what the last publish made from this catalog and this signpost: nothing to build\n", p.Bucket)
+		plan.add("s3://%s holds what the last publish made from this catalog and this signpost: nothing to build", p.Bucket)
 	}
 	for _, s := range p.Sites {
 		cf := ""
@@ -310,16 +313,16 @@ func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 			cf = fmt.Sprintf("; distribution %s: %s to change, %s to invalidate", c.DistributionID,
 				english.Count(changed, "function", "functions"), english.Count(len(c.Invalidations), "path", "paths"))
 		}
-		fmt.Fprintf(w, "plan for %s at s3://%s/%s: %s, %s, %d unchanged%s\n", spec.SiteName(s.Tenant), p.Bucket, s.Prefix,
+		plan.add("plan for %s at s3://%s/%s: %s, %s, %d unchanged%s", spec.SiteName(s.Tenant), p.Bucket, s.Prefix,
 			english.Count(len(s.Uploads), "upload", "uploads"), english.Count(len(s.Deletes), "delete", "deletes"), s.Unchanged, cf)
 		if !verbose {
 			continue
 		}
 		for _, u := range s.Uploads {
-			fmt.Fprintf(w, "  upload %s (%s)\n", u.Key, u.Reason)
+			plan.add("  upload %s (%s)", u.Key, u.Reason)
 		}
 		for _, k := range s.Deletes {
-			fmt.Fprintf(w, "  delete %s\n", k)
+			plan.add("  delete %s", k)
 		}
 		c := s.CloudFront
 		if c == nil || c.DistributionID == "" {
@@ -330,7 +333,7 @@ func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 			if change := f.KeyValueStoreChange(); change != "" {
 				note = " (" + change + ")"
 			}
-			fmt.Fprintf(w, "  function %s: %s%s\n", f.Name, f.Action, note)
+			plan.add("  function %s: %s%s", f.Name, f.Action, note)
 		}
 		note := ""
 		if n := len(c.Pending); n > 0 {
@@ -339,22 +342,24 @@ func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 		if s.WaitsBeforeDeletes() {
 			note += "; the changed ones before the deletes, waiting for CloudFront, then the deleted ones"
 		}
-		fmt.Fprintf(w, "  invalidate %s on distribution %s%s\n", english.Count(len(c.Invalidations), "path", "paths"), c.DistributionID, note)
+		plan.add("  invalidate %s on distribution %s%s", english.Count(len(c.Invalidations), "path", "paths"), c.DistributionID, note)
 		for _, q := range c.Invalidations {
-			fmt.Fprintf(w, "    %s\n", q)
+			plan.add("    %s", q)
 		}
 	}
 }
 
-// printPublished prints the one-line result of each site.
-func printPublished(w io.Writer, p *publish.Plan) {
+// printPublished prints the one-line result of each site, through lines
+// as printPlan's.
+func printPublished(w io.Writer, p *publish.Plan) error {
+	var done lines
 	for _, s := range p.Sites {
 		name := spec.SiteName(s.Tenant)
 		switch {
 		case p.Refused:
-			fmt.Fprintf(w, "refused: nothing changed for %s\n", name)
+			done.add("refused: nothing changed for %s", name)
 		case p.DryRun:
-			fmt.Fprintf(w, "dry run: nothing changed for %s\n", name)
+			done.add("dry run: nothing changed for %s", name)
 		case s.Applied != nil:
 			extra := ""
 			if c := s.CloudFront; c != nil {
@@ -366,8 +371,9 @@ func printPublished(w io.Writer, p *publish.Plan) {
 				}
 				extra = fmt.Sprintf("; distribution %s: %s updated, %s invalidated", c.DistributionID, english.Count(updated, "function", "functions"), english.Count(len(c.Invalidations), "path", "paths"))
 			}
-			fmt.Fprintf(w, "published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s\n",
+			done.add("published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s",
 				name, p.Bucket, s.Prefix, s.Applied.Uploaded, s.Applied.Bytes, s.Applied.Deleted, s.Unchanged, extra)
 		}
 	}
+	return done.write(w)
 }
