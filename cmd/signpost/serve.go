@@ -110,21 +110,22 @@ func serveError(stdout, stderr io.Writer, dir string, err error) error {
 		return usageError{tenantHint(err)}
 	case errors.As(err, &invalid):
 		_ = invalid.Diagnostics.Write(stdout, build.FormatText)
-		fmt.Fprintf(stderr, "%v; nothing served\n", invalid)
+		_ = printLine(stderr, "%v; nothing served", invalid)
 		return reportedError{exitInvalid}
 	}
 	return err
 }
 
 // reportRebuild tells of one --watch rebuild: a valid catalog replaced the
-// served site; an invalid one did not, and the last good build stays.
+// served site; an invalid one did not, and the last good build stays. An
+// error is printed as printLine prints it, redacted.
 func reportRebuild(stderr io.Writer, dir string, r serve.Rebuild) {
 	switch {
 	case r.Err != nil:
-		fmt.Fprintf(stderr, "rebuild: %v; still serving the last good build\n", tenantHint(r.Err))
+		_ = printLine(stderr, "rebuild: %v; still serving the last good build", tenantHint(r.Err))
 	case r.Diagnostics.HasErrors():
 		_ = r.Diagnostics.Write(stderr, build.FormatText)
-		fmt.Fprintf(stderr, "rebuild: %d %s; still serving the last good build\n", r.Diagnostics.Errors(), english.Plural(r.Diagnostics.Errors(), "error", "errors"))
+		_ = printLine(stderr, "rebuild: %d %s; still serving the last good build", r.Diagnostics.Errors(), english.Plural(r.Diagnostics.Errors(), "error", "errors"))
 	default:
 		fmt.Fprintf(stderr, "rebuilt %s at %s\n", dir, time.Now().Format(time.TimeOnly))
 	}
