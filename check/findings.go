@@ -13,12 +13,13 @@ func (c *checker) add(rule string, res Result, u, evidence, msg string) {
 }
 
 // addAt records a finding at the given level; a failure at LevelShould is a
-// warning. The finding leaves redacted (see Finding.Redacted).
+// warning. The finding leaves redacted, its evidence on one line (see
+// Finding.Redacted).
 func (c *checker) addAt(rule string, level Level, res Result, u, evidence, msg string) {
 	if res == ResultFail && level == LevelShould {
 		res = ResultWarn
 	}
-	c.findings.Add(Finding{Rule: rule, Level: level, Result: res, URL: u, Evidence: oneLine(evidence), Message: msg})
+	c.findings.Add(Finding{Rule: rule, Level: level, Result: res, URL: u, Evidence: evidence, Message: msg})
 }
 
 // skip records a skip finding for each rule.

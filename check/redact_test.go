@@ -130,3 +130,13 @@ func leaks(out, tok string) bool {
 	}
 	return false
 }
+
+// TestEvidenceRedactedBeforeCut: a credential where a long evidence is
+// cut short is redacted whole, before the cut.
+func TestEvidenceRedactedBeforeCut(t *testing.T) {
+	tok := fakeToken("check-redact-cut")
+	f := check.Finding{Rule: "r", Evidence: strings.Repeat("x ", 140) + tok}.Redacted()
+	if leaks(f.Evidence, tok) || len(f.Evidence) > 300 {
+		t.Errorf("evidence %q repeats the credential, or is longer than 300 bytes", f.Evidence)
+	}
+}

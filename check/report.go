@@ -41,14 +41,15 @@ type Report struct {
 	Documents int `json:"documents"`
 }
 
-// Redacted is f with every credential its message, evidence and URL hold
-// cut to its first four characters and "…" (see secrets.Redact and
-// secrets.RedactURL of the compiler's leaf): a finding quotes published
-// documents and headers, and a report must not repeat a credential an
-// origin leaks.
+// Redacted is f as a report gives it: every credential its message,
+// evidence and URL hold cut to its first four characters and "…" (see
+// secrets.Redact and secrets.RedactURL of the compiler's leaf), and then
+// its evidence on one line and shortened (a credential cut short first
+// would no longer be known as one). A finding quotes published documents
+// and headers, and a report must not repeat a credential an origin leaks.
 func (f Finding) Redacted() Finding {
 	f.URL = buildsecrets.RedactURL(f.URL)
-	f.Evidence = buildsecrets.Redact(f.Evidence)
+	f.Evidence = oneLine(buildsecrets.Redact(f.Evidence))
 	f.Message = buildsecrets.Redact(f.Message)
 	return f
 }
