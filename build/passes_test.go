@@ -54,3 +54,14 @@ func TestCatalogPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestFilePasses holds the passes of a declaration file to their order.
+func TestFilePasses(t *testing.T) {
+	var names []string
+	for _, pass := range filePasses() {
+		names = append(names, pass.name)
+	}
+	if got, want := strings.Join(names, " "), "parse schema decode declare imports prepare"; got != want {
+		t.Errorf("passes %s, want %s", got, want)
+	}
+}
