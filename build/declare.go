@@ -134,7 +134,7 @@ func (l *loader) declareWritten(f *fileState) bool {
 		if f.bad[at.ptr] {
 			continue
 		}
-		if s, ok := l.declaredServer(at, f.decl.Servers[i], f.decl.Raw[i]); ok {
+		if s, ok := l.declaredServer(at, &f.decl.Servers[i]); ok {
 			f.out.servers = append(f.out.servers, s)
 		}
 	}
@@ -143,11 +143,11 @@ func (l *loader) declareWritten(f *fileState) bool {
 
 // declaredServer declares a server: within the value limit, and held to
 // the rules of package discovery. ok is false when it is over the limit.
-func (l *loader) declaredServer(at ref, sm map[string]any, raw any) (pendingServer, bool) {
-	if !l.prep.serverFits(at, raw) {
+func (l *loader) declaredServer(at ref, sd *discovery.Decl) (pendingServer, bool) {
+	if !l.prep.serverFits(at, sd.Raw) {
 		return pendingServer{}, false
 	}
-	s, problems := discovery.Decode(sm)
+	s, problems := discovery.Declare(sd)
 	for _, p := range problems {
 		l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 	}
