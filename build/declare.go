@@ -308,7 +308,7 @@ func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
 	var out []*pendingTool
 	for _, rt := range recorded {
 		rat := ref{src: src, ptr: rt.Pointer}
-		name, _ := rt.Object["name"].(string)
+		name := rt.Name
 		if name == "" {
 			l.sink.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
 			continue
@@ -340,12 +340,12 @@ func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
 		} else if tenants != nil {
 			p.origin["tenants"] = at.at("tenants")
 		}
-		t.Title = strings.TrimSpace(cmp.Or(cls.Title, str(rt.Object, "title")))
+		t.Title = strings.TrimSpace(cmp.Or(cls.Title, rt.Title))
 		p.origin["title"] = rat.at("title")
 		if cls.Title != "" {
 			p.origin["title"] = cat.at("title")
 		}
-		t.Description = strings.TrimSpace(cmp.Or(cls.Description, str(rt.Object, "description")))
+		t.Description = strings.TrimSpace(cmp.Or(cls.Description, rt.Description))
 		p.origin["description"] = rat.at("description")
 		if cls.Description != "" {
 			p.origin["description"] = cat.at("description")
