@@ -10,9 +10,9 @@ import (
 // decoded into what the loader's passes read: the only place of the
 // loader, beside signpost.yaml's (config_file.go), that reads the decoded
 // YAML by member name; a server is decoded by package discovery
-// (discovery.DecodeDecl), which knows what it holds. A value of the wrong type reads as absent: the
-// schema has reported it, and a tool that failed its schema is still
-// checked where the schema had nothing against it.
+// (discovery.DecodeDecl), which knows what it holds. A value of the wrong
+// type reads as absent: the schema has reported it, and a tool that failed
+// its schema is still checked where the schema had nothing against it.
 
 // declarationsFile is a declaration file, or one part of a large one.
 type declarationsFile struct {
