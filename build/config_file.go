@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/budgets"
@@ -158,4 +160,14 @@ func decodeLoose(data []byte, v any) error {
 		return err
 	}
 	return nil
+}
+
+// TargetNames returns the names under targets: of the value of a
+// signpost.yaml, sorted, as written: none when the value or its targets:
+// is not an object. Nothing else is checked: it is what shell completion
+// offers, from a file that may not be valid yet.
+func TargetNames(v any) []string {
+	m, _ := v.(map[string]any)
+	targets, _ := m["targets"].(map[string]any)
+	return slices.Sorted(maps.Keys(targets))
 }

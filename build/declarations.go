@@ -1,13 +1,18 @@
 package build
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/discovery"
+)
 
 // The values of a declaration file (schemas/declarations.schema.json)
 // decoded into what the loader's passes read: the only place of the
 // loader, beside signpost.yaml's (config_file.go), that reads the decoded
-// YAML by member name. A value of the wrong type reads as absent: the
-// schema has reported it, and a tool that failed its schema is still
-// checked where the schema had nothing against it.
+// YAML by member name; a server is decoded by package discovery
+// (discovery.DecodeDecl), which knows what it holds. A value of the wrong
+// type reads as absent: the schema has reported it, and a tool that failed
+// its schema is still checked where the schema had nothing against it.
 
 // declarationsFile is a declaration file, or one part of a large one.
 type declarationsFile struct {
@@ -17,11 +22,10 @@ type declarationsFile struct {
 	tools []any
 	// MCP and OpenAPI are the file's imports, nil when it has none.
 	MCP, OpenAPI *importDecl
-	// Servers holds the items of servers as written, for package
-	// discovery to decode: nil for one that is not an object. Raw keeps
-	// each as it was, for the limits to measure.
-	Servers []map[string]any
-	Raw     []any
+	// Servers holds the items of servers, decoded by package discovery,
+	// where what a server declares is known (see discovery.Decl); each
+	// keeps its value as written, for the limits to measure.
+	Servers []discovery.Decl
 }
 
 // toolDecl is a tool as declared.
@@ -71,10 +75,11 @@ func decodeDeclarations(v any) declarationsFile {
 	if imp, ok := m["openapi"].(map[string]any); ok {
 		f.OpenAPI = decodeImport(imp)
 	}
-	f.Raw = arr(m, "servers")
-	for _, v := range f.Raw {
-		s, _ := v.(map[string]any)
-		f.Servers = append(f.Servers, s)
+	if items := arr(m, "servers"); len(items) > 0 {
+		f.Servers = make([]discovery.Decl, len(items))
+		for i, v := range items {
+			f.Servers[i] = discovery.DecodeDecl(v)
+		}
 	}
 	return f
 }

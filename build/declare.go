@@ -106,58 +106,77 @@ func ownField(field string) bool {
 	return false
 }
 
-// loadDeclarations declares the tools and servers of a declaration file's
-// value v: the whole file's, or one part's (see source.Part). It runs the
-// passes of one file after parse and before prepare (see declareFile):
-//
-//   - schema: v held to the declarations schema; an item that fails is
-//     left out of the passes below, but a tool, whose other fields are
-//     checked all the same (what its checks find in a value that failed,
-//     the sink leaves out);
-//   - decode: v decoded into typed declarations (decodeDeclarations);
-//   - declare: the tools and servers written out (declaredTool,
-//     discovery.Decode), each server within the value limit;
-//   - imports: the tools of an mcp: and an openapi: import (importMCP,
-//     importOpenAPI), from the files they name.
-func (l *loader) loadDeclarations(src *source.File, v any, part source.Part) declared {
-	top := ref{src: src}
-	var d declared
-	if v == nil {
+// checkDeclarations is the pass "schema": it holds the file's value, or
+// the part's, to the declarations schema, and says which items failed it.
+// A file that declares nothing, or fails as a whole, is passed no further.
+func (l *loader) checkDeclarations(f *fileState) bool {
+	top := ref{src: f.src}
+	if f.value == nil {
 		l.sink.errorf(top, "declarations", "file declares nothing: add tools:, mcp: or servers: (see `signpost schema declarations`)")
-		return d
+		return false
 	}
-	// schema
-	failed, whole := failedItems(l.validate("declarations", top, v))
-	if whole {
-		return d
-	}
-	// decode
-	f := decodeDeclarations(v)
-	// declare
-	for i := range f.NumTools() {
-		if td, ok := f.Tool(i); ok {
-			d.tools = append(d.tools, l.declaredTool(top.at("tools", strconv.Itoa(part.Offset("tools")+i)), &td))
+	bad, whole := failedItems(l.validate("declarations", top, f.value))
+	f.bad = bad
+	return !whole
+}
+
+// declareWritten is the pass "declare": the tools and the servers the
+// file writes out, in order.
+func (l *loader) declareWritten(f *fileState) bool {
+	top := ref{src: f.src}
+	for i := range f.decl.NumTools() {
+		if td, ok := f.decl.Tool(i); ok {
+			f.out.tools = append(f.out.tools, l.declaredTool(top.at("tools", strconv.Itoa(f.task.part.Offset("tools")+i)), &td))
 		}
 	}
-	for i, sm := range f.Servers {
-		at := top.at("servers", strconv.Itoa(part.Offset("servers")+i))
-		if failed[at.ptr] || !l.prep.serverFits(at, f.Raw[i]) {
+	for i := range f.decl.Servers {
+		at := top.at("servers", strconv.Itoa(f.task.part.Offset("servers")+i))
+		if f.bad[at.ptr] {
 			continue
 		}
-		s, problems := discovery.Decode(sm)
-		for _, p := range problems {
-			l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
+		if s, ok := l.declaredServer(at, &f.decl.Servers[i]); ok {
+			f.out.servers = append(f.out.servers, s)
 		}
-		d.servers = append(d.servers, pendingServer{server: s, at: at})
 	}
-	// imports
-	if f.MCP != nil && !failed["/mcp"] {
-		d.mcp = l.importMCP(top.at("mcp"), f.MCP)
+	return true
+}
+
+// declaredServer declares a server: within the value limit, and held to
+// the rules of package discovery. ok is false when it is over the limit.
+func (l *loader) declaredServer(at ref, sd *discovery.Decl) (pendingServer, bool) {
+	if !l.prep.serverFits(at, sd.Raw) {
+		return pendingServer{}, false
 	}
-	if f.OpenAPI != nil && !failed["/openapi"] {
-		d.openapi = l.importOpenAPI(top.at("openapi"), f.OpenAPI)
+	s, problems := discovery.Declare(sd)
+	for _, p := range problems {
+		l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 	}
-	return d
+	return pendingServer{server: s, at: at}, true
+}
+
+// declareImports is the pass "imports": the tools of an mcp: and an
+// openapi: import, from the files they name.
+func (l *loader) declareImports(f *fileState) bool {
+	top := ref{src: f.src}
+	if f.decl.MCP != nil && !f.bad["/mcp"] {
+		f.out.mcp = l.importMCP(top.at("mcp"), f.decl.MCP)
+	}
+	if f.decl.OpenAPI != nil && !f.bad["/openapi"] {
+		f.out.openapi = l.importOpenAPI(top.at("openapi"), f.decl.OpenAPI)
+	}
+	return true
+}
+
+// prepareTools is the pass "prepare": each tool of the file checked and
+// prepared for publishing (see preparer.prepare). A part that broke a
+// schema rule is not: its file is parsed whole.
+func (l *loader) prepareTools(f *fileState) bool {
+	if f.isPart() && l.sink.Failed(f.src) {
+		f.whole = true
+		return false
+	}
+	l.prep.prepare(f.out.all())
+	return true
 }
 
 func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
@@ -289,7 +308,7 @@ func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
 	var out []*pendingTool
 	for _, rt := range recorded {
 		rat := ref{src: src, ptr: rt.Pointer}
-		name, _ := rt.Object["name"].(string)
+		name := rt.Name
 		if name == "" {
 			l.sink.errorf(rat, "mcp-tool", "recorded tool has no name: every MCP tool needs a non-empty string name")
 			continue
@@ -321,12 +340,12 @@ func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
 		} else if tenants != nil {
 			p.origin["tenants"] = at.at("tenants")
 		}
-		t.Title = strings.TrimSpace(cmp.Or(cls.Title, str(rt.Object, "title")))
+		t.Title = strings.TrimSpace(cmp.Or(cls.Title, rt.Title))
 		p.origin["title"] = rat.at("title")
 		if cls.Title != "" {
 			p.origin["title"] = cat.at("title")
 		}
-		t.Description = strings.TrimSpace(cmp.Or(cls.Description, str(rt.Object, "description")))
+		t.Description = strings.TrimSpace(cmp.Or(cls.Description, rt.Description))
 		p.origin["description"] = rat.at("description")
 		if cls.Description != "" {
 			p.origin["description"] = cat.at("description")

@@ -203,10 +203,11 @@ func (l *loader) steps() []loadStep {
 		// and checked: first, for the files are prepared for publishing
 		// with its limits and its compact view as they are declared.
 		{"config", l.config},
-		// Each file, or part of a large one, on its own, several at once:
-		// parsed, held to its schema, decoded into typed declarations,
-		// its imports read, and its tools prepared for publishing (see
-		// declareFile and declarePart).
+		// Each file, or part of a large one, on its own, several at once,
+		// through the passes of a file (see filePasses): parsed, held to
+		// its schema, decoded into typed declarations, its tools and
+		// servers declared, its imports read, and its tools prepared for
+		// publishing; then its values let go.
 		{"declare", l.declareAll},
 		// The rules that concern the files together, one pass after the
 		// other on one goroutine (see catalogPasses).
@@ -422,8 +423,8 @@ func (l *loader) startReading(files []string) func() ([]fileTask, error) {
 	}
 }
 
-// declare parses and declares the files and parts of tasks and prepares
-// their tools, several at once. It returns what each file declares, in the
+// declare runs the passes of each file and part of tasks (filePasses),
+// several at once. It returns what each file declares, in the
 // files' order; ok is false when Load is canceled, or when a large file
 // must be parsed whole (l.whole).
 func (l *loader) declare(tasks []fileTask) (_ []declared, ok bool) {
@@ -437,18 +438,15 @@ func (l *loader) declare(tasks []fileTask) (_ []declared, ok bool) {
 				return err
 			}
 			if t.src == nil {
-				out[i] = l.declareFile(t.rel, t.data)
+				out[i] = l.declareFile(t)
 				return nil
 			}
-			d, ok := l.declarePart(t.src, t.part, t.alias)
+			d, ok := l.declarePart(t)
 			if !ok {
 				l.whole.Store(true)
 				return errParseWhole
 			}
 			out[i] = d
-			if t.left.Add(-1) == 0 {
-				l.unload(t.src)
-			}
 			return nil
 		})
 	}
@@ -503,47 +501,70 @@ func (l *loader) parseFile(rel string, data []byte) *source.File {
 	return src
 }
 
-// declareFile runs the passes of one declaration file, parsed whole
-// (read unless data holds it), in order: parse (parseFile); schema,
-// decode, declare and imports (loadDeclarations); prepare
-// (preparer.prepare). The file's values are let go then, unless they
-// failed a schema rule: the reports need them until the end (see kept).
-func (l *loader) declareFile(rel string, data []byte) declared {
-	src := l.parseFile(rel, data)
-	if src == nil {
-		return declared{}
+// declareFile runs the passes of one declaration file (filePasses),
+// parsed whole, read unless t holds its bytes. The file's values are let
+// go then, unless they failed a schema rule: the reports need them until
+// the end (see kept).
+func (l *loader) declareFile(t fileTask) declared {
+	f := &fileState{task: t}
+	l.runFilePasses(f)
+	switch {
+	case f.src == nil:
+	case !l.sink.Failed(f.src):
+		l.unload(f.src)
+	default:
+		l.mu.Lock()
+		l.kept = append(l.kept, f.src)
+		l.mu.Unlock()
 	}
-	if isOpenAPIDocument(src) {
-		l.unload(src)
-		return declared{}
-	}
-	d := l.loadDeclarations(src, src.Value, source.Part{})
-	l.prep.prepare(d.all())
-	if !l.sink.Failed(src) {
-		l.unload(src)
-		return d
-	}
-	l.mu.Lock()
-	l.kept = append(l.kept, src)
-	l.mu.Unlock()
-	return d
+	return f.out
 }
 
-// declarePart parses, declares and prepares one part of a large file. ok is
-// false when the file must be parsed whole: the part does not parse on its
-// own, or it breaks a schema rule, whose reports need the whole file's
-// values (see report).
-func (l *loader) declarePart(src *source.File, part source.Part, aliased *atomic.Int64) (d declared, ok bool) {
-	v, ok := src.ParsePart(part, aliased)
-	if !ok || isOpenAPIDocument(&source.File{Value: v}) {
+// declarePart runs the passes of one part of a large file (filePasses);
+// the last of the file's parts lets go of its values. ok is false when the
+// file must be parsed whole: the part does not parse on its own, or it
+// breaks a schema rule, whose reports need the whole file's values (see
+// report).
+func (l *loader) declarePart(t fileTask) (d declared, ok bool) {
+	f := &fileState{task: t}
+	l.runFilePasses(f)
+	if f.whole {
 		return d, false
 	}
-	d = l.loadDeclarations(src, v, part)
-	if l.sink.Failed(src) {
-		return d, false
+	if t.left.Add(-1) == 0 {
+		l.unload(t.src)
 	}
-	l.prep.prepare(d.all())
-	return d, true
+	return f.out, true
+}
+
+// runFilePasses runs the passes of a file, or of a part of one, in order,
+// until one finds nothing more to pass over.
+func (l *loader) runFilePasses(f *fileState) {
+	for _, pass := range filePasses() {
+		if !pass.run(l, f) {
+			return
+		}
+	}
+}
+
+// parseDeclarations is the pass "parse": it parses the file (parseFile),
+// or the part on its own. A part that does not parse on its own, or an
+// OpenAPI document cut into parts, is parsed whole.
+func (l *loader) parseDeclarations(f *fileState) bool {
+	if f.isPart() {
+		v, ok := f.task.src.ParsePart(f.task.part, f.task.alias)
+		if !ok || isOpenAPIDocument(&source.File{Value: v}) {
+			f.whole = true
+			return false
+		}
+		f.src, f.value = f.task.src, v
+		return true
+	}
+	if f.src = l.parseFile(f.task.rel, f.task.data); f.src == nil || isOpenAPIDocument(f.src) {
+		return false
+	}
+	f.value = f.src.Value
+	return true
 }
 
 // unload lets go of a file's value and bytes; a position a later report

@@ -11,6 +11,65 @@ import (
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
+// fileState is what the passes of one declaration file, or of one part of
+// a large one (see source.SplitYAML), read and settle, in the order of
+// filePasses.
+type fileState struct {
+	task  fileTask         // the file, or the part, and what is read of it
+	src   *source.File     // the file, once parsed; a part's is its file's
+	value any              // the file's value, or the part's, once parsed
+	bad   map[string]bool  // the items that failed the schema (/tools/3, /mcp)
+	decl  declarationsFile // the value decoded
+	out   declared         // what the file declares, as the passes make it
+	// whole is set when the large file the part belongs to must be parsed
+	// whole after all.
+	whole bool
+}
+
+// isPart reports whether the passes run on a part of a large file.
+func (f *fileState) isPart() bool { return f.task.src != nil }
+
+// filePass is one pass over a declaration file, or over one part of a
+// large one: it reads what the passes before it settled in the fileState,
+// settles its own, and reports to the loader's sink. It returns false when
+// the file holds nothing more to pass over (what stops it is reported).
+type filePass struct {
+	name string
+	run  func(*loader, *fileState) bool
+}
+
+// filePasses are the passes of each declaration file, in the order they
+// run: each file, or each part of a large one, goes through them on its
+// own, several at once (see loader.declare). Once they are done, the
+// file's values are let go (see declareFile and declarePart).
+func filePasses() []filePass {
+	return []filePass{
+		// The file parsed with positions, a part on its own; an OpenAPI
+		// document, which an openapi: import reads, declares nothing.
+		{"parse", (*loader).parseDeclarations},
+		// The value held to the declarations schema: an item that fails
+		// it is left out of the passes below, but a tool, whose other
+		// fields are checked all the same (what its checks find in a value
+		// that failed, the sink leaves out).
+		{"schema", (*loader).checkDeclarations},
+		// The value decoded into typed declarations (declarations.go), a
+		// tool's when it is declared.
+		{"decode", func(_ *loader, f *fileState) bool { f.decl = decodeDeclarations(f.value); return true }},
+		// The tools and servers written out, declared: a tool's schema
+		// files read, each server within the value limit and held to the
+		// rules of package discovery (declaredTool, declaredServer).
+		{"declare", (*loader).declareWritten},
+		// The tools of an mcp: and an openapi: import, from the files they
+		// name (importMCP, importOpenAPI).
+		{"imports", (*loader).declareImports},
+		// Each tool checked and prepared for publishing: its schemas
+		// encoded, its size measured (preparer.prepare). A part that broke
+		// a schema rule stops here: its file is parsed whole, for the
+		// reports need the whole file's values.
+		{"prepare", (*loader).prepareTools},
+	}
+}
+
 // wholeCatalog is what the passes across files read and settle: the
 // catalog's settings, and every tool and server its files declare, in the
 // files' order.

@@ -12,6 +12,9 @@
 // registry bookkeeping, no field a card does not have, every {variable} of a
 // template declared. Everything the importer changes or leaves out is said in
 // the outcome's Reason, so a reviewer sees it before the card is published.
+// A document is decoded once (decode.go) into typed values that keep what a
+// reason needs (whether each member is there, its value as written, the
+// members a card does not have), and the rules read their fields.
 //
 // # Tools
 //

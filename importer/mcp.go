@@ -218,7 +218,7 @@ func MCP(ctx context.Context, recs []Recording, opts MCPOptions) (*ToolImport, e
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			t := importRecordedTool(valid, rec.Label+"#"+rt.Pointer, rt.Object, opts, seen)
+			t := importRecordedTool(valid, rec.Label+"#"+rt.Pointer, rt, opts, seen)
 			file.Tools++
 			if t.Status == Imported {
 				file.Imported++
@@ -274,7 +274,8 @@ func readRecording(rec Recording) ([]recorded.Tool, string) {
 
 // importRecordedTool turns one Tool object into a declaration (without its
 // toolId, which depends on the other tools) or says why it cannot be one.
-func importRecordedTool(valid *schemas.Validator, source string, obj map[string]any, opts MCPOptions, seen map[string]string) Tool {
+func importRecordedTool(valid *schemas.Validator, source string, rt recorded.Tool, opts MCPOptions, seen map[string]string) Tool {
+	obj := rt.Object
 	t := Tool{Source: source, Status: LeftOut}
 	if a, ok := obj["annotations"]; ok {
 		var b strings.Builder
@@ -284,7 +285,7 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 			t.Annotations = strings.TrimSpace(b.String())
 		}
 	}
-	name, _ := obj["name"].(string)
+	name := rt.Name
 	t.Name = name
 	if name == "" {
 		t.Reason = "no name: every MCP tool needs a non-empty string name"
@@ -299,12 +300,12 @@ func importRecordedTool(valid *schemas.Validator, source string, obj map[string]
 		t.Reason = "no toolId can be derived from a name without ASCII letters or digits: declare the tool by hand"
 		return t
 	}
-	description := strings.TrimSpace(str(obj, "description"))
+	description := strings.TrimSpace(rt.Description)
 	if description == "" {
 		t.Reason = "no description: a catalog tool needs one; declare the tool by hand with a description"
 		return t
 	}
-	title := strings.TrimSpace(str(obj, "title"))
+	title := strings.TrimSpace(rt.Title)
 	for _, f := range []struct{ name, value string }{{"title", title}, {"description", description}} {
 		if s := secrets.Find(f.value); len(s) > 0 {
 			t.Reason = fmt.Sprintf("%s: %s; published documents are public", f.name, s[0].Reason)
@@ -778,9 +779,3 @@ func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
 // maxSuggestions is how many recorded names an unknown --classify name is
 // offered.
 const maxSuggestions = 3
-
-// str is the string member k of m, or "".
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}

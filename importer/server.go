@@ -6,14 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/signpost-dev/signpost/schemas"
 )
 
 // The statuses of an imported document.
@@ -156,27 +151,13 @@ func importServers(file string, data []byte) ([]importedServer, error) {
 		return nil, importJSONError(file, data, err)
 	}
 
+	docs, err := registryDocs(file, v)
+	if err != nil {
+		return nil, err
+	}
 	var out []importedServer
-	switch t := v.(type) {
-	case []any:
-		for i, e := range t {
-			out = append(out, importDocument(file+"#/"+strconv.Itoa(i), e))
-		}
-	case map[string]any:
-		list, isList := t["servers"]
-		if _, named := t["name"]; !isList || named {
-			out = append(out, importDocument(file, t))
-			break
-		}
-		arr, ok := list.([]any)
-		if !ok {
-			return nil, fmt.Errorf("%s: \"servers\" is %s, not an array of registry entries", file, schemas.KindOf(list))
-		}
-		for i, e := range arr {
-			out = append(out, importDocument(file+"#/servers/"+strconv.Itoa(i), e))
-		}
-	default:
-		return nil, fmt.Errorf("%s: the JSON value is %s, not a server.json object, an array of them or a registry server list", file, schemas.KindOf(v))
+	for _, doc := range docs {
+		out = append(out, importDocument(doc.source, decodeEntry(doc.v)))
 	}
 	markDuplicates(out)
 	return out, nil
@@ -230,27 +211,22 @@ func markDuplicates(list []importedServer) {
 
 // importDocument converts one registry document: a server.json object, or
 // a registry API entry {"server": {...}, "_meta": {...}}.
-func importDocument(source string, v any) importedServer {
+func importDocument(source string, e registryEntry) importedServer {
 	res := importedServer{Source: source}
-	doc, ok := v.(map[string]any)
-	if !ok {
-		res.Status, res.Reason = Invalid, fmt.Sprintf("not a server.json object but %s", schemas.KindOf(v))
+	switch {
+	case e.kind != "":
+		res.Status, res.Reason = Invalid, fmt.Sprintf("not a server.json object but %s", e.kind)
+		return res
+	case e.serverKind != "":
+		res.Status, res.Reason = Invalid, fmt.Sprintf("\"server\" is %s, not a server.json object", e.serverKind)
 		return res
 	}
 	d := &docImporter{}
-	if inner, wrapped := doc["server"]; wrapped {
-		if _, named := doc["name"]; !named {
-			m, ok := inner.(map[string]any)
-			if !ok {
-				res.Status, res.Reason = Invalid, fmt.Sprintf("\"server\" is %s, not a server.json object", schemas.KindOf(inner))
-				return res
-			}
-			d.wrapper(doc)
-			doc = m
-		}
+	if e.wrapped {
+		d.wrapper(e.wrapper)
 	}
-	res.Name, _ = doc["name"].(string)
-	item, status, reason := d.server(doc)
+	res.Name, _ = e.server.name.str()
+	item, status, reason := d.server(e.server)
 	res.Server, res.Status, res.Reason = item, status, reason
 	return res
 }
@@ -272,54 +248,60 @@ func (d *docImporter) note(format string, args ...any) {
 
 // wrapper handles the parts of a registry API entry around the server: its
 // _meta is the registry's bookkeeping about the entry, never card material.
-func (d *docImporter) wrapper(entry map[string]any) {
-	for _, k := range slices.Sorted(maps.Keys(entry)) {
-		switch k {
-		case "server":
-		case "_meta":
-			meta, ok := entry[k].(map[string]any)
-			if !ok {
-				d.note("dropped the registry entry's _meta: it is %s, not an object", schemas.KindOf(entry[k]))
-				continue
-			}
-			if len(meta) > 0 {
-				keys := slices.Sorted(maps.Keys(meta))
-				for i, k := range keys {
-					keys[i] = quoteKeyForReason(k)
-				}
-				d.note("dropped the registry entry's _meta (%s): the registry's own bookkeeping", strings.Join(keys, ", "))
-			}
-			d.officialStatus(meta[registryMetaOfficial])
-		default:
-			d.note("dropped the registry entry's %s: not part of a server", quoteKeyForReason(k))
+// The notes follow the order of the members' keys.
+func (d *docImporter) wrapper(w entryWrapper) {
+	metaDone := !w.meta.set
+	for _, k := range w.others {
+		if !metaDone && k > "_meta" {
+			d.wrapperMeta(w.meta)
+			metaDone = true
+		}
+		d.note("dropped the registry entry's %s: not part of a server", quoteKeyForReason(k))
+	}
+	if !metaDone {
+		d.wrapperMeta(w.meta)
+	}
+}
+
+// wrapperMeta notes the _meta of a registry API entry, dropped.
+func (d *docImporter) wrapperMeta(meta metaDoc) {
+	if meta.kind != "" {
+		d.note("dropped the registry entry's _meta: it is %s, not an object", meta.kind)
+		return
+	}
+	if len(meta.members) > 0 {
+		keys := make([]string, len(meta.members))
+		for i, m := range meta.members {
+			keys[i] = quoteKeyForReason(m.key)
+		}
+		d.note("dropped the registry entry's _meta (%s): the registry's own bookkeeping", strings.Join(keys, ", "))
+	}
+	for _, m := range meta.members {
+		if m.key == registryMetaOfficial {
+			d.officialStatus(m.official)
 		}
 	}
 }
 
 // officialStatus notes a registry status other than active (deprecated,
 // deleted) found in the registry's official metadata.
-func (d *docImporter) officialStatus(official any) {
-	m, _ := official.(map[string]any)
-	if s, ok := m["status"].(string); ok && s != "" && s != "active" {
-		d.note("the registry marks this server %s", quoteKeyForReason(s))
+func (d *docImporter) officialStatus(status string) {
+	if status != "" && status != "active" {
+		d.note("the registry marks this server %s", quoteKeyForReason(status))
 	}
 }
 
-// registryServerKeys are the server.json fields the importer knows; the
-// others are dropped with a note.
-var registryServerKeys = []string{"$schema", "name", "version", "version_detail", "description", "title", "websiteUrl", "website_url", "repository", "icons", "remotes", "packages", "_meta"}
-
 // server converts a server.json object.
-func (d *docImporter) server(doc map[string]any) (map[string]any, string, string) {
+func (d *docImporter) server(doc serverDoc) (map[string]any, string, string) {
 	item := map[string]any{}
 
 	// Identity: name, version, description. Any problem here is fatal.
-	switch name, ok := doc["name"]; {
-	case !ok:
+	switch name := doc.name; {
+	case !name.set:
 		d.problem("missing name")
 	default:
-		if s, ok := name.(string); !ok {
-			d.problem("name is %s, not a string", schemas.KindOf(name))
+		if s, ok := name.str(); !ok {
+			d.problem("name is %s, not a string", name.kind())
 		} else if n := utf8.RuneCountInString(s); n > cardNameMaxLen {
 			d.problem("name is %d characters; at most %d", n, cardNameMaxLen)
 		} else if !cardNamePattern.MatchString(s) {
@@ -329,24 +311,22 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		}
 	}
 
-	version, hasVersion := doc["version"]
-	if !hasVersion {
+	version := doc.version
+	if !version.set {
 		// The first registry format (2025-07-09) nested it.
-		if vd, ok := doc["version_detail"].(map[string]any); ok {
-			if v, ok := vd["version"]; ok {
-				version, hasVersion = v, true
-				d.note("version_detail.version mapped to version")
-			}
+		if v := doc.versionDetailVersion; v.set {
+			version = v
+			d.note("version_detail.version mapped to version")
 		}
-	} else if _, ok := doc["version_detail"]; ok {
+	} else if doc.versionDetail.set {
 		d.note("dropped version_detail: version is set")
 	}
 	switch {
-	case !hasVersion:
+	case !version.set:
 		d.problem("missing version")
 	default:
-		if s, ok := version.(string); !ok {
-			d.problem("version is %s, not a string", schemas.KindOf(version))
+		if s, ok := version.str(); !ok {
+			d.problem("version is %s, not a string", version.kind())
 		} else if p := versionProblem(s); p != "" {
 			d.problem("%s", p)
 		} else {
@@ -354,12 +334,12 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		}
 	}
 
-	switch desc, ok := doc["description"]; {
-	case !ok:
+	switch desc := doc.description; {
+	case !desc.set:
 		d.problem("missing description")
 	default:
-		if s, ok := desc.(string); !ok {
-			d.problem("description is %s, not a string", schemas.KindOf(desc))
+		if s, ok := desc.str(); !ok {
+			d.problem("description is %s, not a string", desc.kind())
 		} else if strings.TrimSpace(s) == "" {
 			d.problem("description is empty")
 		} else {
@@ -368,9 +348,9 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 	}
 
 	// Optional fields: a bad one is dropped with a note.
-	if title, ok := doc["title"]; ok {
-		if s, ok := title.(string); !ok {
-			d.note("dropped title: it is %s, not a string", schemas.KindOf(title))
+	if title := doc.title; title.set {
+		if s, ok := title.str(); !ok {
+			d.note("dropped title: it is %s, not a string", title.kind())
 		} else if strings.TrimSpace(s) == "" {
 			d.note("dropped empty title")
 		} else {
@@ -378,18 +358,18 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		}
 	}
 
-	site, hasSite := doc["websiteUrl"]
-	if legacy, ok := doc["website_url"]; ok {
-		if hasSite {
+	site := doc.websiteURL
+	if doc.websiteURLLegacy.set {
+		if site.set {
 			d.note("dropped website_url: websiteUrl is set")
 		} else {
-			site, hasSite = legacy, true
+			site = doc.websiteURLLegacy
 			d.note("website_url mapped to websiteUrl")
 		}
 	}
-	if hasSite {
-		if s, ok := site.(string); !ok {
-			d.note("dropped websiteUrl: it is %s, not a string", schemas.KindOf(site))
+	if site.set {
+		if s, ok := site.str(); !ok {
+			d.note("dropped websiteUrl: it is %s, not a string", site.kind())
 		} else if !isAbsoluteURI(s) {
 			d.note("dropped websiteUrl %s: not an absolute URL", quoteForReason(s))
 		} else {
@@ -397,46 +377,39 @@ func (d *docImporter) server(doc map[string]any) (map[string]any, string, string
 		}
 	}
 
-	if repo, ok := doc["repository"]; ok {
-		if r := d.repository(repo); r != nil {
+	if doc.repository.set {
+		if r := d.repository(doc.repository); r != nil {
 			item["repository"] = r
 		}
 	}
-	if icons, ok := doc["icons"]; ok {
-		if l := d.icons(icons); l != nil {
+	if doc.icons.set {
+		if l := d.icons(doc.icons); l != nil {
 			item["icons"] = l
 		}
 	}
 
-	remotes, hasRemotes := doc["remotes"]
 	var remoteList []any
-	if hasRemotes {
-		remoteList = d.remotes(remotes)
+	if doc.remotes.set {
+		remoteList = d.remotes(doc.remotes)
 	}
 
 	var packageTypes []string
 	hasPackages := false
-	if pkgs, ok := doc["packages"]; ok {
-		if l, ok := pkgs.([]any); ok {
-			packageTypes, hasPackages = registryTypes(l), len(l) > 0
+	if pkgs := doc.packages; pkgs.set {
+		if pkgs.kind == "" {
+			packageTypes, hasPackages = registryTypes(pkgs.registryTypes), pkgs.n > 0
 		} else {
-			d.note("dropped packages: it is %s, not an array", schemas.KindOf(pkgs))
+			d.note("dropped packages: it is %s, not an array", pkgs.kind)
 		}
 	}
 
-	if meta, ok := doc["_meta"]; ok {
-		if m := d.meta(meta); m != nil {
+	if doc.meta.set {
+		if m := d.meta(doc.meta); m != nil {
 			item["_meta"] = m
 		}
 	}
 
-	var unknown []string
-	for _, k := range slices.Sorted(maps.Keys(doc)) {
-		if !slices.Contains(registryServerKeys, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	d.dropUnknown("", unknown)
+	d.dropUnknown("", doc.unknown)
 
 	if len(d.problems) > 0 {
 		return nil, Invalid, joinReasons(d.problems)

@@ -31,14 +31,14 @@ func joinReasons(list []string) string {
 
 // registryTypes lists the distinct registryType values of packages, in
 // order.
-func registryTypes(packages []any) []string {
+func registryTypes(packages []string) []string {
 	var types []string
-	for _, p := range packages {
-		m, _ := p.(map[string]any)
-		if t, ok := m["registryType"].(string); ok && t != "" {
-			if t = quoteKeyForReason(t); !slices.Contains(types, t) {
-				types = append(types, t)
-			}
+	for _, t := range packages {
+		if t == "" {
+			continue
+		}
+		if t = quoteKeyForReason(t); !slices.Contains(types, t) {
+			types = append(types, t)
 		}
 	}
 	return types
@@ -127,30 +127,32 @@ func isAbsoluteURI(s string) bool {
 
 // repository converts repository: url and source are required; an empty or
 // incomplete one is dropped.
-func (d *docImporter) repository(v any) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		d.note("dropped repository: it is %s, not an object", schemas.KindOf(v))
+func (d *docImporter) repository(r repositoryDoc) map[string]any {
+	if r.kind != "" {
+		d.note("dropped repository: it is %s, not an object", r.kind)
 		return nil
 	}
-	if len(m) == 0 {
+	if r.empty {
 		d.note("dropped empty repository {}")
 		return nil
 	}
 	out := map[string]any{}
 	var missing, bad []string
-	for _, k := range []string{"url", "source"} {
-		switch s, ok := m[k].(string); {
-		case m[k] == nil:
-			missing = append(missing, k)
+	for _, f := range []struct {
+		k string
+		v member
+	}{{"url", r.url}, {"source", r.source}} {
+		switch s, ok := f.v.str(); {
+		case f.v.null():
+			missing = append(missing, f.k)
 		case !ok:
-			bad = append(bad, fmt.Sprintf("%s is %s, not a string", k, schemas.KindOf(m[k])))
+			bad = append(bad, fmt.Sprintf("%s is %s, not a string", f.k, f.v.kind()))
 		case strings.TrimSpace(s) == "":
-			missing = append(missing, k)
-		case k == "url" && !isAbsoluteURI(s):
+			missing = append(missing, f.k)
+		case f.k == "url" && !isAbsoluteURI(s):
 			bad = append(bad, fmt.Sprintf("url %s is not an absolute URL", quoteForReason(s)))
 		default:
-			out[k] = s
+			out[f.k] = s
 		}
 	}
 	if len(missing) > 0 || len(bad) > 0 {
@@ -162,79 +164,73 @@ func (d *docImporter) repository(v any) map[string]any {
 		d.note("dropped repository: %s", strings.Join(why, ", "))
 		return nil
 	}
-	var unknown []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		switch k {
-		case "url", "source":
-		case "subfolder", "id":
-			if s, ok := m[k].(string); ok {
-				out[k] = s
-			} else {
-				d.note("dropped repository.%s: it is %s, not a string", k, schemas.KindOf(m[k]))
-			}
-		default:
-			unknown = append(unknown, k)
+	// In the order of their keys.
+	for _, f := range []struct {
+		k string
+		v member
+	}{{"id", r.id}, {"subfolder", r.subfolder}} {
+		if !f.v.set {
+			continue
+		}
+		if s, ok := f.v.str(); ok {
+			out[f.k] = s
+		} else {
+			d.note("dropped repository.%s: it is %s, not a string", f.k, f.v.kind())
 		}
 	}
-	d.dropUnknown("repository", unknown)
+	d.dropUnknown("repository", r.unknown)
 	return out
 }
 
 // icons converts icons: each needs an http(s) or data: src.
-func (d *docImporter) icons(v any) []any {
-	l, ok := v.([]any)
-	if !ok {
-		d.note("dropped icons: it is %s, not an array", schemas.KindOf(v))
+func (d *docImporter) icons(icons iconsDoc) []any {
+	if icons.kind != "" {
+		d.note("dropped icons: it is %s, not an array", icons.kind)
 		return nil
 	}
 	var out []any
-	for i, e := range l {
+	for i, ic := range icons.items {
 		path := fmt.Sprintf("icons[%d]", i)
-		m, ok := e.(map[string]any)
-		if !ok {
-			d.note("dropped %s: it is %s, not an object", path, schemas.KindOf(e))
+		if ic.kind != "" {
+			d.note("dropped %s: it is %s, not an object", path, ic.kind)
 			continue
 		}
-		src, ok := m["src"].(string)
+		src, ok := ic.src.str()
 		switch {
-		case m["src"] == nil:
+		case ic.src.null():
 			d.note("dropped %s: no src", path)
 			continue
 		case !ok:
-			d.note("dropped %s: src is %s, not a string", path, schemas.KindOf(m["src"]))
+			d.note("dropped %s: src is %s, not a string", path, ic.src.kind())
 			continue
 		case !isIconURL(src):
 			d.note("dropped %s: src %s is not an http(s) or data: URL", path, quoteForReason(src))
 			continue
 		}
 		icon := map[string]any{"src": src}
-		var unknown []string
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			switch k {
-			case "src":
-			case "mimeType":
-				if s, ok := m[k].(string); ok {
-					icon[k] = s
-				} else {
-					d.note("dropped %s.mimeType: it is %s, not a string", path, schemas.KindOf(m[k]))
-				}
-			case "sizes":
-				if l, ok := asStringList(m[k]); ok {
-					icon[k] = l
-				} else {
-					d.note("dropped %s.sizes: not an array of strings", path)
-				}
-			case "theme":
-				if s, ok := m[k].(string); ok && (s == "light" || s == "dark") {
-					icon[k] = s
-				} else {
-					d.note("dropped %s.theme %s: not light or dark", path, quoteForReason(m[k]))
-				}
-			default:
-				unknown = append(unknown, k)
+		// In the order of their keys.
+		if ic.mimeType.set {
+			if s, ok := ic.mimeType.str(); ok {
+				icon["mimeType"] = s
+			} else {
+				d.note("dropped %s.mimeType: it is %s, not a string", path, ic.mimeType.kind())
 			}
 		}
-		d.dropUnknown(path, unknown)
+		if ic.sizes.set {
+			if l, ok := ic.sizes.stringList(); ok {
+				icon["sizes"] = l
+			} else {
+				d.note("dropped %s.sizes: not an array of strings", path)
+			}
+		}
+		if ic.theme.set {
+			if s, ok := ic.theme.str(); ok && (s == "light" || s == "dark") {
+				icon["theme"] = s
+			} else {
+				d.note("dropped %s.theme %s: not light or dark", path, quoteForReason(ic.theme.v))
+			}
+		}
+		d.dropUnknown(path, ic.unknown)
 		out = append(out, icon)
 	}
 	if len(out) == 0 {
@@ -268,45 +264,43 @@ var remoteTransports = map[string]string{
 
 // remotes converts remotes. A remote that cannot be connected to (no or an
 // unknown transport, no or a bad URL) makes the document invalid.
-func (d *docImporter) remotes(v any) []any {
-	l, ok := v.([]any)
-	if !ok {
-		d.problem("remotes is %s, not an array", schemas.KindOf(v))
+func (d *docImporter) remotes(rs remotesDoc) []any {
+	if rs.kind != "" {
+		d.problem("remotes is %s, not an array", rs.kind)
 		return nil
 	}
 	var out []any
-	for i, e := range l {
-		if r := d.remote(fmt.Sprintf("remotes[%d]", i), e); r != nil {
+	for i, r := range rs.items {
+		if r := d.remote(fmt.Sprintf("remotes[%d]", i), r); r != nil {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func (d *docImporter) remote(path string, v any) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		d.problem("%s is %s, not an object", path, schemas.KindOf(v))
+func (d *docImporter) remote(path string, r remoteDoc) map[string]any {
+	if r.kind != "" {
+		d.problem("%s is %s, not an object", path, r.kind)
 		return nil
 	}
 	out := map[string]any{}
 	bad := false
 
-	typ, hasType := m["type"]
+	typ := r.typ
 	typeField := "type"
-	if legacy, ok := m["transport_type"]; ok {
-		if hasType {
+	if r.transportType.set {
+		if typ.set {
 			d.note("dropped %s.transport_type: type is set", path)
 		} else {
-			typ, hasType, typeField = legacy, true, "transport_type"
+			typ, typeField = r.transportType, "transport_type"
 		}
 	}
-	switch s, ok := typ.(string); {
-	case !hasType:
+	switch s, ok := typ.str(); {
+	case !typ.set:
 		d.problem("%s has no type", path)
 		bad = true
 	case !ok:
-		d.problem("%s.%s is %s, not a string", path, typeField, schemas.KindOf(typ))
+		d.problem("%s.%s is %s, not a string", path, typeField, typ.kind())
 		bad = true
 	default:
 		key := strings.Map(func(r rune) rune {
@@ -328,18 +322,18 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 		out["type"] = canonical
 	}
 
-	u, ok := m["url"].(string)
+	u, ok := r.url.str()
 	// The rule the loader applies, so that an imported remote validates.
 	urlProblem := ""
 	if ok {
 		urlProblem = discovery.CheckRemoteURL(u)
 	}
 	switch {
-	case m["url"] == nil:
+	case r.url.null():
 		d.problem("%s has no url", path)
 		bad = true
 	case !ok:
-		d.problem("%s.url is %s, not a string", path, schemas.KindOf(m["url"]))
+		d.problem("%s.url is %s, not a string", path, r.url.kind())
 		bad = true
 	case urlProblem != "":
 		d.problem("%s.url %s %s", path, quoteForReason(spec.Redact(u)), urlProblem)
@@ -348,65 +342,60 @@ func (d *docImporter) remote(path string, v any) map[string]any {
 		out["url"] = u
 	}
 
-	var unknown []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		switch k {
-		case "type", "transport_type", "url":
-		case "headers":
-			l, ok := m[k].([]any)
-			if !ok {
-				d.note("dropped %s.headers: it is %s, not an array", path, schemas.KindOf(m[k]))
-				continue
-			}
+	// In the order of their keys.
+	if r.headers.set {
+		if r.headers.kind != "" {
+			d.note("dropped %s.headers: it is %s, not an array", path, r.headers.kind)
+		} else {
 			var headers []any
 			seen := map[string]string{}
-			for i, h := range l {
+			for i, h := range r.headers.items {
 				hp := fmt.Sprintf("%s.headers[%d]", path, i)
-				in := d.input(hp, "header", "", h)
+				in, name := d.input(hp, "header", "", h)
 				if in == nil {
 					continue
 				}
-				key := strings.ToLower(in["name"].(string))
+				key := strings.ToLower(name)
 				if first, dup := seen[key]; dup {
-					d.note("dropped %s: header %s is already declared by %s", hp, quoteKeyForReason(in["name"].(string)), first)
+					d.note("dropped %s: header %s is already declared by %s", hp, quoteKeyForReason(name), first)
 					continue
 				}
 				seen[key] = hp
 				headers = append(headers, in)
 			}
 			if len(headers) > 0 {
-				out[k] = headers
+				out["headers"] = headers
 			}
-		case "variables":
-			if vars := d.variables(path+".variables", m[k]); vars != nil {
-				out[k] = vars
-			}
-		case "supportedProtocolVersions":
-			if l, ok := asStringList(m[k]); ok {
-				out[k] = l
-			} else {
-				d.note("dropped %s.supportedProtocolVersions: not an array of strings", path)
-			}
-		default:
-			unknown = append(unknown, k)
 		}
 	}
-	d.dropUnknown(path, unknown)
+	if r.protocolVersions.set {
+		if l, ok := r.protocolVersions.stringList(); ok {
+			out["supportedProtocolVersions"] = l
+		} else {
+			d.note("dropped %s.supportedProtocolVersions: not an array of strings", path)
+		}
+	}
+	var vars map[string]any
+	if r.variables.set {
+		if vars = d.variables(path+".variables", r.variables); vars != nil {
+			out["variables"] = vars
+		}
+	}
+	d.dropUnknown(path, r.unknown)
 	if bad {
 		return nil
 	}
-	d.matchVariables(path, "url", out["url"].(string), out, false)
+	setVariables(out, d.matchVariables(path, "url", u, vars, false))
 	return out
 }
 
-// matchVariables makes the variables of obj (a remote or a header) those
-// that its template (the remote's url, the header's value) uses: a
-// {variable} it does not declare is declared (as a secret when its name, or
-// the header's, says it holds a credential), and a declared one it does not
-// use is dropped. Without the declaration a client would send {variable} as
-// it is.
-func (d *docImporter) matchVariables(path, field, template string, obj map[string]any, credential bool) {
-	vars, _ := obj["variables"].(map[string]any)
+// matchVariables makes vars, the variables of a remote or a header, those
+// that its template (the remote's url, the header's value) uses, and
+// returns them (nil for none): a {variable} it does not declare is
+// declared (as a secret when its name, or the header's, says it holds a
+// credential), and a declared one it does not use is dropped. Without the
+// declaration a client would send {variable} as it is.
+func (d *docImporter) matchVariables(path, field, template string, vars map[string]any, credential bool) map[string]any {
 	if vars == nil {
 		vars = map[string]any{}
 	}
@@ -434,6 +423,15 @@ func (d *docImporter) matchVariables(path, field, template string, obj map[strin
 		}
 	}
 	if len(vars) == 0 {
+		return nil
+	}
+	return vars
+}
+
+// setVariables sets the variables of obj, a remote or a header, or drops
+// them when there are none.
+func setVariables(obj, vars map[string]any) {
+	if vars == nil {
 		delete(obj, "variables")
 		return
 	}
@@ -441,16 +439,15 @@ func (d *docImporter) matchVariables(path, field, template string, obj map[strin
 }
 
 // variables converts a map of URL or header-value variables.
-func (d *docImporter) variables(path string, v any) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		d.note("dropped %s: it is %s, not an object", path, schemas.KindOf(v))
+func (d *docImporter) variables(path string, vars varsDoc) map[string]any {
+	if vars.kind != "" {
+		d.note("dropped %s: it is %s, not an object", path, vars.kind)
 		return nil
 	}
 	out := map[string]any{}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if in := d.input(path+"."+quoteKeyForReason(k), "variable", k, m[k]); in != nil {
-			out[k] = in
+	for _, v := range vars.vars {
+		if in, _ := d.input(path+"."+quoteKeyForReason(v.key), "variable", v.key, v.in); in != nil {
+			out[v.key] = in
 		}
 	}
 	if len(out) == 0 {
@@ -460,97 +457,129 @@ func (d *docImporter) variables(path string, v any) map[string]any {
 }
 
 // input converts an Input: a header (kind "header", which has a name and
-// variables of its own) or a variable (kind "variable", named by its key).
-// A secret's value, default and choices (and a secret header's variables)
-// are dropped: a secret must not be published. So is the literal value of an
-// input whose name says it holds a credential (Authorization, X-API-Key, ...)
-// but which is not marked secret; a {variable} template is kept.
-func (d *docImporter) input(path, kind, key string, v any) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		d.note("dropped %s: it is %s, not an object", path, schemas.KindOf(v))
-		return nil
+// variables of its own) or a variable (kind "variable", named by its key),
+// and returns it with its name. A secret's value, default and choices (and
+// a secret header's variables) are dropped: a secret must not be published.
+// So is the literal value of an input whose name says it holds a credential
+// (Authorization, X-API-Key, ...) but which is not marked secret; a
+// {variable} template is kept.
+func (d *docImporter) input(path, kind, key string, in inputDoc) (map[string]any, string) {
+	if in.kind != "" {
+		d.note("dropped %s: it is %s, not an object", path, in.kind)
+		return nil, ""
 	}
 	out := map[string]any{}
 	name := key
+	unknown := in.unknown
 	if kind == "header" {
-		n, ok := m["name"].(string)
+		n, ok := in.name.str()
 		switch {
-		case m["name"] == nil || ok && strings.TrimSpace(n) == "":
+		case in.name.null() || ok && strings.TrimSpace(n) == "":
 			d.note("dropped %s: no name", path)
-			return nil
+			return nil, ""
 		case !ok:
-			d.note("dropped %s: name is %s, not a string", path, schemas.KindOf(m["name"]))
-			return nil
+			d.note("dropped %s: name is %s, not a string", path, in.name.kind())
+			return nil, ""
 		}
 		out["name"], name = n, n
+	} else {
+		// A variable is named by its key, and has no variables.
+		for _, f := range []struct {
+			k   string
+			set bool
+		}{{"name", in.name.set}, {"variables", in.variables.set}} {
+			if f.set {
+				unknown = append(slices.Clone(unknown), f.k)
+			}
+		}
+		slices.Sort(unknown)
 	}
-	fields := map[string]string{"is_required": "isRequired", "is_secret": "isSecret"}
-	var unknown []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		field := k
-		if camel, ok := fields[k]; ok {
-			if _, set := m[camel]; set {
-				d.note("dropped %s.%s: %s is set", path, k, camel)
+	// The strings and booleans an input may hold, by their members, in the
+	// order of their keys; is_required and is_secret are the first
+	// registry format's spellings of isRequired and isSecret.
+	var secret bool
+	var value string
+	for _, f := range []struct {
+		k, field string
+		v        member
+		camel    member
+	}{
+		{"choices", "choices", in.choices, member{}},
+		{"default", "default", in.def, member{}},
+		{"description", "description", in.description, member{}},
+		{"format", "format", in.format, member{}},
+		{"isRequired", "isRequired", in.isRequired, member{}},
+		{"isSecret", "isSecret", in.isSecret, member{}},
+		{"is_required", "isRequired", in.isRequiredLegacy, in.isRequired},
+		{"is_secret", "isSecret", in.isSecretLegacy, in.isSecret},
+		{"placeholder", "placeholder", in.placeholder, member{}},
+		{"value", "value", in.value, member{}},
+	} {
+		if !f.v.set {
+			continue
+		}
+		k := f.k
+		if k != f.field {
+			if f.camel.set {
+				d.note("dropped %s.%s: %s is set", path, k, f.field)
 				continue
 			}
-			d.note("%s.%s mapped to %s", path, k, camel)
-			field = camel
+			d.note("%s.%s mapped to %s", path, k, f.field)
 		}
-		val := m[k]
-		switch field {
-		case "name":
-			if kind != "header" {
-				unknown = append(unknown, k)
-			}
+		val := f.v
+		switch f.field {
 		case "description", "default", "placeholder", "value":
-			if s, ok := val.(string); ok {
-				out[field] = s
+			if s, ok := val.str(); ok {
+				out[f.field] = s
+				if f.field == "value" {
+					value = s
+				}
 			} else {
-				d.note("dropped %s.%s: it is %s, not a string", path, k, schemas.KindOf(val))
+				d.note("dropped %s.%s: it is %s, not a string", path, k, val.kind())
 			}
 		case "choices":
-			if l, ok := asStringList(val); ok {
-				out[field] = l
+			if l, ok := val.stringList(); ok {
+				out[f.field] = l
 			} else {
 				d.note("dropped %s.choices: not an array of strings", path)
 			}
 		case "format":
-			if s, ok := val.(string); ok && slices.Contains([]string{"boolean", "filepath", "number", "string"}, s) {
-				out[field] = s
+			if s, ok := val.str(); ok && slices.Contains([]string{"boolean", "filepath", "number", "string"}, s) {
+				out[f.field] = s
 			} else {
-				d.note("dropped %s.format %s: not boolean, filepath, number or string", path, quoteForReason(val))
+				d.note("dropped %s.format %s: not boolean, filepath, number or string", path, quoteForReason(val.v))
 			}
 		case "isRequired", "isSecret":
-			if b, ok := val.(bool); ok {
-				out[field] = b
-			} else if s, ok := val.(string); ok && (s == "true" || s == "false") {
-				out[field] = s == "true"
+			b, ok := val.boolean()
+			if s, isStr := val.str(); !ok && isStr && (s == "true" || s == "false") {
+				b, ok = s == "true", true
 				d.note("%s.%s %q read as %s", path, k, s, s)
-			} else {
-				d.note("dropped %s.%s: it is %s, not a boolean", path, k, schemas.KindOf(val))
 			}
-		case "variables":
-			if kind != "header" {
-				unknown = append(unknown, k)
+			if !ok {
+				d.note("dropped %s.%s: it is %s, not a boolean", path, k, val.kind())
 				continue
 			}
-			if vars := d.variables(path+".variables", val); vars != nil {
-				out[field] = vars
+			out[f.field] = b
+			if f.field == "isSecret" {
+				secret = b
 			}
-		default:
-			unknown = append(unknown, k)
+		}
+	}
+	var vars map[string]any
+	if kind == "header" && in.variables.set {
+		if vars = d.variables(path+".variables", in.variables); vars != nil {
+			out["variables"] = vars
 		}
 	}
 	d.dropUnknown(path, unknown)
 
 	label := kind + " " + quoteKeyForReason(name)
-	if secret, _ := out["isSecret"].(bool); secret {
+	if secret {
 		// A secret header may keep a value that is only a template, such as
 		// "Bearer {api_key}": clients fill its variables in, and prompt for
 		// the secret one. Anything literal is dropped.
 		drop := []string{"value", "default", "choices", "variables"}
-		if v, ok := out["value"].(string); ok && urlTemplateVariable.MatchString(v) {
+		if _, ok := out["value"]; ok && urlTemplateVariable.MatchString(value) {
 			drop = []string{"default", "choices"}
 		}
 		if dropped := dropSetFields(out, drop...); dropped != "" {
@@ -568,10 +597,15 @@ func (d *docImporter) input(path, kind, key string, v any) map[string]any {
 		}
 	}
 	if kind == "header" {
-		value, _ := out["value"].(string)
-		d.matchVariables(path, "value", value, out, isCredentialInputName(name))
+		if _, kept := out["value"]; !kept {
+			value = ""
+		}
+		if _, kept := out["variables"]; !kept {
+			vars = nil
+		}
+		setVariables(out, d.matchVariables(path, "value", value, vars, isCredentialInputName(name)))
 	}
-	return out
+	return out, name
 }
 
 // dropSetFields deletes the fields of m that are set, and lists them in words
@@ -612,18 +646,17 @@ func isCredentialInputName(name string) bool {
 // meta keeps _meta except the keys a card cannot carry: the registry's own
 // bookkeeping, malformed keys and keys under a prefix MCP reserves (which
 // includes the registry's publisher-provided metadata).
-func (d *docImporter) meta(v any) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		d.note("dropped _meta: it is %s, not an object", schemas.KindOf(v))
+func (d *docImporter) meta(meta metaDoc) map[string]any {
+	if meta.kind != "" {
+		d.note("dropped _meta: it is %s, not an object", meta.kind)
 		return nil
 	}
 	out := map[string]any{}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		switch huge := hugeNumber(m[k]); {
+	for _, m := range meta.members {
+		switch k, huge := m.key, hugeNumber(m.value); {
 		case k == registryMetaOfficial:
 			d.note("dropped _meta %s: the registry's own bookkeeping", k)
-			d.officialStatus(m[k])
+			d.officialStatus(m.official)
 		case !isMetaKey(k):
 			d.note("dropped _meta %s: not a _meta key ([PREFIX/]NAME)", quoteKeyForReason(k))
 		case isReservedMetaKey(k):
@@ -631,7 +664,7 @@ func (d *docImporter) meta(v any) map[string]any {
 		case huge != "":
 			d.note("dropped _meta %s: it holds the number %s, beyond the range of a 64-bit float", quoteKeyForReason(k), quoteForReason(huge))
 		default:
-			out[k] = m[k]
+			out[k] = m.value
 		}
 	}
 	if len(out) == 0 {
@@ -715,23 +748,6 @@ func (d *docImporter) dropUnknown(path string, keys []string) {
 		what = "not card fields"
 	}
 	d.note("dropped %s: %s", strings.Join(names, ", "), what)
-}
-
-// asStringList returns v as a fresh []any of strings, when it is one.
-func asStringList(v any) ([]any, bool) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]any, len(l))
-	for i, e := range l {
-		s, ok := e.(string)
-		if !ok {
-			return nil, false
-		}
-		out[i] = s
-	}
-	return out, true
 }
 
 // quoteForReason renders a value for a one-line message: strings quoted (and

@@ -2,13 +2,10 @@ package discovery
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/schemas"
 )
 
 // The documents of MCP discovery, made from checked server declarations
@@ -62,7 +59,7 @@ func serverCard(s *Server) map[string]any {
 // cross-host server whose card is only a v1 card is left out.
 func MCPCatalog(origin string, servers []*Server) any {
 	origin = strings.TrimSuffix(origin, "/")
-	entries := []any{}
+	var entries []catalogEntry
 	for _, s := range servers {
 		if s == nil {
 			continue
@@ -74,14 +71,14 @@ func MCPCatalog(origin string, servers []*Server) any {
 			}
 			u = s.CardURL
 		}
-		entries = append(entries, map[string]any{
-			"identifier": "urn:mcp:server:" + s.Name,
+		id := "urn:mcp:server:" + s.Name
+		entries = append(entries, catalogEntry{id, u, map[string]any{
+			"identifier": id,
 			"mediaType":  spec.ContentTypeServerCardDraft,
 			"url":        u,
-		})
+		}})
 	}
-	serverSortEntries(entries)
-	return map[string]any{"specVersion": "draft", "entries": entries}
+	return map[string]any{"specVersion": "draft", "entries": sortedEntries(entries)}
 }
 
 // ToolCatalogAd is what the AI catalog says about the site's tool catalog.
@@ -107,7 +104,7 @@ type ToolCatalogAd struct {
 // unique, "compactView", "catalogue"}}).
 func AICatalog(origin, publisher, displayName string, servers []*Server, tools *ToolCatalogAd) any {
 	origin = strings.TrimSuffix(origin, "/")
-	entries := []any{}
+	var entries []catalogEntry
 	ids, _ := AIIdentifiers(publisher, servers) // Check reports the problems
 	for i, s := range servers {
 		if s == nil {
@@ -117,11 +114,11 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 		if s.CrossHost() {
 			typ, u = s.CardType(), s.CardURL
 		}
-		entries = append(entries, map[string]any{
+		entries = append(entries, catalogEntry{ids[i], u, map[string]any{
 			"identifier": ids[i],
 			"type":       typ,
 			"url":        u,
-		})
+		}})
 	}
 	if tools != nil {
 		sources := []any{}
@@ -130,8 +127,9 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 		for _, src := range slices.Compact(sorted) {
 			sources = append(sources, src)
 		}
-		entries = append(entries, map[string]any{
-			"identifier": ToolCatalogIdentifier(publisher, tools.Tenant),
+		id := ToolCatalogIdentifier(publisher, tools.Tenant)
+		entries = append(entries, catalogEntry{identifier: id, value: map[string]any{
+			"identifier": id,
 			"type":       serverToolCatalogType,
 			"data": map[string]any{"toolCatalog": map[string]any{
 				"url":         tools.URL,
@@ -139,50 +137,34 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 				"compactView": tools.CompactView,
 				"catalogue":   tools.Catalogue,
 			}},
-		})
+		}})
 	}
-	serverSortEntries(entries)
 	host := map[string]any{"domain": publisher}
 	if displayName != "" {
 		host["displayName"] = displayName
 	}
-	return map[string]any{"specVersion": "1.0", "host": host, "entries": entries}
+	return map[string]any{"specVersion": "1.0", "host": host, "entries": sortedEntries(entries)}
 }
 
-// serverSortEntries sorts catalog entries by identifier, then url, so that
-// the order never depends on the order of declarations.
-func serverSortEntries(entries []any) {
-	slices.SortStableFunc(entries, func(a, b any) int {
-		am, bm := a.(map[string]any), b.(map[string]any)
-		return cmp.Or(
-			strings.Compare(am["identifier"].(string), bm["identifier"].(string)),
-			strings.Compare(fmt.Sprint(am["url"]), fmt.Sprint(bm["url"])),
-		)
+// catalogEntry is an entry of a catalog, with what it is sorted by.
+type catalogEntry struct {
+	identifier, url string
+	value           map[string]any
+}
+
+// sortedEntries sorts catalog entries by identifier, then url, so that the
+// order never depends on the order of declarations, and returns their
+// values. (An entry without a url, the tool catalog's, has an identifier
+// no server's can have.)
+func sortedEntries(entries []catalogEntry) []any {
+	slices.SortStableFunc(entries, func(a, b catalogEntry) int {
+		return cmp.Or(strings.Compare(a.identifier, b.identifier), strings.Compare(a.url, b.url))
 	})
-}
-
-// serverItemFromCard turns a v1 server card (a decoded JSON document) into
-// a server item that Decode reads: the card without "$schema", which
-// must name the v1 server card schema.
-func serverItemFromCard(card any) (map[string]any, []Problem) {
-	m, ok := card.(map[string]any)
-	if !ok {
-		return nil, []Problem{{Message: "a server card must be a JSON object, got " + schemas.KindOf(card)}}
+	out := make([]any, len(entries))
+	for i, e := range entries {
+		out[i] = e.value
 	}
-	var ps []Problem
-	switch sch, present := m["$schema"]; {
-	case !present:
-		ps = append(ps, Problem{Message: `missing required field "$schema": a v1 server card names ` + serverCardSchemaURI})
-	case sch != serverCardSchemaURI:
-		ps = append(ps, Problem{Pointer: "/$schema", Message: fmt.Sprintf("$schema %s is not the v1 server card schema %s", serverQuote(sch), serverCardSchemaURI)})
-	}
-	item := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != "$schema" {
-			item[k] = v
-		}
-	}
-	return item, ps
+	return out
 }
 
 // serverClone copies a JSON value, so that documents share nothing with
@@ -203,21 +185,4 @@ func serverClone(v any) any {
 		return out
 	}
 	return v
-}
-
-func serverObject(m map[string]any, k string) map[string]any {
-	o, _ := m[k].(map[string]any)
-	return o
-}
-
-func serverArray(m map[string]any, k string) []any {
-	a, _ := m[k].([]any)
-	return a
-}
-
-func serverQuote(v any) string {
-	if s, ok := v.(string); ok {
-		return strconv.Quote(s)
-	}
-	return schemas.KindOf(v)
 }

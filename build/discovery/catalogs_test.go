@@ -17,7 +17,7 @@ func srvTCatalogServers(t testing.TB) []*Server {
 		`{"name": "net.partner/search", "cardUrl": "https://partner.example.org/search/server-card", "cardMediaType": "application/mcp-server-card+json"}`,
 		`{"name": "net.partner/weather", "cardUrl": "https://partner.example.org/weather/server-card", "cardMediaType": "application/mcp-server-card+json"}`,
 	} {
-		s, ps := Decode(srvTJSON(t, item).(map[string]any))
+		s, ps := srvTDeclare(srvTJSON(t, item))
 		if ps != nil {
 			t.Fatal(ps)
 		}

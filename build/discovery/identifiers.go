@@ -53,7 +53,7 @@ func OwnNamespace(publisher string) string {
 //
 //   - A server that declares aiCatalogIdentifier has that identifier. It
 //     must start with urn:air:PUBLISHER:mcp:, with PUBLISHER the
-//     publisher (Decode checks the rest of its form, AIIdentifierRe, and
+//     publisher (Declare checks the rest of its form, AIIdentifierRe, and
 //     one not of that form takes no part here).
 //   - Any other server's identifier is urn:air:PUBLISHER:mcp:NAME, NAME
 //     being the part of its name after the namespace (weather for
@@ -86,7 +86,7 @@ func AIIdentifiers(publisher string, servers []*Server) ([]string, map[int][]Pro
 			ids[i] = id
 			switch {
 			case !AIIdentifierRe.MatchString(id):
-				// Decode reports it.
+				// Declare reports it.
 			case !strings.HasPrefix(id, base):
 				add(i, "/aiCatalogIdentifier", "aiCatalogIdentifier %q must be %sNAME: the AI catalog's identifiers are anchored at the publisher's domain (site.publisher)", id, base)
 			default:

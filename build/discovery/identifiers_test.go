@@ -132,11 +132,11 @@ func TestAIIdentifiers(t *testing.T) {
 }
 
 func TestDecodeAICatalogIdentifier(t *testing.T) {
-	s, ps := Decode(srvTJSON(t, `{"name": "com.example/a", "version": "1.0.0", "description": "d", "aiCatalogIdentifier": "urn:air:example.com:mcp:alpha"}`).(map[string]any))
+	s, ps := srvTDeclare(srvTJSON(t, `{"name": "com.example/a", "version": "1.0.0", "description": "d", "aiCatalogIdentifier": "urn:air:example.com:mcp:alpha"}`))
 	if ps != nil || s.AICatalogIdentifier != "urn:air:example.com:mcp:alpha" {
 		t.Errorf("Decode = %q, %v", s.AICatalogIdentifier, ps)
 	}
-	_, ps = Decode(srvTJSON(t, `{"name": "com.example/a", "cardUrl": "https://h.example.net/a.json", "aiCatalogIdentifier": "urn:air:example.com:mcp:com.example/a"}`).(map[string]any))
+	_, ps = srvTDeclare(srvTJSON(t, `{"name": "com.example/a", "cardUrl": "https://h.example.net/a.json", "aiCatalogIdentifier": "urn:air:example.com:mcp:com.example/a"}`))
 	want := []Problem{{Pointer: "/aiCatalogIdentifier", Message: `aiCatalogIdentifier "urn:air:example.com:mcp:com.example/a" must be urn:air:PUBLISHER:mcp:NAME, NAME being letters, digits, '.', '_' and '-', such as urn:air:example.com:mcp:weather`}}
 	if diff := cmp.Diff(want, ps); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)

@@ -9,14 +9,14 @@ package discovery
 // Content-Type, so a server declared once is published at one path per media
 // type. A server whose card another host serves (cardUrl) is only listed.
 //
-// Everything here is a pure function of decoded JSON values
-// (map[string]any, []any, string, json.Number, bool, nil); the loader turns
-// problems into diagnostics and the writer encodes the documents.
+// The rules read a server declaration decoded once (Decl, decl.go); the
+// cards and catalogs are decoded JSON values (map[string]any, []any,
+// string, json.Number, bool, nil). The loader turns problems into
+// diagnostics and the writer encodes the documents.
 
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -28,7 +28,6 @@ import (
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/schemas"
 )
 
 // serverToolCatalogType is the media type of the tool catalog entry's data
@@ -112,13 +111,9 @@ var (
 	serverMetaNameRe  = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 )
 
-// The fields of a server item that only make up a local card: a server whose
-// card another host serves must not set them.
-var serverLocalOnlyFields = []string{"card", "title", "websiteUrl", "repository", "icons", "remotes", "_meta"}
-
-// Decode reads one server item (a schema-valid one, normally; anything
-// else gives problems, never a panic) into a Server, and applies the rules
-// the schema cannot express:
+// Declare makes the Server a declaration declares (a schema-valid one,
+// normally; anything else gives problems, never a panic), and applies the
+// rules the schema cannot express:
 //   - version is exact, never a range or a tag (^1.2, ~1.2, >=1, 1.x, *,
 //     latest, 1.2 - 1.4, a || b);
 //   - description and title are at most 100 characters (not bytes) and not
@@ -146,12 +141,12 @@ var serverLocalOnlyFields = []string{"card", "title", "websiteUrl", "repository"
 //     for loopback hosts), no card paths and no other local-card field, and
 //     may leave out version and description; cardMediaType needs cardUrl.
 //
-// The Server is filled in as far as the item allows even when there are
-// problems. Problems are sorted by Pointer, then Message. Messages never
+// The Server is filled in as far as the declaration allows even when there
+// are problems. Problems are sorted by Pointer, then Message. Messages never
 // repeat the value of a header or input.
-func Decode(m map[string]any) (*Server, []Problem) {
+func Declare(decl *Decl) (*Server, []Problem) {
 	var d serverDecoder
-	s := d.decode(m)
+	s := d.declare(decl)
 	return s, d.finish()
 }
 
@@ -176,44 +171,42 @@ func (d *serverDecoder) finish() []Problem {
 	return slices.Compact(d.problems)
 }
 
-// str returns m[k] when it is a string; a present value of another type is
-// a problem.
-func (d *serverDecoder) str(m map[string]any, k, ptr string) (string, bool) {
-	v, ok := m[k]
-	if !ok {
+// str returns the member when it is a string; one of another type is a
+// problem at ptr.
+func (d *serverDecoder) str(v Str, ptr string) (string, bool) {
+	if !v.Set {
 		return "", false
 	}
-	s, ok := v.(string)
-	if !ok {
-		d.add(ptr, "must be a string, got %s", schemas.KindOf(v))
+	if v.Kind != "" {
+		d.add(ptr, "must be a string, got %s", v.Kind)
 	}
-	return s, ok
+	return v.String()
 }
 
-func (d *serverDecoder) decode(m map[string]any) *Server {
+func (d *serverDecoder) declare(m *Decl) *Server {
 	s := &Server{
-		Repository: serverObject(m, "repository"),
-		Icons:      serverArray(m, "icons"),
-		Remotes:    serverArray(m, "remotes"),
-		Meta:       serverObject(m, "_meta"),
+		Repository: m.Published.Repository,
+		Icons:      m.Published.Icons,
+		Remotes:    m.Published.Remotes,
+		Meta:       m.Published.Meta,
 	}
-	if m == nil {
+	if !m.Object {
 		d.add("", "a server must be an object with at least a name")
 		return s
 	}
 
 	// Credential material first, so later checks can avoid saying it again.
 	d.secretAt = map[string]bool{}
-	for _, f := range secrets.Find(m) {
+	for _, f := range secrets.Find(m.Raw) {
 		d.secretAt[f.Pointer] = true
 		d.add(f.Pointer, "%s: remove it; published documents are public", f.Reason)
 	}
 
-	name, ok := d.str(m, "name", "/name")
+	name, ok := d.str(m.Name, "/name")
 	nameOK := false
 	switch {
 	case !ok:
-		if _, present := m["name"]; !present {
+		if !m.Name.Set {
 			d.add("", `missing required field "name"`)
 		}
 	case utf8.RuneCountInString(name) < serverNameMin || utf8.RuneCountInString(name) > serverNameMax:
@@ -224,28 +217,31 @@ func (d *serverDecoder) decode(m map[string]any) *Server {
 		nameOK = true
 	}
 	s.Name = name
-	if id, ok := d.str(m, "aiCatalogIdentifier", "/aiCatalogIdentifier"); ok {
+	if id, ok := d.str(m.AICatalogIdentifier, "/aiCatalogIdentifier"); ok {
 		s.AICatalogIdentifier = id
 		if !AIIdentifierRe.MatchString(id) {
 			d.add("/aiCatalogIdentifier", "aiCatalogIdentifier %q must be urn:air:PUBLISHER:mcp:NAME, NAME being letters, digits, '.', '_' and '-', such as urn:air:example.com:mcp:weather", id)
 		}
 	}
 
-	_, cross := m["cardUrl"]
+	cross := m.CardURL.Set
 	if cross {
 		d.crossHost(s, m)
 	} else {
-		if _, ok := m["cardMediaType"]; ok {
+		if m.CardMediaType.Set {
 			d.add("/cardMediaType", "cardMediaType needs cardUrl: it is the media type of a card another host serves")
 		}
-		for _, f := range []string{"version", "description"} {
-			if _, ok := m[f]; !ok {
-				d.add("", "missing required field %q", f)
+		for _, f := range []struct {
+			name string
+			v    Str
+		}{{"version", m.Version}, {"description", m.Description}} {
+			if !f.v.Set {
+				d.add("", "missing required field %q", f.name)
 			}
 		}
 	}
 
-	if v, ok := d.str(m, "version", "/version"); ok {
+	if v, ok := d.str(m.Version, "/version"); ok {
 		s.Version = v
 		switch {
 		case v == "":
@@ -254,22 +250,22 @@ func (d *serverDecoder) decode(m map[string]any) *Server {
 			d.add("/version", "version %q is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0", v)
 		}
 	}
-	s.Description = d.text(m, "description", serverDescriptionMax)
-	s.Title = d.text(m, "title", serverTitleMax)
-	s.WebsiteURL, _ = d.str(m, "websiteUrl", "/websiteUrl")
+	s.Description = d.text(m.Description, "description", serverDescriptionMax)
+	s.Title = d.text(m.Title, "title", serverTitleMax)
+	s.WebsiteURL, _ = d.str(m.WebsiteURL, "/websiteUrl")
 
 	if cross {
 		return s // the local-card fields are reported as not allowed
 	}
-	if sub, ok := s.Repository["subfolder"].(string); ok && !serverCleanRelPath(sub) {
+	if sub, ok := m.Subfolder.String(); ok && !serverCleanRelPath(sub) {
 		d.add("/repository/subfolder", "subfolder %q must be a clean relative path inside the repository, such as servers/weather", sub)
 	}
-	for i, r := range s.Remotes {
-		if rm, ok := r.(map[string]any); ok {
-			d.remote("/remotes/"+strconv.Itoa(i), rm)
+	for i, r := range m.Remotes {
+		if r != nil {
+			d.remote("/remotes/"+strconv.Itoa(i), r)
 		}
 	}
-	for _, k := range sortedKeys(s.Meta) {
+	for _, k := range m.MetaKeys {
 		if msg := serverMetaKeyProblem(k); msg != "" {
 			d.add("/_meta/"+source.EscapePointer(k), "%s", msg)
 		}
@@ -279,24 +275,24 @@ func (d *serverDecoder) decode(m map[string]any) *Server {
 }
 
 // text reads a trimmed description or title of at most max characters.
-func (d *serverDecoder) text(m map[string]any, k string, max int) string {
-	v, ok := d.str(m, k, "/"+k)
+func (d *serverDecoder) text(v Str, k string, max int) string {
+	t, ok := d.str(v, "/"+k)
 	if !ok {
 		return ""
 	}
-	v = strings.TrimSpace(v)
-	if v == "" {
+	t = strings.TrimSpace(t)
+	if t == "" {
 		d.add("/"+k, "%s must not be blank", k)
-	} else if n := utf8.RuneCountInString(v); n > max {
+	} else if n := utf8.RuneCountInString(t); n > max {
 		d.add("/"+k, "%s is %d characters long; a server card allows at most %d", k, n, max)
 	}
-	return v
+	return t
 }
 
 // crossHost reads and checks the fields of a server whose card another
 // host serves.
-func (d *serverDecoder) crossHost(s *Server, m map[string]any) {
-	if u, ok := d.str(m, "cardUrl", "/cardUrl"); ok {
+func (d *serverDecoder) crossHost(s *Server, m *Decl) {
+	if u, ok := d.str(m.CardURL, "/cardUrl"); ok {
 		s.CardURL = u
 		if strings.ContainsAny(u, "{}") {
 			d.add("/cardUrl", "cardUrl %q must not contain {placeholders}: clients fetch it as it is", u)
@@ -305,32 +301,39 @@ func (d *serverDecoder) crossHost(s *Server, m map[string]any) {
 		}
 	}
 	s.CardMediaType = spec.ContentTypeServerCardDraft
-	if mt, ok := d.str(m, "cardMediaType", "/cardMediaType"); ok {
+	if mt, ok := d.str(m.CardMediaType, "/cardMediaType"); ok {
 		if mt != spec.ContentTypeServerCardDraft && mt != spec.ContentTypeServerCardV1 {
 			d.add("/cardMediaType", "cardMediaType %q must be %s or %s", mt, spec.ContentTypeServerCardDraft, spec.ContentTypeServerCardV1)
 		} else {
 			s.CardMediaType = mt
 		}
 	}
-	for _, f := range serverLocalOnlyFields {
-		if _, ok := m[f]; ok {
-			d.add("/"+f, "%s cannot be set on a server with cardUrl: its card is served by another host", f)
+	// The members that only make up a local card.
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"card", m.HasCard}, {"title", m.Title.Set}, {"websiteUrl", m.WebsiteURL.Set}, {"repository", m.HasRepository},
+		{"icons", m.HasIcons}, {"remotes", m.HasRemotes}, {"_meta", m.HasMeta},
+	} {
+		if f.set {
+			d.add("/"+f.name, "%s cannot be set on a server with cardUrl: its card is served by another host", f.name)
 		}
 	}
 }
 
 // cardPaths reads the card paths of a local server and checks them,
 // defaults included: a name such as "../x" is valid but makes a bad path.
-func (d *serverDecoder) cardPaths(s *Server, m map[string]any, nameOK bool) {
-	card := serverObject(m, "card")
+func (d *serverDecoder) cardPaths(s *Server, m *Decl, nameOK bool) {
 	for _, p := range []struct {
 		field, kind, prefix string
+		v                   Str
 		dst                 *string
 	}{
-		{"draftPath", "draft", serverDraftPathPrefix, &s.DraftPath},
-		{"v1Path", "v1", serverV1PathPrefix, &s.V1Path},
+		{"draftPath", "draft", serverDraftPathPrefix, m.DraftPath, &s.DraftPath},
+		{"v1Path", "v1", serverV1PathPrefix, m.V1Path, &s.V1Path},
 	} {
-		if v, ok := d.str(card, p.field, "/card/"+p.field); ok {
+		if v, ok := d.str(p.v, "/card/"+p.field); ok {
 			*p.dst = v
 			if msg := serverCardPathProblem(v); msg != "" {
 				d.add("/card/"+p.field, "%s %q %s", p.field, v, msg)
@@ -348,9 +351,8 @@ func (d *serverDecoder) cardPaths(s *Server, m map[string]any, nameOK bool) {
 }
 
 // remote checks one remote endpoint at ptr.
-func (d *serverDecoder) remote(ptr string, r map[string]any) {
-	vars := serverObject(r, "variables")
-	if u, ok := d.str(r, "url", ptr+"/url"); ok {
+func (d *serverDecoder) remote(ptr string, r *Remote) {
+	if u, ok := d.str(r.URL, ptr+"/url"); ok {
 		names, msg := serverTemplateNames(u)
 		if msg != "" {
 			d.add(ptr+"/url", "url %q %s", u, msg)
@@ -358,22 +360,17 @@ func (d *serverDecoder) remote(ptr string, r map[string]any) {
 			if msg := CheckRemoteURL(u); msg != "" {
 				d.add(ptr+"/url", "url %q %s", spec.Redact(u), msg)
 			}
-			d.matchVariables(ptr, "url", "variables", names, vars)
+			d.matchVariables(ptr, "url", "variables", names, r.Variables)
 		}
 	}
-	for _, k := range sortedKeys(vars) {
-		if in, ok := vars[k].(map[string]any); ok {
-			d.input(ptr+"/variables/"+source.EscapePointer(k), "variable", k, in, nil)
-		}
-	}
+	d.inputs(ptr, r.Variables)
 	first := map[string]int{}
-	for j, h := range serverArray(r, "headers") {
-		hm, ok := h.(map[string]any)
-		if !ok {
+	for j, h := range r.Headers {
+		if h == nil {
 			continue
 		}
 		hp := ptr + "/headers/" + strconv.Itoa(j)
-		if name, ok := hm["name"].(string); ok {
+		if name, ok := h.Name.String(); ok {
 			key := strings.ToLower(name)
 			if i, dup := first[key]; dup {
 				d.add(hp+"/name", "header %q is already declared by header %d of this remote: declare each header once", name, i)
@@ -381,38 +378,42 @@ func (d *serverDecoder) remote(ptr string, r map[string]any) {
 				first[key] = j
 			}
 		}
-		d.header(hp, hm)
+		d.header(hp, h)
+	}
+}
+
+// inputs checks the variables of a remote or a header at ptr.
+func (d *serverDecoder) inputs(ptr string, vars []Var) {
+	for _, v := range vars {
+		if v.Input != nil {
+			d.input(ptr+"/variables/"+source.EscapePointer(v.Name), "variable", v.Name, v.Input, nil)
+		}
 	}
 }
 
 // header checks one header input at ptr.
-func (d *serverDecoder) header(ptr string, h map[string]any) {
-	name, _ := h["name"].(string)
-	vars := serverObject(h, "variables")
+func (d *serverDecoder) header(ptr string, h *Header) {
+	name := h.Name.Value
 	var tpl *serverTemplate
-	if v, ok := d.str(h, "value", ptr+"/value"); ok {
+	if v, ok := d.str(h.Value, ptr+"/value"); ok {
 		names, msg := serverTemplateNames(v)
 		if msg != "" {
 			d.add(ptr+"/value", "value %s", msg)
 		} else {
-			tpl = &serverTemplate{names: names, vars: vars}
-			d.matchVariables(ptr, "value", "this header's variables", names, vars)
+			tpl = &serverTemplate{names: names, vars: h.Variables}
+			d.matchVariables(ptr, "value", "this header's variables", names, h.Variables)
 		}
 	} else {
-		d.matchVariables(ptr, "value", "this header's variables", nil, vars)
+		d.matchVariables(ptr, "value", "this header's variables", nil, h.Variables)
 	}
-	for _, k := range sortedKeys(vars) {
-		if in, ok := vars[k].(map[string]any); ok {
-			d.input(ptr+"/variables/"+source.EscapePointer(k), "variable", k, in, nil)
-		}
-	}
-	d.input(ptr, "header", name, h, tpl)
+	d.inputs(ptr, h.Variables)
+	d.input(ptr, "header", name, &h.Input, tpl)
 
-	if h["isSecret"] != true && serverCredentialHeader(name) {
-		if _, ok := h["value"].(string); ok && (tpl == nil || len(tpl.names) == 0) && !d.secretAt[ptr+"/value"] {
+	if !h.IsSecret && serverCredentialHeader(name) {
+		if _, ok := h.Value.String(); ok && (tpl == nil || len(tpl.names) == 0) && !d.secretAt[ptr+"/value"] {
 			d.add(ptr+"/value", `header %q must not carry a literal credential: put the secret in a variable, as in "Bearer {token}", and mark the header isSecret`, name)
 		}
-		if _, ok := h["default"].(string); ok && !d.secretAt[ptr+"/default"] {
+		if _, ok := h.Default.String(); ok && !d.secretAt[ptr+"/default"] {
 			d.add(ptr+"/default", "header %q must not have a default: clients prompt for the credential", name)
 		}
 	}
@@ -422,7 +423,7 @@ func (d *serverDecoder) header(ptr string, h map[string]any) {
 // it.
 type serverTemplate struct {
 	names []string
-	vars  map[string]any
+	vars  []Var
 }
 
 // prompts reports whether the template leaves something for clients to
@@ -432,14 +433,8 @@ func (t *serverTemplate) prompts() bool {
 		return false
 	}
 	for _, n := range t.names {
-		in, ok := t.vars[n].(map[string]any)
-		if !ok {
-			continue
-		}
-		_, v := in["value"]
-		_, def := in["default"]
-		_, ch := in["choices"]
-		if !v && !def && !ch {
+		v, _ := varsOf(t.vars, n)
+		if in := v.Input; in != nil && !in.Value.Set && !in.Default.Set && !in.HasChoices {
 			return true
 		}
 	}
@@ -449,13 +444,14 @@ func (t *serverTemplate) prompts() bool {
 // matchVariables checks that the {names} of a template (field, at
 // ptr/field) and the variables declared for it (at ptr/variables, called
 // declaredIn in messages) are the same set.
-func (d *serverDecoder) matchVariables(ptr, field, declaredIn string, names []string, vars map[string]any) {
+func (d *serverDecoder) matchVariables(ptr, field, declaredIn string, names []string, vars []Var) {
 	for _, n := range names {
-		if _, ok := vars[n]; !ok {
+		if _, ok := varsOf(vars, n); !ok {
 			d.add(ptr+"/"+field, "%s uses {%s}, but %s does not declare it", field, n, declaredIn)
 		}
 	}
-	for _, k := range sortedKeys(vars) {
+	for _, v := range vars {
+		k := v.Name
 		switch {
 		case !serverVarNameRe.MatchString(k):
 			d.add(ptr+"/variables/"+source.EscapePointer(k), "variable name %q must be letters, digits and _, not starting with a digit", k)
@@ -467,19 +463,19 @@ func (d *serverDecoder) matchVariables(ptr, field, declaredIn string, names []st
 
 // input checks one input (a header, kind "header", or a variable, kind
 // "variable") named name at ptr. tpl is a header's parsed value, if any.
-func (d *serverDecoder) input(ptr, kind, name string, in map[string]any, tpl *serverTemplate) {
-	if in["isSecret"] == true {
-		if _, ok := in["value"]; ok && !tpl.prompts() && !d.secretAt[ptr+"/value"] {
+func (d *serverDecoder) input(ptr, kind, name string, in *Input, tpl *serverTemplate) {
+	if in.IsSecret {
+		if in.Value.Set && !tpl.prompts() && !d.secretAt[ptr+"/value"] {
 			if kind == "header" {
 				d.add(ptr+"/value", `a secret input must not carry a value: clients prompt for it; put the secret in a variable, as in "Bearer {token}"`)
 			} else {
 				d.add(ptr+"/value", "a secret input must not carry a value: clients prompt for it")
 			}
 		}
-		if _, ok := in["default"]; ok && !d.secretAt[ptr+"/default"] {
+		if in.Default.Set && !d.secretAt[ptr+"/default"] {
 			d.add(ptr+"/default", "a secret input must not carry a default: clients prompt for it")
 		}
-		if _, ok := in["choices"]; ok {
+		if in.HasChoices {
 			d.add(ptr+"/choices", "a secret input must not list choices: they would publish the secret")
 		}
 		return
@@ -494,13 +490,16 @@ func (d *serverDecoder) input(ptr, kind, name string, in map[string]any, tpl *se
 			d.add(p, "%s of %s %q looks like a credential: remove it; published documents are public", what, kind, name)
 		}
 	}
-	for _, f := range []string{"value", "default"} {
-		if v, ok := in[f].(string); ok {
-			check(ptr+"/"+f, f, v)
+	for _, f := range []struct {
+		name string
+		v    Str
+	}{{"value", in.Value}, {"default", in.Default}} {
+		if v, ok := f.v.String(); ok {
+			check(ptr+"/"+f.name, f.name, v)
 		}
 	}
-	for i, c := range serverArray(in, "choices") {
-		if v, ok := c.(string); ok {
+	for i, c := range in.Choices {
+		if v, ok := c.String(); ok {
 			check(ptr+"/choices/"+strconv.Itoa(i), "a choice", v)
 		}
 	}
@@ -668,7 +667,7 @@ func serverMetaKeyProblem(k string) string {
 }
 
 // Check applies the rules that span servers, to servers as
-// Decode returned them (nil entries are skipped):
+// Declare returned them (nil entries are skipped):
 //   - names are unique, ignoring case (card paths are case-insensitive on
 //     some hosts, and identifiers should not differ by case alone);
 //   - AI catalog identifiers, declared or derived, are anchored at
@@ -824,8 +823,4 @@ func Check(publisher string, servers []*Server) map[int][]Problem {
 		})
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }

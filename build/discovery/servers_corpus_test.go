@@ -44,7 +44,7 @@ func srvTOfficial(t testing.TB) *jsonschema.Schema {
 // server to the official schema, which refuses the draft card.
 func TestCorpusServerCardsOfficial(t *testing.T) {
 	official := srvTOfficial(t)
-	s, ps := Decode(srvTJSON(t, srvTFull).(map[string]any))
+	s, ps := srvTDeclare(srvTJSON(t, srvTFull))
 	if ps != nil {
 		t.Fatal(ps)
 	}
@@ -52,7 +52,7 @@ func TestCorpusServerCardsOfficial(t *testing.T) {
 	if err := official.Validate(srvTRoundTrip(t, DraftCard(s))); err == nil {
 		t.Error("the draft card has no $schema, yet the official schema accepts it")
 	}
-	min, _ := Decode(srvTWith(t, `{}`))
+	min, _ := srvTDeclare(srvTWith(t, `{}`))
 	srvTValid(t, official, "minimal v1 card against the official schema", V1Card(min))
 }
 
@@ -74,11 +74,11 @@ func TestCorpusServerCardExamples(t *testing.T) {
 	}
 	// Which stage rejects each invalid example, and why.
 	wantRejected := map[string]string{
-		"examples/ServerCard/invalid/bad-name-pattern.json":      `fragment schema: /name: pattern; Decode: /name: name "no-slash-in-name" must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'`,
-		"examples/ServerCard/invalid/date-versioned-schema.json": "serverItemFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/2025-11-25/server-card.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
-		"examples/ServerCard/invalid/missing-name.json":          `fragment schema: : required; Decode: : missing required field "name"`,
-		"examples/ServerCard/invalid/missing-schema.json":        `serverItemFromCard: : missing required field "$schema": a v1 server card names https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json`,
-		"examples/ServerCard/invalid/wrong-schema-name.json":     "serverItemFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/v1/server.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+		"examples/ServerCard/invalid/bad-name-pattern.json":      `fragment schema: /name: pattern; Declare: /name: name "no-slash-in-name" must be reverse-DNS/name, such as com.example/weather: letters, digits, '.' and '-', one '/', then letters, digits, '.', '_' and '-'`,
+		"examples/ServerCard/invalid/date-versioned-schema.json": "declFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/2025-11-25/server-card.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+		"examples/ServerCard/invalid/missing-name.json":          `fragment schema: : required; Declare: : missing required field "name"`,
+		"examples/ServerCard/invalid/missing-schema.json":        `declFromCard: : missing required field "$schema": a v1 server card names https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json`,
+		"examples/ServerCard/invalid/wrong-schema-name.json":     "declFromCard: /$schema: $schema \"https://static.modelcontextprotocol.io/schemas/v1/server.schema.json\" is not the v1 server card schema https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
 	}
 	valid := 0
 	for _, ex := range examples {
@@ -89,12 +89,12 @@ func TestCorpusServerCardExamples(t *testing.T) {
 				t.Fatalf("official schema verdict %v disagrees with %q", officialErr, ex.Expect)
 			}
 			var why []string
-			item, ps := serverItemFromCard(doc)
+			decl, ps := declFromCard(doc)
 			for _, p := range ps {
-				why = append(why, "serverItemFromCard: "+p.Pointer+": "+p.Message)
+				why = append(why, "declFromCard: "+p.Pointer+": "+p.Message)
 			}
 			if ps == nil {
-				if err := fragment.Validate(item); err != nil {
+				if err := fragment.Validate(decl.Raw); err != nil {
 					var kws []string
 					for _, c := range srvTLeaves(err.(*jsonschema.ValidationError)) {
 						kws = append(kws, srvTPointer(c.InstanceLocation)+": "+srvTKeyword(c))
@@ -102,9 +102,9 @@ func TestCorpusServerCardExamples(t *testing.T) {
 					slices.Sort(kws)
 					why = append(why, "fragment schema: "+strings.Join(kws, ", "))
 				}
-				s, ps := Decode(item)
+				s, ps := Declare(&decl)
 				for _, p := range ps {
-					why = append(why, "Decode: "+p.Pointer+": "+p.Message)
+					why = append(why, "Declare: "+p.Pointer+": "+p.Message)
 				}
 				if ex.Expect == "valid" && len(why) == 0 {
 					valid++

@@ -44,6 +44,12 @@ func srvTJSON(t testing.TB, s string) any {
 	return v
 }
 
+// srvTDeclare decodes a server item and declares it, as the loader does.
+func srvTDeclare(item any) (*Server, []Problem) {
+	d := DecodeDecl(item)
+	return Declare(&d)
+}
+
 // srvTBase is a valid local server with only the required fields.
 const srvTBase = `{"name": "com.example/weather", "version": "1.4.0", "description": "Forecasts and alerts."}`
 
@@ -101,7 +107,7 @@ const srvTFull = `{
 
 func TestDecodeServerFull(t *testing.T) {
 	item := srvTJSON(t, srvTFull).(map[string]any)
-	s, ps := Decode(item)
+	s, ps := srvTDeclare(item)
 	if ps != nil {
 		t.Fatalf("problems: %v", ps)
 	}
@@ -148,7 +154,7 @@ func TestDecodeServerDefaults(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, ps := Decode(srvTJSON(t, tc.item).(map[string]any))
+			s, ps := srvTDeclare(srvTJSON(t, tc.item))
 			if ps != nil {
 				t.Fatalf("problems: %v", ps)
 			}
@@ -325,7 +331,7 @@ func TestDecodeServerRules(t *testing.T) {
 		{"media type without cardUrl", `{"cardMediaType": "application/mcp-server+json"}`, []P{{"/cardMediaType", "cardMediaType needs cardUrl: it is the media type of a card another host serves"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, got := Decode(srvTWith(t, tc.patch))
+			_, got := srvTDeclare(srvTWith(t, tc.patch))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
@@ -334,7 +340,7 @@ func TestDecodeServerRules(t *testing.T) {
 }
 
 func TestDecodeServerNil(t *testing.T) {
-	_, got := Decode(nil)
+	_, got := srvTDeclare(nil)
 	want := []Problem{{"", "a server must be an object with at least a name"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
@@ -349,7 +355,7 @@ func TestDecodeServerNeverEchoesSecrets(t *testing.T) {
 		{"name": "X-Key", "isSecret": true, "value": "`+secret+`", "default": "`+secret+`", "choices": ["`+secret+`"]},
 		{"name": "Authorization", "value": "`+secret+`", "default": "`+secret+`"},
 		{"name": "X-Other", "value": "{`+secret+`"}]}]}`)
-	_, ps := Decode(item)
+	_, ps := srvTDeclare(item)
 	if len(ps) < 5 {
 		t.Fatalf("want at least 5 problems, got %v", ps)
 	}
@@ -362,7 +368,7 @@ func TestDecodeServerNeverEchoesSecrets(t *testing.T) {
 
 func TestCheckServers(t *testing.T) {
 	local := func(name string) *Server {
-		s, ps := Decode(srvTWith(t, `{"name": "`+name+`"}`))
+		s, ps := srvTDeclare(srvTWith(t, `{"name": "`+name+`"}`))
 		if ps != nil {
 			t.Fatalf("%s: %v", name, ps)
 		}
@@ -522,7 +528,7 @@ func srvTValid(t testing.TB, sch *jsonschema.Schema, what string, v any) {
 func TestServerCards(t *testing.T) {
 	sch := srvTLoadSchemas(t)
 	item := srvTJSON(t, srvTFull).(map[string]any)
-	s, ps := Decode(item)
+	s, ps := srvTDeclare(item)
 	if ps != nil {
 		t.Fatal(ps)
 	}
@@ -544,7 +550,7 @@ func TestServerCards(t *testing.T) {
 	srvTValid(t, sch.byName["mcp-server-card-draft"], "draft card against mcp-server-card-draft", draft)
 
 	// The minimal card too.
-	min, _ := Decode(srvTWith(t, `{}`))
+	min, _ := srvTDeclare(srvTWith(t, `{}`))
 	srvTValid(t, sch.byName["mcp-server-card-draft"], "minimal draft card", DraftCard(min))
 	wantMin := map[string]any{"$schema": serverCardSchemaURI, "name": "com.example/weather", "version": "1.4.0", "description": "Forecasts and alerts."}
 	if diff := cmp.Diff(wantMin, V1Card(min)); diff != "" {
@@ -632,7 +638,7 @@ func TestServersDeterministic(t *testing.T) {
 		}
 		return b.Bytes()
 	}
-	full, _ := Decode(srvTJSON(t, srvTFull).(map[string]any))
+	full, _ := srvTDeclare(srvTJSON(t, srvTFull))
 	servers := append(srvTCatalogServers(t), full)
 	servers[len(servers)-1].Name = "com.example/full"
 	// Cards are written per server: order them by name for comparison.
@@ -666,9 +672,9 @@ func TestServersDeterministic(t *testing.T) {
 	}
 	// Decoding the same item twice gives the same problems, in the same order.
 	item := srvTWith(t, `{"version": "^1", "title": "", "remotes": [{"type": "sse", "url": "http://e.com/{a}/{b}", "variables": {"c": {}, "d": {"isSecret": true, "default": "x"}}}], "_meta": {"-a": 1, "-b": 2}}`)
-	_, p1 := Decode(item)
+	_, p1 := srvTDeclare(item)
 	for i := 0; i < 10; i++ {
-		if _, p2 := Decode(item); !cmp.Equal(p1, p2) {
+		if _, p2 := srvTDeclare(item); !cmp.Equal(p1, p2) {
 			t.Fatalf("problems differ between runs:\n%v\n%v", p1, p2)
 		}
 	}
@@ -756,20 +762,20 @@ func serverSplice(decl, frag map[string]any) {
 	}
 }
 
-// TestServerItemFromCard: a v1 card is a server item once its $schema is
+// TestDeclFromCard: a v1 card is a server declaration once its $schema is
 // dropped, and back to the same card; a card that names no $schema, or
 // another one, is refused with the pointer to it.
-func TestServerItemFromCard(t *testing.T) {
-	s, ps := Decode(srvTJSON(t, srvTFull).(map[string]any))
+func TestDeclFromCard(t *testing.T) {
+	s, ps := srvTDeclare(srvTJSON(t, srvTFull))
 	if ps != nil {
 		t.Fatal(ps)
 	}
 	card := srvTRoundTrip(t, V1Card(s))
-	item, ps := serverItemFromCard(card)
+	decl, ps := declFromCard(card)
 	if ps != nil {
 		t.Fatalf("the v1 card of a server refused: %v", ps)
 	}
-	back, ps := Decode(item)
+	back, ps := Declare(&decl)
 	if ps != nil {
 		t.Fatalf("the item of a v1 card does not decode: %v", ps)
 	}
@@ -795,7 +801,7 @@ func TestServerItemFromCard(t *testing.T) {
 		{"not an object", []any{}, []Problem{{Message: "a server card must be a JSON object, got an array"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got := serverItemFromCard(tt.card)
+			_, got := declFromCard(tt.card)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}

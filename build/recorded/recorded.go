@@ -1,7 +1,8 @@
 // Package recorded reads recorded MCP tools/list results, the files a
 // catalog imports tools from: it finds the Tool objects in every shape a
-// recording takes, and reads a tool's input and output schema the way the
-// catalog publishes them. The loader and signpost import mcp both read
+// recording takes and decodes the members the catalog reads by name, and
+// reads a tool's input and output schema (JSON Schema, read as it is) the
+// way the catalog publishes them. The loader and signpost import mcp both read
 // recordings through it, so that what one accepts the other does.
 package recorded
 
@@ -15,6 +16,18 @@ import (
 type Tool struct {
 	Pointer string         // where the Tool object is in the recording
 	Object  map[string]any // the Tool object as recorded
+	// Name, Title and Description are the tool's members, "" when one
+	// is absent or not a string.
+	Name, Title, Description string
+}
+
+// tool decodes the Tool object at ptr.
+func tool(ptr string, obj map[string]any) Tool {
+	str := func(k string) string {
+		s, _ := obj[k].(string)
+		return s
+	}
+	return Tool{Pointer: ptr, Object: obj, Name: str("name"), Title: str("title"), Description: str("description")}
 }
 
 // Tools finds the Tool objects in a recorded tools/list: a bare
@@ -32,7 +45,7 @@ func Tools(v any) ([]Tool, string) {
 				obj, ok := e.(map[string]any)
 				switch {
 				case ok && obj["name"] != nil && obj["tools"] == nil && obj["result"] == nil:
-					out = append(out, Tool{p, obj})
+					out = append(out, tool(p, obj))
 				case ok && !nested:
 					if msg := page(p, obj, true); msg != "" {
 						return msg
@@ -59,7 +72,7 @@ func Tools(v any) ([]Tool, string) {
 				if !ok {
 					return fmt.Sprintf("%s is not an MCP tool object", p)
 				}
-				out = append(out, Tool{p, obj})
+				out = append(out, tool(p, obj))
 			}
 			return ""
 		}

@@ -79,12 +79,5 @@ func completeTargets(_ *cobra.Command, args []string, _ string) ([]string, cobra
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	f, _ := source.ParseYAML(path, build.ConfigFile, data)
-	m, _ := f.Value.(map[string]any)
-	targets, _ := m["targets"].(map[string]any)
-	var names []string
-	for name := range targets {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names, cobra.ShellCompDirectiveNoFileComp
+	return build.TargetNames(f.Value), cobra.ShellCompDirectiveNoFileComp
 }
