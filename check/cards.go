@@ -28,10 +28,9 @@ type cardRef struct {
 }
 
 // inlineCard checks a card given inline as an AI catalog entry's data.
-func (c *checker) inlineCard(catalogURL, ptr, id string, data any) {
+func (c *checker) inlineCard(catalogURL, ptr, id string, data member) {
 	_, seg := aiName(id)
-	m, _ := data.(map[string]any)
-	c.aiCardName(catalogURL+"#"+ptr+"/data", id, seg, m["name"])
+	c.aiCardName(catalogURL+"#"+ptr+"/"+data.name, id, seg, cardOf(data.value).Name)
 }
 
 // aiCardName applies card.name to a card an AI catalog entry lists, at
@@ -40,9 +39,9 @@ func (c *checker) inlineCard(catalogURL, ptr, id string, data any) {
 // the namespace (NAMESPACE.NAME when two servers share that part) or chosen
 // by the publisher. A card whose name gives neither form is a warning; an
 // identifier not of the form urn:air:DOMAIN:mcp:NAME is ai-catalog.identifier's.
-func (c *checker) aiCardName(place, id, seg string, name any) {
-	s, _ := name.(string)
-	ev := "name " + show(name) + ", identifier " + id
+func (c *checker) aiCardName(place, id, seg string, name member) {
+	s := name.text()
+	ev := "name " + name.show() + ", identifier " + id
 	switch {
 	case seg == "":
 		c.addAt("card.name", LevelShould, ResultSkip, place, "identifier "+show(id), "the identifier names no server (see the catalog's identifier rule)")
@@ -77,32 +76,32 @@ func (c *checker) cardBody(r cardRef, p *page) {
 		return
 	}
 	c.credentials("discovery.credentials", r.url, doc)
-	m, _ := doc.(map[string]any)
-	name, _ := m["name"].(string)
+	cd := cardOf(doc)
+	name := cd.Name.text()
 	switch {
 	case r.ai:
-		c.aiCardName(r.url, r.identifier, r.aiName, m["name"])
+		c.aiCardName(r.url, r.identifier, r.aiName, cd.Name)
 	case r.name == "":
 		c.add("card.name", ResultSkip, r.url, "identifier "+show(r.identifier), "the identifier names no server (see the catalog's identifier rule)")
 	case name == r.name:
 		c.add("card.name", ResultPass, r.url, "name "+show(name)+", identifier "+r.identifier, "the name is the identifier's")
 	default:
-		c.add("card.name", ResultFail, r.url, "name "+show(m["name"])+", identifier "+r.identifier, "the card's name must be the server name of its identifier")
+		c.add("card.name", ResultFail, r.url, "name "+cd.Name.show()+", identifier "+r.identifier, "the card's name must be the server name of its identifier")
 	}
 	if r.mediaType != spec.ContentTypeServerCardV1 {
 		return
 	}
 	var probs []string
-	if s, _ := m["$schema"].(string); s != schemaV1 {
-		probs = append(probs, "/$schema: "+show(m["$schema"])+", want "+schemaV1)
+	if !cd.Schema.is(schemaV1) {
+		probs = append(probs, "/"+cd.Schema.name+": "+cd.Schema.show()+", want "+schemaV1)
 	}
-	for _, k := range []string{"name", "version", "description"} {
-		if s, ok := m[k].(string); !ok || s == "" {
-			probs = append(probs, "/"+k+": "+show(m[k])+", want a non-empty string")
+	for _, f := range []member{cd.Name, cd.Version, cd.Description} {
+		if s, ok := f.str(); !ok || s == "" {
+			probs = append(probs, "/"+f.name+": "+f.show()+", want a non-empty string")
 		}
 	}
-	if s, ok := m["description"].(string); ok && utf8.RuneCountInString(s) > 100 {
-		probs = append(probs, fmt.Sprintf("/description: %d characters, want at most 100", utf8.RuneCountInString(s)))
+	if s, ok := cd.Description.str(); ok && utf8.RuneCountInString(s) > 100 {
+		probs = append(probs, fmt.Sprintf("/%s: %d characters, want at most 100", cd.Description.name, utf8.RuneCountInString(s)))
 	}
 	c.problems("card.v1-schema", r.url, probs, "$schema v1, name, version and description present", "the v1 card has its required fields", "a v1 card must have the v1 $schema, a name, a version and a description of at most 100 characters")
 }

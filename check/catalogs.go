@@ -19,14 +19,9 @@ func (c *checker) learnMCPCatalog(u string) {
 	if !ok {
 		return
 	}
-	c.mcpCatalog = doc
-	obj, _ := doc.(map[string]any)
-	entries, _ := obj["entries"].([]any)
-	for _, e := range entries {
-		m, _ := e.(map[string]any)
-		mt, _ := m["mediaType"].(string)
-		cardURL, _ := m["url"].(string)
-		id, _ := m["identifier"].(string)
+	c.mcpCatalog = mcpCatalogOf(doc)
+	for _, e := range c.mcpCatalog.entries {
+		mt, cardURL, id := e.MediaType.text(), e.URL.text(), e.Identifier.text()
 		if mt != spec.ContentTypeServerCardDraft || !absURL(cardURL) {
 			continue
 		}
@@ -46,47 +41,32 @@ func (c *checker) learnAICatalog(u string) {
 	if !ok {
 		return
 	}
-	c.aiCatalog = doc
-	obj, _ := doc.(map[string]any)
-	entries, _ := obj["entries"].([]any)
-	for _, e := range entries {
-		m, _ := e.(map[string]any)
-		typ, _ := m["type"].(string)
-		id, _ := m["identifier"].(string)
+	c.aiCatalog = aiCatalogOf(doc)
+	for _, e := range c.aiCatalog.entries {
+		typ, id := e.Type.text(), e.Identifier.text()
 		switch {
 		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
-			cardURL, _ := m["url"].(string)
-			if _, inline := m["data"]; inline || !absURL(cardURL) {
+			cardURL := e.URL.text()
+			if e.Data.present || !absURL(cardURL) {
 				continue
 			}
 			_, seg := aiName(id)
 			c.cards = append(c.cards, cardRef{url: cardURL, catalog: u, identifier: id, ai: true, aiName: seg, mediaType: typ})
-		case toolCatalogEntry(m) != nil && !c.tcAdvertised:
+		case e.toolCatalog != nil && !c.tcAdvertised:
 			c.tcAdvertised = true
 			c.toolsStatusLevel = LevelMust
-			_, c.catalogue.advertised = toolCatalogEntry(m)["catalogue"].(string)
-			switch toolCatalogEntry(m)["compactView"] {
-			case true:
-				c.tcCompact = 1
-			case false:
+			_, c.catalogue.advertised = e.toolCatalog.Catalogue.str()
+			if compact, ok := e.toolCatalog.CompactView.boolean(); ok {
 				c.tcCompact = 0
+				if compact {
+					c.tcCompact = 1
+				}
 			}
 		}
 	}
 	slices.SortFunc(c.cards, func(a, b cardRef) int {
 		return cmp.Or(strings.Compare(a.url, b.url), strings.Compare(a.catalog, b.catalog), strings.Compare(a.identifier, b.identifier))
 	})
-}
-
-// toolCatalogEntry returns the toolCatalog object of an AI catalog
-// entry that advertises a tool catalog, nil for other entries.
-func toolCatalogEntry(m map[string]any) map[string]any {
-	if typ, _ := m["type"].(string); typ != spec.ContentTypeJSON {
-		return nil
-	}
-	data, _ := m["data"].(map[string]any)
-	tc, _ := data["toolCatalog"].(map[string]any)
-	return tc
 }
 
 // The AI Catalog's identifiers: urn:air:DOMAIN, then one or more segments,
@@ -150,51 +130,48 @@ func (c *checker) checkMCPCatalog(u string) {
 		c.skip(u, "the MCP catalog is not JSON", "mcp-catalog.identifier", "mcp-catalog.media-type")
 		return
 	}
-	c.credentials("discovery.credentials", u, c.mcpCatalog)
-	obj, ok := c.mcpCatalog.(map[string]any)
-	entries, isArray := obj["entries"].([]any)
-	if !ok || !isArray {
-		ev := "top level is " + schemas.KindOf(c.mcpCatalog)
-		if ok {
-			ev = "/entries: " + schemas.KindOf(obj["entries"])
+	cat := c.mcpCatalog
+	c.credentials("discovery.credentials", u, cat.raw)
+	if !cat.isObject || !cat.listed {
+		ev := "top level is " + schemas.KindOf(cat.raw)
+		if cat.isObject {
+			ev = "/" + cat.Entries.name + ": " + schemas.KindOf(cat.Entries.value)
 		}
 		c.add("mcp-catalog.entries", ResultFail, u, ev, "the MCP catalog must be a JSON object with an entries array")
 		c.skip(u, "the MCP catalog has no entries array", "mcp-catalog.identifier", "mcp-catalog.media-type")
 		return
 	}
 	var shape, ids []string
-	for i, e := range entries {
-		ptr := "/entries/" + strconv.Itoa(i)
-		m, ok := e.(map[string]any)
-		if !ok {
-			shape = append(shape, ptr+": "+schemas.KindOf(e)+", want an object")
+	for i, e := range cat.entries {
+		ptr := "/" + cat.Entries.name + "/" + strconv.Itoa(i)
+		if !e.isObject {
+			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
 			continue
 		}
-		for _, k := range []string{"identifier", "mediaType", "url"} {
-			if s, ok := m[k].(string); !ok || s == "" {
-				shape = append(shape, ptr+"/"+k+": "+show(m[k])+", want a string")
+		for _, f := range []member{e.Identifier, e.MediaType, e.URL} {
+			if s, ok := f.str(); !ok || s == "" {
+				shape = append(shape, ptr+"/"+f.name+": "+f.show()+", want a string")
 			}
 		}
-		if s, ok := m["url"].(string); ok && s != "" && !absURL(s) {
-			shape = append(shape, ptr+"/url: "+show(s)+", want an absolute http or https URL")
+		if s := e.URL.text(); s != "" && !absURL(s) {
+			shape = append(shape, ptr+"/"+e.URL.name+": "+show(s)+", want an absolute http or https URL")
 		}
-		id, _ := m["identifier"].(string)
-		if name, ok := strings.CutPrefix(id, "urn:mcp:server:"); !ok || name == "" {
-			ids = append(ids, ptr+"/identifier: "+show(m["identifier"]))
+		if name, ok := strings.CutPrefix(e.Identifier.text(), "urn:mcp:server:"); !ok || name == "" {
+			ids = append(ids, ptr+"/"+e.Identifier.name+": "+e.Identifier.show())
 		}
 		place := u + "#" + ptr
-		if s, ok := m["url"].(string); ok && s != "" {
+		if s := e.URL.text(); s != "" {
 			place = s
 		}
-		if mt, _ := m["mediaType"].(string); mt == spec.ContentTypeServerCardDraft {
+		if mt := e.MediaType.text(); mt == spec.ContentTypeServerCardDraft {
 			c.add("mcp-catalog.media-type", ResultPass, place, "mediaType "+mt, "a server card entry: its card is fetched")
 		} else {
-			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+show(m["mediaType"]), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
+			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+e.MediaType.show(), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
 		}
 	}
-	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(entries)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
-	c.problems("mcp-catalog.identifier", u, ids, fmt.Sprintf("%d identifiers, each urn:mcp:server:NAME", len(entries)), "every identifier names a server", "every identifier must be urn:mcp:server: followed by the server name")
-	if len(entries) == 0 {
+	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(cat.entries)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
+	c.problems("mcp-catalog.identifier", u, ids, fmt.Sprintf("%d identifiers, each urn:mcp:server:NAME", len(cat.entries)), "every identifier names a server", "every identifier must be urn:mcp:server: followed by the server name")
+	if len(cat.entries) == 0 {
 		c.add("mcp-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists no servers")
 	}
 }
@@ -221,93 +198,90 @@ func (c *checker) checkAICatalog(u string) {
 		c.skip(u, "the AI catalog is not JSON", "ai-catalog.spec-version", "ai-catalog.identifier", "ai-catalog.media-type")
 		return
 	}
-	c.credentials("discovery.credentials", u, c.aiCatalog)
-	obj, ok := c.aiCatalog.(map[string]any)
-	if sv, _ := obj["specVersion"].(string); sv == "1.0" {
+	cat := c.aiCatalog
+	c.credentials("discovery.credentials", u, cat.raw)
+	if cat.SpecVersion.is("1.0") {
 		c.add("ai-catalog.spec-version", ResultPass, u, `specVersion "1.0"`, "the AI Catalog version is 1.0")
 	} else {
-		c.add("ai-catalog.spec-version", ResultFail, u, "specVersion "+show(obj["specVersion"]), `specVersion must be "1.0"`)
+		c.add("ai-catalog.spec-version", ResultFail, u, "specVersion "+cat.SpecVersion.show(), `specVersion must be "1.0"`)
 	}
-	entries, isArray := obj["entries"].([]any)
-	if !ok || !isArray {
-		ev := "top level is " + schemas.KindOf(c.aiCatalog)
-		if ok {
-			ev = "/entries: " + schemas.KindOf(obj["entries"])
+	if !cat.isObject || !cat.listed {
+		ev := "top level is " + schemas.KindOf(cat.raw)
+		if cat.isObject {
+			ev = "/" + cat.Entries.name + ": " + schemas.KindOf(cat.Entries.value)
 		}
 		c.add("ai-catalog.entries", ResultFail, u, ev, "the AI catalog must be a JSON object with an entries array")
 		c.skip(u, "the AI catalog has no entries array", "ai-catalog.identifier", "ai-catalog.media-type")
 		return
 	}
-	host, _ := obj["host"].(map[string]any)
-	domain, _ := host["domain"].(string)
+	domain := cat.Domain.text()
 	var shape, ids []string
 	seen := map[string]string{}
-	for i, e := range entries {
-		ptr := "/entries/" + strconv.Itoa(i)
-		m, ok := e.(map[string]any)
-		if !ok {
-			shape = append(shape, ptr+": "+schemas.KindOf(e)+", want an object")
+	for i, e := range cat.entries {
+		ptr := "/" + cat.Entries.name + "/" + strconv.Itoa(i)
+		if !e.isObject {
+			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
 			continue
 		}
-		for _, k := range []string{"identifier", "type"} {
-			if s, ok := m[k].(string); !ok || s == "" {
-				shape = append(shape, ptr+"/"+k+": "+show(m[k])+", want a string")
+		for _, f := range []member{e.Identifier, e.Type} {
+			if s, ok := f.str(); !ok || s == "" {
+				shape = append(shape, ptr+"/"+f.name+": "+f.show()+", want a string")
 			}
 		}
-		_, hasURL := m["url"]
-		_, hasData := m["data"]
+		hasURL, hasData := e.URL.present, e.Data.present
 		if hasURL == hasData {
 			shape = append(shape, ptr+": has "+map[bool]string{true: "both url and data", false: "neither url nor data"}[hasURL]+", want exactly one")
 		}
-		if s, ok := m["url"].(string); hasURL && (!ok || !absURL(s)) {
-			shape = append(shape, ptr+"/url: "+show(m["url"])+", want an absolute http or https URL")
+		if s, ok := e.URL.str(); hasURL && (!ok || !absURL(s)) {
+			shape = append(shape, ptr+"/"+e.URL.name+": "+e.URL.show()+", want an absolute http or https URL")
 		}
-		typ, _ := m["type"].(string)
-		id, _ := m["identifier"].(string)
+		typ, id := e.Type.text(), e.Identifier.text()
+		at := ptr + "/" + e.Identifier.name // the identifier's pointer
 		if id != "" {
 			if first, dup := seen[id]; dup {
-				ids = append(ids, ptr+"/identifier: "+show(id)+" repeats "+first)
+				ids = append(ids, at+": "+show(id)+" repeats "+first)
 			}
 			seen[id] = ptr
 			if !aiIdentifierRe.MatchString(id) {
-				ids = append(ids, ptr+"/identifier: "+show(id)+", want urn:air:DOMAIN followed by :SEGMENTs of letters, digits, '.', '_' and '-' (no '/')")
+				ids = append(ids, at+": "+show(id)+", want urn:air:DOMAIN followed by :SEGMENTs of letters, digits, '.', '_' and '-' (no '/')")
 			}
 		}
 		place := u + "#" + ptr
-		if s, ok := m["url"].(string); ok && s != "" {
+		if s := e.URL.text(); s != "" {
 			place = s
 		}
 		switch {
 		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
 			if d, name := aiName(id); name == "" {
 				if aiIdentifierRe.MatchString(id) || id == "" {
-					ids = append(ids, ptr+"/identifier: "+show(m["identifier"])+", want urn:air:DOMAIN:mcp:NAME")
+					ids = append(ids, at+": "+e.Identifier.show()+", want urn:air:DOMAIN:mcp:NAME")
 				}
 			} else if domain != "" && d != domain {
-				ids = append(ids, ptr+"/identifier: "+show(id)+", DOMAIN is not the host's domain "+domain)
+				ids = append(ids, at+": "+show(id)+", DOMAIN is not the host's domain "+domain)
 			}
 			if hasData {
 				c.add("ai-catalog.media-type", ResultPass, place, "type "+typ+", inline data", "a server card entry, inline")
-				c.inlineCard(u, ptr, id, m["data"])
+				c.inlineCard(u, ptr, id, e.Data)
 			} else {
 				c.add("ai-catalog.media-type", ResultPass, place, "type "+typ, "a server card entry: its card is fetched")
 			}
-		case toolCatalogEntry(m) != nil:
-			tc := toolCatalogEntry(m)
-			if s, ok := tc["url"].(string); !ok || !absURL(s) {
-				shape = append(shape, ptr+"/data/toolCatalog/url: "+show(tc["url"])+", want an absolute http or https URL")
+		case e.toolCatalog != nil:
+			tc := e.toolCatalog
+			at := ptr + "/" + e.Data.name + "/" + tc.name // the advertisement's pointer
+			if s, ok := tc.URL.str(); !ok || !absURL(s) {
+				shape = append(shape, at+"/"+tc.URL.name+": "+tc.URL.show()+", want an absolute http or https URL")
 			}
-			if _, ok := tc["compactView"].(bool); !ok {
-				shape = append(shape, ptr+"/data/toolCatalog/compactView: "+show(tc["compactView"])+", want a boolean")
+			if _, ok := tc.CompactView.boolean(); !ok {
+				shape = append(shape, at+"/"+tc.CompactView.name+": "+tc.CompactView.show()+", want a boolean")
 			}
 			c.add("ai-catalog.media-type", ResultPass, place, "type "+typ+", data.toolCatalog", "the tool catalog's advertisement")
 		default:
-			c.add("ai-catalog.media-type", ResultSkip, place, "type "+show(m["type"]), "a type this check does not know: ignored, as clients must, and not fetched")
+			c.add("ai-catalog.media-type", ResultSkip, place, "type "+e.Type.show(), "a type this check does not know: ignored, as clients must, and not fetched")
 		}
 	}
-	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(entries)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
-	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(entries)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
-	if len(entries) == 0 {
+	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(cat.entries)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
+	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(cat.entries)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
+	if len(cat.entries) == 0 {
 		c.add("ai-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists nothing")
 	}
 }

@@ -19,11 +19,11 @@ type catalogueState struct {
 	// advertised is set when the AI catalog's tool-catalog entry names the
 	// catalogue: its rules are then MUSTs.
 	advertised bool
-	doc        map[string]any
-	entries    map[string]any // tool entries by name
+	doc        *toolCatalogue            // nil unless it is a JSON object
+	entries    map[string]*catalogueTool // tool entries by name
 	// groups maps the URL of each group document the catalogue names to
 	// the group's entry in the catalogue.
-	groups map[string]map[string]any
+	groups map[string]*catalogueGroup
 }
 
 // level is the level of the catalogue's rules.
@@ -38,27 +38,24 @@ func (s *catalogueState) level() Level {
 // group documents the second stage fetches.
 func (c *checker) learnCatalogue(u string) {
 	doc, _ := c.decodedPage(u)
-	m, ok := doc.(map[string]any)
-	if !ok {
+	cat := toolCatalogueOf(doc)
+	if cat == nil {
 		return
 	}
-	c.catalogue.doc = m
-	c.catalogue.entries = map[string]any{}
-	tools, _ := m["tools"].([]any)
-	for _, e := range tools {
-		if name, _ := e.(map[string]any)["name"].(string); name != "" {
-			c.catalogue.entries[name] = e
+	c.catalogue.doc = cat
+	c.catalogue.entries = map[string]*catalogueTool{}
+	for i, e := range cat.tools {
+		if name := e.Name.text(); name != "" {
+			c.catalogue.entries[name] = &cat.tools[i]
 		}
 	}
-	c.catalogue.groups = map[string]map[string]any{}
-	groups, _ := m["groups"].([]any)
-	for _, g := range groups {
-		gm, _ := g.(map[string]any)
-		key, _ := gm["key"].(string)
+	c.catalogue.groups = map[string]*catalogueGroup{}
+	for i, g := range cat.groups {
+		key := g.Key.text()
 		if key == "" || !safeSegment(key) {
 			continue
 		}
-		c.catalogue.groups[c.at(spec.GroupRoute(key))] = gm
+		c.catalogue.groups[c.at(spec.GroupRoute(key))] = &cat.groups[i]
 	}
 }
 
@@ -98,8 +95,8 @@ func (c *checker) checkCatalogue(u string) {
 		c.skip(u, "the tool catalogue is not a JSON object", "catalogue.tools")
 		return
 	}
-	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc),
-		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc["catalogVersion"], len(c.catalogue.entries), len(c.catalogue.groups)),
+	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc.raw),
+		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc.CatalogVersion.value, len(c.catalogue.entries), len(c.catalogue.groups)),
 		"valid against tool-catalogue", "the tool catalogue "+level.verb()+" be valid against tool-catalogue")
 	if c.toolList == nil {
 		c.skip(u, "no tool list to compare the catalogue with", "catalogue.tools")
@@ -107,18 +104,18 @@ func (c *checker) checkCatalogue(u string) {
 	}
 	var probs []string
 	for _, id := range c.toolIDs {
-		e, ok := c.catalogue.entries[id].(map[string]any)
-		if !ok {
+		e := c.catalogue.entries[id]
+		if e == nil {
 			probs = append(probs, fmt.Sprintf("tool %s of /tools is not in the catalogue", id))
 			continue
 		}
-		desc, _ := c.toolByID[id].(map[string]any)
-		if d := diff(e["arguments"], desc["inputSchema"], "/arguments"); d != "" {
+		desc := c.toolByID[id]
+		if d := diff(e.Arguments.value, desc.InputSchema.value, "/"+e.Arguments.name); d != "" {
 			probs = append(probs, fmt.Sprintf("tool %s: %s (against the inputSchema of /tools)", id, d))
 		}
-		for _, f := range []string{"safetyTier", "replayPolicy", "egress", "source"} {
-			if e[f] != desc[f] {
-				probs = append(probs, fmt.Sprintf("tool %s: %s %v, /tools says %v", id, f, e[f], desc[f]))
+		for _, f := range [][2]member{{e.SafetyTier, desc.SafetyTier}, {e.ReplayPolicy, desc.ReplayPolicy}, {e.Egress, desc.Egress}, {e.Source, desc.Source}} {
+			if !f[0].same(f[1]) {
+				probs = append(probs, fmt.Sprintf("tool %s: %s %v, /tools says %v", id, f[0].name, f[0].value, f[1].value))
 			}
 		}
 	}
@@ -135,7 +132,7 @@ func (c *checker) checkCatalogue(u string) {
 // checkGroup applies catalogue.groups to a group document as it arrives:
 // 200, valid, its group the catalogue's entry, and its tools exactly the
 // group's, each equal to its catalogue entry.
-func (c *checker) checkGroup(p *page, entry map[string]any) {
+func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
 	level := c.catalogue.level()
 	ok, ev := c.statusOf(p)
 	switch {
@@ -147,33 +144,34 @@ func (c *checker) checkGroup(p *page, entry map[string]any) {
 		return
 	}
 	doc, err := decode(p.body)
-	m, isObj := doc.(map[string]any)
-	if err != nil || !isObj {
+	g := groupDocumentOf(doc)
+	if err != nil || g == nil {
 		c.addAt("catalogue.groups", level, ResultFail, p.url, "not a JSON object", "a group document "+level.verb()+" be valid against tool-catalogue")
 		return
 	}
 	var probs []string
-	for _, v := range c.v.Validate("tool-catalogue", m) {
+	for _, v := range c.v.Validate("tool-catalogue", g.raw) {
 		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
 	}
-	if d := diff(m["group"], any(entry), "/group"); d != "" {
+	if d := diff(g.Group.value, entry.raw, "/"+g.Group.name); d != "" {
 		probs = append(probs, d+" (against the catalogue's groups)")
 	}
-	want, _ := entry["tools"].([]any)
-	tools, _ := m["tools"].([]any)
+	want := entry.toolNames
 	var names []any
-	for _, t := range tools {
-		tm, _ := t.(map[string]any)
-		names = append(names, tm["name"])
-		name, _ := tm["name"].(string)
-		if d := diff(t, c.catalogue.entries[name], "/tools/"+name); d != "" {
+	for _, t := range g.tools {
+		names = append(names, t.Name.value)
+		var there any
+		if e := c.catalogue.entries[t.Name.text()]; e != nil {
+			there = e.raw
+		}
+		if d := diff(t.raw, there, "/"+g.Tools.name+"/"+t.Name.text()); d != "" {
 			probs = append(probs, d+" (against the catalogue's entry)")
 		}
 	}
-	if !slices.Equal(names, want) {
+	if !slices.EqualFunc(names, want, func(a, b any) bool { return diff(a, b, "") == "" }) {
 		probs = append(probs, fmt.Sprintf("tools %v, the catalogue's group names %v", names, want))
 	}
-	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(tools)),
+	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(g.tools)),
 		"the group document holds its group and exactly its tools, as the catalogue does",
 		"a group document "+level.verb()+" hold its group and exactly its tools, as the catalogue does")
 }

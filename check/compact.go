@@ -30,26 +30,24 @@ func (c *checker) learnCompact(u string) {
 	p := c.pages[u]
 	var doc any
 	if p != nil && p.err == nil && p.status == http.StatusOK && !p.tooBig {
-		doc, _ = decode(p.body)
+		doc, c.compactErr = decode(p.body)
 	}
-	_, isList := doc.([]any)
-	obj, isObj := doc.(map[string]any)
+	l := compactListOf(doc)
 	switch {
-	case c.tcCompact == 1 || isObj:
+	case c.tcCompact == 1 || l.isObject:
 		c.compact = compactChecked
-	case isList:
+	case l.isList:
 		c.compact = compactOff
 	default:
 		c.compact = compactNotShown
 	}
-	list, _ := obj["tools"].([]any)
-	c.compactList = list
-	c.compactByID = map[string]any{}
-	for _, e := range list {
-		m, _ := e.(map[string]any)
-		if id, _ := m["toolId"].(string); id != "" {
+	c.compactDoc = l
+	c.compactList = l.tools
+	c.compactByID = map[string]*descriptor{}
+	for i := range l.tools {
+		if id := l.tools[i].ToolID.text(); id != "" {
 			if _, dup := c.compactByID[id]; !dup {
-				c.compactByID[id] = e
+				c.compactByID[id] = &l.tools[i]
 			}
 		}
 	}
@@ -96,35 +94,33 @@ func (c *checker) checkCompact(u string) {
 // compactItem applies compact.item and compact.keywords to ip, the compact
 // view of tool id.
 func (c *checker) compactItem(ip *page, id string) {
-	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact")
-	if ip.err == nil && ip.status == http.StatusOK && !ip.tooBig {
-		if doc, err := decode(ip.body); err == nil {
-			m, _ := doc.(map[string]any)
-			c.keywords(ip.url, []any{m["inputSchema"]}, "/inputSchema", false)
-		}
-	}
+	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact", func(d descriptor) {
+		c.keywords(ip.url, []member{d.InputSchema}, "", false)
+	})
 }
 
-// compactListBody checks the body of the compact list.
+// compactListBody checks the body of the compact list, which learnCompact
+// decoded.
 func (c *checker) compactListBody(u string, p *page, level Level) {
-	doc, err := decode(p.body)
-	if err != nil {
+	if err := c.compactErr; err != nil {
 		c.addAt("compact.list", level, ResultFail, u, "invalid JSON: "+err.Error(), level.verb()+` be {"tools": [...]}`)
 		c.skip(u, "the compact list is not JSON", "compact.keywords")
 		return
 	}
+	l := c.compactDoc
+	tools := "/" + l.Tools.name // the pointer of the list
 	if c.compactList == nil {
-		ev := "top level is " + schemas.KindOf(doc)
-		if m, ok := doc.(map[string]any); ok {
-			ev = "/tools: " + schemas.KindOf(m["tools"])
+		ev := "top level is " + schemas.KindOf(l.raw)
+		if l.isObject {
+			ev = tools + ": " + schemas.KindOf(l.Tools.value)
 		}
 		c.addAt("compact.list", level, ResultFail, u, ev, level.verb()+` be {"tools": [...]} of compact descriptors`)
 		c.skip(u, "the compact list has no tools array", "compact.keywords")
 		return
 	}
 	fixed, _ := decode(p.body)
-	for _, e := range fixed.(map[string]any)["tools"].([]any) {
-		fixDescriptor(e, false)
+	for _, d := range compactListOf(fixed).tools {
+		d.fix(false)
 	}
 	var probs []string
 	for _, v := range c.v.Validate("compact-tool-list", fixed) {
@@ -132,23 +128,22 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 	}
 	if c.toolList != nil {
 		seen := map[string]bool{}
-		for i, e := range c.compactList {
-			m, _ := e.(map[string]any)
-			id, ok := m["toolId"].(string)
+		for i, d := range c.compactList {
+			id, ok := d.ToolID.str()
 			if !ok {
 				continue
 			}
-			ptr := "/tools/" + strconv.Itoa(i)
-			std, _ := c.toolByID[id].(map[string]any)
+			ptr := tools + "/" + strconv.Itoa(i)
+			std := c.toolByID[id]
 			switch {
 			case seen[id]:
-				probs = append(probs, ptr+"/toolId: "+show(id)+" repeats")
+				probs = append(probs, ptr+"/"+d.ToolID.name+": "+show(id)+" repeats")
 			case std == nil:
-				probs = append(probs, ptr+"/toolId: "+show(id)+" is not in /tools")
+				probs = append(probs, ptr+"/"+d.ToolID.name+": "+show(id)+" is not in /tools")
 			default:
-				for _, f := range []string{"source", "safetyTier", "replayPolicy", "egress"} {
-					if m[f] != std[f] {
-						probs = append(probs, fmt.Sprintf("%s/%s: %s, /tools says %s", ptr, f, show(m[f]), show(std[f])))
+				for _, f := range [][2]member{{d.Source, std.Source}, {d.SafetyTier, std.SafetyTier}, {d.ReplayPolicy, std.ReplayPolicy}, {d.Egress, std.Egress}} {
+					if !f[0].same(f[1]) {
+						probs = append(probs, fmt.Sprintf("%s/%s: %s, /tools says %s", ptr, f[0].name, f[0].show(), f[1].show()))
 					}
 				}
 			}
@@ -156,32 +151,32 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 		}
 		for _, id := range c.toolIDs {
 			if !seen[id] {
-				probs = append(probs, "/tools: no "+show(id)+", which /tools lists")
+				probs = append(probs, tools+": no "+show(id)+", which /tools lists")
 			}
 		}
 	}
 	c.problemsAt("compact.list", level, u, probs, fmt.Sprintf(`{"tools": [...]} of %d compact descriptors, the toolIds of /tools`, len(c.compactList)), "the compact view of the tools of /tools", level.verb()+" be the compact descriptors of exactly the tools of /tools")
-	c.sorted(u, c.compactList, "/tools")
-	c.exec(u, c.compactList, "/tools")
-	c.credentials("tools.credentials", u, c.compactList)
-	var inputs []any
-	for _, e := range c.compactList {
-		m, _ := e.(map[string]any)
-		inputs = append(inputs, m["inputSchema"])
+	c.sorted(u, c.compactList, tools)
+	c.exec(u, c.compactList, tools)
+	c.credentials("tools.credentials", u, raws(c.compactList))
+	var inputs []member
+	for _, d := range c.compactList {
+		inputs = append(inputs, d.InputSchema)
 	}
-	c.keywords(u, inputs, "/tools", true)
+	c.keywords(u, inputs, tools, true)
 }
 
-// keywords applies compact.keywords to input schemas; in a list, schema i
-// is at ptr/i/inputSchema, else at ptr.
-func (c *checker) keywords(u string, inputs []any, ptr string, list bool) {
+// keywords applies compact.keywords to input schemas, the inputSchema
+// members of descriptors: in a list, schema i is at ptr/i/inputSchema,
+// else at ptr/inputSchema.
+func (c *checker) keywords(u string, inputs []member, ptr string, list bool) {
 	var probs []string
 	for i, s := range inputs {
-		at := ptr
+		at := ptr + "/" + s.name
 		if list {
-			at = ptr + "/" + strconv.Itoa(i) + "/inputSchema"
+			at = ptr + "/" + strconv.Itoa(i) + "/" + s.name
 		}
-		walkSchema(s, at, func(m map[string]any, p string) {
+		walkSchema(s.value, at, func(m map[string]any, p string) {
 			for _, k := range spec.CompactForbidden() {
 				if _, ok := m[k]; ok {
 					probs = append(probs, p+"/"+escape(k)+" is used")
@@ -194,7 +189,8 @@ func (c *checker) keywords(u string, inputs []any, ptr string, list bool) {
 
 // walkSchema calls visit for s and every subschema of s (JSON objects
 // in schema positions), depth first, keys in order. visit may delete keys
-// of the object it is given: their subschemas are then not visited.
+// of the object it is given: their subschemas are then not visited. A
+// JSON Schema is open JSON: it is walked as decoded, keyword by keyword.
 func walkSchema(s any, ptr string, visit func(m map[string]any, ptr string)) {
 	m, ok := s.(map[string]any)
 	if !ok {

@@ -9,10 +9,19 @@ const (
 	UnknownView = unknownView
 )
 
-var (
-	RuleLevel        = ruleLevel
-	ToolCatalogEntry = toolCatalogEntry
-)
+var RuleLevel = ruleLevel
+
+// ToolCatalogEntry returns the toolCatalog object of a decoded AI catalog
+// entry that advertises a tool catalog, as the checker reads it, and nil
+// for other entries.
+func ToolCatalogEntry(e map[string]any) map[string]any {
+	tc := aiEntryOf(e).toolCatalog
+	if tc == nil {
+		return nil
+	}
+	m, _ := object(tc.value)
+	return m
+}
 
 // RunHeld is Run, returning besides the report the most bytes of bodies it
 // held at once, in flight or kept.

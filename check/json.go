@@ -39,7 +39,8 @@ func showPointer(p string) string {
 
 // diff returns where a and b (decoded JSON) first differ, "" if
 // they are equal: a pointer and both values, "here" being a's and "there"
-// b's.
+// b's. Whole documents are compared, whatever they hold: open JSON, read
+// as decoded.
 func diff(a, b any, ptr string) string {
 	switch x := a.(type) {
 	case map[string]any:

@@ -298,15 +298,22 @@ type checker struct {
 	findings  records.Log[Finding]
 
 	// What the first stage learned.
-	mcpCatalog, aiCatalog          any
-	cards                          []cardRef
-	tcAdvertised                   bool
-	tcCompact                      int // -1: not said, 0: false, 1: true
-	toolList                       []any
-	toolIDs                        []string // valid, unique, sorted
-	compact                        compactMode
-	compactList                    []any
-	compactByID, toolByID          map[string]any
+	// The catalogs are nil unless they were served and are JSON.
+	mcpCatalog   *mcpCatalog
+	aiCatalog    *aiCatalog
+	cards        []cardRef
+	tcAdvertised bool
+	tcCompact    int // -1: not said, 0: false, 1: true
+	// toolList is nil unless /tools is a JSON array.
+	toolList []descriptor
+	toolIDs  []string // valid, unique, sorted
+	compact  compactMode
+	// compactDoc is what ?view=compact answered, compactErr why it is not
+	// JSON; compactList is nil unless its tools are an array.
+	compactDoc                     compactList
+	compactErr                     error
+	compactList                    []descriptor
+	compactByID, toolByID          map[string]*descriptor // the first descriptor of each toolId
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
 	gate                           gateState
@@ -445,7 +452,7 @@ func (c *checker) documentRules(ids []string) func(*page) {
 			c.checkCard(r, p)
 		}
 		if id, ok := tools[p.url]; ok && c.toolList != nil {
-			c.item("tools.item", LevelMust, p, c.toolByID[id], "", "/tools")
+			c.item("tools.item", LevelMust, p, c.toolByID[id], "", "/tools", nil)
 		}
 		if id, ok := compacts[p.url]; ok {
 			c.compactItem(p, id)

@@ -13,20 +13,19 @@ import (
 // learnTools decodes /tools.
 func (c *checker) learnTools(u string) {
 	doc, _ := c.decodedPage(u)
-	list, ok := doc.([]any)
+	list, ok := descriptorsOf(doc)
 	if !ok {
 		return
 	}
 	c.toolList = list
-	c.toolByID = map[string]any{}
-	for _, e := range list {
-		m, _ := e.(map[string]any)
-		id, _ := m["toolId"].(string)
+	c.toolByID = map[string]*descriptor{}
+	for i := range list {
+		id := list[i].ToolID.text()
 		if id == "" {
 			continue
 		}
 		if _, dup := c.toolByID[id]; !dup {
-			c.toolByID[id] = e
+			c.toolByID[id] = &list[i]
 			c.toolIDs = append(c.toolIDs, id)
 		}
 	}
@@ -61,34 +60,36 @@ func (c *checker) checkTools(u string) {
 	// Validate a copy in which what the dedicated rules check is made
 	// right, so that each problem is reported once, under its own rule.
 	dup, _ := decode(p.body)
-	for _, e := range dup.([]any) {
-		fixDescriptor(e, true)
+	fixed, _ := descriptorsOf(dup)
+	for _, d := range fixed {
+		d.fix(true)
 	}
 	c.violations("tools.list", LevelMust, u, c.v.Validate("tool-list", dup), fmt.Sprintf("%d descriptors valid against tool-list", len(c.toolList)), "/tools is a valid tool list", "every descriptor must be valid against the tool-descriptor schema")
 	c.sorted(u, c.toolList, "")
 	var dups []string
 	seen := map[string]int{}
-	for i, e := range c.toolList {
-		m, _ := e.(map[string]any)
-		id, ok := m["toolId"].(string)
+	for i, d := range c.toolList {
+		id, ok := d.ToolID.str()
 		if !ok {
 			continue
 		}
 		if j, dup := seen[id]; dup {
-			dups = append(dups, fmt.Sprintf("/%d/toolId %s repeats /%d", i, show(id), j))
+			dups = append(dups, fmt.Sprintf("/%d/%s %s repeats /%d", i, d.ToolID.name, show(id), j))
 		}
 		seen[id] = i
 	}
 	c.problems("tools.unique-id", u, dups, fmt.Sprintf("%d unique toolIds", len(seen)), "every toolId is unique", "toolIds must be unique")
 	c.exec(u, c.toolList, "")
 	c.annotations(u)
-	c.credentials("tools.credentials", u, c.toolList)
+	c.credentials("tools.credentials", u, raws(c.toolList))
 	// tools.item is applied to each document as it arrives (documentRules).
 }
 
 // item checks a /tools/{toolId} document, in one finding: 200 and equal
 // to its list entry, or, when the list has none, valid against schema.
-func (c *checker) item(rule string, level Level, p *page, entry any, schema, list string) {
+// inspect, when set, is given the document as it is served, when it is
+// JSON.
+func (c *checker) item(rule string, level Level, p *page, entry *descriptor, schema, list string, inspect func(descriptor)) {
 	ok, ev := c.statusOf(p)
 	switch {
 	case !ok:
@@ -108,60 +109,68 @@ func (c *checker) item(rule string, level Level, p *page, entry any, schema, lis
 	if probs := secrets(doc); len(probs) > 0 {
 		c.problems("tools.credentials", p.url, probs, "", "", "published documents must not carry credential material")
 	}
+	served := descriptorOf(doc)
+	if inspect != nil {
+		inspect(served)
+	}
 	if entry == nil {
-		fixDescriptor(doc, schema == "tool-descriptor")
+		served.fix(schema == "tool-descriptor")
 		c.violations(rule, level, p.url, c.v.Validate(schema, doc), "200, valid against "+schema, "a valid descriptor (the list has no entry to compare it with)", "the tool's document "+level.verb()+" be a valid descriptor")
 		return
 	}
-	if d := diff(doc, entry, ""); d != "" {
+	if d := diff(doc, entry.raw, ""); d != "" {
 		c.addAt(rule, level, ResultFail, p.url, d+" (there: "+list+")", "the tool's document "+level.verb()+" equal its entry in "+list)
 		return
 	}
 	c.addAt(rule, level, ResultPass, p.url, "200, equal to its entry in "+list, "the tool's document is its list entry")
 }
 
-// fixDescriptor makes right, in a decoded descriptor, what
+// fix makes right, in the decoded document d was read from, what
 // tools.annotations, tools.exec and compact.keywords check: derived
 // annotations (standard view), the source of exec tools and the compact
 // schema keywords (compact view).
-func fixDescriptor(e any, standard bool) {
-	m, ok := e.(map[string]any)
-	if !ok {
+func (d descriptor) fix(standard bool) {
+	if d.obj == nil {
 		return
 	}
-	if m["safetyTier"] == spec.TierExec {
-		if s, ok := m["source"].(string); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
-			m["source"] = spec.SourceHostExtension
+	if d.SafetyTier.is(spec.TierExec) {
+		if s, ok := d.Source.str(); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
+			d.obj[d.Source.name] = spec.SourceHostExtension
 		}
 	}
 	if standard {
-		if _, ok := m["annotations"]; ok || m["safetyTier"] != nil {
-			tier, _ := m["safetyTier"].(string)
-			replay, _ := m["replayPolicy"].(string)
-			egress, _ := m["egress"].(string)
-			a := spec.Derive(tier, replay, egress)
-			m["annotations"] = map[string]any{"readOnlyHint": a.ReadOnlyHint, "destructiveHint": a.DestructiveHint, "idempotentHint": a.IdempotentHint, "openWorldHint": a.OpenWorldHint}
+		if h := d.Annotations; h.present || !d.SafetyTier.null() {
+			a := spec.Derive(d.SafetyTier.text(), d.ReplayPolicy.text(), d.Egress.text())
+			d.obj[h.name] = map[string]any{h.ReadOnly.name: a.ReadOnlyHint, h.Destructive.name: a.DestructiveHint, h.Idempotent.name: a.IdempotentHint, h.OpenWorld.name: a.OpenWorldHint}
 		}
 		return
 	}
-	walkSchema(m["inputSchema"], "", func(s map[string]any, _ string) {
+	walkSchema(d.InputSchema.value, "", func(s map[string]any, _ string) {
 		for _, k := range spec.CompactForbidden() {
 			delete(s, k)
 		}
 	})
 }
 
+// raws are the descriptors of a list as decoded.
+func raws(list []descriptor) []any {
+	out := make([]any, len(list))
+	for i, d := range list {
+		out[i] = d.raw
+	}
+	return out
+}
+
 // sorted applies tools.sorted to a list (ptr is the list's pointer).
-func (c *checker) sorted(u string, list []any, ptr string) {
+func (c *checker) sorted(u string, list []descriptor, ptr string) {
 	prev, prevAt := "", -1
-	for i, e := range list {
-		m, _ := e.(map[string]any)
-		id, ok := m["toolId"].(string)
+	for i, d := range list {
+		id, ok := d.ToolID.str()
 		if !ok {
 			continue
 		}
 		if prevAt >= 0 && id < prev {
-			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/toolId %s after %s", ptr, i, show(id), show(prev)), "the list should be sorted by toolId")
+			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/%s %s after %s", ptr, i, d.ToolID.name, show(id), show(prev)), "the list should be sorted by toolId")
 			return
 		}
 		prev, prevAt = id, i
@@ -170,17 +179,16 @@ func (c *checker) sorted(u string, list []any, ptr string) {
 }
 
 // exec applies tools.exec to a list.
-func (c *checker) exec(u string, list []any, ptr string) {
+func (c *checker) exec(u string, list []descriptor, ptr string) {
 	var probs []string
 	n := 0
-	for i, e := range list {
-		m, _ := e.(map[string]any)
-		if m["safetyTier"] != spec.TierExec {
+	for i, d := range list {
+		if !d.SafetyTier.is(spec.TierExec) {
 			continue
 		}
 		n++
-		if m["source"] != spec.SourceHostExtension {
-			probs = append(probs, fmt.Sprintf("%s/%d: safetyTier exec, source %s", ptr, i, show(m["source"])))
+		if !d.Source.is(spec.SourceHostExtension) {
+			probs = append(probs, fmt.Sprintf("%s/%d: safetyTier exec, source %s", ptr, i, d.Source.show()))
 		}
 	}
 	c.problems("tools.exec", u, probs, fmt.Sprintf("%d exec tools, all host-extension", n), "exec only with source host-extension", `a tool with safetyTier "exec" must have source "host-extension"`)
@@ -189,43 +197,39 @@ func (c *checker) exec(u string, list []any, ptr string) {
 // annotations applies tools.annotations to /tools.
 func (c *checker) annotations(u string) {
 	var probs []string
-	for i, e := range c.toolList {
-		m, ok := e.(map[string]any)
-		if !ok {
+	for i, t := range c.toolList {
+		if t.obj == nil {
 			continue
 		}
-		ptr := "/" + strconv.Itoa(i) + "/annotations"
-		a, ok := m["annotations"].(map[string]any)
-		if !ok {
-			probs = append(probs, ptr+": "+show(m["annotations"])+", want an object with all four hints")
+		a := t.Annotations
+		ptr := "/" + strconv.Itoa(i) + "/" + a.name
+		if !a.object {
+			probs = append(probs, ptr+": "+a.show()+", want an object with all four hints")
 			continue
 		}
-		tier, _ := m["safetyTier"].(string)
-		replay, _ := m["replayPolicy"].(string)
-		egress, _ := m["egress"].(string)
+		tier, replay, egress := t.SafetyTier.text(), t.ReplayPolicy.text(), t.Egress.text()
 		// The hints as the build derives them; a hint is judged only when
 		// the field that decides it holds a known value.
 		d := spec.Derive(tier, replay, egress)
 		knownTier := slices.Contains(spec.Tiers(), tier)
 		want := []struct {
-			hint  string
-			field string
-			value string
+			hint  member
+			field member // the field that decides it
 			known bool
 			is    bool
 		}{
-			{"readOnlyHint", "safetyTier", tier, knownTier, d.ReadOnlyHint},
-			{"destructiveHint", "safetyTier", tier, knownTier, d.DestructiveHint},
-			{"idempotentHint", "replayPolicy", replay, slices.Contains(spec.ReplayPolicies(), replay), d.IdempotentHint},
-			{"openWorldHint", "egress", egress, slices.Contains(spec.Egresses(), egress), d.OpenWorldHint},
+			{a.ReadOnly, t.SafetyTier, knownTier, d.ReadOnlyHint},
+			{a.Destructive, t.SafetyTier, knownTier, d.DestructiveHint},
+			{a.Idempotent, t.ReplayPolicy, slices.Contains(spec.ReplayPolicies(), replay), d.IdempotentHint},
+			{a.OpenWorld, t.Egress, slices.Contains(spec.Egresses(), egress), d.OpenWorldHint},
 		}
 		for _, w := range want {
-			got, ok := a[w.hint].(bool)
+			got, ok := w.hint.boolean()
 			switch {
 			case !ok:
-				probs = append(probs, ptr+"/"+w.hint+": "+show(a[w.hint])+", want a boolean")
+				probs = append(probs, ptr+"/"+w.hint.name+": "+w.hint.show()+", want a boolean")
 			case w.known && got != w.is:
-				probs = append(probs, fmt.Sprintf("%s/%s: %t, but %s %s makes it %t", ptr, w.hint, got, w.field, w.value, w.is))
+				probs = append(probs, fmt.Sprintf("%s/%s: %t, but %s %s makes it %t", ptr, w.hint.name, got, w.field.name, w.field.text(), w.is))
 			}
 		}
 	}

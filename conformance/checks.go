@@ -147,42 +147,37 @@ func (c *checker) document(dir string, r output.Route, body []byte) {
 	case "tool-descriptor", "compact-tool-descriptor":
 		c.descriptor("", doc)
 	case "tool-list", "compact-tool-list":
-		list, _ := doc.([]any)
-		if m, ok := doc.(map[string]any); ok {
-			list, _ = m["tools"].([]any)
-		}
-		for i, d := range list {
+		for i, d := range descriptorsOf(doc) {
 			c.descriptor("/"+strconv.Itoa(i), d)
 		}
 	}
 }
 
-// descriptor checks the schemas and safety fields of the tool descriptor d
+// descriptor checks the schemas and safety fields of the tool descriptor v
 // at pointer at.
-func (c *checker) descriptor(at string, d any) {
-	m, ok := d.(map[string]any)
+func (c *checker) descriptor(at string, v any) {
+	d, ok := descriptorOf(v)
 	if !ok {
 		return
 	}
-	c.schemaRefs(at+"/inputSchema", m["inputSchema"])
-	c.schemaRefs(at+"/outputSchema", m["outputSchema"])
-	tier, replay, egress := str(m["safetyTier"]), str(m["replayPolicy"]), str(m["egress"])
-	c.exec(at, tier, str(m["source"]))
-	ann, ok := m["annotations"].(map[string]any)
-	if !ok {
+	c.schemaRefs(at+"/inputSchema", d.inputSchema)
+	c.schemaRefs(at+"/outputSchema", d.outputSchema)
+	c.exec(at, d.safetyTier, d.source)
+	a := d.annotations
+	if a == nil {
 		return
 	}
-	want := spec.Derive(tier, replay, egress)
+	want := spec.Derive(d.safetyTier, d.replayPolicy, d.egress)
 	for _, h := range []struct {
 		name string
+		got  *bool
 		want bool
 	}{
-		{"readOnlyHint", want.ReadOnlyHint}, {"destructiveHint", want.DestructiveHint},
-		{"idempotentHint", want.IdempotentHint}, {"openWorldHint", want.OpenWorldHint},
+		{"readOnlyHint", a.readOnly, want.ReadOnlyHint}, {"destructiveHint", a.destructive, want.DestructiveHint},
+		{"idempotentHint", a.idempotent, want.IdempotentHint}, {"openWorldHint", a.openWorld, want.OpenWorldHint},
 	} {
-		got, ok := ann[h.name].(bool)
-		if ok && got != h.want {
-			c.add(KindSafety, at+"/annotations/"+h.name, fmt.Sprintf("is %t, but safetyTier %s, replayPolicy %s and egress %s make it %t", got, tier, replay, egress, h.want))
+		if h.got != nil && *h.got != h.want {
+			c.add(KindSafety, at+"/annotations/"+h.name, fmt.Sprintf("is %t, but safetyTier %s, replayPolicy %s and egress %s make it %t", *h.got, d.safetyTier, d.replayPolicy, d.egress, h.want))
 		}
 	}
 }
@@ -206,39 +201,36 @@ func (c *checker) schemaRefs(at string, schema any) {
 // catalogue checks a tool catalogue or group document and records its
 // tools' identities; it reports whether its catalogVersion is unsupported.
 func (c *checker) catalogue(dir string, r output.Route, doc any) bool {
-	m, ok := doc.(map[string]any)
+	cat, ok := catalogueOf(doc)
 	if !ok {
 		return false
 	}
 	versionBad := false
-	if v, ok := m["catalogVersion"]; !ok || str(v) != strconv.Itoa(spec.ToolCatalogueVersion) {
+	if !cat.hasVersion || str(cat.version) != strconv.Itoa(spec.ToolCatalogueVersion) {
 		got := "none"
-		if ok {
-			got = fmt.Sprint(v)
+		if cat.hasVersion {
+			got = fmt.Sprint(cat.version)
 		}
 		c.add(KindUnsupportedVersion, "/catalogVersion", fmt.Sprintf("catalogVersion is %s; this signpost reads version %d only", got, spec.ToolCatalogueVersion))
 		versionBad = true
 	}
-	tools, _ := m["tools"].([]any)
 	if c.ids[dir] == nil {
 		c.ids[dir] = map[string]build.DescriptorRef{}
 	}
-	for i, t := range tools {
-		tm, ok := t.(map[string]any)
-		if !ok {
+	for i, t := range cat.tools {
+		if t == nil {
 			continue
 		}
 		at := "/tools/" + strconv.Itoa(i)
-		c.schemaRefs(at+"/arguments", tm["arguments"])
-		c.schemaRefs(at+"/response", tm["response"])
-		source := str(tm["source"])
-		c.exec(at, str(tm["safetyTier"]), source)
-		dm, _ := tm["descriptor"].(map[string]any)
-		ref := build.DescriptorRef{Kind: str(dm["kind"]), ID: str(dm["id"])}
+		c.schemaRefs(at+"/arguments", t.arguments)
+		c.schemaRefs(at+"/response", t.response)
+		source := t.source
+		c.exec(at, t.safetyTier, source)
+		ref := t.descriptor
 		if want := descriptorKind(source); want != "" && ref.Kind != want {
 			c.add(KindSafety, at+"/descriptor/kind", fmt.Sprintf("is %s, but a tool of source %s has descriptor kind %s", quote(ref.Kind), source, want))
 		}
-		name := str(tm["name"])
+		name := t.name
 		if name == "" {
 			continue
 		}
@@ -266,14 +258,3 @@ func descriptorKind(source string) string {
 }
 
 func refString(r build.DescriptorRef) string { return "{" + r.Kind + ", " + r.ID + "}" }
-
-// str is v as a string: a string or a json.Number, "" for anything else.
-func str(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case json.Number:
-		return v.String()
-	}
-	return ""
-}

@@ -23,7 +23,8 @@ import (
 // checkValue. false means "ask checkValue and the meta-schema", not "invalid".
 func plainValid2020(x any) bool { return plainSchema(x, 0) }
 
-// plainSchema is plainValid2020 of x at depth in the instance.
+// plainSchema is plainValid2020 of x at depth in the instance. A schema is open JSON: it, and every
+// keyword's value below, is read as decoded.
 func plainSchema(x any, depth int) bool {
 	if depth > maxDepth {
 		return false

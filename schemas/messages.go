@@ -232,6 +232,7 @@ func (f *flattener) leaf(e *jsonschema.ValidationError) {
 func (f *flattener) not(e *jsonschema.ValidationError) {
 	at := e.InstanceLocation
 	if strings.HasPrefix(e.SchemaURL, idPrefix) && strings.HasSuffix(e.SchemaURL, "#/$defs/compactSchema") {
+		// The instance there is a tool's schema: open JSON, read as decoded.
 		if obj, ok := f.value(at).(map[string]any); ok {
 			found := false
 			forbidden := spec.CompactForbidden()
@@ -277,6 +278,7 @@ func (f *flattener) condition(e *jsonschema.ValidationError) string {
 			return ""
 		}
 	}
+	// Schemas and instances are open JSON, read as decoded, keyword by keyword.
 	cond, _ := lookup(doc, append(slices.Clip(toks[:i]), "if")).(map[string]any)
 	props, _ := cond["properties"].(map[string]any)
 	var parts []string
@@ -299,6 +301,7 @@ func (f *flattener) allowedFields(schemaURL string) []string {
 	if !ok {
 		return nil
 	}
+	// A schema is open JSON, read as decoded, keyword by keyword.
 	sch, _ := lookup(doc, fragmentTokens(frag)).(map[string]any)
 	props, _ := sch["properties"].(map[string]any)
 	return sortedKeys(props)

@@ -114,9 +114,11 @@ func NewValidator() (*Validator, error) {
 			return nil, fmt.Errorf("schemas: %s: %w", name, err)
 		}
 		id := idPrefix + name + fileSuffix
-		obj, _ := doc.(map[string]any)
-		if got, _ := obj["$id"].(string); got != id {
-			return nil, fmt.Errorf("schemas: %s: $id is %q, want %q", name, got, id)
+		var head struct {
+			ID string `json:"$id"`
+		}
+		if err := json.Unmarshal(src, &head); err != nil || head.ID != id {
+			return nil, fmt.Errorf("schemas: %s: $id is %q, want %q", name, head.ID, id)
 		}
 		if err := c.AddResource(id, doc); err != nil {
 			return nil, fmt.Errorf("schemas: %s: %w", name, err)
@@ -174,6 +176,7 @@ func (v *Validator) Validate(name string, instance any) []Violation {
 // without a trailing #; and it is valid against that draft's meta-schema. draft-04 and draft-06 are
 // rejected with a message on converting to 2020-12. Violations point into the schema document.
 func (v *Validator) CheckSchema(schema any) []Violation {
+	// A tool's schema is open JSON: it is read as decoded.
 	obj, ok := schema.(map[string]any)
 	if !ok {
 		return []Violation{{Message: "a tool's schema must be a JSON object, got " + TypeName(schema)}}

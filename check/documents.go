@@ -1,0 +1,382 @@
+package check
+
+import "github.com/signpost-dev/signpost/build/spec"
+
+// The documents the rules read. Each fetched document is decoded into JSON
+// values (decode): the schemas validate those (the lists a second copy,
+// which descriptor.fix changes first), diff compares them and the
+// credential scan reads them as they are. The rules read the members they
+// judge through the types below, which the functions of this file build
+// from those values: the only code of the checker that looks into a decoded
+// object by a member's name. Each name is written once, here, and a field
+// renamed is a compile error wherever a rule reads it.
+//
+// Members are found by their exact names. encoding/json would fill a field
+// tagged "toolId" from "ToolId" as well, and a checker must not read what
+// the spec does not name; nor may a member of the wrong type vanish, since
+// the findings show what the document holds instead.
+
+// member is one member of a decoded JSON object: its name, whether the
+// object has it (null included), and its value as decode gives it, nil
+// for null or when absent.
+type member struct {
+	name    string
+	value   any
+	present bool
+}
+
+// memberOf is the member name of obj (a nil obj has none).
+func memberOf(obj map[string]any, name string) member {
+	v, ok := obj[name]
+	return member{name: name, value: v, present: ok}
+}
+
+// str is the member's value when it is a string.
+func (m member) str() (string, bool) {
+	s, ok := m.value.(string)
+	return s, ok
+}
+
+// text is the member's value when it is a string, else "".
+func (m member) text() string {
+	s, _ := m.str()
+	return s
+}
+
+// is reports whether the member's value is the string s.
+func (m member) is(s string) bool {
+	got, ok := m.str()
+	return ok && got == s
+}
+
+// boolean is the member's value when it is true or false.
+func (m member) boolean() (bool, bool) {
+	b, ok := m.value.(bool)
+	return b, ok
+}
+
+// null reports whether the member is absent or null.
+func (m member) null() bool { return m.value == nil }
+
+// show renders the member's value for evidence.
+func (m member) show() string { return show(m.value) }
+
+// same reports whether m and o hold the same JSON value (absent and null
+// alike), compared deeply.
+func (m member) same(o member) bool { return diff(m.value, o.value, "") == "" }
+
+// object is v when it is a JSON object, else nil and false.
+func object(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	return m, ok
+}
+
+// array is v when it is a JSON array, else nil and false.
+func array(v any) ([]any, bool) {
+	a, ok := v.([]any)
+	return a, ok
+}
+
+// descriptor is a tool descriptor: an entry of /tools or of the compact
+// list, or the document of /tools/{toolId} in either view.
+type descriptor struct {
+	// raw is the descriptor as decoded, what diff compares; obj is raw when
+	// it is a JSON object, else nil, and then every member is absent.
+	raw any
+	obj map[string]any
+
+	ToolID, Source, SafetyTier, ReplayPolicy, Egress member
+	Annotations                                      hints
+	// InputSchema's value is a JSON Schema: open JSON, which walkSchema
+	// and diff read as decoded.
+	InputSchema member
+}
+
+// hints are a descriptor's annotations: the four MCP hints.
+type hints struct {
+	member      // the annotations, as the descriptor has them
+	object bool // they are a JSON object; else every hint is absent
+
+	ReadOnly, Destructive, Idempotent, OpenWorld member
+}
+
+func descriptorOf(v any) descriptor {
+	m, _ := object(v)
+	return descriptor{
+		raw:          v,
+		obj:          m,
+		ToolID:       memberOf(m, "toolId"),
+		Source:       memberOf(m, "source"),
+		SafetyTier:   memberOf(m, "safetyTier"),
+		ReplayPolicy: memberOf(m, "replayPolicy"),
+		Egress:       memberOf(m, "egress"),
+		Annotations:  hintsOf(memberOf(m, "annotations")),
+		InputSchema:  memberOf(m, "inputSchema"),
+	}
+}
+
+func hintsOf(a member) hints {
+	m, ok := object(a.value)
+	return hints{
+		member:      a,
+		object:      ok,
+		ReadOnly:    memberOf(m, "readOnlyHint"),
+		Destructive: memberOf(m, "destructiveHint"),
+		Idempotent:  memberOf(m, "idempotentHint"),
+		OpenWorld:   memberOf(m, "openWorldHint"),
+	}
+}
+
+// descriptorsOf reads a list of descriptors: a JSON array, else nil and
+// false. The list of an array is not nil, even when empty.
+func descriptorsOf(v any) ([]descriptor, bool) {
+	a, ok := array(v)
+	if !ok {
+		return nil, false
+	}
+	list := make([]descriptor, len(a))
+	for i, e := range a {
+		list[i] = descriptorOf(e)
+	}
+	return list, true
+}
+
+// compactList is what ?view=compact answered.
+type compactList struct {
+	raw any
+	// isList is set when it is a JSON array (the standard view), isObject
+	// when it is a JSON object (the compact view).
+	isList, isObject bool
+
+	Tools member
+	// tools are the descriptors of Tools, nil unless it is an array.
+	tools []descriptor
+}
+
+func compactListOf(v any) compactList {
+	m, isObject := object(v)
+	_, isList := array(v)
+	l := compactList{raw: v, isList: isList, isObject: isObject, Tools: memberOf(m, "tools")}
+	l.tools, _ = descriptorsOf(l.Tools.value)
+	return l
+}
+
+// mcpCatalog is /.well-known/mcp/catalog.json.
+type mcpCatalog struct {
+	raw      any
+	isObject bool
+
+	Entries member
+	// entries are those of Entries, nil unless it is an array; listed
+	// says it is one.
+	entries []mcpEntry
+	listed  bool
+}
+
+// mcpEntry is an entry of the MCP catalog.
+type mcpEntry struct {
+	raw      any
+	isObject bool
+
+	Identifier, MediaType, URL member
+}
+
+func mcpCatalogOf(v any) *mcpCatalog {
+	m, ok := object(v)
+	c := &mcpCatalog{raw: v, isObject: ok, Entries: memberOf(m, "entries")}
+	a, listed := array(c.Entries.value)
+	c.listed = listed
+	for _, e := range a {
+		em, ok := object(e)
+		c.entries = append(c.entries, mcpEntry{
+			raw:        e,
+			isObject:   ok,
+			Identifier: memberOf(em, "identifier"),
+			MediaType:  memberOf(em, "mediaType"),
+			URL:        memberOf(em, "url"),
+		})
+	}
+	return c
+}
+
+// aiCatalog is /.well-known/ai-catalog.json.
+type aiCatalog struct {
+	raw      any
+	isObject bool
+
+	SpecVersion member
+	// Domain is host.domain.
+	Domain  member
+	Entries member
+	// entries are those of Entries, nil unless it is an array; listed
+	// says it is one.
+	entries []aiEntry
+	listed  bool
+}
+
+// aiEntry is an entry of the AI catalog.
+type aiEntry struct {
+	raw      any
+	isObject bool
+
+	Identifier, Type, URL member
+	// Data is the entry's inline data: open JSON, whose meaning depends on
+	// Type (a card, or the tool catalog's advertisement).
+	Data member
+	// toolCatalog is data.toolCatalog when the entry advertises a tool
+	// catalog (type application/json, and data an object with a
+	// toolCatalog object), else nil.
+	toolCatalog *toolCatalogAd
+}
+
+// toolCatalogAd is the tool catalog's advertisement in the AI catalog.
+type toolCatalogAd struct {
+	member // data.toolCatalog, as the entry has it
+
+	URL, CompactView, Catalogue member
+}
+
+func aiCatalogOf(v any) *aiCatalog {
+	m, ok := object(v)
+	host, _ := object(memberOf(m, "host").value)
+	c := &aiCatalog{
+		raw:         v,
+		isObject:    ok,
+		SpecVersion: memberOf(m, "specVersion"),
+		Domain:      memberOf(host, "domain"),
+		Entries:     memberOf(m, "entries"),
+	}
+	a, listed := array(c.Entries.value)
+	c.listed = listed
+	for _, e := range a {
+		c.entries = append(c.entries, aiEntryOf(e))
+	}
+	return c
+}
+
+func aiEntryOf(v any) aiEntry {
+	m, ok := object(v)
+	e := aiEntry{
+		raw:        v,
+		isObject:   ok,
+		Identifier: memberOf(m, "identifier"),
+		Type:       memberOf(m, "type"),
+		URL:        memberOf(m, "url"),
+		Data:       memberOf(m, "data"),
+	}
+	data, _ := object(e.Data.value)
+	tc := memberOf(data, "toolCatalog")
+	if tm, ok := object(tc.value); ok && e.Type.is(spec.ContentTypeJSON) {
+		e.toolCatalog = &toolCatalogAd{
+			member:      tc,
+			URL:         memberOf(tm, "url"),
+			CompactView: memberOf(tm, "compactView"),
+			Catalogue:   memberOf(tm, "catalogue"),
+		}
+	}
+	return e
+}
+
+// card is a server card, draft or v1, fetched or given inline.
+type card struct {
+	Schema, Name, Version, Description member
+}
+
+func cardOf(v any) card {
+	m, _ := object(v)
+	return card{
+		Schema:      memberOf(m, "$schema"),
+		Name:        memberOf(m, "name"),
+		Version:     memberOf(m, "version"),
+		Description: memberOf(m, "description"),
+	}
+}
+
+// toolCatalogue is the tool catalogue, /tool-catalogue.json.
+type toolCatalogue struct {
+	raw any
+
+	CatalogVersion member
+	tools          []catalogueTool // nil unless its tools are an array
+	groups         []catalogueGroup
+}
+
+// catalogueTool is a tool of the tool catalogue or of a group document.
+type catalogueTool struct {
+	raw any // the entry as decoded, what diff compares
+
+	Name member
+	// Arguments' value is a JSON Schema: open JSON, which diff reads as
+	// decoded.
+	Arguments                                member
+	SafetyTier, ReplayPolicy, Egress, Source member
+}
+
+// catalogueGroup is a group of the tool catalogue.
+type catalogueGroup struct {
+	raw any // the group as decoded, what diff compares
+
+	Key member
+	// toolNames are the values of its tools, nil unless they are an array.
+	toolNames []any
+}
+
+// toolCatalogueOf reads the tool catalogue: nil unless v is a JSON
+// object.
+func toolCatalogueOf(v any) *toolCatalogue {
+	m, ok := object(v)
+	if !ok {
+		return nil
+	}
+	c := &toolCatalogue{raw: v, CatalogVersion: memberOf(m, "catalogVersion")}
+	c.tools, _ = catalogueToolsOf(memberOf(m, "tools"))
+	groups, _ := array(memberOf(m, "groups").value)
+	for _, g := range groups {
+		gm, _ := object(g)
+		names, _ := array(memberOf(gm, "tools").value)
+		c.groups = append(c.groups, catalogueGroup{raw: g, Key: memberOf(gm, "key"), toolNames: names})
+	}
+	return c
+}
+
+// catalogueToolsOf reads the tools of a catalogue or group document: nil
+// and false unless they are an array.
+func catalogueToolsOf(tools member) ([]catalogueTool, bool) {
+	a, ok := array(tools.value)
+	if !ok {
+		return nil, false
+	}
+	list := make([]catalogueTool, len(a))
+	for i, t := range a {
+		m, _ := object(t)
+		list[i] = catalogueTool{
+			raw:          t,
+			Name:         memberOf(m, "name"),
+			Arguments:    memberOf(m, "arguments"),
+			SafetyTier:   memberOf(m, "safetyTier"),
+			ReplayPolicy: memberOf(m, "replayPolicy"),
+			Egress:       memberOf(m, "egress"),
+			Source:       memberOf(m, "source"),
+		}
+	}
+	return list, true
+}
+
+// groupDocument is a group document, /tool-catalogue/groups/{key}.json.
+type groupDocument struct {
+	raw any
+
+	Group, Tools member
+	tools        []catalogueTool // nil unless Tools is an array
+}
+
+// groupDocumentOf reads a group document: nil unless v is a JSON object.
+func groupDocumentOf(v any) *groupDocument {
+	m, ok := object(v)
+	if !ok {
+		return nil
+	}
+	g := &groupDocument{raw: v, Group: memberOf(m, "group"), Tools: memberOf(m, "tools")}
+	g.tools, _ = catalogueToolsOf(g.Tools)
+	return g
+}
