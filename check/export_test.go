@@ -11,6 +11,9 @@ const (
 
 var RuleLevel = ruleLevel
 
+// Show is how a finding quotes a JSON value.
+var Show = show
+
 // ToolCatalogEntry returns the toolCatalog object of a decoded AI catalog
 // entry that advertises a tool catalog, as the checker reads it, and nil
 // for other entries.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	buildsecrets "github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -105,7 +106,9 @@ func show(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	s := string(b)
+	// Redacted before it is cut: a credential cut short is no longer
+	// recognized, and its first characters would be shown.
+	s := buildsecrets.Redact(string(b))
 	if len(s) > 60 {
 		cut := 57
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

@@ -140,3 +140,16 @@ func TestEvidenceRedactedBeforeCut(t *testing.T) {
 		t.Errorf("evidence %q repeats the credential, or is longer than 300 bytes", f.Evidence)
 	}
 }
+
+// TestShownValueRedactedBeforeCut: a JSON value quoted in evidence is cut
+// to 60 bytes; a credential that straddles the cut is redacted first, so
+// that no prefix of it longer than a redaction's shows.
+func TestShownValueRedactedBeforeCut(t *testing.T) {
+	tok := fakeToken("check-show-cut")
+	for _, at := range []int{0, 20, 40, 50} {
+		v := strings.Repeat("x", at) + " " + tok + " tail of the description"
+		if got := check.Show(v); leaks(got, tok) {
+			t.Errorf("credential at %d: shown as %q, which repeats it", at, got)
+		}
+	}
+}

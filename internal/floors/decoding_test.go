@@ -49,18 +49,17 @@ var openJSON = map[string]string{
 	"build/source/covered.go": "finds the values a schema error covers",
 	"build/source/split.go":   "parses a part of a YAML file",
 
-	// The checker, conformance and the schemas' validator, as they are
-	// today (a conversion of their own is under way).
-	"check/cards.go":        "reads a fetched document",
-	"check/catalogs.go":     "reads a fetched document",
-	"check/catalogue.go":    "reads a fetched document",
-	"check/compact.go":      "reads a fetched document",
-	"check/json.go":         "reads a fetched document",
-	"check/tools.go":        "reads a fetched document",
-	"conformance/checks.go": "reads a built document",
-	"schemas/fastpath.go":   "validates any JSON value",
-	"schemas/messages.go":   "validates any JSON value",
-	"schemas/schemas.go":    "validates any JSON value",
+	// Documents check fetches and conformance reads, each decoded once
+	// into typed views; what stays a map is a JSON Schema inside them.
+	"check/documents.go":       "decodes a fetched document",
+	"conformance/documents.go": "decodes a built document",
+	"check/compact.go":         "walks a compact tool's JSON Schema",
+	"check/json.go":            "compares two JSON values whole",
+
+	// The validator, which takes any JSON value and any JSON Schema.
+	"schemas/fastpath.go": "validates any JSON value",
+	"schemas/messages.go": "reads a JSON Schema to word its errors",
+	"schemas/schemas.go":  "checks a JSON Schema",
 }
 
 // TestDecodingInOnePlace fails when a file that is not in openJSON asserts
