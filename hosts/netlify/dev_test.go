@@ -298,8 +298,44 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 		x.wantType(t, "GET "+c.path, d.ContentType)
 	}
 
-	// The lists' own keys, unknown toolIds and unknown paths: the JSON 404.
-	for _, p := range []string{"/tools/no_such_tool", "/tools/no_such_tool?view=compact", "/tools/Not-A-Tool", "/tools.json", "/tools.compact.json", "/no/such/path"} {
+	// Every tool and group, in every view, from the placeholder rules:
+	// the document's bytes and media type.
+	for _, d := range s.Documents {
+		if _, ok := spec.GroupKeyOf(d.Route.Route); !ok && !strings.HasPrefix(d.Route.Route, spec.RouteTools+"/") {
+			continue
+		}
+		p := spec.Request(d.Route.Route, d.View)
+		x := devDo(t, client, http.MethodGet, p, nil)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", p, x.status, len(x.body), d.Body.Len(), d.Key)
+		}
+		x.wantCORS(t, "GET "+p)
+		x.wantType(t, "GET "+p, d.ContentType)
+	}
+
+	// A toolId or group the site does not have: the JSON 404 of the
+	// not-found function, with every header of the contract's error,
+	// whichever way it is asked for.
+	for _, p := range []string{"/tools/no_such_tool", "/tools/no_such_tool?view=compact", "/tools/no_such_tool?view=zz", "/tools/Not-A-Tool",
+		"/tools/no_such_tool.json", "/tools/no_such_tool.compact.json", "/tool-catalogue/groups/no_such_group.json"} {
+		x := devDo(t, client, http.MethodGet, p, nil)
+		if x.status != http.StatusNotFound || !bytes.Equal(x.body, spec.NotFoundBody()) {
+			t.Errorf("GET %s: %d %q, want 404 %q", p, x.status, x.body, spec.NotFoundBody())
+		}
+		x.wantCORS(t, "GET "+p)
+		for h, want := range map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": spec.ErrorCacheControl} {
+			if got := x.header.Get(h); got != want {
+				t.Errorf("GET %s: %s %q, want %q", p, h, got, want)
+			}
+		}
+	}
+	if x := devDo(t, client, http.MethodHead, "/tools/no_such_tool", nil); x.status != http.StatusNotFound || len(x.body) != 0 {
+		t.Errorf("HEAD of an unknown tool: %d with %d bytes, want 404 without a body", x.status, len(x.body))
+	}
+
+	// The lists' own keys, paths below a tool and unknown paths: the JSON
+	// 404 of the catch-all rule.
+	for _, p := range []string{"/tools.json", "/tools.compact.json", "/tools/get_forecast/more", "/no/such/path"} {
 		x := devDo(t, client, http.MethodGet, p, nil)
 		if x.status != http.StatusNotFound || !bytes.Equal(x.body, spec.NotFoundBody()) {
 			t.Errorf("GET %s: %d %q, want 404 %q", p, x.status, x.body, spec.NotFoundBody())
