@@ -624,6 +624,9 @@ func TestInitActionlint(t *testing.T) {
 	t.Run("ci workflow", func(t *testing.T) {
 		lint(t, filepath.Join("..", ".."), ".github/workflows/ci.yml")
 	})
+	t.Run("schemas workflow", func(t *testing.T) {
+		lint(t, filepath.Join("..", ".."), ".github/workflows/schemas.yml")
+	})
 }
 
 // actionlintBinary finds actionlint: $SIGNPOST_ACTIONLINT, else
