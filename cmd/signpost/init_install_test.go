@@ -12,11 +12,10 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
@@ -32,10 +31,13 @@ const installTimeout = 20 * time.Minute
 // TestInitInstallLines proves the install line of every workflow init
 // writes: it tags the repository as it is at the version the workflow
 // names, serves that tag from a Go module proxy (GOPROXY=file://, the
-// layout of Go's module proxy protocol), runs each workflow's Install
-// signpost step as the workflow has it, and runs the signpost it
-// installed. The dependencies come from the local module cache, so that
-// nothing is fetched from the network when the cache has them.
+// layout of Go's module proxy protocol), runs the Install signpost step
+// of the one job that installs, as the workflow has it, and runs the
+// signpost it installed; then, where a publish job follows, hands that
+// binary over as the workflow's artifact does (without its file mode) and
+// runs the publish job's step that puts it on PATH. The dependencies come
+// from the local module cache, so that nothing is fetched from the
+// network when the cache has them.
 func TestInitInstallLines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds signpost with go install from a module proxy, which takes minutes: not in -short mode")
@@ -68,20 +70,34 @@ func TestInitInstallLines(t *testing.T) {
 			if code := run(context.Background(), []string{"init", dir, "--publish", publish}, &stdout, &stderr); code != exitOK {
 				t.Fatalf("signpost init: exit %d\n%s", code, stderr.String())
 			}
-			env, installs := installSteps(t, dir)
-			if env["SIGNPOST_VERSION"] != version {
-				t.Fatalf("SIGNPOST_VERSION = %q, want %q", env["SIGNPOST_VERSION"], version)
+			wf := readInstall(t, dir, publish != publishNone)
+			if wf.env["SIGNPOST_VERSION"] != version {
+				t.Fatalf("SIGNPOST_VERSION = %q, want %q", wf.env["SIGNPOST_VERSION"], version)
 			}
 			if !strings.Contains(stdout.String(), "installs signpost "+version+" (SIGNPOST_VERSION)") {
 				t.Errorf("init does not say which signpost the workflow installs:\n%s", stdout.String())
 			}
-			bin := filepath.Join(t.TempDir(), "bin")
-			for job, script := range installs {
-				ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
+
+			// The runner's temporary folder (the check job's, then the
+			// publish job's), and the files a step writes its outputs
+			// and PATH to.
+			runnerTemp := t.TempDir()
+			expand := func(s string, outputs map[string]string) string {
+				s = strings.ReplaceAll(s, "${{ runner.temp }}", runnerTemp)
+				for k, v := range outputs {
+					s = strings.ReplaceAll(s, "${{ steps.install.outputs."+k+" }}", v)
+				}
+				return s
+			}
+			step := func(what, script string, stepEnv map[string]string, timeout time.Duration) (outputs map[string]string, path []string) {
+				t.Helper()
+				files := t.TempDir()
+				output, ghPath := filepath.Join(files, "output"), filepath.Join(files, "path")
+				ctx, cancel := context.WithTimeout(context.Background(), timeout)
+				defer cancel()
 				cmd := exec.CommandContext(ctx, bash, "-e", "-c", script)
 				cmd.Dir = t.TempDir()
 				cmd.Env = append(os.Environ(),
-					"GOBIN="+bin,
 					"GOMODCACHE="+modcache,
 					"GOPROXY="+goproxy,
 					// The tag is the test's own: no checksum database
@@ -93,63 +109,144 @@ func TestInitInstallLines(t *testing.T) {
 					// -trimpath keeps the build cache's entries good for
 					// the next run, whose module cache is elsewhere.
 					"GOFLAGS=-modcacherw -trimpath",
+					"RUNNER_TEMP="+runnerTemp, "GITHUB_OUTPUT="+output, "GITHUB_PATH="+ghPath,
 				)
-				for k, v := range env {
+				for k, v := range wf.env {
 					cmd.Env = append(cmd.Env, k+"="+v)
 				}
+				for k, v := range stepEnv {
+					cmd.Env = append(cmd.Env, k+"="+expand(v, nil))
+				}
 				out, err := cmd.CombinedOutput()
-				cancel()
 				if err != nil {
-					t.Fatalf("job %s: the install step\n%s\nfails: %v\n%s", job, script, err, out)
+					t.Fatalf("%s\n%s\nfails: %v\n%s", what, script, err, out)
+				}
+				outputs = map[string]string{}
+				if data, err := os.ReadFile(output); err == nil {
+					for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+						if k, v, ok := strings.Cut(line, "="); ok {
+							outputs[k] = v
+						}
+					}
+				}
+				if data, err := os.ReadFile(ghPath); err == nil {
+					path = strings.Fields(string(data))
+				}
+				return outputs, path
+			}
+
+			outputs, path := step("the install step of job check", wf.install.Run, wf.install.Env, installTimeout)
+			bin := outputs["path"]
+			if bin == "" || !slices.Equal(path, []string{bin}) {
+				t.Fatalf("the install step gives the output path=%q and puts %q on PATH, want one folder, the same", bin, path)
+			}
+			check := func(signpost string) {
+				t.Helper()
+				out, err := exec.CommandContext(t.Context(), signpost, "version").CombinedOutput()
+				if err != nil || !strings.HasPrefix(string(out), "signpost "+version+"\n") {
+					t.Fatalf("%s version: %v\n%s\nwant it to start with signpost %s", signpost, err, out, version)
+				}
+				if out, err := exec.CommandContext(t.Context(), signpost, "validate", dir).CombinedOutput(); err != nil {
+					t.Fatalf("%s validate %s: %v\n%s", signpost, dir, err, out)
 				}
 			}
-			signpost := filepath.Join(bin, "signpost")
-			out, err := exec.CommandContext(t.Context(), signpost, "version").CombinedOutput()
-			if err != nil || !strings.HasPrefix(string(out), "signpost "+version+"\n") {
-				t.Fatalf("the installed signpost version: %v\n%s\nwant it to start with signpost %s", err, out, version)
+			check(filepath.Join(bin, "signpost"))
+			if wf.keep == nil {
+				return
 			}
-			if out, err := exec.CommandContext(t.Context(), signpost, "validate", dir).CombinedOutput(); err != nil {
-				t.Fatalf("the installed signpost validate %s: %v\n%s", dir, err, out)
+
+			// The artifact: the file the upload step names, where the
+			// download step puts it, without its executable bit.
+			src := expand(wf.keep.With["path"].(string), outputs)
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatalf("the upload step's path %s: %v", src, err)
 			}
+			runnerTemp = t.TempDir() // the publish job's runner
+			dst := filepath.Join(expand(wf.download.With["path"].(string), nil), filepath.Base(src))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, path = step("the publish job's step "+wf.onPath.Name, wf.onPath.Run, wf.onPath.Env, time.Minute)
+			if !slices.Equal(path, []string{filepath.Dir(dst)}) {
+				t.Fatalf("the publish job puts %q on PATH, want %s, where the artifact is", path, filepath.Dir(dst))
+			}
+			check(dst)
 		})
 	}
 }
 
-// installSteps reads the workflow init wrote in dir: its env, and the run
-// script of the Install signpost step of each job, which all jobs must
-// have, all the same.
-func installSteps(t *testing.T, dir string) (map[string]string, map[string]string) {
+// installWorkflow is what the tests run of a workflow init wrote: its env,
+// the one step that installs signpost, and, with a publish job, the steps
+// that hand the binary over to it.
+type installWorkflow struct {
+	env     map[string]string
+	install workflowStep
+	// keep is the check job's upload of the binary, download and onPath
+	// the publish job's steps that take it and put it on PATH; nil
+	// without a publish job.
+	keep, download, onPath *workflowStep
+}
+
+// readInstall reads the workflow init wrote in dir and holds it to
+// installing signpost once: one job, check, has the Install signpost
+// step, a command; no other job installs Go or signpost; with publishes,
+// the check job keeps the binary as the artifact the publish job
+// downloads, by the same name, and puts on PATH.
+func readInstall(t *testing.T, dir string, publishes bool) installWorkflow {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(initWorkflowFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wf struct {
-		Env  map[string]string
-		Jobs map[string]struct {
-			Steps []struct{ Name, Uses, Run string }
-		}
-	}
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatalf("%s: %v", initWorkflowFile, err)
-	}
-	installs := map[string]string{}
+	wf := readWorkflow(t, dir)
+	got := installWorkflow{env: wf.Env}
+	var installers []string
 	for name, job := range wf.Jobs {
-		for _, s := range job.Steps {
-			if s.Name != "Install signpost" {
-				continue
+		for i, s := range job.Steps {
+			installs := s.Name == "Install signpost" || strings.Contains(s.Run, "go install") ||
+				strings.HasPrefix(s.Uses, "signpost-dev/signpost@") || strings.HasPrefix(s.Uses, "actions/setup-go@")
+			if s.Name == "Install signpost" {
+				if s.Run == "" {
+					t.Fatalf("job %s installs signpost with %q, not a command", name, s.Uses)
+				}
+				got.install = s
 			}
-			if s.Run == "" {
-				t.Fatalf("job %s installs signpost with %q, not a command", name, s.Uses)
+			if installs && !slices.Contains(installers, name) {
+				installers = append(installers, name)
 			}
-			installs[name] = s.Run
+			switch {
+			case strings.HasPrefix(s.Uses, "actions/upload-artifact@") && s.With["name"] == "signpost":
+				got.keep = &job.Steps[i]
+			case strings.HasPrefix(s.Uses, "actions/download-artifact@") && s.With["name"] == "signpost":
+				got.download = &job.Steps[i]
+			case s.Name == "Put signpost on PATH":
+				got.onPath = &job.Steps[i]
+			}
 		}
 	}
-	// The comment job downloads the diff and runs nothing of signpost's.
-	if len(installs) == 0 || len(installs) != len(wf.Jobs)-1 {
-		t.Fatalf("install steps in %d of the %d jobs", len(installs), len(wf.Jobs))
+	if !slices.Equal(installers, []string{"check"}) {
+		t.Fatalf("jobs %v install signpost or Go, want check alone", installers)
 	}
-	return wf.Env, installs
+	if got.install.Run == "" {
+		t.Fatal("job check has no Install signpost step")
+	}
+	if !publishes {
+		if got.keep != nil || got.download != nil || got.onPath != nil {
+			t.Fatal("no publish job, but the binary is handed over")
+		}
+		return got
+	}
+	if got.keep == nil || got.download == nil || got.onPath == nil {
+		t.Fatalf("a publish job, but the binary is not handed over: upload %v, download %v, put on PATH %v", got.keep != nil, got.download != nil, got.onPath != nil)
+	}
+	// The artifact is kept exactly when the publish job runs.
+	if got.keep.If != wf.Jobs["publish"].If {
+		t.Errorf("the binary is kept if %q, the publish job runs if %q", got.keep.If, wf.Jobs["publish"].If)
+	}
+	if got.download.With["path"] != got.onPath.Env["DIR"] {
+		t.Errorf("the artifact is downloaded to %v, and %v is put on PATH", got.download.With["path"], got.onPath.Env["DIR"])
+	}
+	return got
 }
 
 // writeModuleProxy writes into dir a Go module proxy that serves the

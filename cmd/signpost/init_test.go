@@ -127,37 +127,64 @@ var pinnedActions = []string{
 // a comment.
 var pinnedUse = regexp.MustCompile(`^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$`)
 
-// setupSteps are the first steps of every job: check out (the whole
-// history where the diff needs it), then signpost: a release with the
-// signpost action, a development build (release "") with go install, at
-// the SIGNPOST_VERSION of the workflow's env.
-func setupSteps(release string, fullHistory bool) []workflowStep {
-	checkout := workflowStep{Uses: "actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09", With: map[string]any{"persist-credentials": false}}
-	if fullHistory {
-		checkout.With["fetch-depth"] = 0
+// publishing is the condition of the publish job: a push to main, not a
+// pull request.
+const publishing = "github.event_name != 'pull_request' && github.ref == 'refs/heads/main'"
+
+// checkSetupSteps are the first steps of the check job: check out the whole
+// history, then install signpost: a release with the signpost action, a
+// development build (release "") with go install, at the SIGNPOST_VERSION
+// of the workflow's env; with a publish job, keep the binary for it.
+func checkSetupSteps(release string, publishes bool) []workflowStep {
+	steps := []workflowStep{{Uses: "actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09", With: map[string]any{"persist-credentials": false, "fetch-depth": 0}}}
+	if release == "" {
+		steps = append(steps,
+			workflowStep{Uses: "actions/setup-go@924ae3a1cded613372ab5595356fb5720e22ba16", With: map[string]any{"go-version": "stable", "cache-dependency-path": initWorkflowFile}})
 	}
+	steps = append(steps, installStep(release))
+	if publishes {
+		steps = append(steps, workflowStep{Name: "Keep signpost for the publish job", If: publishing,
+			Uses: "actions/upload-artifact@b7c566a772e6b6bfb58ed0dc250532a479d7789f",
+			With: map[string]any{"name": "signpost", "path": "${{ steps.install.outputs.path }}/signpost", "if-no-files-found": "error", "retention-days": 1}})
+	}
+	return steps
+}
+
+// installStep is the step that installs signpost: the signpost action of
+// a release, else go install.
+func installStep(release string) workflowStep {
 	if release != "" {
-		return []workflowStep{
-			checkout,
-			{Name: "Install signpost", Uses: "signpost-dev/signpost@" + release, With: map[string]any{"version": "${{ env.SIGNPOST_VERSION }}"}},
-		}
+		return workflowStep{Name: "Install signpost", ID: "install", Uses: "signpost-dev/signpost@" + release, With: map[string]any{"version": "${{ env.SIGNPOST_VERSION }}"}}
 	}
+	return workflowStep{Name: "Install signpost", ID: "install", Env: map[string]string{"GOBIN": "${{ runner.temp }}/signpost"}, Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"
+echo "$GOBIN" >> "$GITHUB_PATH"
+echo "path=$GOBIN" >> "$GITHUB_OUTPUT"
+`}
+}
+
+// handoffSteps are the first steps of the publish job, the same for a
+// release and a development build: check out, then take the signpost the
+// check job installed, and put it on PATH.
+func handoffSteps() []workflowStep {
 	return []workflowStep{
-		checkout,
-		{Uses: "actions/setup-go@924ae3a1cded613372ab5595356fb5720e22ba16", With: map[string]any{"go-version": "stable", "cache-dependency-path": initWorkflowFile}},
-		{Name: "Install signpost", Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"`},
+		{Uses: "actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09", With: map[string]any{"persist-credentials": false}},
+		{Uses: "actions/download-artifact@37930b1c2abaa49bbe596cd826c3c89aef350131", With: map[string]any{"name": "signpost", "path": "${{ runner.temp }}/signpost"}},
+		{Name: "Put signpost on PATH", Env: map[string]string{"DIR": "${{ runner.temp }}/signpost"}, Run: `chmod +x "$DIR/signpost"
+echo "$DIR" >> "$GITHUB_PATH"
+"$DIR/signpost" version
+`},
 	}
 }
 
 // checkJob is the pull-request job that every publish choice has, for the
-// catalog at catalog.
-func checkJob(release, catalog, build string) workflowJob {
+// catalog at catalog; publishes when a publish job follows it.
+func checkJob(release, catalog, build string, publishes bool) workflowJob {
 	j := workflowJob{
 		Name:        "Validate, build and diff",
 		RunsOn:      "ubuntu-latest",
 		Timeout:     15,
 		Permissions: map[string]string{"contents": "read"},
-		Steps: append(setupSteps(release, true),
+		Steps: append(checkSetupSteps(release, publishes),
 			workflowStep{Name: "Validate", Run: "signpost validate " + catalog + " --format github"},
 			workflowStep{Name: "Build", Run: build},
 			workflowStep{
@@ -228,16 +255,17 @@ func commentJob(run string) workflowJob {
 	return j
 }
 
-// publishJob is the job that publishes pushes to main.
-func publishJob(release, name string, permissions map[string]string, steps ...workflowStep) workflowJob {
+// publishJob is the job that publishes pushes to main, the same for a
+// release and a development build.
+func publishJob(name string, permissions map[string]string, steps ...workflowStep) workflowJob {
 	j := workflowJob{
 		Name:        name,
 		Needs:       "check",
-		If:          "github.event_name != 'pull_request' && github.ref == 'refs/heads/main'",
+		If:          publishing,
 		RunsOn:      "ubuntu-latest",
 		Timeout:     15,
 		Permissions: permissions,
-		Steps:       append(setupSteps(release, false), steps...),
+		Steps:       append(handoffSteps(), steps...),
 	}
 	if name == "Publish to S3" {
 		j.Timeout = 30 // with the wait for CloudFront's invalidation
@@ -253,8 +281,8 @@ func TestInitWorkflow(t *testing.T) {
 	// a Git repository, where the workflow goes to the repository's top
 	// and names the catalog's folder in every command.
 	type place struct{ catalog, site string }
-	pagesJob := func(release string, p place) workflowJob {
-		j := publishJob(release, "Publish to GitHub Pages",
+	pagesJob := func(p place) workflowJob {
+		j := publishJob("Publish to GitHub Pages",
 			map[string]string{"contents": "read", "pages": "write", "id-token": "write"},
 			workflowStep{Name: "Build the site for Pages", Run: "signpost build " + p.catalog + " --target pages --out " + p.site},
 			workflowStep{Uses: "actions/configure-pages@983d7736d9b0ae728b81ab479565c72886d7745b"},
@@ -271,8 +299,8 @@ func TestInitWorkflow(t *testing.T) {
 		return workflowStep{Name: "Publish", Run: "signpost publish " + p.catalog + " --target production"}
 	}
 	s3Perms := map[string]string{"contents": "read", "id-token": "write"}
-	cloudflareJob := func(release string, p place) workflowJob {
-		return publishJob(release, "Publish to Cloudflare", map[string]string{"contents": "read"},
+	cloudflareJob := func(p place) workflowJob {
+		return publishJob("Publish to Cloudflare", map[string]string{"contents": "read"},
 			workflowStep{Name: "Build the site for Cloudflare", Run: "signpost build " + p.catalog + " --target cloudflare --out " + p.site},
 			workflowStep{Name: "List the sites' Workers", ID: "sites", Run: `{
   echo 'commands<<SIGNPOST_EOF'
@@ -289,8 +317,8 @@ func TestInitWorkflow(t *testing.T) {
 			}},
 		)
 	}
-	netlifyJob := func(release string, p place) workflowJob {
-		return publishJob(release, "Publish to Netlify", map[string]string{"contents": "read"},
+	netlifyJob := func(p place) workflowJob {
+		return publishJob("Publish to Netlify", map[string]string{"contents": "read"},
 			workflowStep{Name: "Build the site for Netlify", Run: "signpost build " + p.catalog + " --target netlify --out " + p.site},
 			workflowStep{Uses: "actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444", With: map[string]any{"node-version": 22}},
 			workflowStep{Name: "Deploy to Netlify",
@@ -305,57 +333,57 @@ func TestInitWorkflow(t *testing.T) {
 	}{
 		{"none", nil, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --verify --out "+p.site),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --verify --out "+p.site, false),
 				"comment": commentJob(run),
 			}
 		}},
 		{"pages", []string{"--publish", "pages"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site, true),
 				"comment": commentJob(run),
-				"publish": pagesJob("", p),
+				"publish": pagesJob(p),
 			}
 		}},
 		{"s3 placeholders", []string{"--publish", "s3"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site, true),
 				"comment": commentJob(run),
-				"publish": publishJob("", "Publish to S3", s3Perms, s3Step("arn:aws:iam::123456789012:role/replace-with-your-publish-role", "us-east-1"), publishStep(p)),
+				"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::123456789012:role/replace-with-your-publish-role", "us-east-1"), publishStep(p)),
 			}
 		}},
 		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/signpost-publish"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target production --verify --out "+p.site, true),
 				"comment": commentJob(run),
-				"publish": publishJob("", "Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep(p)),
+				"publish": publishJob("Publish to S3", s3Perms, s3Step("arn:aws:iam::111122223333:role/signpost-publish", "eu-west-1"), publishStep(p)),
 			}
 		}},
 		{"pages from a release", []string{"--publish", "pages"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site),
+				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target pages --verify --out "+p.site, true),
 				"comment": commentJob(run),
-				"publish": pagesJob("v1.2.3", p),
+				"publish": pagesJob(p),
 			}
 		}},
 		{"cloudflare", []string{"--publish", "cloudflare"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target cloudflare --verify --out "+p.site),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target cloudflare --verify --out "+p.site, true),
 				"comment": commentJob(run),
-				"publish": cloudflareJob("", p),
+				"publish": cloudflareJob(p),
 			}
 		}},
 		{"netlify", []string{"--publish", "netlify"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target netlify --verify --out "+p.site),
+				"check":   checkJob("", p.catalog, "signpost build "+p.catalog+" --target netlify --verify --out "+p.site, true),
 				"comment": commentJob(run),
-				"publish": netlifyJob("", p),
+				"publish": netlifyJob(p),
 			}
 		}},
 		{"netlify from a release", []string{"--publish", "netlify"}, func(p place, run string) map[string]workflowJob {
 			return map[string]workflowJob{
-				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target netlify --verify --out "+p.site),
+				"check":   checkJob("v1.2.3", p.catalog, "signpost build "+p.catalog+" --target netlify --verify --out "+p.site, true),
 				"comment": commentJob(run),
-				"publish": netlifyJob("v1.2.3", p),
+				"publish": netlifyJob(p),
 			}
 		}},
 	}
@@ -596,6 +624,9 @@ func TestInitActionlint(t *testing.T) {
 	t.Run("ci workflow", func(t *testing.T) {
 		lint(t, filepath.Join("..", ".."), ".github/workflows/ci.yml")
 	})
+	t.Run("schemas workflow", func(t *testing.T) {
+		lint(t, filepath.Join("..", ".."), ".github/workflows/schemas.yml")
+	})
 }
 
 // actionlintBinary finds actionlint: $SIGNPOST_ACTIONLINT, else
@@ -803,14 +834,10 @@ func TestInitSignpostVersion(t *testing.T) {
 		want          string
 		install       workflowStep
 	}{
-		{"chosen", "", []string{"--signpost-version", "v0.2.0"}, "v0.2.0",
-			workflowStep{Name: "Install signpost", Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"`}},
-		{"a commit", "", []string{"--signpost-version", "0123456789abcdef0123456789abcdef01234567"}, "0123456789abcdef0123456789abcdef01234567",
-			workflowStep{Name: "Install signpost", Run: `go install "github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}"`}},
-		{"a release", "v1.2.3", nil, "v1.2.3",
-			workflowStep{Name: "Install signpost", Uses: "signpost-dev/signpost@v1.2.3", With: map[string]any{"version": "${{ env.SIGNPOST_VERSION }}"}}},
-		{"another release from a release", "v1.2.3", []string{"--signpost-version", "v1.3.0"}, "v1.3.0",
-			workflowStep{Name: "Install signpost", Uses: "signpost-dev/signpost@v1.2.3", With: map[string]any{"version": "${{ env.SIGNPOST_VERSION }}"}}},
+		{"chosen", "", []string{"--signpost-version", "v0.2.0"}, "v0.2.0", installStep("")},
+		{"a commit", "", []string{"--signpost-version", "0123456789abcdef0123456789abcdef01234567"}, "0123456789abcdef0123456789abcdef01234567", installStep("")},
+		{"a release", "v1.2.3", nil, "v1.2.3", installStep("v1.2.3")},
+		{"another release from a release", "v1.2.3", []string{"--signpost-version", "v1.3.0"}, "v1.3.0", installStep("v1.2.3")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.release != "" {

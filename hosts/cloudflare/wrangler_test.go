@@ -287,8 +287,27 @@ func lookWrangler() (wranglerCmd, error) {
 // the test's own folders and everything that would reach the network
 // turned off, and waits for it to answer. The whole process group
 // (wrangler and workerd) is stopped when the test ends. It returns the
-// server's base URL.
+// server's base URL. A port found free can be taken by another process
+// before wrangler binds it: then wrangler exits, and other ports are
+// tried. The server counts as up once wrangler has said it is ready on
+// the port and the port answers, so that another process on the port is
+// never taken for it.
 func startWrangler(t *testing.T, w wranglerCmd, dir string) string {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		base, logs, taken := tryWrangler(t, w, dir)
+		if !taken {
+			return base
+		}
+		if attempt == 3 {
+			t.Fatalf("wrangler dev found its port taken 3 times:\n%s", logs)
+		}
+	}
+}
+
+// tryWrangler is one try of startWrangler; taken is set when wrangler
+// exited because a port it was given was taken meanwhile.
+func tryWrangler(t *testing.T, w wranglerCmd, dir string) (base, log string, taken bool) {
 	t.Helper()
 	port := freePort(t)
 	home := t.TempDir()
@@ -296,7 +315,7 @@ func startWrangler(t *testing.T, w wranglerCmd, dir string) string {
 		"--ip", "127.0.0.1", "--port", port, "--inspector-ip", "127.0.0.1", "--inspector-port", freePort(t),
 		"--config", filepath.Join(dir, cloudflare.ConfigFile),
 		"--persist-to", filepath.Join(home, "state"),
-		"--show-interactive-dev-session=false", "--live-reload=false", "--log-level", "warn")
+		"--show-interactive-dev-session=false", "--live-reload=false", "--log-level", "info")
 	cmd.Dir = home
 	cmd.Env = append(os.Environ(),
 		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"),
@@ -327,20 +346,25 @@ func startWrangler(t *testing.T, w wranglerCmd, dir string) string {
 			t.Logf("wrangler dev said:\n%s", logs.String())
 		}
 	})
-	base := "http://127.0.0.1:" + port
+	base = "http://127.0.0.1:" + port
 	deadline := time.Now().Add(startTimeout)
 	client := &http.Client{Timeout: 2 * time.Second}
 	defer client.CloseIdleConnections()
 	for {
 		select {
 		case <-exited:
+			if strings.Contains(logs.String(), "Address already in use") {
+				return "", logs.String(), true
+			}
 			t.Fatalf("wrangler dev exited before answering:\n%s", logs.String())
 		default:
 		}
-		resp, err := client.Get(base + "/tools")
-		if err == nil {
-			resp.Body.Close()
-			return base
+		if strings.Contains(logs.String(), "Ready on "+base) {
+			resp, err := client.Get(base + "/tools")
+			if err == nil {
+				resp.Body.Close()
+				return base, "", false
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("wrangler dev did not answer on %s within %v:\n%s", base, startTimeout, logs.String())

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -84,7 +85,10 @@ func netlifyBin(t *testing.T) netlifyCmd {
 func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 	t.Helper()
 	// A port found free can be taken by another test before netlify dev
-	// binds it: then netlify dev exits, and another port is tried.
+	// binds it: then netlify dev exits, and another port is tried. The
+	// server counts as up once netlify dev has said it is ready on the
+	// port and the port answers, so that another process on the port is
+	// never taken for it.
 	for attempt := 1; ; attempt++ {
 		u, log, taken := tryDev(t, bin, dir)
 		if !taken {
@@ -107,15 +111,15 @@ func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, t
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	home, project := t.TempDir(), t.TempDir()
-	var out bytes.Buffer
+	out := &lockedBuffer{}
 	cmd := exec.Command(bin.node, bin.script, "dev", "--offline", "--dir", dir,
 		"--functions", filepath.Join(dir, filepath.FromSlash(FunctionsDir)), "--port", strconv.Itoa(port), "--no-open",
 		"--skip-gitignore", "--internal-disable-edge-functions")
 	cmd.Dir = project
 	cmd.Env = append(os.Environ(), "HOME="+home, "NETLIFY_TELEMETRY_DISABLED=1", "NO_UPDATE_NOTIFIER=1",
-		"BROWSER=none", "NETLIFY_SITE_ID=", "NETLIFY_AUTH_TOKEN=",
+		"BROWSER=none", "NETLIFY_SITE_ID=", "NETLIFY_AUTH_TOKEN=", "NO_COLOR=1", "FORCE_COLOR=0",
 		"PATH="+filepath.Dir(bin.node)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -135,13 +139,16 @@ func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, t
 	u = &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
+	ready := "Local dev server ready: http://localhost:" + strconv.Itoa(port)
 	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String()+"/.well-known/mcp/catalog.json", nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return u, "", false
+		if strings.Contains(out.String(), ready) {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String()+"/.well-known/mcp/catalog.json", nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					return u, "", false
+				}
 			}
 		}
 		select {
@@ -298,8 +305,44 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 		x.wantType(t, "GET "+c.path, d.ContentType)
 	}
 
-	// The lists' own keys, unknown toolIds and unknown paths: the JSON 404.
-	for _, p := range []string{"/tools/no_such_tool", "/tools/no_such_tool?view=compact", "/tools/Not-A-Tool", "/tools.json", "/tools.compact.json", "/no/such/path"} {
+	// Every tool and group, in every view, from the placeholder rules:
+	// the document's bytes and media type.
+	for _, d := range s.Documents {
+		if _, ok := spec.GroupKeyOf(d.Route.Route); !ok && !strings.HasPrefix(d.Route.Route, spec.RouteTools+"/") {
+			continue
+		}
+		p := spec.Request(d.Route.Route, d.View)
+		x := devDo(t, client, http.MethodGet, p, nil)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", p, x.status, len(x.body), d.Body.Len(), d.Key)
+		}
+		x.wantCORS(t, "GET "+p)
+		x.wantType(t, "GET "+p, d.ContentType)
+	}
+
+	// A toolId or group the site does not have: the JSON 404 of the
+	// not-found function, with every header of the contract's error,
+	// whichever way it is asked for.
+	for _, p := range []string{"/tools/no_such_tool", "/tools/no_such_tool?view=compact", "/tools/no_such_tool?view=zz", "/tools/Not-A-Tool",
+		"/tools/no_such_tool.json", "/tools/no_such_tool.compact.json", "/tool-catalogue/groups/no_such_group.json"} {
+		x := devDo(t, client, http.MethodGet, p, nil)
+		if x.status != http.StatusNotFound || !bytes.Equal(x.body, spec.NotFoundBody()) {
+			t.Errorf("GET %s: %d %q, want 404 %q", p, x.status, x.body, spec.NotFoundBody())
+		}
+		x.wantCORS(t, "GET "+p)
+		for h, want := range map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": spec.ErrorCacheControl} {
+			if got := x.header.Get(h); got != want {
+				t.Errorf("GET %s: %s %q, want %q", p, h, got, want)
+			}
+		}
+	}
+	if x := devDo(t, client, http.MethodHead, "/tools/no_such_tool", nil); x.status != http.StatusNotFound || len(x.body) != 0 {
+		t.Errorf("HEAD of an unknown tool: %d with %d bytes, want 404 without a body", x.status, len(x.body))
+	}
+
+	// The lists' own keys, paths below a tool and unknown paths: the JSON
+	// 404 of the catch-all rule.
+	for _, p := range []string{"/tools.json", "/tools.compact.json", "/tools/get_forecast/more", "/no/such/path"} {
 		x := devDo(t, client, http.MethodGet, p, nil)
 		if x.status != http.StatusNotFound || !bytes.Equal(x.body, spec.NotFoundBody()) {
 			t.Errorf("GET %s: %d %q, want 404 %q", p, x.status, x.body, spec.NotFoundBody())
@@ -375,4 +418,23 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 		}
 		x.wantCORS(t, "GET "+p)
 	}
+}
+
+// lockedBuffer collects a process's output from two pipes at once, and
+// is read while the process runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -19,8 +19,13 @@ import (
 // finds it; a deploy names it (netlify deploy --functions).
 const FunctionsDir = "netlify/functions"
 
-// FunctionFile is the Netlify Function of a site, below its folder.
+// FunctionFile is the Netlify Function of a site's documents, below its
+// folder.
 const FunctionFile = FunctionsDir + "/signpost-documents.mjs"
+
+// NotFoundFile is the Netlify Function of a site's unknown toolIds, below
+// its folder.
+const NotFoundFile = FunctionsDir + "/signpost-not-found.mjs"
 
 var functionTemplate = template.Must(template.New("netlify").ParseFS(templates.Netlify, "netlify/*.mjs.tmpl"))
 
@@ -66,28 +71,48 @@ func Function(s *output.Site) ([]byte, []string) {
 		}
 		docs[i] = fmt.Sprintf("%s: { %s }", jsString(r), strings.Join(views, ", "))
 	}
+	return render(s, docs, routes, false), routes
+}
+
+// NotFoundFunction writes the Netlify Function that answers a request at
+// paths, the patterns of the keys of the tools and groups (such as
+// /tools/*.json), where the site s has no file, with what the documents'
+// function answers a path it does not serve: the JSON 404, the preflight
+// and the 405, with the CORS headers. Netlify runs it only where no file
+// is (preferStatic), and _redirects rewrites /tools/{toolId} to the
+// tool's key: so a toolId or group the site does not have reaches it, and
+// no other request.
+func NotFoundFunction(s *output.Site, paths []string) []byte {
+	return render(s, nil, paths, true)
+}
+
+// render writes a Netlify Function of the site s: the documents docs,
+// each a JavaScript property of a route and its views, at paths; with
+// preferStatic, Netlify runs it only where no file is.
+func render(s *output.Site, docs, paths []string, preferStatic bool) []byte {
 	cors := map[string]string{}
 	for _, h := range spec.CORSHeaders() {
 		cors[h[0]] = h[1]
 	}
 	corsJSON, _ := json.Marshal(cors)
-	pathsJSON, _ := json.Marshal(routes)
+	pathsJSON, _ := json.Marshal(paths)
 	var buf bytes.Buffer
 	err := functionTemplate.ExecuteTemplate(&buf, "documents.mjs.tmpl", map[string]any{
-		"Site":      s.Dir,
-		"CORS":      string(corsJSON),
-		"Allow":     jsString(spec.AllowMethods),
-		"MaxAge":    jsString(spec.PreflightMaxAge),
-		"Standard":  jsString(spec.ViewStandard),
-		"NotFound":  jsString(spec.NotFoundMessage),
-		"Documents": docs,
-		"Paths":     string(pathsJSON),
+		"Site":         s.Dir,
+		"CORS":         string(corsJSON),
+		"Allow":        jsString(spec.AllowMethods),
+		"MaxAge":       jsString(spec.PreflightMaxAge),
+		"Standard":     jsString(spec.ViewStandard),
+		"NotFound":     jsString(spec.NotFoundMessage),
+		"Documents":    docs,
+		"Paths":        string(pathsJSON),
+		"PreferStatic": preferStatic,
 	})
 	if err != nil {
 		// The data are strings made here: a failure is a bug in the template.
 		panic("netlify: documents.mjs.tmpl: " + err.Error())
 	}
-	return buf.Bytes(), routes
+	return buf.Bytes()
 }
 
 // jsString returns s as a JavaScript string literal. JSON is one, and

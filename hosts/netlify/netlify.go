@@ -54,7 +54,7 @@ type Gap = hosts.Gap
 const netlifyInstead = "none on Netlify; S3 behind CloudFront answers exactly"
 
 // Site is what Layout makes of one site: the two rule files, the Netlify
-// Function, and the gaps.
+// Functions, and the gaps.
 type Site struct {
 	// Headers and Redirects are the bodies of HeadersFile and
 	// RedirectsFile.
@@ -63,16 +63,25 @@ type Site struct {
 	// FunctionRoutes the routes it serves.
 	Function       []byte
 	FunctionRoutes []string
-	Gaps           []Gap
+	// NotFound is the body of NotFoundFile, nil for a site without tools
+	// or groups.
+	NotFound []byte
+	Gaps     []Gap
 }
 
 // Layout writes the _headers and _redirects of a site whose documents sit
 // at their keys, with the error document at spec.ErrorDocumentKey, and
 // lists its gaps, deterministically: the rules follow the order of the
-// site's documents. It refuses a site with a route or key that cannot be
-// written in Netlify's rules, or that Netlify would not serve: one that is
-// no document's path (see hosts.DocumentKey) other than /tools and
-// the tool routes.
+// site's documents. The tools and the tool catalogue's groups, whose
+// number grows with the tools', are routed and headed by placeholder
+// rules (see families), so that the files have the same size for one tool
+// or ten thousand; a path of theirs that no file holds is answered by the
+// Netlify Function NotFoundFile. It refuses a site with a route or key
+// that cannot be written in Netlify's rules, or that Netlify would not
+// serve: one that is no document's path (see hosts.DocumentKey) other
+// than /tools and the tool routes, a tool's or group's document at
+// another key than its family's, or documents of one family with
+// different headers.
 func Layout(s *output.Site) (Site, error) {
 	var hdr, red strings.Builder
 	hdr.WriteString("# The headers of every path of this site, written by signpost build from its route table.\n")
@@ -106,12 +115,19 @@ func Layout(s *output.Site) (Site, error) {
 	headed := map[string]bool{}
 	var listKeys []string
 	var rewrites []string
+	fams := families()
 	for _, r := range routes {
 		if err := checkRoute(s, r.route); err != nil {
 			return Site{}, err
 		}
 		if slices.Contains(functionRoutes, r.route) {
 			// The function sends every header and picks the view.
+			continue
+		}
+		if f, name := familyOf(fams, r.route); f != nil {
+			if err := f.add(s, name, r.docs); err != nil {
+				return Site{}, err
+			}
 			continue
 		}
 		docs := slices.Clone(r.docs)
@@ -153,10 +169,29 @@ func Layout(s *output.Site) (Site, error) {
 			header(r.route, std.ContentType, std.CacheControl)
 		}
 	}
+	var missing []string
+	for _, f := range fams {
+		if len(f.views) == 0 {
+			continue
+		}
+		// One segment below the family's folder: its routes and keys,
+		// and not /tools or the lists' keys, which have rules of their
+		// own.
+		header(f.route(f.param), f.contentType, f.cacheControl)
+		for _, v := range f.views {
+			if p := "/" + f.key("*", v); !slices.Contains(missing, p) {
+				missing = append(missing, p)
+			}
+		}
+	}
+	var notFoundFn []byte
+	if len(missing) > 0 {
+		notFoundFn = NotFoundFunction(s, missing)
+	}
 	header(notFound, spec.ContentTypeJSON, spec.ErrorCacheControl)
-	red.WriteString("# The error document and the function's source are no document's path: a 404.\n")
+	red.WriteString("# The error document and the functions' source are no document's path: a 404.\n")
 	fmt.Fprintf(&red, "%s %s 404!\n", notFound, notFound)
-	if function != nil {
+	if function != nil || notFoundFn != nil {
 		fmt.Fprintf(&red, "/%s/* %s 404!\n", strings.SplitN(FunctionsDir, "/", 2)[0], notFound)
 	}
 	if len(listKeys) > 0 {
@@ -168,6 +203,21 @@ func Layout(s *output.Site) (Site, error) {
 	red.WriteString("# Each route and view to its document: another view before the standard one.\n")
 	for _, r := range rewrites {
 		red.WriteString(r + "\n")
+	}
+	for _, f := range fams {
+		if len(f.views) == 0 || !f.keyed {
+			continue
+		}
+		red.WriteString("# Every tool, by its toolId, to its document: another view before the standard one. Not forced,\n")
+		red.WriteString("# so a document's own key is served as it is; the key of a toolId this site does not have is\n")
+		red.WriteString("# answered by the function " + path.Base(NotFoundFile) + " with the JSON 404.\n")
+		for _, v := range f.views {
+			cond := ""
+			if v != spec.ViewStandard {
+				cond = " view=" + v
+			}
+			fmt.Fprintf(&red, "%s%s /%s 200\n", f.route(f.param), cond, f.key(f.param, v))
+		}
 	}
 	red.WriteString("# Every other path that is no file: the JSON error document.\n")
 	fmt.Fprintf(&red, "/* %s 404\n", notFound)
@@ -188,7 +238,75 @@ func Layout(s *output.Site) (Site, error) {
 			Fix:         netlifyInstead,
 		},
 	}, gaps...)
-	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Function: function, FunctionRoutes: functionRoutes, Gaps: gaps}, nil
+	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Function: function, FunctionRoutes: functionRoutes, NotFound: notFoundFn, Gaps: gaps}, nil
+}
+
+// family is a kind of document whose number grows with the tools': the
+// tools and the tool catalogue's groups. Each is one path segment below a
+// folder, and placeholder rules head (and, for the tools, route) them
+// all, so that the rules of a site have the same size whatever the number
+// of tools. Its fields after param are what add gathers: the views its
+// documents have, in the order of the rules (the standard view last), and
+// the one Content-Type and Cache-Control they all have.
+type family struct {
+	what  string                         // its documents, in messages
+	param string                         // the placeholder of a name in its rules
+	route func(name string) string       // the route of the document name
+	key   func(name, view string) string // the key of name in view
+	keyed bool                           // a key is not its route: _redirects routes it
+
+	views                     []string
+	contentType, cacheControl string
+	first                     string
+}
+
+// families are the families of a site's documents, in the order of their
+// rules.
+func families() []*family {
+	return []*family{
+		{what: "tool", param: ":id", route: spec.ToolRoute, key: spec.ToolKey, keyed: true},
+		{what: "group", param: ":key",
+			route: func(name string) string { return spec.RouteGroups + name },
+			key:   func(name, _ string) string { return strings.TrimPrefix(spec.GroupRoute(name), "/") }},
+	}
+}
+
+// familyOf returns the family of route and the name of its document in
+// it, or nil.
+func familyOf(fams []*family, route string) (*family, string) {
+	if id, ok := spec.ToolSegment(route); ok {
+		return fams[0], id
+	}
+	if k, ok := spec.GroupKeyOf(route); ok && k != "" && !strings.Contains(k, "/") {
+		return fams[1], k
+	}
+	return nil, ""
+}
+
+// add adds the documents of name, refusing one that the family's rules
+// would not serve as the route table says.
+func (f *family) add(s *output.Site, name string, docs []output.Document) error {
+	for _, d := range docs {
+		if want := f.key(name, d.View); d.Key != want || (!f.keyed && d.View != spec.ViewStandard) {
+			return fmt.Errorf("write build: site %s: the %s view of %s is at %s, not %s, which Netlify's rule of every %s serves", s.Dir, d.View, d.Route.Route, d.Key, want, f.what)
+		}
+		if f.first == "" {
+			f.first, f.contentType, f.cacheControl = d.Key, d.ContentType, d.CacheControl
+		} else if d.ContentType != f.contentType || d.CacheControl != f.cacheControl {
+			return fmt.Errorf("write build: site %s: %s is sent with Content-Type %s and Cache-Control %s, %s with %s and %s: Netlify's rule of every %s gives them the same headers",
+				s.Dir, f.first, f.contentType, f.cacheControl, d.Key, d.ContentType, d.CacheControl, f.what)
+		}
+		if !slices.Contains(f.views, d.View) {
+			f.views = append(f.views, d.View)
+			slices.SortStableFunc(f.views, func(a, b string) int {
+				if r := viewRank(a) - viewRank(b); r != 0 {
+					return r
+				}
+				return strings.Compare(a, b)
+			})
+		}
+	}
+	return nil
 }
 
 // checkRoute refuses a route Netlify's rules cannot name, or that is no
@@ -273,6 +391,9 @@ func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][
 		)
 		if l.Function != nil {
 			laid.Files = append(laid.Files, output.File{Path: functionPath(s), Body: l.Function})
+		}
+		if l.NotFound != nil {
+			laid.Files = append(laid.Files, output.File{Path: path.Join(s.Dir, NotFoundFile), Body: l.NotFound})
 		}
 	}
 	rep, err := Report(b.Sites, gaps)

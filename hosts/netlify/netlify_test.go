@@ -54,6 +54,26 @@ func TestLayoutRules(t *testing.T) {
 				if d.ContentType != spec.ContentTypeJSON {
 					t.Errorf("%s is %s, but the function does not serve it", d.Route.Route, d.ContentType)
 				}
+				// A tool or a group: the placeholder rules of its family
+				// serve it, and no rule names it.
+				family := ""
+				if id, ok := spec.ToolSegment(d.Route.Route); ok {
+					family = "tools/:id"
+					if strings.Contains(hdr, "/"+id) || strings.Contains(red, "/"+id) {
+						t.Errorf("a rule names the tool %s", id)
+					}
+				} else if _, ok := spec.GroupKeyOf(d.Route.Route); ok {
+					family = "tool-catalogue/groups/:key"
+					if strings.Contains(hdr, d.Route.Route) || strings.Contains(red, d.Route.Route) {
+						t.Errorf("a rule names the group %s", d.Route.Route)
+					}
+				}
+				if family != "" {
+					if !strings.Contains(hdr, headerRule(family, d.ContentType, d.CacheControl)) {
+						t.Errorf("%s: no rule /%s with the headers of %s", HeadersFile, family, d.Key)
+					}
+					continue
+				}
 				rule := headerRule(d.Key, d.ContentType, d.CacheControl)
 				if !strings.Contains(hdr, rule) {
 					t.Errorf("%s: no rule\n%s", HeadersFile, rule)
@@ -77,6 +97,19 @@ func TestLayoutRules(t *testing.T) {
 				if !strings.Contains(red, std) {
 					t.Errorf("%s: no rule %q", RedirectsFile, std)
 				}
+			}
+			// Every tool by two rules, the compact view first, not forced,
+			// before the catch-all; an unknown toolId's key is the
+			// not-found function's, which runs only where no file is.
+			compact, standard := strings.Index(red, "\n/tools/:id view=compact /tools/:id.compact.json 200\n"), strings.Index(red, "\n/tools/:id /tools/:id.json 200\n")
+			if compact < 0 || standard < compact || standard > strings.Index(red, "\n/* ") {
+				t.Errorf("%s: no placeholder rules of the tools, compact first, before the catch-all:\n%s", RedirectsFile, red)
+			}
+			if nf := string(l.NotFound); !strings.Contains(nf, "path: [\"/tools/*.compact.json\",\"/tools/*.json\",\"/tool-catalogue/groups/*.json\"],\n  preferStatic: true,\n};") || !strings.Contains(nf, "const DOCUMENTS = {\n};") {
+				t.Errorf("%s: not the function of unknown toolIds:\n%s", NotFoundFile, nf)
+			}
+			if strings.Contains(string(fn), "preferStatic") {
+				t.Errorf("%s must run in place of the cards' files", FunctionFile)
 			}
 			for _, want := range []string{
 				"/tools.json /" + spec.ErrorDocumentKey + " 404!\n",
@@ -130,6 +163,23 @@ func TestLayoutRefuses(t *testing.T) {
 			t.Errorf("route %q: err %v, want a refusal", route, err)
 		}
 	}
+	// The tools' and groups' rules serve every document of theirs at the
+	// key of its family, with one Content-Type and Cache-Control.
+	tool := func(id, view, key, cacheControl string) output.Document {
+		return output.Document{Route: output.Route{Route: spec.ToolRoute(id), View: view, Key: key, ContentType: spec.ContentTypeJSON, CacheControl: cacheControl}}
+	}
+	for name, docs := range map[string][]output.Document{
+		"a tool at another key": {tool("a", spec.ViewStandard, "tools/a/index.json", spec.CacheControl)},
+		"a compact view at the standard key": {
+			tool("a", spec.ViewCompact, "tools/a.json", spec.CacheControl), tool("a", spec.ViewStandard, "tools/a.json", spec.CacheControl)},
+		"tools of other headers": {tool("a", spec.ViewStandard, "tools/a.json", spec.CacheControl), tool("b", spec.ViewStandard, "tools/b.json", "no-cache")},
+		"a group in a view":      {{Route: output.Route{Route: spec.GroupRoute("g"), View: spec.ViewCompact, Key: "tool-catalogue/groups/g.json", ContentType: spec.ContentTypeJSON}}},
+	} {
+		s := &output.Site{Dir: "public", Documents: docs}
+		if _, err := Layout(s); err == nil || !strings.Contains(err.Error(), "Netlify's rule of every") {
+			t.Errorf("%s: err %v, want a refusal", name, err)
+		}
+	}
 }
 
 // TestWrite writes the example for Netlify: the normal build's documents
@@ -171,7 +221,7 @@ func TestWrite(t *testing.T) {
 		if !bytes.Equal(read(out, s.Dir+"/"+spec.ErrorDocumentKey), spec.NotFoundBody()) {
 			t.Errorf("%s: the error document differs", s.Dir)
 		}
-		for _, f := range []string{HeadersFile, RedirectsFile, FunctionFile} {
+		for _, f := range []string{HeadersFile, RedirectsFile, FunctionFile, NotFoundFile} {
 			if !bytes.Equal(read(out, s.Dir+"/"+f), read(again, s.Dir+"/"+f)) {
 				t.Errorf("%s/%s differs between two writes", s.Dir, f)
 			}

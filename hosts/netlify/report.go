@@ -68,6 +68,10 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 		r.Deploying = append(r.Deploying, fmt.Sprintf("%s whose media type is not application/json (the cards and the AI catalog) %s served by the Netlify Function %s, with every header: deploy it with its site (netlify deploy --functions DIR/%s); each request to one is a function invocation of the Netlify plan.",
 			english.Count(fn, "route", "routes"), english.Plural(fn, "is", "are"), FunctionFile, FunctionsDir))
 	}
+	if notFoundSites(sites) {
+		r.Deploying = append(r.Deploying, fmt.Sprintf("The tools and the tool catalogue's groups are routed and headed by placeholder rules, the same few lines of %s and %s whatever their number; a toolId or group a site does not have is answered with the JSON 404 by the Netlify Function %s, which Netlify runs only where no file is (preferStatic): deploy it with its site, and count each such request as a function invocation.",
+			RedirectsFile, HeadersFile, NotFoundFile))
+	}
 	r.Deploying = append(r.Deploying, "netlify dev sends Cache-Control: public, max-age=0 and weak ETags of its own on the other files, over "+HeadersFile+": check a deployed site, not netlify dev, for Cache-Control and ETags.")
 	return r, nil
 }
@@ -96,4 +100,18 @@ func functionCount(sites []*output.Site) int {
 		n += len(routes)
 	}
 	return n
+}
+
+// notFoundSites reports whether one of sites has tools or groups, and so
+// the function of the paths of theirs that no file holds.
+func notFoundSites(sites []*output.Site) bool {
+	fams := families()
+	for _, s := range sites {
+		for _, d := range s.Documents {
+			if f, _ := familyOf(fams, d.Route.Route); f != nil && !functionRoute(d) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -5,5 +5,7 @@
 // date, and scripts/install.sh, which the GitHub Action in action.yml
 // runs, installs such a release from a local server, and refuses an archive
 // whose checksum does not match; signpost's own workflows pin every action
-// they use by the SHA of a commit.
+// they use by the SHA of a commit; and every JSON Schema's $id is a file
+// that the schemas workflow publishes to the repository's GitHub Pages
+// site.
 package release

@@ -67,9 +67,9 @@ func TestInstallRef(t *testing.T) {
 			[]string{"go install", "setup-go", "@latest"},
 			"go install github.com/signpost-dev/signpost/cmd/signpost@v1.2.3\n"},
 		{"dev", dev,
-			[]string{"run: go install \"github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}\"\n",
+			[]string{"          go install \"github.com/signpost-dev/signpost/cmd/signpost@${SIGNPOST_VERSION}\"\n",
 				"\nenv:\n  SIGNPOST_VERSION: " + commit + "\n",
-				"# Each job builds it with go install",
+				"# go install builds it,",
 				"cache-dependency-path: .github/workflows/signpost.yml\n"},
 			[]string{"signpost-dev/signpost@", "cache: false", "@latest"},
 			"go install github.com/signpost-dev/signpost/cmd/signpost@" + commit + "\n"},
@@ -91,9 +91,13 @@ func TestInstallRef(t *testing.T) {
 						t.Errorf("%s: the workflow has %q", c.name, n)
 					}
 				}
-				// Each of the two jobs installs it.
-				if n := strings.Count(string(f.Data), "- name: Install signpost\n"); n != 2 {
-					t.Errorf("%s: %d install steps, want 2", c.name, n)
+				// The check job installs it, once; the publish job takes
+				// that binary.
+				if n := strings.Count(string(f.Data), "- name: Install signpost\n"); n != 1 {
+					t.Errorf("%s: %d install steps, want 1", c.name, n)
+				}
+				if n := strings.Count(string(f.Data), "- name: Put signpost on PATH\n"); n != 1 {
+					t.Errorf("%s: the binary is put on PATH %d times, want once", c.name, n)
 				}
 			case "README.md":
 				if !bytes.Contains(f.Data, []byte(c.wantReadme)) {
