@@ -112,9 +112,10 @@ func limitMessage(what, name, limit, detail string) string {
 		what, name, ConfigFile, limit, detail)
 }
 
-// toolSize estimates the size of the tool's descriptor. When it passes
-// limit, ok is false and at is where the value that carried it past is.
-func (pr *preparer) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok bool) {
+// toolSize estimates the size of the tool's descriptor, its schemas
+// measured with sizes. When it passes limit, ok is false and at is where
+// the value that carried it past is.
+func (pr *preparer) toolSize(p *pendingTool, limit int64, sizes *size.Meter) (n int64, at ref, ok bool) {
 	t := p.tool
 	n = 200 // the members' names and the safety fields
 	for _, f := range []struct{ name, value string }{{"toolId", t.ToolID}, {"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"server", t.Server}} {
@@ -131,7 +132,7 @@ func (pr *preparer) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok b
 		}
 		// A schema with reserved arguments added is measured as declared,
 		// so that a file many tools share is still measured once.
-		s, ptr, ok := pr.sizes.Measure(f.schema, limit-n)
+		s, ptr, ok := sizes.Measure(f.schema, limit-n)
 		if n += s; !ok {
 			return n, p.from(f.name).at(source.SplitPointer(ptr)...), false
 		}
@@ -143,7 +144,7 @@ func (pr *preparer) toolSize(p *pendingTool, limit int64) (n int64, at ref, ok b
 // it when it passes.
 func (pr *preparer) serverFits(at ref, v any) bool {
 	limit := pr.limits.ValueLimit()
-	if _, ptr, ok := pr.sizes.Measure(v, limit); !ok {
+	if _, ptr, ok := new(size.Meter).Measure(v, limit); !ok {
 		pr.sink.errorf(at.at(source.SplitPointer(ptr)...), "limits", "%s", limitMessage("the server's declaration is", "value", english.Bytes(limit), ""))
 		return false
 	}
