@@ -1,6 +1,7 @@
 package output_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/buildtest"
@@ -266,5 +268,21 @@ func TestReadRouteTableStops(t *testing.T) {
 	rt, err := output.ReadRouteTable(context.Background(), dir)
 	if err != nil || len(rt.Sites[0].Routes) != 20_000 {
 		t.Fatalf("ReadRouteTable: %v", err)
+	}
+}
+
+// TestEntrySize: a route table line counted before its document is made
+// is the line of the document made.
+func TestEntrySize(t *testing.T) {
+	for _, d := range []output.Document{
+		output.NewDocument("/tools", "standard", "application/json", content.New([]byte("[]\n"))),
+		output.NewDocument("/tools", "compact", "application/json", content.New([]byte(`{"tools":[]}`+"\n"))),
+		output.NewDocument("/tools/get_forecast", "compact", "application/json", content.New(bytes.Repeat([]byte("x"), 12345))),
+		output.NewDocument("/.well-known/mcp/server-cards/a<b>.json", "standard", "application/mcp-server-card+json", content.New([]byte("{}\n"))),
+		output.NewDocument("/tool-catalogue/groups/weather.json", "standard", "application/json", content.New(nil)),
+	} {
+		if got, want := output.EntrySize(d.Route.Route, d.View, d.ContentType, d.Size), output.RouteEntrySize(d.Route); got != want {
+			t.Errorf("%s %s: EntrySize %d, RouteEntrySize of the document %d", d.Route.Route, d.View, got, want)
+		}
 	}
 }
