@@ -59,6 +59,10 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	costs := make([]output.Tokens, len(tools))
 	opts := c.compactOptions()
 	var scratch []byte
+	// The catalogue's entries are measured, not kept: each is a slice of
+	// blank of its length, which catalogueBodies joins as it would join
+	// the entry.
+	var blank []byte
 	for i, t := range tools {
 		scratch, _, _ = appendDescriptor(scratch[:0], t)
 		// A tool whose schemas prepare did not encode (in a catalog over
@@ -76,7 +80,14 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		if input == nil {
 			input = []byte("null")
 		}
-		entries[i] = catalogueEntry(t, costs[i], input, t.OutputSchema)
+		n := 0
+		for _, part := range catalogueEntry(t, costs[i], input, t.OutputSchema) {
+			n += len(part)
+		}
+		if n > len(blank) {
+			blank = make([]byte, max(n, 2*len(blank)))
+		}
+		entries[i] = [][]byte{blank[:n]}
 	}
 
 	// The cards and the discovery catalogs are encoded as Compile encodes
