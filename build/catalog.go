@@ -22,6 +22,10 @@ type Catalog struct {
 	Tools []*Tool
 	// Servers holds every declared MCP server, sorted by Name.
 	Servers []*Server
+	// size is what Load expects a build of the catalog to write, a lower
+	// bound within a few percent (see estimateBuild); zero when a tool is
+	// over its value limit.
+	size BuildSize
 }
 
 // Config is the site settings of signpost.yaml.

@@ -174,6 +174,25 @@ func tokensJSON(t output.Tokens) json.RawMessage { return appendTokens(nil, t) }
 // documents, from the tools the site publishes (sorted by toolId) and the
 // entries and costs Compile made of them.
 func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []output.Tokens, tenant string) []output.Document {
+	bodies := catalogueBodies(&cat.Config, tools, entries, costs, tenant)
+	docs := make([]output.Document, len(bodies))
+	for i, b := range bodies {
+		docs[i] = output.NewDocument(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body)
+	}
+	return docs
+}
+
+// routedBody is the body of a document and its route, before the document
+// is made (and its body hashed).
+type routedBody struct {
+	route string
+	body  content.Body
+}
+
+// catalogueBodies are the bodies of the tool catalogue of one site and of
+// its group documents, groups first (see compileCatalogue); Load measures
+// them with estimated costs.
+func catalogueBodies(config *Config, tools []*Tool, entries [][][]byte, costs []output.Tokens, tenant string) []routedBody {
 	type group struct {
 		key, name string
 		tools     []int
@@ -199,7 +218,7 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []o
 	head := func(b []byte) []byte {
 		b = append(b, `{"catalogVersion":`...)
 		b = strconv.AppendInt(b, spec.ToolCatalogueVersion, 10)
-		b = jsonenc.AppendString(append(b, `,"apiVersion":`...), cat.Config.APIVersionOrDefault())
+		b = jsonenc.AppendString(append(b, `,"apiVersion":`...), config.APIVersionOrDefault())
 		b = append(b, `,"generator":`...)
 		return jsonenc.Append(b, map[string]any{"name": version.Name, "version": version.String()})
 	}
@@ -229,15 +248,15 @@ func compileCatalogue(cat *Catalog, tools []*Tool, entries [][][]byte, costs []o
 		}
 	}
 
-	var docs []output.Document
+	var docs []routedBody
 	var groups []any
 	for _, k := range keys {
 		g := byKey[k]
 		groups = append(groups, groupJSON(g))
 		b := list([][]byte{jsonenc.Append(append(head(nil), `,"group":`...), groupJSON(g))}, g.tools)
-		docs = append(docs, output.NewDocument(spec.GroupRoute(k), spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, []byte("]}\n"))...)))
+		docs = append(docs, routedBody{spec.GroupRoute(k), content.New(append(b, []byte("]}\n"))...)})
 	}
 	b := list([][]byte{head(nil)}, visible)
 	tail := jsonenc.Append([]byte(`],"groups":`), append([]any{}, groups...))
-	return append(docs, output.NewDocument(spec.RouteToolCatalogue, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(b, append(tail, "}\n"...))...)))
+	return append(docs, routedBody{spec.RouteToolCatalogue, content.New(append(b, append(tail, "}\n"...))...)})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
@@ -34,7 +35,7 @@ const (
 
 // catalogueRules applies the tool catalogue's rules to one tool: its
 // reserved arguments, and its response schema.
-func (pr *preparer) catalogueRules(p *pendingTool) {
+func (pr *preparer) catalogueRules(p *pendingTool, sizes *size.Meter) {
 	t := p.tool
 	if t.Irreversible && t.SafetyTier != spec.TierWrite && t.SafetyTier != spec.TierExec {
 		pr.sink.errorf(p.from("irreversible"), "irreversible", "irreversible is for tools that change state (safetyTier write or exec); this one is %s: remove irreversible, or raise its tier", t.SafetyTier)
@@ -43,7 +44,7 @@ func (pr *preparer) catalogueRules(p *pendingTool) {
 		pr.sink.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey names the key of a keyed tool, and this one is replayPolicy %s: remove it, or make the tool keyed", t.ReplayPolicy)
 	}
 	pr.reserveArguments(p)
-	pr.checkResponse(p)
+	pr.checkResponse(p, sizes)
 }
 
 // reserveArguments adds the reserved arguments a tool needs to its input
@@ -142,7 +143,7 @@ func freeName(name string, props map[string]any) string {
 // publish: an object schema (any other is dropped with a warning: streams
 // and other responses have none), within MaxResponseSchemaBytes and
 // MaxResponseSchemaDepth.
-func (pr *preparer) checkResponse(p *pendingTool) {
+func (pr *preparer) checkResponse(p *pendingTool, sizes *size.Meter) {
 	if p.output == nil {
 		return
 	}
@@ -152,7 +153,7 @@ func (pr *preparer) checkResponse(p *pendingTool) {
 		p.output = nil
 		return
 	}
-	if n, ptr, ok := pr.sizes.Measure(p.output, MaxResponseSchemaBytes); !ok {
+	if n, ptr, ok := sizes.Measure(p.output, MaxResponseSchemaBytes); !ok {
 		pr.sink.errorf(at.at(source.SplitPointer(ptr)...), "response-schema", "outputSchema is more than %d KiB (%d bytes so far): a response schema is repeated in every list of the catalogue; describe the fields callers use, or leave outputSchema out", MaxResponseSchemaBytes>>10, n)
 		return
 	}

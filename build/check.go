@@ -23,7 +23,6 @@ type preparer struct {
 	valid   *schemas.Validator
 	limits  Limits           // from signpost.yaml
 	compact *compact.Options // the compact view's, when signpost.yaml turns it on
-	sizes   size.Meter       // sizes of schemas, measured once
 	scratch sync.Pool        // of *[]byte, for encodeSchema
 	// encoded counts twice the bytes of the published tools encoded so
 	// far, the least the sites will hold (see prepare).
@@ -37,10 +36,13 @@ type preparer struct {
 // unless the catalog is too large (see reportPublished).
 func (pr *preparer) prepare(ps []*pendingTool) {
 	limit := pr.limits.ValueLimit()
+	// The sizes of the schemas of these tools, each measured once: they
+	// are alive together, the file's and the schema files it names.
+	sizes := &size.Meter{}
 	for _, p := range ps {
 		t := p.tool
-		pr.catalogueRules(p)
-		p.size, p.sizeAt, p.sizeOK = pr.toolSize(p, limit)
+		pr.catalogueRules(p, sizes)
+		p.size, p.sizeAt, p.sizeOK = pr.toolSize(p, limit, sizes)
 		// The sites hold each published tool at least twice, as a
 		// document and in a list: once that is over the build limit,
 		// checkSizes refuses the catalog, and nothing more is checked

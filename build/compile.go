@@ -225,6 +225,9 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	}
 	made.Wait()
 	for i, tenant := range tenants {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		others := slices.Concat(cards, others[i])
 		s, err := compileSite(tenant, SiteDir(tenant), tools, c, lists[i], len(others), &lim)
 		if err != nil {
@@ -255,16 +258,33 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		if err := lim.grow(routes); err != nil {
 			return nil, err
 		}
+		if err := lim.files(len(s.Documents)); err != nil {
+			return nil, err
+		}
 		b.Sites = append(b.Sites, s)
 	}
 	return b, nil
 }
 
 // budget is the catalog's Limits as Compile enforces them, and the bytes
-// of the documents made so far.
+// and files of the documents made so far.
 type budget struct {
 	Limits
 	total int64
+	// written counts the files: the route table, then the documents.
+	written int64
+}
+
+// files counts n documents into the build, refusing them when they take
+// it past its file limit. The route table counts once.
+func (b *budget) files(n int) error {
+	if b.written == 0 {
+		b.written = 1
+	}
+	if b.written += int64(n); b.written > b.FileLimit() {
+		return &LimitError{Limit: "files", Max: b.FileLimit(), Size: b.written, What: "the build"}
+	}
+	return nil
 }
 
 // document refuses a document of route larger than the document limit.

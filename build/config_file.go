@@ -53,12 +53,14 @@ func (b budgetsFile) budgets() budgets.Budgets {
 	return budgets.Budgets{StandardList: n(b.StandardList), CompactList: n(b.CompactList), Tool: n(b.Tool)}
 }
 
-// limitsFile is limits:, each a size as written (a json.Number or a
-// string; see size.Parse), nil when absent.
+// limitsFile is limits:, each as written, nil when absent: the sizes (a
+// json.Number or a string; see size.Parse) and the number of files (a
+// json.Number unless it breaks the schema).
 type limitsFile struct {
 	Value    any `json:"value"`
 	Document any `json:"document"`
 	Build    any `json:"build"`
+	Files    any `json:"files"`
 }
 
 // tenantFile is an item of tenants: a tenant id, or a tenant with

@@ -59,8 +59,12 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		c.DisplayName = f.Site.DisplayName
 	}
 	loadTenants(l.sink, top, f.Tenants, c, sound)
+	l.limitsAt = top
 	if sound("limits") {
 		loadLimits(l.sink, top, f.Limits, &c.Limits)
+		if f.Limits.Files != nil {
+			l.limitsAt = top.at("limits", "files")
+		}
 	}
 	c.CompactView = setting(f.ToolCatalog.CompactView)
 	c.CompactDescriptions = setting(f.ToolCatalog.CompactDescriptions)

@@ -52,10 +52,10 @@ func TestLimitAliasedEnum(t *testing.T) {
 }
 
 func TestLimitSharedSchema(t *testing.T) {
-	// 4,000 tools of 22 KiB each: under the value limit, but their list is
-	// not under the document limit.
+	// 4,000 tools of 22 KiB each: under the value limit, but the tool
+	// catalogue, which joins them, is not under the document limit.
 	checkDiags(t, sharedSchema(4000, 20<<10),
-		`tools.yaml:2:5: the /tools list would be at least 86 MiB, larger than limits.document in signpost.yaml (64 MiB); the largest of its tools, "tool_0000", is 22 KiB, and 4000 tools use its input schema, shared.json: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
+		`tools.yaml:2:5: the document /tool-catalogue.json would be at least 88 MiB, larger than limits.document in signpost.yaml (64 MiB); the largest of its tools, "tool_0000", is 22 KiB, and 4000 tools use its input schema, shared.json: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
 }
 
 // TestSharedSchemaReadOnce: a schema file that files declared at the same
@@ -84,11 +84,15 @@ func TestLimitsSettable(t *testing.T) {
 	}{
 		{"{}", nil},
 		{"{value: 1KiB}", []string{`shared.json:1:1647: tool "tool_0000" and 39 others are each larger than limits.value in signpost.yaml (1 KiB): …`}},
-		{"{document: 100kB}", []string{`tools.yaml:2:5: the /tools list would be at least 183 KiB, larger than limits.document in signpost.yaml (98 KiB); the largest of its tools, "tool_0000", is 4.6 KiB, and 40 tools use its input schema, shared.json: …`}},
-		{"{document: 200000, build: 0.25MiB}", []string{`tools.yaml:2:5: the build would be at least 366 KiB, larger than limits.build in signpost.yaml (256 KiB); …`}},
+		{"{document: 100kB}", []string{`tools.yaml:2:5: the document /tool-catalogue.json would be at least 191 KiB, larger than limits.document in signpost.yaml (98 KiB); the largest of its tools, "tool_0000", is 4.7 KiB, and 40 tools use its input schema, shared.json: …`}},
+		{"{document: 200000, build: 0.25MiB}", []string{`tools.yaml:2:5: the build would be at least 941 KiB, larger than limits.build in signpost.yaml (256 KiB); …`}},
+		{"{files: 80}", []string{`signpost.yaml:2:17: the build would write 87 files, more than limits.files in signpost.yaml (80): each site writes a document for each tool it shows, and one more for its compact view; publish fewer tools to fewer tenants, or raise the limit`}},
+		{"{files: 87}", nil},
+		{"{files: 0}", []string{`signpost.yaml:2:17: must be at least 1; got 0`}},
+		{"{files: 10kB}", []string{`signpost.yaml:2:17: must be an integer, got string`}},
 		{"{document: 64 megabytes}", []string{`signpost.yaml:2:20: must be a size: a number of bytes, or a number with a unit (B, kB, MB, GB, KiB, MiB or GiB), such as 64MiB; got "64 megabytes"`}},
 		{"{document: 0}", []string{`signpost.yaml:2:20: must be at least 1; got 0`}},
-		{"{pages: 1}", []string{`signpost.yaml:2:17: unknown field "pages"; allowed: build, document, value`}},
+		{"{pages: 1}", []string{`signpost.yaml:2:17: unknown field "pages"; allowed: build, document, files, value`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.limits, func(t *testing.T) {
@@ -128,6 +132,7 @@ func TestCompileLimits(t *testing.T) {
 		{Limits{Document: 20 << 10}, "the document at /tools is "},
 		{Limits{Build: 40 << 10}, "the build is "},
 		{Limits{Build: 100 << 10}, "the build is "},
+		{Limits{Files: 100}, "the build has 1"},
 	}
 	for _, tc := range tests {
 		cat, diags := Load(ctx, dir)
@@ -152,8 +157,8 @@ func TestCompileLimits(t *testing.T) {
 }
 
 // TestLimitsExact holds the example to limits at exactly its largest
-// document and its total size: Load's estimates never refuse what fits,
-// and Compile refuses a byte more.
+// document, its total size and its files: Load's estimates never refuse
+// what fits, and Compile refuses a byte or a file more.
 func TestLimitsExact(t *testing.T) {
 	ctx := context.Background()
 	dir := catalogtest.ExampleDir(t)
@@ -172,15 +177,20 @@ func TestLimitsExact(t *testing.T) {
 	cat, _ := Load(ctx, dir)
 	out, _ := Compile(ctx, cat)
 	var largest, total int64
+	files := int64(1) // the route table
 	for _, s := range out.Sites {
+		files += int64(len(s.Documents))
 		for _, d := range s.Documents {
 			largest = max(largest, d.Size)
 			// The document, and its line of the route table.
 			total += d.Size + output.RouteEntrySize(d.Route)
 		}
 	}
-	if err := build(Limits{Document: largest, Build: total}); err != nil {
+	if err := build(Limits{Document: largest, Build: total, Files: files}); err != nil {
 		t.Errorf("limits at the example's own sizes: %v", err)
+	}
+	if err := build(Limits{Files: files - 1}); err == nil {
+		t.Errorf("file limit one under the build's files: built")
 	}
 	if err := build(Limits{Document: largest - 1}); err == nil {
 		t.Errorf("document limit one byte under the largest document: built")

@@ -98,6 +98,9 @@ type loader struct {
 	// prep prepares the files' tools for publishing, with the limits
 	// and the compact view of signpost.yaml (see step config).
 	prep *preparer
+	// limitsAt is where signpost.yaml sets limits.files, else its top:
+	// where a build over its file limit is reported.
+	limitsAt ref
 
 	mu      sync.Mutex
 	sources map[string]*jsonFile // JSON files by rel path, read once
@@ -303,7 +306,7 @@ func (l *loader) declareAll(st *loadState) bool {
 
 // checkCatalog runs the passes across files (see catalogPasses).
 func (l *loader) checkCatalog(st *loadState) bool {
-	whole := &wholeCatalog{config: &st.cat.Config}
+	whole := &wholeCatalog{config: &st.cat.Config, limitsAt: l.limitsAt}
 	for _, d := range st.decls {
 		whole.tools = append(whole.tools, d.all()...)
 		whole.servers = append(whole.servers, d.servers...)
@@ -328,6 +331,7 @@ func (l *loader) assemble(st *loadState) bool {
 		cat.Servers = append(cat.Servers, s.server)
 	}
 	slices.SortStableFunc(cat.Servers, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
+	cat.size = whole.size
 	// The values of the files that failed a schema rule, kept for the
 	// reports (see report), and of the JSON files that declarations name
 	// are done with.

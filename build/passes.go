@@ -77,9 +77,13 @@ type wholeCatalog struct {
 	config  *Config
 	tools   []*pendingTool
 	servers []pendingServer
-	// tooLarge is set when the catalog is over its list or build limit:
-	// nothing more is reported about its tools.
+	// limitsAt is where signpost.yaml sets its limits, or its top.
+	limitsAt ref
+	// tooLarge is set when the catalog is over its document, build or
+	// file limit: nothing more is reported about its tools.
 	tooLarge bool
+	// size is what checkSizes expects the build to write.
+	size BuildSize
 }
 
 // catalogPass is one pass across files: it reads the catalog, settles
@@ -199,13 +203,13 @@ func reportPublished(s sink, c *wholeCatalog) {
 }
 
 // checkSizes holds the tools to the catalog's limits, with the sizes
-// prepare measured: each tool to the value limit, each site's list to the
-// document limit, and all sites together to the build limit. It sets
-// tooLarge when the catalog is over the list or the build limit, too large
-// for anything else to be reported about its tools.
+// prepare measured: each tool to the value limit; then, with the documents
+// the sites will hold measured (see estimateBuild), each document that
+// joins tools to the document limit, and all sites together to the build
+// and file limits. It sets tooLarge when the catalog is over one of the
+// three, too large for anything else to be reported about its tools.
 func checkSizes(s sink, whole *wholeCatalog) {
-	ps, c, lim := whole.tools, whole.config, whole.config.Limits
-	sizes := make([]int64, len(ps))
+	ps, lim := whole.tools, whole.config.Limits
 	// A schema file too large for the tools that use it is reported once,
 	// at its cause, for all of them.
 	type cause struct {
@@ -214,8 +218,7 @@ func checkSizes(s sink, whole *wholeCatalog) {
 	}
 	var causes []*cause
 	byPlace := map[ref]*cause{}
-	for i, p := range ps {
-		sizes[i] = p.size
+	for _, p := range ps {
 		if p.sizeOK {
 			continue
 		}
@@ -237,50 +240,41 @@ func checkSizes(s sink, whole *wholeCatalog) {
 	if len(causes) > 0 {
 		return
 	}
-	sites := c.Tenants
-	if len(sites) == 0 {
-		sites = []string{""}
-	}
-	var total, worst int64
-	worstSite := ""
-	for _, tenant := range sites {
-		var list int64
-		for i, p := range ps {
-			if p.tool.Published() && p.tool.VisibleTo(tenant) {
-				list += sizes[i] + 1
-			}
+	est := estimateBuild(whole)
+	whole.size = est.BuildSize
+	switch largest := est.largest; {
+	case largest.size > lim.DocumentLimit():
+		what := largest.what
+		if largest.tenant != "" {
+			what += " of tenant " + largest.tenant
 		}
-		total += 2 * list // each descriptor is a document and an entry of the list
-		if list > worst {
-			worst, worstSite = list, tenant
-		}
-	}
-	switch {
-	case worst > lim.DocumentLimit():
-		reportAggregate(s, ps, sizes, worstSite, "document", worst, lim.DocumentLimit())
-	case total > lim.BuildLimit():
-		reportAggregate(s, ps, sizes, "", "build", total, lim.BuildLimit())
+		reportAggregate(s, whole.limitsAt, ps, est.sizes, largest.tenant, what, "document", largest.size, lim.DocumentLimit())
+	case est.Bytes > lim.BuildLimit():
+		reportAggregate(s, whole.limitsAt, ps, est.sizes, "", "the build", "build", est.Bytes, lim.BuildLimit())
+	case est.Files > lim.FileLimit():
+		s.errorf(whole.limitsAt, "limits", "%s", filesMessage(fmt.Sprintf("the build would write %d files,", est.Files), lim.FileLimit()))
 	default:
 		return
 	}
 	whole.tooLarge = true
 }
 
-// reportAggregate reports a list or a build over its limit at the largest
-// tool that contributes to it, and says how many tools share its schema.
-func reportAggregate(s sink, ps []*pendingTool, sizes []int64, tenant, limit string, size, max int64) {
+// reportAggregate reports a document or the build over its limit at the
+// largest tool that contributes to it, and says how many tools share its
+// schema (at limitsAt when it has no tools). what names the document or the
+// build; tenant is the site whose tools it joins ("" for every tool).
+func reportAggregate(s sink, limitsAt ref, ps []*pendingTool, sizes []int64, tenant, what, limit string, size, max int64) {
 	big := -1
 	for i, p := range ps {
 		if p.tool.Published() && p.tool.VisibleTo(tenant) && (big < 0 || sizes[i] > sizes[big]) {
 			big = i
 		}
 	}
-	what := "the /tools list"
-	if tenant != "" {
-		what += " of tenant " + tenant
-	}
-	if limit == "build" {
-		what = "the build"
+	shown, maxShown := sizePair(size, max)
+	if big < 0 {
+		// Only servers' cards and the discovery catalogs.
+		s.errorf(limitsAt, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, shown), limit, maxShown, "it publishes no tools"))
+		return
 	}
 	p := ps[big]
 	largest := fmt.Sprintf("the largest of its tools, %q, is %s", p.tool.ToolID, english.Bytes(sizes[big]))
@@ -293,7 +287,6 @@ func reportAggregate(s sink, ps []*pendingTool, sizes []int64, tenant, limit str
 		}
 		largest += fmt.Sprintf(", and %s use its input schema, %s", english.Count(users, "tool", "tools"), in.src.Rel)
 	}
-	shown, maxShown := sizePair(size, max)
 	s.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, shown), limit, maxShown, largest))
 }
 

@@ -21,7 +21,7 @@ func gatedHandler(t *testing.T, access gate.Access) (http.Handler, string) {
 	s := b.Sites[0]
 	s.Access = access
 	keys := gate.Keys{gate.StoreKey(s.Tenant, "k1"): gate.NewSecret()}
-	h, err := serve.NewHandler(s, keys)
+	h, err := serve.NewHandler(t.Context(), s, keys)
 	if err != nil {
 		t.Fatal(err)
 	}

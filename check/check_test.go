@@ -32,7 +32,7 @@ import (
 func correctHandler(t testing.TB) http.Handler {
 	t.Helper()
 	b := buildtest.Example(t)
-	h, err := serve.NewHandler(b.Sites[0], nil)
+	h, err := serve.NewHandler(t.Context(), b.Sites[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

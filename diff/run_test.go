@@ -222,7 +222,7 @@ func TestRunLimits(t *testing.T) {
 	withLimits := func(limits string) string {
 		return catalogtest.Write(t, cmpOrMap(map[string]string{config: diffBase[config] + "limits: " + limits + "\n"}, diffBase))
 	}
-	c, err := Run(context.Background(), Options{Old: withLimits("{value: 1MiB}"), New: withLimits("{value: 512KiB, build: 8GiB}"), Repo: t.TempDir()})
+	c, err := Run(context.Background(), Options{Old: withLimits("{value: 1MiB}"), New: withLimits("{value: 512KiB, build: 8GiB, files: 200000}"), Repo: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestRunLimits(t *testing.T) {
 	for _, r := range c.Risks {
 		got = append(got, r.Kind+": "+r.Message)
 	}
-	if diff := cmp.Diff([]string{"limits-raised: limits.build 1 GiB -> 8 GiB"}, got); diff != "" {
+	if diff := cmp.Diff([]string{"limits-raised: limits.build 1 GiB -> 8 GiB", "limits-raised: limits.files 100000 -> 200000"}, got); diff != "" {
 		t.Errorf("risks (-want +got):\n%s", diff)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -36,16 +37,20 @@ func (c *Change) diffTargets(old, new map[string]build.Target) {
 
 // diffLimits reports, as risks, every limit the new side raises.
 func (c *Change) diffLimits(old, new build.Limits) {
+	bytes := english.Bytes
+	count := func(n int64) string { return strconv.FormatInt(n, 10) }
 	for _, l := range []struct {
 		name     string
 		old, new int64
+		show     func(int64) string
 	}{
-		{"value", old.ValueLimit(), new.ValueLimit()},
-		{"document", old.DocumentLimit(), new.DocumentLimit()},
-		{"build", old.BuildLimit(), new.BuildLimit()},
+		{"value", old.ValueLimit(), new.ValueLimit(), bytes},
+		{"document", old.DocumentLimit(), new.DocumentLimit(), bytes},
+		{"build", old.BuildLimit(), new.BuildLimit(), bytes},
+		{"files", old.FileLimit(), new.FileLimit(), count},
 	} {
 		if l.new > l.old {
-			o, n := english.Bytes(l.old), english.Bytes(l.new)
+			o, n := l.show(l.old), l.show(l.new)
 			c.risk(Risk{Kind: RiskLimitsRaised, Old: o, New: n, Message: fmt.Sprintf("limits.%s %s -> %s", l.name, o, n)})
 		}
 	}

@@ -29,7 +29,7 @@ func TestServeAllocatesNothing(t *testing.T) {
 		t.Skip("built with signpost_reference: the view is read with url.ParseQuery, which allocates a map per request")
 	}
 	_, site := exampleServer(t)
-	h, err := NewHandler(site, nil)
+	h, err := NewHandler(t.Context(), site, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

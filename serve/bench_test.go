@@ -13,7 +13,7 @@ import (
 // and reports requests per second for one tool document and for the list.
 func BenchmarkServe(b *testing.B) {
 	_, site := exampleServer(b)
-	h, err := NewHandler(site, nil)
+	h, err := NewHandler(b.Context(), site, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

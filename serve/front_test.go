@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -24,7 +26,7 @@ import (
 // liveSite is a Live serving site, opened with keys.
 func liveSite(t *testing.T, site *output.Site, keys gate.Keys) *Live {
 	t.Helper()
-	h, err := NewHandler(site, keys)
+	h, err := NewHandler(t.Context(), site, keys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,6 +262,57 @@ func TestFrontShutdown(t *testing.T) {
 	_ = idle.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := idle.Read(buf); err == nil {
 		t.Error("the idle connection is still open after shutdown")
+	}
+}
+
+// TestShutdownSlowClient: a client that asks for a large document and
+// reads none of it holds the server's shutdown for shutdownTimeout at
+// most, with front and with net/http alone.
+func TestShutdownSlowClient(t *testing.T) {
+	big := bytes.Repeat([]byte(`{"toolId":"a"},`), 4<<20) // 60 MiB: more than the sockets hold
+	site := &output.Site{Dir: "public", Documents: []output.Document{
+		output.NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(big)),
+	}}
+	live := liveSite(t, site, nil)
+	for _, fronted := range []bool{true, false} {
+		ln := listen(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- serveFronted(ctx, ln, live, fronted) }()
+		c := dialSend(t, ln.Addr().String(), "GET /tools HTTP/1.1\r\nHost: a\r\n\r\n")
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetReadBuffer(4 << 10)
+		}
+		head := make([]byte, 15)
+		if _, err := io.ReadFull(c, head); err != nil || string(head) != "HTTP/1.1 200 OK" {
+			t.Fatalf("fronted %v: the answer starts %q, %v", fronted, head, err)
+		}
+		time.Sleep(200 * time.Millisecond) // the server's write now waits on the client
+		start := time.Now()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("fronted %v: %v", fronted, err)
+			}
+		case <-time.After(shutdownTimeout + 10*time.Second):
+			t.Fatalf("fronted %v: serveFronted did not return", fronted)
+		}
+		// serve must end within a second of its signal; twice that here,
+		// on a machine other tests share.
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("fronted %v: shutdown took %v with a slow client, want at most 2s", fronted, d)
+		}
+	}
+}
+
+// TestNewHandlerStops: preparing a site whose context is done returns the
+// context's error.
+func TestNewHandlerStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := NewHandler(ctx, buildtest.Example(t).Sites[0], nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("NewHandler with a done context: %v", err)
 	}
 }
 

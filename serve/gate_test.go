@@ -24,7 +24,7 @@ func TestGate(t *testing.T) {
 	}
 	s.Access = gate.Access{Token: true, PublicDiscovery: true}
 	keys := gate.Keys{"acme/k1": gate.NewSecret(), "globex/k1": gate.NewSecret()}
-	h, err := NewHandler(s, keys)
+	h, err := NewHandler(t.Context(), s, keys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestGateWithoutKeys(t *testing.T) {
 	s := buildtest.Example(t).Sites[0]
 	s.Access = gate.Access{Token: true}
 	for _, keys := range []gate.Keys{nil, {"globex/k1": gate.NewSecret()}} {
-		if _, err := NewHandler(s, keys); !errors.Is(err, ErrNoKeys) || !strings.Contains(err.Error(), "tenant acme: the site is gated, and no key opens it: add a key for acme") {
+		if _, err := NewHandler(t.Context(), s, keys); !errors.Is(err, ErrNoKeys) || !strings.Contains(err.Error(), "tenant acme: the site is gated, and no key opens it: add a key for acme") {
 			t.Errorf("keys %v: %v", keys, err)
 		}
 	}

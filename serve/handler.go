@@ -3,10 +3,12 @@ package serve
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/fastpath"
+	"golang.org/x/sync/errgroup"
 )
 
 // gzipMin is the size below which a document is not worth compressing.
@@ -81,8 +84,10 @@ var (
 var ErrNoKeys = errors.New("the site is gated, and no key opens it")
 
 // NewHandler prepares the documents of one site for serving; keys open
-// the site when it is gated.
-func NewHandler(site *output.Site, keys gate.Keys) (*Handler, error) {
+// the site when it is gated. Compressing the documents of a large site takes
+// seconds: it is done on every CPU, and NewHandler returns ctx's error soon
+// after ctx is done.
+func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handler, error) {
 	if _, ok := keys.Latest(site.Tenant); site.Access.Token && !ok {
 		return nil, fmt.Errorf("%s: %w: add a key for %s to the keys file", spec.SiteName(site.Tenant), ErrNoKeys, site.Tenant)
 	}
@@ -92,36 +97,67 @@ func NewHandler(site *output.Site, keys gate.Keys) (*Handler, error) {
 		h.cors[i] = header{http.CanonicalHeaderKey(kv[0]), values(kv[1])}
 	}
 	h.corsBlock = corsHeaders(h.cors)
-	for _, d := range docs {
-		body := d.Body.Bytes()
-		sd := &servedDoc{route: d.Route, body: body, lengthText: strconv.Itoa(len(body))}
-		if len(body) >= gzipMin {
-			var buf bytes.Buffer
-			zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-			if err != nil {
-				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
-			}
-			if _, err := zw.Write(body); err != nil {
-				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
-			}
-			if err := zw.Close(); err != nil {
-				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
-			}
-			if buf.Len() < len(body) {
-				sd.gzipped = buf.Bytes()
-				sd.gzipLength = strconv.Itoa(buf.Len())
-				// Another representation, another strong validator.
-				sd.gzipETag = strings.TrimSuffix(d.ETag, `"`) + `-gzip"`
-			}
-		}
-		sd.contentType, sd.cacheControl = values(d.ContentType), values(d.CacheControl)
-		sd.private, sd.etag, sd.length = values(gate.CacheControl(d.CacheControl)), values(d.ETag), values(sd.lengthText)
-		if sd.gzipped != nil {
-			sd.gzipTag, sd.gzipLen = values(sd.gzipETag), values(sd.gzipLength)
-		}
-		h.docs[docKey{d.Route.Route, d.View}] = sd
+	served := make([]*servedDoc, len(docs))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, d := range docs {
+		g.Go(func() error {
+			var err error
+			served[i], err = prepareDoc(gctx, d)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for i, d := range docs {
+		h.docs[docKey{d.Route.Route, d.View}] = served[i]
 	}
 	return h, nil
+}
+
+// gzipChunk is how much of a document is compressed between two looks at
+// the context: a few milliseconds' work.
+const gzipChunk = 256 << 10
+
+// prepareDoc makes a document ready to send: its body, compressed when that
+// pays, and its headers' values.
+func prepareDoc(ctx context.Context, d output.Document) (*servedDoc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	body := d.Body.Bytes()
+	sd := &servedDoc{route: d.Route, body: body, lengthText: strconv.Itoa(len(body))}
+	if len(body) >= gzipMin {
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if err != nil {
+			return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+		}
+		for rest := body; len(rest) > 0; rest = rest[min(len(rest), gzipChunk):] {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if _, err := zw.Write(rest[:min(len(rest), gzipChunk)]); err != nil {
+				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+			}
+		}
+		if err := zw.Close(); err != nil {
+			return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+		}
+		if buf.Len() < len(body) {
+			sd.gzipped = buf.Bytes()
+			sd.gzipLength = strconv.Itoa(buf.Len())
+			// Another representation, another strong validator.
+			sd.gzipETag = strings.TrimSuffix(d.ETag, `"`) + `-gzip"`
+		}
+	}
+	sd.contentType, sd.cacheControl = values(d.ContentType), values(d.CacheControl)
+	sd.private, sd.etag, sd.length = values(gate.CacheControl(d.CacheControl)), values(d.ETag), values(sd.lengthText)
+	if sd.gzipped != nil {
+		sd.gzipTag, sd.gzipLen = values(sd.gzipETag), values(sd.gzipLength)
+	}
+	return sd, nil
 }
 
 // ServeHTTP answers one request.

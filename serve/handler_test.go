@@ -21,7 +21,7 @@ import (
 func exampleServer(t testing.TB) (*httptest.Server, *output.Site) {
 	t.Helper()
 	b := buildtest.Example(t)
-	h, err := NewHandler(b.Sites[0], nil)
+	h, err := NewHandler(t.Context(), b.Sites[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

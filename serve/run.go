@@ -141,7 +141,7 @@ func openHandler(ctx context.Context, dir, tenant string, keys gate.Keys) (*Hand
 	if err != nil {
 		return nil, err
 	}
-	return NewHandler(site, keys)
+	return NewHandler(ctx, site, keys)
 }
 
 // OriginError is the error of Run when Options.Origin is not an origin a
@@ -186,7 +186,7 @@ func compileHandler(ctx context.Context, opts Options, origin string) (*Handler,
 	if err != nil {
 		return nil, diags, err
 	}
-	h, err := NewHandler(site, opts.Keys)
+	h, err := NewHandler(ctx, site, opts.Keys)
 	return h, diags, err
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,14 +21,20 @@ const (
 	writeTimeout      = 30 * time.Second
 	idleTimeout       = 10 * time.Second
 	maxHeaderBytes    = 16 << 10
-	shutdownTimeout   = 10 * time.Second
+	// shutdownTimeout is how long the requests being answered when the
+	// server stops get to finish; their connections are closed then.
+	// Short, so that serve ends within a second of its signal: a request
+	// on a fast connection is answered well within it, and a document
+	// that a slow client has not taken by then would hold the server for
+	// up to writeTimeout.
+	shutdownTimeout = 500 * time.Millisecond
 )
 
 // serveListener answers HTTP on ln with the site of live until ctx is
-// done, then shuts down gracefully: in-flight requests get shutdownTimeout
-// to finish. The usual requests are answered by front, every other by
-// net/http, the same way; in a build without fast paths (package
-// fastpath), net/http answers every request.
+// done, then shuts down: requests in flight get shutdownTimeout to finish,
+// then every connection is closed. The usual requests are answered by
+// front, every other by net/http, the same way; in a build without fast
+// paths (package fastpath), net/http answers every request.
 func serveListener(ctx context.Context, ln net.Listener, live *Live) error {
 	return serveFronted(ctx, ln, live, fastpath.Enabled)
 }
@@ -58,13 +65,18 @@ func serveFronted(ctx context.Context, ln net.Listener, live *Live, fronted bool
 	case <-ctx.Done():
 	}
 	ln.Close()
+	// front and net/http wind down at the same time, to one deadline; a
+	// connection still open at the deadline is closed, which is what
+	// stopping the server means, not an error of it.
 	deadline := time.Now().Add(shutdownTimeout)
 	sctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
 	defer cancel()
-	if cerr := f.close(deadline); cerr != nil && err == nil {
-		err = cerr
-	}
-	if serr := srv.Shutdown(sctx); serr != nil {
+	var frontDone sync.WaitGroup
+	frontDone.Go(func() { f.close(deadline) })
+	serr := srv.Shutdown(sctx)
+	_ = srv.Close()
+	frontDone.Wait()
+	if serr != nil && !errors.Is(serr, context.DeadlineExceeded) {
 		return fmt.Errorf("shut down: %w", serr)
 	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {

@@ -216,25 +216,130 @@ func checkReplaceable(out string) error {
 	return nil
 }
 
-// ReadRouteTable reads the route table of the build output folder dir.
+// ReadRouteTable reads the route table of the build output folder dir. The
+// table of a large build is hundreds of megabytes: it is decoded a route at
+// a time, never held whole, and ReadRouteTable returns ctx's error at the
+// route it is at when ctx is done.
 func ReadRouteTable(ctx context.Context, dir string) (*RouteTable, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, RouteTableFile))
+	name := filepath.Join(dir, RouteTableFile)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("read route table: %w (is %s a signpost build? run `signpost build` first)", err, dir)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var rt RouteTable
-	if err := dec.Decode(&rt); err != nil {
-		return nil, fmt.Errorf("read route table %s: %w", filepath.Join(dir, RouteTableFile), err)
+	defer f.Close()
+	rt, err := decodeRouteTable(ctx, json.NewDecoder(f))
+	if err != nil {
+		return nil, fmt.Errorf("read route table %s: %w", name, err)
 	}
 	if rt.Format != RouteTableFormat {
-		return nil, fmt.Errorf("read route table %s: format %d, this signpost reads format %d: rebuild the site", filepath.Join(dir, RouteTableFile), rt.Format, RouteTableFormat)
+		return nil, fmt.Errorf("read route table %s: format %d, this signpost reads format %d: rebuild the site", name, rt.Format, RouteTableFormat)
 	}
-	return &rt, nil
+	return rt, nil
+}
+
+// decodeRouteTable decodes a RouteTable from dec as json.Decoder.Decode
+// does with DisallowUnknownFields, each route on its own, looking at ctx
+// before each.
+func decodeRouteTable(ctx context.Context, dec *json.Decoder) (*RouteTable, error) {
+	dec.DisallowUnknownFields()
+	var rt RouteTable
+	err := decodeObject(dec, "RouteTable", func(key string) error {
+		switch {
+		case strings.EqualFold(key, "format"):
+			return dec.Decode(&rt.Format)
+		case strings.EqualFold(key, "sites"):
+			return decodeArray(dec, "sites", &rt.Sites, func() error {
+				var s SiteRoutes
+				err := decodeObject(dec, "SiteRoutes", func(key string) error {
+					switch {
+					case strings.EqualFold(key, "tenant"):
+						return dec.Decode(&s.Tenant)
+					case strings.EqualFold(key, "dir"):
+						return dec.Decode(&s.Dir)
+					case strings.EqualFold(key, "origin"):
+						return dec.Decode(&s.Origin)
+					case strings.EqualFold(key, "access"):
+						return dec.Decode(&s.Access)
+					case strings.EqualFold(key, "routes"):
+						return decodeArray(dec, "routes", &s.Routes, func() error {
+							if err := ctx.Err(); err != nil {
+								return err
+							}
+							var r Route
+							if err := dec.Decode(&r); err != nil {
+								return err
+							}
+							s.Routes = append(s.Routes, r)
+							return nil
+						})
+					}
+					return fmt.Errorf("json: unknown field %q", key)
+				})
+				rt.Sites = append(rt.Sites, s)
+				return err
+			})
+		}
+		return fmt.Errorf("json: unknown field %q", key)
+	})
+	return &rt, err
+}
+
+// decodeObject reads a JSON object from dec, calling member for each key
+// with dec at its value; null is an object without members. what names the
+// object in an error.
+func decodeObject(dec *json.Decoder, what string, member func(key string) error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case nil:
+		return nil
+	case json.Delim('{'):
+	default:
+		return fmt.Errorf("json: cannot unmarshal %v into %s: want an object", tok, what)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token() // the closing brace
+	return err
+}
+
+// decodeArray reads a JSON array from dec into *list, as encoding/json
+// does (null is a nil slice, [] an empty one, and either replaces what
+// *list held), calling element for each element with dec at it.
+func decodeArray[T any](dec *json.Decoder, what string, list *[]T, element func() error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case nil:
+		*list = nil
+		return nil
+	case json.Delim('['):
+		*list = []T{}
+	default:
+		return fmt.Errorf("json: cannot unmarshal %v into %s: want an array", tok, what)
+	}
+	for dec.More() {
+		if err := element(); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token() // the closing bracket
+	return err
 }
 
 // IsOutput reports whether dir is a build output folder (it holds a route

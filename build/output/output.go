@@ -82,21 +82,12 @@ func SortDocuments(docs []Document) {
 // slash, except for the tool catalog, whose keys spec.ToolKey and
 // spec.ListKey choose.
 func NewDocument(route, view, contentType string, body content.Body) Document {
-	key := strings.TrimPrefix(route, "/")
-	switch {
-	case route == spec.RouteTools:
-		key = spec.ListKey(view)
-	default:
-		if id, ok := spec.ToolIDOf(route); ok {
-			key = spec.ToolKey(id, view)
-		}
-	}
 	hexSum := body.SHA256()
 	return Document{
 		Route: Route{
 			Route:        route,
 			View:         view,
-			Key:          key,
+			Key:          keyOf(route, view),
 			ContentType:  contentType,
 			CacheControl: spec.CacheControl,
 			ETag:         `"` + hexSum[:32] + `"`,
@@ -106,6 +97,33 @@ func NewDocument(route, view, contentType string, body content.Body) Document {
 		Body: body,
 	}
 }
+
+// keyOf is the object key of the document of route in view (see
+// NewDocument).
+func keyOf(route, view string) string {
+	if route == spec.RouteTools {
+		return spec.ListKey(view)
+	}
+	if id, ok := spec.ToolIDOf(route); ok {
+		return spec.ToolKey(id, view)
+	}
+	return strings.TrimPrefix(route, "/")
+}
+
+// EntrySize is RouteEntrySize of the document NewDocument makes of route in
+// view, with contentType and a body of size bytes: a line of the route
+// table counted before the body is made.
+func EntrySize(route, view, contentType string, size int64) int64 {
+	return RouteEntrySize(Route{Route: route, View: view, Key: keyOf(route, view), ContentType: contentType,
+		CacheControl: spec.CacheControl, ETag: etagShape, SHA256: sha256Shape, Size: size})
+}
+
+// An ETag and a SHA-256 as the route table writes them: hexadecimal digits
+// of a fixed length, which JSON never escapes.
+const (
+	sha256Shape = "0000000000000000000000000000000000000000000000000000000000000000"
+	etagShape   = `"` + "00000000000000000000000000000000" + `"`
+)
 
 // Bytes counts the bytes of the site's documents of one route and view.
 func (s *Site) Bytes(route, view string) int64 {

@@ -1,15 +1,18 @@
 package output_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/buildtest"
@@ -168,6 +171,118 @@ func TestRouteTableFile(t *testing.T) {
 		}
 		if diff := cmp.Diff(string(append(want, '\n')), string(got)); diff != "" {
 			t.Errorf("%s: route table (-json.MarshalIndent +written):\n%s", name, diff)
+		}
+	}
+}
+
+// TestReadRouteTableAsEncodingJSON: the route table is read, a route at a
+// time, as json.Decoder reads it whole with DisallowUnknownFields: the same
+// table, or an error where it gives one.
+func TestReadRouteTableAsEncodingJSON(t *testing.T) {
+	route := `{"route":"/tools","view":"standard","key":"tools.json","contentType":"application/json","cacheControl":"c","etag":"\"e\"","sha256":"s","size":3}`
+	for name, table := range map[string]string{
+		"example":          "",
+		"no sites":         `{"format":1,"sites":[]}`,
+		"null sites":       `{"format":1,"sites":null}`,
+		"null routes":      `{"format":1,"sites":[{"tenant":"","dir":"public","routes":null}]}`,
+		"gated":            `{"format":1,"sites":[{"tenant":"acme","dir":"tenants/acme","origin":"https://a.example","access":{"token":true},"routes":[` + route + `,` + route + `]}]}`,
+		"keys in any case": `{"FORMAT":1,"Sites":[{"DIR":"public","routes":[` + route + `]}]}`,
+		"twice":            `{"format":1,"sites":[{"dir":"a","routes":[` + route + `]}],"sites":[{"dir":"b","routes":[]}]}`,
+		"unknown member":   `{"format":1,"sites":[],"extra":true}`,
+		"unknown in site":  `{"format":1,"sites":[{"dir":"public","hosts":[]}]}`,
+		"unknown in route": `{"format":1,"sites":[{"dir":"public","routes":[{"route":"/tools","zone":"x"}]}]}`,
+		"sites not a list": `{"format":1,"sites":{}}`,
+		"route not object": `{"format":1,"sites":[{"dir":"public","routes":[3]}]}`,
+		"truncated":        `{"format":1,"sites":[{"dir":"public","routes":[` + route,
+		"not an object":    `[1]`,
+		"format as string": `{"format":"1","sites":[]}`,
+		"other format":     `{"format":2,"sites":[]}`,
+		"empty":            ``,
+	} {
+		dir := t.TempDir()
+		if name == "example" {
+			dir, _ = writeExample(t)
+		} else if err := os.WriteFile(filepath.Join(dir, output.RouteTableFile), []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, output.RouteTableFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		var want output.RouteTable
+		wantErr := dec.Decode(&want)
+		if wantErr == nil && want.Format != output.RouteTableFormat {
+			wantErr = errors.New("format")
+		}
+		got, err := output.ReadRouteTable(context.Background(), dir)
+		switch {
+		case (err != nil) != (wantErr != nil):
+			t.Errorf("%s: error %v, encoding/json's %v", name, err, wantErr)
+		case err == nil:
+			if diff := cmp.Diff(want, *got); diff != "" {
+				t.Errorf("%s: (-encoding/json +read):\n%s", name, diff)
+			}
+		case !strings.Contains(err.Error(), "read route table "+filepath.Join(dir, output.RouteTableFile)+": "):
+			t.Errorf("%s: error %q does not name the file", name, err)
+		}
+	}
+}
+
+// countdown is a context whose Err is nil the first n times it is asked,
+// then context.Canceled; asked counts the times.
+type countdown struct {
+	context.Context
+	n, asked int
+}
+
+func (c *countdown) Err() error {
+	if c.asked++; c.asked > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestReadRouteTableStops: a large route table is read a route at a time,
+// and reading it stops at the route where its context ends, not after the
+// whole table.
+func TestReadRouteTableStops(t *testing.T) {
+	b := &output.Build{Sites: []*output.Site{{Dir: "public"}}}
+	for i := range 20_000 {
+		b.Sites[0].Documents = append(b.Sites[0].Documents, output.Document{Route: output.Route{
+			Route: fmt.Sprintf("/tools/t%05d", i), View: "standard", Key: fmt.Sprintf("tools/t%05d", i), ContentType: "application/json",
+			CacheControl: "public, max-age=3600", ETag: `"0123"`, SHA256: "ab", Size: 0}})
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := b.Write(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	ctx := &countdown{Context: context.Background(), n: 100}
+	if _, err := output.ReadRouteTable(ctx, dir); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ReadRouteTable with its context ended at the 100th route: %v", err)
+	}
+	if ctx.asked != 101 {
+		t.Errorf("the context was asked %d times, want 101: before the file, then before each route until it ended", ctx.asked)
+	}
+	rt, err := output.ReadRouteTable(context.Background(), dir)
+	if err != nil || len(rt.Sites[0].Routes) != 20_000 {
+		t.Fatalf("ReadRouteTable: %v", err)
+	}
+}
+
+// TestEntrySize: a route table line counted before its document is made
+// is the line of the document made.
+func TestEntrySize(t *testing.T) {
+	for _, d := range []output.Document{
+		output.NewDocument("/tools", "standard", "application/json", content.New([]byte("[]\n"))),
+		output.NewDocument("/tools", "compact", "application/json", content.New([]byte(`{"tools":[]}`+"\n"))),
+		output.NewDocument("/tools/get_forecast", "compact", "application/json", content.New(bytes.Repeat([]byte("x"), 12345))),
+		output.NewDocument("/.well-known/mcp/server-cards/a<b>.json", "standard", "application/mcp-server-card+json", content.New([]byte("{}\n"))),
+		output.NewDocument("/tool-catalogue/groups/weather.json", "standard", "application/json", content.New(nil)),
+	} {
+		if got, want := output.EntrySize(d.Route.Route, d.View, d.ContentType, d.Size), output.RouteEntrySize(d.Route); got != want {
+			t.Errorf("%s %s: EntrySize %d, RouteEntrySize of the document %d", d.Route.Route, d.View, got, want)
 		}
 	}
 }

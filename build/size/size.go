@@ -62,9 +62,20 @@ func sizeOf(n float64, written string) (int64, error) {
 // and quotes, no escapes), so a limit it reports exceeded is exceeded. A
 // value's size is computed once per identity: a schema file used by many
 // tools is measured once and counted for each of them.
+//
+// A Meter holds every object it measured, so that no other object takes
+// its address and its size while it is in use: use one for values that are
+// alive together (the declarations of one file and the schema files they
+// name), not for a whole load.
 type Meter struct {
 	mu   sync.Mutex
-	memo map[uintptr]int64
+	memo map[uintptr]measured
+}
+
+// measured is an object a Meter measured, and its size.
+type measured struct {
+	object map[string]any
+	size   int64
 }
 
 // Measure returns the estimated size of v, and whether it is within limit.
@@ -76,10 +87,10 @@ func (z *Meter) Measure(v any, limit int64) (n int64, pointer string, ok bool) {
 	if isMap && m != nil {
 		key = reflect.ValueOf(m).Pointer()
 		z.mu.Lock()
-		n, seen := z.memo[key]
+		m, seen := z.memo[key]
 		z.mu.Unlock()
-		if seen && n <= limit {
-			return n, "", true
+		if seen && m.size <= limit {
+			return m.size, "", true
 		}
 	}
 	w := sizeWalk{limit: limit}
@@ -93,9 +104,9 @@ func (z *Meter) Measure(v any, limit int64) (n int64, pointer string, ok bool) {
 	if key != 0 {
 		z.mu.Lock()
 		if z.memo == nil {
-			z.memo = map[uintptr]int64{}
+			z.memo = map[uintptr]measured{}
 		}
-		z.memo[key] = n
+		z.memo[key] = measured{m, n}
 		z.mu.Unlock()
 	}
 	return n, "", true

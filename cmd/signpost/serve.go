@@ -50,7 +50,8 @@ A tenant declared with gate: token is served as its edge serves it: only to
 requests with a valid token for the tenant, signed with a key of the
 --token-keys file (see signpost token); the others get 401 or 403.
 
-SIGINT or SIGTERM stops the server gracefully.`,
+SIGINT or SIGTERM stops the server within a second, in whatever phase it is:
+the requests being answered get half a second to finish.`,
 		Example: `  signpost serve catalogs/example --tenant acme
   signpost serve catalogs/example --tenant acme --watch --addr 127.0.0.1:9000
   signpost build catalogs/example && signpost serve site --tenant globex

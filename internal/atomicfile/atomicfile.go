@@ -113,6 +113,9 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 		byDir[d] = append(byDir[d], f)
 	}
 	for d := range byDir {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
@@ -125,7 +128,7 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				if err := writeFile(filepath.Join(tmp, filepath.FromSlash(f.Path)), f); err != nil {
+				if err := writeFile(gctx, filepath.Join(tmp, filepath.FromSlash(f.Path)), f); err != nil {
 					return fmt.Errorf("write %s: %w", f.Path, err)
 				}
 			}
@@ -145,8 +148,10 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	return nil
 }
 
-// writeFile creates the file name with f's Body and Parts.
-func writeFile(name string, f File) error {
+// writeFile creates the file name with f's Body, Parts and Stream. A file
+// of many parts, or a stream (hundreds of megabytes of route table), looks
+// at ctx as it goes, and returns its error once ctx is done.
+func writeFile(ctx context.Context, name string, f File) error {
 	switch {
 	case f.Stream != nil:
 	case len(f.Parts) == 0:
@@ -167,7 +172,7 @@ func writeFile(name string, f File) error {
 	}
 	// Parts are often a few bytes (the comma between two descriptors):
 	// buffered, a file of 20,000 parts is a few writes, not 20,000.
-	w := bufio.NewWriterSize(out, min(size, 256<<10))
+	w := bufio.NewWriterSize(ctxWriter{ctx, out}, min(size, 256<<10))
 	w.Write(f.Body)
 	for _, p := range f.Parts {
 		w.Write(p) // a bufio.Writer keeps its first error for Flush
@@ -180,6 +185,19 @@ func writeFile(name string, f File) error {
 		return err
 	}
 	return out.Close()
+}
+
+// ctxWriter writes to w until ctx is done, then returns ctx's error.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // swap puts the complete folder tmp in the place of dir.

@@ -51,6 +51,44 @@ func TestWriteDirCancelledLeavesOld(t *testing.T) {
 	}
 }
 
+// TestWriteDirStopsInAStream: a file streamed as it is written (a route
+// table of hundreds of megabytes) stops where its context ends: WriteDir
+// returns the context's error at once, leaves the old folder, and removes
+// what it wrote.
+func TestWriteDirStopsInAStream(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := WriteDir(context.Background(), dir, []File{{Path: "a", Body: []byte("old")}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	chunk := bytes.Repeat([]byte("x"), 32<<10)
+	written := 0
+	endless := func(w io.Writer) error {
+		for range 8 << 10 { // 256 MiB, were it not stopped
+			if written += len(chunk); written == 64<<20 {
+				cancel()
+			}
+			if _, err := w.Write(chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := WriteDir(ctx, dir, []File{{Path: "b", Body: []byte("1")}, {Path: "routes.json", Stream: endless}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("WriteDir = %v, want canceled", err)
+	}
+	if written > 65<<20 {
+		t.Errorf("the stream wrote %d bytes, %d after its context ended", written, written-64<<20)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a")); string(b) != "old" {
+		t.Errorf("a = %q, want the old content", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Errorf("a temporary folder was left: %v", entries)
+	}
+}
+
 func TestWriteFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "sub", "f.yaml")
 	for _, body := range []string{"one", "two"} {

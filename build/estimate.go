@@ -1,0 +1,154 @@
+package build
+
+import (
+	"maps"
+
+	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/spec"
+)
+
+// BuildSize is what a build of a catalog writes, as its limits count it:
+// the bytes of the documents of every site with their lines of the route
+// table (limits.build), and the files, the route table's included
+// (limits.files).
+type BuildSize struct {
+	Bytes int64
+	Files int64
+}
+
+// buildEstimate is Load's estimate of what Compile will make of a catalog.
+type buildEstimate struct {
+	BuildSize
+	// largest is the largest document that joins tools (a list, the tool
+	// catalogue or one of its groups) of any site.
+	largest estimatedDoc
+	// sizes are the sizes of the tools' descriptors, by their place in
+	// wholeCatalog.tools (0 for a tool that is not published).
+	sizes []int64
+}
+
+// estimatedDoc is a document of one site, as Load measures it.
+type estimatedDoc struct {
+	tenant string
+	what   string // "the /tools list", "the document /tool-catalogue.json", …
+	size   int64
+}
+
+// estimateBuild measures what Compile will make of the published tools and
+// servers of the catalog, from the tools as prepare left them (their schemas
+// encoded): each site's documents, their lines of the route table, and the
+// files. The measure is a lower bound, so that a limit Load finds exceeded
+// is exceeded, and within a few percent of the build: each document is
+// measured as Compile encodes it, but for what only Compile knows, the
+// token counts of the tool catalogue (written here with one digit) and the
+// origins the discovery catalogs name (left out, since serve and build
+// --origin set another after Load).
+func estimateBuild(whole *wholeCatalog) buildEstimate {
+	c := whole.config
+	est := buildEstimate{sizes: make([]int64, len(whole.tools))}
+	var tools []*Tool
+	var at []int // the place of each of tools in whole.tools
+	for i, p := range whole.tools {
+		if p.tool.Published() {
+			tools, at = append(tools, p.tool), append(at, i)
+		}
+	}
+	// Each tool measured once, whichever sites show it.
+	desc, compactDesc := make([]int64, len(tools)), make([]int64, len(tools))
+	entries := make([][][]byte, len(tools))
+	costs := make([]output.Tokens, len(tools))
+	opts := c.compactOptions()
+	var scratch []byte
+	// The catalogue's entries are measured, not kept: each is a slice of
+	// blank of its length, which catalogueBodies joins as it would join
+	// the entry.
+	var blank []byte
+	for i, t := range tools {
+		scratch, _, _ = appendDescriptor(scratch[:0], t)
+		// A tool whose schemas prepare did not encode (in a catalog over
+		// its build limit) is encoded here without them: it counts its
+		// least size.
+		desc[i] = max(int64(len(scratch)), whole.tools[at[i]].size)
+		est.sizes[at[i]] = desc[i]
+		costs[i].Standard = 1
+		if c.CompactView {
+			scratch = appendCompactDescriptor(scratch[:0], t, opts)
+			compactDesc[i] = int64(len(scratch))
+			costs[i].Compact = 1
+		}
+		input := []byte(t.InputSchema)
+		if input == nil {
+			input = []byte("null")
+		}
+		n := 0
+		for _, part := range catalogueEntry(t, costs[i], input, t.OutputSchema) {
+			n += len(part)
+		}
+		if n > len(blank) {
+			blank = make([]byte, max(n, 2*len(blank)))
+		}
+		entries[i] = [][]byte{blank[:n]}
+	}
+
+	// The cards and the discovery catalogs are encoded as Compile encodes
+	// them, without the origins.
+	config := *c
+	config.TenantSites = maps.Clone(c.TenantSites)
+	config.SetOrigin("")
+	cat := &Catalog{Config: config}
+	for _, s := range whole.servers {
+		cat.Servers = append(cat.Servers, s.server)
+	}
+	cards := compileCards(cat)
+
+	sites := c.Tenants
+	if len(sites) == 0 {
+		sites = []string{""}
+	}
+	for _, tenant := range sites {
+		add := func(route, view, contentType string, size int64) {
+			est.Files++
+			est.Bytes += size + output.EntrySize(route, view, contentType, size)
+		}
+		joined := func(what string, size int64) {
+			if size > est.largest.size {
+				est.largest = estimatedDoc{tenant: tenant, what: what, size: size}
+			}
+		}
+		// "[…]\n" and {"tools":[…]}\n join the descriptors with commas.
+		list, compactList, visible := int64(len("[]\n")), int64(len(`{"tools":[]}`+"\n")), int64(0)
+		for i, t := range tools {
+			if !t.VisibleTo(tenant) {
+				continue
+			}
+			visible++
+			route := spec.ToolRoute(t.ToolID)
+			add(route, spec.ViewStandard, spec.ContentTypeJSON, desc[i]+1)
+			list += desc[i]
+			if c.CompactView {
+				add(route, spec.ViewCompact, spec.ContentTypeJSON, compactDesc[i]+1)
+				compactList += compactDesc[i]
+			}
+		}
+		if visible > 0 {
+			list, compactList = list+visible-1, compactList+visible-1
+		}
+		add(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, list)
+		joined("the /tools list", list)
+		if c.CompactView {
+			add(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, compactList)
+			joined("the /tools?view=compact list", compactList)
+		}
+		for _, b := range catalogueBodies(&config, tools, entries, costs, tenant) {
+			add(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body.Len())
+			joined("the document "+b.route, b.body.Len())
+		}
+		for _, docs := range [][]output.Document{cards, compileCatalogs(cat, tools, tenant)} {
+			for _, d := range docs {
+				add(d.Route.Route, d.View, d.ContentType, d.Size)
+			}
+		}
+	}
+	est.Files++ // the route table
+	return est
+}
