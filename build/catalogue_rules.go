@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
@@ -261,7 +262,15 @@ func machinePath(s string) string {
 // U+E007F), which can hide instructions to a model. ok is false when s has
 // none.
 func invisible(s string) (r rune, ok bool) {
-	for _, r := range s {
+	// Most text is ASCII: its only invisible characters are the C0
+	// controls and DEL, told apart byte by byte.
+	i := 0
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+		if b := s[i]; (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f {
+			return rune(b), true
+		}
+	}
+	for _, r := range s[i:] {
 		switch {
 		case r == '\t' || r == '\n' || r == '\r':
 		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r):
@@ -278,6 +287,9 @@ func invisible(s string) (r rune, ok bool) {
 // invisibleIn returns the first invisible character (see invisible) of any
 // string in the decoded JSON value v, keys included, and where it is.
 func invisibleIn(v any, ptr []string) (r rune, at []string, ok bool) {
+	if !hasInvisible(v) {
+		return 0, nil, false
+	}
 	switch x := v.(type) {
 	case string:
 		if r, ok := invisible(x); ok {
@@ -300,4 +312,28 @@ func invisibleIn(v any, ptr []string) (r rune, at []string, ok bool) {
 		}
 	}
 	return 0, nil, false
+}
+
+// hasInvisible reports whether any string in v, keys included, holds an
+// invisible character: the walk of every tool's schemas, which allocates
+// nothing, before invisibleIn looks, in order, for where the first is.
+func hasInvisible(v any) bool {
+	switch x := v.(type) {
+	case string:
+		_, ok := invisible(x)
+		return ok
+	case map[string]any:
+		for k, e := range x {
+			if _, ok := invisible(k); ok || hasInvisible(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasInvisible(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
