@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
@@ -181,4 +182,42 @@ func TestWildcard(t *testing.T) {
 			t.Errorf("wildcard(%s) = %q, %v; want %s", tt.in, got, err, tt.want)
 		}
 	}
+}
+
+// FuzzURLPatterns holds urlPatterns to any template: no panic, and every
+// pattern it returns uses only the forms GitHub documents, a "*" as the
+// leftmost label of the host or at the end.
+func FuzzURLPatterns(f *testing.F) {
+	for _, s := range []string{
+		"https://{region}.mcp.example.com/billing", "https://mcp.example.com/t/{tenant}/mcp",
+		"https://{a}.{b}.example.com/{c}", "http://[::{x}]:8080/mcp", "https://{host}", "https://",
+		"https://mcp.example.com:{port}/", "https://x.example.com/?q={q}#{f}", "{", "}{", "https://{",
+	} {
+		f.Add(s, "eu")
+	}
+	f.Fuzz(func(t *testing.T, template, value string) {
+		// The loader holds a remote's URL to CheckRemoteURL; a "*" of the
+		// declaration itself is not one of the export's.
+		if discovery.CheckRemoteURL(template) != "" || strings.Contains(template+value, "*") {
+			return
+		}
+		vars := []discovery.Var{{Name: "region", Input: &discovery.Input{HasChoices: true, Choices: []discovery.Str{{Value: value, Set: true}}}}}
+		for _, n := range templateVars(template) {
+			vars = append(vars, discovery.Var{Name: n})
+		}
+		patterns, free, err := urlPatterns(template, vars)
+		if err != nil || len(free) == 0 {
+			return
+		}
+		for _, p := range patterns {
+			scheme, rest, _ := strings.Cut(p, "://")
+			if scheme != "https" && scheme != "http" && !strings.EqualFold(scheme, "https") && !strings.EqualFold(scheme, "http") {
+				t.Fatalf("%s: pattern %s has another scheme", template, p)
+			}
+			rest = strings.TrimPrefix(rest, "*.")
+			if i := strings.IndexByte(rest, '*'); i >= 0 && i != len(rest)-1 {
+				t.Fatalf("%s: pattern %s has a wildcard GitHub does not document", template, p)
+			}
+		}
+	})
 }
