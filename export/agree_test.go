@@ -23,7 +23,8 @@ import (
 // and nothing else, site by site: over the example, a catalog of many
 // servers of every shape a remote's URL takes, and a large generated
 // catalog. The published servers are read from the built site's server
-// cards, not from the catalog the exports read; serverUrl patterns are
+// cards, not from the catalog the exports read, and held to its MCP
+// registry list when the site has one; serverUrl patterns are
 // matched as GitHub documents its matching (docs/policy.md), and a pattern
 // of any other form fails the test.
 
@@ -61,6 +62,44 @@ func published(t *testing.T, s *output.Site) []cardServer {
 	}
 	slices.SortFunc(out, func(a, b cardServer) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// registryRoute is the route of an MCP registry's server list.
+const registryRoute = "/v0.1/servers"
+
+// registryNames reads the names of the servers a built site's MCP registry
+// lists, sorted, when the site has one: the exports must allow what it
+// lists too. A site with documents below /v0.1/ but no list at
+// registryRoute fails the test, so that a registry never goes unchecked.
+func registryNames(t *testing.T, s *output.Site) ([]string, bool) {
+	t.Helper()
+	var below bool
+	for _, d := range s.Documents {
+		below = below || strings.HasPrefix(d.Route.Route, "/v0.1/")
+		if d.Route.Route != registryRoute {
+			continue
+		}
+		var list struct {
+			Servers []struct {
+				Server struct {
+					Name string `json:"name"`
+				} `json:"server"`
+			} `json:"servers"`
+		}
+		if err := json.Unmarshal(d.Body.Bytes(), &list); err != nil {
+			t.Fatalf("%s of %s: %v", registryRoute, spec.SiteName(s.Tenant), err)
+		}
+		var names []string
+		for _, e := range list.Servers {
+			names = append(names, e.Server.Name)
+		}
+		slices.Sort(names)
+		return names, true
+	}
+	if below {
+		t.Fatalf("%s has documents below /v0.1/ but none at %s: read its registry list where it is", spec.SiteName(s.Tenant), registryRoute)
+	}
+	return nil, false
 }
 
 // freeSample is the value a test gives a variable a client may set to
@@ -274,6 +313,11 @@ func holdAgreement(t *testing.T, cat *build.Catalog, outside []string) {
 		}
 		if diff := cmp.Diff(pubNames, listedNames); diff != "" {
 			t.Fatalf("%s: the site's cards and SiteServers disagree (-cards +SiteServers):\n%s", site, diff)
+		}
+		if names, ok := registryNames(t, b.Sites[i]); ok {
+			if diff := cmp.Diff(pubNames, names); diff != "" {
+				t.Fatalf("%s: the site's cards and its registry list disagree (-cards +registry):\n%s", site, diff)
+			}
 		}
 
 		doc, err := ManagedSettings(cat, tenant)
