@@ -67,7 +67,9 @@ func (s Str) String() (string, bool) { return s.Value, s.Set && s.Kind == "" }
 
 // Remote is one item of remotes.
 type Remote struct {
-	URL Str
+	// Type is the transport: streamable-http or sse.
+	Type Str
+	URL  Str
 	// Variables are the members of variables, sorted by name; nil when it
 	// is absent or not an object.
 	Variables []Var
@@ -92,9 +94,10 @@ type Header struct {
 
 // Input is what a header and a variable hold.
 type Input struct {
-	// IsSecret is set when isSecret is true.
-	IsSecret       bool
-	Value, Default Str
+	// IsSecret and IsRequired are set when isSecret and isRequired are
+	// true.
+	IsSecret, IsRequired bool
+	Value, Default       Str
 	// HasChoices says whether choices is there, whatever its value;
 	// Choices are its items when it is an array.
 	HasChoices bool
@@ -158,7 +161,7 @@ func decodeRemote(v any) *Remote {
 	if !ok {
 		return nil
 	}
-	r := &Remote{URL: strOf(m, "url"), Variables: decodeVars(m)}
+	r := &Remote{Type: strOf(m, "type"), URL: strOf(m, "url"), Variables: decodeVars(m)}
 	for _, h := range arrayOf(m, "headers") {
 		hm, ok := h.(map[string]any)
 		if !ok {
@@ -189,7 +192,7 @@ func decodeVars(m map[string]any) []Var {
 }
 
 func decodeInput(m map[string]any) Input {
-	in := Input{IsSecret: m["isSecret"] == true, Value: strOf(m, "value"), Default: strOf(m, "default")}
+	in := Input{IsSecret: m["isSecret"] == true, IsRequired: m["isRequired"] == true, Value: strOf(m, "value"), Default: strOf(m, "default")}
 	_, in.HasChoices = m["choices"]
 	for _, c := range arrayOf(m, "choices") {
 		in.Choices = append(in.Choices, strValue(c))

@@ -65,6 +65,10 @@ type Server struct {
 	Icons      []any
 	Remotes    []any
 	Meta       map[string]any
+	// Endpoints are the remotes decoded (decl.go), in the order declared:
+	// what a reader of a remote's URL, variables or headers reads. An item
+	// of remotes that is not an object is nil here.
+	Endpoints []*Remote
 	// DraftPath and V1Path are where this site publishes the draft and the
 	// v1 card; empty for a cross-host server. Empty on a local server means
 	// the default path.
@@ -189,6 +193,7 @@ func (d *serverDecoder) declare(m *Decl) *Server {
 		Icons:      m.Published.Icons,
 		Remotes:    m.Published.Remotes,
 		Meta:       m.Published.Meta,
+		Endpoints:  m.Remotes,
 	}
 	if !m.Object {
 		d.add("", "a server must be an object with at least a name")

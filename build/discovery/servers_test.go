@@ -121,8 +121,33 @@ func TestDecodeServerFull(t *testing.T) {
 		Icons:       item["icons"].([]any),
 		Remotes:     item["remotes"].([]any),
 		Meta:        item["_meta"].(map[string]any),
-		DraftPath:   "/.well-known/mcp/servers/com.example/weather.json",
-		V1Path:      "/cards/weather.json",
+		Endpoints: []*Remote{
+			{
+				Type: Str{Value: "streamable-http", Set: true},
+				URL:  Str{Value: "https://mcp.example.com/weather/{region}", Set: true},
+				Variables: []Var{{Name: "region", Input: &Input{
+					Default: Str{Value: "eu", Set: true}, HasChoices: true,
+					Choices: []Str{{Value: "eu", Set: true}, {Value: "us", Set: true}},
+				}}},
+				Headers: []*Header{
+					{
+						Name:      Str{Value: "Authorization", Set: true},
+						Input:     Input{IsSecret: true, IsRequired: true, Value: Str{Value: "Bearer {token}", Set: true}},
+						Variables: []Var{{Name: "token", Input: &Input{IsSecret: true, IsRequired: true}}},
+					},
+					{
+						Name: Str{Value: "X-Units", Set: true},
+						Input: Input{
+							Default: Str{Value: "metric", Set: true}, HasChoices: true,
+							Choices: []Str{{Value: "metric", Set: true}, {Value: "imperial", Set: true}},
+						},
+					},
+				},
+			},
+			{Type: Str{Value: "sse", Set: true}, URL: Str{Value: "http://localhost:8080/sse", Set: true}},
+		},
+		DraftPath: "/.well-known/mcp/servers/com.example/weather.json",
+		V1Path:    "/cards/weather.json",
 	}
 	if diff := cmp.Diff(want, s); diff != "" {
 		t.Errorf("Decode (-want +got):\n%s", diff)

@@ -208,6 +208,31 @@ func TestConformanceFlags(t *testing.T) {
 	}
 }
 
+func TestExportFlags(t *testing.T) {
+	for _, c := range []struct {
+		kind   string
+		newCmd func(func(*exportOptions) error) *cobra.Command
+	}{
+		{exportManagedSettings, newExportManagedSettingsCmd},
+		{exportCline, newExportClineCmd},
+	} {
+		o := parsed(t, c.newCmd)
+		if o.kind != c.kind || o.dir != "." || o.tenant != "" || o.out != "" || !hasIO(o.io) {
+			t.Errorf("%s defaults: %+v", c.kind, o)
+		}
+		o = parsed(t, c.newCmd, "cat", "--tenant", "acme", "-o", "policy.json")
+		if o.kind != c.kind || o.dir != "cat" || o.tenant != "acme" || o.out != "policy.json" {
+			t.Errorf("%s flags: %+v", c.kind, o)
+		}
+		if o = parsed(t, c.newCmd, "--out", "-"); o.out != "-" {
+			t.Errorf("%s --out -: %+v", c.kind, o)
+		}
+		if err := refused(t, c.newCmd, "a", "b"); err == nil {
+			t.Errorf("%s took two folders", c.kind)
+		}
+	}
+}
+
 func TestSchemaFlags(t *testing.T) {
 	if o := parsed(t, newSchemaCmd); o.name != "" || !hasIO(o.io) {
 		t.Errorf("defaults: %+v", o)

@@ -53,6 +53,8 @@ var rules = []rule{
 	{"importer", with(internalHelpers, "build", "build/*", "schemas")},
 	{"diff", with(internalHelpers, "build", "build/*", "internal/catalogdir")},
 	{"publish", with(internalHelpers, "build", "build/*", "hosts/cloudfront", "internal/inputs")},
+	// The policy exports read a loaded catalog's servers.
+	{"export", with(internalHelpers, "build", "build/*")},
 	// The starter repository names the hosts it can publish to.
 	{"internal/scaffold", with(internalHelpers, "build", "build/*", "hosts/*", "templates")},
 	// The command uses everything.
