@@ -80,12 +80,17 @@ func SortDocuments(docs []Document) {
 // NewDocument makes the document that answers route in view, with its
 // size, SHA-256 and ETag. Its object key is the route without its leading
 // slash, except for the tool catalog, whose keys spec.ToolKey and
-// spec.ListKey choose.
+// spec.ListKey choose, and the registry, whose keys spec.RegistryKey
+// chooses.
 func NewDocument(route, view, contentType string, body content.Body) Document {
 	key := strings.TrimPrefix(route, "/")
 	switch {
 	case route == spec.RouteTools:
 		key = spec.ListKey(view)
+	case spec.IsRegistryRoute(route):
+		if k, ok := spec.RegistryKey(route); ok {
+			key = k
+		}
 	default:
 		if id, ok := spec.ToolIDOf(route); ok {
 			key = spec.ToolKey(id, view)
