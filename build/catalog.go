@@ -22,6 +22,10 @@ type Catalog struct {
 	Tools []*Tool
 	// Servers holds every declared MCP server, sorted by Name.
 	Servers []*Server
+	// History is the Git history of the catalog folder, which dates the
+	// versions of the registry (ReadHistory); nil is none: each server's
+	// one version is dated at the Unix epoch. Load leaves it nil.
+	History *History
 }
 
 // Config is the site settings of signpost.yaml.
@@ -46,6 +50,9 @@ type Config struct {
 	// AICatalog makes the build write /.well-known/ai-catalog.json and the
 	// v1 server cards it points at.
 	AICatalog bool
+	// Registry makes the build write the MCP registry (/v0.1/servers and
+	// below) of the servers each site's tenant sees, when there are any.
+	Registry bool
 	// Targets are the places the site is published, by name.
 	Targets map[string]Target
 	// Limits bound the size of what the catalog builds.
