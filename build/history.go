@@ -3,6 +3,8 @@ package build
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -30,12 +32,25 @@ const (
 // History is what the Git history of a catalog folder says of its
 // servers. The zero History, or nil, is a catalog without one.
 type History struct {
-	// Head is the commit time of the revision the catalog is at: the date
-	// of what it declares that no commit holds yet.
+	// Head is the commit time of the newest commit that changed the
+	// catalog folder: the date of what it declares that no commit holds
+	// yet. Commits elsewhere in the repository change nothing.
 	Head time.Time
 	// commits are the servers declared at each commit that changed the
 	// catalog folder, oldest first.
 	commits []historyCommit
+	// digest identifies the commits read (see Digest).
+	digest string
+}
+
+// Digest identifies what the history says: the commits read, by name and
+// time. Two histories of one digest date the registry alike, given the
+// same catalog folder. "" for no history.
+func (h *History) Digest() string {
+	if h == nil {
+		return ""
+	}
+	return h.digest
 }
 
 // historyCommit is what one commit declares: each local server whose
@@ -74,8 +89,8 @@ func noHistory(err error) bool {
 // first-parent history that changed the folder, at most HistoryCommits of
 // them, each dated by its committer time, and no more than historyBytes
 // of declaration files. A declaration that breaks a rule of today
-// (discovery.Declare) counts as none. A revision that is no commit has
-// none: nil and no error.
+// (discovery.Declare) counts as none. A revision that is no commit, or a
+// folder no commit changed, has none: nil and no error.
 func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*History, error) {
 	gh, err := git.FolderHistory(ctx, repo, rev, folder, HistoryCommits)
 	if err != nil {
@@ -84,7 +99,11 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 		}
 		return nil, fmt.Errorf("read the Git history of %s: %w", repo, err)
 	}
-	h := &History{Head: time.Unix(gh.Head.Time, 0).UTC()}
+	if len(gh.Commits) == 0 {
+		return nil, nil
+	}
+	h := &History{Head: time.Unix(gh.Commits[0].Time, 0).UTC()}
+	sum := sha256.New()
 	// The declaration files at each commit, newest first: the files at
 	// the newest, then each commit's changes undone.
 	files := map[string]string{}
@@ -148,8 +167,10 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 			break // this commit and the older ones are not known
 		}
 		h.commits = append(h.commits, historyCommit{at: time.Unix(c.Time, 0).UTC(), servers: servers})
+		fmt.Fprintf(sum, "%s %d\n", c.Hash, c.Time)
 	}
 	slices.Reverse(h.commits)
+	h.digest = hex.EncodeToString(sum.Sum(nil))
 	return h, nil
 }
 

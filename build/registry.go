@@ -30,10 +30,11 @@ import (
 // the server had that version; its updatedAt, of the newest commit that
 // changed that version's declaration as published (a comment or a
 // reformatting changes nothing). A declaration no commit holds yet (a
-// change not committed, a folder in no repository with a history) is dated
-// by the revision's own commit time; without a history at all, every date
-// is the Unix epoch, 1970-01-01T00:00:00Z. Every build of one commit gives
-// the same dates.
+// change not committed) is dated by the newest commit that changed the
+// catalog folder; without a history at all (a folder in no repository, or
+// that no commit changed), every date is the Unix epoch,
+// 1970-01-01T00:00:00Z. Every build of one commit gives the same dates,
+// and commits outside the catalog folder change none.
 //
 // Order: a server's versions newest first, the latest always first, then
 // by when each first appeared; the list holds each server's latest, by

@@ -85,8 +85,9 @@ func siteDoc(t *testing.T, s *output.Site, route string) []byte {
 // TestRegistryHistory builds the registry of a catalog from its Git
 // history: each server's versions, newest first, the latest first, each
 // as its declaration last was, dated by commit times (a comment changes
-// no date; what no commit holds yet is dated by HEAD); the servers each
-// tenant sees; the same bytes on every build of one commit.
+// no date; what no commit holds yet is dated by the newest commit of the
+// catalog folder, whatever commits came after it elsewhere); the servers
+// each tenant sees; the same bytes on every build of one commit.
 func TestRegistryHistory(t *testing.T) {
 	ctx := context.Background()
 	repo, git := catalogtest.GitRepo(t)
@@ -129,12 +130,12 @@ func TestRegistryHistory(t *testing.T) {
 		t1000 = "1970-01-01T00:16:40Z"
 		t2000 = "1970-01-01T00:33:20Z"
 		t3000 = "1970-01-01T00:50:00Z"
-		t5000 = "1970-01-01T01:23:20Z"
+		t4000 = "1970-01-01T01:06:40Z"
 	)
 	acme, globex := b.Sites[0], b.Sites[1]
 	a := spec.RegistryVersionsRoute("com.example/a")
 	want := []registryEntry{
-		{"com.example/a", "1.2.0", "Third.", t5000, t5000, true},
+		{"com.example/a", "1.2.0", "Third.", t4000, t4000, true},
 		{"com.example/a", "1.1.0", "Second.", t3000, t3000, false},
 		{"com.example/a", "1.0.0", "First, fixed.", t1000, t2000, false},
 	}
@@ -184,16 +185,42 @@ func TestRegistryHistory(t *testing.T) {
 		t.Errorf("acme's registry routes and keys (-want +got):\n%s", diff)
 	}
 
-	// Another build of the same commit: the same bytes.
+	// Another build of the same commit: the same bytes, and a commit
+	// elsewhere changes nothing.
+	before, err := ReadHistory(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogtest.WriteFiles(t, repo, map[string]string{"README.md": "still outside\n"})
+	t.Setenv("GIT_COMMITTER_DATE", "@5500 +0000")
+	git("add", "README.md")
+	git("commit", "-q", "-m", "outside the catalog, the change to it left uncommitted")
 	again := compile()
 	if diff := cmp.Diff(b.RouteTable(), again.RouteTable()); diff != "" {
 		t.Errorf("a second build differs (-first +second):\n%s", diff)
+	}
+	if after, err := ReadHistory(ctx, dir); err != nil || after.Digest() != before.Digest() || after.Digest() == "" {
+		t.Errorf("a commit outside the catalog changed the history's digest: %q, %q, %v", before.Digest(), after.Digest(), err)
 	}
 
 	// Committed, the latest is dated by its commit.
 	commit("@6000 +0000", nil)
 	if got := registryEntries(t, siteDoc(t, compile().Sites[0], a))[0]; got.PublishedAt != "1970-01-01T01:40:00Z" || got.UpdatedAt != got.PublishedAt {
 		t.Errorf("the latest version once committed: %+v", got)
+	}
+	if after, err := ReadHistory(ctx, dir); err != nil || after.Digest() == before.Digest() {
+		t.Errorf("a commit of the catalog left the history's digest: %v", err)
+	}
+	// A folder of the repository no commit changed has no history.
+	if h, err := ReadHistory(ctx, repo); err != nil || h == nil {
+		t.Errorf("the repository's top: %v, %v", h, err)
+	}
+	empty := filepath.Join(repo, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := ReadHistory(ctx, empty); h != nil || err != nil {
+		t.Errorf("a folder no commit changed: %v, %v", h, err)
 	}
 }
 
