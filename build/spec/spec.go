@@ -123,7 +123,8 @@ func IsToolRoute(route string) bool {
 }
 
 // IsIndex reports whether the document at route names other documents: the
-// tool list, the tool catalogue (its groups) and the two discovery catalogs.
+// tool list, the tool catalogue (its groups), the two discovery catalogs and
+// the registry's documents (see IndexLevel).
 // A host must publish an index after the documents it names, and never keep
 // an old one that names a document gone.
 func IsIndex(route string) bool { return IndexLevel(route) > 0 }
