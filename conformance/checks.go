@@ -152,7 +152,7 @@ func (c *checker) document(dir string, r output.Route, body []byte) {
 	}
 	switch name {
 	case "registry-server-list", "registry-server-response":
-		c.registry(r, doc)
+		c.registry(r, body)
 	case "tool-descriptor", "compact-tool-descriptor":
 		c.descriptor("", doc)
 	case "tool-list", "compact-tool-list":

@@ -1,12 +1,43 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
+
+// registryResponse is what the checks read of a ServerResponse; a member
+// of the wrong type reads as absent (the schema reports it).
+type registryResponse struct {
+	Server struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"server"`
+	Meta struct {
+		Official struct {
+			IsLatest    bool   `json:"isLatest"`
+			PublishedAt string `json:"publishedAt"`
+			UpdatedAt   string `json:"updatedAt"`
+		} `json:"io.modelcontextprotocol.registry/official"`
+	} `json:"_meta"`
+}
+
+// registryList is what the checks read of a ServerList.
+type registryList struct {
+	Servers  []registryResponse `json:"servers"`
+	Metadata struct {
+		Count json.Number `json:"count"`
+	} `json:"metadata"`
+}
+
+// decodeLoose decodes body into v, leaving a member of the wrong type at
+// its zero.
+func decodeLoose(body []byte, v any) {
+	_ = json.Unmarshal(body, v) // the document is JSON: checked before
+}
 
 // registry checks a document of the MCP registry for what its schema
 // cannot say: its route is canonical and its key the registry's
@@ -15,7 +46,7 @@ import (
 // that server's versions with the latest, and only it, first; a version
 // is the server and version its route names, latest or not as its route
 // says; no version was updated before it was published.
-func (c *checker) registry(r output.Route, doc any) {
+func (c *checker) registry(r output.Route, body []byte) {
 	req, ok := spec.ParseRegistryPath(r.Route)
 	if !ok || req.Route() != r.Route {
 		c.add(KindInvalidDocument, "", "the registry route is not canonical: its name and version are escaped as encodeURIComponent escapes them, as "+quote(req.Route()))
@@ -24,33 +55,30 @@ func (c *checker) registry(r output.Route, doc any) {
 	if key, _ := spec.RegistryKey(r.Route); key != r.Key {
 		c.add(KindUnsafePath, "", fmt.Sprintf("the registry document is at the key %s; its route's key is %s", quote(r.Key), quote(key)))
 	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return
-	}
 	if req.Kind == spec.RegistryVersion {
-		c.registryResponse("", m, req.Name, req.Version)
+		var resp registryResponse
+		decodeLoose(body, &resp)
+		c.registryResponse("", resp, req.Name, req.Version)
 		return
 	}
-	servers, _ := m["servers"].([]any)
-	meta, _ := m["metadata"].(map[string]any)
-	if n := str(meta["count"]); n != strconv.Itoa(len(servers)) {
-		c.add(KindInvalidDocument, "/metadata/count", fmt.Sprintf("is %s for %d servers", quote(n), len(servers)))
+	var list registryList
+	decodeLoose(body, &list)
+	if n := list.Metadata.Count.String(); n != strconv.Itoa(len(list.Servers)) {
+		c.add(KindInvalidDocument, "/metadata/count", fmt.Sprintf("is %s for %d servers", quote(n), len(list.Servers)))
 	}
 	seen := map[string]bool{}
-	for i, s := range servers {
-		sm, _ := s.(map[string]any)
+	for i, s := range list.Servers {
 		at := "/servers/" + strconv.Itoa(i)
-		name, version := c.registryResponse(at, sm, req.Name, "")
-		key := name
+		c.registryResponse(at, s, req.Name, "")
+		key := s.Server.Name
 		if req.Kind == spec.RegistryVersions {
-			key = version
+			key = s.Server.Version
 		}
 		if seen[key] {
 			c.add(KindInvalidDocument, at, "lists "+quote(key)+" twice")
 		}
 		seen[key] = true
-		latest := isLatest(sm)
+		latest := s.Meta.Official.IsLatest
 		switch {
 		case req.Kind == spec.RegistryList && !latest:
 			c.add(KindInvalidDocument, at, "the list holds a version that is not its server's latest")
@@ -62,34 +90,21 @@ func (c *checker) registry(r output.Route, doc any) {
 
 // registryResponse checks one ServerResponse at pointer at: of the server
 // name, and of version unless it is empty (RegistryLatest for the
-// latest); name "" is any server. It returns the server's name and
-// version.
-func (c *checker) registryResponse(at string, m map[string]any, name, version string) (string, string) {
-	server, _ := m["server"].(map[string]any)
-	gotName, gotVersion := str(server["name"]), str(server["version"])
-	if name != "" && gotName != name {
-		c.add(KindInvalidDocument, at+"/server/name", fmt.Sprintf("is %s; the route names %s", quote(gotName), quote(name)))
+// latest); name "" is any server.
+func (c *checker) registryResponse(at string, r registryResponse, name, version string) {
+	if name != "" && r.Server.Name != name {
+		c.add(KindInvalidDocument, at+"/server/name", fmt.Sprintf("is %s; the route names %s", quote(r.Server.Name), quote(name)))
 	}
 	switch {
-	case version == spec.RegistryLatest && !isLatest(m):
+	case version == spec.RegistryLatest && !r.Meta.Official.IsLatest:
 		c.add(KindInvalidDocument, at+"/_meta", "the route names the latest version, and isLatest is not true")
-	case version != "" && version != spec.RegistryLatest && gotVersion != version:
-		c.add(KindInvalidDocument, at+"/server/version", fmt.Sprintf("is %s; the route names %s", quote(gotVersion), quote(version)))
+	case version != "" && version != spec.RegistryLatest && r.Server.Version != version:
+		c.add(KindInvalidDocument, at+"/server/version", fmt.Sprintf("is %s; the route names %s", quote(r.Server.Version), quote(version)))
 	}
-	official := officialMeta(m)
-	if p, u := str(official["publishedAt"]), str(official["updatedAt"]); p != "" && u != "" && u < p {
+	if p, u := r.Meta.Official.PublishedAt, r.Meta.Official.UpdatedAt; p != "" && u != "" && u < p {
 		c.add(KindInvalidDocument, at+"/_meta", fmt.Sprintf("updatedAt %s is before publishedAt %s", u, p))
 	}
-	return gotName, gotVersion
 }
-
-func officialMeta(m map[string]any) map[string]any {
-	meta, _ := m["_meta"].(map[string]any)
-	o, _ := meta[spec.RegistryOfficialMeta].(map[string]any)
-	return o
-}
-
-func isLatest(m map[string]any) bool { return officialMeta(m)["isLatest"] == true }
 
 // registryLatest checks that each server's latest version in the site's
 // registry is the same bytes at versions/latest as at its version.
@@ -106,14 +121,12 @@ func (c *checker) registryLatest(s output.SiteRoutes) {
 	}
 	for _, r := range latest {
 		c.where = Finding{Build: c.b.Name, File: objectPath(s.Dir, r.Key), Route: r.Route, View: r.View}
-		doc, err := decodeJSON(bodies[r.Route])
-		m, _ := doc.(map[string]any)
-		if err != nil || m == nil {
+		var resp registryResponse
+		if json.Unmarshal(bodies[r.Route], &resp) != nil || resp.Server.Version == "" {
 			continue // reported with the document
 		}
 		req, _ := spec.ParseRegistryPath(r.Route)
-		server, _ := m["server"].(map[string]any)
-		version := spec.RegistryVersionRoute(req.Name, str(server["version"]))
+		version := spec.RegistryVersionRoute(req.Name, resp.Server.Version)
 		if body, ok := bodies[version]; !ok || string(body) != string(bodies[r.Route]) {
 			c.add(KindInvalidDocument, "", "the latest version is not the same document as its version's, "+version)
 		}
