@@ -175,6 +175,10 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 				schema = "mcp-catalog"
 			case d.Route.Route == spec.RouteAICatalog:
 				schema = "ai-catalog"
+			case d.Route.Route == spec.RouteRegistry || strings.HasSuffix(d.Route.Route, "/versions"):
+				schema = "registry-server-list"
+			case spec.IsRegistryRoute(d.Route.Route):
+				schema = "registry-server-response"
 			case d.Route.Route == spec.RouteToolCatalogue:
 				schema = "tool-catalogue"
 			case strings.HasPrefix(d.Route.Route, spec.RouteGroups):
@@ -191,7 +195,8 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 		}
 	}
 	for _, schema := range []string{"tool-descriptor", "tool-list", "compact-tool-descriptor", "compact-tool-list",
-		"mcp-server-card-draft", "mcp-catalog", "ai-catalog", "tool-catalogue", "group document"} {
+		"mcp-server-card-draft", "mcp-catalog", "ai-catalog", "tool-catalogue", "group document",
+		"registry-server-list", "registry-server-response"} {
 		if n[schema] == 0 {
 			t.Errorf("no document checked against %s", schema)
 		}

@@ -26,6 +26,10 @@ type Catalog struct {
 	// bound within a few percent (see estimateBuild); zero when a tool is
 	// over its value limit.
 	size BuildSize
+	// History is the Git history of the catalog folder, which dates the
+	// versions of the registry (ReadHistory); nil is none: each server's
+	// one version is dated at the Unix epoch. Load leaves it nil.
+	History *History
 }
 
 // Config is the site settings of signpost.yaml.
@@ -50,6 +54,9 @@ type Config struct {
 	// AICatalog makes the build write /.well-known/ai-catalog.json and the
 	// v1 server cards it points at.
 	AICatalog bool
+	// Registry makes the build write the MCP registry (/v0.1/servers and
+	// below) of the servers each site's tenant sees, when there are any.
+	Registry bool
 	// Targets are the places the site is published, by name.
 	Targets map[string]Target
 	// Limits bound the size of what the catalog builds.

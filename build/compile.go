@@ -133,6 +133,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			tools = append(tools, &c)
 		}
 	}
+	declared := cat.Tools // the registry's servers are the tenants' of their tools
 	rest := *cat
 	rest.Tools = nil
 	cat = &rest // from here on, without the originals
@@ -224,11 +225,15 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		made.Go(func() { lists[i] = compileLists(tenant, tools, c) })
 	}
 	made.Wait()
+	cardSums := map[string]string{}
+	for _, d := range cards {
+		cardSums[d.Route.Route] = d.SHA256
+	}
 	for i, tenant := range tenants {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		others := slices.Concat(cards, others[i])
+		others := slices.Concat(cards, others[i], compileRegistry(cat, declared, tenant, cardSums))
 		s, err := compileSite(tenant, SiteDir(tenant), tools, c, lists[i], len(others), &lim)
 		if err != nil {
 			return nil, err

@@ -31,6 +31,7 @@ type configFile struct {
 	Discovery struct {
 		MCPCatalog *bool `json:"mcpCatalog"`
 		AICatalog  *bool `json:"aiCatalog"`
+		Registry   *bool `json:"registry"`
 	} `json:"discovery"`
 	Tenants []tenantFile          `json:"tenants"`
 	Limits  limitsFile            `json:"limits"`

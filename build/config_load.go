@@ -74,6 +74,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	}
 	c.MCPCatalog = setting(f.Discovery.MCPCatalog)
 	c.AICatalog = setting(f.Discovery.AICatalog)
+	c.Registry = setting(f.Discovery.Registry)
 	for _, name := range sortedKeys(f.Targets) {
 		if !sound("targets", name) {
 			continue

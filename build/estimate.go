@@ -40,9 +40,10 @@ type estimatedDoc struct {
 // files. The measure is a lower bound, so that a limit Load finds exceeded
 // is exceeded, and within a few percent of the build: each document is
 // measured as Compile encodes it, but for what only Compile knows, the
-// token counts of the tool catalogue (written here with one digit) and the
-// origins the discovery catalogs name (left out, since serve and build
-// --origin set another after Load).
+// token counts of the tool catalogue (written here with one digit), the
+// origins the discovery catalogs and the registry name (left out, since
+// serve and build --origin set another after Load), and the registry's
+// earlier versions, which the catalog's Git history gives Compile.
 func estimateBuild(whole *wholeCatalog) buildEstimate {
 	c := whole.config
 	est := buildEstimate{sizes: make([]int64, len(whole.tools))}
@@ -100,6 +101,10 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		cat.Servers = append(cat.Servers, s.server)
 	}
 	cards := compileCards(cat)
+	cardSums := map[string]string{}
+	for _, d := range cards {
+		cardSums[d.Route.Route] = d.SHA256
+	}
 
 	sites := c.Tenants
 	if len(sites) == 0 {
@@ -143,7 +148,9 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			add(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body.Len())
 			joined("the document "+b.route, b.body.Len())
 		}
-		for _, docs := range [][]output.Document{cards, compileCatalogs(cat, tools, tenant)} {
+		// The registry as the latest versions make it: the catalog's
+		// history, which Load does not read, only adds versions.
+		for _, docs := range [][]output.Document{cards, compileCatalogs(cat, tools, tenant), compileRegistry(cat, tools, tenant, cardSums)} {
 			for _, d := range docs {
 				add(d.Route.Route, d.View, d.ContentType, d.Size)
 			}

@@ -2,20 +2,21 @@ package build
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/signpost-dev/signpost/build/output"
 )
 
 // SiteServers returns the MCP servers the site of tenant publishes as its
 // own ("" is the one site of a catalog without tenants), sorted by name:
-// each declared server with a card of its own, whatever the tenant, for
-// servers are not scoped to tenants. A server whose card another host
-// serves (cardUrl) is not one of them: the discovery catalogs point at it,
-// but what it is (its version, its endpoints) is declared at that host.
+// every local server (a cross-host server's card, and so what it is, is
+// declared at another host), but one whose every tool, of any status, is
+// scoped to other tenants. A server no tool names is every tenant's, as in
+// the discovery catalogs.
 //
-// These are the servers the policy exports (package export) allow, and
-// the ones an index of the site's servers lists: one list, so that an
-// allowlist and what the site publishes never disagree. The error is an
+// These are the servers the site's registry lists (RegistryServers) and
+// the policy exports (package export) allow: one rule, so that an
+// allowlist and the registry never disagree. The error is an
 // *output.TenantError when tenant names no site of the catalog.
 func (c *Catalog) SiteServers(tenant string) ([]*Server, error) {
 	sites := c.Config.Tenants
@@ -25,11 +26,28 @@ func (c *Catalog) SiteServers(tenant string) ([]*Server, error) {
 	if !slices.Contains(sites, tenant) {
 		return nil, &output.TenantError{Tenant: tenant, Tenants: slices.Clone(sites)}
 	}
+	return siteServers(c, c.Tools, tenant), nil
+}
+
+// siteServers is SiteServers, with the catalog's tools given.
+func siteServers(cat *Catalog, tools []*Tool, tenant string) []*Server {
+	named := map[string]bool{}   // a tool names the server
+	visible := map[string]bool{} // a tool the tenant sees names it
+	for _, t := range tools {
+		if t.Server == "" {
+			continue
+		}
+		named[t.Server] = true
+		if t.VisibleTo(tenant) {
+			visible[t.Server] = true
+		}
+	}
 	var out []*Server
-	for _, s := range c.Servers {
-		if s != nil && !s.CrossHost() {
+	for _, s := range cat.Servers {
+		if s != nil && !s.CrossHost() && (!named[s.Name] || visible[s.Name]) {
 			out = append(out, s)
 		}
 	}
-	return out, nil
+	slices.SortFunc(out, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

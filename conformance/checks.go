@@ -41,6 +41,12 @@ func schemaOf(r output.Route) string {
 	case r.ContentType == spec.ContentTypeServerCardDraft:
 		return "mcp-server-card-draft"
 	}
+	if req, ok := spec.ParseRegistryPath(r.Route); ok {
+		if req.Kind == spec.RegistryVersion {
+			return "registry-server-response"
+		}
+		return "registry-server-list"
+	}
 	return ""
 }
 
@@ -118,6 +124,7 @@ func checkBuild(v *schemas.Validator, b *Build) ([]Finding, identities) {
 			done[p] = true
 			c.document(s.Dir, r, body)
 		}
+		c.registryLatest(s)
 	}
 	return c.out, c.ids
 }
@@ -144,6 +151,8 @@ func (c *checker) document(dir string, r output.Route, body []byte) {
 		}
 	}
 	switch name {
+	case "registry-server-list", "registry-server-response":
+		c.registry(r, body)
 	case "tool-descriptor", "compact-tool-descriptor":
 		c.descriptor("", doc)
 	case "tool-list", "compact-tool-list":

@@ -516,3 +516,70 @@ func TestReadCancelled(t *testing.T) {
 		t.Errorf("Read of a folder without a route table: %v", err)
 	}
 }
+
+// TestRegistry holds two builds' registries to each other and to what
+// their schema cannot say: a miscounted list, a latest that is not its
+// version, a version under another's route, a key hosts would not find.
+func TestRegistry(t *testing.T) {
+	const (
+		list     = "/v0.1/servers"
+		versions = "/v0.1/servers/com.example%2Fweather/versions"
+		latest   = "/v0.1/servers/com.example%2Fweather/versions/latest"
+		version  = "/v0.1/servers/com.example%2Fweather/versions/2.3.1"
+	)
+	official := func(m map[string]any) map[string]any {
+		return m["_meta"].(map[string]any)["io.modelcontextprotocol.registry/official"].(map[string]any)
+	}
+	for _, tc := range []struct {
+		name, route, pointer, message string
+		edit                          func(t *testing.T, b *Build)
+	}{
+		{"a miscounted list", list, "/metadata/count", "for 5 servers", func(t *testing.T, b *Build) {
+			editJSON(t, b, list, "standard", func(m map[string]any) { m["metadata"].(map[string]any)["count"] = 4 })
+		}},
+		{"a list of an old version", list, "/servers/0", "not its server's latest", func(t *testing.T, b *Build) {
+			editJSON(t, b, list, "standard", func(m map[string]any) { official(m["servers"].([]any)[0].(map[string]any))["isLatest"] = false })
+		}},
+		{"versions without their latest first", versions, "/servers/0", "latest first", func(t *testing.T, b *Build) {
+			editJSON(t, b, versions, "standard", func(m map[string]any) { official(m["servers"].([]any)[0].(map[string]any))["isLatest"] = false })
+		}},
+		{"a version under another's route", version, "/server/version", `is "2.3.2"`, func(t *testing.T, b *Build) {
+			editJSON(t, b, version, "standard", func(m map[string]any) { m["server"].(map[string]any)["version"] = "2.3.2" })
+		}},
+		{"a latest that is not its version", latest, "", "not the same document", func(t *testing.T, b *Build) {
+			editJSON(t, b, latest, "standard", func(m map[string]any) { official(m)["updatedAt"] = "2030-01-01T00:00:00Z" })
+		}},
+		{"updated before published", version, "/_meta", "is before publishedAt", func(t *testing.T, b *Build) {
+			editJSON(t, b, version, "standard", func(m map[string]any) { official(m)["publishedAt"] = "2030-01-01T00:00:00Z" })
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := pair(t)
+			tc.edit(t, b)
+			r := compare(t, a, b)
+			var got []Finding
+			for _, f := range r.Findings {
+				if f.Kind == KindInvalidDocument && f.Route == tc.route {
+					got = append(got, f)
+				}
+			}
+			if len(got) != 1 || got[0].Pointer != tc.pointer || !strings.Contains(got[0].Message, tc.message) || got[0].Build != "second" {
+				t.Errorf("findings %+v, want one at %s %q saying %q:\n%s", got, tc.route, tc.pointer, tc.message, dump(r))
+			}
+			if !slices.Contains(kinds(r), KindBytesDiffer) {
+				t.Errorf("no bytes-differ finding:\n%s", dump(r))
+			}
+		})
+	}
+
+	// A key other than the registry's.
+	a, b := pair(t)
+	s, i := route(t, b, version, "standard")
+	old := objectPath(s.Dir, s.Routes[i].Key)
+	s.Routes[i].Key = "v0.1/weather-2.3.1.json"
+	b.Bodies[objectPath(s.Dir, s.Routes[i].Key)] = b.Bodies[old]
+	f := find(t, compare(t, a, b), KindUnsafePath)
+	if f.Route != version || !strings.Contains(f.Message, "v0.1/servers/com.example/weather/versions/2.3.1.json") {
+		t.Errorf("finding %+v", f)
+	}
+}

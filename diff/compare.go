@@ -18,8 +18,9 @@ import (
 // new, document by document: tools by their standard and compact
 // descriptors, servers by their cards (the v1 card, or the draft card when
 // only that is published) and the entries of the discovery catalogs,
-// tenants by their sites, every other document by route and view, and the
-// origin and publisher the catalogs publish. It reads the documents only,
+// tenants by their sites, each site's MCP registry by the servers it lists
+// and their latest versions, every other document by route and view, and
+// the origin and publisher the catalogs publish. It reads the documents only,
 // so either side may be a catalog compiled in memory or a built site read
 // back from disk; a nil or empty output.Build is a catalog that publishes
 // nothing. A document that is not what signpost writes is a
@@ -46,6 +47,7 @@ func Compare(old, new *output.Build) (*Change, error) {
 	c.diffTenants(before, after)
 	c.diffTools(before, after)
 	c.diffServers(before, after)
+	c.diffRegistry(before, after)
 	c.diffDocuments(before, after)
 	c.diffIdentity(before, after)
 	c.sortRisks()

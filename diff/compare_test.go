@@ -290,6 +290,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{tools, "egress: internal", "egress: internal\n    tenants: [globex]"}},
 			want: []string{
 				"risk tool-removed tool get_forecast: no longer published to tenant acme",
+				"risk registry-removed server com.example/weather: no longer in the registry of tenant acme: Copilot CLI refuses it, and clients that installed it lose it",
 				"tool ~ get_forecast: no longer published to acme",
 			},
 		},
@@ -361,6 +362,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{servers, "", "  - name: com.example/docs\n    version: 2.0.0\n    description: Docs.\n    remotes: [{type: sse, url: https://mcp.example.com/docs}]\n"}},
 			want: []string{
 				"risk server-added server com.example/docs: new server: clients connect to sse https://mcp.example.com/docs",
+				"risk registry-added server com.example/docs: now in the registry: VS Code and Copilot offer it, Copilot CLI allows it",
 				"server + com.example/docs (version 2.0.0; remotes sse https://mcp.example.com/docs)",
 				"doc + /.well-known/mcp/server-cards/com.example/docs.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc + /.well-known/mcp/servers/com.example/docs.json (application/mcp-server+json; tenants acme, globex)",
@@ -394,6 +396,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk tool-reassigned tool get_forecast: now names host-extension (was host-extension com.example/weather)",
 				"risk server-removed server com.example/weather: no longer published",
+				"risk registry-removed server com.example/weather: no longer in the registry: Copilot CLI refuses it, and clients that installed it lose it",
 				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
 				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
 				"risk group-moved tool get_forecast: group weather -> host_extension",
@@ -412,6 +415,54 @@ func TestDiff(t *testing.T) {
 				`server ~ com.example/weather: title (none) -> "Weather"; version 1.0.0 -> 1.1.0`,
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server version backwards",
+			edits: [][3]string{{servers, "1.0.0", "0.9.9-rc.1"}},
+			want: []string{
+				"risk version-backwards server com.example/weather: latest version 1.0.0 -> 0.9.9-rc.1 in the registry: an older version than before",
+				"server ~ com.example/weather: version 1.0.0 -> 0.9.9-rc.1",
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server version forwards, build metadata aside",
+			edits: [][3]string{{servers, "1.0.0", "1.0.0+build.2"}},
+			want: []string{
+				"server ~ com.example/weather: version 1.0.0 -> 1.0.0+build.2",
+				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "server renamed",
+			edits: [][3]string{{servers, "com.example/weather\n", "com.example/forecasts\n"}, {tools, "com.example/weather", "com.example/forecasts"}},
+			want: []string{
+				"risk tool-reassigned tool get_forecast: now names host-extension com.example/forecasts (was host-extension com.example/weather)",
+				"risk server-added server com.example/forecasts: new server: clients connect to streamable-http https://mcp.example.com/weather",
+				"risk server-removed server com.example/weather: no longer published",
+				"risk registry-renamed server com.example/forecasts: renamed com.example/weather -> com.example/forecasts in the registry: Copilot CLI refuses the old name, and clients that installed it lose it",
+				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
+				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
+				"risk group-moved tool get_forecast: group weather -> forecasts",
+				`tool ~ get_forecast: server "com.example/weather" -> "com.example/forecasts"`,
+				"server + com.example/forecasts (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
+				"server - com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
+				"doc + /.well-known/mcp/server-cards/com.example/forecasts.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc + /.well-known/mcp/servers/com.example/forecasts.json (application/mcp-server+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
+				"doc - /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			name:  "registry switched off",
+			edits: [][3]string{{config, "", "discovery: {registry: false}\n"}},
+			want: []string{
+				"risk registry-removed server com.example/weather: no longer in the registry: Copilot CLI refuses it, and clients that installed it lose it",
 			},
 		},
 		{

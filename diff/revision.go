@@ -63,7 +63,12 @@ func (r *sides) revision(ctx context.Context, which, arg, other string) (side, e
 	if rev.Path != "" {
 		prefix += rev.Path + "/"
 	}
-	s.build, s.config, err = compile(ctx, which, arg, rev.Dir, prefix)
+	// The registry's dates: the revision's own history.
+	history, err := build.ReadRevisionHistory(ctx, r.opts.Repo, rev.Commit, rev.Path)
+	if err != nil {
+		return side{}, fmt.Errorf("%s side %s: %w", which, arg, err)
+	}
+	s.build, s.config, err = compile(ctx, which, arg, rev.Dir, prefix, history)
 	return s, err
 }
 

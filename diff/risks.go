@@ -79,6 +79,20 @@ const (
 	// write was raised: every build of the catalog, this pull request's
 	// included, may take more time, memory and disk.
 	RiskLimitsRaised = "limits-raised"
+	// RiskRegistryAdded: a server is now in a site's MCP registry: VS Code
+	// and Copilot offer it, and Copilot CLI allows it.
+	RiskRegistryAdded = "registry-added"
+	// RiskRegistryRemoved: a server is no longer in a site's MCP registry:
+	// Copilot CLI refuses it.
+	RiskRegistryRemoved = "registry-removed"
+	// RiskRegistryRenamed: a server of a site's MCP registry is listed
+	// under another name (it keeps a remote URL, or its title and
+	// description): Copilot CLI refuses the old name.
+	RiskRegistryRenamed = "registry-renamed"
+	// RiskVersionBackwards: the latest version a site's MCP registry lists
+	// for a server comes before the one it listed (semantic versioning's
+	// order; a version that is not semantic is never said to go back).
+	RiskVersionBackwards = "version-backwards"
 )
 
 // RiskAny, given to HasRisk, matches every kind of risk.
@@ -88,7 +102,8 @@ const RiskAny = "any"
 var riskKinds = []string{
 	RiskTierRaised, RiskEgressWidened, RiskReplayLoosened, RiskToolAdded, RiskToolRemoved,
 	RiskToolReassigned, RiskAccessOpened, RiskTenantWidened, RiskCompactChanged, RiskServerAdded, RiskServerRemoved,
-	RiskServerRemoteChanged, RiskOriginChanged, RiskIdentifierChanged, RiskRouteRemoved, RiskTargetChanged, RiskLimitsRaised,
+	RiskServerRemoteChanged, RiskRegistryAdded, RiskRegistryRemoved, RiskRegistryRenamed, RiskVersionBackwards,
+	RiskOriginChanged, RiskIdentifierChanged, RiskRouteRemoved, RiskTargetChanged, RiskLimitsRaised,
 	RiskReservedChanged, RiskGroupMoved,
 }
 

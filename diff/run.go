@@ -144,7 +144,11 @@ func (r *sides) load(ctx context.Context, which, arg, other string) (side, error
 		if prefix, same, gerr := git.Folder(ctx, r.opts.Repo, arg); gerr == nil && same {
 			s.place, s.placed = repoPlace(prefix), true
 		}
-		s.build, s.config, err = compile(ctx, which, arg, arg, "")
+		var history *build.History
+		if history, err = build.ReadHistory(ctx, arg); err != nil {
+			return side{}, fmt.Errorf("%s side %s: %w", which, arg, err)
+		}
+		s.build, s.config, err = compile(ctx, which, arg, arg, "", history)
 		return s, err
 	case !errors.Is(err, fs.ErrNotExist):
 		return side{}, fmt.Errorf("%s side %s: %w", which, arg, err)
@@ -159,9 +163,10 @@ func (r *sides) note(format string, args ...any) {
 	}
 }
 
-// compile loads and builds the catalog folder dir. prefix, when set,
-// replaces dir in diagnostics: a revision's folder is temporary.
-func compile(ctx context.Context, which, arg, dir, prefix string) (*output.Build, *build.Config, error) {
+// compile loads and builds the catalog folder dir, its registry dated by
+// history. prefix, when set, replaces dir in diagnostics: a revision's
+// folder is temporary.
+func compile(ctx context.Context, which, arg, dir, prefix string, history *build.History) (*output.Build, *build.Config, error) {
 	cat, diags := build.Load(ctx, dir)
 	if diags.HasErrors() {
 		if prefix != "" {
@@ -176,6 +181,7 @@ func compile(ctx context.Context, which, arg, dir, prefix string) (*output.Build
 		}
 		return nil, nil, &InvalidError{Side: which, Arg: arg, Diagnostics: diags}
 	}
+	cat.History = history
 	b, err := build.Compile(ctx, cat)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s side %s: %w", which, arg, err)

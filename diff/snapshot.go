@@ -48,6 +48,10 @@ type siteState struct {
 	aiEntries []aiEntry
 	cardNames map[string]string
 	mcpNames  map[string]string
+	// registry are the servers of the site's MCP registry, by name (see
+	// readRegistry); hasRegistry is set when the site has one.
+	registry    map[string]registryServer
+	hasRegistry bool
 }
 
 // aiEntry is an AI catalog entry that points at a server card.
@@ -128,7 +132,8 @@ func snapshotBuild(b *output.Build) (*snapshot, error) {
 		if _, dup := s.sites[site.Tenant]; dup {
 			return nil, fmt.Errorf("two sites for tenant %q", site.Tenant)
 		}
-		st := &siteState{access: site.Access, docs: map[docKey]output.Document{}, cardNames: map[string]string{}, mcpNames: map[string]string{}}
+		st := &siteState{access: site.Access, docs: map[docKey]output.Document{}, cardNames: map[string]string{}, mcpNames: map[string]string{},
+			registry: map[string]registryServer{}}
 		s.sites[site.Tenant] = st
 		for _, d := range site.Documents {
 			if err := s.readDocument(site.Tenant, st, d, entries); err != nil {
@@ -198,6 +203,10 @@ func (st *siteState) identity() (origin, publisher string) {
 
 func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document, entries map[string]string) error {
 	route := d.Route.Route
+	if spec.IsRegistryRoute(route) {
+		// Read as the servers it lists, not as documents.
+		return st.readRegistry(route, d.Body.Bytes())
+	}
 	_, isGroup := spec.GroupKeyOf(route)
 	// The tool routes and the tool catalogue are read as tools, not as
 	// documents: a change to them is a change to a tool.

@@ -97,3 +97,24 @@ func DocumentKey(route string) (string, bool) {
 // maxDocumentPath is the longest path the viewer-request function reads as
 // a document's.
 const maxDocumentPath = 1024
+
+// HasRegistry reports whether a site of b publishes the MCP registry.
+func HasRegistry(b *output.Build) bool {
+	for _, s := range b.Sites {
+		for _, d := range s.Documents {
+			if spec.IsRegistryRoute(d.Route.Route) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// RegistryNote is the note of a host's report on the MCP registry, which
+// the host layouts do not route yet: its documents are uploaded at their
+// keys, and the routes are counted with the others, but the clients'
+// requests (a name's / as %2F, the registry's CORS set, search) are not
+// answered as the contract says.
+func RegistryNote(host string) string {
+	return "The MCP registry (/v0.1/servers…) is uploaded at its keys, but this layout does not route it as Copilot, VS Code and Copilot CLI ask for it yet (a name's / as %2F, the registry's CORS headers and preflight, search) on " + host + ": serve the registry with signpost serve, or turn it off with discovery.registry: false in signpost.yaml until it does."
+}

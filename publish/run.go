@@ -112,7 +112,12 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	// needs building; if not, the load starts again.
 	loads, stopLoad := r.load(ctx)
 	defer func() { stopLoad() }()
-	digest := early.inputs(ctx, opts.Dir)
+	// The Git history dates the registry: what a build depends on too.
+	history, err := build.ReadHistory(ctx, opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("publish %s: %w", opts.Dir, err)
+	}
+	digest := early.inputs(ctx, opts.Dir, history)
 	if digest != "" && early.listings.Recorded(ctx, digest) {
 		stopLoad()
 		plan, ok, err := Unchanged(ctx, early.bucket.api, early.target, early.tenants, digest, Options{DryRun: opts.DryRun, Listings: early.listings, Planned: opts.Planned})
@@ -128,6 +133,7 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 		return nil, &InvalidError{Dir: opts.Dir, Diagnostics: ld.diags}
 	}
 	cat := ld.cat
+	cat.History = history
 	target, err := r.target(cat.Config.Targets)
 	if err != nil {
 		return nil, err
@@ -146,7 +152,7 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", opts.Dir, err)
 	}
-	if digest != "" && l.inputs(ctx, opts.Dir) != digest {
+	if digest != "" && l.inputs(ctx, opts.Dir, history) != digest {
 		digest = "" // the catalog changed while it was read: record nothing
 	}
 	sopts := Options{DryRun: opts.DryRun, MaxDeletes: opts.MaxDeletes, MaxInvalidationPaths: opts.MaxInvalidationPaths,
@@ -351,16 +357,19 @@ func (r *run) listEarly(ctx context.Context) *targetListing {
 }
 
 // inputs is the digest of what the sites of l are built from: the catalog
-// folder dir, this signpost, and the target; "" when l is nil or the folder
-// has no digest (see package inputs), so that nothing is recorded and
-// every publish builds.
-func (l *targetListing) inputs(ctx context.Context, dir string) string {
+// folder dir, this signpost, the target, and the Git history that dates
+// the registry; "" when l is nil or the folder has no digest (see package
+// inputs), so that nothing is recorded and every publish builds.
+func (l *targetListing) inputs(ctx context.Context, dir string, history *build.History) string {
 	if l == nil {
 		return ""
 	}
 	target, err := json.Marshal(l.target)
 	if err != nil {
 		return ""
+	}
+	if h := history.Digest(); h != "" {
+		target = append(append(target, "\nhistory "...), h...)
 	}
 	d, err := inputs.Digest(ctx, dir, target)
 	if err != nil {

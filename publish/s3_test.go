@@ -85,8 +85,17 @@ func TestPlanOrder(t *testing.T) {
 	if !slices.IsSorted(docKeys) {
 		t.Errorf("groups not sorted: %q, %q", docKeys, listKeys)
 	}
-	// The lists first, then the catalogs that name them.
+	// The lists first, then the catalogs and the registry's versions that
+	// name them, then the registry's lists that name its versions.
 	want := []string{"tool-catalogue.json", "tools.compact.json", "tools.json", ".well-known/ai-catalog.json", ".well-known/mcp/catalog.json"}
+	for _, s := range []string{"billing/versions/1.8.0", "billing/versions/latest", "docs/versions/3.0.0", "docs/versions/latest", "ops/versions/0.9.4",
+		"ops/versions/latest", "tickets/versions/4.2.0", "tickets/versions/latest", "weather/versions/2.3.1", "weather/versions/latest"} {
+		want = append(want, "v0.1/servers/com.example/"+s+".json")
+	}
+	want = append(want, "v0.1/servers.json")
+	for _, s := range []string{"billing", "docs", "ops", "tickets", "weather"} {
+		want = append(want, "v0.1/servers/com.example/"+s+"/versions.json")
+	}
 	if !slices.Equal(listKeys, want) {
 		t.Errorf("lists and catalogs %q, want %q", listKeys, want)
 	}

@@ -52,6 +52,8 @@ var allNames = []string{
 	"declarations",
 	"mcp-catalog",
 	"mcp-server-card-draft",
+	"registry-server-list",
+	"registry-server-response",
 	"route-table",
 	"tool-catalogue",
 	"tool-descriptor",
@@ -547,7 +549,7 @@ var validateCases = []validateCase{
 
 	// names
 	{"unknown schema", "tool", `{}`, []Violation{
-		{"", `unknown schema "tool"; known: ai-catalog, build-report, compact-tool-descriptor, compact-tool-list, config, declarations, mcp-catalog, mcp-server-card-draft, route-table, tool-catalogue, tool-descriptor, tool-list`},
+		{"", `unknown schema "tool"; known: ai-catalog, build-report, compact-tool-descriptor, compact-tool-list, config, declarations, mcp-catalog, mcp-server-card-draft, registry-server-list, registry-server-response, route-table, tool-catalogue, tool-descriptor, tool-list`},
 	}},
 }
 

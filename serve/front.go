@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // Nearly every request a discovery site gets is a GET of a document that
@@ -388,7 +390,14 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 	if h == nil || !h.access.IsPublic(req.path) {
 		return out, nil, false
 	}
-	doc := h.lookup(req.path, req.query)
+	var doc *servedDoc
+	if spec.IsRegistryRoute(req.path) {
+		// The path has no escape (see parseRequest): as sent. A search is
+		// the handler's.
+		doc, _ = h.registryLookup(req.path, req.query, false)
+	} else {
+		doc = h.lookup(req.path, req.query)
+	}
 	if doc == nil {
 		return out, nil, false
 	}
@@ -404,7 +413,7 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 	}
 	// The handler's headers in net/http's order (sorted), then its Date.
 	out = append(out, status...)
-	out = append(out, h.corsBlock...)
+	out = append(out, doc.cors.block...)
 	out = append(append(append(out, "Cache-Control: "...), doc.route.CacheControl...), "\r\n"...)
 	if !notModified { // net/http drops these from a 304
 		if gzipped {
@@ -491,8 +500,8 @@ func (c *readConn) Read(b []byte) (int, error) {
 	return c.Conn.Read(b)
 }
 
-// corsHeaders are the lines of the CORS headers every response carries,
-// sorted by name as net/http writes them.
+// corsHeaders are the lines of a set of CORS headers, sorted by name as
+// net/http writes them.
 func corsHeaders(cors [4]header) []byte {
 	hdr := http.Header{}
 	for _, c := range cors {

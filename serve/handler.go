@@ -32,18 +32,26 @@ const gzipMin = 512
 // documents are held in memory and looked up by route, so no request path
 // ever reaches a filesystem.
 //
+// The registry's routes (spec.RouteRegistry and below) answer as its
+// clients ask (see registry.go): a name and a version however they are
+// escaped, a trailing slash, any query (a search filtering the list), with
+// the registry's CORS headers and error document.
+//
 // A gated site (output.Site.Access) answers only requests with a valid
 // token for its tenant, signed with one of keys, as its edge does (see
 // package gate), and marks what it lets through private.
 type Handler struct {
 	docs map[docKey]*servedDoc
-	cors [4]header // the headers of every response
-	// corsBlock is cors as the lines of a response head (see front).
-	corsBlock []byte
-	tenant    string
-	access    gate.Access
-	keys      gate.Keys
-	now       func() time.Time
+	// cors are the CORS headers of every response but the registry's, and
+	// registryCORS of the registry's.
+	cors, registryCORS *corsSet
+	// search is the registry's list, as a search filters it; nil when the
+	// site has no registry.
+	search *registrySearch
+	tenant string
+	access gate.Access
+	keys   gate.Keys
+	now    func() time.Time
 }
 
 type docKey struct{ route, view string }
@@ -58,8 +66,26 @@ type servedDoc struct {
 	gzipETag   string
 	lengthText string
 	gzipLength string
+	// cors are the CORS headers it is sent with.
+	cors *corsSet
 
 	contentType, cacheControl, private, etag, gzipTag, length, gzipLen []string
+}
+
+// corsSet is a set of CORS headers, as headers and as the lines of a
+// response head (see front).
+type corsSet struct {
+	headers [4]header
+	block   []byte
+}
+
+func newCORSSet(kvs [4][2]string) *corsSet {
+	c := &corsSet{}
+	for i, kv := range kvs {
+		c.headers[i] = header{http.CanonicalHeaderKey(kv[0]), values(kv[1])}
+	}
+	c.block = corsHeaders(c.headers)
+	return c
 }
 
 // header is a header's canonical name and its value as http.Header holds
@@ -92,18 +118,15 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 		return nil, fmt.Errorf("%s: %w: add a key for %s to the keys file", spec.SiteName(site.Tenant), ErrNoKeys, site.Tenant)
 	}
 	docs := site.Documents
-	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs)), tenant: site.Tenant, access: site.Access, keys: keys, now: time.Now}
-	for i, kv := range spec.CORSHeaders() {
-		h.cors[i] = header{http.CanonicalHeaderKey(kv[0]), values(kv[1])}
-	}
-	h.corsBlock = corsHeaders(h.cors)
+	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs)), tenant: site.Tenant, access: site.Access, keys: keys, now: time.Now,
+		cors: newCORSSet(spec.CORSHeaders()), registryCORS: newCORSSet(spec.RegistryCORSHeaders())}
 	served := make([]*servedDoc, len(docs))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, d := range docs {
 		g.Go(func() error {
 			var err error
-			served[i], err = prepareDoc(gctx, d)
+			served[i], err = h.prepare(gctx, d.Route, d.Body.Bytes(), len(d.Body.Bytes()) >= gzipMin)
 			return err
 		})
 	}
@@ -111,6 +134,13 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 		return nil, err
 	}
 	for i, d := range docs {
+		if d.Route.Route == spec.RouteRegistry {
+			s, err := newRegistrySearch(served[i].body)
+			if err != nil {
+				return nil, fmt.Errorf("serve %s: %w", d.Route.Route, err)
+			}
+			h.search = s
+		}
 		h.docs[docKey{d.Route.Route, d.View}] = served[i]
 	}
 	return h, nil
@@ -120,50 +150,65 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 // the context: a few milliseconds' work.
 const gzipChunk = 256 << 10
 
-// prepareDoc makes a document ready to send: its body, compressed when that
-// pays, and its headers' values.
-func prepareDoc(ctx context.Context, d output.Document) (*servedDoc, error) {
+// served prepares a document of route for serving, gzipped too when
+// compress is set and compression pays.
+func (h *Handler) served(route output.Route, body []byte, compress bool) (*servedDoc, error) {
+	return h.prepare(context.Background(), route, body, compress)
+}
+
+// prepare makes a document ready to send: its body, compressed when
+// compress is set and that pays, its CORS and its headers' values. It
+// returns ctx's error when ctx is done before it is.
+func (h *Handler) prepare(ctx context.Context, route output.Route, body []byte, compress bool) (*servedDoc, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	body := d.Body.Bytes()
-	sd := &servedDoc{route: d.Route, body: body, lengthText: strconv.Itoa(len(body))}
-	if len(body) >= gzipMin {
+	sd := &servedDoc{route: route, body: body, lengthText: strconv.Itoa(len(body)), cors: h.corsOf(route.Route)}
+	if compress {
 		var buf bytes.Buffer
 		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		if err != nil {
-			return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+			return nil, fmt.Errorf("compress %s: %w", route.Route, err)
 		}
 		for rest := body; len(rest) > 0; rest = rest[min(len(rest), gzipChunk):] {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			if _, err := zw.Write(rest[:min(len(rest), gzipChunk)]); err != nil {
-				return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+				return nil, fmt.Errorf("compress %s: %w", route.Route, err)
 			}
 		}
 		if err := zw.Close(); err != nil {
-			return nil, fmt.Errorf("compress %s: %w", d.Route.Route, err)
+			return nil, fmt.Errorf("compress %s: %w", route.Route, err)
 		}
 		if buf.Len() < len(body) {
 			sd.gzipped = buf.Bytes()
 			sd.gzipLength = strconv.Itoa(buf.Len())
 			// Another representation, another strong validator.
-			sd.gzipETag = strings.TrimSuffix(d.ETag, `"`) + `-gzip"`
+			sd.gzipETag = strings.TrimSuffix(route.ETag, `"`) + `-gzip"`
 		}
 	}
-	sd.contentType, sd.cacheControl = values(d.ContentType), values(d.CacheControl)
-	sd.private, sd.etag, sd.length = values(gate.CacheControl(d.CacheControl)), values(d.ETag), values(sd.lengthText)
+	sd.contentType, sd.cacheControl = values(route.ContentType), values(route.CacheControl)
+	sd.private, sd.etag, sd.length = values(gate.CacheControl(route.CacheControl)), values(route.ETag), values(sd.lengthText)
 	if sd.gzipped != nil {
 		sd.gzipTag, sd.gzipLen = values(sd.gzipETag), values(sd.gzipLength)
 	}
 	return sd, nil
 }
 
+// corsOf returns the CORS headers of the responses at path.
+func (h *Handler) corsOf(path string) *corsSet {
+	if spec.IsRegistryRoute(path) {
+		return h.registryCORS
+	}
+	return h.cors
+}
+
 // ServeHTTP answers one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
-	for _, c := range h.cors {
+	registry := spec.IsRegistryRoute(r.URL.Path)
+	for _, c := range h.corsOf(r.URL.Path).headers {
 		hdr[c.name] = c.value
 	}
 	switch r.Method {
@@ -175,7 +220,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		hdr.Set("Allow", spec.AllowMethods)
-		writeError(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed: use GET or HEAD", r.Method))
+		message := fmt.Sprintf("method %s is not allowed: use GET or HEAD", r.Method)
+		if registry {
+			writeRegistryError(w, r, http.StatusMethodNotAllowed, message)
+			return
+		}
+		writeError(w, r, http.StatusMethodNotAllowed, message)
 		return
 	}
 
@@ -194,8 +244,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	doc := h.lookup(r.URL.Path, r.URL.RawQuery)
-	if doc == nil {
+	var doc *servedDoc
+	if registry {
+		var missing string
+		if doc, missing = h.registryLookup(r.URL.EscapedPath(), r.URL.RawQuery, true); doc == nil {
+			writeRegistryError(w, r, http.StatusNotFound, missing)
+			return
+		}
+	} else if doc = h.lookup(r.URL.Path, r.URL.RawQuery); doc == nil {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.URL.Path))
 		return
 	}
@@ -249,7 +305,15 @@ func notFoundMessage(path string) string {
 
 // writeError answers with a small JSON error document.
 func writeError(w http.ResponseWriter, r *http.Request, status int, message string) {
-	body := spec.ErrorBody(status, message)
+	writeErrorBody(w, r, status, spec.ErrorBody(status, message))
+}
+
+// writeRegistryError answers with the registry's error document.
+func writeRegistryError(w http.ResponseWriter, r *http.Request, status int, message string) {
+	writeErrorBody(w, r, status, spec.RegistryErrorBody(message))
+}
+
+func writeErrorBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", spec.ContentTypeJSON)
 	hdr.Set("Cache-Control", spec.ErrorCacheControl)

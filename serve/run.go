@@ -176,6 +176,12 @@ func compileHandler(ctx context.Context, opts Options, origin string) (*Handler,
 	if diags.HasErrors() {
 		return nil, diags, nil
 	}
+	// The registry's versions and dates, as a build of the folder has them.
+	history, err := build.ReadHistory(ctx, dir)
+	if err != nil {
+		return nil, diags, err
+	}
+	cat.History = history
 	// Every site is served here, whatever origin it has when published.
 	cat.Config.SetOrigin(origin)
 	b, err := build.Compile(ctx, cat)

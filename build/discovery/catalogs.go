@@ -34,6 +34,19 @@ func V1Card(s *Server) any {
 	return c
 }
 
+// ServerDetail builds the server.json of a local server, as the registry
+// publishes it in each of its documents: the v1 card with the server.json
+// schema as "$schema". nil for a cross-host server, whose card another
+// host serves: the registry does not list it.
+func ServerDetail(s *Server) any {
+	if s == nil || s.CrossHost() {
+		return nil
+	}
+	c := serverCard(s)
+	c["$schema"] = spec.ServerJSONSchema
+	return c
+}
+
 func serverCard(s *Server) map[string]any {
 	c := map[string]any{"name": s.Name}
 	set := func(k string, v any, present bool) {

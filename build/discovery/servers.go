@@ -680,7 +680,8 @@ func serverMetaKeyProblem(k string) string {
 //     skipped when publisher is empty);
 //   - card paths are unique across servers and both kinds of card,
 //     ignoring case, stay out of the tool catalog's routes (/tools,
-//     /tools/...) and the two catalogs, and no card path lies inside
+//     /tools/...), the two catalogs and the MCP registry's folder
+//     (/v0.1/, whether or not the site publishes it), and no card path lies inside
 //     another or inside a catalog (a file cannot also be a folder on static
 //     hosts).
 //
@@ -770,12 +771,16 @@ func Check(publisher string, servers []*Server) map[int][]Problem {
 			}
 			key := strings.ToLower(p.path)
 			_, group := spec.GroupKeyOf(key)
-			if what, ok := reserved[key]; ok || strings.HasPrefix(key, spec.RouteTools+"/") || group || strings.HasPrefix(key, spec.RouteGroups) {
+			registry := strings.HasPrefix(key, spec.RegistryFolder)
+			if what, ok := reserved[key]; ok || strings.HasPrefix(key, spec.RouteTools+"/") || group || strings.HasPrefix(key, spec.RouteGroups) || registry {
 				if !ok {
 					what = "the tool catalog"
 				}
 				if group || strings.HasPrefix(key, spec.RouteGroups) {
 					what = "the tool catalogue's groups"
+				}
+				if registry {
+					what = "the MCP registry"
 				}
 				add(i, p.ptr, "%s card path %q is reserved for %s", p.kind, p.path, what)
 				continue

@@ -442,6 +442,10 @@ func TestCheckServers(t *testing.T) {
 			0: {
 				{"/card/draftPath", `draft card path "/tools.json" is reserved for the tool catalog`},
 				{"/card/v1Path", `v1 card path "/Tools.compact.json" is reserved for the tool catalog`}}}},
+		{"the MCP registry's folder", []*Server{withPaths("com.example/a", "/v0.1/servers.json", "/V0.1/x/a.json")}, map[int][]P{
+			0: {
+				{"/card/draftPath", `draft card path "/v0.1/servers.json" is reserved for the MCP registry`},
+				{"/card/v1Path", `v1 card path "/V0.1/x/a.json" is reserved for the MCP registry`}}}},
 		{"a path inside another server's path", []*Server{withPaths("com.example/a", "/x/a.json/b.json", ""), withPaths("com.example/b", "/x/a.json", "")}, map[int][]P{
 			0: {{"/card/draftPath", `draft card path "/x/a.json/b.json" lies inside the draft card path "/x/a.json" of server "com.example/b": a file cannot also be a folder on static hosts`}}}},
 		{"a path inside the same server's path", []*Server{withPaths("com.example/a", "/a.json", "/a.json/v1.json")}, map[int][]P{

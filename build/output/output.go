@@ -80,7 +80,8 @@ func SortDocuments(docs []Document) {
 // NewDocument makes the document that answers route in view, with its
 // size, SHA-256 and ETag. Its object key is the route without its leading
 // slash, except for the tool catalog, whose keys spec.ToolKey and
-// spec.ListKey choose.
+// spec.ListKey choose, and the registry, whose keys spec.RegistryKey
+// chooses.
 func NewDocument(route, view, contentType string, body content.Body) Document {
 	hexSum := body.SHA256()
 	return Document{
@@ -103,6 +104,11 @@ func NewDocument(route, view, contentType string, body content.Body) Document {
 func keyOf(route, view string) string {
 	if route == spec.RouteTools {
 		return spec.ListKey(view)
+	}
+	if spec.IsRegistryRoute(route) {
+		if k, ok := spec.RegistryKey(route); ok {
+			return k
+		}
 	}
 	if id, ok := spec.ToolIDOf(route); ok {
 		return spec.ToolKey(id, view)

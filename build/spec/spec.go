@@ -123,20 +123,23 @@ func IsToolRoute(route string) bool {
 }
 
 // IsIndex reports whether the document at route names other documents: the
-// tool list, the tool catalogue (its groups) and the two discovery catalogs.
+// tool list, the tool catalogue (its groups), the two discovery catalogs and
+// the registry's documents (see IndexLevel).
 // A host must publish an index after the documents it names, and never keep
 // an old one that names a document gone.
 func IsIndex(route string) bool { return IndexLevel(route) > 0 }
 
 // MaxIndexLevel is the highest IndexLevel.
-const MaxIndexLevel = 2
+const MaxIndexLevel = 3
 
 // IndexLevel orders the documents a host publishes: 0 for a document that
 // names none, 1 for the tool list and the tool catalogue, which name tool
 // and group documents, 2 for the discovery catalogs, which name the tool
-// list and the catalogue (the AI catalog) besides server cards. Publishing
-// level by level, each after the one below it, never leaves a document
-// naming one not yet there.
+// list and the catalogue (the AI catalog) besides server cards, and for a
+// registry version, which names the tool list and the server's cards; 3 for
+// the registry's lists, whose servers clients then look up by name and
+// version. Publishing level by level, each after the one below it, never
+// leaves a document naming one not yet there.
 func IndexLevel(route string) int {
 	// Keep MaxIndexLevel the highest level returned.
 	switch route {
@@ -144,6 +147,12 @@ func IndexLevel(route string) int {
 		return 1
 	case RouteMCPCatalog, RouteAICatalog:
 		return 2
+	}
+	if IsRegistryRoute(route) {
+		if r, ok := ParseRegistryPath(route); ok && r.Kind == RegistryVersion {
+			return 2
+		}
+		return 3
 	}
 	return 0
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +37,10 @@ type buildOptions struct {
 	// Verify builds twice more in child processes and compares before
 	// writing.
 	Verify bool
+	// HistoryFrom, when set, is the folder whose Git history dates the
+	// registry instead of Dir's: the original catalog of a verification
+	// build's copy (hidden).
+	HistoryFrom string
 }
 
 // newBuildCmd is signpost build; runF, runBuild when nil, runs it with the
@@ -91,8 +96,14 @@ and whether --verify held (signpost schema build-report).`,
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin every site names instead of signpost.yaml's, to serve and check the build elsewhere (a local server)")
 	cmd.Flags().BoolVar(&opts.Verify, "verify", false, "build twice more in child processes with other folders, file orders, TZ and locale, and write nothing unless all three are the same, byte for byte")
 	enumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
+	cmd.Flags().StringVar(&opts.HistoryFrom, historyFromFlag, "", "folder whose Git history dates the registry (for --verify's builds)")
+	_ = cmd.Flags().MarkHidden(historyFromFlag)
 	return cmd
 }
+
+// historyFromFlag is the hidden flag with which --verify's builds of a
+// copy of the catalog read the Git history of the catalog itself.
+const historyFromFlag = "history-from"
 
 // runBuild loads and compiles the catalog, lays it out for the target, and
 // writes it: diagnostics, then the host's report and the summary, on stdout.
@@ -132,6 +143,10 @@ func runBuild(o *buildOptions) error {
 	// catalog's memory, are garbage once the site is compiled.
 	if opts.Origin != "" {
 		cat.Config.SetOrigin(opts.Origin)
+	}
+	// The registry's versions and dates, from the catalog's Git history.
+	if cat.History, err = build.ReadHistory(ctx, cmp.Or(opts.HistoryFrom, opts.Dir)); err != nil {
+		return fmt.Errorf("build %s: %w", opts.Dir, err)
 	}
 	cfg := cat.Config
 	defer limitCompileMemory()()

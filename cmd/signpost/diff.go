@@ -88,6 +88,14 @@ Risks, in the order reports list them:
   server-remote-changed  a server's remote endpoints changed (one added or
                          removed, or its URL variables or headers), or the
                          card URL of a server another host serves
+  registry-added         a server is now in a site's MCP registry: VS Code
+                         and Copilot offer it, Copilot CLI allows it
+  registry-removed       a server is no longer in a site's MCP registry:
+                         Copilot CLI refuses it
+  registry-renamed       a server of the registry is listed under another
+                         name (same remote, or same title and description)
+  version-backwards      the latest version the registry lists for a server
+                         comes before the one it listed (semantic versions)
   origin-changed         the site's origin or publisher, as the discovery
                          catalogs publish them, changed
   identifier-changed     the AI catalog identifier of a server or of a

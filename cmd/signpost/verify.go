@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -151,7 +152,12 @@ func verifyChild(ctx context.Context, exe, dir string, opts buildOptions, files 
 			return "", fmt.Errorf("verify: %w", err)
 		}
 	}
-	args := []string{"build", catArg, "--out", outArg, "--format", build.FormatJSON}
+	// The copy is in no repository: the history is the catalog's own.
+	history, err := filepath.Abs(cmp.Or(opts.HistoryFrom, opts.Dir))
+	if err != nil {
+		return "", fmt.Errorf("verify: %w", err)
+	}
+	args := []string{"build", catArg, "--out", outArg, "--format", build.FormatJSON, "--" + historyFromFlag, history}
 	if opts.Target != "" {
 		args = append(args, "--target", opts.Target)
 	}

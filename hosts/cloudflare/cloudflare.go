@@ -188,7 +188,10 @@ func Layout(s *output.Site, name string) (*Site, error) {
 func servable(dir string, d output.Document) error {
 	_, toolOK := spec.ToolIDOf(d.Route.Route)
 	_, docOK := hosts.DocumentKey(d.Route.Route)
-	if !(d.Route.Route == spec.RouteTools || toolOK || docOK) {
+	// A registry route is found in the manifest as its canonical route.
+	registryKey, registryOK := spec.RegistryKey(d.Route.Route)
+	registryOK = registryOK && registryKey == d.Key
+	if !(d.Route.Route == spec.RouteTools || toolOK || docOK || registryOK) {
 		return fmt.Errorf("the Cloudflare Worker of %s cannot serve %s: it serves /tools, /tools/{toolId} and paths of letters, digits, '.', '_', '-' and '~' ending in .json, with no \".\" or \"..\" segment and no %s name", dir, d.Route.Route, spec.ReservedPrefix)
 	}
 	for _, seg := range strings.Split(d.Key, "/") {

@@ -77,5 +77,8 @@ func Report(b *output.Build, sites []*Site) (*hosts.Report, error) {
 		"Set the zone's Minimum TLS Version to 1.2 (SSL/TLS, Edge Certificates): at Cloudflare's default, 1.0, the site fails transport.tls-minimum.",
 		"Cloudflare may make an ETag weak (W/) when it compresses a response on the way; the Worker answers If-None-Match with either form: that is not a gap.",
 		"Every gap, route by route, is in "+ReportFile+" beside "+output.RouteTableFile+".")
+	if hosts.HasRegistry(b) {
+		r.Deploying = append(r.Deploying, hosts.RegistryNote("Cloudflare"))
+	}
 	return r, nil
 }

@@ -176,7 +176,9 @@ func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Re
 // function exceeds CloudFront's size limit.
 func Functions(s *output.Site, target *build.S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
 	for _, d := range s.Documents {
-		if spec.IsToolRoute(d.Route.Route) {
+		if spec.IsToolRoute(d.Route.Route) || spec.IsRegistryRoute(d.Route.Route) {
+			// The registry's routes are not routed by the functions yet:
+			// their documents are uploaded at their keys.
 			continue
 		}
 		if key, ok := hosts.DocumentKey(d.Route.Route); !ok || key != d.Key {

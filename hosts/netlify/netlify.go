@@ -322,6 +322,9 @@ func checkRoute(s *output.Site, route string) error {
 	if _, ok := hosts.DocumentKey(route); ok {
 		return nil
 	}
+	if _, ok := spec.RegistryKey(route); ok {
+		return nil // a registry route, as the route table writes it
+	}
 	return fmt.Errorf("write build: site %s: route %s cannot be served on Netlify: a document's path is segments of letters, digits and . _ - ~ ending in .json", s.Dir, route)
 }
 

@@ -73,6 +73,9 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 			RedirectsFile, HeadersFile, NotFoundFile))
 	}
 	r.Deploying = append(r.Deploying, "netlify dev sends Cache-Control: public, max-age=0 and weak ETags of its own on the other files, over "+HeadersFile+": check a deployed site, not netlify dev, for Cache-Control and ETags.")
+	if hosts.HasRegistry(&output.Build{Sites: sites}) {
+		r.Deploying = append(r.Deploying, hosts.RegistryNote("Netlify"))
+	}
 	return r, nil
 }
 

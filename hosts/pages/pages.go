@@ -170,6 +170,8 @@ func filePath(route, view, key string) string {
 		return "tools" + suffix
 	case strings.HasPrefix(route, spec.RouteTools+"/"):
 		return "tools/" + strings.TrimPrefix(route, spec.RouteTools+"/") + suffix
+	case spec.IsRegistryRoute(route):
+		return key // a .json path, never a folder (spec.RegistryKey)
 	case view == spec.ViewStandard:
 		return strings.TrimPrefix(route, "/")
 	}

@@ -39,8 +39,11 @@ func pagesSite(t testing.TB, b *output.Build, tenant string) *output.Site {
 }
 
 // wantPagesPath is where Pages must serve a route: a path ending in .json,
-// never a file where a folder must be.
+// never a file where a folder must be; a registry route's at its key.
 func wantPagesPath(route, view string) string {
+	if key, ok := spec.RegistryKey(route); ok {
+		return key
+	}
 	suffix := ".json"
 	if view == spec.ViewCompact {
 		suffix = ".compact.json"
@@ -198,7 +201,7 @@ func pagesGapKind(g Gap) string {
 		return "type"
 	case strings.HasPrefix(g.Requirement, "?view=compact to "):
 		return "view"
-	case strings.HasPrefix(g.Requirement, "the list at ") || strings.HasPrefix(g.Requirement, "the descriptor at "):
+	case strings.HasPrefix(g.Requirement, "the list at ") || strings.HasPrefix(g.Requirement, "the descriptor at ") || strings.HasPrefix(g.Requirement, "the document at "):
 		return "url"
 	}
 	return "unknown: " + g.Requirement
@@ -218,7 +221,7 @@ func wantPagesGaps(s *output.Site) []pagesGapID {
 		case d.View == spec.ViewCompact:
 			id.Kind = "view"
 			ids = append(ids, id)
-		case d.Route.Route == "/tools" || strings.HasPrefix(d.Route.Route, "/tools/"):
+		case d.Route.Route == "/tools" || strings.HasPrefix(d.Route.Route, "/tools/") || spec.IsRegistryRoute(d.Route.Route):
 			id.Kind = "url"
 			ids = append(ids, id)
 		}
@@ -290,13 +293,16 @@ func TestPagesLayoutGaps(t *testing.T) {
 			for _, id := range got {
 				kinds[id.Kind]++
 			}
-			types := 0
+			types, registry := 0, 0
 			for _, d := range s.Documents {
 				if d.ContentType != spec.ContentTypeJSON {
 					types++
 				}
+				if spec.IsRegistryRoute(d.Route.Route) {
+					registry++
+				}
 			}
-			wantKinds := map[string]int{"cors": 1, "cache": 1, "404": 1, "url": s.Tools + 1, "view": s.Tools + 1, "type": types}
+			wantKinds := map[string]int{"cors": 1, "cache": 1, "404": 1, "url": s.Tools + 1 + registry, "view": s.Tools + 1, "type": types}
 			if diff := cmp.Diff(wantKinds, kinds); diff != "" {
 				t.Errorf("gaps by kind (-want +got):\n%s", diff)
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,14 +16,39 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
 // catalog are the options a catalog is extracted with: the files Load
-// reads, no more of each than it reads.
-var catalog = ExtractOptions{Keep: build.Reads, MaxFile: source.MaxFileSize, Files: "declaration and .json files"}
+// reads, no more of each than it reads. The package build imports this
+// one, so its rule of the files Load reads (build.Reads) is restated
+// here, and TestCatalogOptions (extract_build_test.go) holds the two
+// together.
+var catalog = ExtractOptions{Keep: reads, MaxFile: source.MaxFileSize, Files: "declaration and .json files"}
+
+// CatalogOptions are catalog, for the tests outside the package.
+var CatalogOptions = catalog
+
+// reads is build.Reads: a .json file, or a .yaml or .yml file outside
+// folders whose names start with ".".
+func reads(name string) bool {
+	switch path.Ext(name) {
+	case ".json":
+		return true
+	case ".yaml", ".yml":
+		for dir := range strings.SplitSeq(path.Dir(name), "/") {
+			if strings.HasPrefix(dir, ".") && dir != "." {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Demo is demo, for the tests outside the package.
+var Demo = demo
 
 // demo is a small catalog.
 var demo = map[string]string{
@@ -234,40 +260,6 @@ func TestExtractBlobs(t *testing.T) {
 				t.Error("a file landed outside the folder")
 			}
 		})
-	}
-}
-
-// TestExtractRevisionLimits checks the real bounds: a file over the size
-// Load reads is no error, and Load reports it as in a checkout.
-func TestExtractRevisionLimits(t *testing.T) {
-	repo, run := catalogtest.GitRepo(t)
-	catalogtest.WriteFiles(t, repo, map[string]string{
-		"signpost.yaml": demo["signpost.yaml"],
-		"big.yaml":      strings.Repeat("x", source.MaxFileSize+10),
-	})
-	run("add", ".")
-	run("commit", "-q", "-m", "big")
-	rc, err := Extract(context.Background(), repo, "HEAD", "", catalog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	fi, err := os.Stat(filepath.Join(rc.Dir, "big.yaml"))
-	if err != nil || fi.Size() != source.MaxFileSize+1 {
-		t.Fatalf("big.yaml: %v, %v", fi, err)
-	}
-	_, diags := build.Load(context.Background(), rc.Dir)
-	if !strings.Contains(fmt.Sprint(diags), "file is larger than 16777216 bytes") {
-		t.Errorf("Load of an oversize declaration: %v", diags)
-	}
-	// Without MaxFile, the file is extracted whole.
-	whole, err := Extract(context.Background(), repo, "HEAD", "", ExtractOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer whole.Close()
-	if fi, err := os.Stat(filepath.Join(whole.Dir, "big.yaml")); err != nil || fi.Size() != source.MaxFileSize+10 {
-		t.Fatalf("big.yaml without MaxFile: %v, %v", fi, err)
 	}
 }
 
