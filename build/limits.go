@@ -17,18 +17,22 @@ import (
 //
 // Load refuses a catalog that is sure to exceed one, before anything is
 // encoded, with a diagnostic at the declaration that causes it; Compile
-// holds the documents it encodes to the same limits exactly.
+// holds the documents it encodes to the same limits exactly, and
+// output.Build.Write every file it writes, a host's included.
 type Limits struct {
 	// Value bounds one declared tool or server as it is published: its
 	// descriptor or card with the schemas it uses, aliases expanded.
 	Value int64
 	// Document bounds any one published document, the lists included.
 	Document int64
-	// Build bounds the documents of all sites of a build together, with
-	// their lines of the route table.
+	// Build bounds the bytes of all files a build writes together: the
+	// documents of all sites with their lines of the route table, which
+	// Load estimates and Compile counts, and the rest of the route table
+	// and a host's layout's own files, which output.Build.Write counts.
 	Build int64
 	// Files bounds the number of files a build writes: the documents of
-	// all sites and the route table.
+	// all sites and the route table, and a host's layout's own files
+	// (output.Build.Write).
 	Files int64
 }
 
