@@ -204,7 +204,9 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		return nil, err // a *budgets.Error
 	}
 
-	b := &output.Build{}
+	// Write holds every file of the build, or of a host's layout of it, to
+	// the build and file limits.
+	b := &output.Build{Limits: output.Limits{Build: lim.BuildLimit(), Files: lim.FileLimit()}}
 	tenants := cat.Config.Tenants
 	if len(tenants) == 0 {
 		tenants = []string{""}

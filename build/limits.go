@@ -3,8 +3,8 @@ package build
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -17,18 +17,22 @@ import (
 //
 // Load refuses a catalog that is sure to exceed one, before anything is
 // encoded, with a diagnostic at the declaration that causes it; Compile
-// holds the documents it encodes to the same limits exactly.
+// holds the documents it encodes to the same limits exactly, and
+// output.Build.Write every file it writes, a host's included.
 type Limits struct {
 	// Value bounds one declared tool or server as it is published: its
 	// descriptor or card with the schemas it uses, aliases expanded.
 	Value int64
 	// Document bounds any one published document, the lists included.
 	Document int64
-	// Build bounds the documents of all sites of a build together, with
-	// their lines of the route table.
+	// Build bounds the bytes of all files a build writes together: the
+	// documents of all sites with their lines of the route table, which
+	// Load estimates and Compile counts, and the rest of the route table
+	// and a host's layout's own files, which output.Build.Write counts.
 	Build int64
 	// Files bounds the number of files a build writes: the documents of
-	// all sites and the route table.
+	// all sites and the route table, and a host's layout's own files
+	// (output.Build.Write).
 	Files int64
 }
 
@@ -47,36 +51,9 @@ const (
 )
 
 // LimitError reports a document, or a build, that Compile found larger
-// than one of the catalog's Limits. Nothing is written.
-type LimitError struct {
-	Limit string // "document", "build" or "files"
-	Max   int64
-	Size  int64  // the size found: at least this many bytes, or files
-	What  string // the route of the document, or "the build"
-}
-
-func (e *LimitError) Error() string {
-	if e.Limit == "files" {
-		return filesMessage(fmt.Sprintf("%s has %d files,", e.What, e.Size), e.Max)
-	}
-	what := e.What
-	if strings.HasPrefix(what, "/") {
-		what = "the document at " + what
-	}
-	size, limit := sizePair(e.Size, e.Max)
-	return limitMessage(fmt.Sprintf("%s is %s,", what, size), e.Limit, limit, "")
-}
-
-// sizePair writes two sizes for a message that compares them: rounded, or
-// in bytes when rounding would make them read the same ("1 GiB, larger
-// than 1 GiB").
-func sizePair(a, b int64) (string, string) {
-	sa, sb := english.Bytes(a), english.Bytes(b)
-	if sa == sb && a != b {
-		return fmt.Sprintf("%d bytes", a), fmt.Sprintf("%d bytes", b)
-	}
-	return sa, sb
-}
+// than one of the catalog's Limits, or that a host's layout of a build
+// would take past them (output.Build.Write). Nothing is written.
+type LimitError = output.LimitError
 
 // ValueLimit returns the limit on one tool or server.
 func (l Limits) ValueLimit() int64 { return cmpOr(l.Value, DefaultValueLimit) }
@@ -123,23 +100,15 @@ func loadLimits(s sink, top ref, limits limitsFile, c *Limits) {
 	}
 }
 
-// limitMessage says that what is larger than the limit called name, of
-// the size limit as written (see sizePair), and how to fix it; detail, when
-// set, says what makes it so.
+// limitMessage is output.LimitMessage: what is larger than the limit
+// called name, of the size limit, and how to fix it.
 func limitMessage(what, name, limit, detail string) string {
-	if detail != "" {
-		detail = "; " + detail
-	}
-	return fmt.Sprintf("%s larger than limits.%s in %s (%s)%s: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit",
-		what, name, ConfigFile, limit, detail)
+	return output.LimitMessage(what, name, limit, detail)
 }
 
-// filesMessage says that what is more files than the file limit, max, and
-// how to fix it.
-func filesMessage(what string, max int64) string {
-	return fmt.Sprintf("%s more than limits.files in %s (%d): each site writes a document for each tool it shows, and one more for its compact view; publish fewer tools to fewer tenants, or raise the limit",
-		what, ConfigFile, max)
-}
+// filesMessage is output.FilesMessage: what is more files than the file
+// limit, max, and how to fix it.
+func filesMessage(what string, max int64) string { return output.FilesMessage(what, max) }
 
 // toolSize estimates the size of the tool's descriptor, its schemas
 // measured with sizes. When it passes limit, ok is false and at is where

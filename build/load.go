@@ -19,11 +19,12 @@ import (
 	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/diag"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
 // ConfigFile is the name of the site settings file at a catalog's root.
-const ConfigFile = "signpost.yaml"
+const ConfigFile = spec.ConfigFile
 
 // Load reads, parses and validates the catalog folder dir. It reports every
 // problem it finds, in all files at once; the Catalog is complete only when

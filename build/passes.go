@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -270,7 +271,7 @@ func reportAggregate(s sink, limitsAt ref, ps []*pendingTool, sizes []int64, ten
 			big = i
 		}
 	}
-	shown, maxShown := sizePair(size, max)
+	shown, maxShown := output.SizePair(size, max)
 	if big < 0 {
 		// Only servers' cards and the discovery catalogs.
 		s.errorf(limitsAt, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, shown), limit, maxShown, "it publishes no tools"))

@@ -66,7 +66,8 @@ func (b *Build) RouteTable() RouteTable {
 // a temporary folder beside out, which replaces out only once complete. A
 // failed Write leaves out as it was. out must be missing, empty, or a
 // previous build (it holds a route table): Write never replaces a folder it
-// did not create.
+// did not create. A build whose files, all of them, take more than
+// b.Limits is refused with a *LimitError, and nothing is written.
 func (b *Build) Write(ctx context.Context, out string) error {
 	files := b.Files
 	for _, s := range b.Sites {
@@ -78,7 +79,11 @@ func (b *Build) Write(ctx context.Context, out string) error {
 	if err != nil {
 		return err
 	}
-	return writeTree(ctx, out, append(files, table))
+	files, err = b.Limits.limit(append(files, table))
+	if err != nil {
+		return err
+	}
+	return writeTree(ctx, out, files)
 }
 
 // routeTableFile is the route table as Write writes it: as
@@ -167,6 +172,9 @@ func writeTree(ctx context.Context, out string, files []File) error {
 	if err := atomicfile.WriteDir(ctx, out, files); err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return err
+		}
+		if le, ok := errors.AsType[*LimitError](err); ok {
+			return le // a Stream passed b.Limits: the message says it all
 		}
 		return fmt.Errorf("write build: %w", err)
 	}

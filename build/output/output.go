@@ -61,6 +61,9 @@ type Build struct {
 	// Files are written beside the sites and the route table, never
 	// published as documents: the CloudFront Functions of an S3 target.
 	Files []File
+	// Limits bound every file Write writes. A host's layout of the build
+	// keeps them.
+	Limits Limits
 }
 
 // File is a file of the build output outside the sites: its Path is

@@ -286,3 +286,53 @@ func TestEntrySize(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteLimits: Write holds every file it writes, the route table and
+// the Files beside the sites included, to the build's limits, and refuses
+// a build past one with a *LimitError, leaving the output as it was and no
+// temporary folder.
+func TestWriteLimits(t *testing.T) {
+	out, b := writeExample(t)
+	before := catalogtest.ReadTree(t, out)
+	var total, table int64
+	for name, body := range before {
+		total += int64(len(body))
+		if name == output.RouteTableFile {
+			table = int64(len(body))
+		}
+	}
+	files := int64(len(before))
+	for _, c := range []struct {
+		name   string
+		limits output.Limits
+		want   string // the message; "" for a build that fits
+	}{
+		{"exactly", output.Limits{Build: total, Files: files}, ""},
+		{"one file too many", output.Limits{Files: files - 1}, fmt.Sprintf("the build has %d files, more than limits.files in signpost.yaml (%d): ", files, files-1)},
+		// The route table, written as it is made, takes the build past.
+		{"the route table one byte past", output.Limits{Build: total - 1}, fmt.Sprintf("larger than limits.build in signpost.yaml (%d bytes): ", total-1)},
+		// The documents alone do, before anything is written.
+		{"the documents past", output.Limits{Build: total - table - 1}, fmt.Sprintf("the build is %d bytes, larger than limits.build in signpost.yaml (%d bytes): ", total-table, total-table-1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lb := *b
+			lb.Limits = c.limits
+			err := lb.Write(context.Background(), out)
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if _, ok := errors.AsType[*output.LimitError](err); !ok || !strings.Contains(err.Error(), c.want) || !strings.HasSuffix(err.Error(), "raise the limit") {
+				t.Fatalf("error %v (%T), want a *LimitError with %q", err, err, c.want)
+			}
+			if diff := cmp.Diff(before, catalogtest.ReadTree(t, out)); diff != "" {
+				t.Errorf("refused write changed the output:\n%s", diff)
+			}
+			if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
+				t.Errorf("temporary folders left behind: %v", entries)
+			}
+		})
+	}
+}

@@ -25,6 +25,10 @@ const (
 	ContentTypeAICatalog = "application/ai-catalog+json"
 )
 
+// ConfigFile is the name of the site settings file at a catalog's root,
+// which the messages of its limits name.
+const ConfigFile = "signpost.yaml"
+
 // CacheControl is the Cache-Control every document is served with.
 const CacheControl = "public, max-age=3600"
 

@@ -257,7 +257,7 @@ func write(ctx context.Context, b *output.Build, out, name string) (*hosts.Repor
 	if err != nil {
 		return nil, nil, err
 	}
-	laid := &output.Build{Files: slices.Clone(b.Files)}
+	laid := &output.Build{Files: slices.Clone(b.Files), Limits: b.Limits}
 	for i, s := range b.Sites {
 		laid.Sites = append(laid.Sites, &output.Site{Tenant: s.Tenant, Dir: s.Dir, Origin: s.Origin, Access: s.Access, Documents: sites[i].Documents, Tools: s.Tools})
 		for _, f := range sites[i].Files {

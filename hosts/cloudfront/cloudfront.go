@@ -164,7 +164,7 @@ type Host struct {
 // Write writes b with the CloudFront Functions of each site; CloudFront
 // serves the whole contract, so there is no report.
 func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Report, error) {
-	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files)}
+	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files), Limits: b.Limits}
 	if err := Add(laid, h.Target, h.CompactView); err != nil {
 		return nil, err
 	}

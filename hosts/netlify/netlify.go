@@ -379,7 +379,7 @@ func (Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Repo
 
 // write is Write, returning the report too.
 func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][]Gap, error) {
-	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files)}
+	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files), Limits: b.Limits}
 	gaps := make([][]Gap, len(b.Sites))
 	for i, s := range b.Sites {
 		l, err := Layout(s)

@@ -313,7 +313,7 @@ func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
 
 // write is Write, returning the report too.
 func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][]Gap, error) {
-	laid := &output.Build{Files: slices.Clone(b.Files)}
+	laid := &output.Build{Files: slices.Clone(b.Files), Limits: b.Limits}
 	gaps := make([][]Gap, len(b.Sites))
 	for i, s := range b.Sites {
 		var files []output.Document
