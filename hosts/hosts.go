@@ -98,23 +98,28 @@ func DocumentKey(route string) (string, bool) {
 // a document's.
 const maxDocumentPath = 1024
 
-// HasRegistry reports whether a site of b publishes the MCP registry.
-func HasRegistry(b *output.Build) bool {
-	for _, s := range b.Sites {
-		for _, d := range s.Documents {
-			if spec.IsRegistryRoute(d.Route.Route) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// KindRegistry is the kind of gap of a route of the MCP registry on a host
+// whose layout does not route the registry yet.
+const KindRegistry = "registry"
 
-// RegistryNote is the note of a host's report on the MCP registry, which
-// the host layouts do not route yet: its documents are uploaded at their
-// keys, and the routes are counted with the others, but the clients'
-// requests (a name's / as %2F, the registry's CORS set, search) are not
-// answered as the contract says.
-func RegistryNote(host string) string {
-	return "The MCP registry (/v0.1/servers…) is uploaded at its keys, but this layout does not route it as Copilot, VS Code and Copilot CLI ask for it yet (a name's / as %2F, the registry's CORS headers and preflight, search) on " + host + ": serve the registry with signpost serve, or turn it off with discovery.registry: false in signpost.yaml until it does."
+// RegistryGaps are the gaps of a layout that uploads the MCP registry's
+// documents at their keys but does not route it as its clients ask for it
+// (a name's / as %2F, the registry's CORS headers and preflight, search):
+// one per route of the registry of s.
+func RegistryGaps(s *output.Site) []Gap {
+	var gaps []Gap
+	for _, d := range s.Documents {
+		if !spec.IsRegistryRoute(d.Route.Route) {
+			continue
+		}
+		gaps = append(gaps, Gap{
+			Kind:        KindRegistry,
+			Route:       d.Route.Route,
+			View:        d.View,
+			Requirement: "the route as Copilot, VS Code and Copilot CLI request it (a name's / as %2F, search), with the registry's CORS headers and a 204 preflight",
+			Served:      "the document at its key only, with the CORS headers of every other document",
+			Fix:         "serve the registry with signpost serve, or turn it off with discovery.registry: false in signpost.yaml until this layout routes it",
+		})
+	}
+	return gaps
 }

@@ -173,6 +173,7 @@ func Layout(s *output.Site, name string) (*Site, error) {
 			Fix:         fmt.Sprintf("deploy on the Workers Paid plan, which accepts %d; or split the catalog into tenants", PaidAssets),
 		})
 	}
+	out.Gaps = append(out.Gaps, hosts.RegistryGaps(s)...)
 	out.Files = []output.File{
 		{Path: ConfigFile, Body: config(s.Dir, worker)},
 		{Path: WorkerFile, Body: Code(s.Dir)},

@@ -26,7 +26,7 @@ const (
 )
 
 // kinds are the kinds of Gap in report order.
-var kinds = []string{KindAssetCount}
+var kinds = []string{KindAssetCount, hosts.KindRegistry}
 
 // Gap is one requirement of the HTTP contract, or of deploying the site,
 // that Cloudflare cannot meet; Served is what Cloudflare allows.
@@ -77,8 +77,5 @@ func Report(b *output.Build, sites []*Site) (*hosts.Report, error) {
 		"Set the zone's Minimum TLS Version to 1.2 (SSL/TLS, Edge Certificates): at Cloudflare's default, 1.0, the site fails transport.tls-minimum.",
 		"Cloudflare may make an ETag weak (W/) when it compresses a response on the way; the Worker answers If-None-Match with either form: that is not a gap.",
 		"Every gap, route by route, is in "+ReportFile+" beside "+output.RouteTableFile+".")
-	if hosts.HasRegistry(b) {
-		r.Deploying = append(r.Deploying, hosts.RegistryNote("Cloudflare"))
-	}
 	return r, nil
 }

@@ -43,7 +43,7 @@ const (
 )
 
 // kinds are the kinds of Gap in report order.
-var kinds = []string{KindPreflight, KindMethods, KindViewHeaders}
+var kinds = []string{KindPreflight, KindMethods, KindViewHeaders, hosts.KindRegistry}
 
 // Gap is one requirement of the HTTP contract that Netlify cannot meet for
 // a route; Served is what Netlify serves instead.
@@ -237,7 +237,7 @@ func Layout(s *output.Site) (Site, error) {
 			Served:      "its own answer (clients only GET and HEAD a catalog), on every route but those of the Netlify Function, which answers exactly",
 			Fix:         netlifyInstead,
 		},
-	}, gaps...)
+	}, append(gaps, hosts.RegistryGaps(s)...)...)
 	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Function: function, FunctionRoutes: functionRoutes, NotFound: notFoundFn, Gaps: gaps}, nil
 }
 

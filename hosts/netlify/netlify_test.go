@@ -11,6 +11,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
@@ -144,8 +145,24 @@ func TestLayoutRules(t *testing.T) {
 					seen[line] = true
 				}
 			}
-			if len(l.Gaps) != 2 || l.Gaps[0].Kind != KindPreflight || l.Gaps[1].Kind != KindMethods {
-				t.Errorf("gaps %+v, want the preflight and methods gaps alone", l.Gaps)
+			// The preflight and methods gaps, then one of each route of the
+			// registry, which the layout does not route yet.
+			if len(l.Gaps) < 2 || l.Gaps[0].Kind != KindPreflight || l.Gaps[1].Kind != KindMethods {
+				t.Errorf("gaps %+v, want the preflight and methods gaps first", l.Gaps)
+			}
+			registry := 0
+			for _, d := range s.Documents {
+				if spec.IsRegistryRoute(d.Route.Route) {
+					registry++
+				}
+			}
+			for _, g := range l.Gaps[min(2, len(l.Gaps)):] {
+				if g.Kind != hosts.KindRegistry {
+					t.Errorf("gap %+v, want only the registry's after the preflight and methods gaps", g)
+				}
+			}
+			if len(l.Gaps) != 2+registry {
+				t.Errorf("%d gaps, want 2 and one per route of the registry (%d)", len(l.Gaps), registry)
 			}
 		})
 	}

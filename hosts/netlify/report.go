@@ -13,9 +13,10 @@ import (
 // limits say what Netlify cannot do, by kind of gap, for the top of a
 // report.
 var limits = map[string]string{
-	KindPreflight:   "Netlify answers OPTIONS itself: a browser's preflight passes on the CORS headers of " + HeadersFile + ", but the answer has no Allow or Access-Control-Max-Age",
-	KindMethods:     "Netlify answers POST, PUT, DELETE and other methods itself, not with the JSON 405",
-	KindViewHeaders: "Netlify matches headers by path, not by query: two views of a route with different headers cannot both be served",
+	KindPreflight:      "Netlify answers OPTIONS itself: a browser's preflight passes on the CORS headers of " + HeadersFile + ", but the answer has no Allow or Access-Control-Max-Age",
+	KindMethods:        "Netlify answers POST, PUT, DELETE and other methods itself, not with the JSON 405",
+	KindViewHeaders:    "Netlify matches headers by path, not by query: two views of a route with different headers cannot both be served",
+	hosts.KindRegistry: "this layout does not route the MCP registry yet: its documents are uploaded at their keys",
 }
 
 // Report is what Netlify cannot serve as the contract says: first what
@@ -73,9 +74,6 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 			RedirectsFile, HeadersFile, NotFoundFile))
 	}
 	r.Deploying = append(r.Deploying, "netlify dev sends Cache-Control: public, max-age=0 and weak ETags of its own on the other files, over "+HeadersFile+": check a deployed site, not netlify dev, for Cache-Control and ETags.")
-	if hosts.HasRegistry(&output.Build{Sites: sites}) {
-		r.Deploying = append(r.Deploying, hosts.RegistryNote("Netlify"))
-	}
 	return r, nil
 }
 
