@@ -163,11 +163,12 @@ echo "path=$GOBIN" >> "$GITHUB_OUTPUT"
 }
 
 // handoffSteps are the first steps of the publish job, the same for a
-// release and a development build: check out, then take the signpost the
+// release and a development build: check out the whole history (the
+// registry is dated from it), then take the signpost the
 // check job installed, and put it on PATH.
 func handoffSteps() []workflowStep {
 	return []workflowStep{
-		{Uses: "actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09", With: map[string]any{"persist-credentials": false}},
+		{Uses: "actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09", With: map[string]any{"persist-credentials": false, "fetch-depth": 0}},
 		{Uses: "actions/download-artifact@37930b1c2abaa49bbe596cd826c3c89aef350131", With: map[string]any{"name": "signpost", "path": "${{ runner.temp }}/signpost"}},
 		{Name: "Put signpost on PATH", Env: map[string]string{"DIR": "${{ runner.temp }}/signpost"}, Run: `chmod +x "$DIR/signpost"
 echo "$DIR" >> "$GITHUB_PATH"
