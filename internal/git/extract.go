@@ -380,14 +380,27 @@ func gitWriteBlobs(ctx context.Context, repo string, root *os.Root, files []tree
 	if len(files) == 0 {
 		return nil
 	}
+	oids := make([]string, len(files))
+	for i, f := range files {
+		oids[i] = f.oid
+	}
+	return catFileBatch(ctx, repo, oids, func(ctx context.Context, r io.Reader) error {
+		return readBlobs(ctx, r, root, files)
+	})
+}
+
+// catFileBatch runs one git cat-file --batch on the objects oids, within
+// the timeout, and hands its answers to read. Its error is, in this
+// order: the timeout, read's, git's own.
+func catFileBatch(ctx context.Context, repo string, oids []string, read func(context.Context, io.Reader) error) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := command(ctx, repo, "cat-file", "--batch")
 	// At most lim.files names of 65 bytes: small enough to hand over at
 	// once, and exec writes it while git answers.
 	var names bytes.Buffer
-	for _, f := range files {
-		names.WriteString(f.oid + "\n")
+	for _, o := range oids {
+		names.WriteString(o + "\n")
 	}
 	cmd.Stdin = &names
 	var stderr limitedBuffer
@@ -399,7 +412,7 @@ func gitWriteBlobs(ctx context.Context, repo string, root *os.Root, files []tree
 	if err := cmd.Start(); err != nil {
 		return startError(err)
 	}
-	rerr := readBlobs(ctx, stdout, root, files)
+	rerr := read(ctx, stdout)
 	// Whether the time ran out is decided before cancelling below, which
 	// would make every read error look like one.
 	timedOut := ctx.Err()

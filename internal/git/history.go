@@ -191,40 +191,15 @@ func Blobs(ctx context.Context, repo string, oids []string, opts BlobOptions) (m
 			return nil, fmt.Errorf("git cat-file: %q is no object name", o)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := command(ctx, repo, "cat-file", "--batch")
-	var names bytes.Buffer
-	for _, o := range oids {
-		names.WriteString(o + "\n")
-	}
-	cmd.Stdin = &names
-	var stderr limitedBuffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, startError(err)
-	}
-	rerr := readBatch(ctx, stdout, oids, opts, got)
-	timedOut := ctx.Err()
+	err := catFileBatch(ctx, repo, oids, func(ctx context.Context, r io.Reader) error {
+		return readBatch(ctx, r, oids, opts, got)
+	})
 	var limit *LimitError
-	if rerr != nil {
-		cancel()
-	}
-	_, _ = io.Copy(io.Discard, stdout)
-	werr := cmd.Wait()
 	switch {
-	case timedOut != nil:
-		return nil, fmt.Errorf("git cat-file: %w", timedOut)
-	case errors.As(rerr, &limit):
-		return got, rerr
-	case rerr != nil:
-		return nil, rerr
-	case werr != nil:
-		return nil, newError("cat-file", stderr.String(), true, werr)
+	case errors.As(err, &limit):
+		return got, err
+	case err != nil:
+		return nil, err
 	}
 	return got, nil
 }
