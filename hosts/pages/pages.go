@@ -12,6 +12,17 @@
 //
 // Pages sends ETags of its own, not the route table's, but strong
 // validators all the same: they are not listed as a gap.
+//
+// The MCP registry's documents are laid out at their keys too, but no
+// request of its clients reaches them: VS Code, Copilot and Copilot CLI
+// ask for /v0.1/servers and /v0.1/servers/{name}/versions/... without
+// .json, a name's / sent as %2F, and a browser first sends a preflight
+// Pages does not answer. Pages adds no .json to a path (it tries .html
+// alone), and /v0.1/servers and .../versions are the folders of the other
+// registry documents, so no layout of files can answer them: every
+// request is Pages' HTML 404, whichever way Pages reads %2F. The report
+// says so route by route (KindRegistry), with where to serve the registry
+// instead.
 package pages
 
 import (
@@ -81,10 +92,14 @@ const (
 	KindCacheControl = "cache-control"
 	// KindNotFound: an unknown toolId gets Pages' HTML 404.
 	KindNotFound = "not-found"
+	// KindRegistry: a route of the MCP registry, which no request of its
+	// clients reaches on Pages. The same kind as the other hosts' gaps of
+	// the registry.
+	KindRegistry = hosts.KindRegistry
 )
 
 // kinds are the kinds of Gap in report order.
-var kinds = []string{KindToolList, KindCompactList, KindToolURL, KindCompactTool, KindURL, KindContentType, KindCORS, KindCacheControl, KindNotFound}
+var kinds = []string{KindToolList, KindCompactList, KindToolURL, KindCompactTool, KindRegistry, KindURL, KindContentType, KindCORS, KindCacheControl, KindNotFound}
 
 // Gap is one requirement of the HTTP contract that GitHub Pages cannot
 // meet for a route; Served is what Pages serves instead.
@@ -231,6 +246,8 @@ func routeGaps(r output.Route, aiCatalog bool) []Gap {
 			Served:      "it at " + url + " instead; " + what + " is Pages' HTML 404",
 			Fix:         pagesFront + "rewrite /tools to " + url + pagesInstead,
 		})
+	case spec.IsRegistryRoute(r.Route):
+		gaps = append(gaps, registryGap(r))
 	case url != r.Route && strings.HasPrefix(r.Route, spec.RouteTools+"/"):
 		gaps = append(gaps, Gap{
 			Kind:        KindToolURL,
@@ -265,6 +282,59 @@ func routeGaps(r output.Route, aiCatalog bool) []Gap {
 		})
 	}
 	return gaps
+}
+
+// The classes of the registry's routes, as a report groups their gaps.
+const (
+	registryList     = spec.RegistryList
+	registryVersions = spec.RegistryVersions
+	registryVersion  = spec.RegistryVersion
+	registryLatest   = spec.RegistryLatest
+)
+
+// registryClasses are the classes of the registry's routes in report
+// order.
+var registryClasses = []string{registryList, registryVersions, registryVersion, registryLatest}
+
+// registryClass is the class of a registry route: the list, a server's
+// versions, one version, or the latest.
+func registryClass(route string) string {
+	r, _ := spec.ParseRegistryPath(route)
+	if r.Kind == spec.RegistryVersion && r.Version == spec.RegistryLatest {
+		return registryLatest
+	}
+	return r.Kind
+}
+
+// What the registry's clients need of every route of the registry.
+const registryNeeds = ", with the registry's CORS headers and a 204 preflight"
+
+// registryFix is where to serve the registry instead of Pages.
+const registryFix = "point the clients at this catalog built for a cloudflare, netlify or s3 target (with CloudFront), or at signpost serve; or leave the registry out with discovery: {registry: false} in signpost.yaml"
+
+// registryGap is the gap of a route of the MCP registry: its document is
+// at its key, where no client asks for it, and the route itself is
+// Pages' HTML 404. Pages adds no .json to a path, and a registry route
+// cannot be a file: the list's and the versions' routes are the folders
+// of the other documents, and a name's / is sent as %2F.
+func registryGap(r output.Route) Gap {
+	url := "/" + r.Key
+	g := Gap{Kind: KindRegistry, Route: r.Route, View: r.View, Fix: registryFix}
+	switch registryClass(r.Route) {
+	case registryList:
+		g.Requirement = "the list at " + r.Route + " whatever the query (?limit=1, ?limit=50&version=latest, &search=)" + registryNeeds
+		g.Served = "it at " + url + " only; " + r.Route + " is Pages' HTML 404 (Pages adds no .json, and it is the folder of the other registry documents), so VS Code's gallery is empty"
+	case registryVersions:
+		g.Requirement = "the versions at " + r.Route + ", the name's / as %2F or as it is" + registryNeeds
+		g.Served = "them at " + url + " only; " + r.Route + " is Pages' HTML 404, with %2F or /"
+	case registryLatest:
+		g.Requirement = "the latest version at " + r.Route + ", as Copilot CLI and VS Code ask for it" + registryNeeds
+		g.Served = "it at " + url + " only; " + r.Route + " is Pages' HTML 404, with %2F or /, so Copilot CLI refuses the server and VS Code cannot show it"
+	default:
+		g.Requirement = "the version at " + r.Route + ", the name's / as %2F or as it is" + registryNeeds
+		g.Served = "it at " + url + " only; " + r.Route + " is Pages' HTML 404, with %2F or /, so VS Code cannot open that version"
+	}
+	return g
 }
 
 func routeRank(route string) int {

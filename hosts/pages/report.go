@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/hosts"
 )
 
@@ -41,6 +42,9 @@ var kindTexts = map[string]kindText{
 		served: "each at /tools/{toolId}.compact.json instead; Pages ignores the query",
 		fix:    pagesFront + "rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json" + pagesInstead,
 	},
+	KindRegistry: {
+		limit: "The MCP registry will not work on GitHub Pages: every request VS Code, Copilot and Copilot CLI send below /v0.1/servers is Pages' HTML 404, so Copilot CLI refuses every server and VS Code's gallery is empty",
+	},
 	KindURL: {
 		limit:  "Some documents will not be at their URLs on GitHub Pages: Pages serves them at paths ending in .json",
 		label:  "not at their URLs",
@@ -66,11 +70,35 @@ var kindTexts = map[string]kindText{
 	},
 }
 
+// registryTexts are what a report says of several gaps of one class of
+// the registry's routes (registryClass); the list is one route.
+var registryTexts = map[string]kindText{
+	registryVersions: {
+		label:  spec.RouteRegistry + "/{name}/versions",
+		need:   "each server's versions at " + spec.RouteRegistry + "/{name}/versions, the name's / as %2F or as it is" + registryNeeds,
+		served: "each at " + spec.RouteRegistry + "/{namespace}/{name}/versions.json only; the routes are Pages' HTML 404, with %2F or /",
+		fix:    registryFix,
+	},
+	registryVersion: {
+		label:  spec.RouteRegistry + "/{name}/versions/{version}",
+		need:   "each version at " + spec.RouteRegistry + "/{name}/versions/{version}, the name's / as %2F or as it is" + registryNeeds,
+		served: "each at " + spec.RouteRegistry + "/{namespace}/{name}/versions/{version}.json only; the routes are Pages' HTML 404, with %2F or /, so VS Code cannot open a version",
+		fix:    registryFix,
+	},
+	registryLatest: {
+		label:  spec.RouteRegistry + "/{name}/versions/latest",
+		need:   "each server's latest version at " + spec.RouteRegistry + "/{name}/versions/latest, as Copilot CLI and VS Code ask for it" + registryNeeds,
+		served: "each at " + spec.RouteRegistry + "/{namespace}/{name}/versions/latest.json only; the routes are Pages' HTML 404, with %2F or /, so Copilot CLI refuses every server and VS Code can show none",
+		fix:    registryFix,
+	},
+}
+
 // Limits says, one line for each kind of gap among gaps (one slice per
 // site, as Write returns them), what GitHub Pages cannot do, most
 // important first; with no gaps given, what any catalog published to Pages
 // should expect: every kind but KindURL, which only unusual card paths
-// have.
+// have (KindRegistry included: a catalog with a server has a registry
+// unless it turns it off).
 func Limits(gaps ...[]Gap) []string {
 	present := map[string]bool{}
 	for _, site := range gaps {
@@ -128,9 +156,28 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 }
 
 // kindLines are the lines of the gaps of kind k: a gap alone as it is,
-// several as one line with their count.
+// several as one line with their count; the registry's a line for each
+// class of its routes (the list, the versions, a version, the latest).
 func kindLines(k string, gaps []Gap) []string {
-	t := kindTexts[k]
+	if k == KindRegistry {
+		// A line for each class of the registry's routes.
+		byClass := map[string][]Gap{}
+		for _, g := range gaps {
+			c := registryClass(g.Route)
+			byClass[c] = append(byClass[c], g)
+		}
+		var lines []string
+		for _, c := range registryClasses {
+			lines = append(lines, groupLines(registryTexts[c], byClass[c])...)
+		}
+		return lines
+	}
+	return groupLines(kindTexts[k], gaps)
+}
+
+// groupLines are the lines of gaps that t says: a gap alone as it is,
+// several as one line with their count when t has a label.
+func groupLines(t kindText, gaps []Gap) []string {
 	switch {
 	case len(gaps) == 0:
 		return nil
@@ -142,7 +189,7 @@ func kindLines(k string, gaps []Gap) []string {
 		return lines
 	}
 	need := t.need
-	if k == KindContentType {
+	if gaps[0].Kind == KindContentType {
 		// Which types, and how many of each.
 		n := map[string]int{}
 		var types []string
