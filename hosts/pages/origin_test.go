@@ -218,6 +218,7 @@ func TestPagesOrigin(t *testing.T) {
 		{"GET", "/a%2Fb/c.json", true, want{200, "application/json", "{\"c\":1}\n", ""}},
 		{"GET", "/a%2Fb/c.json", false, want{404, "text/html", pagesNotFound, ""}},
 		{"GET", "/a%2Fb.json", false, want{200, "application/json", "{\"literal\":1}\n", ""}},
+		// The stand-in's choice of status (see pagesOrigin).
 		{"OPTIONS", "/doc.json", false, want{405, "text/html", "", ""}},
 	} {
 		t.Run(tc.method+" "+tc.target, func(t *testing.T) {

@@ -43,7 +43,7 @@ var kindTexts = map[string]kindText{
 		fix:    pagesFront + "rewrite /tools/{toolId}?view=compact to /tools/{toolId}.compact.json" + pagesInstead,
 	},
 	KindRegistry: {
-		limit: "The MCP registry will not work on GitHub Pages: every request VS Code, Copilot and Copilot CLI send below /v0.1/servers is Pages' HTML 404, so Copilot CLI refuses every server and VS Code's gallery is empty",
+		limit: "The MCP registry will not work on GitHub Pages: every request VS Code, Copilot and Copilot CLI send to /v0.1/servers and below is Pages' HTML 404, so Copilot CLI refuses every server and VS Code's gallery is empty",
 	},
 	KindURL: {
 		limit:  "Some documents will not be at their URLs on GitHub Pages: Pages serves them at paths ending in .json",
