@@ -317,6 +317,7 @@ type checker struct {
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
 	gate                           gateState
+	registry                       registryState
 }
 
 // at is the URL of route on the checked site.
@@ -357,6 +358,7 @@ func (c *checker) run(ctx context.Context) {
 	for _, s := range stage1 {
 		pages = append(pages, &page{url: s.url, role: s.role, local: true, keep: true})
 	}
+	pages = append(pages, c.registryStage1()...)
 	c.fetch(crawl, pages, nil)
 	if ctx.Err() != nil {
 		return
@@ -370,6 +372,7 @@ func (c *checker) run(ctx context.Context) {
 	c.learnTools(toolsURL)
 	c.learnCompact(toolsURL + "?view=" + spec.ViewCompact)
 	c.learnCatalogue(c.at(spec.RouteToolCatalogue))
+	c.learnRegistry(crawl)
 
 	pages = nil
 	seen := map[string]bool{}
@@ -402,6 +405,7 @@ func (c *checker) run(ctx context.Context) {
 		}
 	}
 	pages = append(pages, c.groupPages()...)
+	pages = append(pages, c.registryStage2()...)
 	if len(ids) > 0 {
 		pages = append(pages, &page{url: c.toolURL(ids[0], unknownView), role: roleTools, local: true})
 		// checkUnknown compares these two after the crawl.
@@ -423,6 +427,7 @@ func (c *checker) run(ctx context.Context) {
 	c.checkUnknown(toolsURL, ids)
 	c.checkCatalogue(c.at(spec.RouteToolCatalogue))
 	c.checkGate(crawl, ids)
+	c.checkRegistry(crawl)
 	c.checkHeaders()
 	c.checkLimits()
 }
@@ -459,6 +464,9 @@ func (c *checker) documentRules(ids []string) func(*page) {
 		}
 		if g, ok := c.catalogue.groups[p.url]; ok {
 			c.checkGroup(p, g)
+		}
+		if p.role == roleRegistry {
+			c.registryDocument(p)
 		}
 	}
 }
