@@ -35,7 +35,9 @@ type Options struct {
 	// the end. When the budget is spent, fetching waits; one document is
 	// always fetched, whatever the budget.
 	MaxHeldBytes int64
-	// MaxDocuments bounds the number of documents fetched (default 5000).
+	// MaxDocuments bounds the number of documents fetched (default 5000),
+	// the MCP registry's included: the servers of its list past the limit
+	// are not looked up.
 	MaxDocuments int
 	// Concurrency bounds the documents fetched at once, and the probing
 	// handshakes of transport.tls-minimum made at once (default 4).
@@ -93,7 +95,9 @@ const (
 // Run crawls the site at base as a discovery client would and applies
 // every rule of Rules: both catalogs, every card they point at with a
 // known media type, /tools, every /tools/{toolId}, both compact endpoints,
-// an unknown toolId and an unknown view. Every request is made without and
+// an unknown toolId and an unknown view, and the MCP registry's documents
+// as its clients ask for them (see registry.go), with the preflights of a
+// browser. Every request is made without and
 // again with an Origin header, and every document once more with
 // If-None-Match. Every https origin read from is offered a TLS 1.0 and a
 // TLS 1.1 handshake, through the client's dialer and with its TLS settings
