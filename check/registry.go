@@ -48,6 +48,9 @@ const (
 	unknownServer = "zz.signpost.check/unknown-0"
 	// maxRegistryPages bounds the pages of the list the check follows.
 	maxRegistryPages = 20
+	// maxSearchCandidates bounds the names chooseSearch tries, each against
+	// every server.
+	maxSearchCandidates = 20
 )
 
 // registryState is what the check learned of the registry.
@@ -59,8 +62,10 @@ type registryState struct {
 	// set when the last had a nextCursor the check did not follow.
 	lists []registryPage
 	more  bool
-	// servers are the servers the list names, each name once, in order.
-	servers []*registryServer
+	// servers are the servers the list names, each name once, in order;
+	// unqueued counts those the document limit left without a lookup.
+	servers  []*registryServer
+	unqueued int
 	// The documents of the second stage, by URL: each server's latest
 	// version, versions and exact version.
 	lookups, versions, exact map[string]*registryServer
@@ -182,7 +187,7 @@ func (c *checker) chooseSearch() {
 			r.search.firstPage = append(r.search.firstPage, name)
 		}
 	}
-	for i, s := range r.servers {
+	for i, s := range r.servers[:min(len(r.servers), maxSearchCandidates)] {
 		_, text, _ := strings.Cut(s.name, "/")
 		if text == "" {
 			text = s.name
@@ -214,35 +219,43 @@ func registryMatches(e registryResponse, text string) bool {
 
 // registryStage2 are the registry's pages of the second stage: each
 // server's latest version (what VS Code opens and Copilot CLI allows),
-// the search, then each server's versions and exact version. The
-// documents are checked as they arrive (registryDocument).
-func (c *checker) registryStage2() []*page {
+// the search, then each server's versions and exact version, at most room
+// of them: those past it count as not fetched (limits.documents), and
+// registry.lookup says how many servers were not looked up. The documents
+// are checked as they arrive (registryDocument).
+func (c *checker) registryStage2(room int) []*page {
 	r := &c.registry
 	if r.absent != "" {
 		return nil
 	}
 	r.lookups, r.versions, r.exact = map[string]*registryServer{}, map[string]*registryServer{}, map[string]*registryServer{}
 	var pages []*page
-	for _, s := range r.servers {
-		u := c.lookupURL(s.name)
-		r.lookups[u] = s
-		pages = append(pages, c.registryPageAt(u, false))
-	}
-	if r.search.url != "" {
-		pages = append(pages, c.registryPageAt(r.search.url, false))
-	}
-	for _, s := range r.servers {
-		u := c.at(spec.RegistryVersionsRoute(s.name))
-		r.versions[u] = s
-		pages = append(pages, c.registryPageAt(u, false))
-	}
-	for _, s := range r.servers {
-		if s.version == "" || s.version == spec.RegistryLatest {
-			continue
+	queue := func(u string, s *registryServer, docs map[string]*registryServer) bool {
+		if len(pages) >= room {
+			c.notFetched++
+			return false
 		}
-		u := c.at(spec.RegistryVersionRoute(s.name, s.version))
-		r.exact[u] = s
+		if docs != nil {
+			docs[u] = s
+		}
 		pages = append(pages, c.registryPageAt(u, false))
+		return true
+	}
+	for _, s := range r.servers {
+		if !queue(c.lookupURL(s.name), s, r.lookups) {
+			r.unqueued++
+		}
+	}
+	if r.search.url != "" && !queue(r.search.url, nil, nil) {
+		r.search.url = ""
+	}
+	for _, s := range r.servers {
+		queue(c.at(spec.RegistryVersionsRoute(s.name)), s, r.versions)
+	}
+	for _, s := range r.servers {
+		if s.version != "" && s.version != spec.RegistryLatest {
+			queue(c.at(spec.RegistryVersionRoute(s.name, s.version)), s, r.exact)
+		}
 	}
 	return pages
 }
@@ -557,11 +570,12 @@ func (c *checker) checkRegistryList() {
 // checkUnknownServer applies registry.unknown-name: Copilot CLI's lookup
 // of a name the registry does not list answers 404.
 func (c *checker) checkUnknownServer() {
+	const rule = "registry.unknown-name"
 	p := c.pages[c.lookupURL(unknownServer)]
 	if p == nil {
+		c.add(rule, ResultSkip, c.lookupURL(unknownServer), "", "not fetched: the check's document limit was reached (see limits.documents)")
 		return
 	}
-	const rule = "registry.unknown-name"
 	switch {
 	case p.err != nil:
 		c.add(rule, ResultFail, p.url, "GET failed: "+errText(p.err, c.opts.Timeout), "Copilot CLI could not tell a server the registry does not list: it must answer 404")
@@ -728,5 +742,8 @@ func (c *checker) skipUnfetched() {
 	}
 	if r.search.url != "" && c.pages[r.search.url] == nil {
 		c.skip(r.search.url, why, "registry.search", "registry.search-filter")
+	}
+	if r.unqueued > 0 {
+		c.add("registry.lookup", ResultSkip, c.at(spec.RouteRegistry+registryListQuery), fmt.Sprintf("%s of %d not looked up", english.Count(r.unqueued, "server", "servers"), len(r.servers)), why)
 	}
 }

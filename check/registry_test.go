@@ -362,3 +362,37 @@ func TestRegistryPages(t *testing.T) {
 		t.Errorf("cursors asked: %q, want page 2 among them", cursors)
 	}
 }
+
+// TestRegistryLimit: with room for three of the registry's documents of the
+// second stage, three servers are looked up, the rest are said not to be,
+// and limits.documents counts what was left.
+func TestRegistryLimit(t *testing.T) {
+	// The first stage's 11, then 11 cards, 22 tools in 2 views, 7 groups
+	// and the unknown view: 74 documents before the registry's.
+	r := runOn(t, correctHandler(t), "https://example.com", check.Options{MaxDocuments: 77})
+	if got := checktest.Bad(r); !slices.Equal(got, []string{"limits.documents"}) || r.Failed() {
+		t.Errorf("rules not met = %v (failed %t), want [limits.documents] as a warning\n%s", got, r.Failed(), checktest.Problems(r))
+	}
+	var lookups int
+	var skipped, documents string
+	for _, f := range r.Findings {
+		switch {
+		case f.Rule == "registry.lookup" && f.Result == check.ResultPass:
+			lookups++
+		case f.Rule == "registry.lookup" && f.Result == check.ResultSkip:
+			skipped = f.Evidence + ": " + f.Message
+		case f.Rule == "limits.documents":
+			documents = f.Evidence
+		}
+	}
+	if lookups != 3 {
+		t.Errorf("%d servers looked up, want 3", lookups)
+	}
+	if want := "2 servers of 5 not looked up: not fetched: the check's document limit was reached (see limits.documents)"; skipped != want {
+		t.Errorf("registry.lookup skipped %q, want %q", skipped, want)
+	}
+	// 2 lookups, the search, 5 versions and 5 exact versions.
+	if want := "77 documents fetched, 13 more not fetched (limit 77)"; documents != want {
+		t.Errorf("limits.documents: %q, want %q", documents, want)
+	}
+}

@@ -409,7 +409,6 @@ func (c *checker) run(ctx context.Context) {
 		}
 	}
 	pages = append(pages, c.groupPages()...)
-	pages = append(pages, c.registryStage2()...)
 	if len(ids) > 0 {
 		pages = append(pages, &page{url: c.toolURL(ids[0], unknownView), role: roleTools, local: true})
 		// checkUnknown compares these two after the crawl.
@@ -417,6 +416,7 @@ func (c *checker) run(ctx context.Context) {
 			p.keep = p.url == c.toolURL(ids[0], "") || p.url == c.toolURL(ids[0], unknownView)
 		}
 	}
+	pages = append(pages, c.registryStage2(c.budget-len(pages))...)
 	c.fetch(crawl, pages, c.documentRules(ids))
 	if ctx.Err() != nil {
 		return
