@@ -76,8 +76,7 @@ type registryState struct {
 // registryPage is one page of the list.
 type registryPage struct {
 	url  string
-	list registryList
-	ok   bool // it answered 200 with JSON
+	list registryList // of nil when it is not JSON (registry.list says why)
 }
 
 // registryServer is one server of the list.
@@ -109,8 +108,8 @@ func registryRules() []string {
 	return out
 }
 
-// registryPage is a page of the registry on the checked origin, requested
-// as its clients request it.
+// registryPageAt is a page of the registry on the checked origin,
+// requested as its clients request it.
 func (c *checker) registryPageAt(u string, keep bool) *page {
 	return &page{url: u, role: roleRegistry, local: true, keep: keep, accept: registryAccept, origin: vscodeOrigin}
 }
@@ -147,8 +146,8 @@ func (c *checker) learnRegistry(ctx context.Context) {
 		if c.pages[u] == nil {
 			break // over the document limit
 		}
-		doc, ok := c.decodedPage(u)
-		pg := registryPage{url: u, list: registryListOf(doc), ok: ok}
+		doc, _ := c.decodedPage(u)
+		pg := registryPage{url: u, list: registryListOf(doc)}
 		r.lists = append(r.lists, pg)
 		for _, e := range pg.list.servers {
 			name, ok := e.Name.str()
