@@ -362,7 +362,11 @@ func (c *checker) checkVersions(p *page, s *registryServer) {
 // registry.consistent to a server's latest version asked by its number.
 func (c *checker) checkExact(p *page, s *registryServer) {
 	doc, ok := c.registryDoc("registry.versions", p, func(int) string {
-		return fmt.Sprintf("version %s of %s should answer 200, its number as encodeURIComponent writes it ('+' as %%2B)", s.version, s.name)
+		msg := fmt.Sprintf("version %s of %s should answer 200", s.version, s.name)
+		if strings.Contains(s.version, "+") {
+			msg += ", its number as encodeURIComponent writes it ('+' as %2B)"
+		}
+		return msg
 	})
 	if !ok {
 		return
