@@ -42,14 +42,21 @@ func TestGatedSite(t *testing.T) {
 		if bad := checktest.Bad(r); len(bad) > 0 || r.Failed() {
 			t.Errorf("%+v: rules not met: %v\n%s", access, bad, checktest.Problems(r))
 		}
-		passes := 0
+		passes, copilot := 0, false
 		for _, f := range r.Findings {
 			if f.Rule == "access.gate" && f.Result == check.ResultPass {
 				passes++
 			}
+			// The registry is behind the gate: Copilot CLI, which sends no
+			// token, is refused, as the gate means.
+			copilot = copilot || f.Rule == "registry.lookup" && f.Result == check.ResultSkip && f.Evidence == "without Authorization: status 401" &&
+				strings.Contains(f.Message, "Copilot CLI, which sends no token, would refuse every server")
 			if f.Rule == "cache.control" && f.Result == check.ResultPass && strings.Contains(f.URL, "/tools") && !strings.Contains(f.Evidence, "private, max-age=3600") {
 				t.Errorf("%+v: %s passed cache.control with %s", access, f.URL, f.Evidence)
 			}
+		}
+		if !copilot {
+			t.Errorf("%+v: no registry.lookup skip for Copilot CLI without the token\n%s", access, textOf(t, r))
 		}
 		if passes != 5 {
 			t.Errorf("%+v: access.gate passed %d times, want 5 (3 refusals, 2 catalogs)", access, passes)

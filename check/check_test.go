@@ -96,8 +96,10 @@ func TestCorrectSite(t *testing.T) {
 				}
 			}
 			// 2 catalogs, 10 local cards and 1 cross-host card, /tools in 3 views, 22 tools in 2 views,
-			// 1 tool in an unknown view, an unknown tool in 2 views, the tool catalogue and its 7 groups.
-			if want := 2 + 11 + 3 + 44 + 1 + 2 + 8; r.Documents != want {
+			// 1 tool in an unknown view, an unknown tool in 2 views, the tool catalogue and its 7 groups,
+			// the registry's probe, list, unknown server and search, and 5 servers' latest version,
+			// versions and exact version.
+			if want := 2 + 11 + 3 + 44 + 1 + 2 + 8 + 4 + 15; r.Documents != want {
 				t.Errorf("documents = %d, want %d", r.Documents, want)
 			}
 		})
@@ -153,7 +155,7 @@ func TestSameOrigin(t *testing.T) {
 		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 	// One document fewer than TestCorrectSite: the cross-host card.
-	if want := 2 + 10 + 3 + 44 + 1 + 2 + 8; r.Documents != want {
+	if want := 2 + 10 + 3 + 44 + 1 + 2 + 8 + 4 + 15; r.Documents != want {
 		t.Errorf("documents = %d, want %d", r.Documents, want)
 	}
 }
@@ -325,7 +327,9 @@ func TestBrokenSites(t *testing.T) {
 			}
 			return body
 		}),
-		want: "cors.every-response",
+		// The registry's unknown server, a 404, is read by VS Code's
+		// renderer too.
+		want: "cors.every-response registry.cors",
 	}, {
 		name: "unsorted /tools",
 		site: jsonEdit(matches("/tools", spec.ViewStandard), func(v any) any {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -21,6 +22,7 @@ const (
 	roleAICatalog
 	roleCard
 	roleTools
+	roleRegistry
 )
 
 // response is one response, its body read up to the size limit.
@@ -44,6 +46,9 @@ type page struct {
 	role pageRole
 	// local is true on the checked origin, where the header contract holds.
 	local bool
+	// accept, when set, is the Accept header of every GET of the page, and
+	// origin the Origin header of its second (probeOrigin when "").
+	accept, origin string
 	response
 	// withOrigin is the same GET with an Origin header (local pages). Its
 	// body is not kept: sameBytes says whether it was the plain GET's (by
@@ -130,32 +135,51 @@ func (c *checker) load(ctx context.Context, p *page) {
 		p.err = errOutOfTime
 		return
 	}
-	p.response = c.get(ctx, p.url, "", "", true)
+	var accept [][2]string
+	if p.accept != "" {
+		accept = [][2]string{{"Accept", p.accept}}
+	}
+	and := func(name, value string) [][2]string { return append(slices.Clip(accept), [2]string{name, value}) }
+	token := c.opts.Token != ""
+	p.response = c.do(ctx, http.MethodGet, p.url, accept, true, token)
 	if !p.local || p.err != nil {
 		return
 	}
-	p.withOrigin = c.get(ctx, p.url, "Origin", probeOrigin, false)
+	p.withOrigin = c.do(ctx, http.MethodGet, p.url, and("Origin", p.originHeader()), false, token)
 	p.sameBytes = !p.tooBig && !p.withOrigin.tooBig && p.size == p.withOrigin.size && p.sum == p.withOrigin.sum
 	if etag := p.header.Get("ETag"); p.status == http.StatusOK && etag != "" {
-		r := c.get(ctx, p.url, "If-None-Match", etag, false)
+		r := c.do(ctx, http.MethodGet, p.url, and("If-None-Match", etag), false, token)
 		p.cond = &r
 	}
 }
 
-// get sends one GET, with one extra request header when name is not "".
-// The body is kept when keep is set; its size and SHA-256 always are.
-// The token of Options goes to the checked origin only, never to a host a
-// catalog names.
-func (c *checker) get(ctx context.Context, u, name, value string, keep bool) response {
-	return c.send(ctx, u, name, value, keep, c.opts.Token != "")
+// originHeader is the Origin header of the page's second GET.
+func (p *page) originHeader() string {
+	if p.origin != "" {
+		return p.origin
+	}
+	return probeOrigin
 }
 
-// send is get, with the token when withToken is set and u is on the
-// checked origin.
+// send sends one GET, with one extra request header when name is not "",
+// and with the token when withToken is set and u is on the checked origin.
+// The body is kept when keep is set; its size and SHA-256 always are.
 func (c *checker) send(ctx context.Context, u, name, value string, keep, withToken bool) response {
+	var header [][2]string
+	if name != "" {
+		header = [][2]string{{name, value}}
+	}
+	return c.do(ctx, http.MethodGet, u, header, keep, withToken)
+}
+
+// do sends one request of method to u with the request headers header,
+// and with the token of Options when withToken is set and u is on the
+// checked origin: never to a host a catalog names. The body is kept when
+// keep is set; its size and SHA-256 always are.
+func (c *checker) do(ctx context.Context, method, u string, header [][2]string, keep, withToken bool) response {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := http.NewRequestWithContext(ctx, method, u, nil)
 	if err != nil {
 		return response{err: err}
 	}
@@ -163,8 +187,8 @@ func (c *checker) send(ctx context.Context, u, name, value string, keep, withTok
 	if withToken && originOf(req.URL) == c.origin {
 		req.Header.Set("Authorization", "Bearer "+c.opts.Token)
 	}
-	if name != "" {
-		req.Header.Set(name, value)
+	for _, h := range header {
+		req.Header.Set(h[0], h[1])
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {

@@ -380,3 +380,82 @@ func groupDocumentOf(v any) *groupDocument {
 	g.tools, _ = catalogueToolsOf(g.Tools)
 	return g
 }
+
+// registryList is a ServerList of the MCP registry: a page of
+// /v0.1/servers, a search's answer, or the versions of one server.
+type registryList struct {
+	raw      any
+	isObject bool
+
+	Servers member
+	// servers are those of Servers, nil unless it is an array; listed
+	// says it is one.
+	servers []registryResponse
+	listed  bool
+	// NextCursor is metadata.nextCursor: the cursor of the next page, which
+	// a registry that pages gives and a static one never does.
+	NextCursor member
+}
+
+func registryListOf(v any) registryList {
+	m, ok := object(v)
+	meta, _ := object(memberOf(m, "metadata").value)
+	l := registryList{raw: v, isObject: ok, Servers: memberOf(m, "servers"), NextCursor: memberOf(meta, "nextCursor")}
+	a, listed := array(l.Servers.value)
+	l.listed = listed
+	for _, e := range a {
+		l.servers = append(l.servers, registryResponseOf(e))
+	}
+	return l
+}
+
+// forSchema is the list as the schema registry-server-list judges it: a
+// copy without metadata.nextCursor, which the registry's OpenAPI allows
+// and signpost's schema, of a static registry that never pages, does not.
+func (l registryList) forSchema() any {
+	m, ok := object(l.raw)
+	if !ok || !l.NextCursor.present {
+		return l.raw
+	}
+	meta, _ := object(m["metadata"])
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	trimmed := make(map[string]any, len(meta))
+	for k, v := range meta {
+		if k != "nextCursor" {
+			trimmed[k] = v
+		}
+	}
+	out["metadata"] = trimmed
+	return out
+}
+
+// registryResponse is a ServerResponse of the MCP registry: an entry of a
+// list, or the document of one version.
+type registryResponse struct {
+	raw      any // what diff compares
+	isObject bool
+
+	// Server is server; Name, Description and Version are its members.
+	Server                     member
+	Name, Description, Version member
+	// Meta is _meta, Official its io.modelcontextprotocol.registry/official
+	// block, whose members are the rest.
+	Meta, Official                           member
+	Status, IsLatest, PublishedAt, UpdatedAt member
+}
+
+func registryResponseOf(v any) registryResponse {
+	m, ok := object(v)
+	r := registryResponse{raw: v, isObject: ok, Server: memberOf(m, "server"), Meta: memberOf(m, "_meta")}
+	s, _ := object(r.Server.value)
+	r.Name, r.Description, r.Version = memberOf(s, "name"), memberOf(s, "description"), memberOf(s, "version")
+	meta, _ := object(r.Meta.value)
+	r.Official = memberOf(meta, spec.RegistryOfficialMeta)
+	o, _ := object(r.Official.value)
+	r.Status, r.IsLatest = memberOf(o, "status"), memberOf(o, "isLatest")
+	r.PublishedAt, r.UpdatedAt = memberOf(o, "publishedAt"), memberOf(o, "updatedAt")
+	return r
+}

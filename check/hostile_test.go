@@ -91,10 +91,11 @@ func TestHostileOrigin(t *testing.T) {
 	if held > opts.MaxHeldBytes {
 		t.Errorf("held %d bytes of bodies at once, over the budget of %d", held, opts.MaxHeldBytes)
 	}
-	// The first stage's 8 (catalogs, lists, tool catalogue, unknown tool),
-	// the tools and the unknown view.
-	if r.Documents != 8+n+1 {
-		t.Errorf("%d documents fetched, want %d", r.Documents, 8+n+1)
+	// The first stage's 11 (catalogs, lists, tool catalogue, unknown tool,
+	// the registry's probe, list and unknown server, which answer 404), the
+	// tools and the unknown view.
+	if r.Documents != 11+n+1 {
+		t.Errorf("%d documents fetched, want %d", r.Documents, 11+n+1)
 	}
 }
 

@@ -35,7 +35,9 @@ type Options struct {
 	// the end. When the budget is spent, fetching waits; one document is
 	// always fetched, whatever the budget.
 	MaxHeldBytes int64
-	// MaxDocuments bounds the number of documents fetched (default 5000).
+	// MaxDocuments bounds the number of documents fetched (default 5000),
+	// the MCP registry's included: the servers of its list past the limit
+	// are not looked up.
 	MaxDocuments int
 	// Concurrency bounds the documents fetched at once, and the probing
 	// handshakes of transport.tls-minimum made at once (default 4).
@@ -93,7 +95,9 @@ const (
 // Run crawls the site at base as a discovery client would and applies
 // every rule of Rules: both catalogs, every card they point at with a
 // known media type, /tools, every /tools/{toolId}, both compact endpoints,
-// an unknown toolId and an unknown view. Every request is made without and
+// an unknown toolId and an unknown view, and the MCP registry's documents
+// as its clients ask for them (see registry.go), with the preflights of a
+// browser. Every request is made without and
 // again with an Origin header, and every document once more with
 // If-None-Match. Every https origin read from is offered a TLS 1.0 and a
 // TLS 1.1 handshake, through the client's dialer and with its TLS settings
@@ -317,6 +321,7 @@ type checker struct {
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
 	gate                           gateState
+	registry                       registryState
 }
 
 // at is the URL of route on the checked site.
@@ -357,6 +362,7 @@ func (c *checker) run(ctx context.Context) {
 	for _, s := range stage1 {
 		pages = append(pages, &page{url: s.url, role: s.role, local: true, keep: true})
 	}
+	pages = append(pages, c.registryStage1()...)
 	c.fetch(crawl, pages, nil)
 	if ctx.Err() != nil {
 		return
@@ -370,6 +376,7 @@ func (c *checker) run(ctx context.Context) {
 	c.learnTools(toolsURL)
 	c.learnCompact(toolsURL + "?view=" + spec.ViewCompact)
 	c.learnCatalogue(c.at(spec.RouteToolCatalogue))
+	c.learnRegistry(crawl)
 
 	pages = nil
 	seen := map[string]bool{}
@@ -409,6 +416,7 @@ func (c *checker) run(ctx context.Context) {
 			p.keep = p.url == c.toolURL(ids[0], "") || p.url == c.toolURL(ids[0], unknownView)
 		}
 	}
+	pages = append(pages, c.registryStage2(c.budget-len(pages))...)
 	c.fetch(crawl, pages, c.documentRules(ids))
 	if ctx.Err() != nil {
 		return
@@ -423,6 +431,7 @@ func (c *checker) run(ctx context.Context) {
 	c.checkUnknown(toolsURL, ids)
 	c.checkCatalogue(c.at(spec.RouteToolCatalogue))
 	c.checkGate(crawl, ids)
+	c.checkRegistry(crawl)
 	c.checkHeaders()
 	c.checkLimits()
 }
@@ -459,6 +468,9 @@ func (c *checker) documentRules(ids []string) func(*page) {
 		}
 		if g, ok := c.catalogue.groups[p.url]; ok {
 			c.checkGroup(p, g)
+		}
+		if p.role == roleRegistry {
+			c.registryDocument(p)
 		}
 	}
 }

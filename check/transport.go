@@ -207,7 +207,7 @@ func (c *checker) cors(rule string, p *page, problem func(http.Header) string, p
 	case withOrigin == "":
 		c.add(rule, ResultFail, p.url, "without Origin: "+plain+" (with Origin: fine)", failMsg+", also without an Origin request header")
 	case plain == "":
-		c.add(rule, ResultFail, p.url, "with Origin "+probeOrigin+": "+withOrigin+" (without Origin: fine)", failMsg+", also with an Origin request header")
+		c.add(rule, ResultFail, p.url, "with Origin "+p.originHeader()+": "+withOrigin+" (without Origin: fine)", failMsg+", also with an Origin request header")
 	default:
 		c.add(rule, ResultFail, p.url, "without Origin: "+plain+"; with Origin: "+withOrigin, failMsg)
 	}

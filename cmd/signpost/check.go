@@ -48,11 +48,23 @@ toolId and a view that cannot exist. Every request is made once without and
 once with an Origin header (CORS that only answers requests with Origin is a
 classic mistake), and every document once more with If-None-Match.
 
+The MCP registry (/v0.1/servers) is checked by sending what its clients send
+and saying what each would see: VS Code's probe, list (following nextCursor),
+search and the latest version of each listed server (its name's '/' as %2F),
+Copilot CLI's lookup without Authorization, of those servers and of a name no
+registry lists (which must be 404: a 401 or 403 refuses every server), and
+the preflight of VS Code's renderer (Origin: vscode-file://vscode-app); then
+each server's versions and exact version ('+' as %2B). A host that answers a
+search with the whole list, as a static host must, gets a warning. A site
+whose /v0.1/servers?limit=1 answers 404 has no registry: its rules are
+skipped.
+
 It works on any origin, whoever built the site. URL is the site's origin; a
 path after it is a prefix of every route. Cards on another host are checked
 as clients check them (status, media type, name), not against this site's
 CORS and caching headers. Entries of unknown media types are reported as
-skipped and not fetched. Nothing but GET is ever sent. Each https origin
+skipped and not fetched. Every request is a GET but the registry's
+preflights (OPTIONS). Each https origin
 read from is also offered a TLS 1.0 and a TLS 1.1 handshake, which it must
 refuse: the specs want TLS 1.2 or later.
 
