@@ -391,12 +391,12 @@ func TestDecodeServerRules(t *testing.T) {
 		{"package version range", pkg(`"registryType": "pypi", "identifier": "w", "version": ">=1"`), []P{{"/packages/0/version", `version ">=1" is a range or a tag, not an exact version: give the version clients run, such as 1.4.0`}}},
 		{"package version latest", pkg(`"registryType": "nuget", "identifier": "W", "version": "latest"`), []P{{"/packages/0/version", `version "latest" is a range or a tag, not an exact version: give the version clients run, such as 1.4.0`}}},
 		{"oci tag in identifier", pkg(`"registryType": "oci", "identifier": "ghcr.io/example/w:1.4.0"`), nil},
-		{"oci digest", pkg(`"registryType": "oci", "identifier": "ghcr.io/example/w@sha256:`+strings.Repeat("ab", 32)+`"`), nil},
+		{"oci digest", pkg(`"registryType": "oci", "identifier": "ghcr.io/example/w@sha256:` + strings.Repeat("ab", 32) + `"`), nil},
 		{"oci version", pkg(`"registryType": "oci", "identifier": "localhost:5000/w", "version": "1.4.0"`), nil},
 		{"oci without tag", pkg(`"registryType": "oci", "identifier": "localhost:5000/w"`), []P{{"/packages/0/identifier", `identifier "localhost:5000/w" names no tag or digest: add one, as in localhost:5000/w:1.4.0, or give version`}}},
 		{"oci latest", pkg(`"registryType": "oci", "identifier": "w:latest"`), []P{{"/packages/0/identifier", `identifier "w:latest" is tagged latest, which is not one image: give the tag of the image clients run, such as 1.4.0`}}},
 		{"oci tag and version", pkg(`"registryType": "oci", "identifier": "w:1", "version": "1"`), []P{{"/packages/0/version", `version is set, and identifier "w:1" already carries the tag or digest "1": give one of them`}}},
-		{"mcpb", pkg(`"registryType": "mcpb", "identifier": "https://example.com/w.mcpb", "fileSha256": "`+strings.Repeat("0a", 32)+`"`), nil},
+		{"mcpb", pkg(`"registryType": "mcpb", "identifier": "https://example.com/w.mcpb", "fileSha256": "` + strings.Repeat("0a", 32) + `"`), nil},
 		{"mcpb without hash, over http", pkg(`"registryType": "mcpb", "identifier": "http://example.com/w.mcpb"`), []P{
 			{"/packages/0", `missing required field "fileSha256": clients check an mcpb bundle against its SHA-256`},
 			{"/packages/0/identifier", `identifier "http://example.com/w.mcpb" must be the https URL of the bundle`}}},
@@ -418,9 +418,9 @@ func TestDecodeServerRules(t *testing.T) {
 			{"/packages/0/environmentVariables/0/default", secretDefault},
 			{"/packages/0/environmentVariables/0/value", secretValue},
 			{"/packages/0/environmentVariables/1/name", `environment variable "W_TOKEN" is already declared by environment variable 0 of this package: declare each once`}}},
-		{"credential in an environment variable", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "environmentVariables": [{"name": "API_KEY", "value": "`+apiKey+`"}]`), []P{
+		{"credential in an environment variable", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "environmentVariables": [{"name": "API_KEY", "value": "` + apiKey + `"}]`), []P{
 			{"/packages/0/environmentVariables/0/value", `value of environment variable "API_KEY" looks like a credential: remove it; published documents are public`}}},
-		{"credential in an argument", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "packageArguments": [{"type": "named", "name": "--token", "value": "`+ghToken+`"}]`), []P{
+		{"credential in an argument", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "packageArguments": [{"type": "named", "name": "--token", "value": "` + ghToken + `"}]`), []P{
 			{"/packages/0/packageArguments/0/value", "looks like a GitHub token (ghp_…): remove it; published documents are public"}}},
 		{"cross-host with packages", `{"cardUrl": "https://h.example.net/card", "packages": []}`, []P{{"/packages", "packages cannot be set on a server with cardUrl: its card is served by another host"}}},
 	} {
