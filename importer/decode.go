@@ -234,8 +234,10 @@ type packageDoc struct {
 	kind string // the JSON type of one that is not an object
 	// The string members of a package.
 	registryType, registryBaseURL, identifier, version, fileSHA256, runtimeHint member
-	// transport is the transport as it is, transportType, transportURL
-	// and transportHeaders its members when it is an object.
+	// transport is the transport as it is, transportKind its JSON type
+	// when it is not an object, and transportType, transportURL and
+	// transportHeaders its members when it is one.
+	transportKind                          string
 	transport, transportType, transportURL member
 	transportHeaders                       headersDoc
 	transportUnknown                       []string // sorted
@@ -454,6 +456,8 @@ func decodePackages(v member) packagesDoc {
 			pd.transportType, pd.transportURL = memberOf(t, "type"), memberOf(t, "url")
 			pd.transportHeaders = decodeInputList(memberOf(t, "headers"))
 			pd.transportUnknown = otherKeys(t, "type", "url", "headers")
+		} else if pd.transport.set {
+			pd.transportKind = pd.transport.kind()
 		}
 		p.items = append(p.items, pd)
 	}

@@ -63,8 +63,8 @@ func (d *docImporter) pkg(path string, p packageDoc) map[string]any {
 	}
 
 	if p.transport.set {
-		if _, ok := p.transport.v.(map[string]any); !ok {
-			d.note("dropped %s: transport is %s, not an object", label, p.transport.kind())
+		if p.transportKind != "" {
+			d.note("dropped %s: transport is %s, not an object", label, p.transportKind)
 			return nil
 		}
 		t := map[string]any{}
