@@ -24,9 +24,7 @@ var runtimes = map[string]string{
 
 // packageCommands returns the command lines a client runs a package with,
 // each the program and its arguments, sorted: the command VS Code writes
-// when it installs the package from a registry, its runtimeHint's program
-// instead of the usual one (and the usual one too, which VS Code writes
-// whatever the hint), each argument as declared:
+// when it installs the package from a registry, each argument as declared:
 //
 //	npm    npx [runtime arguments] IDENTIFIER@VERSION [package arguments]
 //	pypi   uvx [runtime arguments] IDENTIFIER==VERSION [package arguments]
@@ -44,20 +42,24 @@ var runtimes = map[string]string{
 // is nil. So it is for a package that does not speak stdio (GitHub matches
 // serverCommand against stdio servers only), an mcpb bundle, and more than
 // maxCommands combinations of choices.
-func packageCommands(p *discovery.Package) (commands [][]string, reason string) {
+//
+// A runtimeHint is not followed: VS Code runs the usual program whatever
+// the hint, and the hint's program would take other arguments (python
+// runs a module, not example-mcp==1.0.0). hint says so when the hint
+// names another program.
+func packageCommands(p *discovery.Package) (commands [][]string, reason, hint string) {
 	typ, _ := p.RegistryType.String()
 	id, _ := p.Identifier.String()
 	version, hasVersion := p.Version.String()
 	if t, _ := p.TransportType.String(); t != discovery.TransportStdio {
-		return nil, fmt.Sprintf("package %s speaks %s, not stdio, and GitHub matches a command against stdio servers only", id, t)
+		return nil, fmt.Sprintf("package %s speaks %s, not stdio, and GitHub matches a command against stdio servers only", id, t), ""
 	}
 	usual, ok := runtimes[typ]
 	if !ok {
-		return nil, fmt.Sprintf("package %s is an %s bundle, which the client runs itself: no command names it", id, typ)
+		return nil, fmt.Sprintf("package %s is an %s bundle, which the client runs itself: no command names it", id, typ), ""
 	}
-	programs := []string{usual}
-	if hint, ok := p.RuntimeHint.String(); ok && hint != usual {
-		programs = append(programs, hint)
+	if h, ok := p.RuntimeHint.String(); ok && h != usual {
+		hint = fmt.Sprintf("package %s names the runtime %s, but VS Code runs it with %s, which its serverCommand names: a configuration that runs it with %s is blocked", id, h, usual, h)
 	}
 
 	// Each part is a list of alternatives, each a list of tokens.
@@ -69,7 +71,7 @@ func packageCommands(p *discovery.Package) (commands [][]string, reason string) 
 	for _, a := range p.RuntimeArguments {
 		alts, why := argumentTokens(a)
 		if why != "" {
-			return nil, fmt.Sprintf("package %s: %s", id, why)
+			return nil, fmt.Sprintf("package %s: %s", id, why), ""
 		}
 		parts = append(parts, alts)
 	}
@@ -100,7 +102,7 @@ func packageCommands(p *discovery.Package) (commands [][]string, reason string) 
 	for _, a := range p.PackageArguments {
 		alts, why := argumentTokens(a)
 		if why != "" {
-			return nil, fmt.Sprintf("package %s: %s", id, why)
+			return nil, fmt.Sprintf("package %s: %s", id, why), ""
 		}
 		parts = append(parts, alts)
 	}
@@ -108,7 +110,7 @@ func packageCommands(p *discovery.Package) (commands [][]string, reason string) 
 	lines := [][]string{nil}
 	for _, alts := range parts {
 		if len(lines)*len(alts) > maxCommands {
-			return nil, fmt.Sprintf("package %s: its arguments' choices make more than %d commands", id, maxCommands)
+			return nil, fmt.Sprintf("package %s: its arguments' choices make more than %d commands", id, maxCommands), ""
 		}
 		next := make([][]string, 0, len(lines)*len(alts))
 		for _, l := range lines {
@@ -118,13 +120,11 @@ func packageCommands(p *discovery.Package) (commands [][]string, reason string) 
 		}
 		lines = next
 	}
-	for _, prog := range programs {
-		for _, l := range lines {
-			commands = append(commands, append([]string{prog}, l...))
-		}
+	for _, l := range lines {
+		commands = append(commands, append([]string{usual}, l...))
 	}
 	slices.SortFunc(commands, slices.Compare)
-	return slices.CompactFunc(commands, slices.Equal), ""
+	return slices.CompactFunc(commands, slices.Equal), "", hint
 }
 
 // argumentTokens returns the alternatives an argument makes of the

@@ -67,7 +67,10 @@ func ManagedSettings(cat *build.Catalog, tenant string) (*Document, error) {
 			if p == nil {
 				continue
 			}
-			commands, why := packageCommands(p)
+			commands, why, hint := packageCommands(p)
+			if hint != "" {
+				doc.Notes = append(doc.Notes, s.Name+": "+hint)
+			}
 			if why != "" {
 				byName = cmp.Or(byName, why)
 				continue
