@@ -29,21 +29,6 @@ func joinReasons(list []string) string {
 	return strings.Join(list[:maxReasons], "; ") + fmt.Sprintf("; and %d more", len(list)-maxReasons)
 }
 
-// registryTypes lists the distinct registryType values of packages, in
-// order.
-func registryTypes(packages []string) []string {
-	var types []string
-	for _, t := range packages {
-		if t == "" {
-			continue
-		}
-		if t = quoteKeyForReason(t); !slices.Contains(types, t) {
-			types = append(types, t)
-		}
-	}
-	return types
-}
-
 // cut shortens text to at most limit characters (code points, as JSON Schema
 // counts them), noting it.
 func (d *docImporter) cut(field, s string, limit int) string {
