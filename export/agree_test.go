@@ -67,11 +67,42 @@ func published(t *testing.T, s *output.Site) []cardServer {
 // registryRoute is the route of an MCP registry's server list.
 const registryRoute = "/v0.1/servers"
 
+// registryPackage is a package as the registry's server.json publishes
+// it: what a client runs.
+type registryPackage struct {
+	RegistryType string `json:"registryType"`
+	Identifier   string `json:"identifier"`
+	Version      string `json:"version"`
+	Transport    struct {
+		Type string `json:"type"`
+	} `json:"transport"`
+	RuntimeArguments     []registryArgument `json:"runtimeArguments"`
+	PackageArguments     []registryArgument `json:"packageArguments"`
+	EnvironmentVariables []struct {
+		Name string `json:"name"`
+	} `json:"environmentVariables"`
+}
+
+type registryArgument struct {
+	Type        string   `json:"type"`
+	Name        string   `json:"name"`
+	ValueHint   *string  `json:"valueHint"`
+	Value       *string  `json:"value"`
+	Default     *string  `json:"default"`
+	Description *string  `json:"description"`
+	Choices     []string `json:"choices"`
+	Variables   map[string]struct {
+		Value   *string  `json:"value"`
+		Choices []string `json:"choices"`
+	} `json:"variables"`
+}
+
 // registryNames reads the names of the servers a built site's MCP registry
-// lists, sorted, when the site has one: the exports must allow what it
-// lists too. A site with documents below /v0.1/ but no list at
-// registryRoute fails the test, so that a registry never goes unchecked.
-func registryNames(t *testing.T, s *output.Site) ([]string, bool) {
+// lists, sorted, and their packages, when the site has one: the exports
+// must allow what it lists too. A site with documents below /v0.1/ but no
+// list at registryRoute fails the test, so that a registry never goes
+// unchecked.
+func registryNames(t *testing.T, s *output.Site) ([]string, map[string][]registryPackage, bool) {
 	t.Helper()
 	var below bool
 	for _, d := range s.Documents {
@@ -82,7 +113,8 @@ func registryNames(t *testing.T, s *output.Site) ([]string, bool) {
 		var list struct {
 			Servers []struct {
 				Server struct {
-					Name string `json:"name"`
+					Name     string            `json:"name"`
+					Packages []registryPackage `json:"packages"`
 				} `json:"server"`
 			} `json:"servers"`
 		}
@@ -90,16 +122,123 @@ func registryNames(t *testing.T, s *output.Site) ([]string, bool) {
 			t.Fatalf("%s of %s: %v", registryRoute, spec.SiteName(s.Tenant), err)
 		}
 		var names []string
+		packages := map[string][]registryPackage{}
 		for _, e := range list.Servers {
 			names = append(names, e.Server.Name)
+			packages[e.Server.Name] = e.Server.Packages
 		}
 		slices.Sort(names)
-		return names, true
+		return names, packages, true
 	}
 	if below {
 		t.Fatalf("%s has documents below /v0.1/ but none at %s: read its registry list where it is", spec.SiteName(s.Tenant), registryRoute)
 	}
-	return nil, false
+	return nil, nil, false
+}
+
+// commandLines are the command lines a client runs a published package
+// with, as VS Code writes a server it installs from a registry
+// (getMcpServerConfigurationFromManifest of its mcpManagementService.ts,
+// docs/policy.md), restated here: the usual program of the registry type,
+// docker's run -i --rm, the runtime arguments, docker's -e NAME per
+// environment variable, the package and its version, nuget's --yes (and
+// -- before package arguments), the package arguments. An argument
+// without a fixed value, choices, or the literal VS Code writes makes
+// byName true: no command names the package, and its server is allowed by
+// serverName. So does a package over HTTP and an mcpb bundle.
+func commandLines(p registryPackage) (lines [][]string, byName bool) {
+	program := map[string]string{"npm": "npx", "pypi": "uvx", "oci": "docker", "nuget": "dnx"}[p.RegistryType]
+	if program == "" || p.Transport.Type != "stdio" {
+		return nil, true
+	}
+	lines = [][]string{{program}}
+	add := func(alts ...[]string) {
+		var next [][]string
+		for _, l := range lines {
+			for _, a := range alts {
+				next = append(next, append(slices.Clone(l), a...))
+			}
+		}
+		lines = next
+	}
+	args := func(list []registryArgument) bool {
+		for _, a := range list {
+			var values []string
+			switch {
+			case a.Value != nil:
+				values = []string{*a.Value}
+				for n, v := range a.Variables {
+					var fills []string
+					switch {
+					case v.Value != nil:
+						fills = []string{*v.Value}
+					case len(v.Choices) > 0:
+						fills = v.Choices
+					default:
+						return false
+					}
+					var next []string
+					for _, val := range values {
+						for _, f := range fills {
+							next = append(next, strings.ReplaceAll(val, "{"+n+"}", f))
+						}
+					}
+					values = next
+				}
+			case len(a.Choices) > 0:
+				values = a.Choices
+			case a.Description != nil || a.Default != nil:
+				return false
+			case a.Type == "named":
+				add([]string{a.Name})
+				continue
+			default:
+				add([]string{*a.ValueHint})
+				continue
+			}
+			var alts [][]string
+			for _, v := range values {
+				if a.Type == "named" {
+					alts = append(alts, []string{a.Name, v})
+				} else {
+					alts = append(alts, []string{v})
+				}
+			}
+			add(alts...)
+		}
+		return true
+	}
+	if p.RegistryType == "oci" {
+		add([]string{"run", "-i", "--rm"})
+	}
+	if !args(p.RuntimeArguments) {
+		return nil, true
+	}
+	switch p.RegistryType {
+	case "npm", "nuget":
+		add([]string{p.Identifier + "@" + p.Version})
+	case "pypi":
+		add([]string{p.Identifier + "==" + p.Version})
+	case "oci":
+		for _, e := range p.EnvironmentVariables {
+			add([]string{"-e", e.Name})
+		}
+		if p.Version != "" {
+			add([]string{p.Identifier + ":" + p.Version})
+		} else {
+			add([]string{p.Identifier})
+		}
+	}
+	if p.RegistryType == "nuget" {
+		add([]string{"--yes"})
+		if len(p.PackageArguments) > 0 {
+			add([]string{"--"})
+		}
+	}
+	if !args(p.PackageArguments) {
+		return nil, true
+	}
+	return lines, false
 }
 
 // freeSample is the value a test gives a variable a client may set to
@@ -240,7 +379,7 @@ func (m *matcher) matches(u string) []string {
 
 // managedEntries decodes a managed-settings fragment: each entry must hold
 // exactly one matcher.
-func managedEntries(t *testing.T, data []byte) (urls, names []string) {
+func managedEntries(t *testing.T, data []byte) (urls, names []string, commands [][]string) {
 	t.Helper()
 	var doc map[string][]map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
@@ -258,11 +397,25 @@ func managedEntries(t *testing.T, data []byte) (urls, names []string) {
 			urls = append(urls, e["serverUrl"].(string))
 		case e["serverName"] != nil:
 			names = append(names, e["serverName"].(string))
+		case e["serverCommand"] != nil:
+			list, _ := e["serverCommand"].([]any)
+			var c []string
+			for _, a := range list {
+				s, ok := a.(string)
+				if !ok {
+					t.Fatalf("entry %v: serverCommand holds %v, not a string", e, a)
+				}
+				c = append(c, s)
+			}
+			if len(c) == 0 {
+				t.Fatalf("entry %v: serverCommand is no command", e)
+			}
+			commands = append(commands, c)
 		default:
-			t.Fatalf("entry %v matches by neither serverUrl nor serverName", e)
+			t.Fatalf("entry %v matches by neither serverUrl, serverName nor serverCommand", e)
 		}
 	}
-	return urls, names
+	return urls, names, commands
 }
 
 type clineDoc struct {
@@ -314,7 +467,8 @@ func holdAgreement(t *testing.T, cat *build.Catalog, outside []string) {
 		if diff := cmp.Diff(pubNames, listedNames); diff != "" {
 			t.Fatalf("%s: the site's cards and SiteServers disagree (-cards +SiteServers):\n%s", site, diff)
 		}
-		if names, ok := registryNames(t, b.Sites[i]); ok {
+		names, packages, ok := registryNames(t, b.Sites[i])
+		if ok {
 			if diff := cmp.Diff(pubNames, names); diff != "" {
 				t.Fatalf("%s: the site's cards and its registry list disagree (-cards +registry):\n%s", site, diff)
 			}
@@ -324,7 +478,40 @@ func holdAgreement(t *testing.T, cat *build.Catalog, outside []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		urls, names := managedEntries(t, doc.JSON)
+		urls, names, commands := managedEntries(t, doc.JSON)
+		// Every command line a published package runs with is allowed,
+		// and every serverCommand is one of them; a server none of whose
+		// packages a command names is allowed by name.
+		wantCommands := map[string]bool{}
+		byName := map[string]bool{}
+		for _, p := range pub {
+			for _, pkg := range packages[p.Name] {
+				lines, name := commandLines(pkg)
+				byName[p.Name] = byName[p.Name] || name
+				for _, l := range lines {
+					wantCommands[strings.Join(l, "\x00")] = true
+				}
+			}
+			if len(p.Remotes) == 0 && len(packages[p.Name]) == 0 {
+				byName[p.Name] = true
+			}
+		}
+		gotCommands := map[string]bool{}
+		for _, c := range commands {
+			key := strings.Join(c, "\x00")
+			if gotCommands[key] {
+				t.Errorf("%s: serverCommand %q is listed twice", site, c)
+			}
+			gotCommands[key] = true
+			if !wantCommands[key] {
+				t.Errorf("%s: serverCommand %q is no command a published package runs with", site, c)
+			}
+		}
+		for key := range wantCommands {
+			if !gotCommands[key] {
+				t.Errorf("%s: the command %q of a published package is allowed by no entry", site, strings.Split(key, "\x00"))
+			}
+		}
 		m := newMatcher(t, urls)
 		allows := func(u string) bool { return len(m.matches(u)) > 0 }
 		// Every URL a published remote makes, each of its variables
@@ -342,12 +529,11 @@ func holdAgreement(t *testing.T, cat *build.Catalog, outside []string) {
 		}
 		used := map[string]bool{}
 		for _, p := range pub {
-			if len(p.Remotes) == 0 {
+			if byName[p.Name] {
 				if !slices.Contains(names, p.Name) {
-					t.Errorf("%s: %s has no remote and no serverName entry", site, p.Name)
+					t.Errorf("%s: %s has neither a remote nor a package a command names, and no serverName entry", site, p.Name)
 				}
 				used["name "+p.Name] = true
-				continue
 			}
 			for _, r := range p.Remotes {
 				for _, u := range samples(r, 3) {
@@ -382,7 +568,7 @@ func holdAgreement(t *testing.T, cat *build.Catalog, outside []string) {
 		}
 		for _, n := range names {
 			if !used["name "+n] {
-				t.Errorf("%s: serverName %s is no published server without remotes", site, n)
+				t.Errorf("%s: serverName %s is no published server that only its name can allow", site, n)
 			}
 		}
 		for _, u := range outside {
@@ -549,6 +735,19 @@ func shapedServers(n int) (string, []string) {
 			fmt.Fprintf(&b, "          a: {description: A, default: a0, choices: %s}\n          b: {description: B, default: a1, choices: %s}\n          c: {description: C, default: c0, choices: [c0, c1, c2]}\n", ten, ten)
 		case 10: // plain http on a loopback host
 			fmt.Fprintf(&b, "    remotes:\n      - {type: streamable-http, url: \"http://127.0.0.1:%d/mcp\"}\n", 9000+i)
+		}
+		// Packages, beside some of the shapes above.
+		switch i % 55 {
+		case 6: // an npm package only, one command per choice
+			fmt.Fprintf(&b, "    packages:\n      - registryType: npm\n        identifier: \"@example/s%d\"\n        version: 1.0.%d\n        transport: {type: stdio}\n        runtimeArguments: [{type: named, name: -y}]\n        packageArguments:\n          - {type: named, name: --mode, value: \"{mode}\", variables: {mode: {description: Mode, choices: [read, write]}}}\n          - {type: positional, value: serve}\n", i, i)
+		case 17: // no remote, and a package a user completes
+			fmt.Fprintf(&b, "    packages:\n      - registryType: pypi\n        identifier: s%d\n        version: \"2.0\"\n        transport: {type: stdio}\n        packageArguments: [{type: positional, valueHint: dir, description: A folder}]\n", i)
+		case 5: // two remotes and an image with environment variables
+			fmt.Fprintf(&b, "    packages:\n      - registryType: oci\n        identifier: ghcr.io/example/s%d:1.0.0\n        transport: {type: stdio}\n        environmentVariables: [{name: S_TOKEN, isSecret: true}, {name: S_MODE, value: fast}]\n", i)
+		case 0: // a URL as it is, a NuGet tool and a bundle
+			fmt.Fprintf(&b, "    packages:\n      - {registryType: nuget, identifier: Example.S%d, version: 3.0.0, transport: {type: stdio}, packageArguments: [{type: named, name: --verbose}]}\n      - {registryType: mcpb, identifier: \"https://example.com/s%d.mcpb\", fileSha256: %s, transport: {type: stdio}}\n", i, i, strings.Repeat("ab", 32))
+		case 1: // a subdomain of choices and a package over HTTP
+			fmt.Fprintf(&b, "    packages:\n      - {registryType: npm, identifier: s%d, version: 1.0.0, transport: {type: streamable-http, url: \"http://localhost:8080/mcp\"}}\n", i)
 		}
 	}
 	return b.String(), outside

@@ -5,8 +5,9 @@
 //   - ManagedSettings, the allowedMcpServers of GitHub Copilot's
 //     managed-settings.json (Copilot CLI, VS Code, JetBrains and the other
 //     Copilot clients): a remote by its serverUrl, exact or with the
-//     wildcards GitHub's matching accepts, and a server with no remote by
-//     its serverName;
+//     wildcards GitHub's matching accepts, a package by the command a
+//     client runs it with (serverCommand), and a server that neither can
+//     allow by its serverName;
 //   - Cline, the MCP part of Cline's remote configuration: every server's
 //     name in allowedMCPServers, each remote server in remoteMCPServers
 //     with a URL a client can connect to, and personal remote servers

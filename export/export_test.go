@@ -84,7 +84,7 @@ func TestExampleNotes(t *testing.T) {
 	wantBy := map[string][]string{
 		"com.example/billing": {"serverUrl https://eu.mcp.example.com/billing", "serverUrl https://us.mcp.example.com/billing"},
 		"com.example/docs":    {"serverUrl https://mcp.example.com/docs"},
-		"com.example/ops":     {"serverUrl https://mcp.example.com/ops", "serverUrl https://mcp.example.com/ops/sse"},
+		"com.example/ops":     {"serverCommand npx @example-corp/ops-mcp@0.9.4 --read-only", "serverUrl https://mcp.example.com/ops", "serverUrl https://mcp.example.com/ops/sse"},
 		"com.example/tickets": {"serverUrl https://mcp.example.com/tickets"},
 		"com.example/weather": {"serverUrl https://mcp.example.com/weather"},
 	}

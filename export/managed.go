@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,20 +19,22 @@ import (
 //     fixed value or choices (at most 64); otherwise the pattern with the
 //     wildcards GitHub's matching accepts (see wildcard), and a note says
 //     so. A server with several remotes has an entry for each.
-//   - A server without remotes can only be allowed by its serverName,
-//     which matches the name a user gives a server in their configuration,
-//     not the server itself; a note says so.
+//   - A package that speaks stdio is allowed by serverCommand: each
+//     command line a client runs it with (packageCommands), at most 64.
+//   - A server with neither, or with a package whose command a user
+//     completes (an argument left to fill in), a bundle or a package over
+//     HTTP, can only be allowed by its serverName, which matches the name a
+//     user gives a server in their configuration, not the server itself; a
+//     note says so.
 //
-// Declarations cannot declare local packages, so no entry is a
-// serverCommand. The error is an *output.TenantError, a *NoServersError,
-// or a *ServerError for a remote whose URL no pattern can match.
+// The error is an *output.TenantError, a *NoServersError, or a
+// *ServerError for a remote whose URL no pattern can match.
 func ManagedSettings(cat *build.Catalog, tenant string) (*Document, error) {
 	servers, err := siteServers(cat, tenant)
 	if err != nil {
 		return nil, err
 	}
 	doc := &Document{}
-	type entry struct{ key, value string }
 	var entries []entry
 	for _, s := range servers {
 		a := Allowed{Name: s.Name}
@@ -48,7 +51,7 @@ func ManagedSettings(cat *build.Catalog, tenant string) (*Document, error) {
 				return nil, &ServerError{Server: s.Name, URL: template, Reason: err.Error()}
 			}
 			for _, p := range patterns {
-				entries = append(entries, entry{"serverUrl", p})
+				entries = append(entries, entry{key: "serverUrl", value: p})
 				a.By = append(a.By, "serverUrl "+p)
 			}
 			if len(free) > 0 {
@@ -59,27 +62,60 @@ func ManagedSettings(cat *build.Catalog, tenant string) (*Document, error) {
 					s.Name, strings.Join(free, ", "), template, strings.Join(patterns, ", ")))
 			}
 		}
-		if len(a.By) == 0 {
-			entries = append(entries, entry{"serverName", s.Name})
+		byName := ""
+		for _, p := range s.Locals {
+			if p == nil {
+				continue
+			}
+			commands, why, hint := packageCommands(p)
+			if hint != "" {
+				doc.Notes = append(doc.Notes, s.Name+": "+hint)
+			}
+			if why != "" {
+				byName = cmp.Or(byName, why)
+				continue
+			}
+			for _, c := range commands {
+				entries = append(entries, entry{key: "serverCommand", command: c})
+				a.By = append(a.By, "serverCommand "+strings.Join(c, " "))
+			}
+		}
+		switch {
+		case byName != "":
+			entries = append(entries, entry{key: "serverName", value: s.Name})
 			a.By = append(a.By, "serverName "+s.Name)
-			doc.Notes = append(doc.Notes, fmt.Sprintf("%s declares no remote: it is allowed by serverName, which matches the name a user gives a server, whatever it runs", s.Name))
+			doc.Notes = append(doc.Notes, fmt.Sprintf("%s is allowed by serverName, which matches the name a user gives a server, whatever it runs: %s", s.Name, byName))
+		case len(a.By) == 0:
+			entries = append(entries, entry{key: "serverName", value: s.Name})
+			a.By = append(a.By, "serverName "+s.Name)
+			doc.Notes = append(doc.Notes, fmt.Sprintf("%s declares no remote and no package: it is allowed by serverName, which matches the name a user gives a server, whatever it runs", s.Name))
 		}
 		slices.Sort(a.By)
 		doc.Servers = append(doc.Servers, Allowed{Name: a.Name, By: slices.Compact(a.By)})
 	}
 	slices.SortFunc(entries, func(a, b entry) int {
-		if c := strings.Compare(a.key, b.key); c != 0 {
-			return c
-		}
-		return strings.Compare(a.value, b.value)
+		return cmp.Or(strings.Compare(a.key, b.key), strings.Compare(a.value, b.value), slices.Compare(a.command, b.command))
 	})
-	entries = slices.Compact(entries)
-	list := make([]map[string]string, len(entries))
+	entries = slices.CompactFunc(entries, func(a, b entry) bool {
+		return a.key == b.key && a.value == b.value && slices.Equal(a.command, b.command)
+	})
+	list := make([]map[string]any, len(entries))
 	for i, e := range entries {
-		list[i] = map[string]string{e.key: e.value}
+		if e.command != nil {
+			list[i] = map[string]any{e.key: e.command}
+		} else {
+			list[i] = map[string]any{e.key: e.value}
+		}
 	}
 	if doc.JSON, err = encode(map[string]any{"allowedMcpServers": list}); err != nil {
 		return nil, err
 	}
 	return doc, nil
+}
+
+// entry is one matcher of allowedMcpServers: serverUrl or serverName and
+// its value, or serverCommand and its command line.
+type entry struct {
+	key, value string
+	command    []string
 }

@@ -122,23 +122,41 @@ func TestCorpusServersRegistry(t *testing.T) {
 			}
 		}
 	}
-	wantCounts := map[string]int{Imported: 90, NoRemotes: 132}
+	wantCounts := map[string]int{Imported: 209, NoRemotes: 13}
 	if diff := cmp.Diff(wantCounts, counts); diff != "" {
 		t.Errorf("outcomes per status (-want +got):\n%s", diff)
 	}
 	wantNotes := map[string]int{
-		"dropped empty repository {}": 17,
 		"declared remotes[0].headers[0].variables.smithery_api_key as a secret: the value uses {smithery_api_key}": 43,
-		"dropped packages (npm): a server card describes remote endpoints only":                                    2,
-		"dropped packages (mcpb): a server card describes remote endpoints only":                                   1,
-		"dropped packages (npm, pypi, oci): a server card describes remote endpoints only":                         1,
+		"dropped _meta io.modelcontextprotocol.registry/publisher-provided: its prefix is reserved for MCP":        2,
+		"dropped empty repository {}": 25,
+		"dropped packages[0].environmentVariables[44]: environment variable HTTPS_PROXY is already declared by packages[0].environmentVariables[23]":                                                                               1,
+		"dropped packages[0].environmentVariables[48]: environment variable OPENAI_API_KEY is already declared by packages[0].environmentVariables[24]":                                                                            1,
+		"dropped packages[0].environmentVariables[49]: environment variable OPENAI_LOG is already declared by packages[0].environmentVariables[25]":                                                                                1,
+		"dropped packages[0].environmentVariables[56]: environment variable SSL_CERT_FILE is already declared by packages[0].environmentVariables[26]":                                                                             1,
+		`dropped packages[0].packageArguments[0]: type "" is not positional or named`:                                                                                                                                              1,
+		`dropped packages[1] ("docker.io/scoutapp/scout-mcp-local:latest"): identifier "docker.io/scoutapp/scout-mcp-local:latest" is tagged latest, which is not one image: give the tag of the image clients run, such as 1.4.0`: 1,
+		"dropped packages[1].environmentVariables[44]: environment variable HTTPS_PROXY is already declared by packages[1].environmentVariables[23]":                                                                               1,
+		"dropped packages[1].environmentVariables[48]: environment variable OPENAI_API_KEY is already declared by packages[1].environmentVariables[24]":                                                                            1,
+		"dropped packages[1].environmentVariables[49]: environment variable OPENAI_LOG is already declared by packages[1].environmentVariables[25]":                                                                                1,
+		"dropped packages[1].environmentVariables[56]: environment variable SSL_CERT_FILE is already declared by packages[1].environmentVariables[26]":                                                                             1,
+		"dropped the choices of secret environment variable CODEWEAVER_EMBEDDING_API_KEY (packages[0].environmentVariables[2]): a secret must not be published":                                                                    1,
+		"dropped the choices of secret environment variable CODEWEAVER_EMBEDDING_API_KEY (packages[1].environmentVariables[2]): a secret must not be published":                                                                    1,
+		"dropped the choices of secret environment variable CODEWEAVER_RERANKING_API_KEY (packages[0].environmentVariables[12]): a secret must not be published":                                                                   1,
+		"dropped the choices of secret environment variable CODEWEAVER_RERANKING_API_KEY (packages[1].environmentVariables[12]): a secret must not be published":                                                                   1,
+		"dropped the choices of secret environment variable CODEWEAVER_VECTOR_STORE_API_KEY (packages[0].environmentVariables[17]): a secret must not be published":                                                                1,
+		"dropped the choices of secret environment variable CODEWEAVER_VECTOR_STORE_API_KEY (packages[1].environmentVariables[17]): a secret must not be published":                                                                1,
+		"to publish it, move it under a prefix of your own domain":                                                                                                                                                                 2,
 	}
 	if diff := cmp.Diff(wantNotes, notes); diff != "" {
 		t.Errorf("import notes over the corpus (-want +got):\n%s", diff)
 	}
 
-	// Every imported item, with its $schema, is a valid server card, and
-	// has no field the card schema does not declare.
+	// Every imported item, with its $schema, is a valid server card but
+	// for its packages, which a card leaves out, and has no field the card
+	// schema does not declare; with the server.json schema as $schema, it
+	// is a valid server.json, packages included.
+	registry := compileSchema(t, importRegistrySchemaPath, "")
 	card := compileSchema(t, importCardSchemaPath, "#/$defs/ServerCard")
 	var cardSchema map[string]any
 	if err := json.Unmarshal(readShared(t, importCardSchemaPath), &cardSchema); err != nil {
@@ -151,6 +169,13 @@ func TestCorpusServersRegistry(t *testing.T) {
 			continue
 		}
 		items = append(items, s.Server)
+		detail := map[string]any{"$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"}
+		for k, v := range s.Server {
+			detail[k] = v
+		}
+		if err := registry.Validate(asSchemaValue(t, detail)); err != nil {
+			t.Errorf("%s (%s): not a valid server.json: %v", s.Source, s.Name, err)
+		}
 		c := withCardSchema(s.Server)
 		if err := card.Validate(asSchemaValue(t, c)); err != nil {
 			t.Errorf("%s (%s): not a valid server card: %v", s.Source, s.Name, err)
@@ -183,11 +208,11 @@ func TestCorpusServersRegistry(t *testing.T) {
 		}
 	}
 	if !bytes.HasPrefix(out, []byte("# MCP servers imported by `signpost import server`")) ||
-		!bytes.Contains(out, []byte("\n# registry-servers.sample.json: 222 documents, 90 imported, 132 without remotes, 0 invalid\n")) {
+		!bytes.Contains(out, []byte("\n# registry-servers.sample.json: 222 documents, 209 imported, 13 without remotes, 0 invalid\n")) {
 		t.Errorf("header does not name the source and its counts:\n%s", out[:min(len(out), 600)])
 	}
-	if n := bytes.Count(out, []byte("\n  # source: "+file+"#/")); n != 90 {
-		t.Errorf("%d source comments, want one above each of the 90 servers", n)
+	if n := bytes.Count(out, []byte("\n  # source: "+file+"#/")); n != 209 {
+		t.Errorf("%d source comments, want one above each of the 209 servers", n)
 	}
 }
 
@@ -227,11 +252,12 @@ func TestCorpusRegistrySchemaDefects(t *testing.T) {
 					t.Errorf("%s: imported with repository {} and reason %q", s.Source, s.Reason)
 				}
 			default:
-				// The other defects are in packages, which a card leaves out.
+				// The other defects are in packages: a package that breaks
+				// the declarations' rules is dropped.
 				failing["packages, "+s.Status]++
 			}
 		}
-		want := map[string]int{"repository {}": 31, "packages, no-remotes": 2}
+		want := map[string]int{"repository {}": 31, "packages, no-remotes": 1, "packages, imported": 1}
 		if diff := cmp.Diff(want, failing); diff != "" {
 			t.Errorf("%s: corpus documents failing it (-want +got):\n%s", schema, diff)
 		}

@@ -222,16 +222,46 @@ type inputDoc struct {
 // inputKeys are the members an input may have.
 var inputKeys = []string{"name", "description", "default", "placeholder", "value", "choices", "format", "isRequired", "isSecret", "is_required", "is_secret", "variables"}
 
-// packagesDoc is packages, of which the importer reads the registry
-// types.
+// packagesDoc is packages.
 type packagesDoc struct {
-	set  bool
-	kind string // the JSON type of one that is not an array
-	n    int    // how many packages
-	// registryTypes are the string registryType of the packages, in
-	// order.
-	registryTypes []string
+	set   bool
+	kind  string // the JSON type of one that is not an array
+	items []packageDoc
 }
+
+// packageDoc is one item of packages.
+type packageDoc struct {
+	kind string // the JSON type of one that is not an object
+	// The string members of a package.
+	registryType, registryBaseURL, identifier, version, fileSHA256, runtimeHint member
+	// transport is the transport as it is, transportKind its JSON type
+	// when it is not an object, and transportType, transportURL and
+	// transportHeaders its members when it is one.
+	transportKind                          string
+	transport, transportType, transportURL member
+	transportHeaders                       headersDoc
+	transportUnknown                       []string // sorted
+	runtimeArguments, packageArguments     argumentsDoc
+	environmentVariables                   headersDoc
+	unknown                                []string // sorted
+}
+
+// argumentsDoc is the runtimeArguments or packageArguments of a package.
+type argumentsDoc struct {
+	set   bool
+	kind  string // the JSON type of one that is not an array
+	items []argumentDoc
+}
+
+// argumentDoc is one argument: its own members, and those of an input
+// (whose unknown members leave these out).
+type argumentDoc struct {
+	typ, valueHint, isRepeated member
+	in                         inputDoc
+}
+
+// packageKeys are the members a package may have.
+var packageKeys = []string{"registryType", "registryBaseUrl", "identifier", "version", "fileSha256", "runtimeHint", "transport", "runtimeArguments", "packageArguments", "environmentVariables"}
 
 // metaDoc is a _meta object.
 type metaDoc struct {
@@ -406,14 +436,65 @@ func decodePackages(v member) packagesDoc {
 		p.kind = v.kind()
 		return p
 	}
-	p.n = len(l)
 	for _, e := range l {
-		m, _ := e.(map[string]any)
-		if t, ok := m["registryType"].(string); ok {
-			p.registryTypes = append(p.registryTypes, t)
+		m, ok := e.(map[string]any)
+		if !ok {
+			p.items = append(p.items, packageDoc{kind: schemas.KindOf(e)})
+			continue
 		}
+		pd := packageDoc{
+			registryType: memberOf(m, "registryType"), registryBaseURL: memberOf(m, "registryBaseUrl"),
+			identifier: memberOf(m, "identifier"), version: memberOf(m, "version"),
+			fileSHA256: memberOf(m, "fileSha256"), runtimeHint: memberOf(m, "runtimeHint"),
+			transport:            memberOf(m, "transport"),
+			runtimeArguments:     decodeArguments(memberOf(m, "runtimeArguments")),
+			packageArguments:     decodeArguments(memberOf(m, "packageArguments")),
+			environmentVariables: decodeInputList(memberOf(m, "environmentVariables")),
+			unknown:              otherKeys(m, packageKeys...),
+		}
+		if t, ok := pd.transport.v.(map[string]any); ok {
+			pd.transportType, pd.transportURL = memberOf(t, "type"), memberOf(t, "url")
+			pd.transportHeaders = decodeInputList(memberOf(t, "headers"))
+			pd.transportUnknown = otherKeys(t, "type", "url", "headers")
+		} else if pd.transport.set {
+			pd.transportKind = pd.transport.kind()
+		}
+		p.items = append(p.items, pd)
 	}
 	return p
+}
+
+// decodeInputList decodes an array of inputs: headers, or environment
+// variables.
+func decodeInputList(v member) headersDoc {
+	h := headersDoc{set: v.set}
+	l, ok := v.v.([]any)
+	if !ok {
+		h.kind = v.kind()
+		return h
+	}
+	for _, e := range l {
+		h.items = append(h.items, decodeInput(e))
+	}
+	return h
+}
+
+func decodeArguments(v member) argumentsDoc {
+	a := argumentsDoc{set: v.set}
+	l, ok := v.v.([]any)
+	if !ok {
+		a.kind = v.kind()
+		return a
+	}
+	for _, e := range l {
+		ad := argumentDoc{in: decodeInput(e)}
+		if m, ok := e.(map[string]any); ok {
+			ad.typ, ad.valueHint, ad.isRepeated = memberOf(m, "type"), memberOf(m, "valueHint"), memberOf(m, "isRepeated")
+			ad.in.unknown = otherKeys(m, append([]string{"type", "valueHint", "isRepeated"}, inputKeys...)...)
+		}
+		a.items = append(a.items, ad)
+	}
+	return a
 }
 
 func decodeMeta(v member) metaDoc {

@@ -7,10 +7,11 @@
 //
 // A registry document describes a server twice over: its remote endpoints
 // (what a server card publishes) and its local packages (npm, pypi, oci, ...:
-// what a client installs and runs). Only the first part becomes a
-// declaration, made to be one that a card can carry: no secret value, no
-// registry bookkeeping, no field a card does not have, every {variable} of a
-// template declared. Everything the importer changes or leaves out is said in
+// what a client installs and runs, which the MCP registry's server.json
+// publishes). Both become a declaration, made to be one the loader accepts:
+// no secret value, no registry bookkeeping, no field a declaration does not
+// have, every {variable} of a template declared, and no package that does
+// not pin what it runs (server_packages.go). Everything the importer changes or leaves out is said in
 // the outcome's Reason, so a reviewer sees it before the card is published.
 // A document is decoded once (decode.go) into typed values that keep what a
 // reason needs (whether each member is there, its value as written, the

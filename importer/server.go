@@ -15,8 +15,9 @@ import (
 const (
 	// Imported: the document became a server declaration.
 	Imported = "imported"
-	// NoRemotes: the document is valid but describes no remote
-	// endpoint (local packages only), so there is no card to publish.
+	// NoRemotes: the document is valid but describes neither a remote
+	// endpoint nor a package signpost can declare, so there is nothing to
+	// publish.
 	NoRemotes = "no-remotes"
 	// Invalid: the document breaks the registry schema in a way that
 	// matters for a card, or repeats a server already imported.
@@ -393,11 +394,10 @@ func (d *docImporter) server(doc serverDoc) (map[string]any, string, string) {
 		remoteList = d.remotes(doc.remotes)
 	}
 
-	var packageTypes []string
-	hasPackages := false
+	var packageList []any
 	if pkgs := doc.packages; pkgs.set {
 		if pkgs.kind == "" {
-			packageTypes, hasPackages = registryTypes(pkgs.registryTypes), pkgs.n > 0
+			packageList = d.packages(pkgs)
 		} else {
 			d.note("dropped packages: it is %s, not an array", pkgs.kind)
 		}
@@ -414,25 +414,18 @@ func (d *docImporter) server(doc serverDoc) (map[string]any, string, string) {
 	if len(d.problems) > 0 {
 		return nil, Invalid, joinReasons(d.problems)
 	}
-	if len(remoteList) == 0 {
+	if len(remoteList) == 0 && len(packageList) == 0 {
 		what := "no remotes and no packages"
-		if hasPackages {
-			what = "local packages only"
-			if len(packageTypes) > 0 {
-				what += " (" + strings.Join(packageTypes, ", ") + ")"
-			}
+		if len(doc.packages.items) > 0 {
+			what = "no remotes, and no package signpost can declare"
 		}
-		return nil, NoRemotes, what + ": a server card describes remote endpoints; nothing to publish"
+		return nil, NoRemotes, what + ": nothing to publish"
 	}
-	item["remotes"] = remoteList
-	if hasPackages {
-		list := ""
-		if len(packageTypes) > 0 {
-			list = " (" + strings.Join(packageTypes, ", ") + ")"
-		}
-		// Reported last among the top-level fields, where a reader of the
-		// YAML looks for what is missing.
-		d.notes = append(d.notes, "dropped packages"+list+": a server card describes remote endpoints only")
+	if len(remoteList) > 0 {
+		item["remotes"] = remoteList
+	}
+	if len(packageList) > 0 {
+		item["packages"] = packageList
 	}
 	return item, Imported, joinReasons(d.notes)
 }

@@ -29,21 +29,6 @@ func joinReasons(list []string) string {
 	return strings.Join(list[:maxReasons], "; ") + fmt.Sprintf("; and %d more", len(list)-maxReasons)
 }
 
-// registryTypes lists the distinct registryType values of packages, in
-// order.
-func registryTypes(packages []string) []string {
-	var types []string
-	for _, t := range packages {
-		if t == "" {
-			continue
-		}
-		if t = quoteKeyForReason(t); !slices.Contains(types, t) {
-			types = append(types, t)
-		}
-	}
-	return types
-}
-
 // cut shortens text to at most limit characters (code points, as JSON Schema
 // counts them), noting it.
 func (d *docImporter) cut(field, s string, limit int) string {
@@ -456,9 +441,11 @@ func (d *docImporter) variables(path string, vars varsDoc) map[string]any {
 	return out
 }
 
-// input converts an Input: a header (kind "header", which has a name and
-// variables of its own) or a variable (kind "variable", named by its key),
-// and returns it with its name. A secret's value, default and choices (and
+// input converts an Input: a header or a package's environment variable
+// (kind "header" or "environment variable", which have a name and
+// variables of their own), a package's argument (kind "argument", named
+// by key, its flag or valueHint, with variables of its own) or a variable
+// (kind "variable", named by its key), and returns it with its name. A secret's value, default and choices (and
 // a secret header's variables) are dropped: a secret must not be published.
 // So is the literal value of an input whose name says it holds a credential
 // (Authorization, X-API-Key, ...) but which is not marked secret; a
@@ -471,7 +458,7 @@ func (d *docImporter) input(path, kind, key string, in inputDoc) (map[string]any
 	out := map[string]any{}
 	name := key
 	unknown := in.unknown
-	if kind == "header" {
+	if kind == "header" || kind == "environment variable" {
 		n, ok := in.name.str()
 		switch {
 		case in.name.null() || ok && strings.TrimSpace(n) == "":
@@ -482,7 +469,7 @@ func (d *docImporter) input(path, kind, key string, in inputDoc) (map[string]any
 			return nil, ""
 		}
 		out["name"], name = n, n
-	} else {
+	} else if kind == "variable" {
 		// A variable is named by its key, and has no variables.
 		for _, f := range []struct {
 			k   string
@@ -566,7 +553,7 @@ func (d *docImporter) input(path, kind, key string, in inputDoc) (map[string]any
 		}
 	}
 	var vars map[string]any
-	if kind == "header" && in.variables.set {
+	if kind != "variable" && in.variables.set {
 		if vars = d.variables(path+".variables", in.variables); vars != nil {
 			out["variables"] = vars
 		}
@@ -596,7 +583,7 @@ func (d *docImporter) input(path, kind, key string, in inputDoc) (map[string]any
 			d.note("dropped the %s of %s (%s): a literal credential must not be published; declare it isSecret without a value", dropped, label, path)
 		}
 	}
-	if kind == "header" {
+	if kind != "variable" {
 		if _, kept := out["value"]; !kept {
 			value = ""
 		}

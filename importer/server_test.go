@@ -39,7 +39,9 @@ func asSchemaValue(t *testing.T, v any) any {
 func withCardSchema(item map[string]any) map[string]any {
 	card := map[string]any{"$schema": importCardSchemaURL}
 	for k, v := range item {
-		card[k] = v
+		if k != "packages" { // the registry's server.json carries them, a card does not
+			card[k] = v
+		}
 	}
 	return card
 }
@@ -355,26 +357,38 @@ func testDocument(t *testing.T, card *jsonschema.Schema) {
 		wantReason: "dropped remotes[0].timeout: not a card field; dropped status, x-publisher: not card fields",
 		wantServer: obj(wantID, wantRemote),
 	}, {
-		name:       "packages next to remotes dropped",
-		doc:        obj(idFields, remoteField, `"packages": [{"registryType": "npm", "identifier": "@example/weather", "transport": {"type": "stdio"}}, {"registryType": "oci", "identifier": "example/weather"}]`),
+		name: "packages kept next to remotes",
+		doc: obj(idFields, remoteField, `"packages": [{"registryType": "npm", "identifier": "@example/weather", "version": "1.4.0", "transport": {"type": "stdio"},
+			"packageArguments": [{"type": "named", "name": "--units", "value": "metric", "isRepeated": false}],
+			"environmentVariables": [{"name": "WEATHER_TOKEN", "isSecret": true, "value": "abc"}], "extra": 1}]`),
 		wantStatus: Imported,
-		wantReason: "dropped packages (npm, oci): a server card describes remote endpoints only",
+		wantReason: `dropped the value of secret environment variable WEATHER_TOKEN (packages[0].environmentVariables[0]): a secret must not be published; dropped packages[0].extra: not a card field`,
+		wantServer: obj(wantID, wantRemote, `"packages": [{"registryType": "npm", "identifier": "@example/weather", "version": "1.4.0", "transport": {"type": "stdio"},
+			"packageArguments": [{"type": "named", "name": "--units", "value": "metric", "isRepeated": false}],
+			"environmentVariables": [{"name": "WEATHER_TOKEN", "isSecret": true}]}]`),
+	}, {
+		name:       "packages that do not pin what they run dropped",
+		doc:        obj(idFields, remoteField, `"packages": [{"registryType": "npm", "identifier": "@example/weather", "transport": {"type": "stdio"}}, {"registryType": "oci", "identifier": "example/weather"}, {"registryType": "cargo", "identifier": "w"}]`),
+		wantStatus: Imported,
+		wantReason: `dropped packages[0] ("@example/weather"): missing required field "version": a npm package runs the version given, and without one clients run whatever is newest; ` +
+			`dropped packages[1] ("example/weather"): missing required field "transport": {type: stdio} for a server that speaks over standard input and output; identifier "example/weather" names no tag or digest: add one, as in example/weather:1.4.0, or give version; ` +
+			`dropped packages[2] ("w"): registryType "cargo" is not one of npm, pypi, oci, nuget, mcpb`,
 		wantServer: obj(wantID, wantRemote),
 	}, {
 		name:       "local packages only",
-		doc:        obj(idFields, `"packages": [{"registryType": "npm", "identifier": "@example/weather"}, {"registryType": "oci", "identifier": "example/weather"}]`),
-		wantStatus: NoRemotes,
-		wantReason: "local packages only (npm, oci): a server card describes remote endpoints; nothing to publish",
+		doc:        obj(idFields, `"packages": [{"registryType": "oci", "identifier": "ghcr.io/example/weather:1.4.0", "transport": {"type": "stdio"}}]`),
+		wantStatus: Imported,
+		wantServer: obj(wantID, `"packages": [{"registryType": "oci", "identifier": "ghcr.io/example/weather:1.4.0", "transport": {"type": "stdio"}}]`),
 	}, {
-		name:       "empty remotes and packages",
-		doc:        obj(idFields, `"remotes": []`, `"packages": [{"registryType": "pypi", "identifier": "weather"}]`),
+		name:       "no package signpost can declare",
+		doc:        obj(idFields, `"remotes": []`, `"packages": [{"registryType": "pypi", "identifier": "weather", "version": "latest", "transport": {"type": "stdio"}}]`),
 		wantStatus: NoRemotes,
-		wantReason: "local packages only (pypi): a server card describes remote endpoints; nothing to publish",
+		wantReason: `no remotes, and no package signpost can declare: nothing to publish`,
 	}, {
 		name:       "no remotes and no packages",
 		doc:        obj(idFields, `"repository": {}`),
 		wantStatus: NoRemotes,
-		wantReason: "no remotes and no packages: a server card describes remote endpoints; nothing to publish",
+		wantReason: "no remotes and no packages: nothing to publish",
 	}, {
 		name:       "missing identity",
 		doc:        obj(remoteField),
@@ -446,7 +460,7 @@ func testDocument(t *testing.T, card *jsonschema.Schema) {
 		wantReason: `dropped the value of secret header "X-Token\nY" (remotes[0].headers[0]): a secret must not be published; ` +
 			`dropped the default of secret variable "a b" (remotes[0].variables."a b"): a secret must not be published; ` +
 			`dropped remotes[0].variables."a b": the url does not use it; ` +
-			`dropped packages ("npm\u2028"): a server card describes remote endpoints only`,
+			`dropped packages[0]: registryType "npm\u2028" is not one of npm, pypi, oci, nuget, mcpb`,
 		wantServer: obj(wantID, remoteWith(`"headers": [{"name": "X-Token\nY", "isSecret": true}]`)),
 	}, {
 		name:       "remotes not an array",

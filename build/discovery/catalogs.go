@@ -36,7 +36,7 @@ func V1Card(s *Server) any {
 
 // ServerDetail builds the server.json of a local server, as the registry
 // publishes it in each of its documents: the v1 card with the server.json
-// schema as "$schema". nil for a cross-host server, whose card another
+// schema as "$schema", and the declared packages. nil for a cross-host server, whose card another
 // host serves: the registry does not list it.
 func ServerDetail(s *Server) any {
 	if s == nil || s.CrossHost() {
@@ -44,6 +44,11 @@ func ServerDetail(s *Server) any {
 	}
 	c := serverCard(s)
 	c["$schema"] = spec.ServerJSONSchema
+	if len(s.Packages) > 0 {
+		// A card describes remote endpoints; the registry's server.json
+		// also the packages a client installs.
+		c["packages"] = serverClone(s.Packages)
+	}
 	return c
 }
 

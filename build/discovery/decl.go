@@ -33,24 +33,27 @@ type Decl struct {
 	DraftPath, V1Path Str
 	// Subfolder is repository.subfolder.
 	Subfolder Str
-	// HasCard, HasRepository, HasIcons, HasRemotes and HasMeta say which
-	// of card, repository, icons, remotes and _meta are there, whatever
-	// their value.
-	HasCard, HasRepository, HasIcons, HasRemotes, HasMeta bool
+	// HasCard, HasRepository, HasIcons, HasRemotes, HasPackages and
+	// HasMeta say which of card, repository, icons, remotes, packages and
+	// _meta are there, whatever their value.
+	HasCard, HasRepository, HasIcons, HasRemotes, HasPackages, HasMeta bool
 	// Published are the members a card publishes as they are declared.
 	Published CardValues
 	// MetaKeys are the keys of _meta, sorted.
 	MetaKeys []string
 	// Remotes are the items of remotes, nil for one that is not an object.
 	Remotes []*Remote
+	// Packages are the items of packages, nil for one that is not an
+	// object.
+	Packages []*Package
 }
 
 // CardValues are the members of a declaration a card publishes as they
 // are: each nil when it is absent or not an object (an array for icons and
 // remotes).
 type CardValues struct {
-	Repository, Meta map[string]any
-	Icons, Remotes   []any
+	Repository, Meta         map[string]any
+	Icons, Remotes, Packages []any
 }
 
 // Str is a member that should be a string.
@@ -98,10 +101,42 @@ type Input struct {
 	// true.
 	IsSecret, IsRequired bool
 	Value, Default       Str
+	// Description is description.
+	Description Str
 	// HasChoices says whether choices is there, whatever its value;
 	// Choices are its items when it is an array.
 	HasChoices bool
 	Choices    []Str
+}
+
+// Package is one item of packages: a local server as the registry's
+// server.json describes it, which a client installs and runs.
+type Package struct {
+	// RegistryType is npm, pypi, oci, nuget or mcpb.
+	RegistryType, RegistryBaseURL, Identifier, Version Str
+	FileSHA256, RuntimeHint                            Str
+	// HasTransport says whether transport is there; TransportType and
+	// TransportURL are its type and url, TransportHeaders its headers.
+	HasTransport                bool
+	TransportType, TransportURL Str
+	TransportHeaders            []*Header
+	// RuntimeArguments and PackageArguments are the items of
+	// runtimeArguments and packageArguments, nil for one that is not an
+	// object.
+	RuntimeArguments, PackageArguments []*Argument
+	// EnvironmentVariables are the items of environmentVariables, nil for
+	// one that is not an object.
+	EnvironmentVariables []*Header
+}
+
+// Argument is one command-line argument of a package: positional (a value
+// on its own) or named (a flag, and its value if it has one).
+type Argument struct {
+	// Type is positional or named; Name is a named argument's flag, such
+	// as --port; ValueHint a positional argument's label.
+	Type, Name, ValueHint Str
+	Input
+	Variables []Var // as Remote.Variables
 }
 
 // varsOf finds a variable by name.
@@ -141,19 +176,87 @@ func DecodeDecl(v any) Decl {
 	_, d.HasRepository = m["repository"]
 	_, d.HasIcons = m["icons"]
 	_, d.HasRemotes = m["remotes"]
+	_, d.HasPackages = m["packages"]
 	_, d.HasMeta = m["_meta"]
 	d.Published = CardValues{
 		Repository: objectOf(m, "repository"),
 		Meta:       objectOf(m, "_meta"),
 		Icons:      arrayOf(m, "icons"),
 		Remotes:    arrayOf(m, "remotes"),
+		Packages:   arrayOf(m, "packages"),
 	}
 	d.Subfolder = strOf(d.Published.Repository, "subfolder")
 	d.MetaKeys = slices.Sorted(maps.Keys(d.Published.Meta))
 	for _, r := range d.Published.Remotes {
 		d.Remotes = append(d.Remotes, decodeRemote(r))
 	}
+	for _, p := range d.Published.Packages {
+		d.Packages = append(d.Packages, decodePackage(p))
+	}
 	return d
+}
+
+func decodePackage(v any) *Package {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	p := &Package{
+		RegistryType:    strOf(m, "registryType"),
+		RegistryBaseURL: strOf(m, "registryBaseUrl"),
+		Identifier:      strOf(m, "identifier"),
+		Version:         strOf(m, "version"),
+		FileSHA256:      strOf(m, "fileSha256"),
+		RuntimeHint:     strOf(m, "runtimeHint"),
+	}
+	t, hasTransport := m["transport"]
+	p.HasTransport = hasTransport
+	if t, ok := t.(map[string]any); ok {
+		p.TransportType = strOf(t, "type")
+		p.TransportURL = strOf(t, "url")
+		p.TransportHeaders = decodeHeaders(t)
+	}
+	p.RuntimeArguments = decodeArguments(m, "runtimeArguments")
+	p.PackageArguments = decodeArguments(m, "packageArguments")
+	for _, e := range arrayOf(m, "environmentVariables") {
+		p.EnvironmentVariables = append(p.EnvironmentVariables, decodeHeader(e))
+	}
+	return p
+}
+
+func decodeArguments(m map[string]any, k string) []*Argument {
+	var out []*Argument
+	for _, a := range arrayOf(m, k) {
+		am, ok := a.(map[string]any)
+		if !ok {
+			out = append(out, nil)
+			continue
+		}
+		out = append(out, &Argument{
+			Type: strOf(am, "type"), Name: strOf(am, "name"), ValueHint: strOf(am, "valueHint"),
+			Input: decodeInput(am), Variables: decodeVars(am),
+		})
+	}
+	return out
+}
+
+// decodeHeaders decodes the headers of a remote or a package's transport.
+func decodeHeaders(m map[string]any) []*Header {
+	var out []*Header
+	for _, h := range arrayOf(m, "headers") {
+		out = append(out, decodeHeader(h))
+	}
+	return out
+}
+
+// decodeHeader decodes a header or an environment variable: a named input
+// with variables of its own; nil for one that is not an object.
+func decodeHeader(v any) *Header {
+	hm, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	return &Header{Name: strOf(hm, "name"), Input: decodeInput(hm), Variables: decodeVars(hm)}
 }
 
 func decodeRemote(v any) *Remote {
@@ -161,16 +264,7 @@ func decodeRemote(v any) *Remote {
 	if !ok {
 		return nil
 	}
-	r := &Remote{Type: strOf(m, "type"), URL: strOf(m, "url"), Variables: decodeVars(m)}
-	for _, h := range arrayOf(m, "headers") {
-		hm, ok := h.(map[string]any)
-		if !ok {
-			r.Headers = append(r.Headers, nil)
-			continue
-		}
-		r.Headers = append(r.Headers, &Header{Name: strOf(hm, "name"), Input: decodeInput(hm), Variables: decodeVars(hm)})
-	}
-	return r
+	return &Remote{Type: strOf(m, "type"), URL: strOf(m, "url"), Variables: decodeVars(m), Headers: decodeHeaders(m)}
 }
 
 // decodeVars decodes the variables of a remote or a header.
@@ -192,7 +286,7 @@ func decodeVars(m map[string]any) []Var {
 }
 
 func decodeInput(m map[string]any) Input {
-	in := Input{IsSecret: m["isSecret"] == true, IsRequired: m["isRequired"] == true, Value: strOf(m, "value"), Default: strOf(m, "default")}
+	in := Input{IsSecret: m["isSecret"] == true, IsRequired: m["isRequired"] == true, Value: strOf(m, "value"), Default: strOf(m, "default"), Description: strOf(m, "description")}
 	_, in.HasChoices = m["choices"]
 	for _, c := range arrayOf(m, "choices") {
 		in.Choices = append(in.Choices, strValue(c))

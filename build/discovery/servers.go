@@ -69,6 +69,12 @@ type Server struct {
 	// what a reader of a remote's URL, variables or headers reads. An item
 	// of remotes that is not an object is nil here.
 	Endpoints []*Remote
+	// Packages are the declared packages, published as they are in the
+	// registry's server.json (not in the cards, which describe remote
+	// endpoints); Locals are the same decoded, in the order declared (nil
+	// for an item that is not an object).
+	Packages []any
+	Locals   []*Package
 	// DraftPath and V1Path are where this site publishes the draft and the
 	// v1 card; empty for a cross-host server. Empty on a local server means
 	// the default path.
@@ -141,6 +147,9 @@ var (
 //     [PREFIX/]NAME and do not use a prefix MCP reserves;
 //   - card paths, declared or default, are absolute, end in .json and have
 //     no query, fragment, empty, "." or ".." segments;
+//   - a package pins what it runs (see pkg): an exact version, an image's
+//     tag or digest, a bundle's SHA-256; its arguments, environment
+//     variables and transport headers follow the rules of inputs above;
 //   - a cross-host server (cardUrl) has an https card URL (plain http only
 //     for loopback hosts), no card paths and no other local-card field, and
 //     may leave out version and description; cardMediaType needs cardUrl.
@@ -194,6 +203,8 @@ func (d *serverDecoder) declare(m *Decl) *Server {
 		Remotes:    m.Published.Remotes,
 		Meta:       m.Published.Meta,
 		Endpoints:  m.Remotes,
+		Packages:   m.Published.Packages,
+		Locals:     m.Packages,
 	}
 	if !m.Object {
 		d.add("", "a server must be an object with at least a name")
@@ -270,6 +281,11 @@ func (d *serverDecoder) declare(m *Decl) *Server {
 			d.remote("/remotes/"+strconv.Itoa(i), r)
 		}
 	}
+	for i, p := range m.Packages {
+		if p != nil {
+			d.pkg("/packages/"+strconv.Itoa(i), p)
+		}
+	}
 	for _, k := range m.MetaKeys {
 		if msg := serverMetaKeyProblem(k); msg != "" {
 			d.add("/_meta/"+source.EscapePointer(k), "%s", msg)
@@ -319,7 +335,7 @@ func (d *serverDecoder) crossHost(s *Server, m *Decl) {
 		set  bool
 	}{
 		{"card", m.HasCard}, {"title", m.Title.Set}, {"websiteUrl", m.WebsiteURL.Set}, {"repository", m.HasRepository},
-		{"icons", m.HasIcons}, {"remotes", m.HasRemotes}, {"_meta", m.HasMeta},
+		{"icons", m.HasIcons}, {"remotes", m.HasRemotes}, {"packages", m.HasPackages}, {"_meta", m.HasMeta},
 	} {
 		if f.set {
 			d.add("/"+f.name, "%s cannot be set on a server with cardUrl: its card is served by another host", f.name)

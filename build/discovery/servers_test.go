@@ -101,6 +101,15 @@ const srvTFull = `{
     },
     {"type": "sse", "url": "http://localhost:8080/sse"}
   ],
+  "packages": [
+    {
+      "registryType": "npm", "registryBaseUrl": "https://registry.npmjs.org", "identifier": "@example/weather-mcp", "version": "1.4.0",
+      "runtimeHint": "npx", "transport": {"type": "stdio"},
+      "runtimeArguments": [{"type": "named", "name": "-y"}],
+      "packageArguments": [{"type": "positional", "value": "--units={units}", "variables": {"units": {"choices": ["metric", "imperial"]}}}],
+      "environmentVariables": [{"name": "WEATHER_TOKEN", "description": "Token", "isSecret": true, "isRequired": true}]
+    }
+  ],
   "_meta": {"com.example/owner": "weather-team", "com.example/tier": {"level": 2}},
   "card": {"draftPath": "/.well-known/mcp/servers/com.example/weather.json", "v1Path": "/cards/weather.json"}
 }`
@@ -121,24 +130,41 @@ func TestDecodeServerFull(t *testing.T) {
 		Icons:       item["icons"].([]any),
 		Remotes:     item["remotes"].([]any),
 		Meta:        item["_meta"].(map[string]any),
+		Packages:    item["packages"].([]any),
+		Locals: []*Package{{
+			RegistryType: Str{Value: "npm", Set: true}, RegistryBaseURL: Str{Value: "https://registry.npmjs.org", Set: true},
+			Identifier: Str{Value: "@example/weather-mcp", Set: true}, Version: Str{Value: "1.4.0", Set: true},
+			RuntimeHint: Str{Value: "npx", Set: true}, HasTransport: true, TransportType: Str{Value: "stdio", Set: true},
+			RuntimeArguments: []*Argument{{Type: Str{Value: "named", Set: true}, Name: Str{Value: "-y", Set: true}}},
+			PackageArguments: []*Argument{{
+				Type: Str{Value: "positional", Set: true}, Input: Input{Value: Str{Value: "--units={units}", Set: true}},
+				Variables: []Var{{Name: "units", Input: &Input{HasChoices: true, Choices: []Str{{Value: "metric", Set: true}, {Value: "imperial", Set: true}}}}},
+			}},
+			EnvironmentVariables: []*Header{{
+				Name:  Str{Value: "WEATHER_TOKEN", Set: true},
+				Input: Input{IsSecret: true, IsRequired: true, Description: Str{Value: "Token", Set: true}},
+			}},
+		}},
 		Endpoints: []*Remote{
 			{
 				Type: Str{Value: "streamable-http", Set: true},
 				URL:  Str{Value: "https://mcp.example.com/weather/{region}", Set: true},
 				Variables: []Var{{Name: "region", Input: &Input{
-					Default: Str{Value: "eu", Set: true}, HasChoices: true,
+					Description: Str{Value: "Data region", Set: true},
+					Default:     Str{Value: "eu", Set: true}, HasChoices: true,
 					Choices: []Str{{Value: "eu", Set: true}, {Value: "us", Set: true}},
 				}}},
 				Headers: []*Header{
 					{
 						Name:      Str{Value: "Authorization", Set: true},
-						Input:     Input{IsSecret: true, IsRequired: true, Value: Str{Value: "Bearer {token}", Set: true}},
-						Variables: []Var{{Name: "token", Input: &Input{IsSecret: true, IsRequired: true}}},
+						Input:     Input{IsSecret: true, IsRequired: true, Value: Str{Value: "Bearer {token}", Set: true}, Description: Str{Value: "Bearer token from the portal", Set: true}},
+						Variables: []Var{{Name: "token", Input: &Input{IsSecret: true, IsRequired: true, Description: Str{Value: "Token from the portal", Set: true}}}},
 					},
 					{
 						Name: Str{Value: "X-Units", Set: true},
 						Input: Input{
-							Default: Str{Value: "metric", Set: true}, HasChoices: true,
+							Description: Str{Value: "Units", Set: true},
+							Default:     Str{Value: "metric", Set: true}, HasChoices: true,
 							Choices: []Str{{Value: "metric", Set: true}, {Value: "imperial", Set: true}},
 						},
 					},
@@ -206,6 +232,9 @@ func TestDecodeServerRules(t *testing.T) {
 	}
 	header := func(h string) string {
 		return `{"remotes": [{"type": "streamable-http", "url": "https://mcp.example.com/mcp", "headers": [` + h + `]}]}`
+	}
+	pkg := func(fields string) string {
+		return `{"packages": [{` + fields + `, "transport": {"type": "stdio"}}]}`
 	}
 	for _, tc := range []struct {
 		name  string
@@ -354,6 +383,46 @@ func TestDecodeServerRules(t *testing.T) {
 		{"cross-host version is still exact", `{"version": "^2", "cardUrl": "https://h.example.net/card"}`, []P{{"/version", `version "^2" is a range or a tag, not an exact version: give the version the server runs, such as 1.4.0`}}},
 		{"cross-host media type", `{"cardUrl": "https://h.example.net/card", "cardMediaType": "application/json"}`, []P{{"/cardMediaType", `cardMediaType "application/json" must be application/mcp-server+json or application/mcp-server-card+json`}}},
 		{"media type without cardUrl", `{"cardMediaType": "application/mcp-server+json"}`, []P{{"/cardMediaType", "cardMediaType needs cardUrl: it is the media type of a card another host serves"}}},
+
+		// Packages.
+		{"npm package", pkg(`"registryType": "npm", "identifier": "@example/w", "version": "1.4.0"`), nil},
+		{"packages only, no remote", `{"remotes": null, "packages": [{"registryType": "pypi", "identifier": "w", "version": "2.0.0", "transport": {"type": "stdio"}}]}`, nil},
+		{"npm without version", pkg(`"registryType": "npm", "identifier": "@example/w"`), []P{{"/packages/0", `missing required field "version": a npm package runs the version given, and without one clients run whatever is newest`}}},
+		{"package version range", pkg(`"registryType": "pypi", "identifier": "w", "version": ">=1"`), []P{{"/packages/0/version", `version ">=1" is a range or a tag, not an exact version: give the version clients run, such as 1.4.0`}}},
+		{"package version latest", pkg(`"registryType": "nuget", "identifier": "W", "version": "latest"`), []P{{"/packages/0/version", `version "latest" is a range or a tag, not an exact version: give the version clients run, such as 1.4.0`}}},
+		{"oci tag in identifier", pkg(`"registryType": "oci", "identifier": "ghcr.io/example/w:1.4.0"`), nil},
+		{"oci digest", pkg(`"registryType": "oci", "identifier": "ghcr.io/example/w@sha256:` + strings.Repeat("ab", 32) + `"`), nil},
+		{"oci version", pkg(`"registryType": "oci", "identifier": "localhost:5000/w", "version": "1.4.0"`), nil},
+		{"oci without tag", pkg(`"registryType": "oci", "identifier": "localhost:5000/w"`), []P{{"/packages/0/identifier", `identifier "localhost:5000/w" names no tag or digest: add one, as in localhost:5000/w:1.4.0, or give version`}}},
+		{"oci latest", pkg(`"registryType": "oci", "identifier": "w:latest"`), []P{{"/packages/0/identifier", `identifier "w:latest" is tagged latest, which is not one image: give the tag of the image clients run, such as 1.4.0`}}},
+		{"oci tag and version", pkg(`"registryType": "oci", "identifier": "w:1", "version": "1"`), []P{{"/packages/0/version", `version is set, and identifier "w:1" already carries the tag or digest "1": give one of them`}}},
+		{"mcpb", pkg(`"registryType": "mcpb", "identifier": "https://example.com/w.mcpb", "fileSha256": "` + strings.Repeat("0a", 32) + `"`), nil},
+		{"mcpb without hash, over http", pkg(`"registryType": "mcpb", "identifier": "http://example.com/w.mcpb"`), []P{
+			{"/packages/0", `missing required field "fileSha256": clients check an mcpb bundle against its SHA-256`},
+			{"/packages/0/identifier", `identifier "http://example.com/w.mcpb" must be the https URL of the bundle`}}},
+		{"unknown registry type", pkg(`"registryType": "cargo", "identifier": "w", "version": "1"`), []P{{"/packages/0/registryType", `registryType "cargo" must be npm, pypi, oci, nuget or mcpb`}}},
+		{"no transport", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1"}]}`, []P{{"/packages/0", `missing required field "transport": {type: stdio} for a server that speaks over standard input and output`}}},
+		{"http transport without url", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1", "transport": {"type": "sse"}}]}`, []P{{"/packages/0/transport", `missing required field "url": where the package, once running, serves sse`}}},
+		{"stdio with url", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1", "transport": {"type": "stdio", "url": "http://localhost:1/"}}]}`, []P{{"/packages/0/transport/url", "a stdio transport has no url"}}},
+		{"arguments", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "packageArguments": [
+			{"type": "named", "name": "--port", "value": "{port}", "variables": {"port": {"default": "8080"}}},
+			{"type": "named"}, {"type": "positional"}, {"type": "positional", "name": "x", "value": "v"}, {"type": "flag"},
+			{"type": "positional", "value": "{dir}"}]`), []P{
+			{"/packages/0/packageArguments/1", `missing required field "name": the flag, such as --port`},
+			{"/packages/0/packageArguments/2", "a positional argument needs a value or a valueHint"},
+			{"/packages/0/packageArguments/3/name", "a positional argument has no name: use valueHint to label it"},
+			{"/packages/0/packageArguments/4/type", `argument type "flag" must be positional or named`},
+			{"/packages/0/packageArguments/5/value", "value uses {dir}, but this argument's variables does not declare it"}}},
+		{"secret environment variable with a value", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "environmentVariables": [
+			{"name": "W_TOKEN", "isSecret": true, "value": "x", "default": "y"}, {"name": "W_TOKEN"}]`), []P{
+			{"/packages/0/environmentVariables/0/default", secretDefault},
+			{"/packages/0/environmentVariables/0/value", secretValue},
+			{"/packages/0/environmentVariables/1/name", `environment variable "W_TOKEN" is already declared by environment variable 0 of this package: declare each once`}}},
+		{"credential in an environment variable", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "environmentVariables": [{"name": "API_KEY", "value": "` + apiKey + `"}]`), []P{
+			{"/packages/0/environmentVariables/0/value", `value of environment variable "API_KEY" looks like a credential: remove it; published documents are public`}}},
+		{"credential in an argument", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "packageArguments": [{"type": "named", "name": "--token", "value": "` + ghToken + `"}]`), []P{
+			{"/packages/0/packageArguments/0/value", "looks like a GitHub token (ghp_…): remove it; published documents are public"}}},
+		{"cross-host with packages", `{"cardUrl": "https://h.example.net/card", "packages": []}`, []P{{"/packages", "packages cannot be set on a server with cardUrl: its card is served by another host"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, got := srvTDeclare(srvTWith(t, tc.patch))
@@ -561,11 +630,15 @@ func TestServerCards(t *testing.T) {
 	if ps != nil {
 		t.Fatal(ps)
 	}
+	// The cards describe remote endpoints: the packages are only in the
+	// registry's server.json (ServerDetail).
 	wantDraft := srvTJSON(t, srvTFull).(map[string]any)
 	delete(wantDraft, "card")
+	delete(wantDraft, "packages")
 	wantDraft["description"] = "Forecasts and alerts."
 	wantV1 := srvTJSON(t, srvTFull).(map[string]any)
 	delete(wantV1, "card")
+	delete(wantV1, "packages")
 	wantV1["description"] = "Forecasts and alerts."
 	wantV1["$schema"] = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
 
@@ -577,6 +650,13 @@ func TestServerCards(t *testing.T) {
 		t.Errorf("DraftCard (-want +got):\n%s", diff)
 	}
 	srvTValid(t, sch.byName["mcp-server-card-draft"], "draft card against mcp-server-card-draft", draft)
+	detail := srvTJSON(t, srvTFull).(map[string]any)
+	delete(detail, "card")
+	detail["description"] = "Forecasts and alerts."
+	detail["$schema"] = spec.ServerJSONSchema
+	if diff := cmp.Diff(detail, srvTRoundTrip(t, ServerDetail(s))); diff != "" {
+		t.Errorf("ServerDetail (-want +got):\n%s", diff)
+	}
 
 	// The minimal card too.
 	min, _ := srvTDeclare(srvTWith(t, `{}`))

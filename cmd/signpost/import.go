@@ -71,16 +71,17 @@ Every document is reported on stderr, one line each:
 When nothing is written (see the exit status below), an importable document
 is reported as "would be imported" instead.
 
-A document with local packages only (npm, pypi, oci, ...) has no card to
-publish. An invalid one breaks the registry schema where it matters for a
-card: its name, version (an exact one, not a range) or description is missing
-or wrong, or a remote has no usable transport or URL. A second document with
+A document with neither a remote nor a package a declaration can hold has
+nothing to publish. An invalid one breaks the registry schema where it matters
+for a card: its name, version (an exact one, not a range) or description is
+missing or wrong, or a remote has no usable transport or URL. A second document with
 the same name is invalid too: a catalog declares each server once.
 
 An imported server keeps the card fields: name, version, description, title,
-websiteUrl, repository, icons, remotes (headers, variables) and _meta. The
-notes say what changed: packages are left out; a description over 100
-characters is cut at a word; an empty repository is dropped, and so are _meta
+websiteUrl, repository, icons, remotes (headers, variables) and _meta, and
+its packages. The notes say what changed: a package that does not pin what
+it runs (an exact version, an image's tag, a bundle's SHA-256) is left out;
+a description over 100 characters is cut at a word; an empty repository is dropped, and so are _meta
 keys under a prefix MCP reserves (the registry's among them) and the value,
 default or choices of a secret header or variable, since a secret is never
 published; a {variable} that a URL or header value uses but does not declare
