@@ -28,7 +28,7 @@ type Report struct {
 	// Format is the version of the report file's layout.
 	Format int `json:"format"`
 	// Target is the kind of target, as the report file names it:
-	// "github-pages", "cloudflare" or "netlify".
+	// "github-pages", "cloudflare", "netlify" or "cloudfront".
 	Target string       `json:"target"`
 	Sites  []SiteReport `json:"sites"`
 

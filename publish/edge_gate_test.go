@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"net/http"
 	"slices"
 	"strings"
@@ -65,7 +66,24 @@ func TestEdgeGate(t *testing.T) {
 		x.wantHeaders(t, "GET "+route+" without a token", withCORS(map[string]string{
 			"Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": `Bearer realm="acme"`}))
 	}
-	x := edgeDo(t, client, http.MethodGet, "/tools", map[string]string{"Authorization": "Bearer " + tok})
+	// The MCP registry stays behind the gate, public discovery or not: the
+	// same refusal, with the registry's CORS headers; with the token, the
+	// document, private.
+	for _, route := range []string{"/v0.1/servers", "/v0.1/servers/com.example%2Fweather/versions/latest", "/v0.1/servers/bad"} {
+		x := edgeDo(t, client, http.MethodGet, route, nil)
+		if x.status != http.StatusUnauthorized || !strings.Contains(string(x.body), `"status":401`) {
+			t.Errorf("GET %s without a token: %d %s", route, x.status, x.body)
+		}
+		x.wantHeaders(t, "GET "+route+" without a token", edgeRegistryCORS(map[string]string{
+			"Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": `Bearer realm="acme"`}))
+	}
+	list := edgeDoc(t, s, "/v0.1/servers", "standard")
+	x := edgeDo(t, client, http.MethodGet, "/v0.1/servers?search=weather", map[string]string{"Authorization": "Bearer " + tok})
+	if x.status != http.StatusOK || !bytes.Equal(x.body, list.Body.Bytes()) {
+		t.Errorf("GET /v0.1/servers with the token: %d %.100q, want the list", x.status, x.body)
+	}
+	x.wantHeaders(t, "GET /v0.1/servers with the token", edgeRegistryCORS(map[string]string{"Cache-Control": "private, max-age=3600"}))
+	x = edgeDo(t, client, http.MethodGet, "/tools", map[string]string{"Authorization": "Bearer " + tok})
 	if x.status != http.StatusOK || x.header.Get("Cache-Control") != "private, max-age=3600" {
 		t.Errorf("GET /tools with the token: %d, Cache-Control %q", x.status, x.header.Get("Cache-Control"))
 	}

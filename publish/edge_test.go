@@ -146,7 +146,7 @@ func TestEdgeServesTheContract(t *testing.T) {
 	// One bucket, every site under its own prefix, as publish lays out a
 	// catalog with tenants (no s3.prefix).
 	for _, s := range b.Sites {
-		docs := append(slices.Clip(s.Documents), ErrorDocument())
+		docs := append(slices.Clip(s.Documents), append(edgeRegistryExtras(), ErrorDocument())...)
 		publish(t, api, bucket, s.Dir, docs, applyOptions{})
 	}
 
@@ -180,6 +180,8 @@ func TestEdgeServesTheContract(t *testing.T) {
 
 			edgeDirect(t, client, s, cat.Config.CompactView)
 			edgeMethods(t, client)
+			replayed := edgeRegistry(t, client, s)
+			t.Logf("the MCP registry's requests:\n%s", strings.Join(replayed, "\n"))
 			if p := edge.Problems(); len(p) > 0 {
 				t.Errorf("the edge met problems:\n%s", strings.Join(p, "\n"))
 			}

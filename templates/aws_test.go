@@ -284,6 +284,24 @@ func TestAWSTemplateDistribution(t *testing.T) {
 				}
 			}
 
+			// The MCP registry's paths: the default behavior's settings
+			// and functions, but their own response headers policy.
+			var patterns []any
+			for _, b := range list(t, d, "CacheBehaviors") {
+				patterns = append(patterns, dig(b, "PathPattern"))
+				for _, k := range []string{"TargetOriginId", "ViewerProtocolPolicy", "AllowedMethods", "CachedMethods", "Compress", "CachePolicyId", "FunctionAssociations"} {
+					if diff := cmp.Diff(dig(d, "DefaultCacheBehavior", k), dig(b, k)); diff != "" {
+						t.Errorf("behavior %v: %s differs from the default behavior's (-default +behavior):\n%s", dig(b, "PathPattern"), k, diff)
+					}
+				}
+				if dig(b, "ResponseHeadersPolicyId") == dig(d, "DefaultCacheBehavior", "ResponseHeadersPolicyId") {
+					t.Errorf("behavior %v has the default behavior's response headers policy", dig(b, "PathPattern"))
+				}
+			}
+			if diff := cmp.Diff([]any{"/v0.1/servers", "/v0.1/servers/*"}, patterns); diff != "" {
+				t.Errorf("CacheBehaviors' path patterns (-want +got):\n%s", diff)
+			}
+
 			// The functions, by event.
 			assoc := map[string]string{}
 			for _, a := range list(t, d, "DefaultCacheBehavior", "FunctionAssociations") {
@@ -346,23 +364,28 @@ func TestAWSTemplateDistribution(t *testing.T) {
 // TestAWSTemplateCORS checks that every response gets the CORS headers from
 // the response headers policy, as custom headers (CorsConfig would answer
 // only requests that carry Origin), with the values the viewer-response
-// function sets.
+// function sets: the site's on the default cache behavior, the MCP
+// registry's on the behaviors of its paths.
 func TestAWSTemplateCORS(t *testing.T) {
 	tpl := loadCFNTemplate(t)
 	st := renderCase(t, tpl, awsCases()[0])
 	d := dig(st.resource(t, "Distribution", "AWS::CloudFront::Distribution"), "DistributionConfig")
-	rhp := st.resource(t, placeholderTarget(t, dig(d, "DefaultCacheBehavior", "ResponseHeadersPolicyId"), ""), "AWS::CloudFront::ResponseHeadersPolicy")
-	cfg := dig(rhp, "ResponseHeadersPolicyConfig")
-	if dig(cfg, "CorsConfig") != nil {
-		t.Errorf("CorsConfig is set: it answers only requests with Origin; use custom headers")
-	}
-	got := map[string]string{}
-	for _, h := range list(t, cfg, "CustomHeadersConfig", "Items") {
-		if dig(h, "Override") != true {
-			t.Errorf("custom header %v: Override is not true", dig(h, "Header"))
+	policyHeaders := func(what string, ref any) map[string]string {
+		rhp := st.resource(t, placeholderTarget(t, ref, ""), "AWS::CloudFront::ResponseHeadersPolicy")
+		cfg := dig(rhp, "ResponseHeadersPolicyConfig")
+		if dig(cfg, "CorsConfig") != nil {
+			t.Errorf("%s: CorsConfig is set: it answers only requests with Origin; use custom headers", what)
 		}
-		got[strings.ToLower(fmt.Sprint(dig(h, "Header")))] = fmt.Sprint(dig(h, "Value"))
+		got := map[string]string{}
+		for _, h := range list(t, cfg, "CustomHeadersConfig", "Items") {
+			if dig(h, "Override") != true {
+				t.Errorf("%s: custom header %v: Override is not true", what, dig(h, "Header"))
+			}
+			got[strings.ToLower(fmt.Sprint(dig(h, "Header")))] = fmt.Sprint(dig(h, "Value"))
+		}
+		return got
 	}
+	got := policyHeaders("default", dig(d, "DefaultCacheBehavior", "ResponseHeadersPolicyId"))
 	want := map[string]string{
 		"access-control-allow-origin":   "*",
 		"access-control-allow-methods":  "GET, HEAD, OPTIONS",
@@ -372,18 +395,42 @@ func TestAWSTemplateCORS(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("custom headers (-want +got):\n%s", diff)
 	}
+	wantRegistry := map[string]string{
+		"access-control-allow-origin":   "*",
+		"access-control-allow-methods":  "GET, OPTIONS",
+		"access-control-allow-headers":  "Authorization, Content-Type",
+		"access-control-expose-headers": "ETag",
+	}
+	var gotRegistry map[string]string
+	for _, b := range list(t, d, "CacheBehaviors") {
+		h := policyHeaders(fmt.Sprint(dig(b, "PathPattern")), dig(b, "ResponseHeadersPolicyId"))
+		if diff := cmp.Diff(wantRegistry, h); diff != "" {
+			t.Errorf("%v: custom headers (-want +got):\n%s", dig(b, "PathPattern"), diff)
+		}
+		gotRegistry = h
+	}
 
 	// The viewer-response function sets the same headers, where it runs.
 	js, err := CloudFront.ReadFile("cloudfront/viewer-response.js.tmpl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn := map[string]string{}
-	for _, m := range regexp.MustCompile(`h\['(access-control-[a-z-]+)'\] = \{ value: '([^']*)' \}`).FindAllStringSubmatch(string(js), -1) {
-		fn[m[1]] = m[2]
-	}
-	if diff := cmp.Diff(fn, got); diff != "" {
-		t.Errorf("policy headers differ from viewer-response.js.tmpl (-function +policy):\n%s", diff)
+	for _, set := range []struct {
+		name   string
+		policy map[string]string
+	}{{"CORS", got}, {"REGISTRY_CORS", gotRegistry}} {
+		block := regexp.MustCompile(`(?s)\nvar ` + set.name + ` = \{(.*?)\};`).FindSubmatch(js)
+		if block == nil {
+			t.Errorf("viewer-response.js.tmpl has no var %s", set.name)
+			continue
+		}
+		fn := map[string]string{}
+		for _, m := range regexp.MustCompile(`'(access-control-[a-z-]+)': '([^']*)'`).FindAllSubmatch(block[1], -1) {
+			fn[string(m[1])] = string(m[2])
+		}
+		if diff := cmp.Diff(fn, set.policy); diff != "" {
+			t.Errorf("policy headers differ from %s of viewer-response.js.tmpl (-function +policy):\n%s", set.name, diff)
+		}
 	}
 }
 

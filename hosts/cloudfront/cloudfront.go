@@ -41,21 +41,29 @@ const MaxSize = 10 * 1024
 // the bucket answer the HTTP contract as `signpost serve` does:
 //
 //   - viewer-request maps /tools and /tools/{toolId}, with ?view=compact
-//     when compactView is set, to the keys of their objects under prefix,
-//     and every other path that can be a document's (see hosts.DocumentKey) to
-//     the key equal to it, and drops the query string so the cache key does
-//     not vary with it. It answers OPTIONS with a 204 preflight, methods
-//     other than GET and HEAD with a 405, and a toolId that is not one, or a
-//     path that cannot be a document's, with a JSON 404; all with the CORS
-//     headers and errors with Cache-Control no-store.
-//   - viewer-response puts the CORS headers on every response and turns the
-//     403 that S3 gives for a missing key into a 404.
+//     when compactView is set, to the keys of their objects under prefix;
+//     the MCP registry's paths, as its clients send them (a name's '/' as
+//     %2F or as it is, a version's '+' as %2B or as it is, a trailing
+//     slash), to the keys of their documents (spec.ParseRegistryPath,
+//     spec.RegistryKey); and every other path that can be a document's
+//     (see hosts.DocumentKey), outside the registry's folder, to the key
+//     equal to it. It drops the query string so the cache key does not
+//     vary with it: every query of the registry, search included, gets the
+//     whole list. It answers OPTIONS with a 204 preflight, methods other
+//     than GET and HEAD with a 405, and a toolId that is not one, a
+//     registry path that names no document, or a path that cannot be a
+//     document's, with a JSON 404 (the registry's error document on its
+//     routes); all with the CORS headers (spec.RegistryCORSHeaders on the
+//     registry's routes) and errors with Cache-Control no-store.
+//   - viewer-response puts the CORS headers on every response, the
+//     registry's on its documents, and turns the 403 that S3 gives for a
+//     missing key into a 404.
 //
 // With a gate, the functions are those of a gated site (see package gate):
 // viewer-request lets a request through only with a valid token for
 // gate.Tenant, whose key it reads from the KeyValueStore associated with
 // it, and answers others with 401 or 403 itself; viewer-response makes
-// what it let through private.
+// what it let through private. The registry stays behind the gate.
 //
 // The code names no document, so its size does not depend on the catalog:
 // a site of one server and a site of a thousand get the same functions.
@@ -161,14 +169,20 @@ type Host struct {
 	CompactView bool
 }
 
-// Write writes b with the CloudFront Functions of each site; CloudFront
-// serves the whole contract, so there is no report.
+// Write writes b with the CloudFront Functions of each site, and, when a
+// site publishes the MCP registry, the report of what a distribution
+// cannot serve of it (ReportFile beside the route table); it returns that
+// report, or nil when the distribution serves the whole contract.
 func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Report, error) {
 	laid := &output.Build{Sites: b.Sites, Files: slices.Clone(b.Files), Limits: b.Limits}
 	if err := Add(laid, h.Target, h.CompactView); err != nil {
 		return nil, err
 	}
-	return nil, laid.Write(ctx, out)
+	rep := Report(b.Sites)
+	if rep == nil {
+		return nil, laid.Write(ctx, out)
+	}
+	return rep, rep.WriteBeside(ctx, laid, ReportFile, out)
 }
 
 // Functions returns the code of the site's two CloudFront
@@ -176,13 +190,21 @@ func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Re
 // function exceeds CloudFront's size limit.
 func Functions(s *output.Site, target *build.S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
 	for _, d := range s.Documents {
-		if spec.IsToolRoute(d.Route.Route) || spec.IsRegistryRoute(d.Route.Route) {
-			// The registry's routes are not routed by the functions yet:
-			// their documents are uploaded at their keys.
+		route := d.Route.Route
+		if spec.IsToolRoute(route) {
 			continue
 		}
-		if key, ok := hosts.DocumentKey(d.Route.Route); !ok || key != d.Key {
-			return nil, nil, fmt.Errorf("the CloudFront functions of %s cannot serve %s at the key %s: its functions serve every document other than the tools at the key equal to its path, and nothing else", s.Dir, d.Route.Route, d.Key)
+		if spec.IsRegistryRoute(route) {
+			if key, ok := spec.RegistryKey(route); !ok || key != d.Key {
+				return nil, nil, fmt.Errorf("the CloudFront functions of %s cannot serve %s at the key %s: they serve the MCP registry's documents at the keys spec.RegistryKey gives, and nothing else", s.Dir, route, d.Key)
+			}
+			continue
+		}
+		if strings.HasPrefix(strings.ToLower(route), spec.RegistryFolder) {
+			return nil, nil, fmt.Errorf("the CloudFront functions of %s cannot serve %s: only the MCP registry's documents lie under %s", s.Dir, route, spec.RegistryFolder)
+		}
+		if key, ok := hosts.DocumentKey(route); !ok || key != d.Key {
+			return nil, nil, fmt.Errorf("the CloudFront functions of %s cannot serve %s at the key %s: its functions serve every document other than the tools and the MCP registry at the key equal to its path, and nothing else", s.Dir, route, d.Key)
 		}
 	}
 	var g *Gate

@@ -102,14 +102,33 @@ var cfCORS = map[string]string{
 	"access-control-expose-headers": "ETag",
 }
 
+// The headers every answer of a route of the MCP registry carries
+// (spec.RegistryCORSHeaders).
+var cfRegistryCORS = registryCORS()
+
+func registryCORS() map[string]string {
+	h := map[string]string{}
+	for _, kv := range spec.RegistryCORSHeaders() {
+		h[strings.ToLower(kv[0])] = kv[1]
+	}
+	return h
+}
+
 // cfHeaders returns CloudFront-shaped headers: the CORS ones when cors is
 // set, and extra.
 func cfHeaders(cors bool, extra map[string]string) map[string]any {
+	if !cors {
+		return cfHeadersWith(nil, extra)
+	}
+	return cfHeadersWith(cfCORS, extra)
+}
+
+// cfHeadersWith returns CloudFront-shaped headers: the set cors, then
+// extra.
+func cfHeadersWith(cors, extra map[string]string) map[string]any {
 	h := map[string]any{}
-	if cors {
-		for k, v := range cfCORS {
-			h[k] = map[string]any{"value": v}
-		}
+	for k, v := range cors {
+		h[k] = map[string]any{"value": v}
 	}
 	for k, v := range extra {
 		h[k] = map[string]any{"value": v}
@@ -190,6 +209,22 @@ func cfError(method string, status int, text, message string, extra map[string]s
 		e.Error.Status, e.Error.Message = status, message
 		body, _ := json.Marshal(e)
 		res["body"] = map[string]any{"encoding": "text", "data": string(body) + "\n"}
+	}
+	return res
+}
+
+// cfRegistryError is the response the viewer-request function generates
+// for an error on a route of the MCP registry: the registry's error
+// document of `signpost serve` (spec.RegistryErrorBody) and the registry's
+// CORS headers, no body for HEAD.
+func cfRegistryError(method string, status int, text, message string, extra map[string]string) map[string]any {
+	h := map[string]string{"content-type": "application/json", "cache-control": "no-store"}
+	for k, v := range extra {
+		h[k] = v
+	}
+	res := map[string]any{"statusCode": status, "statusDescription": text, "headers": cfHeadersWith(cfRegistryCORS, h)}
+	if method != "HEAD" {
+		res["body"] = map[string]any{"encoding": "text", "data": string(spec.RegistryErrorBody(message))}
 	}
 	return res
 }
@@ -588,6 +623,13 @@ func TestCloudFrontFunctionsSize(t *testing.T) {
 			big.Documents = append(big.Documents, output.Document{Route: output.Route{Route: route, Key: route[1:]}})
 		}
 	}
+	for i := range 1000 {
+		name := fmt.Sprintf("com.example-corp/server-%04d", i)
+		for _, route := range []string{spec.RegistryVersionsRoute(name), spec.RegistryVersionRoute(name, "1.0.0"), spec.RegistryVersionRoute(name, spec.RegistryLatest)} {
+			key, _ := spec.RegistryKey(route)
+			big.Documents = append(big.Documents, output.Document{Route: output.Route{Route: route, Key: key}})
+		}
+	}
 	for i := range 10000 {
 		id := fmt.Sprintf("tool_%05d", i)
 		big.Documents = append(big.Documents, output.Document{Route: output.Route{Route: "/tools/" + id, Key: "tools/" + id + ".json"}})
@@ -603,9 +645,34 @@ func TestCloudFrontFunctionsSize(t *testing.T) {
 	t.Logf("viewer-request %d bytes, viewer-response %d bytes", len(bigReq), len(bigResp))
 	checkCloudFrontSource(t, "viewer-request", bigReq)
 
-	bad := &output.Site{Dir: "x", Documents: []output.Document{{Route: output.Route{Route: "/a b.json", Key: "a b.json"}}}}
-	if _, _, err := Functions(bad, target, true); err == nil || !strings.Contains(err.Error(), "cannot serve /a b.json") {
-		t.Errorf("a route the functions cannot serve: err = %v", err)
+	// A gated site's functions, the largest, with a tenant name of the
+	// longest a tenant may have, fit too.
+	gated := *big
+	gated.Tenant = strings.Repeat("t", 63)
+	gated.Dir = "tenants/" + gated.Tenant
+	gated.Access.Token, gated.Access.PublicDiscovery = true, true
+	gatedReq, gatedResp, err := Functions(&gated, target, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("gated: viewer-request %d bytes, viewer-response %d bytes", len(gatedReq), len(gatedResp))
+	for name, code := range map[string][]byte{"gated viewer-request": gatedReq, "gated viewer-response": gatedResp} {
+		if len(code) > MaxSize {
+			t.Errorf("%s: %d bytes, more than CloudFront's %d", name, len(code), MaxSize)
+		}
+	}
+
+	for _, d := range []output.Document{
+		{Route: output.Route{Route: "/a b.json", Key: "a b.json"}},
+		{Route: output.Route{Route: "/v0.1/servers", Key: "v0.1/servers"}},
+		{Route: output.Route{Route: "/v0.1/servers/com.example%2Fweather/versions", Key: "v0.1/servers/com.example%2Fweather/versions.json"}},
+		{Route: output.Route{Route: "/v0.1/x.json", Key: "v0.1/x.json"}},
+		{Route: output.Route{Route: "/V0.1/servers.json", Key: "V0.1/servers.json"}},
+	} {
+		bad := &output.Site{Dir: "x", Documents: []output.Document{d}}
+		if _, _, err := Functions(bad, target, true); err == nil || !strings.Contains(err.Error(), "cannot serve "+d.Route.Route) {
+			t.Errorf("%s at %s, which the functions cannot serve: err = %v", d.Route.Route, d.Key, err)
+		}
 	}
 }
 
@@ -622,4 +689,210 @@ func roundTrip(t *testing.T, v any) any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// registryPaths are paths of the MCP registry, as clients send them
+// (escaped), that the viewer-request function is held to
+// spec.ParseRegistryPath and spec.RegistryKey on: the requests of VS Code,
+// Copilot CLI and browsers, a name as one segment holding %2F or as two, a
+// version's '+' as %2B or as it is, every byte a key escapes, a trailing
+// slash, and paths that name no document of the registry.
+var registryPaths = []string{
+	"/v0.1/servers",
+	"/v0.1/servers/",
+	"/v0.1/servers/com.example%2Fweather/versions",
+	"/v0.1/servers/com.example%2Fweather/versions/",
+	"/v0.1/servers/com.example%2fweather/versions",
+	"/v0.1/servers/com.example/weather/versions",
+	"/v0.1/servers/com.example/weather/versions/",
+	"/v0.1/servers/com.example%2Fweather/versions/latest",
+	"/v0.1/servers/com.example%2Fweather/versions/latest/",
+	"/v0.1/servers/com.example/weather/versions/latest",
+	"/v0.1/servers/com.example%2Fweather/versions/2.3.1",
+	"/v0.1/servers/com%2Eexample%2Fweather/versions/2%2E3%2E1",
+	"/v0.1/servers/com.example%2Fweather/versions/1.0.0%2Bbuild.7",
+	"/v0.1/servers/com.example%2Fweather/versions/1.0.0+build.7",
+	"/v0.1/servers/com.example%2Fweather/versions/1.0.0%2bbuild.7",
+	"/v0.1/servers/Com.Example%2FWeather/versions/latest",
+	"/v0.1/servers/COM.EXAMPLE/WEATHER/versions",
+	"/v0.1/servers/io.github.some_user%2Fmy-server/versions/latest",
+	"/v0.1/servers/com.example%2F.hidden/versions/.1",
+	"/v0.1/servers/com.example%2Fcaf%C3%A9/versions",
+	"/v0.1/servers/com.example%2Fcaf\u00e9/versions",
+	"/v0.1/servers/com.example%2F%FF%00/versions/%20",
+	"/v0.1/servers/com.example%2F~a%21/versions/(1)",
+	"/v0.1/servers/%2Fweather/versions",
+	// Not one of the registry's documents: the registry's 404.
+	"/v0.1/servers//",
+	"/v0.1/servers/com.example",
+	"/v0.1/servers/com.example%2Fweather",
+	"/v0.1/servers/com.example/weather",
+	"/v0.1/servers/com.example/versions",
+	"/v0.1/servers/com.example%2Fweather/latest",
+	"/v0.1/servers/com.example%2Fweather/versions/latest/x",
+	"/v0.1/servers/com.example%2Fweather/versions//",
+	"/v0.1/servers/com.example%2Fweather%2Fx/versions",
+	"/v0.1/servers/a%2Fb/c/versions",
+	"/v0.1/servers/com.example//weather/versions",
+	"/v0.1/servers/com.example%2Fweather/Versions",
+	"/v0.1/servers/com.example%2Fweather/versions/%zz",
+	"/v0.1/servers/com.example%2Fweather/versions/%2",
+	"/v0.1/servers/%E0%A4%A/versions",
+}
+
+// cfQueryOf returns a CloudFront-shaped query string of name, value pairs,
+// one value each.
+func cfQueryOf(pairs ...string) map[string]any {
+	q := map[string]any{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		q[pairs[i]] = map[string]any{"value": pairs[i+1]}
+	}
+	return q
+}
+
+// registryRequestCases returns the events of the MCP registry for a site
+// published under prefix, with the function named fn: every registry
+// document of the site as its clients send for it, registryPaths, the
+// paths of the registry's folder that are not its routes, preflights and
+// other methods.
+func registryRequestCases(site *output.Site, prefix, fn string) []cfCase {
+	kp := cfKeyPrefix(prefix)
+	var cases []cfCase
+	add := func(name string, ev, want map[string]any) {
+		cases = append(cases, cfCase{name: fn + ": " + name, function: fn, event: ev, want: want})
+	}
+	notFound := func(method string) map[string]any {
+		return cfRegistryError(method, 404, "Not Found", spec.RegistryServerNotFound, nil)
+	}
+
+	// Every document, as VS Code, Copilot CLI and a browser ask for it:
+	// the query is dropped, whatever it says.
+	for _, d := range site.Documents {
+		route := d.Route.Route
+		if !spec.IsRegistryRoute(route) {
+			continue
+		}
+		for _, v := range []struct {
+			method, uri string
+			query       map[string]any
+		}{
+			{"GET", route, nil},
+			{"HEAD", route, nil},
+			{"GET", route + "/", nil},
+			{"GET", strings.Replace(route, "%2F", "/", 1), nil},
+			{"GET", route, cfQueryOf("limit", "1")},
+			{"GET", route, cfQueryOf("limit", "50", "version", "latest")},
+			{"GET", route, cfQueryOf("limit", "50", "version", "latest", "search", "weather")},
+			{"GET", route, cfQueryOf("search", "no-such-server", "cursor", "x", "updated_since", "2025-01-01T00:00:00Z")},
+			{"GET", route, cfQuery("view", "compact")},
+		} {
+			ev := cfRequestEvent(v.method, v.uri, v.query)
+			add(fmt.Sprintf("%s %s %v", v.method, v.uri, v.query), ev, cfForwarded(ev, kp+d.Key))
+		}
+	}
+
+	// Each path, held to Go's rule: the key of spec.RegistryKey, or the
+	// registry's 404.
+	for _, p := range registryPaths {
+		for _, method := range []string{"GET", "HEAD"} {
+			ev := cfRequestEvent(method, p, cfQueryOf("limit", "1"))
+			want := notFound(method)
+			if r, ok := spec.ParseRegistryPath(p); ok {
+				key, ok := spec.RegistryKey(r.Route())
+				if !ok {
+					panic("no key for " + r.Route())
+				}
+				want = cfForwarded(ev, kp+key)
+			}
+			add(method+" "+p, ev, want)
+		}
+	}
+
+	// The registry's folder holds nothing else, whatever the case: the
+	// site's 404, with the site's CORS headers (as serve).
+	for _, p := range []string{"/v0.1/servers.json", "/v0.1/x.json", "/V0.1/servers.json", "/v0.1/Servers/a.json", "/v0.1/serversx", "/v0.1/serv%65rs", "/v0.1/"} {
+		path, err := url.PathUnescape(p)
+		if err != nil {
+			panic(err)
+		}
+		add("GET "+p, cfRequestEvent("GET", p, nil), cfError("GET", 404, "Not Found", fmt.Sprintf("nothing at %q", path), nil))
+	}
+
+	// Preflights and other methods, on any path of the registry.
+	allow := map[string]string{"allow": spec.AllowMethods}
+	for _, p := range []string{"/v0.1/servers", "/v0.1/servers/com.example%2Fweather/versions/latest", "/v0.1/servers/bad"} {
+		ev := cfRequestEvent("OPTIONS", p, cfQueryOf("limit", "1"))
+		h := ev["request"].(map[string]any)["headers"].(map[string]any)
+		h["origin"] = map[string]any{"value": "vscode-file://vscode-app"}
+		h["access-control-request-method"] = map[string]any{"value": "GET"}
+		h["access-control-request-headers"] = map[string]any{"value": "authorization"}
+		add("OPTIONS "+p, ev, map[string]any{"statusCode": 204, "statusDescription": "No Content",
+			"headers": cfHeadersWith(cfRegistryCORS, map[string]string{"access-control-max-age": spec.PreflightMaxAge, "allow": spec.AllowMethods})})
+		for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+			add(m+" "+p, cfRequestEvent(m, p, nil), cfRegistryError(m, 405, "Method Not Allowed", "method "+m+" is not allowed: use GET or HEAD", allow))
+		}
+	}
+	return cases
+}
+
+// registryResponseCases returns the responses of S3 on the registry's keys
+// the viewer-response function named fn must complete with the registry's
+// CORS headers.
+func registryResponseCases(prefix, fn string) []cfCase {
+	kp := cfKeyPrefix(prefix)
+	doc := map[string]string{
+		"content-type":  "application/json",
+		"cache-control": "public, max-age=3600",
+		"etag":          `"0f343b0931126a20f133d67c2b018a3b"`,
+	}
+	s3Error := map[string]string{"content-type": "application/xml", "server": "AmazonS3"}
+	resp := func(status int, text string, h map[string]string) map[string]any {
+		return map[string]any{"statusCode": status, "statusDescription": text, "headers": cfHeadersWith(cfRegistryCORS, h)}
+	}
+	var cases []cfCase
+	for _, key := range []string{"v0.1/servers.json", "v0.1/servers/com.example/weather/versions.json", "v0.1/servers/com.example/weather/versions/latest.json"} {
+		cases = append(cases,
+			cfCase{fn + ": 200 " + key, fn, cfResponseEvent(kp+key, 200, "OK", cfHeaders(true, doc)), resp(200, "OK", doc)},
+			cfCase{fn + ": 304 " + key, fn, cfResponseEvent(kp+key, 304, "Not Modified", cfHeaders(false, map[string]string{"etag": doc["etag"]})),
+				resp(304, "Not Modified", map[string]string{"etag": doc["etag"]})},
+			cfCase{fn + ": 403 " + key, fn, cfResponseEvent(kp+key, 403, "Forbidden", cfHeaders(false, s3Error)), resp(404, "Not Found", s3Error)})
+	}
+	return cases
+}
+
+// TestCloudFrontRegistry runs the functions of every site of the example
+// catalog, under its prefix and under none, on the requests of the MCP
+// registry's clients, and holds each answer to serve's: the document at
+// the key of spec.RegistryKey, the registry's 404, preflight and 405, with
+// the registry's CORS headers; the query dropped, search included.
+func TestCloudFrontRegistry(t *testing.T) {
+	b := buildtest.Example(t)
+	functions := map[string][]byte{}
+	var cases []cfCase
+	type variant struct {
+		site   *output.Site
+		prefix string
+	}
+	variants := []variant{{b.Sites[0], ""}}
+	for _, s := range b.Sites {
+		variants = append(variants, variant{s, s.Dir})
+	}
+	registry := 0
+	for _, v := range variants {
+		req, resp := Code(v.prefix, true, nil)
+		name := v.site.Dir + " under " + cfKeyPrefix(v.prefix)
+		functions[name+" viewer-request"] = req
+		functions[name+" viewer-response"] = resp
+		cases = append(cases, registryRequestCases(v.site, v.prefix, name+" viewer-request")...)
+		cases = append(cases, registryResponseCases(v.prefix, name+" viewer-response")...)
+		for _, d := range v.site.Documents {
+			if spec.IsRegistryRoute(d.Route.Route) {
+				registry++
+			}
+		}
+	}
+	if registry == 0 {
+		t.Fatal("the example catalog publishes no registry")
+	}
+	runCloudFront(t, functions, cases)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // TestGatedFunctions runs a gated site's functions on the tokens of
@@ -81,7 +82,10 @@ func TestGatedFunctions(t *testing.T) {
 		"duplicate exp":      "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":1,"exp":%d}`, exp), keys["acme/k1"]),
 		"non-canonical sig":  "Bearer " + nonCanonical(good),
 	}
-	paths := []string{"/tools", "/tools/get_forecast", "/tools/Bad-Id", "/tool-catalogue.json", "/nope", "/.well-known/ai-catalog.json"}
+	// The MCP registry stays behind the gate, public discovery or not: its
+	// refusals are serve's, with the registry's CORS headers.
+	paths := []string{"/tools", "/tools/get_forecast", "/tools/Bad-Id", "/tool-catalogue.json", "/nope", "/.well-known/ai-catalog.json",
+		"/v0.1/servers", "/v0.1/servers/com.example%2Fweather/versions/latest", "/v0.1/servers/com.example/weather/versions", "/v0.1/servers/bad"}
 
 	functions := map[string][]byte{"viewer-request": req, "viewer-response": resp}
 	ctx, cancel := context.WithTimeout(t.Context(), cloudFrontNodeTimeout)
@@ -107,6 +111,12 @@ func TestGatedFunctions(t *testing.T) {
 					extra["www-authenticate"] = no.Challenge
 				}
 				want = cfError("GET", no.Status, map[int]string{401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}[no.Status], no.Message, extra)
+				if spec.IsRegistryRoute(path) {
+					w := want.(map[string]any)
+					for k, v := range cfRegistryCORS {
+						w["headers"].(map[string]any)[k] = map[string]any{"value": v}
+					}
+				}
 			}
 			result, logs, err := fns.Run(ctx, "viewer-request", ev, cloudFrontNodeTimeout)
 			if err != nil || len(logs) > 0 {
@@ -124,6 +134,14 @@ func TestGatedFunctions(t *testing.T) {
 				if h, _ := got["headers"].(map[string]any); h != nil && h["authorization"] != nil {
 					t.Errorf("%s %s: the Authorization header goes on to the origin", name, path)
 				}
+				if r, ok := spec.ParseRegistryPath(path); ok {
+					key, _ := spec.RegistryKey(r.Route())
+					if got["uri"] != "/tenants/acme/"+key {
+						t.Errorf("%s %s: let through to %v, want /tenants/acme/%s", name, path, got["uri"], key)
+					}
+				} else if spec.IsRegistryRoute(path) && got["statusCode"] != float64(404) {
+					t.Errorf("%s %s: %v, want the registry's 404", name, path, got["statusCode"])
+				}
 				continue
 			}
 			if diff := cmp.Diff(roundTrip(t, want), any(got)); diff != "" {
@@ -137,6 +155,7 @@ func TestGatedFunctions(t *testing.T) {
 	for uri, want := range map[string]string{
 		"/tenants/acme/tools.json":                  "private, max-age=3600",
 		"/tenants/acme/.well-known/ai-catalog.json": "public, max-age=3600",
+		"/tenants/acme/v0.1/servers.json":           "private, max-age=3600",
 	} {
 		ev := cfResponseEvent(uri, 200, "OK", cfHeaders(false, map[string]string{"cache-control": "public, max-age=3600"}))
 		result, _, err := fns.Run(ctx, "viewer-response", ev, cloudFrontNodeTimeout)

@@ -29,8 +29,9 @@ type response struct {
 
 // ServeHTTP answers one viewer request as the distribution would.
 func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	res := e.answer(r)
-	for _, h := range e.cfg.Distribution.Headers {
+	b := e.cfg.Distribution.behavior(viewerPath(r))
+	res := e.answer(r, b)
+	for _, h := range b.Headers {
 		if h.Override || res.header.Get(h.Name) == "" {
 			res.header.Set(h.Name, h.Value)
 		}
@@ -50,13 +51,25 @@ func (e *Edge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(res.body)
 }
 
-func (e *Edge) answer(r *http.Request) response {
-	if !slices.Contains(e.cfg.Distribution.AllowedMethods, r.Method) {
+// viewerPath is the path of the viewer's request as sent (escaped),
+// which cache behaviors' path patterns are matched against.
+func viewerPath(r *http.Request) string {
+	uri, _, _ := strings.Cut(r.RequestURI, "?")
+	if uri == "" || !strings.HasPrefix(uri, "/") {
+		uri = r.URL.EscapedPath()
+	}
+	return uri
+}
+
+// answer answers a request with the settings of its cache behavior b,
+// but for the response headers policy.
+func (e *Edge) answer(r *http.Request, b CacheBehavior) response {
+	if !slices.Contains(b.AllowedMethods, r.Method) {
 		// CloudFront refuses the method before any function runs.
 		return cloudFrontError(http.StatusForbidden, "This distribution is not configured to allow the HTTP request method that was used for this request. The distribution supports only cachable requests.")
 	}
 	req := viewerRequest(r)
-	if e.has(ViewerRequest) {
+	if e.has(b, ViewerRequest) {
 		out, err := e.node.call(r.Context(), ViewerRequest, requestEvent(ViewerRequest, req, nil), e.cfg.FunctionTimeout)
 		if err != nil {
 			e.problem("%s %s: viewer-request: %v", r.Method, r.RequestURI, err)
@@ -104,7 +117,7 @@ func (e *Edge) answer(r *http.Request) response {
 		}
 		res = response{status: http.StatusNotModified, header: h, cache: res.cache}
 	}
-	if !e.has(ViewerResponse) {
+	if !e.has(b, ViewerResponse) {
 		return res
 	}
 	out, err := e.node.call(r.Context(), ViewerResponse, requestEvent(ViewerResponse, req, &res), e.cfg.FunctionTimeout)
@@ -126,8 +139,9 @@ func (e *Edge) answer(r *http.Request) response {
 	return fres
 }
 
-func (e *Edge) has(event string) bool {
-	return e.node != nil && slices.Contains(e.cfg.Distribution.Functions, event)
+// has reports whether the cache behavior b runs a function for event.
+func (e *Edge) has(b CacheBehavior, event string) bool {
+	return e.node != nil && slices.Contains(b.Functions, event)
 }
 
 // fetch asks the origin for the object at uri (a path of percent-escaped

@@ -17,6 +17,11 @@
 //  6. the viewer-response function runs when the origin answered below 400;
 //  7. the response headers policy's custom headers go on every response.
 //
+// Each request gets the settings (allowed methods, functions, response
+// headers policy) of the first cache behavior whose path pattern matches
+// its path as sent, or of the default cache behavior; every behavior runs
+// the same two functions.
+//
 // Nothing is cached and nothing is compressed: every request reaches the
 // origin, so a test sees what the bucket holds at that moment.
 //
@@ -125,7 +130,11 @@ func New(ctx context.Context, cfg Config) (*Edge, error) {
 		event string
 		code  []byte
 	}{{ViewerRequest, cfg.ViewerRequest}, {ViewerResponse, cfg.ViewerResponse}} {
-		if !slices.Contains(cfg.Distribution.Functions, f.event) {
+		used := slices.Contains(cfg.Distribution.Functions, f.event)
+		for _, b := range cfg.Distribution.CacheBehaviors {
+			used = used || slices.Contains(b.Functions, f.event)
+		}
+		if !used {
 			continue
 		}
 		if len(f.code) == 0 {

@@ -31,6 +31,12 @@ func TestLoadTemplate(t *testing.T) {
 		{"Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match", true},
 		{"Access-Control-Expose-Headers", "ETag", true},
 	}
+	registryCORS := []CustomHeader{
+		{"Access-Control-Allow-Origin", "*", true},
+		{"Access-Control-Allow-Methods", "GET, OPTIONS", true},
+		{"Access-Control-Allow-Headers", "Authorization, Content-Type", true},
+		{"Access-Control-Expose-Headers", "ETag", true},
+	}
 	for _, c := range []struct{ prefix, page string }{
 		{"", "/.signpost-404.json"},
 		{"tenants/acme", "/tenants/acme/.signpost-404.json"},
@@ -39,11 +45,17 @@ func TestLoadTemplate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		methods := []string{"GET", "HEAD", "OPTIONS", "PUT", "POST", "PATCH", "DELETE"}
+		functions := []string{ViewerRequest, ViewerResponse}
 		want := Distribution{
-			AllowedMethods: []string{"GET", "HEAD", "OPTIONS", "PUT", "POST", "PATCH", "DELETE"},
-			Functions:      []string{ViewerRequest, ViewerResponse},
+			AllowedMethods: methods,
+			Functions:      functions,
 			Headers:        cors,
 			ErrorResponses: map[int]ErrorResponse{403: {404, c.page}, 404: {404, c.page}},
+			CacheBehaviors: []CacheBehavior{
+				{PathPattern: "/v0.1/servers", AllowedMethods: methods, Functions: functions, Headers: registryCORS},
+				{PathPattern: "/v0.1/servers/*", AllowedMethods: methods, Functions: functions, Headers: registryCORS},
+			},
 		}
 		if diff := cmp.Diff(want, d); diff != "" {
 			t.Errorf("prefix %q (-want +got):\n%s", c.prefix, diff)
@@ -58,6 +70,34 @@ func TestLoadTemplate(t *testing.T) {
 	}
 	if _, err := LoadTemplate(bad, ""); err == nil || !strings.Contains(err.Error(), "AllowedMethods") {
 		t.Errorf("an intrinsic function it does not understand: %v", err)
+	}
+}
+
+// TestMatchPattern holds path patterns to CloudFront's rules: '*' any
+// run of characters, slashes included, '?' one, case-sensitive.
+func TestMatchPattern(t *testing.T) {
+	for _, c := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"/v0.1/servers", "/v0.1/servers", true},
+		{"/v0.1/servers", "/v0.1/servers/", false},
+		{"/v0.1/servers", "/V0.1/servers", false},
+		{"/v0.1/servers/*", "/v0.1/servers/", true},
+		{"/v0.1/servers/*", "/v0.1/servers/com.example%2Fweather/versions/latest", true},
+		{"/v0.1/servers/*", "/v0.1/servers", false},
+		{"/v0.1/servers/*", "/v0.1/serversx/a", false},
+		{"v0.1/servers/*", "/v0.1/servers/a", true},
+		{"/a?c", "/abc", true},
+		{"/a?c", "/ac", false},
+		{"/*.json", "/a/b.json", true},
+		{"/*a*b*c", "/xaybzc", true},
+		{"/*a*b*c", "/xaybz", false},
+		{"*", "/", true},
+	} {
+		if got := matchPattern(c.pattern, c.path); got != c.want {
+			t.Errorf("matchPattern(%q, %q) = %v, want %v", c.pattern, c.path, got, c.want)
+		}
 	}
 }
 

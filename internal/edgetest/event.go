@@ -100,10 +100,8 @@ func (c *cfResult) response(method string) (response, error) {
 // viewerRequest is the viewer's request as a function event has it: the
 // URI and query string as sent (escaped), header names in lower case.
 func viewerRequest(r *http.Request) cfRequest {
-	uri, rawQuery, _ := strings.Cut(r.RequestURI, "?")
-	if uri == "" || !strings.HasPrefix(uri, "/") {
-		uri = r.URL.EscapedPath()
-	}
+	_, rawQuery, _ := strings.Cut(r.RequestURI, "?")
+	uri := viewerPath(r)
 	q := cfRequest{Method: r.Method, URI: uri, Querystring: map[string]cfValue{}, Headers: map[string]cfValue{}, Cookies: map[string]cfValue{}}
 	var order []string
 	multi := map[string][]cfValue{}

@@ -42,6 +42,65 @@ type Distribution struct {
 	Headers []CustomHeader
 	// ErrorResponses are the custom error responses by origin status.
 	ErrorResponses map[int]ErrorResponse
+	// CacheBehaviors are the other cache behaviors, in order: a request
+	// whose path matches one's PathPattern gets its settings instead of
+	// the default behavior's above.
+	CacheBehaviors []CacheBehavior
+}
+
+// CacheBehavior is a cache behavior other than the default one.
+type CacheBehavior struct {
+	// PathPattern is matched against the request's path as sent (escaped,
+	// without the query), case-sensitively: '*' stands for any run of
+	// characters, '?' for one.
+	PathPattern    string
+	AllowedMethods []string
+	Functions      []string
+	Headers        []CustomHeader
+}
+
+// behavior returns the settings of the cache behavior of a request's
+// path: the first whose pattern matches, or the default behavior.
+func (d Distribution) behavior(path string) CacheBehavior {
+	for _, b := range d.CacheBehaviors {
+		if matchPattern(b.PathPattern, path) {
+			return b
+		}
+	}
+	return CacheBehavior{AllowedMethods: d.AllowedMethods, Functions: d.Functions, Headers: d.Headers}
+}
+
+// matchPattern reports whether path matches a cache behavior's path
+// pattern, as CloudFront matches them: '*' any run of characters, '/'
+// included, '?' exactly one, every other character itself; a pattern
+// without a leading '/' has one.
+func matchPattern(pattern, path string) bool {
+	if !strings.HasPrefix(pattern, "/") {
+		pattern = "/" + pattern
+	}
+	// Iterative wildcard matching with one backtrack point: linear in
+	// practice, and bounded by len(pattern)*len(path).
+	p, s, star, mark := 0, 0, -1, 0
+	for s < len(path) {
+		switch {
+		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == path[s]):
+			p++
+			s++
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, s
+			p++
+		case star >= 0:
+			p = star + 1
+			mark++
+			s = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
 }
 
 // LoadTemplate reads the distribution of the CloudFormation template at
@@ -81,6 +140,48 @@ func (t cfnTemplate) distribution() (Distribution, error) {
 	if behavior == nil {
 		return d, errors.New("no Resources.Distribution.Properties.DistributionConfig.DefaultCacheBehavior")
 	}
+	def, err := t.behavior(behavior)
+	if err != nil {
+		return d, err
+	}
+	d.AllowedMethods, d.Functions, d.Headers = def.AllowedMethods, def.Functions, def.Headers
+	if list := yamlGet(config, "CacheBehaviors"); list != nil {
+		for _, n := range list.Content {
+			b, err := t.behavior(n)
+			if err != nil {
+				return d, fmt.Errorf("CacheBehaviors: %w", err)
+			}
+			if b.PathPattern, err = t.eval(yamlGet(n, "PathPattern")); err != nil || b.PathPattern == "" {
+				return d, fmt.Errorf("CacheBehaviors: a behavior without a PathPattern (%v)", err)
+			}
+			d.CacheBehaviors = append(d.CacheBehaviors, b)
+		}
+	}
+	d.ErrorResponses = map[int]ErrorResponse{}
+	if errs := yamlGet(config, "CustomErrorResponses"); errs != nil {
+		for _, e := range errs.Content {
+			var vals [3]string
+			for i, k := range []string{"ErrorCode", "ResponseCode", "ResponsePagePath"} {
+				if vals[i], err = t.eval(yamlGet(e, k)); err != nil {
+					return d, fmt.Errorf("CustomErrorResponses %s: %w", k, err)
+				}
+			}
+			code, err1 := strconv.Atoi(vals[0])
+			resp, err2 := strconv.Atoi(vals[1])
+			if err1 != nil || err2 != nil || vals[2] == "" {
+				return d, fmt.Errorf("CustomErrorResponses: %v is not a code, a response code and a page", vals)
+			}
+			d.ErrorResponses[code] = ErrorResponse{ResponseCode: resp, PagePath: vals[2]}
+		}
+	}
+	return d, nil
+}
+
+// behavior reads what the emulator takes of a cache behavior: its
+// allowed methods, its function associations and the custom headers of
+// its response headers policy.
+func (t cfnTemplate) behavior(behavior *yaml.Node) (CacheBehavior, error) {
+	var d CacheBehavior
 	methods, err := t.strings(yamlGet(behavior, "AllowedMethods"))
 	if err != nil {
 		return d, fmt.Errorf("AllowedMethods: %w", err)
@@ -119,23 +220,6 @@ func (t cfnTemplate) distribution() (Distribution, error) {
 				h.Override = o == "true"
 				d.Headers = append(d.Headers, h)
 			}
-		}
-	}
-	d.ErrorResponses = map[int]ErrorResponse{}
-	if errs := yamlGet(config, "CustomErrorResponses"); errs != nil {
-		for _, e := range errs.Content {
-			var vals [3]string
-			for i, k := range []string{"ErrorCode", "ResponseCode", "ResponsePagePath"} {
-				if vals[i], err = t.eval(yamlGet(e, k)); err != nil {
-					return d, fmt.Errorf("CustomErrorResponses %s: %w", k, err)
-				}
-			}
-			code, err1 := strconv.Atoi(vals[0])
-			resp, err2 := strconv.Atoi(vals[1])
-			if err1 != nil || err2 != nil || vals[2] == "" {
-				return d, fmt.Errorf("CustomErrorResponses: %v is not a code, a response code and a page", vals)
-			}
-			d.ErrorResponses[code] = ErrorResponse{ResponseCode: resp, PagePath: vals[2]}
 		}
 	}
 	return d, nil
