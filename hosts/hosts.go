@@ -97,29 +97,3 @@ func DocumentKey(route string) (string, bool) {
 // maxDocumentPath is the longest path the viewer-request function reads as
 // a document's.
 const maxDocumentPath = 1024
-
-// KindRegistry is the kind of gap of a route of the MCP registry on a host
-// whose layout does not route the registry yet.
-const KindRegistry = "registry"
-
-// RegistryGaps are the gaps of a layout that uploads the MCP registry's
-// documents at their keys but does not route it as its clients ask for it
-// (a name's / as %2F, the registry's CORS headers and preflight, search):
-// one per route of the registry of s.
-func RegistryGaps(s *output.Site) []Gap {
-	var gaps []Gap
-	for _, d := range s.Documents {
-		if !spec.IsRegistryRoute(d.Route.Route) {
-			continue
-		}
-		gaps = append(gaps, Gap{
-			Kind:        KindRegistry,
-			Route:       d.Route.Route,
-			View:        d.View,
-			Requirement: "the route as Copilot, VS Code and Copilot CLI request it (a name's / as %2F, search), with the registry's CORS headers and a 204 preflight",
-			Served:      "the document at its key only, with the CORS headers of every other document",
-			Fix:         "serve the registry with signpost serve, or turn it off with discovery.registry: false in signpost.yaml until this layout routes it",
-		})
-	}
-	return gaps
-}

@@ -27,14 +27,16 @@ const (
 	// at their object keys, and the manifest.
 	AssetsDir = "assets"
 	// ManifestFile is the headers manifest, in AssetsDir: for every route
-	// and view, its asset's key, Content-Type, Cache-Control and ETag. Its
+	// and view, its asset's key, Content-Type, Cache-Control and ETag;
+	// and the index of the MCP registry's list, which a search reads. Its
 	// name is in signpost's reserved namespace, which the Worker never
 	// serves.
 	ManifestFile = spec.ReservedPrefix + "headers.json"
 )
 
-// ManifestFormat is the version of the manifest's layout.
-const ManifestFormat = 1
+// ManifestFormat is the version of the manifest's layout: 2 adds the
+// index of the MCP registry's list.
+const ManifestFormat = 2
 
 // CompatibilityDate is the Workers compatibility date every Worker is
 // built with: fixed, so that the same catalog builds the same bytes.
@@ -61,15 +63,20 @@ const (
 	maxName = 63
 )
 
-// workerTemplate is the Worker's template, filled in by Code. Parsed
-// once; read-only after.
-var workerTemplate = template.Must(template.New("cloudflare").ParseFS(templates.Cloudflare, "cloudflare/*.js.tmpl"))
+// workerTemplate is the Worker's template, with the registry's script it
+// includes, filled in by Code. Parsed once; read-only after.
+var workerTemplate = template.Must(template.Must(template.New("cloudflare").
+	ParseFS(templates.Cloudflare, "cloudflare/*.js.tmpl")).
+	ParseFS(templates.Registry, "registry/*.js.tmpl"))
 
 // Code returns the source of the Worker of the site whose folder is dir
 // (for its header comment). It names no document: its size does not depend
 // on the catalog.
 func Code(dir string) []byte {
-	data := struct{ Site, Manifest string }{jsString(dir), jsString("/" + ManifestFile)}
+	data := struct {
+		Site, Manifest string
+		Registry       map[string]string
+	}{jsString(dir), jsString("/" + ManifestFile), hosts.RegistryScript()}
 	var buf bytes.Buffer
 	if err := workerTemplate.ExecuteTemplate(&buf, "worker.js.tmpl", data); err != nil {
 		panic("cloudflare: worker.js.tmpl: " + err.Error())
@@ -108,6 +115,9 @@ type manifest struct {
 	Format int `json:"format"`
 	// Routes maps a route to its views.
 	Routes map[string]map[string]manifestEntry `json:"routes"`
+	// Registry is the index of the MCP registry's list, which the
+	// Worker's search reads; none without a registry.
+	Registry []hosts.RegistryEntry `json:"registry,omitempty"`
 }
 
 // Site is one site laid out for Cloudflare.
@@ -152,6 +162,13 @@ func Layout(s *output.Site, name string) (*Site, error) {
 		f.Key = path.Join(AssetsDir, d.Key)
 		out.Documents = append(out.Documents, f)
 	}
+	if list, ok := hosts.RegistryList(s); ok {
+		entries, err := hosts.RegistryIndex(list.Body.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)
+		}
+		m.Registry = entries
+	}
 	body, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)
@@ -173,7 +190,6 @@ func Layout(s *output.Site, name string) (*Site, error) {
 			Fix:         fmt.Sprintf("deploy on the Workers Paid plan, which accepts %d; or split the catalog into tenants", PaidAssets),
 		})
 	}
-	out.Gaps = append(out.Gaps, hosts.RegistryGaps(s)...)
 	out.Files = []output.File{
 		{Path: ConfigFile, Body: config(s.Dir, worker)},
 		{Path: WorkerFile, Body: Code(s.Dir)},

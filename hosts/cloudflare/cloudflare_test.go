@@ -87,21 +87,28 @@ func TestWriteExample(t *testing.T) {
 				t.Errorf("%s: the asset of %s is not the document", s.Dir, d.Route.Route)
 			}
 		}
-		// The gaps are the registry's routes, which the layout does not
-		// route yet, one each.
-		registry := 0
-		for _, d := range s.Documents {
-			if spec.IsRegistryRoute(d.Route.Route) {
-				registry++
-			}
+		// The Worker serves every route: no gap.
+		if len(sites[i].Gaps) != 0 {
+			t.Errorf("%s: gaps %+v, want none", s.Dir, sites[i].Gaps)
 		}
-		for _, g := range sites[i].Gaps {
-			if g.Kind != hosts.KindRegistry {
-				t.Errorf("%s: gap %+v, want only the registry's", s.Dir, g)
-			}
+		// The manifest indexes the registry's list as serve reads it.
+		list, ok := hosts.RegistryList(s)
+		if !ok {
+			t.Fatalf("%s: no registry", s.Dir)
 		}
-		if len(sites[i].Gaps) != registry {
-			t.Errorf("%s: %d gaps, want one per route of the registry (%d)", s.Dir, len(sites[i].Gaps), registry)
+		var idx struct{ Registry [][]any }
+		if err := json.Unmarshal(read(t, filepath.Join(dir, cloudflare.AssetsDir, cloudflare.ManifestFile)), &idx); err != nil {
+			t.Fatal(err)
+		}
+		entries, err := hosts.RegistryIndex(list.Body.Bytes())
+		if err != nil || len(entries) == 0 || len(idx.Registry) != len(entries) {
+			t.Fatalf("%s: the manifest indexes %d servers, want %d (%v)", s.Dir, len(idx.Registry), len(entries), err)
+		}
+		for j, e := range entries {
+			got := idx.Registry[j]
+			if len(got) != 5 || got[0] != float64(e.Start) || got[1] != float64(e.End) || got[2] != e.Name || got[3] != e.Description || got[4] != e.Version {
+				t.Errorf("%s: the manifest indexes server %d as %v, want %+v", s.Dir, j, got, e)
+			}
 		}
 	}
 	golden(t, "cloudflare-report.json", read(t, filepath.Join(out, cloudflare.ReportFile)))

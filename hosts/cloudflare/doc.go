@@ -14,7 +14,10 @@
 // the manifest, answers preflights, other methods, unknown paths and
 // If-None-Match itself, and serves every asset with the Content-Type,
 // Cache-Control and ETag of the route table and the CORS headers of
-// build/spec, errors included.
+// build/spec, errors included. The MCP registry's paths it answers as
+// signpost serve does, with the registry's script (templates/registry,
+// which Netlify's registry function includes too) and the index of the
+// registry's list in the manifest, search included.
 //
 // A Worker can do everything the contract asks, so a site's gaps are only
 // those of Cloudflare's limits on assets; the zone settings a deployment

@@ -26,7 +26,7 @@ const (
 )
 
 // kinds are the kinds of Gap in report order.
-var kinds = []string{KindAssetCount, hosts.KindRegistry}
+var kinds = []string{KindAssetCount}
 
 // Gap is one requirement of the HTTP contract, or of deploying the site,
 // that Cloudflare cannot meet; Served is what Cloudflare allows.

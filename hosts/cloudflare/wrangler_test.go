@@ -26,7 +26,9 @@ import (
 	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/internal/buildtest"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
+	"github.com/signpost-dev/signpost/internal/registrytest"
 )
 
 // startTimeout bounds the wait for wrangler dev to answer: it bundles
@@ -88,6 +90,25 @@ func TestWranglerServesTheContract(t *testing.T) {
 			onTheWire(t, base, s)
 		})
 	}
+}
+
+// TestWranglerServesTheRegistry builds a site with the MCP registry's hard
+// cases (registrytest.Catalog) for Cloudflare, starts wrangler dev on it,
+// and replays every request of the registry's clients: each answer is the
+// one signpost serve gives, status, bytes and headers.
+func TestWranglerServesTheRegistry(t *testing.T) {
+	wrangler := findWrangler(t)
+	b := buildtest.Compile(t, catalogtest.Write(t, registrytest.Catalog))
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := cloudflare.Write(t.Context(), b, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	s := b.Sites[0]
+	base := startWrangler(t, wrangler, filepath.Join(out, filepath.FromSlash(s.Dir)))
+	sent := registrytest.Replay(t, s, func(t *testing.T, method, target string, header map[string]string) registrytest.Answer {
+		return registrytest.Send(t, base, "example.com", method, target, header)
+	}, registrytest.Options{})
+	t.Logf("%d requests replayed:\n%s", len(sent), strings.Join(sent, "\n"))
 }
 
 // onTheWire asserts the answers of the Worker that matter most to

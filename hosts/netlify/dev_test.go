@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,9 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/internal/buildtest"
+	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
+	"github.com/signpost-dev/signpost/internal/registrytest"
 )
 
 // devBase is the origin the example's documents name; the client of
@@ -223,6 +226,104 @@ func TestNetlifyDevServesTheContract(t *testing.T) {
 			devDirect(t, client, s)
 		})
 	}
+}
+
+// TestNetlifyDevServesTheRegistry writes a site with the MCP registry's
+// hard cases (registrytest.Catalog) for Netlify, starts netlify dev on it,
+// and replays every request of the registry's clients: each answer, from
+// the registry's function, is the one signpost serve gives, status, bytes
+// and headers. netlify dev's proxy, imitating pretty URLs, sends a request
+// answered 404 again at PATH.html, PATH.htm, PATH/index.html and
+// PATH/index.htm, function or not, and passes on the answer to the last
+// (devRetried): there a 404 is serve's answer to that path. Deployed, a
+// function's answer is final; TestRegistryFunction holds the function to
+// serve without the proxy.
+func TestNetlifyDevServesTheRegistry(t *testing.T) {
+	bin := netlifyBin(t)
+	b := buildtest.Compile(t, catalogtest.Write(t, registrytest.Catalog))
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Write(t.Context(), b, out); err != nil {
+		t.Fatal(err)
+	}
+	s := b.Sites[0]
+	dev := startDev(t, bin, filepath.Join(out, filepath.FromSlash(s.Dir)))
+	sent := registrytest.Replay(t, s, func(t *testing.T, method, target string, header map[string]string) registrytest.Answer {
+		return registrytest.Send(t, dev.String(), "", method, target, header)
+	}, registrytest.Options{Retried: devRetried})
+	t.Logf("%d requests replayed:\n%s", len(sent), strings.Join(sent, "\n"))
+}
+
+// TestRegistryFunction runs the Netlify Function of the registry of a
+// site with the registry's hard cases in Node.js alone, on 127.0.0.1, and
+// replays every request of the registry's clients: each answer is serve's,
+// the 404s of an unknown version included, which netlify dev's retries
+// hide (see TestNetlifyDevServesTheRegistry).
+func TestRegistryFunction(t *testing.T) {
+	bin := netlifyBin(t)
+	s := buildtest.Compile(t, catalogtest.Write(t, registrytest.Catalog)).Sites[0]
+	fn, _, err := RegistryFunction(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "signpost-registry.mjs")
+	if err := os.WriteFile(file, fn, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "serve-function.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin.node, script, file)
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+	})
+	var base string
+	for deadline := time.Now().Add(30 * time.Second); base == ""; {
+		if line, _, ok := strings.Cut(out.String(), "\n"); ok && strings.HasPrefix(line, "PORT ") {
+			base = "http://127.0.0.1:" + strings.TrimPrefix(line, "PORT ")
+			break
+		}
+		select {
+		case <-exited:
+			t.Fatalf("node exited before it listened:\n%s", out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node did not listen within 30s:\n%s", out.String())
+		}
+	}
+	sent := registrytest.Replay(t, s, func(t *testing.T, method, target string, header map[string]string) registrytest.Answer {
+		return registrytest.Send(t, base, "", method, target, header)
+	}, registrytest.Options{})
+	t.Logf("%d requests replayed", len(sent))
+}
+
+// devRetried is the last path netlify dev's proxy tries after a 404 at
+// target (its alternativePathsFor), with target's query; "" when it tries
+// none.
+func devRetried(target string) string {
+	p, query, _ := strings.Cut(target, "?")
+	if query != "" {
+		query = "?" + query
+	}
+	switch {
+	case strings.HasPrefix(p, "/.netlify/"):
+		return ""
+	case strings.HasSuffix(p, "/"):
+		return p + "index.htm" + query
+	case regexp.MustCompile(`\.(html?|png|jpg|js|css|svg|gif|ico|woff|woff2)$`).MatchString(p):
+		return ""
+	}
+	return p + "/index.htm" + query
 }
 
 type exchange struct {

@@ -4,7 +4,7 @@
 // Netlify serves the files of a folder with the headers a _headers file
 // sets per path, and rewrites requests as a _redirects file says, matching
 // query parameters too. So a site built for Netlify is the normal build's
-// folder as it is, each document at its object key, with four files
+// folder as it is, each document at its object key, with five files
 // beside the documents, all from the route table alone:
 //
 //   - _redirects rewrites each route and view to its document's key (the
@@ -39,6 +39,11 @@
 //     rule that matches, so the catch-all rule never answers a rewrite
 //     whose file is missing: Netlify would send its own 404 page, and
 //     netlify dev a text/plain 404 (a 200, were the rule forced).
+//   - netlify/functions/signpost-registry.mjs, a Netlify Function at
+//     /v0.1/servers and below that holds the MCP registry's documents and
+//     answers them as signpost serve does, search included, with the
+//     registry's script of templates/registry (the Cloudflare Worker's
+//     too). No rule names a registry route.
 //   - .signpost-404.json, the error document, served with no-store.
 //
 // Netlify answers preflights and methods other than GET and HEAD itself on

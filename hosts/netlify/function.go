@@ -11,6 +11,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/templates"
 )
 
@@ -27,7 +28,15 @@ const FunctionFile = FunctionsDir + "/signpost-documents.mjs"
 // its folder.
 const NotFoundFile = FunctionsDir + "/signpost-not-found.mjs"
 
-var functionTemplate = template.Must(template.New("netlify").ParseFS(templates.Netlify, "netlify/*.mjs.tmpl"))
+// RegistryFile is the Netlify Function of a site's MCP registry, below its
+// folder.
+const RegistryFile = FunctionsDir + "/signpost-registry.mjs"
+
+// functionTemplate holds the functions' templates and the registry's
+// script they include. Parsed once; read-only after.
+var functionTemplate = template.Must(template.Must(template.New("netlify").
+	ParseFS(templates.Netlify, "netlify/*.mjs.tmpl")).
+	ParseFS(templates.Registry, "registry/*.js.tmpl"))
 
 // functionRoute reports whether d's route is one the Netlify Function
 // serves: a document whose media type is not application/json, the type
@@ -84,6 +93,54 @@ func Function(s *output.Site) ([]byte, []string) {
 // no other request.
 func NotFoundFunction(s *output.Site, paths []string) []byte {
 	return render(s, nil, paths, true)
+}
+
+// RegistryFunction writes the Netlify Function of the MCP registry of the
+// site s, at /v0.1/servers and every path below: it holds every document
+// of the registry with its Content-Type, Cache-Control and ETag, and the
+// index of the list, and answers as signpost serve does (the registry's
+// script of templates/registry, which the Cloudflare Worker runs too). It
+// returns the routes it serves, in the order of the site's documents, and
+// nil and no routes for a site without a registry.
+func RegistryFunction(s *output.Site) ([]byte, []string, error) {
+	list, ok := hosts.RegistryList(s)
+	if !ok {
+		return nil, nil, nil
+	}
+	entries, err := hosts.RegistryIndex(list.Body.Bytes())
+	if err != nil {
+		return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
+	}
+	entriesJSON, err := json.Marshal(entries)
+	if err != nil {
+		return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
+	}
+	var docs, routes []string
+	for _, d := range s.Documents {
+		if !spec.IsRegistryRoute(d.Route.Route) || d.View != spec.ViewStandard {
+			continue
+		}
+		routes = append(routes, d.Route.Route)
+		docs = append(docs, fmt.Sprintf("%s: [%s, %s, %s, %s]", jsString(d.Route.Route),
+			jsString(d.ContentType), jsString(d.CacheControl), jsString(d.ETag),
+			jsString(base64.StdEncoding.EncodeToString(d.Body.Bytes()))))
+	}
+	paths, _ := json.Marshal([]string{spec.RouteRegistry, spec.RouteRegistry + "/*"})
+	var buf bytes.Buffer
+	err = functionTemplate.ExecuteTemplate(&buf, "registry.mjs.tmpl", map[string]any{
+		"Site":      s.Dir,
+		"Allow":     jsString(spec.AllowMethods),
+		"MaxAge":    jsString(spec.PreflightMaxAge),
+		"Registry":  hosts.RegistryScript(),
+		"Documents": docs,
+		"Entries":   string(entriesJSON),
+		"Paths":     string(paths),
+	})
+	if err != nil {
+		// The data are strings made here: a failure is a bug in the template.
+		panic("netlify: registry.mjs.tmpl: " + err.Error())
+	}
+	return buf.Bytes(), routes, nil
 }
 
 // render writes a Netlify Function of the site s: the documents docs,

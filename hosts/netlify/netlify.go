@@ -43,7 +43,7 @@ const (
 )
 
 // kinds are the kinds of Gap in report order.
-var kinds = []string{KindPreflight, KindMethods, KindViewHeaders, hosts.KindRegistry}
+var kinds = []string{KindPreflight, KindMethods, KindViewHeaders}
 
 // Gap is one requirement of the HTTP contract that Netlify cannot meet for
 // a route; Served is what Netlify serves instead.
@@ -66,7 +66,11 @@ type Site struct {
 	// NotFound is the body of NotFoundFile, nil for a site without tools
 	// or groups.
 	NotFound []byte
-	Gaps     []Gap
+	// Registry is the body of RegistryFile, nil for a site without an MCP
+	// registry; RegistryRoutes the routes it serves.
+	Registry       []byte
+	RegistryRoutes []string
+	Gaps           []Gap
 }
 
 // Layout writes the _headers and _redirects of a site whose documents sit
@@ -111,6 +115,10 @@ func Layout(s *output.Site) (Site, error) {
 		routes = append(routes, routeDocs{d.Route.Route, []output.Document{d}})
 	}
 	function, functionRoutes := Function(s)
+	registry, registryRoutes, err := RegistryFunction(s)
+	if err != nil {
+		return Site{}, err
+	}
 	var gaps []Gap
 	headed := map[string]bool{}
 	var listKeys []string
@@ -120,8 +128,10 @@ func Layout(s *output.Site) (Site, error) {
 		if err := checkRoute(s, r.route); err != nil {
 			return Site{}, err
 		}
-		if slices.Contains(functionRoutes, r.route) {
-			// The function sends every header and picks the view.
+		if slices.Contains(functionRoutes, r.route) || spec.IsRegistryRoute(r.route) {
+			// A function sends every header and picks the view: the
+			// documents' function, or the registry's, at /v0.1/servers
+			// and below whatever the number of servers.
 			continue
 		}
 		if f, name := familyOf(fams, r.route); f != nil {
@@ -227,18 +237,19 @@ func Layout(s *output.Site) (Site, error) {
 			Kind:        KindPreflight,
 			Route:       EveryRoute,
 			Requirement: "OPTIONS answered 204 with Allow: " + spec.AllowMethods + " and Access-Control-Max-Age: " + spec.PreflightMaxAge,
-			Served:      "its own answer, with the CORS headers of " + HeadersFile + " (all a browser's preflight needs) but no Allow or Access-Control-Max-Age, on every route but those of the Netlify Function, which answers exactly",
+			Served:      "its own answer, with the CORS headers of " + HeadersFile + " (all a browser's preflight needs) but no Allow or Access-Control-Max-Age, on every route but those of the Netlify Functions, which answer exactly",
 			Fix:         netlifyInstead,
 		},
 		{
 			Kind:        KindMethods,
 			Route:       EveryRoute,
 			Requirement: "other methods than GET, HEAD and OPTIONS answered 405 with the JSON error document",
-			Served:      "its own answer (clients only GET and HEAD a catalog), on every route but those of the Netlify Function, which answers exactly",
+			Served:      "its own answer (clients only GET and HEAD a catalog), on every route but those of the Netlify Functions, which answer exactly",
 			Fix:         netlifyInstead,
 		},
-	}, append(gaps, hosts.RegistryGaps(s)...)...)
-	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Function: function, FunctionRoutes: functionRoutes, NotFound: notFoundFn, Gaps: gaps}, nil
+	}, gaps...)
+	return Site{Headers: []byte(hdr.String()), Redirects: []byte(red.String()), Function: function, FunctionRoutes: functionRoutes, NotFound: notFoundFn,
+		Registry: registry, RegistryRoutes: registryRoutes, Gaps: gaps}, nil
 }
 
 // family is a kind of document whose number grows with the tools': the
@@ -397,6 +408,9 @@ func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][
 		}
 		if l.NotFound != nil {
 			laid.Files = append(laid.Files, output.File{Path: path.Join(s.Dir, NotFoundFile), Body: l.NotFound})
+		}
+		if l.Registry != nil {
+			laid.Files = append(laid.Files, output.File{Path: path.Join(s.Dir, RegistryFile), Body: l.Registry})
 		}
 	}
 	rep, err := Report(b.Sites, gaps)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -13,10 +14,9 @@ import (
 // limits say what Netlify cannot do, by kind of gap, for the top of a
 // report.
 var limits = map[string]string{
-	KindPreflight:      "Netlify answers OPTIONS itself: a browser's preflight passes on the CORS headers of " + HeadersFile + ", but the answer has no Allow or Access-Control-Max-Age",
-	KindMethods:        "Netlify answers POST, PUT, DELETE and other methods itself, not with the JSON 405",
-	KindViewHeaders:    "Netlify matches headers by path, not by query: two views of a route with different headers cannot both be served",
-	hosts.KindRegistry: "this layout does not route the MCP registry yet: its documents are uploaded at their keys",
+	KindPreflight:   "Netlify answers OPTIONS itself: a browser's preflight passes on the CORS headers of " + HeadersFile + ", but the answer has no Allow or Access-Control-Max-Age",
+	KindMethods:     "Netlify answers POST, PUT, DELETE and other methods itself, not with the JSON 405",
+	KindViewHeaders: "Netlify matches headers by path, not by query: two views of a route with different headers cannot both be served",
 }
 
 // Report is what Netlify cannot serve as the contract says: first what
@@ -69,6 +69,10 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 		r.Deploying = append(r.Deploying, fmt.Sprintf("%s whose media type is not application/json (the cards and the AI catalog) %s served by the Netlify Function %s, with every header: deploy it with its site (netlify deploy --functions DIR/%s); each request to one is a function invocation of the Netlify plan.",
 			english.Count(fn, "route", "routes"), english.Plural(fn, "is", "are"), FunctionFile, FunctionsDir))
 	}
+	if n := registryCount(sites); n > 0 {
+		r.Deploying = append(r.Deploying, fmt.Sprintf("The MCP registry (/v0.1/servers and below, %s) is answered by the Netlify Function %s as signpost serve answers it: a name and a version however a client escapes them, the registry's CORS headers, preflight and 404s, and search computed over the list. Deploy it with its site; each request to the registry is a function invocation.",
+			english.Count(n, "route", "routes"), RegistryFile))
+	}
 	if notFoundSites(sites) {
 		r.Deploying = append(r.Deploying, fmt.Sprintf("The tools and the tool catalogue's groups are routed and headed by placeholder rules, the same few lines of %s and %s whatever their number; a toolId or group a site does not have is answered with the JSON 404 by the Netlify Function %s, which Netlify runs only where no file is (preferStatic): deploy it with its site, and count each such request as a function invocation.",
 			RedirectsFile, HeadersFile, NotFoundFile))
@@ -99,6 +103,20 @@ func functionCount(sites []*output.Site) int {
 	for _, s := range sites {
 		_, routes := Function(s)
 		n += len(routes)
+	}
+	return n
+}
+
+// registryCount counts the routes of the MCP registry of sites, which
+// their registry's function serves.
+func registryCount(sites []*output.Site) int {
+	n := 0
+	for _, s := range sites {
+		for _, d := range s.Documents {
+			if spec.IsRegistryRoute(d.Route.Route) {
+				n++
+			}
+		}
 	}
 	return n
 }
