@@ -41,8 +41,10 @@
 // A schema is taken as the document writes it, then made a self-contained
 // JSON Schema: every $ref to #/components/schemas/NAME becomes
 // #/$defs/NAME, with that component (and every one it reaches) in the
-// $defs of the tool's schema root; a $ref to anything else leaves the
-// operation out. Each component is converted once for the document, and
+// $defs of the tool's schema root. A $ref to a schema inside a component,
+// such as #/components/schemas/Pet/properties/status, becomes a definition
+// of its own, $defs "Pet/properties/status": that schema alone, not the
+// component around it. A $ref to anything else leaves the operation out. Each component is converted once for the document, and
 // the $defs of every operation that reaches it hold the same map: the
 // schemas of a Document are read-only. OpenAPI 3.0 forms are rewritten as their JSON Schema
 // equivalents: nullable adds "null" to the type, a boolean exclusiveMinimum

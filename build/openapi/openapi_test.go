@@ -295,6 +295,81 @@ components:
 	}
 }
 
+// TestRefIntoComponent holds a $ref to a schema inside a component (a
+// property's, an item's) to that schema alone: the rest of the component
+// is not copied into the tool's schema.
+func TestRefIntoComponent(t *testing.T) {
+	d := parse(t, `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: findPets
+      summary: Find pets
+      parameters:
+        - {name: status, in: query, schema: {$ref: '#/components/schemas/Pet/properties/status'}}
+        - {name: tag, in: query, schema: {$ref: '#/components/schemas/Pet/properties/tags/items'}}
+        - {name: first, in: query, schema: {$ref: '#/components/schemas/Pair/prefixItems/0'}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet/properties/owner'}
+    post:
+      operationId: badPointer
+      summary: Bad pointer
+      parameters:
+        - {name: p, in: query, schema: {$ref: '#/components/schemas/Pet/properties'}}
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    Pet:
+      type: object
+      description: A pet, with much the tool does not need.
+      properties:
+        status: {type: string, enum: [available, sold]}
+        tags: {type: array, items: {type: string, maxLength: 9}}
+        owner: {$ref: '#/components/schemas/Owner'}
+        history: {type: array, items: {type: string}, description: Long.}
+    Owner:
+      type: object
+      properties:
+        name: {type: string}
+        pets: {type: array, items: {$ref: '#/components/schemas/Owner/properties/name'}}
+    Pair: {type: array, prefixItems: [{type: integer}, {type: integer}]}
+`)
+	o := op(t, d, "findPets")
+	if o.Tool == nil {
+		t.Fatalf("left out: %s", o.LeftOut)
+	}
+	in := asJSON(t, o.Tool.InputSchema)
+	want := `{"$defs":{"Pair/prefixItems/0":{"type":"integer"},"Pet/properties/status":{"enum":["available","sold"],"type":"string"},"Pet/properties/tags/items":{"maxLength":9,"type":"string"}},` +
+		`"additionalProperties":false,"properties":{"first":{"$ref":"#/$defs/Pair~1prefixItems~10"},"status":{"$ref":"#/$defs/Pet~1properties~1status"},"tag":{"$ref":"#/$defs/Pet~1properties~1tags~1items"}},"type":"object"}`
+	if in != want {
+		t.Errorf("inputSchema\n got %s\nwant %s", in, want)
+	}
+	// A root that is such a $ref is the schema itself, with the
+	// components it reaches.
+	out := asJSON(t, o.Tool.OutputSchema)
+	want = `{"$defs":{"Owner/properties/name":{"type":"string"}},` +
+		`"properties":{"name":{"type":"string"},"pets":{"items":{"$ref":"#/$defs/Owner~1properties~1name"},"type":"array"}},"type":"object"}`
+	if out != want {
+		t.Errorf("outputSchema\n got %s\nwant %s", out, want)
+	}
+	for _, s := range []map[string]any{o.Tool.InputSchema, o.Tool.OutputSchema} {
+		if ps := refs.Check(s); len(ps) > 0 {
+			t.Errorf("refs.Check: %v", ps)
+		}
+		if strings.Contains(asJSON(t, s), "history") {
+			t.Errorf("the rest of Pet was copied: %s", asJSON(t, s))
+		}
+	}
+	if o := op(t, d, "badPointer"); o.Tool != nil || !strings.Contains(o.LeftOut, "#/components/schemas/Pet/properties: the pointer names no schema") {
+		t.Errorf("left out %q", o.LeftOut)
+	}
+}
+
 func TestInvalidDocuments(t *testing.T) {
 	cases := []struct{ name, doc, want string }{
 		{"syntax", "openapi: 3.0.0\ninfo: [\n", "line 2, column 7: invalid YAML: the [ here is never closed"},
