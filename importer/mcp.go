@@ -662,7 +662,7 @@ func toolsYAML(imp *ToolImport, header []string, what, annotated string) ([]byte
 }
 
 // toolFieldOrder is the order of a tool declaration's fields.
-var toolFieldOrder = []string{"toolId", "name", "title", "description", "group", "server", "source", "safetyTier", "replayPolicy", "egress", "inputSchema", "outputSchema"}
+var toolFieldOrder = []string{"toolId", "name", "title", "description", "group", "server", "source", "safetyTier", "replayPolicy", "egress", "security", "inputSchema", "outputSchema"}
 
 // schemaFirstKeys lead a schema object, in this order; other keywords
 // follow, sorted.

@@ -40,7 +40,7 @@
 // the document's applies, or the operation's security: [] takes it away:
 // a credential is the caller's to supply, never the model's, and the note
 // then says that the operation does not require the scheme. What the
-// operation's security asks (its own, else the document's) is Tool.Auth,
+// operation's security asks (its own, else the document's) is Tool.Security,
 // each scheme as components/securitySchemes defines it.
 //
 // # Text
@@ -163,11 +163,11 @@ type Tool struct {
 	// Declared is what the operation's x-signpost extension says of its
 	// safety, the zero Safety without one.
 	Declared Safety
-	// Auth is what the operation's security asks of a caller: any one
+	// Security is what the operation's security asks of a caller: any one
 	// requirement suffices. It is nil when the document declares no
 	// security for the operation, and empty when the operation's
 	// security: [] takes the document's away.
-	Auth []Requirement
+	Security []Requirement
 	// InputSchema and OutputSchema are self-contained JSON Schemas;
 	// OutputSchema is nil when the operation has no JSON object result.
 	InputSchema, OutputSchema map[string]any
@@ -456,7 +456,7 @@ func (r *reader) operation(p, method string, item *openapi3.PathItem, op *openap
 			t.Group = g
 		}
 	}
-	t.Auth = r.sec.auth(op, &o.Notes)
+	t.Security = r.sec.auth(op, &o.Notes)
 	b := r.b
 	b.op = o.Name
 	in, msg := r.input(b, item, op, &o.Notes)

@@ -386,13 +386,13 @@ func TestSecurity(t *testing.T) {
 		if got := strings.Join(o.Notes, "; "); got != c.notes {
 			t.Errorf("%s: notes\n got %s\nwant %s", c.name, got, c.notes)
 		}
-		if got := asJSON(t, o.Tool.Auth); got != c.auth {
+		if got := asJSON(t, o.Tool.Security); got != c.auth {
 			t.Errorf("%s: auth\n got %s\nwant %s", c.name, got, c.auth)
 		}
 	}
-	// Without security anywhere, Auth is nil.
-	if o := op(t, parse(t, params), "getPet"); o.Tool.Auth != nil {
-		t.Errorf("auth %v", o.Tool.Auth)
+	// Without security anywhere, Security is nil.
+	if o := op(t, parse(t, params), "getPet"); o.Tool.Security != nil {
+		t.Errorf("auth %v", o.Tool.Security)
 	}
 	// An http bearer scheme's token may be the query's access_token too.
 	doc := strings.Replace(secured, "basic: {type: http, scheme: Basic}", "bearer: {type: http, scheme: Bearer}", 1)
