@@ -121,8 +121,11 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the declarations to this file instead of stdout")
 	cmd.Flags().StringVar(&o.prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
 	cmd.Flags().StringArrayVar(&o.classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named operations (operationId, or \"METHOD /path\"), or of those a pattern (*, ?, [...]) matches; repeatable")
+	// --read-get, which the methods made the default, is still taken, and
+	// said to do nothing on stderr (cobra's deprecation notice would go to
+	// stdout, with the declarations).
 	cmd.Flags().BoolVar(&o.readGet, "read-get", false, "no effect: GET, HEAD and OPTIONS operations are read by their method")
-	_ = cmd.Flags().MarkDeprecated("read-get", "GET, HEAD and OPTIONS operations are read and idempotent without it")
+	_ = cmd.Flags().MarkHidden("read-get")
 	enumVar(cmd.Flags(), &o.egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each operation imported")
@@ -134,6 +137,9 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 func runImportOpenAPI(o *importOpenAPIOptions) error {
 	stderr, arg, opts := o.io.errOut, o.file, o.openapi
 	var report lines
+	if o.readGet {
+		report.add("--read-get has no effect: GET, HEAD and OPTIONS operations are read and idempotent without it")
+	}
 	label, data, err := readImportFile(o.io.in, arg)
 	if err != nil {
 		report.add("%s: %v", importer.SourceLabel(arg), errors.Unwrap(err))
