@@ -422,3 +422,61 @@ func undeclaredFields(root map[string]any, schema map[string]any, v any, at stri
 	}
 	return out
 }
+
+// TestCorpusOpenAPI imports the real OpenAPI documents of the corpus, one
+// file each as a catalog would: every operation is a tool or left out with
+// its reason, no credential of a security scheme is an argument, a GET is
+// read, and the declarations load and build, their compact view keeping
+// each operation's summary.
+func TestCorpusOpenAPI(t *testing.T) {
+	docs := []struct{ file, prefix string }{
+		{"api-with-examples.yaml", "ex"},
+		{"callback-example.yaml", "cb"},
+		{"link-example.yaml", "link"},
+		{"petstore-expanded.yaml", "px"},
+		{"petstore.yaml", "pets"},
+		{"uspto.yaml", "uspto"},
+	}
+	files := map[string]string{"signpost.yaml": catalogtest.Config}
+	counts := map[string][3]int{} // operations, imported, read
+	for _, d := range docs {
+		data := corpus.Read(t, "openapi/"+d.file)
+		opts := OpenAPIOptions{ToolIDPrefix: d.prefix}
+		imp, err := OpenAPI(context.Background(), OpenAPIDocument{Label: d.file, Data: data}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(imp.Errors) > 0 {
+			t.Fatalf("%s: %q", d.file, imp.Errors)
+		}
+		checkOpenAPIImport(t, d.file, data, imp)
+		var n [3]int
+		for _, tl := range imp.Tools {
+			n[0]++
+			if tl.Status == Imported {
+				n[1]++
+				if tl.Declaration["safetyTier"] == "read" {
+					n[2]++
+				}
+			}
+		}
+		counts[d.file] = n
+		out, err := OpenAPIToolsYAML(imp, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[d.prefix+".yaml"] = string(out)
+	}
+	want := map[string][3]int{
+		"api-with-examples.yaml": {2, 2, 2},
+		"callback-example.yaml":  {1, 1, 0},
+		"link-example.yaml":      {6, 0, 0},
+		"petstore-expanded.yaml": {4, 4, 2},
+		"petstore.yaml":          {3, 3, 2},
+		"uspto.yaml":             {3, 3, 2},
+	}
+	if diff := cmp.Diff(want, counts); diff != "" {
+		t.Errorf("operations, imported and read per document (-want +got):\n%s", diff)
+	}
+	checkCompactSummaries(t, files, buildDeclarations(t, files))
+}

@@ -28,6 +28,18 @@
 // and never set a safety field; they are shown in a comment, as evidence
 // for the reviewer who classifies the tool.
 //
+// # OpenAPI
+//
+// An OpenAPI document is read as the loader's openapi: import reads it
+// (build/openapi), so that both derive the same tools and toolIds. The
+// importer then classifies each operation as the loader does not: by its
+// method, as HTTP defines them (MethodSafety), unless its x-signpost
+// extension or the host's --classify says otherwise; and it writes what
+// the operation's security asks of a caller as the declaration's
+// security field, which the build accepts and does not publish. A
+// parameter that carries a security scheme's credential is never an
+// argument, with a note.
+//
 // Every declaration written passes the loader's checks: a schema the loader
 // would reject is repaired when a mechanical change keeps its meaning (a
 // missing type, draft-04 bounds, a credential-looking default), and the

@@ -662,7 +662,7 @@ func toolsYAML(imp *ToolImport, header []string, what, annotated string) ([]byte
 }
 
 // toolFieldOrder is the order of a tool declaration's fields.
-var toolFieldOrder = []string{"toolId", "name", "title", "description", "group", "server", "source", "safetyTier", "replayPolicy", "egress", "inputSchema", "outputSchema"}
+var toolFieldOrder = []string{"toolId", "name", "title", "description", "group", "server", "source", "safetyTier", "replayPolicy", "egress", "security", "inputSchema", "outputSchema"}
 
 // schemaFirstKeys lead a schema object, in this order; other keywords
 // follow, sorted.
@@ -676,8 +676,11 @@ func toolYAMLNode(decl map[string]any) (*yaml.Node, error) {
 			continue
 		}
 		role := roleData
-		if k == "inputSchema" || k == "outputSchema" {
+		switch k {
+		case "inputSchema", "outputSchema":
 			role = roleSchema
+		case "security":
+			role = roleSecurity
 		}
 		val, err := schemaYAMLNode(v, role)
 		if err != nil {
@@ -695,7 +698,12 @@ const (
 	roleSchemaMap         // properties, $defs, ...: sorted names, schema values
 	roleSchemaList        // allOf, prefixItems, ...: schema elements
 	roleItems             // a schema, or an array of them
+	roleSecurity          // a tool's security: requirements of schemes by name
+	roleScheme            // a security scheme: schemeKeys first
 )
+
+// schemeKeys lead a security scheme, in this order.
+var schemeKeys = []string{"type", "in", "name", "scheme", "scopes"}
 
 func childRole(key string) int {
 	switch refs.KeywordKind(key) {
@@ -718,14 +726,18 @@ func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
 	case map[string]any:
 		n := &yaml.Node{Kind: yaml.MappingNode}
 		keys := slices.Sorted(maps.Keys(t))
-		if role == roleSchema || role == roleItems {
+		first := schemaFirstKeys
+		if role == roleScheme {
+			first = schemeKeys
+		}
+		if role == roleSchema || role == roleItems || role == roleScheme {
 			slices.SortStableFunc(keys, func(a, b string) int {
-				ia, ib := slices.Index(schemaFirstKeys, a), slices.Index(schemaFirstKeys, b)
+				ia, ib := slices.Index(first, a), slices.Index(first, b)
 				if ia < 0 {
-					ia = len(schemaFirstKeys)
+					ia = len(first)
 				}
 				if ib < 0 {
-					ib = len(schemaFirstKeys)
+					ib = len(first)
 				}
 				return ia - ib
 			})
@@ -737,6 +749,8 @@ func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
 				r = childRole(k)
 			case roleSchemaMap:
 				r = roleSchema
+			case roleSecurity:
+				r = roleScheme
 			}
 			val, err := schemaYAMLNode(t[k], r)
 			if err != nil {
@@ -756,8 +770,11 @@ func schemaYAMLNode(v any, role int) (*yaml.Node, error) {
 	case []any:
 		n := &yaml.Node{Kind: yaml.SequenceNode}
 		r := roleData
-		if role == roleSchemaList || role == roleItems || role == roleSchemaMap {
+		switch role {
+		case roleSchemaList, roleItems, roleSchemaMap:
 			r = roleSchema
+		case roleSecurity:
+			r = roleSecurity // each requirement: schemes by name
 		}
 		scalars := true
 		for _, e := range t {

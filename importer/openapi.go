@@ -32,18 +32,15 @@ type OpenAPIOptions struct {
 	// ToolIDPrefix is prepended, with "_", to every derived toolId, as the
 	// toolIdPrefix of an openapi: import is.
 	ToolIDPrefix string
-	// ReadGet makes GET and HEAD operations safetyTier read and
-	// replayPolicy idempotent, as HTTP defines those methods; without it
-	// they are writes like every other operation.
-	ReadGet bool
 	// Egress is every tool's egress: none, internal or internet ("" is
 	// internet).
 	Egress string
 	// Classify gives the safety tier (pure, read or write) of operations
 	// by name (operationId, or "METHOD /path") or by a pattern of names,
-	// as MCPOptions.Classify does, and with it the
-	// replayPolicy (see ClassifiedReplay); it wins over ReadGet. A
-	// name that the document does not hold is an error of the import.
+	// as MCPOptions.Classify does, and with it the replayPolicy (see
+	// ClassifiedReplay); it wins over the operation's x-signpost and its
+	// method (see MethodSafety). A name that the document does not hold
+	// is an error of the import.
 	Classify map[string]string
 }
 
@@ -172,9 +169,18 @@ func importOperation(valid *schemas.Validator, label string, op openapi.Operatio
 	}
 	notes = append(notes, fixed...)
 	out, notes := repairOutput(valid, ot.OutputSchema, notes)
-	tier, replay := spec.TierWrite, spec.ReplayUnsafe
-	if opts.ReadGet && ot.Read {
-		tier, replay = spec.TierRead, spec.ReplayIdempotent
+	tier, replay := MethodSafety(op.Method)
+	switch d := ot.Declared; {
+	case d.Problem != "":
+		tier, replay = spec.TierWrite, spec.ReplayUnsafe
+		notes = append(notes, d.Problem+": the operation is write and unsafe")
+	default:
+		if d.SafetyTier != "" {
+			tier, replay = d.SafetyTier, ClassifiedReplay(d.SafetyTier)
+		}
+		if d.ReplayPolicy != "" {
+			replay = d.ReplayPolicy
+		}
 	}
 	if c, _ := pick(opts.Classify, op.Name); c != "" {
 		tier, replay = c, ClassifiedReplay(c)
@@ -197,8 +203,58 @@ func importOperation(valid *schemas.Validator, label string, op openapi.Operatio
 	if out != nil {
 		decl["outputSchema"] = out
 	}
+	if ot.Security != nil {
+		sec := securityDecl(ot.Security)
+		if s := secrets.Find(sec); len(s) > 0 {
+			notes = append(notes, fmt.Sprintf("no security: %s", s[0].Reason))
+		} else {
+			decl["security"] = sec
+		}
+	}
 	t.Status, t.Reason, t.Declaration = Imported, strings.Join(notes, "; "), decl
 	return t
+}
+
+// MethodSafety is the safetyTier and replayPolicy of an operation by its
+// HTTP method, as HTTP defines the methods: GET, HEAD and OPTIONS are safe
+// (read, idempotent), PUT replaces what it names (write, idempotent), and
+// every other method is write and unsafe, DELETE included, which HTTP
+// calls idempotent but which deletes again whatever was put back since.
+func MethodSafety(method string) (tier, replay string) {
+	switch method {
+	case "GET", "HEAD", "OPTIONS":
+		return spec.TierRead, spec.ReplayIdempotent
+	case "PUT":
+		return spec.TierWrite, spec.ReplayIdempotent
+	}
+	return spec.TierWrite, spec.ReplayUnsafe
+}
+
+// securityDecl is the security field of a declaration: each requirement
+// a map of its schemes, each with the members it has.
+func securityDecl(reqs []openapi.Requirement) []any {
+	out := make([]any, 0, len(reqs))
+	for _, req := range reqs {
+		r := make(map[string]any, len(req))
+		for name, sc := range req {
+			m := map[string]any{}
+			for k, v := range map[string]string{"type": sc.Type, "in": sc.In, "name": sc.Name, "scheme": sc.Scheme} {
+				if v != "" {
+					m[k] = v
+				}
+			}
+			if len(sc.Scopes) > 0 {
+				scopes := make([]any, len(sc.Scopes))
+				for i, s := range sc.Scopes {
+					scopes[i] = s
+				}
+				m["scopes"] = scopes
+			}
+			r[name] = m
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func cmpOr(a, b string) string {
@@ -219,18 +275,14 @@ func OpenAPIToolsYAML(imp *ToolImport, opts OpenAPIOptions) ([]byte, error) {
 	header := []string{
 		"# Tools imported by `signpost import openapi` from an OpenAPI document, one",
 		"# per operation. Every tool is source: openapi and egress: " + egress + ". An operation",
+		"# is classified by --classify, else by its x-signpost extension, else by its",
+		"# method: GET, HEAD and OPTIONS are safetyTier: read and replayPolicy:",
+		"# idempotent, PUT write and idempotent, every other method write and unsafe.",
+		"# A tier alone makes read idempotent, pure deterministic and write unsafe.",
+		"# A parameter that carries a credential of the API's security schemes is",
+		"# not an argument; security: says what the API asks of a caller. Review each",
+		"# tool's safety fields and import notes, then edit freely.",
 	}
-	if opts.ReadGet {
-		header = append(header,
-			"# not classified with --classify is safetyTier: write and replayPolicy: unsafe,",
-			"# except GET and HEAD (--read-get): read and idempotent. Review each tool's")
-	} else {
-		header = append(header,
-			"# not classified with --classify is safetyTier: write and replayPolicy: unsafe,",
-			"# GET and HEAD included (--read-get makes them read). Review each tool's")
-	}
-	header = append(header, "# safety fields and import notes, then edit freely. An operation classified",
-		"# read with --classify is replayPolicy: idempotent, one classified pure deterministic.")
 	for _, f := range imp.Files {
 		header = append(header, fmt.Sprintf("# %s (%s): %d %s, %d imported (%d with changes), %d left out",
 			yamlCommentText(f.Label), yamlCommentText(f.Title), f.Tools, english.Plural(f.Tools, "operation", "operations"), f.Imported, f.Changed, f.Left))

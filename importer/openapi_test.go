@@ -75,11 +75,11 @@ func summarize(imp *ToolImport) map[string]string {
 
 func TestOpenAPIClassification(t *testing.T) {
 	listID := func(name string) string { return "shop_list_items_" + toolid.Digest("Shop\x00"+name) }
-	// By default nothing is safer than write.
+	// By default the method decides: GET and HEAD read, the rest write.
 	want := map[string]string{
-		"listItems":       listID("listItems") + " write unsafe internet catalog",
+		"listItems":       listID("listItems") + " read idempotent internet catalog",
 		"list-items":      listID("list-items") + " write unsafe internet ",
-		"headItems":       "shop_head_items write unsafe internet ",
+		"headItems":       "shop_head_items read idempotent internet ",
 		"deleteItem":      "shop_delete_item write unsafe internet ",
 		"GET /items/{id}": "left out: no summary or description: a catalog tool needs a description; declare the tool by hand with one",
 	}
@@ -87,20 +87,20 @@ func TestOpenAPIClassification(t *testing.T) {
 	if diff := cmp.Diff(want, summarize(imp)); diff != "" {
 		t.Errorf("default (-want +got):\n%s", diff)
 	}
-	// --read-get makes GET and HEAD reads; --classify wins over it.
+	// --classify wins over the method.
 	want["listItems"] = listID("listItems") + " read idempotent internal catalog"
 	want["headItems"] = "shop_head_items write unsafe internal "
 	want["list-items"] = listID("list-items") + " write unsafe internal "
 	want["deleteItem"] = "shop_delete_item write unsafe internal "
-	imp = importShop(t, OpenAPIOptions{ToolIDPrefix: "shop", ReadGet: true, Egress: "internal", Classify: map[string]string{"headItems": "write"}})
+	imp = importShop(t, OpenAPIOptions{ToolIDPrefix: "shop", Egress: "internal", Classify: map[string]string{"headItems": "write"}})
 	if diff := cmp.Diff(want, summarize(imp)); diff != "" {
-		t.Errorf("read-get (-want +got):\n%s", diff)
+		t.Errorf("classified (-want +got):\n%s", diff)
 	}
 	// A tool --classify makes read is idempotent, one it makes pure
 	// deterministic, whatever its method.
 	want["listItems"] = listID("listItems") + " pure deterministic internal catalog"
 	want["deleteItem"] = "shop_delete_item read idempotent internal "
-	imp2 := importShop(t, OpenAPIOptions{ToolIDPrefix: "shop", ReadGet: true, Egress: "internal", Classify: map[string]string{"headItems": "write", "listItems": "pure", "deleteItem": "read"}})
+	imp2 := importShop(t, OpenAPIOptions{ToolIDPrefix: "shop", Egress: "internal", Classify: map[string]string{"headItems": "write", "listItems": "pure", "deleteItem": "read"}})
 	if diff := cmp.Diff(want, summarize(imp2)); diff != "" {
 		t.Errorf("classified (-want +got):\n%s", diff)
 	}
@@ -109,6 +109,21 @@ func TestOpenAPIClassification(t *testing.T) {
 		if tl.Name == "listItems" && !strings.Contains(tl.Reason, "removed a credential-looking default") {
 			t.Errorf("listItems notes = %q", tl.Reason)
 		}
+	}
+}
+
+func TestMethodSafety(t *testing.T) {
+	got := map[string]string{}
+	for _, m := range []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"} {
+		tier, replay := MethodSafety(m)
+		got[m] = tier + " " + replay
+	}
+	want := map[string]string{
+		"GET": "read idempotent", "HEAD": "read idempotent", "OPTIONS": "read idempotent",
+		"PUT": "write idempotent", "DELETE": "write unsafe", "POST": "write unsafe", "PATCH": "write unsafe", "TRACE": "write unsafe",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 
@@ -127,8 +142,8 @@ func TestOpenAPIUnknownAndErrors(t *testing.T) {
 }
 
 func TestOpenAPIToolsYAML(t *testing.T) {
-	imp := importShop(t, OpenAPIOptions{ReadGet: true})
-	out, err := OpenAPIToolsYAML(imp, OpenAPIOptions{ReadGet: true})
+	imp := importShop(t, OpenAPIOptions{})
+	out, err := OpenAPIToolsYAML(imp, OpenAPIOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +158,7 @@ func TestOpenAPIToolsYAML(t *testing.T) {
 			t.Errorf("declarations lack %q:\n%s", w, s)
 		}
 	}
-	again, _ := OpenAPIToolsYAML(importShop(t, OpenAPIOptions{ReadGet: true}), OpenAPIOptions{ReadGet: true})
+	again, _ := OpenAPIToolsYAML(importShop(t, OpenAPIOptions{}), OpenAPIOptions{})
 	if string(again) != s {
 		t.Error("the same import gave different bytes")
 	}

@@ -280,7 +280,7 @@ const (
 	]}, {"tenant": "acme", "dir": "tenants/acme", "routes": []}]}`
 )
 
-const allowedToolFields = "description, egress, group, idempotencyKey, inputSchema, irreversible, name, outputSchema, replayPolicy, responseSensitivity, safetyTier, server, source, status, tenants, title, toolId"
+const allowedToolFields = "description, egress, group, idempotencyKey, inputSchema, irreversible, name, outputSchema, replayPolicy, responseSensitivity, safetyTier, security, server, source, status, tenants, title, toolId"
 
 type validateCase struct {
 	name     string

@@ -23,10 +23,34 @@
 // merged into the parameters: a body's properties could collide with a
 // parameter's name, and keeping it apart tells a caller unambiguously what
 // goes where. Cookie parameters are not arguments (a note says so): a tool
-// call carries no cookies. A body must be JSON (application/json or a +json
+// call carries no cookies. Nor are the header parameters Accept,
+// Content-Type and Authorization, which OpenAPI says to ignore. A body must be JSON (application/json or a +json
 // type) or a form (application/x-www-form-urlencoded, whose fields are the
 // body's properties); an operation whose body is only multipart, binary or
 // text is left out.
+//
+// # Security
+//
+// A parameter that carries the credential of a security scheme the
+// document defines is never an argument, with a note: an apiKey scheme's
+// parameter (header, query or cookie, by its name; a header's name in any
+// case), the Authorization header of an http, oauth2 or openIdConnect
+// scheme, and the query parameter access_token (RFC 6750) of a bearer
+// scheme. That holds whether the operation's security names the scheme,
+// the document's applies, or the operation's security: [] takes it away:
+// a credential is the caller's to supply, never the model's, and the note
+// then says that the operation does not require the scheme. What the
+// operation's security asks (its own, else the document's) is Tool.Security,
+// each scheme as components/securitySchemes defines it.
+//
+// # Text
+//
+// The summary is the title and leads the description, so that a
+// description cut to its first sentence keeps it; the description alone
+// when it already starts with the summary, the summary alone without one.
+// An operation's x-signpost extension ({safetyTier, replayPolicy}) is read
+// into Tool.Declared, for an importer to take or not; the loader's openapi:
+// import classifies by its declaration only.
 //
 // # Results
 //
@@ -41,8 +65,10 @@
 // A schema is taken as the document writes it, then made a self-contained
 // JSON Schema: every $ref to #/components/schemas/NAME becomes
 // #/$defs/NAME, with that component (and every one it reaches) in the
-// $defs of the tool's schema root; a $ref to anything else leaves the
-// operation out. Each component is converted once for the document, and
+// $defs of the tool's schema root. A $ref to a schema inside a component,
+// such as #/components/schemas/Pet/properties/status, becomes a definition
+// of its own, $defs "Pet/properties/status": that schema alone, not the
+// component around it. A $ref to anything else leaves the operation out. Each component is converted once for the document, and
 // the $defs of every operation that reaches it hold the same map: the
 // schemas of a Document are read-only. OpenAPI 3.0 forms are rewritten as their JSON Schema
 // equivalents: nullable adds "null" to the type, a boolean exclusiveMinimum
@@ -86,6 +112,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
 )
 
@@ -133,10 +160,32 @@ type Tool struct {
 	// Read is true for GET and HEAD, the methods HTTP defines as safe: a
 	// catalog may choose to take them as reads.
 	Read bool
+	// Declared is what the operation's x-signpost extension says of its
+	// safety, the zero Safety without one.
+	Declared Safety
+	// Security is what the operation's security asks of a caller: any one
+	// requirement suffices. It is nil when the document declares no
+	// security for the operation, and empty when the operation's
+	// security: [] takes the document's away.
+	Security []Requirement
 	// InputSchema and OutputSchema are self-contained JSON Schemas;
 	// OutputSchema is nil when the operation has no JSON object result.
 	InputSchema, OutputSchema map[string]any
 }
+
+// Safety is what an operation's x-signpost extension says of its tool,
+// for an importer to take or not: the document's claim, as its method is.
+type Safety struct {
+	// SafetyTier is pure, read or write; ReplayPolicy deterministic,
+	// idempotent, keyed or unsafe; "" when the extension does not say.
+	SafetyTier, ReplayPolicy string
+	// Problem says why the extension cannot be taken (a member it does not
+	// have, a value that is not one of these); "" when it can.
+	Problem string
+}
+
+// Extension is the name of the operation extension Safety is read from.
+const Extension = "x-signpost"
 
 // MaxGroupLen is the longest group a tool declaration may have.
 const MaxGroupLen = 64
@@ -302,7 +351,7 @@ func (o Options) Read(ctx context.Context, v any) (doc *Document, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r := &reader{doc: t, v31: strings.HasPrefix(version, "3.1")}
+	r := &reader{doc: t, v31: strings.HasPrefix(version, "3.1"), sec: newSecurity(t)}
 	max := o.MaxSchemas
 	if max <= 0 {
 		max = DefaultMaxSchemas
@@ -366,7 +415,8 @@ func libraryMessage(what string, err error) string {
 type reader struct {
 	doc *openapi3.T
 	v31 bool
-	b   *bundle // the document's components, converted once
+	sec *security // the document's security schemes
+	b   *bundle   // the document's components, converted once
 }
 
 func (r *reader) operation(p, method string, item *openapi3.PathItem, op *openapi3.Operation) Operation {
@@ -387,11 +437,11 @@ func (r *reader) operation(p, method string, item *openapi3.PathItem, op *openap
 	if toolid.SnakeCase(o.Name) == "" {
 		return leave("no toolId can be derived from operationId %q, which has no ASCII letters or digits: declare the tool by hand", o.Name)
 	}
-	t := &Tool{Read: method == "GET" || method == "HEAD"}
+	t := &Tool{Read: method == "GET" || method == "HEAD", Declared: declared(op.Extensions[Extension])}
 	summary, description := strings.TrimSpace(op.Summary), strings.TrimSpace(op.Description)
 	switch {
 	case description != "" && summary != "":
-		t.Title, t.Description = summary, description
+		t.Title, t.Description = summary, leadWith(summary, description)
 	case description != "":
 		t.Description = description
 	default:
@@ -406,6 +456,7 @@ func (r *reader) operation(p, method string, item *openapi3.PathItem, op *openap
 			t.Group = g
 		}
 	}
+	t.Security = r.sec.auth(op, &o.Notes)
 	b := r.b
 	b.op = o.Name
 	in, msg := r.input(b, item, op, &o.Notes)
@@ -423,6 +474,59 @@ func (r *reader) operation(p, method string, item *openapi3.PathItem, op *openap
 	t.InputSchema, t.OutputSchema = in, out
 	o.Tool = t
 	return o
+}
+
+// leadWith is an operation's description led by its summary, so that
+// what is cut to the first sentence (a compact view) keeps the summary;
+// the description as it is when it already starts with the summary.
+func leadWith(summary, description string) string {
+	lead := strings.TrimRight(summary, ".!?:; ")
+	if len(description) >= len(lead) && strings.EqualFold(description[:len(lead)], lead) {
+		return description
+	}
+	if strings.ContainsAny(summary[len(summary)-1:], ".!?") {
+		return summary + " " + description
+	}
+	return summary + ". " + description
+}
+
+// declared reads an operation's x-signpost extension.
+func declared(v any) Safety {
+	if v == nil {
+		return Safety{}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Safety{Problem: Extension + " is not an object"}
+	}
+	var s Safety
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		val, _ := m[k].(string)
+		switch k {
+		case "safetyTier":
+			if !slices.Contains([]string{spec.TierPure, spec.TierRead, spec.TierWrite}, val) {
+				return Safety{Problem: fmt.Sprintf("%s.safetyTier is %s, not pure, read or write", Extension, quoted(m[k]))}
+			}
+			s.SafetyTier = val
+		case "replayPolicy":
+			if !slices.Contains(spec.ReplayPolicies(), val) {
+				return Safety{Problem: fmt.Sprintf("%s.replayPolicy is %s, not deterministic, idempotent, keyed or unsafe", Extension, quoted(m[k]))}
+			}
+			s.ReplayPolicy = val
+		default:
+			return Safety{Problem: fmt.Sprintf("%s has %q, which it does not take: only safetyTier and replayPolicy", Extension, k)}
+		}
+	}
+	return s
+}
+
+// quoted words a decoded value in a message.
+func quoted(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // input builds the inputSchema of an operation, or says why it cannot.
@@ -451,6 +555,10 @@ func (r *reader) input(b *bundle, item *openapi3.PathItem, op *openapi3.Operatio
 	}
 	var cookies []string
 	for _, p := range params {
+		if why := r.sec.credential(op, p); why != "" {
+			*notes = append(*notes, why)
+			continue
+		}
 		if p.In == openapi3.ParameterInCookie {
 			cookies = append(cookies, p.Name)
 			continue

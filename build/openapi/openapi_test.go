@@ -80,7 +80,7 @@ func TestParameters(t *testing.T) {
 		t.Errorf("pointer, method = %q, %q", get.Pointer, get.Method)
 	}
 	tool := get.Tool
-	if tool.Title != "Get a pet" || tool.Description != "Returns one pet." || tool.Group != "pets" || !tool.Read {
+	if tool.Title != "Get a pet" || tool.Description != "Get a pet. Returns one pet." || tool.Group != "pets" || !tool.Read {
 		t.Errorf("tool = %+v", tool)
 	}
 	// The operation's verbose overrides the path item's; path parameters
@@ -291,6 +291,229 @@ components:
         application/json: {schema: {type: object}}
 `)
 	if o := op(t, d, "a"); o.Tool != nil || !strings.Contains(o.LeftOut, "is not to #/components/schemas/NAME") {
+		t.Errorf("left out %q", o.LeftOut)
+	}
+}
+
+const secured = `openapi: 3.0.3
+info: {title: Keys, version: "1"}
+security: [{key: []}]
+paths:
+  /items:
+    get:
+      operationId: listItems
+      summary: List items
+      parameters:
+        - {name: X-API-KEY, in: header, required: true, schema: {type: string}}
+        - {name: access_token, in: query, schema: {type: string}}
+        - {name: q, in: query, schema: {type: string}}
+        - {name: Accept, in: header, schema: {type: string}}
+      responses: {"200": {description: ok}}
+    post:
+      operationId: addItem
+      summary: Add an item
+      security: [{oauth: [items:write]}, {key: [], sid: []}]
+      parameters:
+        - {name: Authorization, in: header, required: true, schema: {type: string}}
+        - {name: sid, in: cookie, schema: {type: string}}
+        - {name: tz, in: cookie, schema: {type: string}}
+        - {name: token, in: query, schema: {type: string}}
+      responses: {"201": {description: ok}}
+  /health:
+    get:
+      operationId: health
+      summary: Health
+      security: []
+      parameters:
+        - {name: x-api-key, in: header, schema: {type: string}}
+      responses: {"200": {description: ok}}
+    put:
+      operationId: setHealth
+      summary: Set health
+      security: [{basic: [admin]}]
+      responses: {"204": {description: ok}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+    token: {type: apiKey, in: query, name: token}
+    sid: {type: apiKey, in: cookie, name: sid}
+    oauth:
+      type: oauth2
+      flows: {clientCredentials: {tokenUrl: "https://auth.example.com/token", scopes: {"items:write": write}}}
+    basic: {type: http, scheme: Basic}
+`
+
+// TestSecurity holds the credentials of the document's security schemes
+// out of the arguments, wherever the security applies, and reads what each
+// operation's security asks.
+func TestSecurity(t *testing.T) {
+	d := parse(t, secured)
+	cases := []struct {
+		name, args, notes, auth string
+	}{
+		{"listItems", `{"q":{"type":"string"}}`,
+			"header parameter X-API-KEY is not an argument: it carries the credential of security scheme key; " +
+				"query parameter access_token is not an argument: it carries the credential of security scheme oauth, which the operation does not require; " +
+				"header parameter Accept is not an argument: OpenAPI ignores a header parameter named Accept",
+			`[{"key":{"Type":"apiKey","In":"header","Name":"X-Api-Key","Scheme":"","Scopes":[]}}]`},
+		{"addItem", `{}`,
+			"header parameter Authorization is not an argument: it carries the credential of security scheme oauth; " +
+				"cookie parameter sid is not an argument: it carries the credential of security scheme sid; " +
+				"query parameter token is not an argument: it carries the credential of security scheme token, which the operation does not require; " +
+				"cookie parameter tz is not an argument: a tool call carries no cookies",
+			`[{"oauth":{"Type":"oauth2","In":"header","Name":"Authorization","Scheme":"","Scopes":["items:write"]}},` +
+				`{"key":{"Type":"apiKey","In":"header","Name":"X-Api-Key","Scheme":"","Scopes":[]},"sid":{"Type":"apiKey","In":"cookie","Name":"sid","Scheme":"","Scopes":[]}}]`},
+		// security: [] takes the document's away; a parameter that carries
+		// a scheme's credential is still not an argument.
+		{"health", `{}`,
+			"header parameter x-api-key is not an argument: it carries the credential of security scheme key, which the operation does not require",
+			`[]`},
+		{"setHealth", `{}`, "",
+			`[{"basic":{"Type":"http","In":"header","Name":"Authorization","Scheme":"basic","Scopes":["admin"]}}]`},
+	}
+	for _, c := range cases {
+		o := op(t, d, c.name)
+		if o.Tool == nil {
+			t.Fatalf("%s left out: %s", c.name, o.LeftOut)
+		}
+		props := asJSON(t, o.Tool.InputSchema["properties"])
+		if props != c.args {
+			t.Errorf("%s: arguments %s, want %s", c.name, props, c.args)
+		}
+		if _, has := o.Tool.InputSchema["required"]; has && c.args == "{}" {
+			t.Errorf("%s: required %v", c.name, o.Tool.InputSchema["required"])
+		}
+		if got := strings.Join(o.Notes, "; "); got != c.notes {
+			t.Errorf("%s: notes\n got %s\nwant %s", c.name, got, c.notes)
+		}
+		if got := asJSON(t, o.Tool.Security); got != c.auth {
+			t.Errorf("%s: auth\n got %s\nwant %s", c.name, got, c.auth)
+		}
+	}
+	// Without security anywhere, Security is nil.
+	if o := op(t, parse(t, params), "getPet"); o.Tool.Security != nil {
+		t.Errorf("auth %v", o.Tool.Security)
+	}
+	// An http bearer scheme's token may be the query's access_token too.
+	doc := strings.Replace(secured, "basic: {type: http, scheme: Basic}", "bearer: {type: http, scheme: Bearer}", 1)
+	doc = strings.Replace(doc, "    oauth:\n      type: oauth2\n      flows: {clientCredentials: {tokenUrl: \"https://auth.example.com/token\", scopes: {\"items:write\": write}}}\n",
+		"    oauth: {type: apiKey, in: header, name: X-Other}\n", 1)
+	doc = strings.Replace(doc, "{oauth: [items:write]}", "{bearer: []}", 1)
+	doc = strings.Replace(doc, "{basic: [admin]}", "{bearer: []}", 1)
+	if got := strings.Join(op(t, parse(t, doc), "listItems").Notes, "; "); !strings.Contains(got, "query parameter access_token is not an argument: it carries the credential of security scheme bearer, which") {
+		t.Errorf("notes %s", got)
+	}
+}
+
+// TestText leads the description with the summary, and reads x-signpost.
+func TestText(t *testing.T) {
+	for _, c := range []struct{ summary, description, want string }{
+		{"List pets", "Returns every pet.", "List pets. Returns every pet."},
+		{"List pets.", "Returns every pet.", "List pets. Returns every pet."},
+		{"Is it up?", "Says whether it is.", "Is it up? Says whether it is."},
+		{"List pets", "List pets, newest first.", "List pets, newest first."},
+		{"List pets.", "list pets by tag", "list pets by tag"},
+	} {
+		if got := leadWith(c.summary, c.description); got != c.want {
+			t.Errorf("leadWith(%q, %q) = %q, want %q", c.summary, c.description, got, c.want)
+		}
+	}
+	d := parse(t, `openapi: 3.1.0
+info: {title: X, version: "1"}
+paths:
+  /a:
+    get: {operationId: plain, summary: A, responses: {"204": {description: ok}}}
+    post: {operationId: search, summary: A, x-signpost: {safetyTier: read}, responses: {"204": {description: ok}}}
+    put: {operationId: keyed, summary: A, x-signpost: {replayPolicy: keyed}, responses: {"204": {description: ok}}}
+    delete: {operationId: exec, summary: A, x-signpost: {safetyTier: exec}, responses: {"204": {description: ok}}}
+    patch: {operationId: egress, summary: A, x-signpost: {egress: none}, responses: {"204": {description: ok}}}
+    options: {operationId: list, summary: A, x-signpost: [read], responses: {"204": {description: ok}}}
+`)
+	for name, want := range map[string]Safety{
+		"plain":  {},
+		"search": {SafetyTier: "read"},
+		"keyed":  {ReplayPolicy: "keyed"},
+		"exec":   {Problem: `x-signpost.safetyTier is "exec", not pure, read or write`},
+		"egress": {Problem: `x-signpost has "egress", which it does not take: only safetyTier and replayPolicy`},
+		"list":   {Problem: "x-signpost is not an object"},
+	} {
+		if got := op(t, d, name).Tool.Declared; got != want {
+			t.Errorf("%s: declared %+v, want %+v", name, got, want)
+		}
+	}
+}
+
+// TestRefIntoComponent holds a $ref to a schema inside a component (a
+// property's, an item's) to that schema alone: the rest of the component
+// is not copied into the tool's schema.
+func TestRefIntoComponent(t *testing.T) {
+	d := parse(t, `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: findPets
+      summary: Find pets
+      parameters:
+        - {name: status, in: query, schema: {$ref: '#/components/schemas/Pet/properties/status'}}
+        - {name: tag, in: query, schema: {$ref: '#/components/schemas/Pet/properties/tags/items'}}
+        - {name: first, in: query, schema: {$ref: '#/components/schemas/Pair/prefixItems/0'}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet/properties/owner'}
+    post:
+      operationId: badPointer
+      summary: Bad pointer
+      parameters:
+        - {name: p, in: query, schema: {$ref: '#/components/schemas/Pet/properties'}}
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    Pet:
+      type: object
+      description: A pet, with much the tool does not need.
+      properties:
+        status: {type: string, enum: [available, sold]}
+        tags: {type: array, items: {type: string, maxLength: 9}}
+        owner: {$ref: '#/components/schemas/Owner'}
+        history: {type: array, items: {type: string}, description: Long.}
+    Owner:
+      type: object
+      properties:
+        name: {type: string}
+        pets: {type: array, items: {$ref: '#/components/schemas/Owner/properties/name'}}
+    Pair: {type: array, prefixItems: [{type: integer}, {type: integer}]}
+`)
+	o := op(t, d, "findPets")
+	if o.Tool == nil {
+		t.Fatalf("left out: %s", o.LeftOut)
+	}
+	in := asJSON(t, o.Tool.InputSchema)
+	want := `{"$defs":{"Pair/prefixItems/0":{"type":"integer"},"Pet/properties/status":{"enum":["available","sold"],"type":"string"},"Pet/properties/tags/items":{"maxLength":9,"type":"string"}},` +
+		`"additionalProperties":false,"properties":{"first":{"$ref":"#/$defs/Pair~1prefixItems~10"},"status":{"$ref":"#/$defs/Pet~1properties~1status"},"tag":{"$ref":"#/$defs/Pet~1properties~1tags~1items"}},"type":"object"}`
+	if in != want {
+		t.Errorf("inputSchema\n got %s\nwant %s", in, want)
+	}
+	// A root that is such a $ref is the schema itself, with the
+	// components it reaches.
+	out := asJSON(t, o.Tool.OutputSchema)
+	want = `{"$defs":{"Owner/properties/name":{"type":"string"}},` +
+		`"properties":{"name":{"type":"string"},"pets":{"items":{"$ref":"#/$defs/Owner~1properties~1name"},"type":"array"}},"type":"object"}`
+	if out != want {
+		t.Errorf("outputSchema\n got %s\nwant %s", out, want)
+	}
+	for _, s := range []map[string]any{o.Tool.InputSchema, o.Tool.OutputSchema} {
+		if ps := refs.Check(s); len(ps) > 0 {
+			t.Errorf("refs.Check: %v", ps)
+		}
+		if strings.Contains(asJSON(t, s), "history") {
+			t.Errorf("the rest of Pet was copied: %s", asJSON(t, s))
+		}
+	}
+	if o := op(t, d, "badPointer"); o.Tool != nil || !strings.Contains(o.LeftOut, "#/components/schemas/Pet/properties: the pointer names no schema") {
 		t.Errorf("left out %q", o.LeftOut)
 	}
 }

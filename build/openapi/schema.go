@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -30,6 +31,7 @@ const (
 type bundle struct {
 	r         *reader
 	converted map[*openapi3.SchemaRef]component // every schema converted, by the library's value
+	raw       map[*openapi3.SchemaRef]any       // components a $ref points into, decoded
 	defs      map[string]*component             // converted components by name
 	busy      map[string]bool                   // components being converted
 	max       int64                             // the bound of spent
@@ -47,7 +49,7 @@ type component struct {
 }
 
 func (r *reader) newBundle(max int64) *bundle {
-	return &bundle{r: r, converted: map[*openapi3.SchemaRef]component{}, defs: map[string]*component{}, busy: map[string]bool{}, max: max}
+	return &bundle{r: r, converted: map[*openapi3.SchemaRef]component{}, raw: map[*openapi3.SchemaRef]any{}, defs: map[string]*component{}, busy: map[string]bool{}, max: max}
 }
 
 // schema converts one schema of the document, to be placed anywhere in a
@@ -70,6 +72,16 @@ func (b *bundle) schema(ref *openapi3.SchemaRef) (map[string]any, string) {
 
 // convertRef converts one schema of the document.
 func (b *bundle) convertRef(ref *openapi3.SchemaRef) (map[string]any, string) {
+	v, msg := decodeRef(ref)
+	if msg != "" {
+		return nil, msg
+	}
+	return b.convertValue(v)
+}
+
+// decodeRef decodes one schema of the document as JSON values, the
+// markers of its $refs in place.
+func decodeRef(ref *openapi3.SchemaRef) (any, string) {
 	data, err := json.Marshal(ref)
 	if err != nil {
 		return nil, fmt.Sprintf("cannot encode a schema: %v", err)
@@ -80,6 +92,11 @@ func (b *bundle) convertRef(ref *openapi3.SchemaRef) (map[string]any, string) {
 	if err := d.Decode(&v); err != nil {
 		return nil, fmt.Sprintf("cannot decode a schema: %v", err)
 	}
+	return v, ""
+}
+
+// convertValue converts one decoded schema: an object, or a boolean.
+func (b *bundle) convertValue(v any) (map[string]any, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		// A boolean schema (3.1): true accepts anything.
@@ -134,10 +151,15 @@ func (b *bundle) convert(m map[string]any, depth int) string {
 		if msg != "" {
 			return msg
 		}
-		if msg := b.component(name); msg != "" {
+		// A $ref into a component (#/components/schemas/Pet/properties/id)
+		// is a definition of its own, the schema it names and nothing
+		// else of the component: "Pet/properties/id" (a component's name
+		// has no "/").
+		key := name + rest
+		if msg := b.component(key); msg != "" {
 			return msg
 		}
-		m["$ref"] = defsPrefix + source.EscapePointer(name) + rest
+		m["$ref"] = defsPrefix + source.EscapePointer(key)
 	}
 	for k := range m {
 		switch {
@@ -242,8 +264,10 @@ func unescape(seg string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
 }
 
-// component converts the component schema name, once for the document,
-// and returns why it cannot be ("" when it can).
+// component converts the component schema name, or the schema a pointer
+// names inside one ("Pet/properties/id", the pointer as the $ref writes
+// it), once for the document, and returns why it cannot be ("" when it
+// can).
 func (b *bundle) component(name string) string {
 	if c := b.defs[name]; c != nil {
 		return c.msg
@@ -251,19 +275,32 @@ func (b *bundle) component(name string) string {
 	if b.busy[name] {
 		return ""
 	}
+	base, rest, _ := strings.Cut(name, "/")
 	var ref *openapi3.SchemaRef
 	if c := b.r.doc.Components; c != nil {
-		ref = c.Schemas[name]
+		ref = c.Schemas[base]
 	}
 	if ref == nil {
-		return fmt.Sprintf("$ref %q names no schema of components/schemas", componentPrefix+name)
+		return fmt.Sprintf("$ref %q names no schema of components/schemas", componentPrefix+source.EscapePointer(base))
 	}
 	b.busy[name] = true
-	s, msg := b.schema(ref)
+	var (
+		s   map[string]any
+		msg string
+	)
+	if rest == "" {
+		s, msg = b.schema(ref)
+	} else {
+		s, msg = b.subschema(ref, "/"+rest)
+	}
 	delete(b.busy, name)
 	c := &component{schema: s}
 	if msg != "" {
-		c.schema, c.msg = nil, fmt.Sprintf("components/schemas/%s: %s", name, msg)
+		where := "components/schemas/" + name
+		if rest != "" {
+			where = componentPrefix + source.EscapePointer(base) + "/" + rest
+		}
+		c.schema, c.msg = nil, fmt.Sprintf("%s: %s", where, msg)
 	} else {
 		names := map[string]bool{}
 		c.size = measure(s, names)
@@ -271,6 +308,104 @@ func (b *bundle) component(name string) string {
 	}
 	b.defs[name] = c
 	return c.msg
+}
+
+// subschema converts the schema at ptr inside a component: only it, and
+// the components its own $refs reach.
+func (b *bundle) subschema(ref *openapi3.SchemaRef, ptr string) (map[string]any, string) {
+	path, ok := schemaPath(ptr)
+	if !ok {
+		return nil, "the pointer names no schema: point at one (a property's, the items', one of allOf's, ...)"
+	}
+	// The component is decoded once for every pointer into it; each
+	// pointer's schema is a copy, which convert changes.
+	v, done := b.raw[ref]
+	if !done {
+		var msg string
+		if v, msg = decodeRef(ref); msg != "" {
+			return nil, msg
+		}
+		b.raw[ref] = v
+	}
+	for _, s := range path {
+		m, _ := v.(map[string]any)
+		v = m[s.key]
+		if s.in != "" {
+			m, _ := v.(map[string]any)
+			v = m[s.in]
+		}
+		if s.index >= 0 {
+			list, _ := v.([]any)
+			v = nil
+			if s.index < len(list) {
+				v = list[s.index]
+			}
+		}
+		if v == nil {
+			return nil, "the pointer names nothing"
+		}
+	}
+	return b.convertValue(deepCopy(v))
+}
+
+// deepCopy copies the objects and arrays of a decoded value.
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// step is one step from a schema to one of its subschemas: the keyword,
+// then the name within its map (in) or the index within its list (-1 for
+// none).
+type step struct {
+	key, in string
+	index   int
+}
+
+// schemaPath splits a pointer inside a schema into steps from schema to
+// subschema; ok is false when it does not end at a schema (such as
+// /properties, or /enum/0).
+func schemaPath(ptr string) (path []step, ok bool) {
+	segs := source.SplitPointer(ptr)
+	for i := 0; i < len(segs); i++ {
+		s := step{key: segs[i], index: -1}
+		switch kind := refs.KeywordKind(segs[i]); kind {
+		case refs.Schema:
+		case refs.SchemaMap, refs.Dependencies:
+			if i+1 == len(segs) {
+				return nil, false
+			}
+			i++
+			s.in = segs[i]
+		case refs.SchemaList, refs.Items:
+			if i+1 < len(segs) {
+				if n, err := strconv.Atoi(segs[i+1]); err == nil && n >= 0 && strconv.Itoa(n) == segs[i+1] {
+					i++
+					s.index = n
+				}
+			}
+			if s.index < 0 && kind == refs.SchemaList {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+		path = append(path, s)
+	}
+	return path, len(path) > 0
 }
 
 // measure returns the encoded size of a converted schema, at least (every

@@ -115,11 +115,11 @@ func TestImportMCPFlags(t *testing.T) {
 
 func TestImportOpenAPIFlags(t *testing.T) {
 	o := parsed(t, newImportOpenAPICmd, "api.yaml")
-	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.openapi.ReadGet || o.strict || o.quiet || !hasIO(o.io) {
+	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.readGet || o.strict || o.quiet || !hasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
 	o = parsed(t, newImportOpenAPICmd, "-", "--read-get", "--tool-id-prefix", "pets", "--classify", "read=searchPets", "--egress", "internal", "--strict", "-o", "pets.yaml", "-q")
-	if o.file != "-" || o.out != "pets.yaml" || !o.strict || !o.quiet || !o.openapi.ReadGet || o.openapi.ToolIDPrefix != "pets" ||
+	if o.file != "-" || o.out != "pets.yaml" || !o.strict || !o.quiet || !o.readGet || o.openapi.ToolIDPrefix != "pets" ||
 		o.openapi.Egress != spec.EgressInternal || o.openapi.Classify["searchPets"] != "read" {
 		t.Errorf("flags: %+v", o)
 	}

@@ -25,7 +25,7 @@ documents; "import mcp" reads recorded MCP tools/list results; "import openapi"
 reads an OpenAPI document.`,
 		Example: `  signpost import server server.json -o servers.yaml
   signpost import mcp github.tools-list.json --server com.example/github -o github.yaml
-  signpost import openapi petstore.yaml --read-get -o petstore.yaml`,
+  signpost import openapi petstore.yaml -o petstore.yaml`,
 		Args: noSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}

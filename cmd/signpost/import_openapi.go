@@ -48,21 +48,33 @@ digest suffix on collisions). The summary becomes the title and the
 description the description (the summary when there is no description); the
 first tag becomes the group.
 
+The summary also leads the description, so that the compact view, which
+keeps a description's first sentence, keeps it.
+
 The inputSchema has one property per path, query and header parameter
 (required when the parameter is), and "body" for the request body (JSON, or
 the fields of an application/x-www-form-urlencoded form). Cookie parameters
-are not arguments. The outputSchema is the schema of the first 2xx response
+are not arguments, nor is a parameter that carries the credential of one of
+the document's security schemes (an apiKey's header, query parameter or
+cookie; the Authorization header; the query's access_token of a bearer
+scheme), whether the operation's security names the scheme or not; the
+field security records what the operation's security (its own, else the
+document's) asks of a caller, for whoever connects the tool to the API. The outputSchema is the schema of the first 2xx response
 with content, when it is a JSON object; an array, a scalar, a stream or a
 non-JSON response gets none, with a note. Every $ref to components/schemas
 is bundled into the tool's own $defs, and OpenAPI 3.0 forms (nullable,
 boolean exclusive bounds, example) become JSON Schema ones.
 
-Nothing is safer than write unless the host says so: an operation is
-safetyTier: write and replayPolicy: unsafe unless --classify names it or,
-with --read-get, it is a GET or HEAD (then read and idempotent). A --classify
-NAME may be a pattern, as for import mcp (* does not match the "/" of
-"METHOD /path": write "GET /items/*"). Every tool is egress: internet unless
---egress says otherwise.
+An operation is classified by its method, as HTTP defines them: GET, HEAD
+and OPTIONS are safetyTier: read and replayPolicy: idempotent, PUT write and
+idempotent, every other method (DELETE, POST, PATCH, ...) write and unsafe.
+The operation's extension x-signpost: {safetyTier, replayPolicy} wins over
+its method (a tier alone: read is idempotent, pure deterministic, write
+unsafe; an x-signpost that cannot be taken makes it write and unsafe, with a
+note), and --classify wins over both. A --classify NAME may be a pattern, as
+for import mcp (* does not match the "/" of "METHOD /path": write
+"GET /items/*"). Every tool is egress: internet unless --egress says
+otherwise.
 
 Every operation is reported on stderr, one line each:
 
@@ -84,7 +96,7 @@ a pattern matches none, or two patterns give one operation different
 tiers), or,
 with --strict, when an operation is left out; 2 for bad usage.`,
 		Example: `  signpost import openapi petstore.yaml
-  signpost import openapi api.json --read-get --tool-id-prefix pets -o catalogs/example/pets.yaml
+  signpost import openapi api.json --tool-id-prefix pets -o catalogs/example/pets.yaml
   signpost import openapi api.yaml --classify read=searchPets --classify pure="POST /convert" --egress internal
   signpost import openapi --strict api.yaml -o api-tools.yaml   # fail when an operation is left out`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -95,7 +107,7 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.io, o.file = streamsOf(cmd), args[0]
-			o.openapi = importer.OpenAPIOptions{ToolIDPrefix: o.prefix, ReadGet: o.readGet, Egress: o.egress}
+			o.openapi = importer.OpenAPIOptions{ToolIDPrefix: o.prefix, Egress: o.egress}
 			var err error
 			if o.openapi.Classify, err = parseClassify(o.classify); err != nil {
 				return usageError{err}
@@ -109,7 +121,11 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the declarations to this file instead of stdout")
 	cmd.Flags().StringVar(&o.prefix, "tool-id-prefix", "", "prepend PREFIX_ to every derived toolId (snake case, at most 16 characters)")
 	cmd.Flags().StringArrayVar(&o.classify, "classify", nil, "TIER=NAME|PATTERN[,...]: the safety tier (pure, read or write) of the named operations (operationId, or \"METHOD /path\"), or of those a pattern (*, ?, [...]) matches; repeatable")
-	cmd.Flags().BoolVar(&o.readGet, "read-get", false, "GET and HEAD operations are safetyTier read and replayPolicy idempotent")
+	// --read-get, which the methods made the default, is still taken, and
+	// said to do nothing on stderr (cobra's deprecation notice would go to
+	// stdout, with the declarations).
+	cmd.Flags().BoolVar(&o.readGet, "read-get", false, "no effect: GET, HEAD and OPTIONS operations are read by their method")
+	_ = cmd.Flags().MarkHidden("read-get")
 	enumVar(cmd.Flags(), &o.egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each operation imported")
@@ -121,6 +137,9 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 func runImportOpenAPI(o *importOpenAPIOptions) error {
 	stderr, arg, opts := o.io.errOut, o.file, o.openapi
 	var report lines
+	if o.readGet {
+		report.add("--read-get has no effect: GET, HEAD and OPTIONS operations are read and idempotent without it")
+	}
 	label, data, err := readImportFile(o.io.in, arg)
 	if err != nil {
 		report.add("%s: %v", importer.SourceLabel(arg), errors.Unwrap(err))
