@@ -43,7 +43,7 @@ func TestEdgeGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad := checktest.Bad(r); len(bad) > 0 || r.Failed() {
+	if bad := unadmitted(t, r, s); len(bad) > 0 || r.Failed() {
 		t.Errorf("rules not met through the gated edge: %v\n%s", bad, checktest.Problems(r))
 	}
 	gated := 0
