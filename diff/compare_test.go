@@ -413,6 +413,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{servers, "1.0.0", "1.1.0"}, {servers, "description: Weather.", "description: Weather.\n    title: Weather"}},
 			want: []string{
 				`server ~ com.example/weather: title (none) -> "Weather"; version 1.0.0 -> 1.1.0`,
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -423,6 +424,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk version-backwards server com.example/weather: latest version 1.0.0 -> 0.9.9-rc.1 in the registry: an older version than before",
 				"server ~ com.example/weather: version 1.0.0 -> 0.9.9-rc.1",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -432,6 +434,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{servers, "1.0.0", "1.0.0+build.2"}},
 			want: []string{
 				"server ~ com.example/weather: version 1.0.0 -> 1.0.0+build.2",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -471,6 +474,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/weather: endpoint streamable-http https://mcp.example.com/weather -> https://weather.example.net/mcp",
 				"server ~ com.example/weather: remote streamable-http https://mcp.example.com/weather -> https://weather.example.net/mcp",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -481,6 +485,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/weather: new endpoint streamable-http https://eu.example.com/weather",
 				"server ~ com.example/weather: new remote streamable-http https://eu.example.com/weather",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -492,6 +497,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
 				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -503,6 +509,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
 				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -519,6 +526,7 @@ func TestDiff(t *testing.T) {
 				"risk server-remote-changed server com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
 				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: headers changed",
 				"server ~ com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",

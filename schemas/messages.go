@@ -320,6 +320,7 @@ var patternNames = map[string]string{
 	"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$":                      "be empty or a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
 	"^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$":                             "be a server name of the form reverse-DNS/name, such as com.example/weather",
 	"^https?://":                                                   "start with https:// (or http://)",
+	"^sha256:[0-9a-f]{64}$":                                        "be sha256: followed by 64 lower-case hexadecimal digits",
 	"^[0-9]{4}-[0-9]{2}-[0-9]{2}$":                                 "be an MCP protocol version: a date such as 2025-06-18",
 	"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$":                                "be an HTTP header name: letters, digits and !#$%&'*+.^_`|~-, without spaces or colons",
 	"^(any|[0-9]+x[0-9]+)$":                                        "be WIDTHxHEIGHT in pixels, such as 48x48, or any",

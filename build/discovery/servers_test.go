@@ -652,7 +652,7 @@ func TestServersDeterministic(t *testing.T) {
 		enc := json.NewEncoder(&b)
 		for _, v := range []any{
 			MCPCatalog("https://example.com", servers),
-			AICatalog("https://example.com", "example.com", "Example", servers, &ToolCatalogAd{URL: "https://example.com/tools", Sources: []string{"openapi", "mcp"}}),
+			AICatalog("https://example.com", "example.com", "Example", servers, &ToolCatalogAd{URL: "https://example.com/tools", Sources: []string{"openapi", "mcp"}}, nil),
 		} {
 			if err := enc.Encode(v); err != nil {
 				t.Fatal(err)
@@ -685,7 +685,7 @@ func TestServersDeterministic(t *testing.T) {
 			t.Fatalf("order %d: bytes differ:\n%s\n%s", i, got, want)
 		}
 		cat := func(ss []*Server) []byte {
-			b, _ := json.Marshal(AICatalog("https://example.com", "example.com", "", ss, nil))
+			b, _ := json.Marshal(AICatalog("https://example.com", "example.com", "", ss, nil, nil))
 			return b
 		}
 		if !bytes.Equal(cat(shuffled), cat(servers)) {
