@@ -808,6 +808,45 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 	}
 }
 
+// TestDiffPublisherCase: a site published with its publisher in capitals
+// (urn:air:Example.com:...), as AI Catalog identifiers kept it before they
+// were held to lower case, shows the one-time change of each identifier as
+// a risk with its reason, and no change of origin.
+func TestDiffPublisherCase(t *testing.T) {
+	new := diffCatalog(t, diffBase)
+	old := diffCatalog(t, diffBase)
+	for i, site := range old.Sites {
+		for j, d := range site.Documents {
+			if d.Route.Route != spec.RouteAICatalog {
+				continue
+			}
+			body := bytes.ReplaceAll(d.Body.Bytes(), []byte("urn:air:example.com:"), []byte("urn:air:Example.com:"))
+			body = bytes.ReplaceAll(body, []byte(`"domain":"example.com"`), []byte(`"domain":"Example.com"`))
+			old.Sites[i].Documents[j] = output.NewDocument(d.Route.Route, d.View, d.ContentType, content.New(body))
+		}
+	}
+	c, err := Compare(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HasRisk(RiskOriginChanged) {
+		t.Error("origin-changed for a publisher whose case alone changed")
+	}
+	reason := ": its publisher segment is now in lower case, as AI Catalog 1.0 requires of an identifier its publisher signs (did:web domain rules); a one-time change, clients that key on the old identifier see a new entry"
+	want := []string{
+		"risk identifier-changed tenant acme: the AI catalog identifier of the tool catalog of tenant acme urn:air:Example.com:tool-catalog:acme -> urn:air:example.com:tool-catalog:acme" + reason,
+		"risk identifier-changed tenant globex: the AI catalog identifier of the tool catalog of tenant globex urn:air:Example.com:tool-catalog:globex -> urn:air:example.com:tool-catalog:globex" + reason,
+		"risk identifier-changed server com.example/helpdesk: AI catalog identifier urn:air:Example.com:mcp:helpdesk -> urn:air:example.com:mcp:helpdesk" + reason,
+		"risk identifier-changed server com.example/weather: AI catalog identifier urn:air:Example.com:mcp:weather -> urn:air:example.com:mcp:weather" + reason,
+		`server ~ com.example/helpdesk: aiCatalogIdentifier "urn:air:Example.com:mcp:helpdesk" -> "urn:air:example.com:mcp:helpdesk"`,
+		`server ~ com.example/weather: aiCatalogIdentifier "urn:air:Example.com:mcp:weather" -> "urn:air:example.com:mcp:weather"`,
+		"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+}
+
 // TestDiffIdentifierForms: a site built in the older form of the AI
 // catalog's identifiers (urn:air:PUBLISHER:mcp:NAMESPACE/NAME, and a tool
 // catalog entry without a name) is compared server by server, and every
