@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -219,17 +221,27 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	others := make([][]output.Document, len(tenants))
 	lists := make([][]output.Document, len(tenants))
 	var made sync.WaitGroup
-	made.Go(func() { cards = compileCards(cat) })
 	for i, tenant := range tenants {
-		made.Go(func() {
-			others[i] = slices.Concat(compileCatalogs(cat, tools, tenant), compileCatalogue(cat, tools, entries, costs, tenant))
-		})
+		made.Go(func() { others[i] = compileCatalogue(cat, tools, entries, costs, tenant) })
 		made.Go(func() { lists[i] = compileLists(tenant, tools, c) })
 	}
-	made.Wait()
+	// The AI catalogs name the cards' digests: the cards come first.
+	cards = compileCards(cat)
 	cardSums := map[string]string{}
 	for _, d := range cards {
 		cardSums[d.Route.Route] = d.SHA256
+	}
+	catalogs := make([][]output.Document, len(tenants))
+	errs := make([]error, len(tenants))
+	for i, tenant := range tenants {
+		made.Go(func() { catalogs[i], errs[i] = compileCatalogs(cat, tools, tenant, cardSums) })
+	}
+	made.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i := range tenants {
+		others[i] = slices.Concat(catalogs[i], others[i])
 	}
 	for i, tenant := range tenants {
 		if err := ctx.Err(); err != nil {
@@ -341,8 +353,15 @@ func compileCards(cat *Catalog) []output.Document {
 
 // compileCatalogs encodes the discovery catalogs of one site. The AI
 // catalog advertises the site's tool catalog: its URL, the sources of the
-// tools the tenant sees, and whether the compact view is served.
-func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []output.Document {
+// tools the tenant sees, and whether the compact view is served; its card
+// entries carry the digests of the cards (cardSums: each card's route to
+// the hex SHA-256 of its bytes). The AI catalog's bytes are its canonical
+// form (RFC 8785, build/jcs), without the newline other documents end
+// with: AI Catalog 1.0 requires a catalog to be valid input to JCS, and a
+// catalog that already is its canonical form is what a digest or a
+// signature over it is computed on. A value JCS cannot take is an error
+// (Load reports the declarations that would give one).
+func compileCatalogs(cat *Catalog, tools []*Tool, tenant string, cardSums map[string]string) ([]output.Document, error) {
 	var docs []output.Document
 	origin := cat.Config.SiteOrigin(tenant)
 	if cat.Config.MCPCatalog {
@@ -357,10 +376,14 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string) []output.Docume
 		}
 		base := strings.TrimSuffix(origin, "/")
 		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
-		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad)
-		docs = append(docs, output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(appendLine(jsonenc.Append(nil, doc)))))
+		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad, cardSums)
+		body, err := jcs.Append(nil, doc)
+		if err != nil {
+			return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
+		}
+		docs = append(docs, output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(body)))
 	}
-	return docs
+	return docs, nil
 }
 
 func appendLine(b []byte) []byte { return append(b, '\n') }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -57,6 +58,11 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	}
 	if sound("site", "displayName") {
 		c.DisplayName = f.Site.DisplayName
+		// The AI catalog names it, and AI Catalog 1.0 requires every
+		// catalog to be valid input to JCS (RFC 8785): I-JSON strings.
+		if err := jcs.ValidString(c.DisplayName); err != nil && setting(f.Discovery.AICatalog) {
+			l.sink.errorf(top.at("site", "displayName"), "ai-catalog", "site.displayName has %v: the AI catalog names it, and an AI catalog must be valid input to JSON canonicalization (RFC 8785), which takes I-JSON only; remove the character", err)
+		}
 	}
 	loadTenants(l.sink, top, f.Tenants, c, sound)
 	l.limitsAt = top

@@ -13,6 +13,20 @@ func TestConfigOriginWithoutScheme(t *testing.T) {
 	)
 }
 
+// TestConfigDisplayNameNotIJSON: the AI catalog names the display name,
+// so a character JCS cannot take is an error at the setting, unless the
+// AI catalog is off.
+func TestConfigDisplayNameNotIJSON(t *testing.T) {
+	checkDiags(t, map[string]string{
+		"signpost.yaml": "site: {origin: https://example.com, publisher: example.com, displayName: \"Example \\uFFFE\"}\n",
+	},
+		`signpost.yaml:1:74: site.displayName has the noncharacter U+FFFE at byte 8, which I-JSON forbids: the AI catalog names it, and an AI catalog must be valid input to JSON canonicalization (RFC 8785), which takes I-JSON only; remove the character`,
+	)
+	checkDiags(t, map[string]string{
+		"signpost.yaml": "site: {origin: https://example.com, publisher: example.com, displayName: \"Example \\uFFFE\"}\ndiscovery: {aiCatalog: false}\n",
+	})
+}
+
 // TestConfigSchemaErrorKeepsChecking: a schema violation in one setting of
 // signpost.yaml does not hide the problems of the others.
 func TestConfigSchemaErrorKeepsChecking(t *testing.T) {

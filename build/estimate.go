@@ -150,7 +150,10 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		}
 		// The registry as the latest versions make it: the catalog's
 		// history, which Load does not read, only adds versions.
-		for _, docs := range [][]output.Document{cards, compileCatalogs(cat, tools, tenant), compileRegistry(cat, tools, tenant, cardSums)} {
+		// A catalog JCS cannot take is a diagnostic of its own (and
+		// Compile's error): the estimate leaves it out.
+		catalogs, _ := compileCatalogs(cat, tools, tenant, cardSums)
+		for _, docs := range [][]output.Document{cards, catalogs, compileRegistry(cat, tools, tenant, cardSums)} {
 			for _, d := range docs {
 				add(d.Route.Route, d.View, d.ContentType, d.Size)
 			}

@@ -128,6 +128,7 @@ func leakCases(t *testing.T) []leakCase {
 		// signpost.yaml.
 		{name: "config empty", rule: "config", files: map[string]string{ConfigFile: "# " + tok + "\n", tf: "tools:\n" + tool()}},
 		{name: "config credential", rule: "credential", files: map[string]string{ConfigFile: "site: {origin: https://example.com, publisher: example.com, displayName: " + q(tok) + "}\n"}},
+		{name: "displayName not I-JSON", rule: "ai-catalog", files: map[string]string{ConfigFile: "site: {origin: https://example.com, publisher: example.com, displayName: \"" + tok + "\\uFFFF\"}\n"}},
 		{name: "config schema", rule: "schema", files: config("toolCatalog: {compactView: " + q(tok) + "}\n")},
 		{name: "origin", rule: "origin", files: map[string]string{ConfigFile: "site: {origin: " + q("https://example.com/"+tok) + ", publisher: example.com}\n"}},
 		{name: "tenant origin", rule: "origin", files: config("tenants: [{id: acme, origin: " + q("https://example.com/"+tok) + "}]\n")},

@@ -1,8 +1,13 @@
 package check
 
 import (
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
 	"fmt"
+	"mime"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/signpost-dev/signpost/build/spec"
@@ -25,6 +30,9 @@ type cardRef struct {
 	ai        bool
 	aiName    string
 	mediaType string // what the entry says the card is served as
+	// digest is the AI catalog entry's digest of the card's bytes, when it
+	// is of a form checkDigest can verify; "" when it has none.
+	digest string
 }
 
 // inlineCard checks a card given inline as an AI catalog entry's data.
@@ -58,14 +66,54 @@ func (c *checker) aiCardName(place, id, seg string, name member) {
 func (c *checker) checkCard(r cardRef, p *page) {
 	if !c.status("card.status", LevelMust, p, "the card") {
 		c.skip(r.url, "the card is not served", "card.content-type", "card.name")
+		if r.digest != "" {
+			c.skip(r.url, "the card is not served", "ai-catalog.digest")
+		}
 		return
+	}
+	// An MCP Server Card is application/mcp-server-card+json in an AI
+	// catalog. A card served as application/mcp-server+json is the same
+	// document under the media type the server card extension's draft gave
+	// it (a card another host serves for both catalogs): it meets the
+	// entry, and is held to the rules of a draft card.
+	if served, _, _ := mime.ParseMediaType(p.header.Get("Content-Type")); r.ai && r.mediaType == spec.ContentTypeServerCardV1 && served == spec.ContentTypeServerCardDraft {
+		r.mediaType = spec.ContentTypeServerCardDraft
 	}
 	c.contentType("card.content-type", p, r.mediaType)
 	if p.tooBig {
 		c.skip(r.url, skippedTooBig, "card.name")
+		if r.digest != "" {
+			c.skip(r.url, skippedTooBig, "ai-catalog.digest")
+		}
 		return
 	}
+	if r.digest != "" {
+		c.checkDigest(r, p.body)
+	}
 	c.cardBody(r, p)
+}
+
+// checkDigest applies ai-catalog.digest to the bytes the card r points at:
+// the digest its AI catalog entry gives must be theirs.
+func (c *checker) checkDigest(r cardRef, body []byte) {
+	algo, want, _ := strings.Cut(r.digest, ":")
+	var got string
+	switch algo {
+	case "sha256":
+		sum := sha256.Sum256(body)
+		got = hex.EncodeToString(sum[:])
+	case "sha384":
+		sum := sha512.Sum384(body)
+		got = hex.EncodeToString(sum[:])
+	case "sha512":
+		sum := sha512.Sum512(body)
+		got = hex.EncodeToString(sum[:])
+	}
+	if got == want {
+		c.add("ai-catalog.digest", ResultPass, r.url, r.digest, "the entry's digest is that of the bytes its url serves")
+		return
+	}
+	c.add("ai-catalog.digest", ResultFail, r.url, fmt.Sprintf("entry %s, served bytes %s:%s", r.digest, algo, got), "the entry's digest must be that of the exact bytes its url serves")
 }
 
 // cardBody applies the rules of a card's body to the card r points at.

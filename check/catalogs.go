@@ -51,7 +51,11 @@ func (c *checker) learnAICatalog(u string) {
 				continue
 			}
 			_, seg := aiName(id)
-			c.cards = append(c.cards, cardRef{url: cardURL, catalog: u, identifier: id, ai: true, aiName: seg, mediaType: typ})
+			digest := e.Digest.text()
+			if digestProblem(digest) != "" {
+				digest = ""
+			}
+			c.cards = append(c.cards, cardRef{url: cardURL, catalog: u, identifier: id, ai: true, aiName: seg, mediaType: typ, digest: digest})
 		case e.toolCatalog != nil && !c.tcAdvertised:
 			c.tcAdvertised = true
 			c.toolsStatusLevel = LevelMust
@@ -184,22 +188,27 @@ func (c *checker) checkAICatalog(u string) {
 		return
 	}
 	if !c.status("ai-catalog.status", LevelShould, p, "the AI catalog") {
-		c.skip(u, "the AI catalog is not served", "ai-catalog.content-type", "ai-catalog.spec-version", "ai-catalog.entries", "ai-catalog.identifier", "ai-catalog.media-type")
+		c.skip(u, "the AI catalog is not served", "ai-catalog.content-type", "ai-catalog.spec-version", "ai-catalog.entries", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.jcs", "ai-catalog.digest")
 		return
 	}
 	c.contentType("ai-catalog.content-type", p, spec.ContentTypeAICatalog)
 	if p.tooBig {
-		c.skip(u, skippedTooBig, "ai-catalog.spec-version", "ai-catalog.entries", "ai-catalog.identifier", "ai-catalog.media-type")
+		c.skip(u, skippedTooBig, "ai-catalog.spec-version", "ai-catalog.entries", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.jcs", "ai-catalog.digest")
 		return
 	}
 	if c.aiCatalog == nil {
 		_, err := decode(p.body)
 		c.add("ai-catalog.entries", ResultFail, u, "invalid JSON: "+err.Error(), "the AI catalog must be a JSON object")
-		c.skip(u, "the AI catalog is not JSON", "ai-catalog.spec-version", "ai-catalog.identifier", "ai-catalog.media-type")
+		c.skip(u, "the AI catalog is not JSON", "ai-catalog.spec-version", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.jcs", "ai-catalog.digest")
 		return
 	}
 	cat := c.aiCatalog
 	c.credentials("discovery.credentials", u, cat.raw)
+	if why := notJCSInput(p.body); why != "" {
+		c.add("ai-catalog.jcs", ResultFail, u, why, "the AI catalog must be valid input to JSON canonicalization (RFC 8785): I-JSON, each member name once in its object, integers within ±(2^53-1)")
+	} else {
+		c.add("ai-catalog.jcs", ResultPass, u, fmt.Sprintf("%d bytes of I-JSON", len(p.body)), "valid input to JSON canonicalization (RFC 8785)")
+	}
 	if cat.SpecVersion.is("1.0") {
 		c.add("ai-catalog.spec-version", ResultPass, u, `specVersion "1.0"`, "the AI Catalog version is 1.0")
 	} else {
@@ -211,10 +220,11 @@ func (c *checker) checkAICatalog(u string) {
 			ev = "/" + cat.Entries.name + ": " + schemas.KindOf(cat.Entries.value)
 		}
 		c.add("ai-catalog.entries", ResultFail, u, ev, "the AI catalog must be a JSON object with an entries array")
-		c.skip(u, "the AI catalog has no entries array", "ai-catalog.identifier", "ai-catalog.media-type")
+		c.skip(u, "the AI catalog has no entries array", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.digest")
 		return
 	}
 	domain := cat.Domain.text()
+	digests := 0
 	var shape, ids []string
 	seen := map[string]string{}
 	for i, e := range cat.entries {
@@ -250,8 +260,23 @@ func (c *checker) checkAICatalog(u string) {
 		if s := e.URL.text(); s != "" {
 			place = s
 		}
+		card := typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1
+		if e.Digest.present {
+			digests++
+			d, _ := e.Digest.str()
+			switch why := digestProblem(d); {
+			case !e.Digest.is(d) || why != "":
+				c.add("ai-catalog.digest", ResultFail, place, "digest "+e.Digest.show(), "a digest must be ALGORITHM:HEX, lower-case, of SHA-256 or stronger: "+cmp.Or(why, "not a string"))
+			case hasData:
+				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", inline data", "the digest of inline data is over its canonical form, which this check does not compute")
+			case !card:
+				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", type "+e.Type.show(), "the entry's document is not fetched")
+			}
+		}
 		switch {
-		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
+		case typ == spec.ContentTypeServerCardDraft:
+			c.add("ai-catalog.media-type", ResultFail, place, "type "+typ, "an MCP Server Card is "+spec.ContentTypeServerCardV1+" in an AI catalog: "+spec.ContentTypeServerCardDraft+" must not appear")
+		case typ == spec.ContentTypeServerCardV1:
 			if d, name := aiName(id); name == "" {
 				if aiIdentifierRe.MatchString(id) || id == "" {
 					ids = append(ids, at+": "+e.Identifier.show()+", want urn:air:DOMAIN:mcp:NAME")
@@ -279,9 +304,32 @@ func (c *checker) checkAICatalog(u string) {
 			c.add("ai-catalog.media-type", ResultSkip, place, "type "+e.Type.show(), "a type this check does not know: ignored, as clients must, and not fetched")
 		}
 	}
+	if digests == 0 {
+		c.add("ai-catalog.digest", ResultSkip, u, "no digest", "no entry gives the digest of its document")
+	}
 	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(cat.entries)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
 	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(cat.entries)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
 	if len(cat.entries) == 0 {
 		c.add("ai-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists nothing")
 	}
+}
+
+// digestProblem says why d is not a digest of AI Catalog 1.0's Digest
+// Format that this check can verify (ALGORITHM:HEX, the hex lower-case,
+// the algorithm SHA-256 or stronger: sha256, sha384 or sha512); "" when it
+// is one.
+func digestProblem(d string) string {
+	algo, hexed, ok := strings.Cut(d, ":")
+	size := map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}[algo]
+	switch {
+	case !ok:
+		return "no ALGORITHM: prefix"
+	case algo == "md5" || algo == "sha1" || algo == "sha224":
+		return algo + " is weaker than SHA-256, which consumers must reject"
+	case size == 0:
+		return "the algorithm " + strconv.Quote(algo) + " is not one of sha256, sha384 and sha512"
+	case len(hexed) != size || strings.Trim(hexed, "0123456789abcdef") != "":
+		return fmt.Sprintf("%s wants %d lower-case hex digits", algo, size)
+	}
+	return ""
 }

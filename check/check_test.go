@@ -149,6 +149,8 @@ func TestSameOrigin(t *testing.T) {
 		"card.content-type " + card + ": the card is on another origin, and this check stays on the checked one",
 		"card.name " + card + ": the card is on another origin, and this check stays on the checked one",
 		"card.status " + card + ": the card is on another origin, and this check stays on the checked one",
+		// The AI catalog lists it as an MCP Server Card.
+		"card.v1-schema " + card + ": the card is on another origin, and this check stays on the checked one",
 	}
 	slices.Sort(skipped)
 	if diff := cmp.Diff(want, skipped); diff != "" {
@@ -277,6 +279,16 @@ func TestBrokenSites(t *testing.T) {
 	headers := func(match func(*http.Request) bool, edit func(h http.Header)) http.Handler {
 		return editResponses(site, match, func(_ *int, h http.Header, body []byte) []byte { edit(h); return body })
 	}
+	// aiBytes serves the site with the first old of its AI catalog's
+	// bytes replaced by new.
+	aiBytes := func(old, new string) http.Handler {
+		return editResponses(site, matches(spec.RouteAICatalog, spec.ViewStandard), func(status *int, _ http.Header, body []byte) []byte {
+			if *status == http.StatusOK && !bytes.Contains(body, []byte(old)) {
+				t.Errorf("the AI catalog has no %s", old)
+			}
+			return bytes.Replace(body, []byte(old), []byte(new), 1)
+		})
+	}
 	jsonEdit := func(match func(*http.Request) bool, edit func(v any) any) http.Handler {
 		return editResponses(site, match, func(status *int, _ http.Header, body []byte) []byte {
 			if *status != http.StatusOK {
@@ -353,12 +365,36 @@ func TestBrokenSites(t *testing.T) {
 			v.(map[string]any)["name"] = "com.example/wether"
 			return v
 		}),
-		want:     "card.name",
-		warnOnly: true,
+		// The card's bytes are not those the AI catalog's digest names.
+		want: "ai-catalog.digest card.name",
 	}, {
 		name: "AI catalog identifier with a '/'",
 		site: jsonEdit(matches(spec.RouteAICatalog, spec.ViewStandard), aiIdentifier("urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:com.example/weather")),
 		want: "ai-catalog.identifier",
+	}, {
+		name: "AI catalog with a member name twice",
+		site: aiBytes(`"specVersion":"1.0"`, `"specVersion":"1.0","specVersion":"1.0"`),
+		want: "ai-catalog.jcs",
+	}, {
+		name: "AI catalog with an integer beyond 2^53",
+		site: aiBytes(`"specVersion":"1.0"}`, `"specVersion":"1.0","x":9007199254740993}`),
+		want: "ai-catalog.jcs",
+	}, {
+		name: "AI catalog with a lone surrogate",
+		site: aiBytes(`"displayName":"Example Corp"`, `"displayName":"Example \ud800Corp"`),
+		want: "ai-catalog.jcs",
+	}, {
+		name: "AI catalog listing a draft card",
+		site: aiBytes(`"type":"application/mcp-server-card+json","url":"https://mcp.helpdesk-vendor`, `"type":"application/mcp-server+json","url":"https://mcp.helpdesk-vendor`),
+		want: "ai-catalog.media-type",
+	}, {
+		name: "AI catalog with the digest of other bytes",
+		site: aiBytes(`"digest":"sha256:5`, `"digest":"sha256:6`),
+		want: "ai-catalog.digest",
+	}, {
+		name: "AI catalog with a SHA-1 digest",
+		site: aiBytes(`"digest":"sha256:5`, `"digest":"sha1:0123456789abcdef0123456789abcdef01234567","x":"`),
+		want: "ai-catalog.digest",
 	}, {
 		name: "AI catalog tool catalog identifier with a '/'",
 		site: jsonEdit(matches(spec.RouteAICatalog, spec.ViewStandard), aiIdentifier("urn:air:example.com:tool-catalog:acme", "urn:air:example.com:tool-catalog/acme")),

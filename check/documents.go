@@ -220,6 +220,8 @@ type aiEntry struct {
 	isObject bool
 
 	Identifier, Type, URL member
+	// Digest is the digest of the entry's document: algorithm:hex.
+	Digest member
 	// Data is the entry's inline data: open JSON, whose meaning depends on
 	// Type (a card, or the tool catalog's advertisement).
 	Data member
@@ -262,6 +264,7 @@ func aiEntryOf(v any) aiEntry {
 		Identifier: memberOf(m, "identifier"),
 		Type:       memberOf(m, "type"),
 		URL:        memberOf(m, "url"),
+		Digest:     memberOf(m, "digest"),
 		Data:       memberOf(m, "data"),
 	}
 	data, _ := object(e.Data.value)

@@ -390,6 +390,9 @@ func (c *checker) run(ctx context.Context) {
 			if r.mediaType == spec.ContentTypeServerCardV1 {
 				rules = append(rules, "card.v1-schema")
 			}
+			if r.digest != "" {
+				rules = append(rules, "ai-catalog.digest")
+			}
 			c.skip(r.url, offOrigin, rules...)
 			continue
 		}

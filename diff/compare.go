@@ -86,7 +86,7 @@ func (c *Change) diffTenants(before, after *snapshot) {
 			c.risk(Risk{Kind: RiskAccessOpened, Tenant: t, Old: "gated", New: "publicDiscovery", Message: fmt.Sprintf("the discovery catalogs and server cards of %s are now public", spec.SiteName(t))})
 		}
 		if b := before.sites[t]; samePublisher(before, after) && b.toolCatalogID != "" && a.toolCatalogID != "" && b.toolCatalogID != a.toolCatalogID {
-			c.risk(Risk{Kind: RiskIdentifierChanged, Tenant: t, Old: b.toolCatalogID, New: a.toolCatalogID, Message: fmt.Sprintf("the AI catalog identifier of the tool catalog of %s %s -> %s", spec.SiteName(t), b.toolCatalogID, a.toolCatalogID)})
+			c.risk(Risk{Kind: RiskIdentifierChanged, Tenant: t, Old: b.toolCatalogID, New: a.toolCatalogID, Message: fmt.Sprintf("the AI catalog identifier of the tool catalog of %s %s -> %s", spec.SiteName(t), b.toolCatalogID, a.toolCatalogID) + publisherCaseReason(b.toolCatalogID, a.toolCatalogID)})
 		}
 		if b := before.sites[t]; b.compact != a.compact {
 			c.Tenants.CompactView = append(c.Tenants.CompactView, CompactViewChange{Tenant: t, Old: b.compact, New: a.compact})
@@ -339,7 +339,7 @@ func (c *Change) diffServers(before, after *snapshot) {
 		sc.pairReplaced()
 		if b.aiIdentifier != "" && a.aiIdentifier != "" && b.aiIdentifier != a.aiIdentifier && samePublisher(before, after) {
 			sc.Fields = append(sc.Fields, FieldChange{Field: "aiCatalogIdentifier", Old: b.aiIdentifier, New: a.aiIdentifier})
-			c.risk(Risk{Kind: RiskIdentifierChanged, Server: name, Old: b.aiIdentifier, New: a.aiIdentifier, Message: fmt.Sprintf("AI catalog identifier %s -> %s", b.aiIdentifier, a.aiIdentifier)})
+			c.risk(Risk{Kind: RiskIdentifierChanged, Server: name, Old: b.aiIdentifier, New: a.aiIdentifier, Message: fmt.Sprintf("AI catalog identifier %s -> %s", b.aiIdentifier, a.aiIdentifier) + publisherCaseReason(b.aiIdentifier, a.aiIdentifier)})
 		}
 		if sc.remotesChanged() {
 			var old, new []string
@@ -515,11 +515,36 @@ func sortedDocKeys[V any](m map[docKey]V) []docKey {
 	})
 }
 
-// samePublisher reports whether both sides publish the same publisher, so
-// that a changed identifier is a change of its own and not of the
-// publisher (RiskOriginChanged).
+// samePublisher reports whether both sides publish the same publisher,
+// ignoring case (a domain name's case means nothing), so that a changed
+// identifier is a change of its own and not of the publisher
+// (RiskOriginChanged).
 func samePublisher(before, after *snapshot) bool {
-	return maps.Equal(before.publishers, after.publishers)
+	return maps.Equal(lowerSet(before.publishers), lowerSet(after.publishers))
+}
+
+func lowerSet(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[strings.ToLower(k)] = true
+	}
+	return out
+}
+
+// publisherCaseReason explains an AI catalog identifier that changed only
+// in the case of its publisher segment (urn:air:Example.com:... ->
+// urn:air:example.com:...): a one-time change of a site published before
+// signpost wrote the segment in lower case, as AI Catalog 1.0 needs of a
+// urn:air identifier whose entry its publisher signs (the did:web domain
+// rules). "" for any other change.
+func publisherCaseReason(old, new string) string {
+	const prefix = "urn:air:"
+	op, orest, ok1 := strings.Cut(strings.TrimPrefix(old, prefix), ":")
+	np, nrest, ok2 := strings.Cut(strings.TrimPrefix(new, prefix), ":")
+	if !ok1 || !ok2 || !strings.HasPrefix(old, prefix) || !strings.HasPrefix(new, prefix) || op == np || !strings.EqualFold(op, np) || orest != nrest || np != strings.ToLower(np) {
+		return ""
+	}
+	return ": its publisher segment is now in lower case, as AI Catalog 1.0 requires of an identifier its publisher signs (did:web domain rules); a one-time change, clients that key on the old identifier see a new entry"
 }
 
 // diffIdentity compares the origin and publisher both sides publish. A side
@@ -539,7 +564,9 @@ func (c *Change) diffIdentity(before, after *snapshot) {
 		}
 		old := strings.Join(slices.Sorted(maps.Keys(f.old)), ", ")
 		new := strings.Join(slices.Sorted(maps.Keys(f.new)), ", ")
-		if old != new {
+		// A publisher whose case alone changed is the same domain: the
+		// identifiers' risks say what it changed.
+		if old != new && !(f.what == "publisher" && strings.EqualFold(old, new)) {
 			c.risk(Risk{Kind: RiskOriginChanged, Old: old, New: new, Message: fmt.Sprintf("%s %s -> %s", f.what, old, new)})
 		}
 	}

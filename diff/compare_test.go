@@ -413,6 +413,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{servers, "1.0.0", "1.1.0"}, {servers, "description: Weather.", "description: Weather.\n    title: Weather"}},
 			want: []string{
 				`server ~ com.example/weather: title (none) -> "Weather"; version 1.0.0 -> 1.1.0`,
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -423,6 +424,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk version-backwards server com.example/weather: latest version 1.0.0 -> 0.9.9-rc.1 in the registry: an older version than before",
 				"server ~ com.example/weather: version 1.0.0 -> 0.9.9-rc.1",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -432,6 +434,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{servers, "1.0.0", "1.0.0+build.2"}},
 			want: []string{
 				"server ~ com.example/weather: version 1.0.0 -> 1.0.0+build.2",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -471,6 +474,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/weather: endpoint streamable-http https://mcp.example.com/weather -> https://weather.example.net/mcp",
 				"server ~ com.example/weather: remote streamable-http https://mcp.example.com/weather -> https://weather.example.net/mcp",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -481,6 +485,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/weather: new endpoint streamable-http https://eu.example.com/weather",
 				"server ~ com.example/weather: new remote streamable-http https://eu.example.com/weather",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -492,6 +497,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
 				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -503,6 +509,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk server-remote-changed server com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
 				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: variables changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
 			},
@@ -519,6 +526,7 @@ func TestDiff(t *testing.T) {
 				"risk server-remote-changed server com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
 				"server ~ com.example/billing: remote streamable-http https://{region}.mcp.example.com/billing: headers changed",
 				"server ~ com.example/weather: remote streamable-http https://mcp.example.com/weather: headers changed",
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/billing.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/servers/com.example/billing.json (application/mcp-server+json; tenants acme, globex)",
@@ -797,6 +805,45 @@ func TestDiffDocumentsOneTenant(t *testing.T) {
 	// The publisher is still read from globex's catalog: no origin risk.
 	if c.HasRisk(RiskOriginChanged) {
 		t.Error("origin-changed without a change of origin")
+	}
+}
+
+// TestDiffPublisherCase: a site published with its publisher in capitals
+// (urn:air:Example.com:...), as AI Catalog identifiers kept it before they
+// were held to lower case, shows the one-time change of each identifier as
+// a risk with its reason, and no change of origin.
+func TestDiffPublisherCase(t *testing.T) {
+	new := diffCatalog(t, diffBase)
+	old := diffCatalog(t, diffBase)
+	for i, site := range old.Sites {
+		for j, d := range site.Documents {
+			if d.Route.Route != spec.RouteAICatalog {
+				continue
+			}
+			body := bytes.ReplaceAll(d.Body.Bytes(), []byte("urn:air:example.com:"), []byte("urn:air:Example.com:"))
+			body = bytes.ReplaceAll(body, []byte(`"domain":"example.com"`), []byte(`"domain":"Example.com"`))
+			old.Sites[i].Documents[j] = output.NewDocument(d.Route.Route, d.View, d.ContentType, content.New(body))
+		}
+	}
+	c, err := Compare(old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HasRisk(RiskOriginChanged) {
+		t.Error("origin-changed for a publisher whose case alone changed")
+	}
+	reason := ": its publisher segment is now in lower case, as AI Catalog 1.0 requires of an identifier its publisher signs (did:web domain rules); a one-time change, clients that key on the old identifier see a new entry"
+	want := []string{
+		"risk identifier-changed tenant acme: the AI catalog identifier of the tool catalog of tenant acme urn:air:Example.com:tool-catalog:acme -> urn:air:example.com:tool-catalog:acme" + reason,
+		"risk identifier-changed tenant globex: the AI catalog identifier of the tool catalog of tenant globex urn:air:Example.com:tool-catalog:globex -> urn:air:example.com:tool-catalog:globex" + reason,
+		"risk identifier-changed server com.example/helpdesk: AI catalog identifier urn:air:Example.com:mcp:helpdesk -> urn:air:example.com:mcp:helpdesk" + reason,
+		"risk identifier-changed server com.example/weather: AI catalog identifier urn:air:Example.com:mcp:weather -> urn:air:example.com:mcp:weather" + reason,
+		`server ~ com.example/helpdesk: aiCatalogIdentifier "urn:air:Example.com:mcp:helpdesk" -> "urn:air:example.com:mcp:helpdesk"`,
+		`server ~ com.example/weather: aiCatalogIdentifier "urn:air:Example.com:mcp:weather" -> "urn:air:example.com:mcp:weather"`,
+		"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
+	}
+	if diff := cmp.Diff(want, diffLines(c)); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
 	}
 }
 

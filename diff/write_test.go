@@ -29,7 +29,7 @@ func TestDiffWrite(t *testing.T) {
 	c.Old, c.New = "main", "."
 	want := map[string]string{
 		build.FormatText: `signpost diff main -> .
-2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 2 changed
+2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 3 changed
 
 RISKS
   tier-raised   tool get_forecast  safetyTier read -> write
@@ -46,11 +46,12 @@ SERVERS
       version 1.0.0 -> 1.1.0
 
 DOCUMENTS
+  ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)
   ~ /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)
   ~ /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)
 `,
 		FormatMarkdown: "## signpost diff: `main` → `.`\n\n" +
-			"2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 2 changed.\n\n" +
+			"2 risks; tools 1 removed, 1 changed; servers 1 changed; documents 3 changed.\n\n" +
 			"### Risks\n\n" +
 			"| risk | subject | change |\n|---|---|---|\n" +
 			"| tier-raised | tool `get_forecast` | safetyTier read -> write |\n" +
@@ -61,7 +62,8 @@ DOCUMENTS
 			"### Servers\n\n" +
 			"**Changed (1)**\n\n- `com.example/weather`: version 1.0.0 -> 1.1.0\n\n" +
 			"### Documents\n\n" +
-			"**Changed (2)**\n\n" +
+			"**Changed (3)**\n\n" +
+			"- `/.well-known/ai-catalog.json`: application/ai-catalog+json; tenants acme, globex\n" +
 			"- `/.well-known/mcp/server-cards/com.example/weather.json`: application/mcp-server-card+json; tenants acme, globex\n" +
 			"- `/.well-known/mcp/servers/com.example/weather.json`: application/mcp-server+json; tenants acme, globex\n\n",
 	}
@@ -99,7 +101,7 @@ DOCUMENTS
 		t.Errorf("JSON servers (-want +got):\n%s", diff)
 	}
 	wantDoc := map[string]any{"route": "/.well-known/mcp/servers/com.example/weather.json", "view": "standard", "contentType": "application/mcp-server+json", "tenants": []any{"acme", "globex"}}
-	if diff := cmp.Diff(wantDoc, got["documents"].(map[string]any)["changed"].([]any)[1]); diff != "" {
+	if diff := cmp.Diff(wantDoc, got["documents"].(map[string]any)["changed"].([]any)[2]); diff != "" {
 		t.Errorf("JSON document (-want +got):\n%s", diff)
 	}
 	if got["oldEmpty"] != false {

@@ -322,6 +322,7 @@ var patternNames = map[string]string{
 	"^https?://":                                                   "start with https:// (or http://)",
 	"^https://":                                                    "start with https://",
 	"^[a-f0-9]{64}$":                                               "be a SHA-256: 64 lower-case hexadecimal digits",
+	"^sha256:[0-9a-f]{64}$":                                        "be sha256: followed by 64 lower-case hexadecimal digits",
 	"^[0-9]{4}-[0-9]{2}-[0-9]{2}$":                                 "be an MCP protocol version: a date such as 2025-06-18",
 	"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$":                                "be an HTTP header name: letters, digits and !#$%&'*+.^_`|~-, without spaces or colons",
 	"^(any|[0-9]+x[0-9]+)$":                                        "be WIDTHxHEIGHT in pixels, such as 48x48, or any",

@@ -113,14 +113,19 @@ type ToolCatalogAd struct {
 // AICatalog builds /.well-known/ai-catalog.json: {"specVersion": "1.0",
 // "host": {"domain": publisher, "displayName": displayName (left out when
 // empty)}, "entries": [...]}, sorted by identifier. Each server has an entry
-// urn:air:PUBLISHER:mcp:NAME, as AIIdentifiers gives it: a local server's is
-// its v1 card (application/mcp-server-card+json at origin + its v1 path), a
-// cross-host server's is its CardURL with the card's own media type. When
-// tools is not nil, the entry urn:air:PUBLISHER:tool-catalog:NAME
-// (ToolCatalogIdentifier) describes the tool catalog inline (type
-// application/json, data {"toolCatalog": {"url", "sources" sorted and
-// unique, "compactView", "catalogue"}}).
-func AICatalog(origin, publisher, displayName string, servers []*Server, tools *ToolCatalogAd) any {
+// urn:air:PUBLISHER:mcp:NAME, as AIIdentifiers gives it, of type
+// application/mcp-server-card+json, the one media type of an MCP Server
+// Card in an AI Catalog (application/mcp-server+json, the draft card's,
+// never appears): a local server's url is origin + its v1 path, with the
+// digest "sha256:" + cardSums[its v1 path] (the lower-case hex SHA-256 of
+// the card's bytes as the site serves them; none when cardSums has no such
+// route); a cross-host server's url is its CardURL, without a digest, since
+// what another host serves is not known here and may change under the
+// catalog. When tools is not nil, the entry
+// urn:air:PUBLISHER:tool-catalog:NAME (ToolCatalogIdentifier) describes the
+// tool catalog inline (type application/json, data {"toolCatalog": {"url",
+// "sources" sorted and unique, "compactView", "catalogue"}}).
+func AICatalog(origin, publisher, displayName string, servers []*Server, tools *ToolCatalogAd, cardSums map[string]string) any {
 	origin = strings.TrimSuffix(origin, "/")
 	var entries []catalogEntry
 	ids, _ := AIIdentifiers(publisher, servers) // Check reports the problems
@@ -128,15 +133,19 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 		if s == nil {
 			continue
 		}
-		typ, u := spec.ContentTypeServerCardV1, origin+s.V1Route()
-		if s.CrossHost() {
-			typ, u = s.CardType(), s.CardURL
-		}
-		entries = append(entries, catalogEntry{ids[i], u, map[string]any{
+		e := map[string]any{
 			"identifier": ids[i],
-			"type":       typ,
-			"url":        u,
-		}})
+			"type":       spec.ContentTypeServerCardV1,
+		}
+		u := s.CardURL
+		if !s.CrossHost() {
+			u = origin + s.V1Route()
+			if sum, ok := cardSums[s.V1Route()]; ok {
+				e["digest"] = "sha256:" + sum
+			}
+		}
+		e["url"] = u
+		entries = append(entries, catalogEntry{ids[i], u, e})
 	}
 	if tools != nil {
 		sources := []any{}

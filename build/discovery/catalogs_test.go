@@ -48,14 +48,17 @@ func TestServerCatalogs(t *testing.T) {
 	  "specVersion": "1.0",
 	  "host": {"domain": "example.com", "displayName": "Example Corp"},
 	  "entries": [
-	    {"identifier": "urn:air:example.com:mcp:billing", "type": "application/mcp-server-card+json", "url": "https://example.com/.well-known/mcp/server-cards/com.example/billing.json"},
+	    {"identifier": "urn:air:example.com:mcp:billing", "type": "application/mcp-server-card+json", "url": "https://example.com/.well-known/mcp/server-cards/com.example/billing.json", "digest": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
 	    {"identifier": "urn:air:example.com:mcp:net.partner.weather", "type": "application/mcp-server-card+json", "url": "https://partner.example.org/weather/server-card"},
 	    {"identifier": "urn:air:example.com:mcp:search", "type": "application/mcp-server-card+json", "url": "https://partner.example.org/search/server-card"},
-	    {"identifier": "urn:air:example.com:mcp:support", "type": "application/mcp-server+json", "url": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"},
+	    {"identifier": "urn:air:example.com:mcp:support", "type": "application/mcp-server-card+json", "url": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"},
 	    {"identifier": "urn:air:example.com:mcp:weather", "type": "application/mcp-server-card+json", "url": "https://example.com/cards/weather.json"},
 	    {"identifier": "urn:air:example.com:tool-catalog:tools", "type": "application/json", "data": {"toolCatalog": {"url": "https://example.com/tools", "sources": ["host-extension", "mcp"], "compactView": true, "catalogue": "https://example.com/tool-catalogue.json"}}}
 	  ]}`)
-	ai := AICatalog("https://example.com", "example.com", "Example Corp", servers, tools)
+	// The billing card's digest is given; the weather card's is not known
+	// here, and a cross-host card's never is.
+	sums := map[string]string{"/.well-known/mcp/server-cards/com.example/billing.json": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
+	ai := AICatalog("https://example.com", "example.com", "Example Corp", servers, tools, sums)
 	if diff := cmp.Diff(wantAI, srvTRoundTrip(t, ai)); diff != "" {
 		t.Errorf("AICatalog (-want +got):\n%s", diff)
 	}
@@ -65,7 +68,7 @@ func TestServerCatalogs(t *testing.T) {
 	}
 
 	// A tenant's site names its tool catalog entry after the tenant.
-	acme := AICatalog("https://example.com", "example.com", "", nil, &ToolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json", Tenant: "acme"})
+	acme := AICatalog("https://example.com", "example.com", "", nil, &ToolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json", Tenant: "acme"}, nil)
 	if got := srvTRoundTrip(t, acme).(map[string]any)["entries"].([]any)[0].(map[string]any)["identifier"]; got != "urn:air:example.com:tool-catalog:acme" {
 		t.Errorf("a tenant's tool catalog identifier = %v, want urn:air:example.com:tool-catalog:acme", got)
 	}
@@ -73,7 +76,7 @@ func TestServerCatalogs(t *testing.T) {
 
 	// No display name, no tool catalog, no servers.
 	wantEmptyAI := srvTJSON(t, `{"specVersion": "1.0", "host": {"domain": "example.com"}, "entries": []}`)
-	emptyAI := AICatalog("http://localhost:8080", "example.com", "", nil, nil)
+	emptyAI := AICatalog("http://localhost:8080", "example.com", "", nil, nil, nil)
 	if diff := cmp.Diff(wantEmptyAI, srvTRoundTrip(t, emptyAI)); diff != "" {
 		t.Errorf("empty AICatalog (-want +got):\n%s", diff)
 	}
@@ -86,7 +89,7 @@ func TestServerCatalogs(t *testing.T) {
 	srvTValid(t, sch.byName["mcp-catalog"], "empty MCP catalog", emptyMCP)
 
 	// A tool catalog with no tools still lists an empty array of sources.
-	noTools := AICatalog("https://example.com", "example.com", "", nil, &ToolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json"})
+	noTools := AICatalog("https://example.com", "example.com", "", nil, &ToolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json"}, nil)
 	srvTValid(t, sch.byName["ai-catalog"], "AI catalog without tools", noTools)
 }
 

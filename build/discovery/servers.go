@@ -25,6 +25,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -319,6 +320,8 @@ func (d *serverDecoder) crossHost(s *Server, m *Decl) {
 			d.add("/cardUrl", "cardUrl %q must not contain {placeholders}: clients fetch it as it is", u)
 		} else if msg := CheckRemoteURL(u); msg != "" {
 			d.add("/cardUrl", "cardUrl %q %s", spec.Redact(u), msg)
+		} else if err := jcs.ValidString(u); err != nil {
+			d.add("/cardUrl", "cardUrl %+q has %v: the AI catalog that lists it must be valid input to JSON canonicalization (RFC 8785), which takes I-JSON only; write the URL in ASCII, percent-encoding what is not", spec.Redact(u), err)
 		}
 	}
 	s.CardMediaType = spec.ContentTypeServerCardDraft

@@ -373,6 +373,7 @@ func TestDecodeServerRules(t *testing.T) {
 		{"cross-host minimal", `{"version": null, "description": null, "cardUrl": "https://h.example.net/card"}`, nil},
 		{"cross-host loopback http", `{"cardUrl": "http://127.0.0.1:8080/card"}`, nil},
 		{"cross-host http", `{"cardUrl": "http://h.example.net/card"}`, []P{{"/cardUrl", `cardUrl "http://h.example.net/card" must use https: plain http is only for loopback hosts (localhost, *.localhost, 127.0.0.0/8, ::1)`}}},
+		{"cross-host URL not I-JSON", `{"cardUrl": "https://vendor.example.net/\ufdd0"}`, []P{{"/cardUrl", `cardUrl "https://vendor.example.net/\ufdd0" has the noncharacter U+FDD0 at byte 27, which I-JSON forbids: the AI catalog that lists it must be valid input to JSON canonicalization (RFC 8785), which takes I-JSON only; write the URL in ASCII, percent-encoding what is not`}}},
 		{"cross-host placeholder", `{"cardUrl": "https://{host}/card"}`, []P{{"/cardUrl", `cardUrl "https://{host}/card" must not contain {placeholders}: clients fetch it as it is`}}},
 		{"cross-host not a URL", `{"cardUrl": "card.json"}`, []P{{"/cardUrl", `cardUrl "card.json" must be an absolute https URL`}}},
 		{"cross-host with card paths", `{"cardUrl": "https://h.example.net/card", "card": {"v1Path": "/x.json"}}`, []P{{"/card", "card cannot be set on a server with cardUrl: its card is served by another host"}}},
@@ -732,7 +733,7 @@ func TestServersDeterministic(t *testing.T) {
 		enc := json.NewEncoder(&b)
 		for _, v := range []any{
 			MCPCatalog("https://example.com", servers),
-			AICatalog("https://example.com", "example.com", "Example", servers, &ToolCatalogAd{URL: "https://example.com/tools", Sources: []string{"openapi", "mcp"}}),
+			AICatalog("https://example.com", "example.com", "Example", servers, &ToolCatalogAd{URL: "https://example.com/tools", Sources: []string{"openapi", "mcp"}}, nil),
 		} {
 			if err := enc.Encode(v); err != nil {
 				t.Fatal(err)
@@ -765,7 +766,7 @@ func TestServersDeterministic(t *testing.T) {
 			t.Fatalf("order %d: bytes differ:\n%s\n%s", i, got, want)
 		}
 		cat := func(ss []*Server) []byte {
-			b, _ := json.Marshal(AICatalog("https://example.com", "example.com", "", ss, nil))
+			b, _ := json.Marshal(AICatalog("https://example.com", "example.com", "", ss, nil, nil))
 			return b
 		}
 		if !bytes.Equal(cat(shuffled), cat(servers)) {
