@@ -95,7 +95,7 @@ const (
 	// KindRegistry: a route of the MCP registry, which no request of its
 	// clients reaches on Pages. The same kind as the other hosts' gaps of
 	// the registry.
-	KindRegistry = hosts.KindRegistry
+	KindRegistry = "registry"
 )
 
 // kinds are the kinds of Gap in report order.
