@@ -30,6 +30,10 @@ WRANGLER_VERSION := 4.164.0
 # the version the workflow of signpost init deploys with.
 NETLIFY_CLI := bin/npm-netlify/node_modules/netlify-cli/bin/run.js
 NETLIFY_CLI_VERSION := 27.10.2
+# The MCP reference server, which the tests of import mcp --url and of
+# drift read over Streamable HTTP and stdio (cmd/signpost/live_test.go).
+MCP_EVERYTHING := bin/npm-mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+MCP_EVERYTHING_VERSION := 2026.8.31
 
 .PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers peers tools clean
 
@@ -44,7 +48,7 @@ build:
 ## a busy 2-core machine the package takes longer than go test's default
 ## 10 minutes, so the bound is 30. internal/testreport prints what go test
 ## prints, then every test that was skipped, and why.
-test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) shellcheck
+test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(MCP_EVERYTHING) shellcheck
 	GO=$(GO) $(GO) run ./internal/testreport -count=1 -timeout 30m ./...
 
 ## test-fast: the tests in -short mode: no tool to install, no real host, no
@@ -65,7 +69,7 @@ test-corpus:
 ## test-reference: run every test again with every fast path stepped aside
 ## for the reference it shadows (the build tag signpost_reference; see
 ## docs/performance.md): the same tests and goldens must pass both ways.
-test-reference: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) shellcheck
+test-reference: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(MCP_EVERYTHING) shellcheck
 	$(GO) test -count=1 -timeout 30m -tags signpost_reference ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -123,7 +127,7 @@ shellcheck:
 		$(SUDO) apt-get install -y -q --no-install-recommends shellcheck >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update -q >/dev/null && $(SUDO) apt-get install -y -q --no-install-recommends shellcheck; }; }
 
-tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) shellcheck
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(MCP_EVERYTHING) shellcheck
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -144,6 +148,10 @@ $(WRANGLER):
 $(NETLIFY_CLI):
 	npm install --prefix bin/npm-netlify --no-audit --no-fund --save-exact \
 		netlify-cli@$(NETLIFY_CLI_VERSION) $(NODE_PACKAGE)
+
+$(MCP_EVERYTHING):
+	npm install --prefix bin/npm-mcp-everything --no-audit --no-fund --save-exact \
+		@modelcontextprotocol/server-everything@$(MCP_EVERYTHING_VERSION) $(NODE_PACKAGE)
 
 clean:
 	rm -rf $(BIN) site dist
