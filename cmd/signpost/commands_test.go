@@ -138,6 +138,26 @@ func TestImportMCPFlags(t *testing.T) {
 	}
 }
 
+func TestDriftFlags(t *testing.T) {
+	o := parsed(t, newDriftCmd)
+	if o.dir != "." || o.format != build.FormatText || len(o.opts.Servers) != 0 || o.opts.Header != nil || o.opts.Live.AllowPrivate || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newDriftCmd, "cat", "--server", "com.example/weather", "--format", "github", "--allow-private", "--deadline", "1m", "--max-pages", "5")
+	if o.dir != "cat" || o.format != build.FormatGitHub || !slices.Equal(o.opts.Servers, []string{"com.example/weather"}) ||
+		!o.opts.Live.AllowPrivate || o.opts.Live.Deadline != time.Minute || o.opts.Live.MaxPages != 5 {
+		t.Errorf("flags: %+v", o)
+	}
+	t.Setenv("DRIFT_TEST_TOKEN", "Bearer x-y-z")
+	if err := refused(t, newDriftCmd, "--header-env", "Authorization=DRIFT_TEST_TOKEN"); err == nil || !strings.Contains(err.Error(), "name it with --server") {
+		t.Errorf("a header for every server: %v", err)
+	}
+	o = parsed(t, newDriftCmd, "--server", "com.example/weather", "--header-env", "Authorization=DRIFT_TEST_TOKEN")
+	if o.opts.Header.Get("Authorization") != "Bearer x-y-z" {
+		t.Errorf("header: %+v", o.opts.Header)
+	}
+}
+
 func TestImportOpenAPIFlags(t *testing.T) {
 	o := parsed(t, newImportOpenAPICmd, "api.yaml")
 	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.openapi.ReadGet || o.strict || o.quiet || !hasIO(o.io) {
