@@ -233,6 +233,12 @@ type Tool struct {
 	// Sensitivity is what the tool's response holds that needs care, when
 	// declared.
 	Sensitivity *Sensitivity
+	// ServerAnnotations are the annotations the tool's MCP server recorded
+	// (compact JSON), for a tool of an mcp: import whose recording has
+	// them; nil otherwise. They are never published (the safety fields
+	// decide the published annotations): the live drift check compares
+	// them with what the server says now.
+	ServerAnnotations json.RawMessage
 	// decl is where the tool is declared; zero for a tool made in code.
 	decl ref
 }

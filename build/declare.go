@@ -2,6 +2,7 @@ package build
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
@@ -321,6 +322,9 @@ func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
 		cls, classified := imp.Classify[name]
 		cat := at.at("classify", name)
 		t := &Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
+		if a, ok := rt.Object["annotations"]; ok {
+			t.ServerAnnotations, _ = json.Marshal(a)
+		}
 		p := &pendingTool{tool: t, at: rat, origin: map[string]ref{"name": rat.at("name"), "server": at.at("server")}}
 		// Safety comes from the declaration only: the server's annotations
 		// are its own claims, and an unclassified tool is a write.

@@ -79,6 +79,8 @@ var specialPurpose = []struct {
 // of the classes the checked origin itself has.
 type dialGuard struct {
 	allowed map[string]bool
+	// hint ends a refusal: how to allow the address.
+	hint string
 }
 
 // control is the net.Dialer Control of the check's client: it runs once the
@@ -93,7 +95,7 @@ func (g *dialGuard) control(_, address string, _ syscall.RawConn) error {
 		return err
 	}
 	if class := addressClass(a); class != "" && !g.allowed[class] {
-		return fmt.Errorf("refused to connect to %s: a %s address, and the checked origin is not one (Options.AllowPrivate allows it)", host, class)
+		return fmt.Errorf("refused to connect to %s: a %s address%s", host, class, g.hint)
 	}
 	return nil
 }
@@ -104,7 +106,7 @@ func (g *dialGuard) control(_, address string, _ syscall.RawConn) error {
 // not the one a catalog names. The origin's host is resolved to learn its
 // classes (resolve, as Options.Resolve, answers first).
 func guardedClient(ctx context.Context, host string, resolve map[string]string) *http.Client {
-	g := &dialGuard{allowed: map[string]bool{}}
+	g := &dialGuard{allowed: map[string]bool{}, hint: ", and the checked origin is not one (Options.AllowPrivate allows it)"}
 	var addrs []netip.Addr
 	for hostPort, to := range resolve {
 		if h, _, err := net.SplitHostPort(hostPort); err == nil && strings.EqualFold(h, host) {
@@ -130,6 +132,25 @@ func guardedClient(ctx context.Context, host string, resolve map[string]string) 
 	// Each request is bounded by Options.Timeout, dialing included.
 	d := &net.Dialer{Control: g.control}
 	t.DialContext = resolving(d.DialContext, resolve)
+	return &http.Client{Transport: t}
+}
+
+// NewClient is an HTTP client under the address rule of Run's default
+// client, for a caller outside the crawl that connects where a catalog
+// says (an MCP server's endpoint): it refuses every non-public address (see
+// addressClass), the URL's own host's included, and uses no proxy, unless
+// allowPrivate, which gives the default transport, proxy included. It
+// follows redirects as net/http does: a caller that must not sets
+// CheckRedirect.
+func NewClient(allowPrivate bool) *http.Client {
+	if allowPrivate {
+		return openClient(nil)
+	}
+	g := &dialGuard{allowed: map[string]bool{}, hint: ": a catalog may name any host, and a non-public one is reached only when allowed (AllowPrivate)"}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	d := &net.Dialer{Control: g.control}
+	t.DialContext = d.DialContext
 	return &http.Client{Transport: t}
 }
 

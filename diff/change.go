@@ -128,6 +128,9 @@ type FieldChange struct {
 	Field string `json:"field"`
 	Old   string `json:"old,omitempty"`
 	New   string `json:"new,omitempty"`
+	// Breaking, for inputSchema and outputSchema, says why the change
+	// breaks callers (see SchemaBreak); "" when it does not.
+	Breaking string `json:"breaking,omitempty"`
 }
 
 // ServerChanges are the MCP servers added, removed and changed, each sorted

@@ -165,8 +165,14 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 	field("safetyTier", bd.SafetyTier, ad.SafetyTier, true)
 	field("replayPolicy", bd.ReplayPolicy, ad.ReplayPolicy, true)
 	field("egress", bd.Egress, ad.Egress, true)
-	field("inputSchema", string(bd.InputSchema), string(ad.InputSchema), false)
-	field("outputSchema", string(bd.OutputSchema), string(ad.OutputSchema), false)
+	for _, f := range []struct {
+		name     string
+		old, new json.RawMessage
+	}{{"inputSchema", bd.InputSchema, ad.InputSchema}, {"outputSchema", bd.OutputSchema, ad.OutputSchema}} {
+		if !bytes.Equal(f.old, f.new) {
+			tc.Fields = append(tc.Fields, FieldChange{Field: f.name, Breaking: SchemaBreak(f.name, f.old, f.new)})
+		}
+	}
 	if len(tc.Fields) == 0 && !bytes.Equal(b.standard, a.standard) {
 		// Something outside the fields above, such as the annotations of a
 		// site built by another version.

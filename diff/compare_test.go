@@ -212,6 +212,11 @@ func TestDiff(t *testing.T) {
 			want:  []string{`tool ~ get_forecast: description "Forecast. For a place." -> "Forecast. For any place."; inputSchema changed; compact descriptor changed: inputSchema (properties added: days)`},
 		},
 		{
+			name:  "breaking schema change",
+			edits: [][3]string{{tools, "egress: internal", "egress: internal\n    inputSchema: {type: object, properties: {days: {type: integer}}, required: [days]}"}},
+			want:  []string{`tool ~ get_forecast: inputSchema changed, breaking (refuses inputs it accepted: property days now required); compact descriptor changed: inputSchema (properties added: days)`},
+		},
+		{
 			name:  "tier raised",
 			edits: [][3]string{{tools, "safetyTier: read", "safetyTier: write"}},
 			want: []string{

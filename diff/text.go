@@ -72,6 +72,9 @@ func (t ToolSummary) describe() string {
 // describe is one line about a field that changed.
 func (f FieldChange) describe() string {
 	if f.Old == "" && f.New == "" {
+		if f.Breaking != "" {
+			return f.Field + " changed, breaking (" + printable(f.Breaking, valueLimit) + ")"
+		}
 		return f.Field + " changed"
 	}
 	show := func(v string) string {

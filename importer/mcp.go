@@ -144,7 +144,10 @@ type ToolFile struct {
 	Label string
 	// Title names the document of an OpenAPI import: its title and
 	// version; "" for a recording.
-	Title                 string
+	Title string
+	// Server is who served a recording that says so (a live import
+	// saves it): its serverInfo and instructions; zero otherwise.
+	Server                recorded.Server
 	Tools, Imported, Left int
 	Substituted, Changed  int
 }
@@ -208,12 +211,12 @@ func MCP(ctx context.Context, recs []Recording, opts MCPOptions) (*ToolImport, e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		recorded, msg := readRecording(rec)
+		recorded, server, msg := readRecording(rec)
 		if msg != "" {
 			imp.Errors = append(imp.Errors, msg)
 			continue
 		}
-		file := ToolFile{Label: rec.Label}
+		file := ToolFile{Label: rec.Label, Server: server}
 		for _, rt := range recorded {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -254,22 +257,22 @@ func MCP(ctx context.Context, recs []Recording, opts MCPOptions) (*ToolImport, e
 }
 
 // readRecording parses one file the way the loader reads the from: of an
-// mcp: import, and finds its Tool objects. The message, one line naming the
-// file, says why it is not a recording.
-func readRecording(rec Recording) ([]recorded.Tool, string) {
+// mcp: import, and finds its Tool objects and who served them. The
+// message, one line naming the file, says why it is not a recording.
+func readRecording(rec Recording) ([]recorded.Tool, recorded.Server, string) {
 	data := bytes.TrimPrefix(rec.Data, []byte("\uFEFF"))
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Sprintf("%s: no JSON value: the file is empty", rec.Label)
+		return nil, recorded.Server{}, fmt.Sprintf("%s: no JSON value: the file is empty", rec.Label)
 	}
 	src, ps := source.ParseJSON(rec.Label, rec.Label, data)
 	if len(ps) > 0 {
-		return nil, fmt.Sprintf("%s: line %d, column %d: %s", rec.Label, ps[0].Line, ps[0].Col, ps[0].Msg)
+		return nil, recorded.Server{}, fmt.Sprintf("%s: line %d, column %d: %s", rec.Label, ps[0].Line, ps[0].Col, ps[0].Msg)
 	}
-	recorded, msg := recorded.Tools(src.Value)
+	tools, msg := recorded.Tools(src.Value)
 	if msg != "" {
-		return nil, fmt.Sprintf("%s: %s", rec.Label, msg)
+		return nil, recorded.Server{}, fmt.Sprintf("%s: %s", rec.Label, msg)
 	}
-	return recorded, ""
+	return tools, recorded.ServerOf(src.Value), ""
 }
 
 // importRecordedTool turns one Tool object into a declaration (without its
@@ -618,8 +621,38 @@ func ToolsYAML(imp *ToolImport) ([]byte, error) {
 	for _, f := range imp.Files {
 		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported (%d with changes, %d with an input schema substituted), %d left out",
 			yamlCommentText(f.Label), f.Tools, english.Plural(f.Tools, "tool", "tools"), f.Imported, f.Changed, f.Substituted, f.Left))
+		header = append(header, serverLines(f.Label, f.Server)...)
 	}
 	return toolsYAML(imp, header, "MCP tool", "server annotations, ignored: ")
+}
+
+// maxInstructions is how much of a server's instructions a header
+// comment quotes; the recording keeps them whole.
+const maxInstructions = 200
+
+// serverLines are the header comments that say who served a recording:
+// its serverInfo, and the start of its instructions, credentials redacted
+// (a comment is published with the catalog's sources); none when the
+// recording does not say.
+func serverLines(label string, s recorded.Server) []string {
+	var out []string
+	if s.Name != "" {
+		who := s.Name
+		if s.Version != "" {
+			who += " " + s.Version
+		}
+		if s.Title != "" {
+			who += " (" + s.Title + ")"
+		}
+		out = append(out, "# "+yamlCommentText(label)+": served by "+yamlCommentText(secrets.Redact(who)))
+	}
+	if in := strings.Join(strings.Fields(s.Instructions), " "); in != "" {
+		if r := []rune(in); len(r) > maxInstructions {
+			in = strings.TrimSpace(string(r[:maxInstructions])) + "…"
+		}
+		out = append(out, "# "+yamlCommentText(label)+": instructions: "+yamlCommentText(secrets.Redact(in)))
+	}
+	return out
 }
 
 // toolsYAML renders the imported tools of imp, sorted by name, below

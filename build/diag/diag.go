@@ -174,6 +174,12 @@ func (ds Diagnostics) Write(w io.Writer, format string) error {
 	return fmt.Errorf("unknown format %q: use text, json or github", format)
 }
 
+// EscapeData and EscapeProperty encode text for the message and the
+// properties of a GitHub workflow command, as the github format does:
+// for any other report that prints them.
+func EscapeData(s string) string     { return escapeData(s) }
+func EscapeProperty(s string) string { return escapeProperty(s) }
+
 // escapeData and escapeProperty encode text for GitHub workflow commands,
 // which treat %, CR and LF (and, in properties, : and ,) as syntax.
 func escapeData(s string) string {

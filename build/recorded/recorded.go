@@ -123,3 +123,23 @@ func Schema(obj map[string]any, field string) (map[string]any, SchemaKind) {
 	c["type"] = "object"
 	return c, Untyped
 }
+
+// Server is who served a recording, as a live import saves it beside the
+// tools: the serverInfo (name, title, version) and the instructions of the
+// server's initialize result. A plain tools/list result has neither.
+type Server struct {
+	Name, Title, Version, Instructions string
+}
+
+// ServerOf reads the serverInfo and instructions members of a recording
+// that is an object; a member that is absent or not of its type reads as
+// "".
+func ServerOf(v any) Server {
+	m, _ := v.(map[string]any)
+	info, _ := m["serverInfo"].(map[string]any)
+	str := func(m map[string]any, k string) string {
+		s, _ := m[k].(string)
+		return s
+	}
+	return Server{Name: str(info, "name"), Title: str(info, "title"), Version: str(info, "version"), Instructions: str(m, "instructions")}
+}

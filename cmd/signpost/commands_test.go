@@ -111,6 +111,51 @@ func TestImportMCPFlags(t *testing.T) {
 	if err := refused(t, newImportMCPCmd, "a.json", "--classify", "risky=get_me"); err == nil {
 		t.Error("a --classify of no tier was accepted")
 	}
+	if o.endpoint != nil {
+		t.Errorf("FILEs read live: %+v", o.endpoint)
+	}
+	o = parsed(t, newImportMCPCmd, "--url", "https://mcp.example.com/mcp", "--save", "rec.json", "--allow-private", "--deadline", "5s", "--max-pages", "3")
+	if o.endpoint == nil || o.endpoint.URL != "https://mcp.example.com/mcp" || len(o.files) != 0 || o.save != "rec.json" ||
+		!o.live.AllowPrivate || o.live.Deadline != 5*time.Second || o.live.MaxPages != 3 {
+		t.Errorf("--url: %+v", o)
+	}
+	o = parsed(t, newImportMCPCmd, "--command", "--", "npx", "-y", "server")
+	if o.endpoint == nil || !slices.Equal(o.endpoint.Command, []string{"npx", "-y", "server"}) || len(o.files) != 0 {
+		t.Errorf("--command: %+v", o)
+	}
+	for _, args := range [][]string{
+		{"--url", "https://mcp.example.com/mcp", "a.json"},
+		{"--url", "https://mcp.example.com/mcp", "--command"},
+		{"--command", "npx"},
+		{"a.json", "--save", "rec.json"},
+		{"a.json", "--header-env", "Authorization=TOKEN"},
+		{"--command", "--header-env", "Authorization=HOME", "--", "server"},
+		{"--url", "ftp://mcp.example.com/"},
+	} {
+		if err := refused(t, newImportMCPCmd, args...); err == nil {
+			t.Errorf("%q was accepted", args)
+		}
+	}
+}
+
+func TestDriftFlags(t *testing.T) {
+	o := parsed(t, newDriftCmd)
+	if o.dir != "." || o.format != build.FormatText || len(o.opts.Servers) != 0 || o.opts.Header != nil || o.opts.Live.AllowPrivate || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	o = parsed(t, newDriftCmd, "cat", "--server", "com.example/weather", "--format", "github", "--allow-private", "--deadline", "1m", "--max-pages", "5")
+	if o.dir != "cat" || o.format != build.FormatGitHub || !slices.Equal(o.opts.Servers, []string{"com.example/weather"}) ||
+		!o.opts.Live.AllowPrivate || o.opts.Live.Deadline != time.Minute || o.opts.Live.MaxPages != 5 {
+		t.Errorf("flags: %+v", o)
+	}
+	t.Setenv("DRIFT_TEST_TOKEN", "Bearer x-y-z")
+	if err := refused(t, newDriftCmd, "--header-env", "Authorization=DRIFT_TEST_TOKEN"); err == nil || !strings.Contains(err.Error(), "name it with --server") {
+		t.Errorf("a header for every server: %v", err)
+	}
+	o = parsed(t, newDriftCmd, "--server", "com.example/weather", "--header-env", "Authorization=DRIFT_TEST_TOKEN")
+	if o.opts.Header.Get("Authorization") != "Bearer x-y-z" {
+		t.Errorf("header: %+v", o.opts.Header)
+	}
 }
 
 func TestImportOpenAPIFlags(t *testing.T) {

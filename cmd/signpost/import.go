@@ -13,6 +13,7 @@ import (
 	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/signpost-dev/signpost/live"
 )
 
 func newImportCmd() *cobra.Command {
@@ -284,6 +285,15 @@ type importMCPOptions struct {
 	quiet bool
 	// mcp is what the flags say of the tools, once parsed.
 	mcp importer.MCPOptions
+	// endpoint is the server to read live (--url, or --command and the
+	// arguments after --); nil when FILEs are read. headerFile and
+	// headerEnv say where its headers come from.
+	url, save  string
+	command    bool
+	headerFile string
+	headerEnv  []string
+	endpoint   *live.Endpoint
+	live       live.Options
 }
 
 // newImportMCPCmd is signpost import mcp; runF, runImportMCP when nil, runs
@@ -294,10 +304,29 @@ func newImportMCPCmd(runF func(*importMCPOptions) error) *cobra.Command {
 	}
 	o := &importMCPOptions{}
 	cmd := &cobra.Command{
-		Use:   "mcp FILE...",
-		Short: "Declare the tools of recorded MCP tools/list results",
-		Long: `Import mcp reads recorded MCP tools/list results and writes tool declarations
-(YAML) of their tools, to review and commit.
+		Use:   "mcp FILE... | --url URL | --command -- CMD [ARGS...]",
+		Short: "Declare the tools of recorded MCP tools/list results, or of a running server",
+		Long: `Import mcp reads recorded MCP tools/list results, or asks a running MCP server,
+and writes tool declarations (YAML) of their tools, to review and commit.
+
+With --url, it connects to the server's Streamable HTTP endpoint; with
+--command, it runs the command after -- as a stdio server. Either way it
+initializes, reads every page of tools/list (at most --max-pages, all within
+--deadline) through the official MCP Go SDK's client, and imports the result
+exactly as it would import the recording --save writes: the server's
+serverInfo and instructions beside every tool. The declarations name the
+recording (--save FILE) as their source, so that importing FILE later gives
+the same bytes; without --save they name the endpoint (the URL without its
+credentials, or stdio: and the command's program).
+
+Headers for an HTTP endpoint (an Authorization token) never come from the
+command line: --header-file FILE holds "Name: value" lines (# starts a
+comment), and --header-env NAME=VAR sends header NAME with the value of the
+environment variable VAR. No header value is written to the declarations,
+the recording or any message, even when the server echoes it back. --url
+connects to public addresses only: a loopback, private or link-local one
+(127.0.0.1, 10.0.0.0/8, 169.254.169.254, ...) needs --allow-private, and a
+redirect is never followed.
 
 A FILE holds what an mcp: import of a catalog reads: a bare array of MCP Tool
 objects, a tools/list result ({"tools": [...], "nextCursor": ...}), a JSON-RPC
@@ -369,20 +398,26 @@ a tool is left out (the summary then says how many tools could be
 imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 --egress, --server or --tool-id-prefix.`,
 		Example: `  signpost import mcp github.tools-list.json
+  signpost import mcp --url https://mcp.example.com/mcp --header-env Authorization=MCP_AUTH \
+    --server com.example/weather --save weather.tools-list.json -o weather.yaml
+  signpost import mcp --command --server com.example/everything -- npx -y @modelcontextprotocol/server-everything
   signpost import mcp page1.json page2.json --server com.example/github --tool-id-prefix gh \
     --classify read=get_issue,list_issues --classify pure=get_me -o catalogs/example/github.yaml
   signpost import mcp github.tools-list.json --classify 'read=get_*,list_*,search_*' \
     --replay 'keyed=create_*' --egress 'internal=*' -o github.yaml
   signpost import mcp --strict weather.json -o weather.yaml   # fail when a tool is left out`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError{errors.New("import mcp needs at least one FILE (- for standard input)")}
-			}
-			return nil
+			return liveArgs(o, cmd.ArgsLenAtDash(), args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io, o.files = streamsOf(cmd), args
+			o.io = streamsOf(cmd)
+			if o.endpoint == nil {
+				o.files = args
+			}
 			o.mcp = importer.MCPOptions{Server: o.server, ToolIDPrefix: o.prefix}
+			if err := o.readEndpoint(); err != nil {
+				return err
+			}
 			var err error
 			if o.mcp.Classify, err = parseClassify(o.classify); err != nil {
 				return usageError{err}
@@ -407,14 +442,36 @@ imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 	cmd.Flags().StringArrayVar(&o.egress, "egress", nil, "EGRESS=NAME|PATTERN[,...]: the egress (none, internal or internet) of the named or matched MCP tools; repeatable")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when a tool is left out")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each tool imported")
+	liveFlags(cmd.Flags(), &o.headerFile, &o.headerEnv, &o.live)
+	cmd.Flags().StringVar(&o.url, "url", "", "read the tools of the running server at this Streamable HTTP endpoint")
+	cmd.Flags().BoolVar(&o.command, "command", false, "read the tools of the stdio server the command after -- runs")
+	cmd.Flags().StringVar(&o.save, "save", "", "with --url or --command, write the recording of what the server answered to this file, and name it as the declarations' source")
 	return cmd
 }
 
-// runImportMCP imports the tools of o's recordings and writes their
-// declarations.
+// runImportMCP imports the tools of o's recordings, or of the server of
+// o.endpoint, and writes their declarations.
 func runImportMCP(o *importMCPOptions) error {
 	var recs []importer.Recording
 	var unread []error
+	var recording []byte
+	if o.endpoint != nil {
+		listing, err := live.List(o.io.ctx, *o.endpoint, o.live)
+		if err != nil {
+			if ctxErr := o.io.ctx.Err(); ctxErr != nil {
+				return ctxErr
+			}
+			return err
+		}
+		if recording, err = listing.Recording(); err != nil {
+			return err
+		}
+		label := o.endpoint.Label()
+		if o.save != "" {
+			label = importer.SourceLabel(o.save)
+		}
+		recs = append(recs, importer.Recording{Label: label, Data: recording})
+	}
 	for _, arg := range o.files {
 		label, data, err := readImportFile(o.io.in, arg)
 		if err != nil {
@@ -485,6 +542,13 @@ func runImportMCP(o *importMCPOptions) error {
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes, %d with an input schema substituted), %d left out",
 			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[importer.Imported], imported,
 			changed, substituted, counts[importer.LeftOut])
+	}
+	if writes && o.save != "" {
+		// The recording before the declarations that name it.
+		if err := atomicfile.WriteFile(o.io.ctx, o.save, recording); err != nil {
+			return err
+		}
+		report.add("saved the recording of %s to %s", o.endpoint.Label(), o.save)
 	}
 	return finishImport(o.io, &report, o.out, decl, errs, writes, summary)
 }

@@ -127,9 +127,43 @@ var pinnedActions = []string{
 // a comment.
 var pinnedUse = regexp.MustCompile(`^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$`)
 
-// publishing is the condition of the publish job: a push to main, not a
-// pull request.
-const publishing = "github.event_name != 'pull_request' && github.ref == 'refs/heads/main'"
+// publishing is the condition of the publish job: a push to main (or a
+// run by hand), not a pull request, nor the schedule of the drift job.
+const publishing = "(github.event_name == 'push' || github.event_name == 'workflow_dispatch') && github.ref == 'refs/heads/main'"
+
+// driftJob is the drift job every workflow has, which runs on a schedule
+// only, for the catalog at catalog: it writes its report to the job
+// summary and nothing else.
+func driftJob(release, catalog string) workflowJob {
+	steps := []workflowStep{{Uses: "actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09", With: map[string]any{"persist-credentials": false}}}
+	if release == "" {
+		steps = append(steps,
+			workflowStep{Uses: "actions/setup-go@924ae3a1cded613372ab5595356fb5720e22ba16", With: map[string]any{"go-version": "stable", "cache-dependency-path": initWorkflowFile}})
+	}
+	steps = append(steps, installStep(release), workflowStep{
+		Name: "Compare the servers with their endpoints",
+		Env:  map[string]string{"REPORT": "${{ runner.temp }}/drift.txt"},
+		Run: `status=0
+signpost drift ` + catalog + ` --deadline 1m > "$REPORT" || status=$?
+{
+  echo '## signpost drift'
+  echo
+  echo '` + "```" + `'
+  cat "$REPORT"
+  echo '` + "```" + `'
+} >> "$GITHUB_STEP_SUMMARY"
+cat "$REPORT"
+exit "$status"
+`})
+	return workflowJob{
+		Name:        "Compare the MCP servers with their endpoints",
+		If:          "github.event_name == 'schedule'",
+		RunsOn:      "ubuntu-latest",
+		Timeout:     10,
+		Permissions: map[string]string{"contents": "read"},
+		Steps:       steps,
+	}
+}
 
 // checkSetupSteps are the first steps of the check job: check out the whole
 // history, then install signpost: a release with the signpost action, a
@@ -182,6 +216,7 @@ echo "$DIR" >> "$GITHUB_PATH"
 func checkJob(release, catalog, build string, publishes bool) workflowJob {
 	j := workflowJob{
 		Name:        "Validate, build and diff",
+		If:          "github.event_name != 'schedule'",
 		RunsOn:      "ubuntu-latest",
 		Timeout:     15,
 		Permissions: map[string]string{"contents": "read"},
@@ -432,7 +467,13 @@ func TestInitWorkflow(t *testing.T) {
 				if steps := wf.Jobs["comment"].Steps; len(steps) > 0 {
 					run = steps[len(steps)-1].Run
 				}
-				if diff := cmp.Diff(tt.jobs(p, run), wf.Jobs); diff != "" {
+				want := tt.jobs(p, run)
+				release := ""
+				if strings.HasSuffix(tt.name, "from a release") {
+					release = "v1.2.3"
+				}
+				want["drift"] = driftJob(release, p.catalog)
+				if diff := cmp.Diff(want, wf.Jobs); diff != "" {
 					t.Errorf("jobs (-want +got):\n%s", diff)
 				}
 				// Every action but signpost's own is pinned to a commit, with

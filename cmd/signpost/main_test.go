@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -115,22 +116,35 @@ func scriptParams(t *testing.T, dir string, env map[string]string) testscript.Pa
 				// Not in -short mode, which installs nothing; in CI a
 				// missing server fails the s3server command.
 				return !testing.Short() && (s3test.Available() == nil || os.Getenv("CI") != ""), nil
+			case "everything":
+				return everythingCondition(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server, "s3put": s3Put, "serve": serveBackground},
+		Cmds: scriptCmds(),
 		Setup: func(e *testscript.Env) error {
 			// The diff and flow scripts skip without git; CI must have it.
 			if _, err := exec.LookPath("git"); err != nil && os.Getenv("CI") != "" {
 				return fmt.Errorf("git is required in CI: %w", err)
 			}
 			e.Setenv("EXAMPLE", example)
+			// Whether the servers of mcpgo serve the changed tools.
+			e.Values["mcpgo"] = &atomic.Bool{}
 			for k, v := range env {
 				e.Setenv(k, v)
 			}
 			return nil
 		},
 	}
+}
+
+// scriptCmds are the commands the scripts may use beside testscript's.
+func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){"s3server": s3Server, "s3put": s3Put, "serve": serveBackground}
+	for k, v := range liveCmds {
+		cmds[k] = v
+	}
+	return cmds
 }
 
 // s3Server is the script command "s3server BUCKET": it starts an S3 server

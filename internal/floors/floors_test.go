@@ -52,6 +52,10 @@ var rules = []rule{
 	{"conformance", with(internalHelpers, "build", "build/*", "schemas")},
 	{"importer", with(internalHelpers, "build", "build/*", "schemas")},
 	{"diff", with(internalHelpers, "build", "build/*", "internal/catalogdir")},
+	// A running MCP server's tools, read through check's guarded client.
+	{"live", with(internalHelpers, "build/*", "check")},
+	// A catalog's servers against what their endpoints answer now.
+	{"drift", with(internalHelpers, "build", "build/*", "live", "diff")},
 	{"publish", with(internalHelpers, "build", "build/*", "hosts/cloudfront", "internal/inputs")},
 	// The policy exports read a loaded catalog's servers.
 	{"export", with(internalHelpers, "build", "build/*")},

@@ -91,10 +91,11 @@ func TestInstallRef(t *testing.T) {
 						t.Errorf("%s: the workflow has %q", c.name, n)
 					}
 				}
-				// The check job installs it, once; the publish job takes
-				// that binary.
-				if n := strings.Count(string(f.Data), "- name: Install signpost\n"); n != 1 {
-					t.Errorf("%s: %d install steps, want 1", c.name, n)
+				// The check job installs it, and the drift job, which
+				// runs alone on a schedule; the publish job takes the check
+				// job's binary.
+				if n := strings.Count(string(f.Data), "- name: Install signpost\n"); n != 2 {
+					t.Errorf("%s: %d install steps, want 2 (check and drift)", c.name, n)
 				}
 				if n := strings.Count(string(f.Data), "- name: Put signpost on PATH\n"); n != 1 {
 					t.Errorf("%s: the binary is put on PATH %d times, want once", c.name, n)
