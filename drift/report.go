@@ -96,7 +96,7 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		return err
 	}
 	for _, s := range r.Redacted().Servers {
-		title := "signpost drift " + s.Name
+		title := "signpost check --live " + s.Name
 		var err error
 		switch s.Status {
 		case StatusUnreachable:
@@ -117,7 +117,7 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 			}
 		}
 	}
-	return line("notice", "signpost drift", r.summary())
+	return line("notice", "signpost check --live", r.summary())
 }
 
 // summary is the last line of the text report.

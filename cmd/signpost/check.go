@@ -28,6 +28,11 @@ type checkOptions struct {
 	// crawl.Resolve when the command runs.
 	resolve []string
 	crawl   check.Options
+	// live is set by --live: the argument is a catalog folder, and its MCP
+	// servers are compared with what their endpoints answer now
+	// (runCheckLive); drift holds what that comparison reads of the flags.
+	live  bool
+	drift driftOptions
 }
 
 // newCheckCmd is signpost check; runF, runCheck when nil, runs it with the
@@ -38,8 +43,8 @@ func newCheckCmd(runF func(*checkOptions) error) *cobra.Command {
 	}
 	opts := &checkOptions{}
 	cmd := &cobra.Command{
-		Use:   "check URL",
-		Short: "Check a published site against the discovery specs' HTTP contract",
+		Use:   "check URL | check --live [DIR]",
+		Short: "Check a published site against the discovery specs, or a catalog's servers against what they answer now",
 		Long: `Check crawls the site at URL as a discovery client would and reports, rule by
 rule, every requirement of the specs it meets or misses: both catalogs
 (/.well-known/mcp/catalog.json and /.well-known/ai-catalog.json), every server
@@ -94,6 +99,42 @@ staging server, a local one), whatever DNS says.
 Exit status: 0 when every MUST rule is met, 1 when one is not (the report is
 printed first), 2 on bad usage or when the origin does not answer.
 
+With --live, check reads no site: it compares each MCP server the catalog in
+DIR (default: the current folder) declares with a streamable-http remote with
+what that endpoint answers now. It initializes, reads every page of
+tools/list through the official MCP Go SDK's client, and compares the
+server's tools, by MCP name, with the catalog's tools of that server (source
+mcp), reporting per server:
+
+  added          a tool the catalog does not declare
+  removed        a declared tool the server no longer has (breaking)
+  renamed        a removed tool back under another name, with the same
+                 description and schemas (breaking)
+  input-schema   an inputSchema changed: breaking when it refuses an input
+                 the declared one accepted (the rule signpost diff uses)
+  output-schema  an outputSchema changed: breaking when it may return what
+                 the declared one did not
+  description    a description changed
+  annotations    the server's annotations changed, for a tool of an mcp:
+                 import, whose recording keeps them (a tool written out by
+                 hand has none to compare)
+
+A remote of type sse, or with {variables} in its URL, is skipped, saying
+why. Each server is read within --deadline (default 30s); one that cannot be
+read (refused, unauthorized, no answer in time) is reported unreachable, with
+the cause. The endpoints come from the catalog, which a pull request may
+change: a loopback, private or link-local address needs --allow-private, and
+a redirect is never followed. Headers (a token) come from --header-file or
+--header-env, never the command line, and go to one server only: name it
+with --server. No header value is printed, even when a server echoes it.
+--format github prints a workflow command per change (an error when it
+breaks callers, else a warning) and per server unreachable, for a scheduled
+job's summary.
+
+Exit status with --live: 0 when no server drifted (skipped servers
+included), 1 when one did, 2 on bad usage or a catalog that does not load,
+3 when no server drifted but one could not be read.
+
 Rules:
 ` + checkRulesHelp(),
 		Example: `  signpost check https://example.com
@@ -101,21 +142,47 @@ Rules:
   signpost check http://127.0.0.1:8080 --format json | jq '.findings[] | select(.result == "fail")'
   signpost check https://discovery.example.com/acme --timeout 30s --concurrency 8
   signpost check https://example.com --resolve example.com:443:203.0.113.7
-  signpost check 'https://{tenant}.tools.example.com' --tenant acme --tenant globex --token-keys keys.json`,
-		Args: cobra.ExactArgs(1),
+  signpost check 'https://{tenant}.tools.example.com' --tenant acme --tenant globex --token-keys keys.json
+  signpost check --live catalogs/example
+  signpost check --live --server com.example/weather --header-env Authorization=WEATHER_TOKEN
+  signpost check --live --format github --deadline 1m`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.io, opts.url = streamsOf(cmd), args[0]
+			opts.io = streamsOf(cmd)
+			if opts.live {
+				if err := liveCheckArgs(cmd, opts, args); err != nil {
+					return err
+				}
+				return runF(opts)
+			}
+			if len(args) != 1 {
+				return usageError{errors.New("check needs the URL of a site, or --live and a catalog folder")}
+			}
+			for _, name := range liveOnlyFlags {
+				if cmd.Flags().Changed(name) {
+					return usageError{fmt.Errorf("--%s is for --live, which compares a catalog's servers with their endpoints", name)}
+				}
+			}
+			if opts.format == build.FormatGitHub {
+				return usageError{errors.New("--format github is for --live; a site's report is text or json")}
+			}
+			opts.url = args[0]
 			return runF(opts)
 		},
 	}
 	f := cmd.Flags()
-	enumVar(f, &opts.format, "format", build.FormatText, reportFormats(), "output format: text or json")
+	enumVar(f, &opts.format, "format", build.FormatText, diagnosticFormats(), "output format: text or json (and github with --live)")
+	f.BoolVar(&opts.live, "live", false, "compare the MCP servers of the catalog in DIR with what their endpoints answer now, instead of checking a site")
+	f.StringArrayVar(&opts.drift.opts.Servers, "server", nil, "with --live, compare only this server (repeatable)")
+	f.StringVar(&opts.drift.headerFile, "header-file", "", `with --live, send the headers of this file ("Name: value" lines) to the server; never put a token on the command line`)
+	f.StringArrayVar(&opts.drift.headerEnv, "header-env", nil, "with --live, NAME=VAR: send header NAME with the value of the environment variable VAR (repeatable)")
+	f.IntVar(&opts.drift.opts.Live.MaxPages, "max-pages", 0, "with --live, most pages of tools/list read from a server (default 100)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list passing findings too, not only problems")
 	f.StringSliceVar(&opts.tenants, "tenant", nil, "tenant whose site to check, replacing {tenant} in URL (repeatable)")
 	f.DurationVar(&opts.crawl.Timeout, "timeout", 0, "time limit of each request, body included (default 10s)")
 	f.BoolVar(&opts.crawl.SameOrigin, "same-origin", false, "stay on URL's origin: cards a catalog names on other hosts are not fetched, and their rules are skipped")
-	f.BoolVar(&opts.crawl.AllowPrivate, "allow-private", false, "fetch from loopback, private, link-local and multicast addresses even when URL's host is not one")
-	f.DurationVar(&opts.crawl.Deadline, "deadline", 0, "time limit of the whole check of each site; what is not fetched by then is not checked (default 5m)")
+	f.BoolVar(&opts.crawl.AllowPrivate, "allow-private", false, "fetch from loopback, private, link-local and multicast addresses even when URL's host is not one (with --live: connect to them at all)")
+	f.DurationVar(&opts.crawl.Deadline, "deadline", 0, "time limit of the whole check of each site; what is not fetched by then is not checked (default 5m; with --live, of each server's read, default 30s)")
 	f.IntVar(&opts.crawl.Concurrency, "concurrency", 0, "documents fetched at once (default 4)")
 	f.IntVar(&opts.crawl.MaxDocuments, "max-documents", 0, "most documents fetched; more is a warning (default 5000)")
 	f.Int64Var(&opts.crawl.MaxBodyBytes, "max-body-bytes", 0, "largest body read; a larger one is a failure (default 8 MiB)")
@@ -125,10 +192,44 @@ Rules:
 	return cmd
 }
 
+// liveOnlyFlags are the flags of check --live alone, and siteOnlyFlags
+// those of the check of a site alone.
+var (
+	liveOnlyFlags = []string{"server", "header-file", "header-env", "max-pages"}
+	siteOnlyFlags = []string{"tenant", "timeout", "same-origin", "concurrency", "max-documents", "max-body-bytes", "token", "token-keys", "resolve", "verbose"}
+)
+
+// liveCheckArgs reads the argument and flags of check --live into
+// opts.drift: the catalog folder, the flags the site's check shares with
+// it, and the headers of --header-file and --header-env.
+func liveCheckArgs(cmd *cobra.Command, opts *checkOptions, args []string) error {
+	for _, name := range siteOnlyFlags {
+		if cmd.Flags().Changed(name) {
+			return usageError{fmt.Errorf("--%s is for the check of a site, not --live", name)}
+		}
+	}
+	d := &opts.drift
+	d.io, d.dir, d.format = opts.io, catalogDir(args), opts.format
+	d.opts.Live.AllowPrivate, d.opts.Live.Deadline = opts.crawl.AllowPrivate, opts.crawl.Deadline
+	h, err := readHeaders(d.headerFile, d.headerEnv)
+	if err != nil {
+		return err
+	}
+	if len(h) > 0 && len(d.opts.Servers) != 1 {
+		return usageError{errors.New("--header-file and --header-env go to one server: name it with --server")}
+	}
+	d.opts.Header = h
+	return nil
+}
+
 // runCheck checks the site at opts.url, or each tenant's in turn, and
 // prints each report. It fails when a site misses a MUST rule; a URL the
-// checker cannot use is bad usage.
+// checker cannot use is bad usage. With --live, it compares the catalog's
+// servers with their endpoints instead (runCheckLive).
 func runCheck(opts *checkOptions) error {
+	if opts.live {
+		return runCheckLive(&opts.drift)
+	}
 	ctx, w := opts.io.ctx, opts.io.out
 	bases, err := tenantURLs(opts.url, opts.tenants)
 	if err != nil && opts.keysFile != "" && len(opts.tenants) == 1 && !strings.Contains(opts.url, "{tenant}") {

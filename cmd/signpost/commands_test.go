@@ -138,23 +138,38 @@ func TestImportMCPFlags(t *testing.T) {
 	}
 }
 
-func TestDriftFlags(t *testing.T) {
-	o := parsed(t, newDriftCmd)
-	if o.dir != "." || o.format != build.FormatText || len(o.opts.Servers) != 0 || o.opts.Header != nil || o.opts.Live.AllowPrivate || !hasIO(o.io) {
-		t.Errorf("defaults: %+v", o)
+func TestCheckLiveFlags(t *testing.T) {
+	o := parsed(t, newCheckCmd, "--live")
+	d := o.drift
+	if !o.live || d.dir != "." || d.format != build.FormatText || len(d.opts.Servers) != 0 || d.opts.Header != nil || d.opts.Live.AllowPrivate || !hasIO(d.io) {
+		t.Errorf("defaults: %+v", d)
 	}
-	o = parsed(t, newDriftCmd, "cat", "--server", "com.example/weather", "--format", "github", "--allow-private", "--deadline", "1m", "--max-pages", "5")
-	if o.dir != "cat" || o.format != build.FormatGitHub || !slices.Equal(o.opts.Servers, []string{"com.example/weather"}) ||
-		!o.opts.Live.AllowPrivate || o.opts.Live.Deadline != time.Minute || o.opts.Live.MaxPages != 5 {
-		t.Errorf("flags: %+v", o)
+	o = parsed(t, newCheckCmd, "--live", "cat", "--server", "com.example/weather", "--format", "github", "--allow-private", "--deadline", "1m", "--max-pages", "5")
+	d = o.drift
+	if d.dir != "cat" || d.format != build.FormatGitHub || !slices.Equal(d.opts.Servers, []string{"com.example/weather"}) ||
+		!d.opts.Live.AllowPrivate || d.opts.Live.Deadline != time.Minute || d.opts.Live.MaxPages != 5 {
+		t.Errorf("flags: %+v", d)
 	}
 	t.Setenv("DRIFT_TEST_TOKEN", "Bearer x-y-z")
-	if err := refused(t, newDriftCmd, "--header-env", "Authorization=DRIFT_TEST_TOKEN"); err == nil || !strings.Contains(err.Error(), "name it with --server") {
+	if err := refused(t, newCheckCmd, "--live", "--header-env", "Authorization=DRIFT_TEST_TOKEN"); err == nil || !strings.Contains(err.Error(), "name it with --server") {
 		t.Errorf("a header for every server: %v", err)
 	}
-	o = parsed(t, newDriftCmd, "--server", "com.example/weather", "--header-env", "Authorization=DRIFT_TEST_TOKEN")
-	if o.opts.Header.Get("Authorization") != "Bearer x-y-z" {
-		t.Errorf("header: %+v", o.opts.Header)
+	o = parsed(t, newCheckCmd, "--live", "--server", "com.example/weather", "--header-env", "Authorization=DRIFT_TEST_TOKEN")
+	if o.drift.opts.Header.Get("Authorization") != "Bearer x-y-z" {
+		t.Errorf("header: %+v", o.drift.opts.Header)
+	}
+	for _, args := range [][]string{
+		{"--live", "--tenant", "acme"},
+		{"--live", "--token", "x"},
+		{"--live", "--same-origin"},
+		{"--live", "a", "b"},
+		{"https://example.com", "--server", "com.example/weather"},
+		{"https://example.com", "--format", "github"},
+		{},
+	} {
+		if err := refused(t, newCheckCmd, args...); err == nil {
+			t.Errorf("%q was accepted", args)
+		}
 	}
 }
 

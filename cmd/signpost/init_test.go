@@ -144,9 +144,9 @@ func driftJob(release, catalog string) workflowJob {
 		Name: "Compare the servers with their endpoints",
 		Env:  map[string]string{"REPORT": "${{ runner.temp }}/drift.txt"},
 		Run: `status=0
-signpost drift ` + catalog + ` --deadline 1m > "$REPORT" || status=$?
+signpost check --live ` + catalog + ` --deadline 1m > "$REPORT" || status=$?
 {
-  echo '## signpost drift'
+  echo '## signpost check --live'
   echo
   echo '` + "```" + `'
   cat "$REPORT"
