@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -345,7 +346,13 @@ func (c *Change) diffServers(before, after *snapshot) {
 		sc.pairReplaced()
 		if b.aiIdentifier != "" && a.aiIdentifier != "" && b.aiIdentifier != a.aiIdentifier && samePublisher(before, after) {
 			sc.Fields = append(sc.Fields, FieldChange{Field: "aiCatalogIdentifier", Old: b.aiIdentifier, New: a.aiIdentifier})
-			c.risk(Risk{Kind: RiskIdentifierChanged, Server: name, Old: b.aiIdentifier, New: a.aiIdentifier, Message: fmt.Sprintf("AI catalog identifier %s -> %s", b.aiIdentifier, a.aiIdentifier) + publisherCaseReason(b.aiIdentifier, a.aiIdentifier)})
+			msg := fmt.Sprintf("AI catalog identifier %s -> %s", b.aiIdentifier, a.aiIdentifier) + publisherCaseReason(b.aiIdentifier, a.aiIdentifier)
+			if discovery.GenericQualified(name, b.aiIdentifier, a.aiIdentifier) {
+				// Not the author's change: a release that qualifies
+				// generic names built the new side.
+				msg += fmt.Sprintf(": signpost now qualifies a generic server name by its namespace; to keep the identifier clients know, declare aiCatalogIdentifier: %s", b.aiIdentifier)
+			}
+			c.risk(Risk{Kind: RiskIdentifierChanged, Server: name, Old: b.aiIdentifier, New: a.aiIdentifier, Message: msg})
 		}
 		if sc.remotesChanged() {
 			var old, new []string

@@ -612,18 +612,28 @@ func TestDiff(t *testing.T) {
 			},
 		},
 		{
-			// The publisher's own server takes the bare name: the other
-			// server of the collision is qualified.
-			name:  "AI catalog identifier qualified by a new server",
-			base:  map[string]string{servers: diffBase[servers] + "  - name: net.partner/search\n    cardUrl: https://partner.example.org/card.json\n"},
-			edits: [][3]string{{servers, "", "  - name: com.example/search\n    cardUrl: https://search.example.org/card.json\n"}},
+			// A generic name is qualified by its namespace whatever other
+			// servers there are: a second one renames nobody.
+			name:  "a second generic server name renames nobody",
+			base:  map[string]string{servers: diffBase[servers] + "  - name: com.gitlab/mcp\n    cardUrl: https://gitlab.example.org/card.json\n"},
+			edits: [][3]string{{servers, "", "  - name: com.webflow/mcp\n    cardUrl: https://webflow.example.org/card.json\n"}},
 			want: []string{
-				"risk server-added server com.example/search: new server, its card at https://search.example.org/card.json",
-				"risk identifier-changed server net.partner/search: AI catalog identifier urn:air:example.com:mcp:search -> urn:air:example.com:mcp:net.partner.search",
-				"server + com.example/search (card https://search.example.org/card.json)",
-				`server ~ net.partner/search: aiCatalogIdentifier "urn:air:example.com:mcp:search" -> "urn:air:example.com:mcp:net.partner.search"`,
+				"risk server-added server com.webflow/mcp: new server, its card at https://webflow.example.org/card.json",
+				"server + com.webflow/mcp (card https://webflow.example.org/card.json)",
 				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 				"doc ~ /.well-known/mcp/catalog.json (application/json; tenants acme, globex)",
+			},
+		},
+		{
+			// A site built before generic names were qualified: the old
+			// side's identifier stands in for the old derivation.
+			name:  "generic server name qualified by a newer signpost",
+			base:  map[string]string{servers: diffBase[servers] + "  - name: com.gitlab/mcp\n    cardUrl: https://gitlab.example.org/card.json\n    aiCatalogIdentifier: urn:air:example.com:mcp:mcp\n"},
+			edits: [][3]string{{servers, "    aiCatalogIdentifier: urn:air:example.com:mcp:mcp\n", ""}},
+			want: []string{
+				"risk identifier-changed server com.gitlab/mcp: AI catalog identifier urn:air:example.com:mcp:mcp -> urn:air:example.com:mcp:com.gitlab.mcp: signpost now qualifies a generic server name by its namespace; to keep the identifier clients know, declare aiCatalogIdentifier: urn:air:example.com:mcp:mcp",
+				`server ~ com.gitlab/mcp: aiCatalogIdentifier "urn:air:example.com:mcp:mcp" -> "urn:air:example.com:mcp:com.gitlab.mcp"`,
+				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme, globex)",
 			},
 		},
 		{

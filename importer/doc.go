@@ -45,4 +45,12 @@
 // missing type, draft-04 bounds, a credential-looking default), and the
 // tool is left out otherwise. Each change and each tool left out is said in
 // the outcome's Reason.
+//
+// # Verify
+//
+// The repairs above are the importer's; the rules are build's. Verify
+// loads the declarations an import would write as build loads a catalog
+// folder (build.CheckDeclarations): what build would refuse, whichever
+// rule the repairs do not cover, is found there, with build's own
+// message, before anything is written.
 package importer

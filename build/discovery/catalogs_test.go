@@ -15,7 +15,7 @@ func srvTCatalogServers(t testing.TB) []*Server {
 		`{"name": "org.acme/support", "cardUrl": "https://mcp-host.example.net/acme/support/.well-known/mcp-server-card"}`,
 		`{"name": "com.example/billing", "version": "2.0.0", "description": "Invoices."}`,
 		`{"name": "net.partner/search", "cardUrl": "https://partner.example.org/search/server-card", "cardMediaType": "application/mcp-server-card+json"}`,
-		`{"name": "net.partner/weather", "cardUrl": "https://partner.example.org/weather/server-card", "cardMediaType": "application/mcp-server-card+json"}`,
+		`{"name": "net.partner/weather", "cardUrl": "https://partner.example.org/weather/server-card", "cardMediaType": "application/mcp-server-card+json", "aiCatalogIdentifier": "urn:air:example.com:mcp:net.partner.weather"}`,
 	} {
 		s, ps := srvTDeclare(srvTJSON(t, item))
 		if ps != nil {

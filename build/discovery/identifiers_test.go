@@ -46,19 +46,40 @@ func TestAIIdentifiers(t *testing.T) {
 			want:    []string{"urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:search", "urn:air:example.com:mcp:Support_Desk"},
 		},
 		{
-			name:    "the publisher's own server keeps the bare name, ignoring case",
+			name:    "a generic name outside the publisher's namespace is qualified, alone or not",
+			servers: []server{{"com.gitlab/mcp", ""}, {"io.cycloid.mcp/server", ""}, {"com.example/mcp", ""}, {"org.acme/MCP-Server", ""}, {"net.partner/mcp-tools", ""}},
+			want:    []string{"urn:air:example.com:mcp:com.gitlab.mcp", "urn:air:example.com:mcp:io.cycloid.mcp.server", "urn:air:example.com:mcp:mcp", "urn:air:example.com:mcp:org.acme.MCP-Server", "urn:air:example.com:mcp:mcp-tools"},
+		},
+		{
+			name:    "a second generic name renames nobody",
+			servers: []server{{"com.gitlab/mcp", ""}, {"com.webflow/mcp", ""}},
+			want:    []string{"urn:air:example.com:mcp:com.gitlab.mcp", "urn:air:example.com:mcp:com.webflow.mcp"},
+		},
+		{
+			name:    "the publisher's own server keeps the bare name, ignoring case; the others declare theirs",
 			servers: []server{{"net.partner/weather", ""}, {"COM.Example/Weather", ""}, {"org.acme/weather", ""}},
-			want:    []string{"urn:air:example.com:mcp:net.partner.weather", "urn:air:example.com:mcp:Weather", "urn:air:example.com:mcp:org.acme.weather"},
+			want:    []string{"urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:Weather", "urn:air:example.com:mcp:weather"},
+			problems: map[int][]Problem{
+				0: {{Pointer: "/name", Message: `server "net.partner/weather" would have the AI catalog identifier "urn:air:example.com:mcp:weather", which server "COM.Example/Weather" has too: set aiCatalogIdentifier here, such as urn:air:example.com:mcp:net.partner.weather (an identifier is derived from the server's name alone; no collision renames a server)`}},
+				2: {{Pointer: "/name", Message: `server "org.acme/weather" would have the AI catalog identifier "urn:air:example.com:mcp:weather", which server "COM.Example/Weather" has too: set aiCatalogIdentifier here, such as urn:air:example.com:mcp:org.acme.weather (an identifier is derived from the server's name alone; no collision renames a server)`}},
+			},
 		},
 		{
-			name:    "no server of the publisher's own: every one is qualified",
+			name:    "no server of the publisher's own: every one declares its own",
 			servers: []server{{"net.partner/weather", ""}, {"org.acme/weather", ""}},
-			want:    []string{"urn:air:example.com:mcp:net.partner.weather", "urn:air:example.com:mcp:org.acme.weather"},
+			want:    []string{"urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:weather"},
+			problems: map[int][]Problem{
+				0: {{Pointer: "/name", Message: `server "net.partner/weather" would have the AI catalog identifier "urn:air:example.com:mcp:weather", which server "org.acme/weather" has too: set aiCatalogIdentifier here, such as urn:air:example.com:mcp:net.partner.weather (an identifier is derived from the server's name alone; no collision renames a server)`}},
+				1: {{Pointer: "/name", Message: `server "org.acme/weather" would have the AI catalog identifier "urn:air:example.com:mcp:weather", which server "net.partner/weather" has too: set aiCatalogIdentifier here, such as urn:air:example.com:mcp:org.acme.weather (an identifier is derived from the server's name alone; no collision renames a server)`}},
+			},
 		},
 		{
-			name:    "a declared identifier keeps its own, a derived one yields",
-			servers: []server{{"net.partner/weather", ""}, {"org.acme/x", "urn:air:example.com:mcp:weather"}},
-			want:    []string{"urn:air:example.com:mcp:net.partner.weather", "urn:air:example.com:mcp:weather"},
+			name:    "a declared identifier keeps its own, a derived one is told to declare",
+			servers: []server{{"net.partner/weather", ""}, {"org.acme/x", "urn:air:example.com:mcp:weather"}, {"net.partner/other", "urn:air:example.com:mcp:net.partner.other"}},
+			want:    []string{"urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:net.partner.other"},
+			problems: map[int][]Problem{
+				0: {{Pointer: "/name", Message: `server "net.partner/weather" would have the AI catalog identifier "urn:air:example.com:mcp:weather", which server "org.acme/x" has too: set aiCatalogIdentifier here, such as urn:air:example.com:mcp:net.partner.weather (an identifier is derived from the server's name alone; no collision renames a server)`}},
+			},
 		},
 		{
 			name:     "a declared identifier that is the publisher's own server's",
@@ -73,21 +94,19 @@ func TestAIIdentifiers(t *testing.T) {
 			problems: map[int][]Problem{1: {{Pointer: "/aiCatalogIdentifier", Message: `aiCatalogIdentifier "urn:air:example.com:mcp:same" is already the AI catalog identifier of server "org.acme/a": identifiers must be unique, ignoring case`}}},
 		},
 		{
-			name:    "only the servers of a collision are qualified",
-			servers: []server{{"com.example/weather", ""}, {"net.partner/weather", ""}, {"net/partner.weather", ""}},
-			want:    []string{"urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:net.partner.weather", "urn:air:example.com:mcp:partner.weather"},
+			name:    "a generic name qualified is the identifier of another",
+			servers: []server{{"com.gitlab/mcp", ""}, {"org.x/com.gitlab.mcp", ""}},
+			want:    []string{"urn:air:example.com:mcp:com.gitlab.mcp", "urn:air:example.com:mcp:com.gitlab.mcp"},
+			problems: map[int][]Problem{
+				0: {{Pointer: "/name", Message: `server "com.gitlab/mcp" would have the AI catalog identifier "urn:air:example.com:mcp:com.gitlab.mcp", which server "org.x/com.gitlab.mcp" has too: set aiCatalogIdentifier here, such as urn:air:example.com:mcp:com.gitlab-mcp (an identifier is derived from the server's name alone; no collision renames a server)`}},
+				1: {{Pointer: "/name", Message: `server "org.x/com.gitlab.mcp" would have the AI catalog identifier "urn:air:example.com:mcp:com.gitlab.mcp", which server "com.gitlab/mcp" has too: set aiCatalogIdentifier here, such as urn:air:example.com:mcp:org.x.com.gitlab.mcp (an identifier is derived from the server's name alone; no collision renames a server)`}},
+			},
 		},
 		{
-			name:     "a qualified identifier that another server has",
-			servers:  []server{{"com.example/weather", ""}, {"net.partner/weather", ""}, {"org.x/net.partner.weather", ""}},
-			want:     []string{"urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:net.partner.weather", "urn:air:example.com:mcp:net.partner.weather"},
-			problems: map[int][]Problem{2: {{Pointer: "/name", Message: `server "org.x/net.partner.weather" would have the AI catalog identifier "urn:air:example.com:mcp:net.partner.weather", which server "net.partner/weather" already has: set aiCatalogIdentifier to one of its own, such as urn:air:example.com:mcp:org.x-net.partner.weather`}}},
-		},
-		{
-			name:     "qualified identifiers that collide",
-			servers:  []server{{"com.example/weather", ""}, {"net.partner/weather", ""}, {"net/partner.weather", ""}, {"com.example/partner.weather", ""}},
-			want:     []string{"urn:air:example.com:mcp:weather", "urn:air:example.com:mcp:net.partner.weather", "urn:air:example.com:mcp:net.partner.weather", "urn:air:example.com:mcp:partner.weather"},
-			problems: map[int][]Problem{2: {{Pointer: "/name", Message: `server "net/partner.weather" would have the AI catalog identifier "urn:air:example.com:mcp:net.partner.weather", which server "net.partner/weather" already has: set aiCatalogIdentifier to one of its own, such as urn:air:example.com:mcp:net-partner.weather`}}},
+			name:     "two of the publisher's own that normalize alike",
+			servers:  []server{{"com.example/a b", ""}, {"com.example/a-b", ""}},
+			want:     []string{"urn:air:example.com:mcp:a-b", "urn:air:example.com:mcp:a-b"},
+			problems: map[int][]Problem{1: {{Pointer: "/name", Message: `server "com.example/a-b" would have the AI catalog identifier "urn:air:example.com:mcp:a-b", which server "com.example/a b" already has: set aiCatalogIdentifier to one of its own, such as urn:air:example.com:mcp:com.example-a-b`}}},
 		},
 		{
 			name:     "a declared identifier of another publisher",
@@ -128,6 +147,28 @@ func TestAIIdentifiers(t *testing.T) {
 	}
 	if ids, ps := AIIdentifiers("example.com", []*Server{nil}); !slices.Equal(ids, []string{""}) || ps != nil {
 		t.Errorf("nil server: %q, %v", ids, ps)
+	}
+}
+
+func TestDerivedAIIdentifier(t *testing.T) {
+	for name, want := range map[string]string{
+		"com.gitlab/mcp":             "urn:air:example.com:mcp:com.gitlab.mcp",
+		"io.cycloid.mcp/server":      "urn:air:example.com:mcp:io.cycloid.mcp.server",
+		"app.thoughtspot/mcp-server": "urn:air:example.com:mcp:app.thoughtspot.mcp-server",
+		"com.example/mcp":            "urn:air:example.com:mcp:mcp",
+		"COM.EXAMPLE/Server":         "urn:air:example.com:mcp:Server",
+		"com.example/weather":        "urn:air:example.com:mcp:weather",
+		"net.partner/weather":        "urn:air:example.com:mcp:weather",
+		"net.partner/mcp server":     "urn:air:example.com:mcp:mcp-server",
+		"mcp":                        "urn:air:example.com:mcp:mcp",
+	} {
+		got := DerivedAIIdentifier("example.com", name)
+		if got != want {
+			t.Errorf("DerivedAIIdentifier(%q) = %q, want %q", name, got, want)
+		}
+		if !AIIdentifierRe.MatchString(got) {
+			t.Errorf("DerivedAIIdentifier(%q) = %q does not match %s", name, got, AIIdentifierRe)
+		}
 	}
 }
 

@@ -43,6 +43,9 @@ type importServerOptions struct {
 	strict bool
 	// quiet leaves out the line of each server imported as it is.
 	quiet bool
+	// writeInvalid writes the declarations even when build would refuse
+	// them.
+	writeInvalid bool
 }
 
 // newImportServerCmd is signpost import server; runF, runImportServer when
@@ -91,7 +94,7 @@ is declared.
 The declarations go to stdout, or to OUT with -o, under a comment naming the
 source of each server. Exit status is 0 even when some documents are not
 imported; 1 when a FILE cannot be read or is not JSON of these shapes, or,
-with --strict, when a document is invalid (in both cases nothing is written).`,
+with --strict, when a document is invalid (in both cases nothing is written).` + importVerifyHelp,
 		Example: `  signpost import server server.json
   signpost import server servers/*.json -o catalogs/example/servers.yaml
   curl -s 'https://registry.modelcontextprotocol.io/v0/servers?search=weather' |
@@ -111,6 +114,7 @@ with --strict, when a document is invalid (in both cases nothing is written).`,
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the declarations to this file instead of stdout")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when a document is invalid")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each server imported")
+	writeInvalidFlag(cmd, &o.writeInvalid)
 	return cmd
 }
 
@@ -154,11 +158,16 @@ func runImportServer(o *importServerOptions) error {
 	}
 	writes := failed == 0 && !(strict && counts[importer.Invalid] > 0)
 	var decl []byte
+	var verified verifiedImport
 	if writes {
 		var err error
 		if decl, err = importer.ServersYAML(all); err != nil {
 			return err
 		}
+		if verified, err = verifyImport(o.io.ctx, o.out, decl, o.writeInvalid); err != nil {
+			return err
+		}
+		writes = !verified.refused
 	}
 
 	// Errors first: they are why nothing is written, and would be lost
@@ -185,6 +194,7 @@ func runImportServer(o *importServerOptions) error {
 		}
 		next += f.docs
 	}
+	verified.add(&report)
 
 	// When nothing is written, the counts say what the documents would
 	// have become, not that they were imported.
@@ -195,6 +205,10 @@ func runImportServer(o *importServerOptions) error {
 	}
 	if failed > 0 {
 		report.add("%s; %d %s not imported; nothing written", summaryOf(" read", "could be imported"), failed, english.Plural(failed, "file", "files"))
+		return reportedOr(report.write(stderr), exitInvalid)
+	}
+	if verified.refused {
+		report.add("%s; %s", summaryOf(" read", "could be imported"), verified.refusal())
 		return reportedOr(report.write(stderr), exitInvalid)
 	}
 	if !writes {
@@ -283,6 +297,9 @@ type importMCPOptions struct {
 	strict                   bool
 	// quiet leaves out the line of each tool imported.
 	quiet bool
+	// writeInvalid writes the declarations even when build would refuse
+	// them.
+	writeInvalid bool
 	// mcp is what the flags say of the tools, once parsed.
 	mcp importer.MCPOptions
 	// endpoint is the server to read live (--url, or --command and the
@@ -396,7 +413,7 @@ records or has a pattern that matches none (the closest recorded names are
 offered) or two patterns that disagree about a tool, or, with --strict, when
 a tool is left out (the summary then says how many tools could be
 imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
---egress, --server or --tool-id-prefix.`,
+--egress, --server or --tool-id-prefix.` + importVerifyHelp,
 		Example: `  signpost import mcp github.tools-list.json
   signpost import mcp --url https://mcp.example.com/mcp --header-env Authorization=MCP_AUTH \
     --server com.example/weather --save weather.tools-list.json -o weather.yaml
@@ -446,6 +463,7 @@ imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 	cmd.Flags().StringVar(&o.url, "url", "", "read the tools of the running server at this Streamable HTTP endpoint")
 	cmd.Flags().BoolVar(&o.command, "command", false, "read the tools of the stdio server the command after -- runs")
 	cmd.Flags().StringVar(&o.save, "save", "", "with --url or --command, write the recording of what the server answered to this file, and name it as the declarations' source")
+	writeInvalidFlag(cmd, &o.writeInvalid)
 	return cmd
 }
 
@@ -502,10 +520,15 @@ func runImportMCP(o *importMCPOptions) error {
 	errs := len(unread) + len(imp.Errors) + len(imp.Unknown) + len(imp.Conflicts)
 	writes := errs == 0 && !(o.strict && counts[importer.LeftOut] > 0)
 	var decl []byte
+	var verified verifiedImport
 	if writes {
 		if decl, err = importer.ToolsYAML(imp); err != nil {
 			return err
 		}
+		if verified, err = verifyImport(o.io.ctx, o.out, decl, o.writeInvalid); err != nil {
+			return err
+		}
+		writes = !verified.refused
 	}
 
 	// Errors first: they are why nothing is written, and would be lost
@@ -535,6 +558,7 @@ func runImportMCP(o *importMCPOptions) error {
 			report.add("%s", mcpImportLine(t, writes))
 		}
 	}
+	verified.add(&report)
 
 	// When nothing is written, the counts say what the tools would have
 	// become, not that they were imported.
@@ -542,6 +566,10 @@ func runImportMCP(o *importMCPOptions) error {
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes, %d with an input schema substituted), %d left out",
 			len(imp.Tools), english.Plural(len(imp.Tools), "tool", "tools"), read, counts[importer.Imported], imported,
 			changed, substituted, counts[importer.LeftOut])
+	}
+	if verified.refused {
+		report.add("%s; %s", summary(" read", "could be imported"), verified.refusal())
+		return reportedOr(report.write(o.io.errOut), exitInvalid)
 	}
 	if writes && o.save != "" {
 		// The recording before the declarations that name it.

@@ -21,6 +21,9 @@ type importOpenAPIOptions struct {
 	readGet, strict     bool
 	// quiet leaves out the line of each operation imported.
 	quiet bool
+	// writeInvalid writes the declarations even when build would refuse
+	// them.
+	writeInvalid bool
 	// openapi is what the flags say of the operations, once parsed.
 	openapi importer.OpenAPIOptions
 }
@@ -94,7 +97,7 @@ nothing, when FILE cannot be read or is not a valid OpenAPI 3.0 or 3.1
 document, when --classify names an operation the document does not hold (or
 a pattern matches none, or two patterns give one operation different
 tiers), or,
-with --strict, when an operation is left out; 2 for bad usage.`,
+with --strict, when an operation is left out; 2 for bad usage.` + importVerifyHelp,
 		Example: `  signpost import openapi petstore.yaml
   signpost import openapi api.json --tool-id-prefix pets -o catalogs/example/pets.yaml
   signpost import openapi api.yaml --classify read=searchPets --classify pure="POST /convert" --egress internal
@@ -129,6 +132,7 @@ with --strict, when an operation is left out; 2 for bad usage.`,
 	enumVar(cmd.Flags(), &o.egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each operation imported")
+	writeInvalidFlag(cmd, &o.writeInvalid)
 	return cmd
 }
 
@@ -161,10 +165,15 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 	errs := len(imp.Errors) + len(imp.Unknown) + len(imp.Conflicts)
 	writes := errs == 0 && !(o.strict && counts[importer.LeftOut] > 0)
 	var decl []byte
+	var verified verifiedImport
 	if writes {
 		if decl, err = importer.OpenAPIToolsYAML(imp, opts); err != nil {
 			return err
 		}
+		if verified, err = verifyImport(o.io.ctx, o.out, decl, o.writeInvalid); err != nil {
+			return err
+		}
+		writes = !verified.refused
 	}
 	// Errors first: they are why nothing is written, and would be lost
 	// after a line per operation. Every line leaves through report.
@@ -187,10 +196,15 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 			report.add("%s", mcpImportLine(t, writes))
 		}
 	}
+	verified.add(&report)
 	summary := func(read, imported string) string {
 		n := len(imp.Tools)
 		return fmt.Sprintf("%d %s%s: %d %s (%d with changes), %d left out",
 			n, english.Plural(n, "operation", "operations"), read, counts[importer.Imported], imported, changed, counts[importer.LeftOut])
+	}
+	if verified.refused {
+		report.add("%s; %s", summary(" read", "could be imported"), verified.refusal())
+		return reportedOr(report.write(stderr), exitInvalid)
 	}
 	return finishImport(o.io, &report, o.out, decl, errs, writes, summary)
 }
