@@ -84,6 +84,7 @@ var ruleTable = []Rule{
 	{"mcp-catalog.cors", LevelMust, "the MCP catalog, with and without an Origin request header, has Access-Control-Allow-Origin: *, Access-Control-Allow-Methods with GET and Access-Control-Allow-Headers with Content-Type"},
 	{"mcp-catalog.entries", LevelMust, "the MCP catalog is a JSON object with an entries array; every entry has a string identifier, mediaType and url (absolute http or https)"},
 	{"mcp-catalog.identifier", LevelMust, "every identifier is urn:mcp:server: followed by a server name"},
+	{"mcp-catalog.legacy", LevelShould, "the MCP catalog (/.well-known/mcp/catalog.json) is the legacy draft the Server Card extension replaced with the AI catalog on 2026-07-20: a site that still publishes it for older clients also publishes /.well-known/ai-catalog.json"},
 	{"mcp-catalog.media-type", LevelMust, "entries whose mediaType is not application/mcp-server+json are ignored: reported as skip and not fetched"},
 	{"mcp-catalog.status", LevelShould, "/.well-known/mcp/catalog.json is published (200)"},
 	{"registry.consistent", LevelShould, "each server's latest version (/v0.1/servers/{name}/versions/latest), its exact version and its entry in its versions are the list's entry, else VS Code shows one server and installs another"},
