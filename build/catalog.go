@@ -67,6 +67,37 @@ type Config struct {
 	// APIVersion is the version of the API the catalog describes, as the
 	// tool catalogue publishes it; empty means DefaultAPIVersion.
 	APIVersion string
+	// declaredOrigins are the origins signpost.yaml gives the catalog ("")
+	// and the tenants with one of their own, which SetOrigin leaves as they
+	// are: see EndpointOrigin.
+	declaredOrigins map[string]string
+}
+
+// EndpointOrigin returns the origin signpost.yaml gives tenant's site,
+// whatever origin SetOrigin made it name since: the origin an MCP
+// endpoint must be on for the site to answer the card beside it
+// (discovery.EndpointCards), so that a site built for another origin, to
+// serve or check it elsewhere, has the routes of the site it stands for.
+// A Config made without Load has only its site origins.
+func (c *Config) EndpointOrigin(tenant string) string {
+	if c.declaredOrigins == nil {
+		return c.SiteOrigin(tenant)
+	}
+	if o, ok := c.declaredOrigins[tenant]; ok {
+		return o
+	}
+	return c.declaredOrigins[""]
+}
+
+// declareOrigins records the origins the settings give, for
+// EndpointOrigin.
+func (c *Config) declareOrigins() {
+	c.declaredOrigins = map[string]string{"": c.Origin}
+	for id, ts := range c.TenantSites {
+		if ts.Origin != "" {
+			c.declaredOrigins[id] = ts.Origin
+		}
+	}
 }
 
 // TenantSite is how one tenant's site is reached.

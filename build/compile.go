@@ -247,7 +247,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		others := slices.Concat(cards, others[i], compileRegistry(cat, declared, tenant, cardSums))
+		others := slices.Concat(cards, compileEndpointCards(cat, tenant, cards), others[i], compileRegistry(cat, declared, tenant, cardSums))
 		s, err := compileSite(tenant, SiteDir(tenant), tools, c, lists[i], len(others), &lim)
 		if err != nil {
 			return nil, err
@@ -347,6 +347,36 @@ func compileCards(cat *Catalog) []output.Document {
 		if cat.Config.AICatalog {
 			docs = append(docs, output.NewDocument(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, content.New(appendLine(jsonenc.Append(nil, discovery.V1Card(s))))))
 		}
+	}
+	return docs
+}
+
+// compileEndpointCards makes the documents of tenant's site that answer a
+// server's v1 card beside its Streamable HTTP endpoint, at
+// <endpoint path>/server-card, for each endpoint on the origin
+// signpost.yaml gives the site (Config.EndpointOrigin): the same bytes as
+// the card at its v1 path, among cards. None when the AI catalog, and so
+// the v1 card, is off. Load has refused a route that collides with
+// another document's (discovery.CheckEndpointCards).
+func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) []output.Document {
+	if !cat.Config.AICatalog {
+		return nil
+	}
+	v1 := map[string]output.Document{}
+	for _, d := range cards {
+		if d.ContentType == spec.ContentTypeServerCardV1 {
+			v1[d.Route.Route] = d
+		}
+	}
+	var docs []output.Document
+	seen := map[string]bool{}
+	for _, e := range discovery.EndpointCards(cat.Config.EndpointOrigin(tenant), cat.Servers) {
+		card, ok := v1[cat.Servers[e.Server].V1Route()]
+		if e.Route == "" || e.Problem != "" || !ok || seen[e.Route] {
+			continue
+		}
+		seen[e.Route] = true
+		docs = append(docs, output.NewDocument(e.Route, spec.ViewStandard, spec.ContentTypeServerCardV1, card.Body))
 	}
 	return docs
 }

@@ -102,6 +102,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 			}
 		}
 	}
+	c.declareOrigins()
 	// An origin missing, or not a string, is the schema's to report.
 	if f.Site.Origin != nil {
 		if _, err := spec.ParseOrigin(c.Origin); err != nil {

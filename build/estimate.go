@@ -153,7 +153,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		// A catalog JCS cannot take is a diagnostic of its own (and
 		// Compile's error): the estimate leaves it out.
 		catalogs, _ := compileCatalogs(cat, tools, tenant, cardSums)
-		for _, docs := range [][]output.Document{cards, catalogs, compileRegistry(cat, tools, tenant, cardSums)} {
+		for _, docs := range [][]output.Document{cards, compileEndpointCards(cat, tenant, cards), catalogs, compileRegistry(cat, tools, tenant, cardSums)} {
 			for _, d := range docs {
 				add(d.Route.Route, d.View, d.ContentType, d.Size)
 			}

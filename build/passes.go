@@ -291,6 +291,38 @@ func reportAggregate(s sink, limitsAt ref, ps []*pendingTool, sizes []int64, ten
 	s.errorf(p.at, "limits", "%s", limitMessage(fmt.Sprintf("%s would be at least %s,", what, shown), limit, maxShown, largest))
 }
 
+// checkEndpointCards refuses an endpoint on a site's origin whose card
+// cannot be answered beside it (discovery.CheckEndpointCards), once per
+// origin the sites have, when the AI catalog, and so the v1 card, is on.
+func checkEndpointCards(s sink, c *Config, servers []pendingServer, list []*Server) {
+	if !c.AICatalog {
+		return
+	}
+	var reserved []string
+	if c.MCPCatalog {
+		reserved = append(reserved, spec.RouteMCPCatalog)
+	}
+	reserved = append(reserved, spec.RouteAICatalog, spec.RouteToolCatalogue)
+	tenants := append([]string{""}, c.Tenants...)
+	seen := map[string]bool{}
+	reported := map[string]bool{}
+	for _, t := range tenants {
+		origin := c.EndpointOrigin(t)
+		if seen[origin] {
+			continue
+		}
+		seen[origin] = true
+		for _, p := range discovery.CheckEndpointCards(discovery.EndpointCards(origin, list), list, reserved) {
+			key := fmt.Sprint(p.Server, p.Pointer, p.Message)
+			if reported[key] {
+				continue
+			}
+			reported[key] = true
+			s.errorf(servers[p.Server].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
+		}
+	}
+}
+
 // checkServers applies the rules that concern servers together (unique
 // names, card paths and AI catalog identifiers) and warns about tools that name a server the
 // catalog does not declare.
@@ -307,6 +339,7 @@ func checkServers(s sink, c *wholeCatalog) {
 			s.errorf(servers[i].at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 		}
 	}
+	checkEndpointCards(s, c.config, servers, list)
 	if len(servers) == 0 {
 		return
 	}

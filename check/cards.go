@@ -1,11 +1,15 @@
 package check
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"mime"
+	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -139,6 +143,7 @@ func (c *checker) cardBody(r cardRef, p *page) {
 	if r.mediaType != spec.ContentTypeServerCardV1 {
 		return
 	}
+	c.learnEndpoints(r, cd, p.body)
 	var probs []string
 	if !cd.Schema.is(schemaV1) {
 		probs = append(probs, "/"+cd.Schema.name+": "+cd.Schema.show()+", want "+schemaV1)
@@ -152,4 +157,73 @@ func (c *checker) cardBody(r cardRef, p *page) {
 		probs = append(probs, fmt.Sprintf("/%s: %d characters, want at most 100", cd.Description.name, utf8.RuneCountInString(s)))
 	}
 	c.problems("card.v1-schema", r.url, probs, "$schema v1, name, version and description present", "the v1 card has its required fields", "a v1 card must have the v1 $schema, a name, a version and a description of at most 100 characters")
+}
+
+// endpointCard is a card found at a catalog's URL whose Streamable HTTP
+// endpoint is on the checked origin.
+type endpointCard struct {
+	card string // the URL the catalog gives
+	sum  [32]byte
+}
+
+// learnEndpoints notes, for card.mcp-url, where the v1 card r (decoded as
+// cd, served as body) should also be answered: beside each of its
+// Streamable HTTP endpoints with a literal URL on the checked origin.
+func (c *checker) learnEndpoints(r cardRef, cd card, body []byte) {
+	for _, rm := range cd.Remotes {
+		u, ok := rm.URL.str()
+		if !rm.Type.is("streamable-http") || !ok || strings.ContainsAny(u, "{}?#") {
+			continue
+		}
+		parsed, err := url.Parse(u)
+		if err != nil || originOf(parsed) != c.origin {
+			continue
+		}
+		at := strings.TrimSuffix(u, "/") + "/" + spec.ServerCardSegment
+		if c.endpointCards == nil {
+			c.endpointCards = map[string]endpointCard{}
+		}
+		if _, seen := c.endpointCards[at]; !seen {
+			c.endpointCards[at] = endpointCard{card: r.url, sum: sha256.Sum256(body)}
+		}
+	}
+}
+
+// fetchEndpointCards fetches, as a third stage, each card's URL beside its
+// endpoint on the checked origin, and applies card.mcp-url; the transport
+// rules then hold them as every other response of the origin.
+func (c *checker) fetchEndpointCards(ctx context.Context) {
+	if len(c.endpointCards) == 0 {
+		return
+	}
+	urls := slices.Sorted(maps.Keys(c.endpointCards))
+	var pages []*page
+	for _, u := range urls {
+		if _, done := c.pages[u]; !done {
+			pages = append(pages, &page{url: u, role: roleCard, local: true, accept: spec.ContentTypeServerCardV1, keep: true})
+		}
+	}
+	c.fetch(ctx, pages, nil)
+	for _, u := range urls {
+		want := c.endpointCards[u]
+		p := c.pages[u]
+		if p == nil {
+			continue // over the budget: limits.documents says so
+		}
+		served, _, _ := mime.ParseMediaType(p.header.Get("Content-Type"))
+		switch {
+		case p.err != nil:
+			c.add("card.mcp-url", ResultFail, u, p.err.Error(), "the card of a server whose endpoint is on this origin should be answered beside it")
+		case p.status != http.StatusOK:
+			c.add("card.mcp-url", ResultFail, u, fmt.Sprintf("status %d", p.status), "the card of a server whose endpoint is on this origin should be answered beside it, at <endpoint>/server-card")
+		case served != spec.ContentTypeServerCardV1:
+			c.add("card.mcp-url", ResultFail, u, "Content-Type: "+p.header.Get("Content-Type"), "the card beside its endpoint should be served as "+spec.ContentTypeServerCardV1)
+		case p.tooBig:
+			c.skip(u, skippedTooBig, "card.mcp-url")
+		case sha256.Sum256(p.body) != want.sum:
+			c.add("card.mcp-url", ResultFail, u, "other bytes than "+want.card, "the card beside its endpoint should be the card its catalog points at")
+		default:
+			c.add("card.mcp-url", ResultPass, u, "the card of "+want.card, "the card is answered beside its endpoint")
+		}
+	}
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -120,10 +121,15 @@ func (c *checker) checkMCPCatalog(u string) {
 		return
 	}
 	if !c.status("mcp-catalog.status", LevelShould, p, "the MCP catalog") {
-		c.skip(u, "the MCP catalog is not served", "mcp-catalog.content-type", "mcp-catalog.entries", "mcp-catalog.identifier", "mcp-catalog.media-type", "mcp-catalog.cache", "mcp-catalog.cors")
+		c.skip(u, "the MCP catalog is not served", "mcp-catalog.legacy", "mcp-catalog.content-type", "mcp-catalog.entries", "mcp-catalog.identifier", "mcp-catalog.media-type", "mcp-catalog.cache", "mcp-catalog.cors")
 		return
 	}
 	c.contentType("mcp-catalog.content-type", p, spec.ContentTypeJSON)
+	if ai := c.pages[c.at(spec.RouteAICatalog)]; ai != nil && ai.err == nil && ai.status == http.StatusOK {
+		c.add("mcp-catalog.legacy", ResultPass, u, "legacy draft, beside "+spec.RouteAICatalog, "the legacy MCP catalog is served beside the AI catalog, which current clients read")
+	} else {
+		c.add("mcp-catalog.legacy", ResultFail, u, "legacy draft, without "+spec.RouteAICatalog, "the MCP catalog is the legacy draft, removed from the Server Card extension on 2026-07-20: publish the AI catalog, which current clients read")
+	}
 	if p.tooBig {
 		c.skip(u, skippedTooBig, "mcp-catalog.entries", "mcp-catalog.identifier", "mcp-catalog.media-type")
 		return

@@ -71,7 +71,7 @@ func TestCorrectSite(t *testing.T) {
 				return
 			}
 			text := textOf(t, r)
-			n := len(check.Rules()) - len(tokenRules)
+			n := len(check.Rules()) - len(tokenRules) - len(onSiteRules)
 			if want := fmt.Sprintf("\n%d rules: %d passed, 0 failed, 0 warnings, 0 skipped\n", n, n); !strings.HasSuffix(text, want) {
 				t.Errorf("text report does not end in %q:\n%s", want, text[max(0, len(text)-200):])
 			}
@@ -83,7 +83,7 @@ func TestCorrectSite(t *testing.T) {
 				}
 			}
 			for _, rule := range check.Rules() {
-				if !met[rule.Name] && !slices.Contains(tokenRules, rule.Name) {
+				if !met[rule.Name] && !slices.Contains(tokenRules, rule.Name) && !slices.Contains(onSiteRules, rule.Name) {
 					t.Errorf("rule %s never passed", rule.Name)
 				}
 			}
@@ -165,6 +165,10 @@ func TestSameOrigin(t *testing.T) {
 // tokenRules apply to gated sites only, checked with a token (see
 // TestGatedSite).
 var tokenRules = []string{"access.gate"}
+
+// onSiteRules apply to a server whose endpoint is on the checked origin,
+// which the example has none of (see TestEndpointCard).
+var onSiteRules = []string{"card.mcp-url"}
 
 func TestDeterministic(t *testing.T) {
 	site := correctHandler(t)
@@ -860,5 +864,48 @@ func TestDeadline(t *testing.T) {
 	}
 	if got := checktest.Bad(r); !slices.Contains(got, "limits.deadline") {
 		t.Errorf("rules not met = %v, want limits.deadline among them", got)
+	}
+}
+
+// TestEndpointCard: a site that answers the card of a server whose endpoint
+// is on its origin beside the endpoint passes card.mcp-url; one that does
+// not, or answers other bytes or another type, fails it.
+func TestEndpointCard(t *testing.T) {
+	b := buildtest.ExampleOnSite(t)
+	good, err := serve.NewHandler(t.Context(), b.Sites[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed := func(r *check.Report) bool {
+		for _, f := range r.Findings {
+			if f.Rule == "card.mcp-url" && f.Result == check.ResultPass {
+				return true
+			}
+		}
+		return false
+	}
+	r := runOn(t, good, "https://example.com", check.Options{})
+	if bad := checktest.Bad(r); len(bad) > 0 || !passed(r) {
+		t.Errorf("rules not met: %v (card.mcp-url passed: %v)\n%s", bad, passed(r), checktest.Problems(r))
+	}
+	for name, site := range map[string]http.Handler{
+		"missing": editResponses(good, matches(buildtest.OnSiteCardRoute, ""), func(status *int, h http.Header, body []byte) []byte {
+			*status = http.StatusNotFound
+			return body
+		}),
+		"type": editResponses(good, matches(buildtest.OnSiteCardRoute, ""), func(status *int, h http.Header, body []byte) []byte {
+			h.Set("Content-Type", "application/json")
+			return body
+		}),
+		"bytes": editResponses(good, matches(buildtest.OnSiteCardRoute, ""), func(status *int, h http.Header, body []byte) []byte {
+			return append(body, ' ')
+		}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runOn(t, site, "https://example.com", check.Options{})
+			if got := checktest.Bad(r); !slices.Equal(got, []string{"card.mcp-url"}) {
+				t.Errorf("rules not met = %v, want [card.mcp-url]\n%s", got, checktest.Problems(r))
+			}
+		})
 	}
 }

@@ -283,16 +283,30 @@ func aiEntryOf(v any) aiEntry {
 // card is a server card, draft or v1, fetched or given inline.
 type card struct {
 	Schema, Name, Version, Description member
+	// Remotes are the items of remotes that are objects.
+	Remotes []cardRemote
+}
+
+// cardRemote is an item of a card's remotes: its transport and URL.
+type cardRemote struct {
+	Type, URL member
 }
 
 func cardOf(v any) card {
 	m, _ := object(v)
-	return card{
+	c := card{
 		Schema:      memberOf(m, "$schema"),
 		Name:        memberOf(m, "name"),
 		Version:     memberOf(m, "version"),
 		Description: memberOf(m, "description"),
 	}
+	remotes, _ := array(memberOf(m, "remotes").value)
+	for _, r := range remotes {
+		if o, ok := object(r); ok {
+			c.Remotes = append(c.Remotes, cardRemote{Type: memberOf(o, "type"), URL: memberOf(o, "url")})
+		}
+	}
+	return c
 }
 
 // toolCatalogue is the tool catalogue, /tool-catalogue.json.

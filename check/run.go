@@ -303,11 +303,15 @@ type checker struct {
 
 	// What the first stage learned.
 	// The catalogs are nil unless they were served and are JSON.
-	mcpCatalog   *mcpCatalog
-	aiCatalog    *aiCatalog
-	cards        []cardRef
-	tcAdvertised bool
-	tcCompact    int // -1: not said, 0: false, 1: true
+	mcpCatalog *mcpCatalog
+	aiCatalog  *aiCatalog
+	cards      []cardRef
+	// endpointCards maps the URL of a card beside its endpoint on the
+	// checked origin (<endpoint>/server-card) to the card found at a
+	// catalog's URL: what the third stage fetches and compares.
+	endpointCards map[string]endpointCard
+	tcAdvertised  bool
+	tcCompact     int // -1: not said, 0: false, 1: true
 	// toolList is nil unless /tools is a JSON array.
 	toolList []descriptor
 	toolIDs  []string // valid, unique, sorted
@@ -425,6 +429,10 @@ func (c *checker) run(ctx context.Context) {
 		return
 	}
 	c.outOfTime = crawl.Err() != nil
+	c.fetchEndpointCards(crawl)
+	if ctx.Err() != nil {
+		return
+	}
 
 	c.checkTransport(crawl)
 	c.checkMCPCatalog(mcpURL)

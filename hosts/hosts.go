@@ -69,12 +69,14 @@ func Count(s *output.Site, gaps []Gap) (routes, ownRight int, everyRoute bool) {
 // /tools and /tools/{toolId} from, and false for a path no host may serve
 // as a document (the CloudFront viewer-request function answers it with a
 // 404 itself): a document's path is segments of letters,
-// digits, '.', '_', '-' and '~', ending in .json, with no "." or ".."
+// digits, '.', '_', '-' and '~', ending in .json (or a last segment
+// server-card, the card of an MCP server beside its endpoint: see
+// spec.IsServerCardRoute), with no "." or ".."
 // segment, nothing in publish's namespace (spec.ReservedPrefix), and not
 // the tool lists' own keys. It is the CloudFront function's rule, in Go:
 // each host's layout refuses a site with a route it would not serve.
 func DocumentKey(route string) (string, bool) {
-	if len(route) > maxDocumentPath || len(route) < 2 || route[0] != '/' || !strings.HasSuffix(route, ".json") {
+	if len(route) > maxDocumentPath || len(route) < 2 || route[0] != '/' || !strings.HasSuffix(route, ".json") && !spec.IsServerCardRoute(route) {
 		return "", false
 	}
 	key := route[1:]

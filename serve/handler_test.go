@@ -208,3 +208,31 @@ func TestHandlerGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestServeEndpointCard: a server's card beside its endpoint on the site's
+// origin is answered as its v1 card is, with the card's media type and
+// the CORS headers.
+func TestServeEndpointCard(t *testing.T) {
+	b := buildtest.ExampleOnSite(t)
+	h, err := NewHandler(t.Context(), b.Sites[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	resp, body := do(t, srv, exchange{path: buildtest.OnSiteCardRoute, header: map[string]string{"Accept": spec.ContentTypeServerCardV1}})
+	_, v1 := do(t, srv, exchange{path: "/.well-known/mcp/server-cards/com.example/onsite.json"})
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, v1) {
+		t.Fatalf("GET %s: %d %q, want 200 and the v1 card %q", buildtest.OnSiteCardRoute, resp.StatusCode, body, v1)
+	}
+	for name, want := range map[string]string{
+		"Content-Type":                 spec.ContentTypeServerCardV1,
+		"Access-Control-Allow-Origin":  "*",
+		"Access-Control-Allow-Methods": spec.AllowMethods,
+		"Cache-Control":                spec.CacheControl,
+	} {
+		if got := resp.Header.Get(name); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}

@@ -46,7 +46,19 @@ const (
 	RouteToolCatalogue = "/tool-catalogue.json"
 	// RouteGroups is the folder of the tool catalogue's group documents.
 	RouteGroups = "/tool-catalogue/groups/"
+	// ServerCardSegment is the last segment of the path at which an MCP
+	// server's card is answered beside its Streamable HTTP endpoint:
+	// <streamable-http-url>/server-card, the one location the Server Card
+	// extension reserves (experimental-ext-server-card, docs/discovery.md).
+	ServerCardSegment = "server-card"
 )
+
+// IsServerCardRoute reports whether route is a card's route beside an MCP
+// endpoint: its last segment is ServerCardSegment. It is the one document
+// path that does not end in .json.
+func IsServerCardRoute(route string) bool {
+	return route == "/"+ServerCardSegment || strings.HasSuffix(route, "/"+ServerCardSegment)
+}
 
 // ToolCatalogueVersion is the catalogVersion of the tool catalogue
 // signpost writes, and the only one it reads.

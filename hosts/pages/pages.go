@@ -269,6 +269,10 @@ func routeGaps(r output.Route, aiCatalog bool) []Gap {
 	}
 	if served := contentType(r.Key); served != r.ContentType {
 		why := ", the type of the " + path.Ext(r.Key) + " extension"
+		if path.Ext(r.Key) == "" {
+			// A card beside its MCP endpoint, at <endpoint>/server-card.
+			why = ", the type of a file without an extension"
+		}
 		if r.ContentType == spec.ContentTypeServerCardDraft {
 			why += ": clients that check it, as the draft spec says they should, reject the card"
 		}

@@ -48,3 +48,29 @@ func Example(t testing.TB) *output.Build {
 	t.Helper()
 	return Compile(t, catalogtest.ExampleDir(t))
 }
+
+// OnSiteServer is a server declaration whose Streamable HTTP endpoint is
+// on the example's origin, https://example.com/mcp/onsite: every site of
+// ExampleOnSite answers its card beside it, at OnSiteCardRoute.
+const OnSiteServer = `servers:
+  - name: com.example/onsite
+    version: 1.0.0
+    description: A server whose endpoint is on the catalog's own origin.
+    remotes:
+      - type: streamable-http
+        url: https://example.com/mcp/onsite
+`
+
+// OnSiteCardRoute is the route of the card of OnSiteServer beside its
+// endpoint.
+const OnSiteCardRoute = "/mcp/onsite/server-card"
+
+// ExampleOnSite compiles the bundled example catalog with OnSiteServer
+// declared too (in onsite.yaml of a copy): the example's documents and
+// one more server, whose card each site also answers at OnSiteCardRoute.
+func ExampleOnSite(t testing.TB) *output.Build {
+	t.Helper()
+	files := catalogtest.ReadTree(t, catalogtest.ExampleDir(t))
+	files["onsite.yaml"] = OnSiteServer
+	return Compile(t, catalogtest.Write(t, files))
+}
