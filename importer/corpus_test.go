@@ -208,7 +208,7 @@ func TestCorpusServersRegistry(t *testing.T) {
 		}
 	}
 	if !bytes.HasPrefix(out, []byte("# MCP servers imported by `signpost import server`")) ||
-		!bytes.Contains(out, []byte("\n# registry-servers.sample.json: 222 documents, 209 imported, 13 without remotes, 0 invalid\n")) {
+		!bytes.Contains(out, []byte("\n# registry-servers.sample.json: 222 documents, 209 imported, 13 not publishable, 0 invalid\n")) {
 		t.Errorf("header does not name the source and its counts:\n%s", out[:min(len(out), 600)])
 	}
 	if n := bytes.Count(out, []byte("\n  # source: "+file+"#/")); n != 209 {

@@ -694,7 +694,7 @@ func TestServersYAML(t *testing.T) {
 	want := "# MCP servers imported by `signpost import server` from MCP registry\n" +
 		"# server.json documents. Each one is published as a server card: review\n" +
 		"# the import notes, then edit freely.\n" +
-		"# imports/registry.json: 3 documents, 1 imported, 1 without remotes, 1 invalid\n" +
+		"# imports/registry.json: 3 documents, 1 imported, 1 not publishable, 1 invalid\n" +
 		"\n" +
 		"servers:\n" +
 		"  # source: imports/registry.json#/0\n" +

@@ -77,7 +77,7 @@ func serversYAML(servers []importedServer) ([]byte, error) {
 	}
 	for _, f := range files {
 		c := perFile[f]
-		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported, %d without remotes, %d invalid",
+		header = append(header, fmt.Sprintf("# %s: %d %s, %d imported, %d not publishable, %d invalid",
 			yamlCommentText(f), c.docs, english.Plural(c.docs, "document", "documents"), c.imported, c.noRemotes, c.invalid))
 	}
 	return declarationFile(header, "servers", seq)
