@@ -35,6 +35,10 @@ type ToolDescriptor struct {
 	Annotations  spec.Annotations `json:"annotations"`
 	InputSchema  any              `json:"inputSchema"`
 	OutputSchema any              `json:"outputSchema,omitempty"`
+	// Meta holds the digest of the tool's definition: the descriptor
+	// without Meta (see Definition). Descriptor leaves it nil; Compile
+	// adds it to the encoded descriptor.
+	Meta *DescriptorMeta `json:"_meta,omitempty"`
 }
 
 // Descriptor returns the published form of the tool.
@@ -73,6 +77,9 @@ type CompactToolDescriptor struct {
 	ReplayPolicy string `json:"replayPolicy"`
 	Egress       string `json:"egress"`
 	InputSchema  any    `json:"inputSchema"`
+	// Meta is the standard descriptor's: the digest of the tool's
+	// definition. CompactDescriptor leaves it nil; Compile adds it.
+	Meta *DescriptorMeta `json:"_meta,omitempty"`
 }
 
 // CompactDescriptor returns the compact form of the tool, its input
@@ -161,6 +168,13 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			var input, response span
 			route := spec.ToolRoute(t.ToolID)
 			*scratch, input, response = appendDescriptor((*scratch)[:0], t)
+			// Every view carries the digest of the tool's definition: the
+			// standard descriptor as encoded so far.
+			def, err := digestDefinition(*scratch)
+			if err != nil {
+				return fmt.Errorf("digest the definition of tool %s: %w", t.ToolID, err)
+			}
+			*scratch = appendMeta(*scratch, def)
 			if err := lim.document(route, len(*scratch)); err != nil {
 				return err
 			}
@@ -171,7 +185,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			c.docs[i] = output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, content.New(document(body)))
 			var compactDoc []byte
 			if c.compact != nil {
-				*scratch = appendCompactDescriptor((*scratch)[:0], t, compactOpts)
+				*scratch = appendMeta(appendCompactDescriptor((*scratch)[:0], t, compactOpts), def)
 				if err := lim.document(spec.Request(route, spec.ViewCompact), len(*scratch)); err != nil {
 					return err
 				}
@@ -184,7 +198,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = catalogueEntry(t, cost, input.of(body), response.of(body))
+			entries[i] = catalogueEntry(t, cost, def, input.of(body), response.of(body))
 			t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil // encoded: see above
 			n := 0
 			for _, p := range entries[i] {

@@ -65,7 +65,10 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	// the entry.
 	var blank []byte
 	for i, t := range tools {
+		// The views' digests are measured, not made: each is as long as
+		// any, its size the least.
 		scratch, _, _ = appendDescriptor(scratch[:0], t)
+		scratch = appendMeta(scratch, placeholder)
 		// A tool whose schemas prepare did not encode (in a catalog over
 		// its build limit) is encoded here without them: it counts its
 		// least size.
@@ -73,7 +76,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		est.sizes[at[i]] = desc[i]
 		costs[i].Standard = 1
 		if c.CompactView {
-			scratch = appendCompactDescriptor(scratch[:0], t, opts)
+			scratch = appendMeta(appendCompactDescriptor(scratch[:0], t, opts), placeholder)
 			compactDesc[i] = int64(len(scratch))
 			costs[i].Compact = 1
 		}
@@ -82,7 +85,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			input = []byte("null")
 		}
 		n := 0
-		for _, part := range catalogueEntry(t, costs[i], input, t.OutputSchema) {
+		for _, part := range catalogueEntry(t, costs[i], placeholder, input, t.OutputSchema) {
 			n += len(part)
 		}
 		if n > len(blank) {

@@ -318,6 +318,7 @@ var patternNames = map[string]string{
 	"^[A-Za-z0-9_-]{1,48}$":                                        "be a CloudFront function name stem: 1 to 48 letters, digits, '-' or '_' (publish adds -viewer-request and -viewer-response)",
 	"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$":                         "be a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
 	"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$":                      "be empty or a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
+	"^sha256:[0-9a-f]{64}$":                                        "be sha256: followed by 64 lower-case hexadecimal digits",
 	"^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$":                             "be a server name of the form reverse-DNS/name, such as com.example/weather",
 	"^https?://":                                                   "start with https:// (or http://)",
 	"^[0-9]{4}-[0-9]{2}-[0-9]{2}$":                                 "be an MCP protocol version: a date such as 2025-06-18",
