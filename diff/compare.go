@@ -167,6 +167,9 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 	field("egress", bd.Egress, ad.Egress, true)
 	field("inputSchema", string(bd.InputSchema), string(ad.InputSchema), false)
 	field("outputSchema", string(bd.OutputSchema), string(ad.OutputSchema), false)
+	if old, new := bd.Meta.Definition.Digest, ad.Meta.Definition.Digest; old != new {
+		tc.Digest = &DigestChange{Old: old, New: new}
+	}
 	if len(tc.Fields) == 0 && !bytes.Equal(b.standard, a.standard) {
 		// Something outside the fields above, such as the annotations of a
 		// site built by another version.
@@ -204,7 +207,9 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 	}
 
 	tc.CompactFields = []CompactField{}
-	if b.compact != nil && a.compact != nil && !bytes.Equal(b.compact, a.compact) {
+	// The compact descriptors are compared without the digest they carry,
+	// which is the standard descriptor's: said once, as Digest.
+	if b.compact != nil && a.compact != nil && !sameBesidesMeta(b.compact, a.compact) {
 		tc.CompactChanged = true
 		tc.CompactFields = compactFields(b.compact, a.compact)
 		if bytes.Equal(b.standard, a.standard) {
@@ -215,7 +220,7 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 			c.risk(Risk{Kind: RiskCompactChanged, ToolID: id, Message: msg})
 		}
 	}
-	changed := len(tc.Fields) > 0 || len(tc.TenantsAdded) > 0 || len(tc.TenantsRemoved) > 0 || tc.CompactChanged
+	changed := len(tc.Fields) > 0 || len(tc.TenantsAdded) > 0 || len(tc.TenantsRemoved) > 0 || tc.CompactChanged || tc.Digest != nil
 	return tc, changed
 }
 
