@@ -77,9 +77,6 @@ type CompactToolDescriptor struct {
 	ReplayPolicy string `json:"replayPolicy"`
 	Egress       string `json:"egress"`
 	InputSchema  any    `json:"inputSchema"`
-	// Meta is the standard descriptor's: the digest of the tool's
-	// definition. CompactDescriptor leaves it nil; Compile adds it.
-	Meta *DescriptorMeta `json:"_meta,omitempty"`
 }
 
 // CompactDescriptor returns the compact form of the tool, its input
@@ -168,8 +165,11 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			var input, response span
 			route := spec.ToolRoute(t.ToolID)
 			*scratch, input, response = appendDescriptor((*scratch)[:0], t)
-			// Every view carries the digest of the tool's definition: the
-			// standard descriptor as encoded so far.
+			// The standard descriptor and the catalogue's entry carry the
+			// digest of the tool's definition: the standard descriptor as
+			// encoded so far. (The compact view does not: a model has no
+			// use for it, and it would cost the compact list about 60
+			// tokens a tool.)
 			def, err := digestDefinition(*scratch)
 			if err != nil {
 				return fmt.Errorf("digest the definition of tool %s: %w", t.ToolID, err)
@@ -185,7 +185,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			c.docs[i] = output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, content.New(document(body)))
 			var compactDoc []byte
 			if c.compact != nil {
-				*scratch = appendMeta(appendCompactDescriptor((*scratch)[:0], t, compactOpts), def)
+				*scratch = appendCompactDescriptor((*scratch)[:0], t, compactOpts)
 				if err := lim.document(spec.Request(route, spec.ViewCompact), len(*scratch)); err != nil {
 					return err
 				}

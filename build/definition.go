@@ -14,22 +14,24 @@ import (
 	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
-// Definition is the digest and size of a tool's definition, which every
-// view of the tool carries in its _meta (see spec.DefinitionMeta): the
-// standard descriptor without it, in canonical JSON.
+// Definition is the digest and size of a tool's definition, which its
+// standard descriptor and its tool catalogue entry carry in their _meta
+// (see spec.DefinitionMeta): the standard descriptor without it, in
+// canonical JSON.
 type Definition struct {
 	Digest string `json:"digest"`
 	Size   int    `json:"size"`
 }
 
-// DescriptorMeta is the _meta of every view of a tool: the digest and size
-// of its definition under spec.DefinitionMeta.
+// DescriptorMeta is the _meta of a tool's standard descriptor and tool
+// catalogue entry: the digest and size of its definition under
+// spec.DefinitionMeta.
 type DescriptorMeta struct {
 	Definition Definition `json:"dev.signpost/definition"`
 }
 
 // placeholder is a definition of a digest's length and the least size, for
-// Load's estimate, which measures the views without hashing them.
+// Load's estimate, which measures the documents without hashing them.
 var placeholder = Definition{Digest: spec.DigestPrefix + strings.Repeat("0", 64)}
 
 // digestDefinition returns the digest and size of a tool's definition:

@@ -65,8 +65,8 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	// the entry.
 	var blank []byte
 	for i, t := range tools {
-		// The views' digests are measured, not made: each is as long as
-		// any, its size the least.
+		// The digests of the definitions are measured, not made: each is
+		// as long as any, its size the least.
 		scratch, _, _ = appendDescriptor(scratch[:0], t)
 		scratch = appendMeta(scratch, placeholder)
 		// A tool whose schemas prepare did not encode (in a catalog over
@@ -76,7 +76,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		est.sizes[at[i]] = desc[i]
 		costs[i].Standard = 1
 		if c.CompactView {
-			scratch = appendMeta(appendCompactDescriptor(scratch[:0], t, opts), placeholder)
+			scratch = appendCompactDescriptor(scratch[:0], t, opts)
 			compactDesc[i] = int64(len(scratch))
 			costs[i].Compact = 1
 		}

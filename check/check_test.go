@@ -447,16 +447,18 @@ func TestBrokenSites(t *testing.T) {
 				def := m["_meta"].(map[string]any)["dev.signpost/definition"].(map[string]any)
 				def["digest"] = strings.ToUpper(def["digest"].(string))
 			})),
-		// The schema's pattern is left to tools.digest; the compact view and
-		// the catalogue no longer carry what /tools does.
+		// The schema's pattern is left to tools.digest; the catalogue no
+		// longer carries what /tools does.
 		want: "tools.digest",
 	}, {
-		name: "a compact view with another digest",
-		site: jsonEdit(anyOf(matches("/tools", spec.ViewCompact), matches("/tools/get_forecast", spec.ViewCompact)),
-			editTool("get_forecast", func(m map[string]any) {
-				m["_meta"].(map[string]any)["dev.signpost/definition"].(map[string]any)["digest"] = "sha256:" + strings.Repeat("0", 64)
-			})),
-		want: "tools.digest",
+		name: "a catalogue entry with another digest",
+		site: jsonEdit(func(r *http.Request) bool { return r.URL.Path == spec.RouteToolCatalogue }, func(v any) any {
+			t := v.(map[string]any)["tools"].([]any)[0].(map[string]any)
+			t["_meta"].(map[string]any)["dev.signpost/definition"].(map[string]any)["digest"] = "sha256:" + strings.Repeat("0", 64)
+			return v
+		}),
+		// Its group document, left as it was, no longer equals it.
+		want: "catalogue.groups tools.digest",
 	}, {
 		name: "a tool catalogue that lost a tool",
 		site: jsonEdit(func(r *http.Request) bool { return r.URL.Path == spec.RouteToolCatalogue }, func(v any) any {

@@ -11,7 +11,7 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 )
 
-// tools.digest: a tool's views may carry the digest of its definition
+// tools.digest: a tool's descriptor may carry the digest of its definition
 // (spec.DefinitionMeta, after MCP's SEP-2636, whose digest a client pins a
 // tool by). Each that does must carry the digest and size of the tool's
 // definition as /tools serves it: the standard descriptor without that
@@ -98,10 +98,10 @@ func (c *checker) digests(u string) {
 		"each digest is that of its tool's definition", "each digest of a tool's definition must be that of the definition as served (pinned clients would see a change that is not there, or miss one)")
 }
 
-// sameDigests applies tools.digest to another view of the tools (the
-// compact list, the tool catalogue): each digest it carries is the one its
-// tool's standard descriptor carries. what names the view; ptr is the
-// pointer of its list of tools.
+// sameDigests applies tools.digest to another list of the tools (the tool
+// catalogue): each digest it carries is the one its tool's standard
+// descriptor carries. what names the list; ptr is the pointer of its
+// tools.
 func (c *checker) sameDigests(u, what, ptr string, ids []string, defs []definitionMeta) {
 	if c.toolDigests == nil {
 		return
@@ -122,5 +122,5 @@ func (c *checker) sameDigests(u, what, ptr string, ids []string, defs []definiti
 		return
 	}
 	c.problems("tools.digest", u, probs, fmt.Sprintf("%d tools of %s, each with the digest /tools carries", n, what),
-		"the digests of "+what+" are those of /tools", "each view of a tool must carry the digest of its definition that /tools carries")
+		"the digests of "+what+" are those of /tools", "the digest of a tool's definition must be the one /tools carries")
 }

@@ -108,7 +108,7 @@ type ToolChange struct {
 	CompactChanged bool `json:"compactChanged"`
 	// CompactFields are the fields of the compact descriptor that changed,
 	// sorted by name; empty when the descriptors cannot be compared field
-	// by field. The digest its _meta carries is Digest's.
+	// by field.
 	CompactFields []CompactField `json:"compactFields"`
 	// Digest is the digest of the tool's definition (its descriptors'
 	// _meta.dev.signpost/definition) when it changed: clients that pinned

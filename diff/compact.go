@@ -16,7 +16,7 @@ func compactFields(old, new []byte) []CompactField {
 	}
 	out := []CompactField{}
 	for _, k := range unionKeys(b, a) {
-		if k == metaKey || bytes.Equal(b[k], a[k]) {
+		if bytes.Equal(b[k], a[k]) {
 			continue
 		}
 		f := CompactField{Field: k}
@@ -26,29 +26,6 @@ func compactFields(old, new []byte) []CompactField {
 		out = append(out, f)
 	}
 	return out
-}
-
-// metaKey is the member of a descriptor that carries the digest of the
-// tool's definition, which ToolChange.Digest reports.
-const metaKey = "_meta"
-
-// sameBesidesMeta reports whether two compact descriptors are the same
-// but for their _meta: the same bytes, or objects whose other members have
-// the same bytes.
-func sameBesidesMeta(old, new []byte) bool {
-	if bytes.Equal(old, new) {
-		return true
-	}
-	var b, a map[string]json.RawMessage
-	if json.Unmarshal(old, &b) != nil || json.Unmarshal(new, &a) != nil {
-		return false
-	}
-	for _, k := range unionKeys(b, a) {
-		if k != metaKey && !bytes.Equal(b[k], a[k]) {
-			return false
-		}
-	}
-	return true
 }
 
 // propertyChanges compares the properties of two schemas. Documents are

@@ -207,9 +207,7 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 	}
 
 	tc.CompactFields = []CompactField{}
-	// The compact descriptors are compared without the digest they carry,
-	// which is the standard descriptor's: said once, as Digest.
-	if b.compact != nil && a.compact != nil && !sameBesidesMeta(b.compact, a.compact) {
+	if b.compact != nil && a.compact != nil && !bytes.Equal(b.compact, a.compact) {
 		tc.CompactChanged = true
 		tc.CompactFields = compactFields(b.compact, a.compact)
 		if bytes.Equal(b.standard, a.standard) {

@@ -495,17 +495,17 @@ var validateCases = []validateCase{
 	{"compact: property names that look like keywords are fine", "compact-tool-descriptor", compact(`{"type": "object", "properties": {"not": {"type": "boolean"}, "$ref": {"type": "string"}, "anyOf": false}, "required": ["not", "anyOf"]}`), nil},
 	{"compact: no outputSchema, short description", "compact-tool-descriptor", strings.Replace(goodCompact, `"description": "Seven-day forecast."`, `"outputSchema": {"type": "object"}, "description": "`+strings.Repeat("é", 161)+`"`, 1), []Violation{
 		{"/description", "must be at most 160 characters long; got 161"},
-		{"/outputSchema", `unknown field "outputSchema"; allowed: _meta, description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/outputSchema", `unknown field "outputSchema"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
 	}},
 	{"compact: rules as in the standard view", "compact-tool-descriptor", strings.Replace(compact(`{"type": "object"}`), `"source": "host-extension", "safetyTier": "pure"`, `"source": "openapi", "safetyTier": "exec"`, 1), []Violation{
 		{"/source", `must be host-extension when safetyTier is exec; got "openapi"`},
 	}},
 	{"compact list", "compact-tool-list", `{"tools": [` + goodCompact + `, ` + goodDescriptor + `], "next": null}`, []Violation{
 		{"/next", `unknown field "next"; allowed: tools`},
-		{"/tools/1/annotations", `unknown field "annotations"; allowed: _meta, description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
-		{"/tools/1/outputSchema", `unknown field "outputSchema"; allowed: _meta, description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
-		{"/tools/1/server", `unknown field "server"; allowed: _meta, description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
-		{"/tools/1/title", `unknown field "title"; allowed: _meta, description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/tools/1/annotations", `unknown field "annotations"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/tools/1/outputSchema", `unknown field "outputSchema"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/tools/1/server", `unknown field "server"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
+		{"/tools/1/title", `unknown field "title"; allowed: description, egress, inputSchema, replayPolicy, safetyTier, source, toolId`},
 	}},
 	{"compact list needs tools", "compact-tool-list", `{}`, []Violation{
 		{"", `missing required field "tools"`},

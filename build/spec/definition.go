@@ -2,10 +2,10 @@ package spec
 
 // A tool's definition digest: the digest SEP-2636 (MCP, "Tool Manifests for
 // Incremental Catalog Synchronization", draft) gives each tool, so that a
-// client can pin a tool's definition and tell when it changed. Every view of
-// a tool (/tools, /tools/{toolId}, the compact view, the tool catalogue and
-// its groups) carries the digest of the tool's full definition, under the
-// _meta key DefinitionMeta:
+// client can pin a tool's definition and tell when it changed. The standard
+// view (/tools, /tools/{toolId}) and the tool catalogue (and its groups)
+// carry the digest of the tool's full definition, under the _meta key
+// DefinitionMeta; the compact view, for models, does not:
 //
 //	"_meta": {"dev.signpost/definition": {"digest": "sha256:<64 lowercase hex>", "size": N}}
 //
