@@ -170,7 +170,9 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			// encoded so far. (The compact view does not: a model has no
 			// use for it, and it would cost the compact list about 60
 			// tokens a tool.)
-			def, err := digestDefinition(*scratch)
+			canon := scratchBuffers.Get().(*[]byte)
+			def, err := definitionOf(t, *scratch, input, response, canon)
+			scratchBuffers.Put(canon)
 			if err != nil {
 				return fmt.Errorf("digest the definition of tool %s: %w", t.ToolID, err)
 			}
