@@ -82,19 +82,22 @@ func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, 
 // the tool publishes no output schema.
 //
 // The members are written in the order of their names, as encoding/json
-// writes a map ("arguments" first, "response" between "reserved" and
-// "responseSensitivity"): TestEncodeMatchesEncodingJSON holds the entry to
+// writes a map ("_meta", the digest of the tool's definition, first, then
+// "arguments", "response" between "reserved" and "responseSensitivity"):
+// TestEncodeMatchesEncodingJSON holds the entry to
 // encoding/json's encoding of the members as a map (catalogueEntryValue,
 // which makes the entry in a build without fast paths: package fastpath).
-func catalogueEntry(t *Tool, cost output.Tokens, input, response []byte) [][]byte {
+func catalogueEntry(t *Tool, cost output.Tokens, def Definition, input, response []byte) [][]byte {
 	if !fastpath.Enabled {
-		return catalogueEntryValue(t, cost)
+		return catalogueEntryValue(t, cost, def)
 	}
-	return catalogueEntryParts(t, cost, input, response)
+	return catalogueEntryParts(t, cost, def, input, response)
 }
 
 // catalogueEntryParts is catalogueEntry in a build with fast paths.
-func catalogueEntryParts(t *Tool, cost output.Tokens, input, response []byte) [][]byte {
+func catalogueEntryParts(t *Tool, cost output.Tokens, def Definition, input, response []byte) [][]byte {
+	head := appendMetaValue(append(make([]byte, 0, 128), `{"_meta":`...), def)
+	head = append(head, `,"arguments":`...)
 	b := make([]byte, 0, 384+len(t.Description))
 	ref := t.DescriptorRef()
 	b = jsonenc.AppendString(append(b, `,"description":`...), t.Description)
@@ -149,9 +152,9 @@ func catalogueEntryParts(t *Tool, cost output.Tokens, input, response []byte) []
 	b = appendTokens(append(b, `,"tokens":`...), cost)
 	b = append(b, '}')
 	if response == nil {
-		return [][]byte{[]byte(`{"arguments":`), input, b}
+		return [][]byte{head, input, b}
 	}
-	return [][]byte{[]byte(`{"arguments":`), input, b[:mid:mid], []byte(`,"response":`), response, b[mid:]}
+	return [][]byte{head, input, b[:mid:mid], []byte(`,"response":`), response, b[mid:]}
 }
 
 // appendTokens appends the token costs of a tool or group: its compact

@@ -37,6 +37,10 @@ type ToolDescriptor struct {
 	Annotations  spec.Annotations `json:"annotations"`
 	InputSchema  any              `json:"inputSchema"`
 	OutputSchema any              `json:"outputSchema,omitempty"`
+	// Meta holds the digest of the tool's definition: the descriptor
+	// without Meta (see Definition). Descriptor leaves it nil; Compile
+	// adds it to the encoded descriptor.
+	Meta *DescriptorMeta `json:"_meta,omitempty"`
 }
 
 // Descriptor returns the published form of the tool.
@@ -163,6 +167,18 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			var input, response span
 			route := spec.ToolRoute(t.ToolID)
 			*scratch, input, response = appendDescriptor((*scratch)[:0], t)
+			// The standard descriptor and the catalogue's entry carry the
+			// digest of the tool's definition: the standard descriptor as
+			// encoded so far. (The compact view does not: a model has no
+			// use for it, and it would cost the compact list about 60
+			// tokens a tool.)
+			canon := scratchBuffers.Get().(*[]byte)
+			def, err := definitionOf(t, *scratch, input, response, canon)
+			scratchBuffers.Put(canon)
+			if err != nil {
+				return fmt.Errorf("digest the definition of tool %s: %w", t.ToolID, err)
+			}
+			*scratch = appendMeta(*scratch, def)
 			if err := lim.document(route, len(*scratch)); err != nil {
 				return err
 			}
@@ -186,7 +202,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = catalogueEntry(t, cost, input.of(body), response.of(body))
+			entries[i] = catalogueEntry(t, cost, def, input.of(body), response.of(body))
 			t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil // encoded: see above
 			n := 0
 			for _, p := range entries[i] {

@@ -32,8 +32,9 @@ func appendCompactDescriptorValue(b []byte, t *Tool, o compact.Options) []byte {
 
 // catalogueEntryValue is catalogueEntry's reference: the entry as a map,
 // its schemas those of t, encoded whole.
-func catalogueEntryValue(t *Tool, cost output.Tokens) [][]byte {
+func catalogueEntryValue(t *Tool, cost output.Tokens, def Definition) [][]byte {
 	e := catalogueMembers(t, cost)
+	e["_meta"] = DescriptorMeta{def}
 	e["arguments"] = t.InputSchema
 	if t.OutputSchema != nil {
 		e["response"] = t.OutputSchema

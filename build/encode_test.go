@@ -60,8 +60,14 @@ func checkEncodings(t *testing.T, tools []*Tool) {
 		// The schemas as decoded values, for encoding/json to encode.
 		in, out := decodeSchema(t, tl.InputSchema), decodeSchema(t, tl.OutputSchema)
 		got, input, response := appendDescriptorFields(nil, tl)
+		def, err := digestDefinition(got)
+		if err != nil {
+			t.Fatalf("%s: %v", tl.Name, err)
+		}
+		got = appendMeta(got, def)
 		d := tl.Descriptor()
 		d.InputSchema, d.OutputSchema = in, out
+		d.Meta = &DescriptorMeta{def}
 		if want := stdEncode(t, d); !bytes.Equal(got, want) {
 			t.Errorf("%s: standard descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
@@ -70,10 +76,11 @@ func checkEncodings(t *testing.T, tools []*Tool) {
 		for _, cost := range []output.Tokens{{Standard: 12, Compact: 3}, {Standard: 1234}} {
 			whole := catalogueMembers(tl, cost)
 			whole["arguments"] = in
+			whole["_meta"] = DescriptorMeta{def}
 			if out != nil {
 				whole["response"] = out
 			}
-			if got, want := bytes.Join(catalogueEntryParts(tl, cost, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
+			if got, want := bytes.Join(catalogueEntryParts(tl, cost, def, input.of(got), response.of(got)), nil), stdEncode(t, whole); !bytes.Equal(got, want) {
 				t.Errorf("%s: catalogue entry\n got %s\nwant %s", tl.Name, got, want)
 			}
 		}

@@ -65,7 +65,10 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	// the entry.
 	var blank []byte
 	for i, t := range tools {
+		// The digests of the definitions are measured, not made: each is
+		// as long as any, its size the least.
 		scratch, _, _ = appendDescriptor(scratch[:0], t)
+		scratch = appendMeta(scratch, placeholder)
 		// A tool whose schemas prepare did not encode (in a catalog over
 		// its build limit) is encoded here without them: it counts its
 		// least size.
@@ -82,7 +85,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			input = []byte("null")
 		}
 		n := 0
-		for _, part := range catalogueEntry(t, costs[i], input, t.OutputSchema) {
+		for _, part := range catalogueEntry(t, costs[i], placeholder, input, t.OutputSchema) {
 			n += len(part)
 		}
 		if n > len(blank) {

@@ -55,7 +55,7 @@ func TestLimitSharedSchema(t *testing.T) {
 	// 4,000 tools of 22 KiB each: under the value limit, but the tool
 	// catalogue, which joins them, is not under the document limit.
 	checkDiags(t, sharedSchema(4000, 20<<10),
-		`tools.yaml:2:5: the document /tool-catalogue.json would be at least 88 MiB, larger than limits.document in signpost.yaml (64 MiB); the largest of its tools, "tool_0000", is 22 KiB, and 4000 tools use its input schema, shared.json: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
+		`tools.yaml:2:5: the document /tool-catalogue.json would be at least 88 MiB, larger than limits.document in signpost.yaml (64 MiB); the largest of its tools, "tool_0000", is 23 KiB, and 4000 tools use its input schema, shared.json: shared schemas and YAML aliases count each time they are used; declare less, or raise the limit`)
 }
 
 // TestSharedSchemaReadOnce: a schema file that files declared at the same
@@ -84,8 +84,8 @@ func TestLimitsSettable(t *testing.T) {
 	}{
 		{"{}", nil},
 		{"{value: 1KiB}", []string{`shared.json:1:1647: tool "tool_0000" and 39 others are each larger than limits.value in signpost.yaml (1 KiB): …`}},
-		{"{document: 100kB}", []string{`tools.yaml:2:5: the document /tool-catalogue.json would be at least 191 KiB, larger than limits.document in signpost.yaml (98 KiB); the largest of its tools, "tool_0000", is 4.7 KiB, and 40 tools use its input schema, shared.json: …`}},
-		{"{document: 200000, build: 0.25MiB}", []string{`tools.yaml:2:5: the build would be at least 941 KiB, larger than limits.build in signpost.yaml (256 KiB); …`}},
+		{"{document: 100kB}", []string{`tools.yaml:2:5: the document /tool-catalogue.json would be at least 196 KiB, larger than limits.document in signpost.yaml (98 KiB); the largest of its tools, "tool_0000", is 4.8 KiB, and 40 tools use its input schema, shared.json: …`}},
+		{"{document: 200000, build: 0.25MiB}", []string{`tools.yaml:2:5: the build would be at least 958 KiB, larger than limits.build in signpost.yaml (256 KiB); …`}},
 		{"{files: 80}", []string{`signpost.yaml:2:17: the build would write 87 files, more than limits.files in signpost.yaml (80): each site writes a document for each tool it shows, and one more for its compact view; publish fewer tools to fewer tenants, or raise the limit`}},
 		{"{files: 87}", nil},
 		{"{files: 0}", []string{`signpost.yaml:2:17: must be at least 1; got 0`}},

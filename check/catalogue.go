@@ -127,6 +127,12 @@ func (c *checker) checkCatalogue(u string) {
 	c.problemsAt("catalogue.tools", level, u, probs, fmt.Sprintf("%d tools, as /tools has them", len(c.toolIDs)),
 		"the catalogue's tools are those of /tools, with the same arguments and safety fields",
 		"the catalogue "+level.verb()+" hold exactly the tools of /tools, with their arguments and safety fields")
+	tools := c.catalogue.doc.tools
+	ids, defs := make([]string, len(tools)), make([]definitionMeta, len(tools))
+	for i, e := range tools {
+		ids[i], defs[i] = e.Name.text(), e.Definition
+	}
+	c.sameDigests(u, "the tool catalogue", "/tools", ids, defs)
 }
 
 // checkGroup applies catalogue.groups to a group document as it arrives:

@@ -426,7 +426,8 @@ func TestBrokenSites(t *testing.T) {
 				a := m["annotations"].(map[string]any)
 				a["readOnlyHint"] = !a["readOnlyHint"].(bool)
 			})),
-		want: "tools.annotations",
+		// The digest, left as it was, is no longer the definition's.
+		want: "tools.annotations tools.digest",
 	}, {
 		name: "tool document differs from its list entry",
 		site: jsonEdit(matches("/tools/get_invoice", spec.ViewStandard), editTool("get_invoice", func(m map[string]any) {
@@ -470,13 +471,38 @@ func TestBrokenSites(t *testing.T) {
 		name: "an access key in a description",
 		site: jsonEdit(anyOf(matches("/tools", spec.ViewStandard), matches("/tools/get_invoice", spec.ViewStandard)),
 			editTool("get_invoice", func(m map[string]any) { m["description"] = "Uses AKIAIOSFODNN7EXAMPLE to read invoices." })),
-		want: "tools.credentials",
+		want: "tools.credentials tools.digest",
 	}, {
 		name: "exec tool from an MCP server",
 		site: jsonEdit(func(r *http.Request) bool { return r.URL.Path == "/tools" || r.URL.Path == "/tools/run_python_sandbox" },
 			editTool("run_python_sandbox", func(m map[string]any) { m["source"] = "mcp" })),
-		// The catalogue, left as it was, no longer agrees with /tools.
-		want: "catalogue.tools tools.exec",
+		// The catalogue, left as it was, no longer agrees with /tools, nor
+		// the digest with the definition.
+		want: "catalogue.tools tools.digest tools.exec",
+	}, {
+		name: "a tool's definition changed under its digest",
+		site: jsonEdit(anyOf(matches("/tools", spec.ViewStandard), matches("/tools/get_forecast", spec.ViewStandard)),
+			editTool("get_forecast", func(m map[string]any) { m["description"] = "Something else." })),
+		want: "tools.digest",
+	}, {
+		name: "a digest of another form",
+		site: jsonEdit(anyOf(matches("/tools", spec.ViewStandard), matches("/tools/get_forecast", spec.ViewStandard)),
+			editTool("get_forecast", func(m map[string]any) {
+				def := m["_meta"].(map[string]any)["dev.signpost/definition"].(map[string]any)
+				def["digest"] = strings.ToUpper(def["digest"].(string))
+			})),
+		// The schema's pattern is left to tools.digest; the catalogue no
+		// longer carries what /tools does.
+		want: "tools.digest",
+	}, {
+		name: "a catalogue entry with another digest",
+		site: jsonEdit(func(r *http.Request) bool { return r.URL.Path == spec.RouteToolCatalogue }, func(v any) any {
+			t := v.(map[string]any)["tools"].([]any)[0].(map[string]any)
+			t["_meta"].(map[string]any)["dev.signpost/definition"].(map[string]any)["digest"] = "sha256:" + strings.Repeat("0", 64)
+			return v
+		}),
+		// Its group document, left as it was, no longer equals it.
+		want: "catalogue.groups tools.digest",
 	}, {
 		name: "a tool catalogue that lost a tool",
 		site: jsonEdit(func(r *http.Request) bool { return r.URL.Path == spec.RouteToolCatalogue }, func(v any) any {

@@ -90,6 +90,33 @@ type descriptor struct {
 	// InputSchema's value is a JSON Schema: open JSON, which walkSchema
 	// and diff read as decoded.
 	InputSchema member
+	// Definition is the digest of the tool's definition its _meta holds.
+	Definition definitionMeta
+}
+
+// definitionMeta is _meta's spec.DefinitionMeta: the digest and size of a
+// tool's definition, which every view of the tool may carry.
+type definitionMeta struct {
+	Meta   member // _meta, as the descriptor or entry has it
+	member        // _meta's spec.DefinitionMeta
+
+	Digest, Size member
+}
+
+func definitionMetaOf(obj map[string]any) definitionMeta {
+	meta := memberOf(obj, spec.MetaKey)
+	m, _ := object(meta.value)
+	def := memberOf(m, spec.DefinitionMeta)
+	d, _ := object(def.value)
+	return definitionMeta{Meta: meta, member: def, Digest: memberOf(d, "digest"), Size: memberOf(d, "size")}
+}
+
+// show renders the digest and size for evidence.
+func (d definitionMeta) show() string {
+	if !d.present {
+		return "no " + spec.MetaKey + "." + spec.DefinitionMeta
+	}
+	return "digest " + d.Digest.show() + ", size " + d.Size.show()
 }
 
 // hints are a descriptor's annotations: the four MCP hints.
@@ -112,6 +139,7 @@ func descriptorOf(v any) descriptor {
 		Egress:       memberOf(m, "egress"),
 		Annotations:  hintsOf(memberOf(m, "annotations")),
 		InputSchema:  memberOf(m, "inputSchema"),
+		Definition:   definitionMetaOf(m),
 	}
 }
 
@@ -327,6 +355,7 @@ type catalogueTool struct {
 	// decoded.
 	Arguments                                member
 	SafetyTier, ReplayPolicy, Egress, Source member
+	Definition                               definitionMeta
 }
 
 // catalogueGroup is a group of the tool catalogue.
@@ -374,6 +403,7 @@ func catalogueToolsOf(tools member) ([]catalogueTool, bool) {
 			ReplayPolicy: memberOf(m, "replayPolicy"),
 			Egress:       memberOf(m, "egress"),
 			Source:       memberOf(m, "source"),
+			Definition:   definitionMetaOf(m),
 		}
 	}
 	return list, true

@@ -318,10 +318,13 @@ type checker struct {
 	compact  compactMode
 	// compactDoc is what ?view=compact answered, compactErr why it is not
 	// JSON; compactList is nil unless its tools are an array.
-	compactDoc                     compactList
-	compactErr                     error
-	compactList                    []descriptor
-	compactByID, toolByID          map[string]*descriptor // the first descriptor of each toolId
+	compactDoc            compactList
+	compactErr            error
+	compactList           []descriptor
+	compactByID, toolByID map[string]*descriptor // the first descriptor of each toolId
+	// toolDigests are the digests of definitions /tools carries, by
+	// toolId (the first descriptor's).
+	toolDigests                    map[string]definitionMeta
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
 	gate                           gateState

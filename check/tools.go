@@ -35,7 +35,7 @@ func (c *checker) learnTools(u string) {
 // checkTools applies the rules of /tools and /tools/{toolId}.
 func (c *checker) checkTools(u string) {
 	p := c.pages[u]
-	listRules := []string{"tools.list", "tools.sorted", "tools.unique-id", "tools.exec", "tools.annotations", "tools.credentials"}
+	listRules := []string{"tools.list", "tools.sorted", "tools.unique-id", "tools.exec", "tools.annotations", "tools.digest", "tools.credentials"}
 	if p == nil {
 		return
 	}
@@ -81,6 +81,7 @@ func (c *checker) checkTools(u string) {
 	c.problems("tools.unique-id", u, dups, fmt.Sprintf("%d unique toolIds", len(seen)), "every toolId is unique", "toolIds must be unique")
 	c.exec(u, c.toolList, "")
 	c.annotations(u)
+	c.digests(u)
 	c.credentials("tools.credentials", u, raws(c.toolList))
 	// tools.item is applied to each document as it arrives (documentRules).
 }
@@ -126,12 +127,19 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 }
 
 // fix makes right, in the decoded document d was read from, what
-// tools.annotations, tools.exec and compact.keywords check: derived
-// annotations (standard view), the source of exec tools and the compact
-// schema keywords (compact view).
+// tools.annotations, tools.exec, tools.digest and compact.keywords check:
+// derived annotations (standard view), the source of exec tools, the
+// digest of the definition (left out) and the compact schema keywords
+// (compact view).
 func (d descriptor) fix(standard bool) {
 	if d.obj == nil {
 		return
+	}
+	if meta, ok := object(d.Definition.Meta.value); ok && d.Definition.present {
+		delete(meta, d.Definition.name)
+		if len(meta) == 0 {
+			delete(d.obj, d.Definition.Meta.name)
+		}
 	}
 	if d.SafetyTier.is(spec.TierExec) {
 		if s, ok := d.Source.str(); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {

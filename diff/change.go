@@ -110,6 +110,17 @@ type ToolChange struct {
 	// sorted by name; empty when the descriptors cannot be compared field
 	// by field.
 	CompactFields []CompactField `json:"compactFields"`
+	// Digest is the digest of the tool's definition (its descriptors'
+	// _meta.dev.signpost/definition) when it changed: clients that pinned
+	// the tool by it see a new definition. Nil when it did not change.
+	Digest *DigestChange `json:"digest,omitempty"`
+}
+
+// DigestChange is the digest of a tool's definition before and after;
+// either is "" on a side built without digests.
+type DigestChange struct {
+	Old string `json:"old"`
+	New string `json:"new"`
 }
 
 // CompactField is a field of a compact descriptor that changed. For

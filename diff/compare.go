@@ -174,6 +174,9 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 			tc.Fields = append(tc.Fields, FieldChange{Field: f.name, Breaking: SchemaBreak(f.name, f.old, f.new)})
 		}
 	}
+	if old, new := bd.Meta.Definition.Digest, ad.Meta.Definition.Digest; old != new {
+		tc.Digest = &DigestChange{Old: old, New: new}
+	}
 	if len(tc.Fields) == 0 && !bytes.Equal(b.standard, a.standard) {
 		// Something outside the fields above, such as the annotations of a
 		// site built by another version.
@@ -222,7 +225,7 @@ func (c *Change) diffTool(id string, b, a *toolState, before, after *snapshot) (
 			c.risk(Risk{Kind: RiskCompactChanged, ToolID: id, Message: msg})
 		}
 	}
-	changed := len(tc.Fields) > 0 || len(tc.TenantsAdded) > 0 || len(tc.TenantsRemoved) > 0 || tc.CompactChanged
+	changed := len(tc.Fields) > 0 || len(tc.TenantsAdded) > 0 || len(tc.TenantsRemoved) > 0 || tc.CompactChanged || tc.Digest != nil
 	return tc, changed
 }
 

@@ -98,7 +98,14 @@ func diffLines(c *Change) []string {
 		out = append(out, "tool - "+t.ToolID+" ("+t.describe()+")")
 	}
 	for _, t := range c.Tools.Changed {
-		out = append(out, "tool ~ "+t.ToolID+": "+strings.Join(t.details(), "; "))
+		// The digests, hashes of the definitions, are said by their shape.
+		d := t
+		d.Digest = nil
+		line := "tool ~ " + t.ToolID + ": " + strings.Join(d.details(), "; ")
+		if t.Digest != nil {
+			line += " [digest " + digestShape(*t.Digest) + "]"
+		}
+		out = append(out, line)
 	}
 	for _, s := range c.Servers.Added {
 		out = append(out, "server + "+s.Name+" ("+s.describe()+")")
@@ -209,25 +216,25 @@ func TestDiff(t *testing.T) {
 		{
 			name:  "tool changed without risk",
 			edits: [][3]string{{tools, "Forecast. For a place.", "Forecast. For any place."}, {tools, "egress: internal", "egress: internal\n    inputSchema: {type: object, properties: {days: {type: integer}}}"}},
-			want:  []string{`tool ~ get_forecast: description "Forecast. For a place." -> "Forecast. For any place."; inputSchema changed; compact descriptor changed: inputSchema (properties added: days)`},
+			want:  []string{`tool ~ get_forecast: description "Forecast. For a place." -> "Forecast. For any place."; inputSchema changed; compact descriptor changed: inputSchema (properties added: days) [digest changed]`},
 		},
 		{
 			name:  "breaking schema change",
 			edits: [][3]string{{tools, "egress: internal", "egress: internal\n    inputSchema: {type: object, properties: {days: {type: integer}}, required: [days]}"}},
-			want:  []string{`tool ~ get_forecast: inputSchema changed, breaking (refuses inputs it accepted: property days now required); compact descriptor changed: inputSchema (properties added: days)`},
+			want:  []string{`tool ~ get_forecast: inputSchema changed, breaking (refuses inputs it accepted: property days now required); compact descriptor changed: inputSchema (properties added: days) [digest changed]`},
 		},
 		{
 			name:  "tier raised",
 			edits: [][3]string{{tools, "safetyTier: read", "safetyTier: write"}},
 			want: []string{
 				"risk tier-raised tool get_forecast: safetyTier read -> write",
-				"tool ~ get_forecast: safetyTier read -> write; compact descriptor changed",
+				"tool ~ get_forecast: safetyTier read -> write; compact descriptor changed [digest changed]",
 			},
 		},
 		{
 			name:  "tier lowered",
 			edits: [][3]string{{tools, "safetyTier: write", "safetyTier: pure"}},
-			want:  []string{"tool ~ delete_thing: safetyTier write -> pure; compact descriptor changed"},
+			want:  []string{"tool ~ delete_thing: safetyTier write -> pure; compact descriptor changed [digest changed]"},
 		},
 		{
 			name:  "egress widened",
@@ -235,14 +242,14 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk egress-widened tool delete_thing: egress none -> internal",
 				"risk egress-widened tool get_forecast: egress internal -> internet",
-				"tool ~ delete_thing: egress none -> internal; compact descriptor changed",
-				"tool ~ get_forecast: egress internal -> internet; compact descriptor changed",
+				"tool ~ delete_thing: egress none -> internal; compact descriptor changed [digest changed]",
+				"tool ~ get_forecast: egress internal -> internet; compact descriptor changed [digest changed]",
 			},
 		},
 		{
 			name:  "egress narrowed",
 			edits: [][3]string{{tools, "egress: internal", "egress: none"}},
-			want:  []string{"tool ~ get_forecast: egress internal -> none; compact descriptor changed"},
+			want:  []string{"tool ~ get_forecast: egress internal -> none; compact descriptor changed [digest changed]"},
 		},
 		{
 			name:  "replay loosened and tightened",
@@ -250,8 +257,8 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk replay-loosened tool get_forecast: replayPolicy deterministic -> idempotent",
 				"risk reserved-changed tool delete_thing: reserved idempotency key idempotencyKey removed",
-				"tool ~ delete_thing: replayPolicy keyed -> idempotent; inputSchema changed; compact descriptor changed: inputSchema (properties removed: idempotencyKey)",
-				"tool ~ get_forecast: replayPolicy deterministic -> idempotent; compact descriptor changed",
+				"tool ~ delete_thing: replayPolicy keyed -> idempotent; inputSchema changed; compact descriptor changed: inputSchema (properties removed: idempotencyKey) [digest changed]",
+				"tool ~ get_forecast: replayPolicy deterministic -> idempotent; compact descriptor changed [digest changed]",
 			},
 		},
 		{
@@ -260,7 +267,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk replay-loosened tool delete_thing: replayPolicy keyed -> unsafe",
 				"risk reserved-changed tool delete_thing: reserved idempotency key idempotencyKey removed",
-				"tool ~ delete_thing: replayPolicy keyed -> unsafe; inputSchema changed; compact descriptor changed: inputSchema (properties removed: idempotencyKey)",
+				"tool ~ delete_thing: replayPolicy keyed -> unsafe; inputSchema changed; compact descriptor changed: inputSchema (properties removed: idempotencyKey) [digest changed]",
 			},
 		},
 		{
@@ -269,7 +276,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk tool-reassigned tool get_forecast: now names host-extension com.example/helpdesk (was host-extension com.example/weather)",
 				"risk group-moved tool get_forecast: group weather -> helpdesk",
-				`tool ~ get_forecast: server "com.example/weather" -> "com.example/helpdesk"`,
+				`tool ~ get_forecast: server "com.example/weather" -> "com.example/helpdesk" [digest changed]`,
 			},
 		},
 		{
@@ -278,7 +285,7 @@ func TestDiff(t *testing.T) {
 			want: []string{
 				"risk tool-reassigned tool delete_thing: now names openapi (was host-extension)",
 				"risk group-moved tool delete_thing: group host_extension -> openapi",
-				"tool ~ delete_thing: source host-extension -> openapi; compact descriptor changed",
+				"tool ~ delete_thing: source host-extension -> openapi; compact descriptor changed [digest changed]",
 				"doc ~ /.well-known/ai-catalog.json (application/ai-catalog+json; tenants acme)",
 			},
 		},
@@ -348,7 +355,7 @@ func TestDiff(t *testing.T) {
 			edits: [][3]string{{tools, "safetyTier: read", "safetyTier: exec"}},
 			want: []string{
 				"risk tier-raised tool get_forecast: safetyTier read -> exec",
-				"tool ~ get_forecast: safetyTier read -> exec; compact descriptor changed",
+				"tool ~ get_forecast: safetyTier read -> exec; compact descriptor changed [digest changed]",
 			},
 		},
 		{
@@ -405,7 +412,7 @@ func TestDiff(t *testing.T) {
 				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
 				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
 				"risk group-moved tool get_forecast: group weather -> host_extension",
-				`tool ~ get_forecast: server "com.example/weather" -> (none)`,
+				`tool ~ get_forecast: server "com.example/weather" -> (none) [digest changed]`,
 				"server - com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
 				"doc - /.well-known/mcp/server-cards/com.example/weather.json (application/mcp-server-card+json; tenants acme, globex)",
 				"doc - /.well-known/mcp/servers/com.example/weather.json (application/mcp-server+json; tenants acme, globex)",
@@ -455,7 +462,7 @@ func TestDiff(t *testing.T) {
 				"risk route-removed route /.well-known/mcp/server-cards/com.example/weather.json: the v1 card of server com.example/weather is no longer published",
 				"risk route-removed route /.well-known/mcp/servers/com.example/weather.json: the draft card of server com.example/weather is no longer published",
 				"risk group-moved tool get_forecast: group weather -> forecasts",
-				`tool ~ get_forecast: server "com.example/weather" -> "com.example/forecasts"`,
+				`tool ~ get_forecast: server "com.example/weather" -> "com.example/forecasts" [digest changed]`,
 				"server + com.example/forecasts (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
 				"server - com.example/weather (version 1.0.0; remotes streamable-http https://mcp.example.com/weather)",
 				"doc + /.well-known/mcp/server-cards/com.example/forecasts.json (application/mcp-server-card+json; tenants acme, globex)",
@@ -898,4 +905,22 @@ func TestDiffIdentifierForms(t *testing.T) {
 	if !c.HasRisk(RiskIdentifierChanged) {
 		t.Error("no identifier-changed risk")
 	}
+}
+
+// digestShape says how a digest changed: "changed" from one well-formed
+// digest to another, "added" or "removed", else what is wrong.
+func digestShape(d DigestChange) string {
+	wellFormed := func(s string) bool {
+		hex, ok := strings.CutPrefix(s, "sha256:")
+		return ok && len(hex) == 64 && strings.Trim(hex, "0123456789abcdef") == ""
+	}
+	switch {
+	case d.Old == "" && wellFormed(d.New):
+		return "added"
+	case d.New == "" && wellFormed(d.Old):
+		return "removed"
+	case wellFormed(d.Old) && wellFormed(d.New) && d.Old != d.New:
+		return "changed"
+	}
+	return fmt.Sprintf("malformed: %q -> %q", d.Old, d.New)
 }

@@ -102,6 +102,13 @@ type toolDoc struct {
 	Egress       string          `json:"egress"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
+	Meta         struct {
+		// Definition is the digest of the tool's definition, which clients
+		// pin the tool by; zero for a site built without digests.
+		Definition struct {
+			Digest string `json:"digest"`
+		} `json:"dev.signpost/definition"`
+	} `json:"_meta"`
 }
 
 type serverState struct {

@@ -90,6 +90,29 @@ func (f FieldChange) describe() string {
 	return fmt.Sprintf("%s %s -> %s", f.Field, show(f.Old), show(f.New))
 }
 
+// describe words a digest that changed: old and new, and what a client
+// that pinned the tool sees.
+// The digests are shortened, as Git shortens commits; the JSON form has
+// them whole.
+func (d DigestChange) describe() string {
+	switch {
+	case d.Old == "":
+		return "digest " + shortDigest(d.New) + " added: clients can now pin the tool"
+	case d.New == "":
+		return "digest " + shortDigest(d.Old) + " removed: clients that pinned the tool can no longer check it"
+	}
+	return "digest " + shortDigest(d.Old) + " -> " + shortDigest(d.New) + ": clients that pinned the tool see a new definition"
+}
+
+// shortDigest is a digest cut to its algorithm and 16 hex digits.
+func shortDigest(d string) string {
+	algorithm, hex, ok := strings.Cut(d, ":")
+	if !ok || len(hex) <= 16 {
+		return printable(d, 0)
+	}
+	return printable(algorithm+":"+hex[:16], 0) + "…"
+}
+
 // details lists what changed about a tool, one item each.
 func (t ToolChange) details() []string {
 	var out []string
@@ -101,6 +124,9 @@ func (t ToolChange) details() []string {
 	}
 	if len(t.TenantsRemoved) > 0 {
 		out = append(out, "no longer published to "+printable(strings.Join(t.TenantsRemoved, ", "), 0))
+	}
+	if d := t.Digest; d != nil {
+		out = append(out, d.describe())
 	}
 	if t.CompactChanged {
 		// The fields said above changed in the compact view too: only

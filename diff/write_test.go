@@ -39,6 +39,7 @@ TOOLS
   - delete_thing (host-extension, write, keyed, egress none; tenants acme)
   ~ get_forecast
       safetyTier read -> write
+      digest sha256:37d815c772f1bade… -> sha256:b35e5e0c982268ae…: clients that pinned the tool see a new definition
       compact descriptor changed
 
 SERVERS
@@ -58,7 +59,7 @@ DOCUMENTS
 			"| tool-removed | tool `delete_thing` | no longer published |\n\n" +
 			"### Tools\n\n" +
 			"**Removed (1)**\n\n- `delete_thing`: host-extension, write, keyed, egress none; tenants acme\n\n" +
-			"**Changed (1)**\n\n- `get_forecast`: safetyTier read -> write; compact descriptor changed\n\n" +
+			"**Changed (1)**\n\n- `get_forecast`: safetyTier read -> write; digest sha256:37d815c772f1bade… -> sha256:b35e5e0c982268ae…: clients that pinned the tool see a new definition; compact descriptor changed\n\n" +
 			"### Servers\n\n" +
 			"**Changed (1)**\n\n- `com.example/weather`: version 1.0.0 -> 1.1.0\n\n" +
 			"### Documents\n\n" +
@@ -103,6 +104,13 @@ DOCUMENTS
 	wantDoc := map[string]any{"route": "/.well-known/mcp/servers/com.example/weather.json", "view": "standard", "contentType": "application/mcp-server+json", "tenants": []any{"acme", "globex"}}
 	if diff := cmp.Diff(wantDoc, got["documents"].(map[string]any)["changed"].([]any)[2]); diff != "" {
 		t.Errorf("JSON document (-want +got):\n%s", diff)
+	}
+	// The digests whole, which the text shortens.
+	digest, _ := got["tools"].(map[string]any)["changed"].([]any)[0].(map[string]any)["digest"].(map[string]any)
+	for k, prefix := range map[string]string{"old": "sha256:37d815c772f1bade", "new": "sha256:b35e5e0c982268ae"} {
+		if d, _ := digest[k].(string); len(d) != len("sha256:")+64 || !strings.HasPrefix(d, prefix) {
+			t.Errorf("JSON tools.changed[0].digest.%s = %q, want %s and 48 more hex digits", k, d, prefix)
+		}
 	}
 	if got["oldEmpty"] != false {
 		t.Errorf("JSON oldEmpty = %v", got["oldEmpty"])

@@ -428,7 +428,7 @@ var validateCases = []validateCase{
 		{"/inputSchema", `missing required field "type"`},
 		{"/name", "must not be empty"},
 		{"/outputSchema/type", `must be object; got "array"`},
-		{"/status", `unknown field "status"; allowed: annotations, description, egress, inputSchema, name, outputSchema, replayPolicy, safetyTier, server, source, title, toolId`},
+		{"/status", `unknown field "status"; allowed: _meta, annotations, description, egress, inputSchema, name, outputSchema, replayPolicy, safetyTier, server, source, title, toolId`},
 		{"/toolId", "must be at most 48 characters long; got 53"},
 	}},
 	{"descriptor: toolId pattern", "tool-descriptor", strings.Replace(goodDescriptor, `"toolId": "get_forecast"`, `"toolId": "get__forecast"`, 1), []Violation{
