@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/signpost-dev/signpost/build/jcs"
 	"math"
 	"strconv"
 	"strings"
@@ -213,5 +214,6 @@ func canonicalNumber(n []byte) bool {
 	if err != nil || math.IsInf(f, 0) {
 		return false
 	}
-	return string(appendCanonicalNumber(nil, f)) == string(n)
+	c, err := jcs.AppendFloat(nil, f)
+	return err == nil && string(c) == string(n)
 }

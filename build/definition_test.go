@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/signpost-dev/signpost/build/jcs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,7 +128,7 @@ func TestDefinitionDigestsMatchNode(t *testing.T) {
 			}
 			walkNumbers(v, func(n json.Number) {
 				f, _ := n.Float64()
-				if c := string(appendCanonicalNumber(nil, f)); c != string(n) {
+				if c, _ := jcs.AppendFloat(nil, f); string(c) != string(n) {
 					t.Errorf("%s: number %s, canonically %s", file, n, c)
 				}
 			})

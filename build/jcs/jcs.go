@@ -523,3 +523,21 @@ func decodeValue(dec *json.Decoder, p path, depth int) (any, error) {
 	}
 	return tok, nil
 }
+
+// AppendString appends s as JCS writes a string. Invalid UTF-8 is written
+// as U+FFFD, as a JSON decoder reads it; whether s is valid I-JSON is
+// ValidString's question, not this one's.
+func AppendString(dst []byte, s string) []byte {
+	return appendString(dst, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// AppendFloat appends f as JCS writes a number: as ECMAScript's
+// Number.prototype.toString does. It fails on a number that is not
+// finite.
+func AppendFloat(dst []byte, f float64) ([]byte, error) {
+	return appendFloat(dst, f, nil)
+}
+
+// CompareNames orders member names as JCS sorts them: by their UTF-16
+// code units.
+func CompareNames(a, b string) int { return compareUTF16(a, b) }
