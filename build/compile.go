@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -406,14 +407,38 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string, cardSums map[st
 		}
 		base := strings.TrimSuffix(origin, "/")
 		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
-		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad, cardSums)
+		servers := discovery.WithPolicies(cat.Servers, cat.Config.PrivacyPolicyURL, cat.Config.TermsOfServiceURL)
+		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, servers, ad, cardSums)
 		body, err := jcs.Append(nil, doc)
 		if err != nil {
 			return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
 		}
 		docs = append(docs, output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(body)))
 	}
+	if cat.Config.ARD && cat.Config.AICatalog && len(cat.Servers) > 0 {
+		docs = append(docs, compileARD(cat, tools, tenant))
+	}
 	return docs, nil
+}
+
+// compileARD encodes the ARD manifest of tenant's site (discovery.ARD):
+// each server's capabilities are the names of its tools the site
+// publishes (a tool's MCP name, else its toolId).
+func compileARD(cat *Catalog, tools []*Tool, tenant string) output.Document {
+	index := make(map[string]int, len(cat.Servers))
+	for i, s := range cat.Servers {
+		index[s.Name] = i
+	}
+	names := make([][]string, len(cat.Servers))
+	for _, t := range tools {
+		i, ok := index[t.Server]
+		if t.Server == "" || !ok || !t.VisibleTo(tenant) {
+			continue
+		}
+		names[i] = append(names[i], cmp.Or(t.Name, t.ToolID))
+	}
+	doc := discovery.ARD(cat.Config.SiteOrigin(tenant), cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, names)
+	return output.NewDocument(spec.RouteARD, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, doc))))
 }
 
 func appendLine(b []byte) []byte { return append(b, '\n') }
