@@ -73,8 +73,15 @@ const OnSiteCardRoute = "/mcp/onsite/server-card"
 // send it.
 func ExampleOnSite(t testing.TB) *output.Build {
 	t.Helper()
+	return Compile(t, ExampleOnSiteDir(t))
+}
+
+// ExampleOnSiteDir writes the catalog folder ExampleOnSite compiles, a
+// copy of the example's, and returns it.
+func ExampleOnSiteDir(t testing.TB) string {
+	t.Helper()
 	files := catalogtest.ReadTree(t, catalogtest.ExampleDir(t))
 	files["onsite.yaml"] = OnSiteServer
 	files[build.ConfigFile] += "discovery:\n  ard: true\n"
-	return Compile(t, catalogtest.Write(t, files))
+	return catalogtest.Write(t, files)
 }
