@@ -541,3 +541,41 @@ func encoded(enc []byte) []byte {
 	copy(b, enc)
 	return append(b, '\n')[:len(enc)]
 }
+
+// ElsewhereCards says, one line each, which Streamable HTTP endpoints of
+// the local servers are on another origin than every site's: the site
+// cannot answer the card at <mcp-url>/server-card, the location the
+// Server Card extension reserves, which that endpoint's own server must
+// answer. Not a problem of the catalog: build prints the lines beside its
+// summary. None when the AI catalog, and so the v1 card, is off.
+func (c *Catalog) ElsewhereCards() []string {
+	if !c.Config.AICatalog {
+		return nil
+	}
+	origins := []string{c.Config.EndpointOrigin("")}
+	for _, t := range c.Config.Tenants {
+		origins = append(origins, c.Config.EndpointOrigin(t))
+	}
+	// An endpoint is elsewhere when no site's origin is its own.
+	onSite := map[string]bool{}
+	var order []discovery.EndpointCard
+	for _, o := range origins {
+		for _, e := range discovery.EndpointCards(o, c.Servers) {
+			key := e.Name + " " + e.URL
+			if !e.Elsewhere {
+				onSite[key] = true
+			}
+			if !slices.ContainsFunc(order, func(x discovery.EndpointCard) bool { return x.Name+" "+x.URL == key }) {
+				order = append(order, e)
+			}
+		}
+	}
+	var lines []string
+	for _, e := range order {
+		if onSite[e.Name+" "+e.URL] {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("server %s: its endpoint is on another origin, so this site cannot answer its card at %s: the MCP server there should", e.Name, spec.Redact(e.CardURL())))
+	}
+	return lines
+}
