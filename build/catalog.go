@@ -54,6 +54,14 @@ type Config struct {
 	// AICatalog makes the build write /.well-known/ai-catalog.json and the
 	// v1 server cards it points at.
 	AICatalog bool
+	// ARD makes the build write /.well-known/ard.json, the manifest of
+	// Agentic Resource Discovery, beside the AI catalog (which it needs),
+	// and the hosts that can send the Link header spec.DiscoveryLink.
+	ARD bool
+	// PrivacyPolicyURL and TermsOfServiceURL are site.privacyPolicyUrl
+	// and site.termsOfServiceUrl: the policies of every server that
+	// declares none, in its AI catalog entry.
+	PrivacyPolicyURL, TermsOfServiceURL string
 	// Registry makes the build write the MCP registry (/v0.1/servers and
 	// below) of the servers each site's tenant sees, when there are any.
 	Registry bool

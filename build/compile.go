@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -422,14 +423,38 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string, cardSums map[st
 		}
 		base := strings.TrimSuffix(origin, "/")
 		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
-		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, ad, cardSums)
+		servers := discovery.WithPolicies(cat.Servers, cat.Config.PrivacyPolicyURL, cat.Config.TermsOfServiceURL)
+		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, servers, ad, cardSums)
 		body, err := jcs.Append(nil, doc)
 		if err != nil {
 			return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
 		}
 		docs = append(docs, output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(body)))
 	}
+	if cat.Config.ARD && cat.Config.AICatalog && len(cat.Servers) > 0 {
+		docs = append(docs, compileARD(cat, tools, tenant))
+	}
 	return docs, nil
+}
+
+// compileARD encodes the ARD manifest of tenant's site (discovery.ARD):
+// each server's capabilities are the names of its tools the site
+// publishes (a tool's MCP name, else its toolId).
+func compileARD(cat *Catalog, tools []*Tool, tenant string) output.Document {
+	index := make(map[string]int, len(cat.Servers))
+	for i, s := range cat.Servers {
+		index[s.Name] = i
+	}
+	names := make([][]string, len(cat.Servers))
+	for _, t := range tools {
+		i, ok := index[t.Server]
+		if t.Server == "" || !ok || !t.VisibleTo(tenant) {
+			continue
+		}
+		names[i] = append(names[i], cmp.Or(t.Name, t.ToolID))
+	}
+	doc := discovery.ARD(cat.Config.SiteOrigin(tenant), cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, names)
+	return output.NewDocument(spec.RouteARD, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, doc))))
 }
 
 func appendLine(b []byte) []byte { return append(b, '\n') }
@@ -531,4 +556,42 @@ func encoded(enc []byte) []byte {
 	b := make([]byte, len(enc), len(enc)+1)
 	copy(b, enc)
 	return append(b, '\n')[:len(enc)]
+}
+
+// ElsewhereCards says, one line each, which Streamable HTTP endpoints of
+// the local servers are on another origin than every site's: the site
+// cannot answer the card at <mcp-url>/server-card, the location the
+// Server Card extension reserves, which that endpoint's own server must
+// answer. Not a problem of the catalog: build prints the lines beside its
+// summary. None when the AI catalog, and so the v1 card, is off.
+func (c *Catalog) ElsewhereCards() []string {
+	if !c.Config.AICatalog {
+		return nil
+	}
+	origins := []string{c.Config.EndpointOrigin("")}
+	for _, t := range c.Config.Tenants {
+		origins = append(origins, c.Config.EndpointOrigin(t))
+	}
+	// An endpoint is elsewhere when no site's origin is its own.
+	onSite := map[string]bool{}
+	var order []discovery.EndpointCard
+	for _, o := range origins {
+		for _, e := range discovery.EndpointCards(o, c.Servers) {
+			key := e.Name + " " + e.URL
+			if !e.Elsewhere {
+				onSite[key] = true
+			}
+			if !slices.ContainsFunc(order, func(x discovery.EndpointCard) bool { return x.Name+" "+x.URL == key }) {
+				order = append(order, e)
+			}
+		}
+	}
+	var lines []string
+	for _, e := range order {
+		if onSite[e.Name+" "+e.URL] {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("server %s: its endpoint is on another origin, so this site cannot answer its card at %s: the MCP server there should", e.Name, spec.Redact(e.CardURL())))
+	}
+	return lines
 }

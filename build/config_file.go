@@ -21,6 +21,10 @@ type configFile struct {
 		Origin      *string `json:"origin"`
 		Publisher   string  `json:"publisher"`
 		DisplayName string  `json:"displayName"`
+		// PrivacyPolicyURL and TermsOfServiceURL are the servers'
+		// policies, unless a server declares its own.
+		PrivacyPolicyURL  string `json:"privacyPolicyUrl"`
+		TermsOfServiceURL string `json:"termsOfServiceUrl"`
 	} `json:"site"`
 	ToolCatalog struct {
 		CompactView         *bool       `json:"compactView"`
@@ -32,6 +36,7 @@ type configFile struct {
 		MCPCatalog *bool `json:"mcpCatalog"`
 		AICatalog  *bool `json:"aiCatalog"`
 		Registry   *bool `json:"registry"`
+		ARD        bool  `json:"ard"`
 	} `json:"discovery"`
 	Tenants []tenantFile          `json:"tenants"`
 	Limits  limitsFile            `json:"limits"`

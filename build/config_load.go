@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
@@ -81,6 +82,24 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.MCPCatalog = setting(f.Discovery.MCPCatalog)
 	c.AICatalog = setting(f.Discovery.AICatalog)
 	c.Registry = setting(f.Discovery.Registry)
+	c.ARD = f.Discovery.ARD
+	if c.ARD && !c.AICatalog {
+		l.sink.errorf(top.at("discovery", "ard"), "config", "discovery.ard needs the AI catalog, whose v1 cards its entries name: drop aiCatalog: false, or ard: true")
+	}
+	for _, p := range []struct {
+		key string
+		v   string
+		to  *string
+	}{{"privacyPolicyUrl", f.Site.PrivacyPolicyURL, &c.PrivacyPolicyURL}, {"termsOfServiceUrl", f.Site.TermsOfServiceURL, &c.TermsOfServiceURL}} {
+		if p.v == "" || !sound("site", p.key) {
+			continue
+		}
+		if msg := discovery.PolicyURLProblem(p.v); msg != "" {
+			l.sink.errorf(top.at("site", p.key), "config", "site.%s %q %s", p.key, spec.Redact(p.v), msg)
+			continue
+		}
+		*p.to = p.v
+	}
 	for _, name := range sortedKeys(f.Targets) {
 		if !sound("targets", name) {
 			continue

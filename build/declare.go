@@ -152,6 +152,15 @@ func (l *loader) declaredServer(at ref, sd *discovery.Decl) (pendingServer, bool
 	for _, p := range problems {
 		l.sink.errorf(at.at(source.SplitPointer(p.Pointer)...), "server", "%s", p.Message)
 	}
+	// The ARD manifest publishes the representative queries: text a
+	// search service indexes and a model may read.
+	for i, q := range sd.Queries {
+		if v, ok := q.String(); ok {
+			if r, bad := invisible(v); bad {
+				l.sink.errorf(at.at("representativeQueries", strconv.Itoa(i)), "invisible-text", "representativeQueries holds %U, a character a reader cannot see or that changes what they see: published text must show what it says; remove it", r)
+			}
+		}
+	}
 	return pendingServer{server: s, at: at}, true
 }
 

@@ -303,6 +303,9 @@ func checkEndpointCards(s sink, c *Config, servers []pendingServer, list []*Serv
 		reserved = append(reserved, spec.RouteMCPCatalog)
 	}
 	reserved = append(reserved, spec.RouteAICatalog, spec.RouteToolCatalogue)
+	if c.ARD {
+		reserved = append(reserved, spec.RouteARD)
+	}
 	tenants := append([]string{""}, c.Tenants...)
 	seen := map[string]bool{}
 	reported := map[string]bool{}

@@ -139,7 +139,9 @@ func withCORS(h map[string]string) map[string]string {
 func TestEdgeServesTheContract(t *testing.T) {
 	api, bucket := newBucket(t)
 	var cat *build.Catalog
-	b := buildtest.CompileEdited(t, exampleCatalog, func(c *build.Catalog) { cat = c })
+	// The example with a server whose endpoint is on the site's origin,
+	// whose card is answered beside it, and the ARD manifest.
+	b := buildtest.CompileEdited(t, buildtest.ExampleOnSiteDir(t), func(c *build.Catalog) { cat = c })
 	if len(b.Sites) < 2 {
 		t.Fatalf("the example catalog builds %d sites, want one per tenant", len(b.Sites))
 	}
@@ -216,13 +218,25 @@ func edgeDirect(t *testing.T, client *http.Client, s *output.Site, compactView b
 	}
 	x.wantHeaders(t, "malformed toolId", withCORS(map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": "no-store"}))
 
+	// The card beside an endpoint on the site's origin, with the card's
+	// media type and CORS; every document with the ARD Link.
+	if card, ok := edgeFind(s, buildtest.OnSiteCardRoute); ok {
+		x = edgeDo(t, client, http.MethodGet, buildtest.OnSiteCardRoute, nil)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, card.Body.Bytes()) {
+			t.Errorf("GET %s: %d %q, want 200 and the card", buildtest.OnSiteCardRoute, x.status, x.body)
+		}
+		x.wantHeaders(t, "GET "+buildtest.OnSiteCardRoute, withCORS(map[string]string{"Content-Type": spec.ContentTypeServerCardV1, "Link": s.Link()}))
+	} else {
+		t.Errorf("the site has no card at %s", buildtest.OnSiteCardRoute)
+	}
+
 	// The tool list, with its headers from the object's metadata, and
 	// the compact view.
 	x = edgeDo(t, client, http.MethodGet, "/tools", nil)
 	if x.status != http.StatusOK || !bytes.Equal(x.body, tools.Body.Bytes()) {
 		t.Errorf("GET /tools: %d, %d bytes, want 200 and the %d bytes of the list", x.status, len(x.body), tools.Body.Len())
 	}
-	x.wantHeaders(t, "GET /tools", withCORS(map[string]string{"Content-Type": tools.ContentType, "Cache-Control": tools.CacheControl}))
+	x.wantHeaders(t, "GET /tools", withCORS(map[string]string{"Content-Type": tools.ContentType, "Cache-Control": tools.CacheControl, "Link": s.Link()}))
 	etag := x.header.Get("ETag")
 	if !strings.HasPrefix(etag, `"`) || !strings.HasSuffix(etag, `"`) || len(etag) < 3 {
 		t.Errorf("GET /tools: ETag %q is not a strong validator", etag)
@@ -248,7 +262,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *output.Site, compactView b
 		if x.status != http.StatusNotModified || len(x.body) != 0 {
 			t.Errorf("If-None-Match: %s: %d with %d bytes, want 304 without a body", inm, x.status, len(x.body))
 		}
-		x.wantHeaders(t, "If-None-Match: "+inm, withCORS(map[string]string{"ETag": etag}))
+		x.wantHeaders(t, "If-None-Match: "+inm, withCORS(map[string]string{"ETag": etag, "Link": s.Link()}))
 	}
 	if x = edgeDo(t, client, http.MethodGet, "/tools", map[string]string{"If-None-Match": `"other"`}); x.status != http.StatusOK {
 		t.Errorf("If-None-Match of another ETag: %d, want 200", x.status)
@@ -314,4 +328,14 @@ func unadmitted(t *testing.T, r *check.Report, s *output.Site) []string {
 	}
 	slices.Sort(bad)
 	return slices.Compact(bad)
+}
+
+// edgeFind is the standard document of route in s, if s has it.
+func edgeFind(s *output.Site, route string) (output.Document, bool) {
+	for _, d := range s.Documents {
+		if d.Route.Route == route && d.View == spec.ViewStandard {
+			return d, true
+		}
+	}
+	return output.Document{}, false
 }

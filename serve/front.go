@@ -423,6 +423,9 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 		out = append(append(append(out, "Content-Type: "...), doc.route.ContentType...), "\r\n"...)
 	}
 	out = append(append(append(out, "Etag: "...), etag...), "\r\n"...)
+	if h.link != nil {
+		out = append(append(append(out, "Link: "...), h.link[0]...), "\r\n"...)
+	}
 	out = append(out, "Vary: Accept-Encoding\r\nDate: "...)
 	out = append(append(out, f.now()...), "\r\n\r\n"...)
 	switch {

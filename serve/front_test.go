@@ -114,6 +114,7 @@ func TestFrontAsNetHTTP(t *testing.T) {
 		site *output.Site
 	}{
 		{"example", buildtest.Example(t).Sites[0]},
+		{"example with ARD", buildtest.ExampleOnSite(t).Sites[0]},
 		{"large lists", large.Sites[0]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -48,6 +48,9 @@ type Handler struct {
 	// search is the registry's list, as a search filters it; nil when the
 	// site has no registry.
 	search *registrySearch
+	// link is the Link header of every document response
+	// (output.Site.Link), nil when the site has none.
+	link   []string
 	tenant string
 	access gate.Access
 	keys   gate.Keys
@@ -120,6 +123,9 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 	docs := site.Documents
 	h := &Handler{docs: make(map[docKey]*servedDoc, len(docs)), tenant: site.Tenant, access: site.Access, keys: keys, now: time.Now,
 		cors: newCORSSet(spec.CORSHeaders()), registryCORS: newCORSSet(spec.RegistryCORSHeaders())}
+	if l := site.Link(); l != "" {
+		h.link = values(l)
+	}
 	served := make([]*servedDoc, len(docs))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
@@ -270,6 +276,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		body, etag, length = doc.gzipped, doc.gzipTag, doc.gzipLen
 	}
 	hdr["Etag"] = etag
+	if h.link != nil {
+		hdr["Link"] = h.link
+	}
 	if inm := r.Header["If-None-Match"]; len(inm) > 0 && etagMatches(inm, doc.route.ETag, doc.gzipETag) {
 		w.WriteHeader(http.StatusNotModified)
 		return

@@ -210,8 +210,8 @@ func TestHandlerGzip(t *testing.T) {
 }
 
 // TestServeEndpointCard: a server's card beside its endpoint on the site's
-// origin is answered as its v1 card is, with the card's media type and
-// the CORS headers.
+// origin is answered as its v1 card is, with the card's media type, the
+// CORS headers and, the site publishing an ARD manifest, its Link.
 func TestServeEndpointCard(t *testing.T) {
 	b := buildtest.ExampleOnSite(t)
 	h, err := NewHandler(t.Context(), b.Sites[0], nil)
@@ -230,6 +230,7 @@ func TestServeEndpointCard(t *testing.T) {
 		"Access-Control-Allow-Origin":  "*",
 		"Access-Control-Allow-Methods": spec.AllowMethods,
 		"Cache-Control":                spec.CacheControl,
+		"Link":                         spec.DiscoveryLink,
 	} {
 		if got := resp.Header.Get(name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)

@@ -145,6 +145,9 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 			}
 		}
 		e["url"] = u
+		if ext := policyExtension(s); ext != nil {
+			e["extensions"] = ext
+		}
 		entries = append(entries, catalogEntry{ids[i], u, e})
 	}
 	if tools != nil {
@@ -171,6 +174,109 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 		host["displayName"] = displayName
 	}
 	return map[string]any{"specVersion": "1.0", "host": host, "entries": sortedEntries(entries)}
+}
+
+// PolicyURLsExtension is the key of the AI catalog's policy-urls
+// extension (ADR-0029) in an entry's extensions.
+const PolicyURLsExtension = "https://ai-catalog.org/extensions/policy-urls"
+
+// policyExtension is the extensions member of a server's AI catalog
+// entry: the policy-urls extension with the server's privacy policy and
+// terms of service, each when set; nil when neither is.
+func policyExtension(s *Server) map[string]any {
+	p := map[string]any{}
+	if s.PrivacyPolicyURL != "" {
+		p["privacyPolicyUrl"] = s.PrivacyPolicyURL
+	}
+	if s.TermsOfServiceURL != "" {
+		p["termsOfServiceUrl"] = s.TermsOfServiceURL
+	}
+	if len(p) == 0 {
+		return nil
+	}
+	return map[string]any{PolicyURLsExtension: p}
+}
+
+// WithPolicies returns servers with the site's privacy policy and terms
+// of service given to each server that declares none of its own: copies,
+// servers left as they are.
+func WithPolicies(servers []*Server, privacy, terms string) []*Server {
+	if privacy == "" && terms == "" {
+		return servers
+	}
+	out := make([]*Server, len(servers))
+	for i, s := range servers {
+		if s == nil {
+			continue
+		}
+		c := *s
+		c.PrivacyPolicyURL = cmp.Or(c.PrivacyPolicyURL, privacy)
+		c.TermsOfServiceURL = cmp.Or(c.TermsOfServiceURL, terms)
+		out[i] = &c
+	}
+	return out
+}
+
+// ARDEntryType is the type of a server's entry in the ARD manifest: its
+// v1 card's, as in the AI catalog.
+const ARDEntryType = spec.ContentTypeServerCardV1
+
+// ARD builds /.well-known/ard.json, the manifest of Agentic Resource
+// Discovery (ARD v0.91, spec/ard.md and spec/schemas/ard.cddl of
+// ards-project/ard-spec): {"specVersion": "1.0", "host": {"displayName"}
+// (left out without a display name), "entries": [...]}, one entry per
+// server sorted by identifier, the identifier its AI catalog entry has
+// (AIIdentifiers). An entry has displayName (the server's title, else its
+// name), type application/mcp-server-card+json, url (as in the AI
+// catalog: origin + the v1 path of a local server, the CardURL of a
+// cross-host one), description when declared, capabilities (tools[i],
+// the names of the server's tools the site publishes, sorted and unique;
+// left out when none, since ARD lists at least one) and
+// representativeQueries when declared.
+func ARD(origin, publisher, displayName string, servers []*Server, tools [][]string) any {
+	origin = strings.TrimSuffix(origin, "/")
+	ids, _ := AIIdentifiers(publisher, servers) // Check reports the problems
+	var entries []catalogEntry
+	for i, s := range servers {
+		if s == nil {
+			continue
+		}
+		u := s.CardURL
+		if !s.CrossHost() {
+			u = origin + s.V1Route()
+		}
+		e := map[string]any{
+			"identifier":  ids[i],
+			"displayName": cmp.Or(s.Title, s.Name),
+			"type":        ARDEntryType,
+			"url":         u,
+		}
+		if s.Description != "" {
+			e["description"] = s.Description
+		}
+		if i < len(tools) && len(tools[i]) > 0 {
+			names := slices.Clone(tools[i])
+			slices.Sort(names)
+			caps := []any{}
+			for _, n := range slices.Compact(names) {
+				caps = append(caps, n)
+			}
+			e["capabilities"] = caps
+		}
+		if len(s.RepresentativeQueries) > 0 {
+			qs := make([]any, len(s.RepresentativeQueries))
+			for j, q := range s.RepresentativeQueries {
+				qs[j] = q
+			}
+			e["representativeQueries"] = qs
+		}
+		entries = append(entries, catalogEntry{ids[i], u, e})
+	}
+	doc := map[string]any{"specVersion": "1.0", "entries": sortedEntries(entries)}
+	if displayName != "" {
+		doc["host"] = map[string]any{"displayName": displayName}
+	}
+	return doc
 }
 
 // catalogEntry is an entry of a catalog, with what it is sorted by.

@@ -29,6 +29,13 @@ type Decl struct {
 	Name, Version, Description, Title, WebsiteURL Str
 	AICatalogIdentifier                           Str
 	CardURL, CardMediaType                        Str
+	// PrivacyPolicyURL and TermsOfServiceURL are privacyPolicyUrl and
+	// termsOfServiceUrl: the server's own policies, over the site's.
+	PrivacyPolicyURL, TermsOfServiceURL Str
+	// HasQueries says whether representativeQueries is there, whatever
+	// its value; Queries are its items when it is an array.
+	HasQueries bool
+	Queries    []Str
 	// DraftPath and V1Path are card.draftPath and card.v1Path.
 	DraftPath, V1Path Str
 	// Subfolder is repository.subfolder.
@@ -167,6 +174,12 @@ func DecodeDecl(v any) Decl {
 	d.AICatalogIdentifier = strOf(m, "aiCatalogIdentifier")
 	d.CardURL = strOf(m, "cardUrl")
 	d.CardMediaType = strOf(m, "cardMediaType")
+	d.PrivacyPolicyURL = strOf(m, "privacyPolicyUrl")
+	d.TermsOfServiceURL = strOf(m, "termsOfServiceUrl")
+	_, d.HasQueries = m["representativeQueries"]
+	for _, q := range arrayOf(m, "representativeQueries") {
+		d.Queries = append(d.Queries, strValue(q))
+	}
 	card, hasCard := m["card"]
 	d.HasCard = hasCard
 	if card, ok := card.(map[string]any); ok {

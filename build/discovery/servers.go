@@ -89,6 +89,12 @@ type Server struct {
 	// server's AI catalog entry; empty means the derived one (see
 	// AIIdentifiers).
 	AICatalogIdentifier string
+	// RepresentativeQueries are what a user might ask that the server
+	// serves, 2 to 5, trimmed, as declared: its ARD entry publishes them.
+	RepresentativeQueries []string
+	// PrivacyPolicyURL and TermsOfServiceURL are the server's own
+	// policies, https URLs; empty means the site's (see PolicyURLs).
+	PrivacyPolicyURL, TermsOfServiceURL string
 }
 
 // crossHost reports whether the server's card is served by another host.
@@ -270,6 +276,9 @@ func (d *serverDecoder) declare(m *Decl) *Server {
 	s.Description = d.text(m.Description, "description", serverDescriptionMax)
 	s.Title = d.text(m.Title, "title", serverTitleMax)
 	s.WebsiteURL, _ = d.str(m.WebsiteURL, "/websiteUrl")
+	s.RepresentativeQueries = d.queries(m)
+	s.PrivacyPolicyURL = d.policyURL(m.PrivacyPolicyURL, "privacyPolicyUrl")
+	s.TermsOfServiceURL = d.policyURL(m.TermsOfServiceURL, "termsOfServiceUrl")
 
 	if cross {
 		return s // the local-card fields are reported as not allowed
@@ -294,6 +303,82 @@ func (d *serverDecoder) declare(m *Decl) *Server {
 	}
 	d.cardPaths(s, m, nameOK)
 	return s
+}
+
+// Representative queries of an ARD entry: ARD v0.91 asks for 2 to 5.
+const (
+	queriesMin   = 2
+	queriesMax   = 5
+	queryLenMax  = 200
+	queriesField = "representativeQueries"
+)
+
+// queries reads representativeQueries: 2 to 5 strings, each trimmed, not
+// blank, at most queryLenMax characters, no two the same.
+func (d *serverDecoder) queries(m *Decl) []string {
+	if !m.HasQueries {
+		return nil
+	}
+	if n := len(m.Queries); n < queriesMin || n > queriesMax {
+		d.add("/"+queriesField, "%s must list %d to %d queries a user might ask that the server serves, got %d", queriesField, queriesMin, queriesMax, n)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i, q := range m.Queries {
+		ptr := "/" + queriesField + "/" + strconv.Itoa(i)
+		t, ok := d.str(q, ptr)
+		if !ok {
+			continue
+		}
+		t = strings.TrimSpace(t)
+		switch n := utf8.RuneCountInString(t); {
+		case t == "":
+			d.add(ptr, "a representative query must not be blank")
+			continue
+		case n > queryLenMax:
+			d.add(ptr, "a representative query is %d characters long; write one a user would type, at most %d", n, queryLenMax)
+		case seen[t]:
+			d.add(ptr, "the representative query %q is listed twice", t)
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// policyURL reads privacyPolicyUrl or termsOfServiceUrl: an absolute
+// https URL, which the AI catalog publishes (so valid input to JCS).
+func (d *serverDecoder) policyURL(v Str, k string) string {
+	u, ok := d.str(v, "/"+k)
+	if !ok {
+		return ""
+	}
+	if msg := PolicyURLProblem(u); msg != "" {
+		d.add("/"+k, "%s %q %s", k, spec.Redact(u), msg)
+		return ""
+	}
+	return u
+}
+
+// PolicyURLProblem says what is wrong with a privacy policy's or terms of
+// service's URL, "" when nothing is: it must be an absolute https URL
+// with a host, no fragment, and valid input to JCS (the AI catalog
+// publishes it).
+func PolicyURLProblem(u string) string {
+	p, err := url.Parse(u)
+	switch {
+	case err != nil || p.Host == "" || !p.IsAbs():
+		return "must be an absolute https URL, such as https://example.com/privacy"
+	case p.Scheme != "https":
+		return "must be https: a policy is read by people deciding whether to trust the server"
+	case p.User != nil:
+		return "must not hold a user name or password"
+	}
+	if err := jcs.ValidString(u); err != nil {
+		return fmt.Sprintf("has %v: the AI catalog that publishes it must be valid input to JSON canonicalization (RFC 8785); write the URL in ASCII, percent-encoding what is not", err)
+	}
+	return ""
 }
 
 // text reads a trimmed description or title of at most max characters.
@@ -774,6 +859,7 @@ func Check(publisher string, servers []*Server) map[int][]Problem {
 	reserved := map[string]string{
 		strings.ToLower(spec.RouteMCPCatalog): "the MCP catalog",
 		strings.ToLower(spec.RouteAICatalog):  "the AI catalog",
+		strings.ToLower(spec.RouteARD):        "the ARD manifest",
 		spec.RouteTools:                       "the tool catalog",
 		"/" + spec.ListKey(spec.ViewStandard): "the tool catalog",
 		"/" + spec.ListKey(spec.ViewCompact):  "the tool catalog",

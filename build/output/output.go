@@ -144,6 +144,22 @@ func (s *Site) Bytes(route, view string) int64 {
 	return 0
 }
 
+// Link is the Link header every document response of the site carries,
+// spec.DiscoveryLink, when the site publishes an ARD manifest
+// (spec.RouteARD) beside its AI catalog; "" otherwise. It is read from
+// the documents, so a site read back by Open has it too.
+func (s *Site) Link() string {
+	var ard, ai bool
+	for _, d := range s.Documents {
+		ard = ard || d.Route.Route == spec.RouteARD
+		ai = ai || d.Route.Route == spec.RouteAICatalog
+	}
+	if ard && ai {
+		return spec.DiscoveryLink
+	}
+	return ""
+}
+
 // Tokens are the measured token costs of a tool's descriptors, in
 // tokens.Encoding.
 type Tokens struct {

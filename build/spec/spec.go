@@ -40,6 +40,9 @@ const (
 	RouteMCPCatalog = "/.well-known/mcp/catalog.json"
 	// RouteAICatalog is the AI Catalog 1.0.
 	RouteAICatalog = "/.well-known/ai-catalog.json"
+	// RouteARD is the manifest of Agentic Resource Discovery (ARD v0.91),
+	// served as application/json when discovery.ard is on.
+	RouteARD = "/.well-known/ard.json"
 	// RouteToolCatalogue is the tool catalogue: the tools with their
 	// arguments, reserved fields and groups, as one document. Each group
 	// is also below RouteGroups, at GroupRoute(key).
@@ -59,6 +62,14 @@ const (
 func IsServerCardRoute(route string) bool {
 	return route == "/"+ServerCardSegment || strings.HasSuffix(route, "/"+ServerCardSegment)
 }
+
+// DiscoveryLink is the Link header every document response of a site
+// with an ARD manifest carries, where the host can add it: the manifest,
+// rel="ard", the relation ARD v0.91 defines, and the AI catalog,
+// rel="ai-catalog", the relation of its predecessor, which ARD consumers
+// may still follow. Relative references, so that a tenant's own origin
+// and a local copy of the site name themselves.
+const DiscoveryLink = "<" + RouteARD + `>; rel="ard", <` + RouteAICatalog + `>; rel="ai-catalog"`
 
 // ToolCatalogueVersion is the catalogVersion of the tool catalogue
 // signpost writes, and the only one it reads.

@@ -149,6 +149,7 @@ func runBuild(o *buildOptions) error {
 		return fmt.Errorf("build %s: %w", opts.Dir, err)
 	}
 	cfg := cat.Config
+	elsewhere := cat.ElsewhereCards()
 	defer limitCompileMemory()()
 	b, err := build.Compile(ctx, cat)
 	prog.Clear()
@@ -184,6 +185,11 @@ func runBuild(o *buildOptions) error {
 	}
 	if err := printSummary(stdout, opts.Out, b); err != nil {
 		return err
+	}
+	for _, line := range elsewhere {
+		if _, err := fmt.Fprintln(stdout, line); err != nil {
+			return err
+		}
 	}
 	if opts.Verify {
 		_, err := fmt.Fprintln(stdout, "verified: two more builds, from other folders, file orders, TZ and locale, are the same, byte for byte")

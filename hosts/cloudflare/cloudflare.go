@@ -118,6 +118,9 @@ type manifest struct {
 	// Registry is the index of the MCP registry's list, which the
 	// Worker's search reads; none without a registry.
 	Registry []hosts.RegistryEntry `json:"registry,omitempty"`
+	// Link is the Link header of every document response
+	// (output.Site.Link); none without an ARD manifest.
+	Link string `json:"link,omitempty"`
 }
 
 // Site is one site laid out for Cloudflare.
@@ -147,7 +150,7 @@ func Layout(s *output.Site, name string) (*Site, error) {
 		return nil, fmt.Errorf("the Cloudflare Worker of %s would be named %s, longer than the %d characters Cloudflare accepts: choose a shorter cloudflare.name", s.Dir, worker, maxName)
 	}
 	out := &Site{Worker: worker, Documents: make([]output.Document, 0, len(s.Documents))}
-	m := manifest{Format: ManifestFormat, Routes: map[string]map[string]manifestEntry{}}
+	m := manifest{Format: ManifestFormat, Routes: map[string]map[string]manifestEntry{}, Link: s.Link()}
 	for _, d := range s.Documents {
 		if err := servable(s.Dir, d); err != nil {
 			return nil, err

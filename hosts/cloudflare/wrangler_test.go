@@ -49,7 +49,7 @@ const stopTimeout = 10 * time.Second
 // by header, on the wire.
 func TestWranglerServesTheContract(t *testing.T) {
 	wrangler := findWrangler(t)
-	b := buildtest.Example(t)
+	b := buildtest.ExampleOnSite(t) // a card beside an endpoint, and the ARD manifest
 	out := filepath.Join(t.TempDir(), "site")
 	sites, err := cloudflare.Write(t.Context(), b, out, "")
 	if err != nil {
@@ -123,13 +123,16 @@ func onTheWire(t *testing.T, base string, s *output.Site) {
 		{"/tools/get_forecast", "/tools/get_forecast", spec.ViewStandard},
 		{"/tools/get_forecast?view=compact", "/tools/get_forecast", spec.ViewCompact},
 		{"/.well-known/ai-catalog.json", spec.RouteAICatalog, spec.ViewStandard},
+		{buildtest.OnSiteCardRoute, buildtest.OnSiteCardRoute, spec.ViewStandard},
+		{spec.RouteARD, spec.RouteARD, spec.ViewStandard},
 	} {
 		d := document(t, s, c.route, c.view)
 		x := do(t, http.MethodGet, base+c.path, nil)
 		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
 			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s?view=%s", c.path, x.status, len(x.body), d.Body.Len(), c.route, c.view)
 		}
-		x.want(t, "GET "+c.path, map[string]string{"Content-Type": d.ContentType, "Cache-Control": d.CacheControl, "ETag": d.ETag})
+		x.want(t, "GET "+c.path, map[string]string{"Content-Type": d.ContentType, "Cache-Control": d.CacheControl, "ETag": d.ETag,
+			"Access-Control-Allow-Origin": "*", "Link": s.Link()})
 
 		// Revalidation, with the ETag as sent and weakened as a CDN does.
 		for _, inm := range []string{d.ETag, "W/" + d.ETag, `"other", ` + d.ETag} {
@@ -137,7 +140,7 @@ func onTheWire(t *testing.T, base string, s *output.Site) {
 			if x.status != http.StatusNotModified || len(x.body) != 0 {
 				t.Errorf("GET %s with If-None-Match %s: %d with %d bytes, want 304 without a body", c.path, inm, x.status, len(x.body))
 			}
-			x.want(t, "304 of "+c.path, map[string]string{"ETag": d.ETag, "Cache-Control": d.CacheControl})
+			x.want(t, "304 of "+c.path, map[string]string{"ETag": d.ETag, "Cache-Control": d.CacheControl, "Link": s.Link()})
 		}
 		x = do(t, http.MethodGet, base+c.path, map[string]string{"If-None-Match": `"other"`})
 		if x.status != http.StatusOK {

@@ -68,6 +68,13 @@ const MaxSize = 10 * 1024
 // The code names no document, so its size does not depend on the catalog:
 // a site of one server and a site of a thousand get the same functions.
 func Code(prefix string, compactView bool, g *Gate) (viewerRequest, viewerResponse []byte) {
+	return code(prefix, compactView, g, "")
+}
+
+// code is Code with link, when not "", the Link header viewer-response
+// puts on every document response (output.Site.Link): a constant, so the
+// functions' size still does not depend on the catalog.
+func code(prefix string, compactView bool, g *Gate, link string) (viewerRequest, viewerResponse []byte) {
 	var segs []string
 	for _, s := range strings.Split(prefix, "/") {
 		if s != "" {
@@ -86,10 +93,14 @@ func Code(prefix string, compactView bool, g *Gate) (viewerRequest, viewerRespon
 		Site, KeyPrefix string
 		Compact         bool
 		Gate            *gateData
+		Link            string
 	}{
 		Site:      jsString(strings.Join(segs, "/")),
 		KeyPrefix: jsString(keyPrefix),
 		Compact:   compactView,
+	}
+	if link != "" {
+		data.Link = jsString(link)
 	}
 	if g != nil {
 		data.Gate = &gateData{Tenant: jsString(g.Tenant), PublicDiscovery: g.PublicDiscovery}
@@ -211,7 +222,7 @@ func Functions(s *output.Site, target *build.S3Target, compactView bool) (viewer
 	if s.Access.Token {
 		g = &Gate{Tenant: s.Tenant, PublicDiscovery: s.Access.PublicDiscovery}
 	}
-	req, resp := Code(target.SitePrefix(s), compactView, g)
+	req, resp := code(target.SitePrefix(s), compactView, g, s.Link())
 	for _, f := range []struct {
 		name string
 		code []byte

@@ -183,7 +183,7 @@ func TestNetlifyDevServesTheContract(t *testing.T) {
 		}
 	}
 	bin := netlifyBin(t)
-	b := buildtest.Example(t)
+	b := buildtest.ExampleOnSite(t) // a card beside an endpoint, and the ARD manifest
 	out := filepath.Join(t.TempDir(), "site")
 	if _, err := Write(t.Context(), b, out); err != nil {
 		t.Fatal(err)
@@ -396,6 +396,9 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 		{"/tools/get_forecast", "/tools/get_forecast", spec.ViewStandard},
 		{"/tools/get_forecast?view=compact", "/tools/get_forecast", spec.ViewCompact},
 		{"/tool-catalogue.json", "/tool-catalogue.json", spec.ViewStandard},
+		{spec.RouteARD, spec.RouteARD, spec.ViewStandard},
+		{spec.RouteAICatalog, spec.RouteAICatalog, spec.ViewStandard},
+		{buildtest.OnSiteCardRoute, buildtest.OnSiteCardRoute, spec.ViewStandard},
 	} {
 		d := doc(t, s, c.route, c.view)
 		x := devDo(t, client, http.MethodGet, c.path, nil)
@@ -404,6 +407,9 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 		}
 		x.wantCORS(t, "GET "+c.path)
 		x.wantType(t, "GET "+c.path, d.ContentType)
+		if got := x.header.Get("Link"); got != s.Link() {
+			t.Errorf("GET %s: Link %q, want %q", c.path, got, s.Link())
+		}
 	}
 
 	// Every tool and group, in every view, from the placeholder rules:

@@ -135,6 +135,7 @@ func RegistryFunction(s *output.Site) ([]byte, []string, error) {
 		"Documents": docs,
 		"Entries":   string(entriesJSON),
 		"Paths":     string(paths),
+		"Link":      linkLiteral(s),
 	})
 	if err != nil {
 		// The data are strings made here: a failure is a bug in the template.
@@ -164,12 +165,22 @@ func render(s *output.Site, docs, paths []string, preferStatic bool) []byte {
 		"Documents":    docs,
 		"Paths":        string(pathsJSON),
 		"PreferStatic": preferStatic,
+		"Link":         linkLiteral(s),
 	})
 	if err != nil {
 		// The data are strings made here: a failure is a bug in the template.
 		panic("netlify: documents.mjs.tmpl: " + err.Error())
 	}
 	return buf.Bytes()
+}
+
+// linkLiteral is the site's Link header (output.Site.Link) as a
+// JavaScript string literal, "" when it has none.
+func linkLiteral(s *output.Site) string {
+	if l := s.Link(); l != "" {
+		return jsString(l)
+	}
+	return ""
 }
 
 // jsString returns s as a JavaScript string literal. JSON is one, and

@@ -93,6 +93,10 @@ func Layout(s *output.Site) (Site, error) {
 	for _, h := range spec.CORSHeaders() {
 		fmt.Fprintf(&hdr, "  %s: %s\n", h[0], h[1])
 	}
+	if l := s.Link(); l != "" {
+		// The site's ARD manifest, on every document.
+		fmt.Fprintf(&hdr, "  Link: %s\n", l)
+	}
 	header := func(p, contentType, cacheControl string) {
 		fmt.Fprintf(&hdr, "%s\n  Content-Type: %s\n  Cache-Control: %s\n", p, contentType, cacheControl)
 	}

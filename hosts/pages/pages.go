@@ -90,6 +90,9 @@ const (
 	KindCORS = "cors"
 	// KindCacheControl: every response has Pages' Cache-Control.
 	KindCacheControl = "cache-control"
+	// KindLink: the Link header of a site with an ARD manifest is
+	// missing: Pages sends no header of a site's own.
+	KindLink = "link"
 	// KindNotFound: an unknown toolId gets Pages' HTML 404.
 	KindNotFound = "not-found"
 	// KindRegistry: a route of the MCP registry, which no request of its
@@ -99,7 +102,7 @@ const (
 )
 
 // kinds are the kinds of Gap in report order.
-var kinds = []string{KindToolList, KindCompactList, KindToolURL, KindCompactTool, KindRegistry, KindURL, KindContentType, KindCORS, KindCacheControl, KindNotFound}
+var kinds = []string{KindToolList, KindCompactList, KindToolURL, KindCompactTool, KindRegistry, KindURL, KindContentType, KindCORS, KindCacheControl, KindLink, KindNotFound}
 
 // Gap is one requirement of the HTTP contract that GitHub Pages cannot
 // meet for a route; Served is what Pages serves instead.
@@ -144,6 +147,15 @@ func Layout(s *output.Site) (files []output.Document, gaps []Gap) {
 			Fix:         pagesFront + "set Cache-Control: " + spec.CacheControl + pagesInstead + "; harmless to leave as it is",
 		},
 	)
+	if link := s.Link(); link != "" {
+		gaps = append(gaps, Gap{
+			Kind:        KindLink,
+			Route:       EveryRoute,
+			Requirement: "Link: " + link + " on every document response",
+			Served:      "no Link header: Pages sends no header of a site's own, so ARD clients find the manifest only at " + spec.RouteARD + ", which they fetch first",
+			Fix:         pagesFront + "add the Link header to every response" + pagesInstead + "; the site has no HTML page for a <link rel=\"ard\"> either",
+		})
+	}
 	if toolCatalog {
 		gaps = append(gaps, Gap{
 			Kind:        KindNotFound,

@@ -714,3 +714,29 @@ func writeReport(w io.Writer, sites []*output.Site, gaps [][]Gap) error {
 	}
 	return r.WriteText(w)
 }
+
+// TestPagesLayoutARD: a site with an ARD manifest and a card beside an
+// endpoint on its origin gets the gaps Pages has of them: no Link header
+// on any route, and the extensionless card served as
+// application/octet-stream.
+func TestPagesLayoutARD(t *testing.T) {
+	s := buildtest.ExampleOnSite(t).Sites[0]
+	_, gaps := Layout(s)
+	var link, card bool
+	for _, g := range gaps {
+		link = link || g.Kind == KindLink && g.Route == EveryRoute && strings.Contains(g.Requirement, spec.DiscoveryLink)
+		card = card || g.Kind == KindContentType && g.Route == buildtest.OnSiteCardRoute
+	}
+	if !link {
+		t.Errorf("no %s gap for every route; gaps %+v", KindLink, gaps)
+	}
+	if !card {
+		t.Errorf("no %s gap for %s", KindContentType, buildtest.OnSiteCardRoute)
+	}
+	_, plain := Layout(buildtest.Example(t).Sites[0])
+	for _, g := range plain {
+		if g.Kind == KindLink {
+			t.Errorf("a %s gap without an ARD manifest: %+v", KindLink, g)
+		}
+	}
+}

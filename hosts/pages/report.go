@@ -65,6 +65,9 @@ var kindTexts = map[string]kindText{
 	KindCacheControl: {
 		limit: "Responses have Pages' Cache-Control: max-age=600, not public, max-age=3600 (a SHOULD; harmless)",
 	},
+	KindLink: {
+		limit: "No response has the Link header of the ARD manifest (discovery.ard) on GitHub Pages: ARD clients find it at /.well-known/ard.json only",
+	},
 	KindNotFound: {
 		limit: "An unknown toolId gets Pages' HTML 404, not a JSON one",
 	},
@@ -97,8 +100,9 @@ var registryTexts = map[string]kindText{
 // site, as Write returns them), what GitHub Pages cannot do, most
 // important first; with no gaps given, what any catalog published to Pages
 // should expect: every kind but KindURL, which only unusual card paths
-// have (KindRegistry included: a catalog with a server has a registry
-// unless it turns it off).
+// have, and KindLink, which only a site with an ARD manifest has
+// (KindRegistry included: a catalog with a server has a registry unless
+// it turns it off).
 func Limits(gaps ...[]Gap) []string {
 	present := map[string]bool{}
 	for _, site := range gaps {
@@ -108,7 +112,7 @@ func Limits(gaps ...[]Gap) []string {
 	}
 	var lines []string
 	for _, k := range kinds {
-		if len(gaps) > 0 && !present[k] || len(gaps) == 0 && k == KindURL {
+		if len(gaps) > 0 && !present[k] || len(gaps) == 0 && (k == KindURL || k == KindLink) {
 			continue
 		}
 		if l := kindTexts[k].limit; !slices.Contains(lines, l) {

@@ -66,11 +66,22 @@ const OnSiteServer = `servers:
 const OnSiteCardRoute = "/mcp/onsite/server-card"
 
 // ExampleOnSite compiles the bundled example catalog with OnSiteServer
-// declared too (in onsite.yaml of a copy): the example's documents and
-// one more server, whose card each site also answers at OnSiteCardRoute.
+// declared too (in onsite.yaml of a copy) and discovery.ard on: the
+// example's documents, one more server, whose card each site also answers
+// at OnSiteCardRoute, and the ARD manifest, so that each site's document
+// responses carry the Link header (output.Site.Link) where the host can
+// send it.
 func ExampleOnSite(t testing.TB) *output.Build {
+	t.Helper()
+	return Compile(t, ExampleOnSiteDir(t))
+}
+
+// ExampleOnSiteDir writes the catalog folder ExampleOnSite compiles, a
+// copy of the example's, and returns it.
+func ExampleOnSiteDir(t testing.TB) string {
 	t.Helper()
 	files := catalogtest.ReadTree(t, catalogtest.ExampleDir(t))
 	files["onsite.yaml"] = OnSiteServer
-	return Compile(t, catalogtest.Write(t, files))
+	files[build.ConfigFile] += "discovery:\n  ard: true\n"
+	return catalogtest.Write(t, files)
 }
