@@ -29,7 +29,25 @@ type Options struct {
 	Servers int
 	// NoTenants builds one site instead of one for each of acme and globex.
 	NoTenants bool
+	// Tenants, when above zero, declares that many tenants (t0000, t0001,
+	// ...) instead of acme and globex, and scopes every tool to one of
+	// them: a declared tool to each in turn, a recorded server's tools to
+	// one tenant per server. Each tenant sees its share of the tools.
+	Tenants int
+	// Limits, when set, is the value of limits: in signpost.yaml, as YAML
+	// ("{files: 1000000}"): a catalog far larger than 10,000 tools needs
+	// more than the default limits.
+	Limits string
+	// Bucket, when set, declares the S3 target Target of that bucket, in
+	// the region us-east-1, for publish to use.
+	Bucket string
 }
+
+// Target is the name of the S3 target Options.Bucket declares.
+const Target = "bench"
+
+// TenantName is the id of the i-th tenant Options.Tenants declares.
+func TenantName(i int) string { return fmt.Sprintf("t%04d", i) }
 
 // Write writes the catalog of o into dir, which it creates.
 func Write(dir string, o Options) error {
@@ -38,8 +56,21 @@ func Write(dir string, o Options) error {
 	add := func(name string, data []byte) { files = append(files, file{name, data}) }
 
 	config := "site: {origin: https://example.com, publisher: example.com}\n"
-	if !o.NoTenants {
+	switch {
+	case o.Tenants > 0:
+		names := make([]string, o.Tenants)
+		for i := range names {
+			names[i] = TenantName(i)
+		}
+		config += "tenants: [" + strings.Join(names, ", ") + "]\n"
+	case !o.NoTenants:
 		config += "tenants: [acme, globex]\n"
+	}
+	if o.Limits != "" {
+		config += "limits: " + o.Limits + "\n"
+	}
+	if o.Bucket != "" {
+		config += fmt.Sprintf("targets:\n  %s:\n    s3: {bucket: %s, region: us-east-1}\n", Target, o.Bucket)
 	}
 	add("signpost.yaml", []byte(config))
 
@@ -59,7 +90,10 @@ func Write(dir string, o Options) error {
 			schema, _ := json.Marshal(schemaOf(r))
 			fmt.Fprintf(&b, "  - toolId: tool_%05d\n    title: Tool number %d\n    description: %s\n    source: host-extension\n    safetyTier: %s\n    replayPolicy: %s\n    egress: %s\n",
 				i, i, text(r, 12+r.IntN(30)), tiers[r.IntN(3)], replays[r.IntN(4)], egresses[r.IntN(3)])
-			if !o.NoTenants && r.IntN(5) == 0 {
+			switch {
+			case o.Tenants > 0:
+				fmt.Fprintf(&b, "    tenants: [%s]\n", TenantName(i%o.Tenants))
+			case !o.NoTenants && r.IntN(5) == 0:
 				fmt.Fprintf(&b, "    tenants: [%s]\n", []string{"acme", "globex"}[r.IntN(2)])
 			}
 			fmt.Fprintf(&b, "    inputSchema: %s\n", schema)
@@ -82,7 +116,11 @@ func Write(dir string, o Options) error {
 		}
 		data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": tools}})
 		add(fmt.Sprintf("imports/recorded/server%02d.json", f), data)
-		add(fmt.Sprintf("imports/server%02d.yaml", f), fmt.Appendf(nil, "mcp:\n  from: recorded/server%02d.json\n  server: com.example/server%02d\n  toolIdPrefix: s%02d\n", f, f, f))
+		imp := fmt.Appendf(nil, "mcp:\n  from: recorded/server%02d.json\n  server: com.example/server%02d\n  toolIdPrefix: s%02d\n", f, f, f)
+		if o.Tenants > 0 {
+			imp = fmt.Appendf(imp, "  tenants: [%s]\n", TenantName(f%o.Tenants))
+		}
+		add(fmt.Sprintf("imports/server%02d.yaml", f), imp)
 	}
 	if o.Servers > 0 {
 		var b strings.Builder
