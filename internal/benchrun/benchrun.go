@@ -21,7 +21,13 @@ import (
 type Result struct {
 	Wall   time.Duration
 	MaxRSS int64 // bytes
-	Out    []byte
+	// SelfRSS is the peak resident memory of this process when it started
+	// the command. On Linux a command's MaxRSS is never below it: the
+	// child starts in this process's memory (Go starts commands with
+	// vfork) and keeps its peak when it executes the command. A MaxRSS at
+	// or below SelfRSS measures this process, not the command.
+	SelfRSS int64
+	Out     []byte
 }
 
 // Timed runs name with args in dir, env added to this process's
@@ -34,9 +40,10 @@ func Timed(ctx context.Context, dir string, env []string, name string, args ...s
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 5 * time.Second
+	self := selfRSS()
 	start := time.Now()
 	err := cmd.Run()
-	r := Result{Wall: time.Since(start), Out: out.Bytes()}
+	r := Result{Wall: time.Since(start), SelfRSS: self, Out: out.Bytes()}
 	if err != nil {
 		return r, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, tail(out.String(), 2000))
 	}
@@ -44,6 +51,15 @@ func Timed(ctx context.Context, dir string, env []string, name string, args ...s
 		r.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
 	}
 	return r, nil
+}
+
+// selfRSS is this process's peak resident memory so far, in bytes.
+func selfRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return int64(ru.Maxrss) * 1024 // kilobytes on Linux
 }
 
 // SyncDisk flushes dirty pages, so that a run does not pay for the writes
@@ -67,7 +83,11 @@ func Median(rs []Result) Result {
 	}
 	slices.Sort(walls)
 	slices.Sort(rss)
-	return Result{Wall: walls[len(walls)/2], MaxRSS: rss[len(rss)/2]}
+	var self int64
+	for _, r := range rs {
+		self = max(self, r.SelfRSS)
+	}
+	return Result{Wall: walls[len(walls)/2], MaxRSS: rss[len(rss)/2], SelfRSS: self}
 }
 
 // MedianFloat is the median of v, which must not be empty.

@@ -52,8 +52,21 @@ func TenantName(i int) string { return fmt.Sprintf("t%04d", i) }
 // Write writes the catalog of o into dir, which it creates.
 func Write(dir string, o Options) error {
 	r := rand.New(rand.NewPCG(uint64(o.Tools), 42))
-	var files []file
-	add := func(name string, data []byte) { files = append(files, file{name, data}) }
+	// Each file is written as it is made, so that a large catalog is
+	// never held whole in memory: a benchmark that measures a child's
+	// peak RSS would otherwise see its own (see benchrun.Result.SelfRSS).
+	var werr error
+	add := func(name string, data []byte) {
+		if werr != nil {
+			return
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			werr = fmt.Errorf("generate a catalog: %w", err)
+		} else if err := os.WriteFile(p, data, 0o644); err != nil {
+			werr = fmt.Errorf("generate a catalog: %w", err)
+		}
+	}
 
 	config := "site: {origin: https://example.com, publisher: example.com}\n"
 	switch {
@@ -131,21 +144,7 @@ func Write(dir string, o Options) error {
 		}
 		add("servers/generated.yaml", []byte(b.String()))
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("generate a catalog: %w", err)
-		}
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
-			return fmt.Errorf("generate a catalog: %w", err)
-		}
-	}
-	return nil
-}
-
-type file struct {
-	name string
-	data []byte
+	return werr
 }
 
 var words = strings.Fields(`the a returns lists creates updates account invoice customer order ticket
