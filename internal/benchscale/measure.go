@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/signpost-dev/signpost/internal/benchrun"
@@ -81,6 +84,9 @@ func (m *meter) step(ctx context.Context, sh shape, real bool) (step, error) {
 		runs = append(runs, r)
 	}
 	med := benchrun.Median(runs)
+	if med.MaxRSS <= med.SelfRSS {
+		return st, fmt.Errorf("%s: the build's peak RSS (%s) is not above this program's own (%s), which it would report on Linux: nothing measured", sh.name, benchrun.Megabytes(med.MaxRSS), benchrun.Megabytes(med.SelfRSS))
+	}
 	files, size, err := benchrun.Tree(out)
 	if err != nil {
 		return st, err
@@ -115,21 +121,67 @@ func (m *meter) step(ctx context.Context, sh shape, real bool) (step, error) {
 	return st, nil
 }
 
-// plan is what a PUT count needs of publish's JSON plan.
-type plan struct {
-	Sites []struct {
-		Uploads []json.RawMessage `json:"uploads"`
-	} `json:"sites"`
-}
-
-// putsOf counts the PUTs a first publish of p makes: each upload, each
-// site's manifest, and the target's lock.
-func putsOf(p plan) int64 {
-	n := int64(1)
-	for _, s := range p.Sites {
-		n += int64(len(s.Uploads)) + 1
+// putsOf counts, in publish's JSON plan read from r, the PUTs a first
+// publish makes: each upload, each site's manifest, and the target's
+// lock. It reads the plan a token at a time, so that a plan of hundreds
+// of thousands of uploads is never held in memory (see
+// benchrun.Result.SelfRSS).
+func putsOf(r io.Reader) (int64, error) {
+	dec := json.NewDecoder(r)
+	// The path of keys to the current value: the plan's sites are at
+	// ["sites"], a site's uploads at ["sites", "uploads"].
+	var keys []string
+	// Whether each open container is an object, and in each object
+	// whether the next string is a key.
+	var objects, expectKey []bool
+	sites, uploads := int64(0), int64(0)
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			if len(objects) > 0 {
+				return 0, io.ErrUnexpectedEOF
+			}
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		inObject := len(objects) > 0 && objects[len(objects)-1]
+		if inObject && expectKey[len(expectKey)-1] {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				objects, expectKey = objects[:len(objects)-1], expectKey[:len(expectKey)-1]
+				keys = keys[:len(keys)-1]
+				continue
+			}
+			keys[len(keys)-1] = tok.(string)
+			expectKey[len(expectKey)-1] = false
+			continue
+		}
+		// A value: in an object, the next token is a key again.
+		if inObject {
+			expectKey[len(expectKey)-1] = true
+		}
+		path := strings.Join(keys, "/")
+		switch d, _ := tok.(json.Delim); d {
+		case '{':
+			switch path {
+			case "sites":
+				sites++
+			case "sites/uploads":
+				uploads++
+			}
+			objects, expectKey = append(objects, true), append(expectKey, true)
+			keys = append(keys, "")
+		case '[':
+			objects, expectKey = append(objects, false), append(expectKey, false)
+		case ']':
+			objects, expectKey = objects[:len(objects)-1], expectKey[:len(expectKey)-1]
+		}
 	}
-	return n
+	if sites == 0 {
+		return 0, errors.New("the plan has no site")
+	}
+	return uploads + sites + 1, nil
 }
 
 // dryRun counts the PUTs of the catalog in dir's first publish from the
@@ -138,20 +190,25 @@ func (m *meter) dryRun(ctx context.Context, dir string) (int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, publishTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, m.c.signpost, "publish", dir, "--target", gencatalog.Target, "--endpoint", m.srv.Endpoint, "--dry-run", "--format", "json")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	puts, perr := putsOf(stdout)
+	_, _ = io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil {
 		return 0, fmt.Errorf("signpost publish --dry-run: %w\n%s", err, stderr.String())
 	}
-	var p plan
-	if err := json.Unmarshal(stdout.Bytes(), &p); err != nil {
-		return 0, fmt.Errorf("signpost publish --dry-run --format json: %w", err)
+	if perr != nil {
+		return 0, fmt.Errorf("signpost publish --dry-run --format json: %w", perr)
 	}
-	if len(p.Sites) == 0 {
-		return 0, fmt.Errorf("signpost publish --dry-run planned no site")
-	}
-	return putsOf(p), nil
+	return puts, nil
 }
 
 // publish publishes the catalog in dir and counts its PUTs in the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -116,14 +115,21 @@ func TestSizes(t *testing.T) {
 }
 
 func TestPutsOf(t *testing.T) {
-	var p plan
-	p.Sites = make([]struct {
-		Uploads []json.RawMessage `json:"uploads"`
-	}, 2)
-	p.Sites[0].Uploads = make([]json.RawMessage, 3)
-	p.Sites[1].Uploads = make([]json.RawMessage, 5)
-	// 8 uploads, 2 manifests, 1 lock.
-	if got := putsOf(p); got != 11 {
-		t.Errorf("putsOf = %d, want 11", got)
+	// Two sites of 3 and 5 uploads: 8 uploads, 2 manifests, 1 lock. The
+	// keys of an upload, and members named like the counted ones deeper
+	// down, count nothing.
+	plan := `{"bucket": "b", "dryRun": true, "refused": false, "sites": [
+	  {"tenant": "a", "prefix": "tenants/a/", "uploads": [{"key": "k1", "reason": "new"}, {"key": "k2", "reason": "new"}, {"key": "k3", "reason": "new", "sites": [{}], "uploads": [{}]}], "deletes": [], "unchanged": 0},
+	  {"tenant": "b", "prefix": "", "uploads": [{"key": "1"}, {"key": "2"}, {"key": "3"}, {"key": "4"}, {"key": "5"}], "deletes": ["x"], "unchanged": 2, "cloudfront": {"functions": [{"name": "f"}], "invalidations": []}}
+	]}`
+	got, err := putsOf(strings.NewReader(plan))
+	if err != nil || got != 11 {
+		t.Errorf("putsOf = %d, %v; want 11", got, err)
+	}
+	if _, err := putsOf(strings.NewReader(`{"sites": []}`)); err == nil {
+		t.Error("a plan without sites counted")
+	}
+	if _, err := putsOf(strings.NewReader(`{"sites": [{"uploads": [`)); err == nil {
+		t.Error("a plan cut short counted")
 	}
 }
