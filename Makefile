@@ -39,7 +39,7 @@ CANONICALIZE_VERSION := 5.1.0
 MCP_EVERYTHING := bin/npm-mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 MCP_EVERYTHING_VERSION := 2026.8.31
 
-.PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers peers tools clean
+.PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers bench-scale peers tools clean
 
 all: build
 
@@ -110,6 +110,15 @@ bench: $(VERSITYGW)
 ## tools, every server on 127.0.0.1; prints each ratio and its goal
 bench-peers: build $(VERSITYGW) peers
 	$(GO) run ./internal/benchpeers -signpost $(BIN)/signpost -versitygw $(VERSITYGW)
+
+## bench-scale: how build and publish grow, at 1,000, 10,000 and 100,000
+## tools and at 1, 100 and 1,000 tenants: build wall time, peak RSS, bytes
+## and files written, PUTs of a first publish to versitygw on 127.0.0.1,
+## each with its growth factor (1.00 is linear); fails when one grows
+## faster than linear or the peak RSS reaches 500 MB. Prints the table as
+## Markdown (docs/performance.md holds the latest) and draws its plot.
+bench-scale: build $(VERSITYGW)
+	$(GO) run ./internal/benchscale -signpost $(BIN)/signpost -versitygw $(VERSITYGW) -svg docs/performance-scale.svg
 
 # The peers come from Debian's packages; aws is Debian's awscli, whatever
 # else is first on PATH.

@@ -26,6 +26,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/signpost-dev/signpost/internal/benchrun"
 )
 
 // config is what the flags set.
@@ -103,7 +105,7 @@ func run(ctx context.Context, c config) error {
 		}
 		defer os.RemoveAll(c.work)
 	}
-	fmt.Printf("signpost: %s\n", versionOf(ctx, c.signpost, "version"))
+	fmt.Printf("signpost: %s\n", benchrun.VersionOf(ctx, c.signpost, "version"))
 	fmt.Printf("machine: %d CPUs; runs: %d, median reported\n\n", numCPU(), c.runs)
 
 	cats, err := generate(c.work)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/signpost-dev/signpost/internal/benchrun"
+	"github.com/signpost-dev/signpost/internal/gencatalog"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
@@ -15,7 +17,7 @@ type publisher struct {
 	name string
 	// sync publishes run's site (a catalog folder for signpost, its
 	// build for the peers) to bucket.
-	sync func(ctx context.Context, bucket string) (result, error)
+	sync func(ctx context.Context, bucket string) (benchrun.Result, error)
 }
 
 // benchPublish publishes cat with signpost and its build with rclone and
@@ -46,19 +48,19 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	awsEnv := []string{"AWS_PAGER=", "AWS_EC2_METADATA_DISABLED=true"}
 	site := cat.site
 	pubs := []publisher{
-		{"signpost publish", func(ctx context.Context, b string) (result, error) {
-			return timed(ctx, "", nil, c.signpost, "publish", cat.dir, "--target", "bench", "--bucket", b, "--endpoint", endpoint, "--quiet")
+		{"signpost publish", func(ctx context.Context, b string) (benchrun.Result, error) {
+			return benchrun.Timed(ctx, "", nil, c.signpost, "publish", cat.dir, "--target", gencatalog.Target, "--bucket", b, "--endpoint", endpoint, "--quiet")
 		}},
-		{"rclone sync --checksum --transfers 16", func(ctx context.Context, b string) (result, error) {
-			return timed(ctx, "", rcloneEnv, "rclone", "sync", "--checksum", "--transfers", "16", site, "bench:"+b+"/site")
+		{"rclone sync --checksum --transfers 16", func(ctx context.Context, b string) (benchrun.Result, error) {
+			return benchrun.Timed(ctx, "", rcloneEnv, "rclone", "sync", "--checksum", "--transfers", "16", site, "bench:"+b+"/site")
 		}},
-		{"aws s3 sync", func(ctx context.Context, b string) (result, error) {
-			return timed(ctx, "", awsEnv, c.aws, "s3", "sync", "--only-show-errors", "--endpoint-url", endpoint, site, "s3://"+b+"/site")
+		{"aws s3 sync", func(ctx context.Context, b string) (benchrun.Result, error) {
+			return benchrun.Timed(ctx, "", awsEnv, c.aws, "s3", "sync", "--only-show-errors", "--endpoint-url", endpoint, site, "s3://"+b+"/site")
 		}},
 	}
 	phases := []string{"first publish", "no-op republish", "CI republish after a one-tool change"}
 	type figure struct {
-		runs []result
+		runs []benchrun.Result
 		puts []int64
 	}
 	figs := map[string]*figure{}
@@ -66,7 +68,7 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	for run := range c.runs {
 		for i := range pubs {
 			b := fmt.Sprintf("bench-%d-%d", run, i)
-			if _, err := timed(ctx, "", rcloneEnv, "rclone", "mkdir", "bench:"+b); err != nil {
+			if _, err := benchrun.Timed(ctx, "", rcloneEnv, "rclone", "mkdir", "bench:"+b); err != nil {
 				return nil, err
 			}
 		}
@@ -78,12 +80,12 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 					return nil, err
 				}
 				os.RemoveAll(site)
-				if _, err := timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", site); err != nil {
+				if _, err := benchrun.Timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", site); err != nil {
 					return nil, err
 				}
 			}
 			for i, p := range pubs {
-				syncDisk()
+				benchrun.SyncDisk()
 				// What came before (the buckets made) is not counted.
 				if _, mark, err = srv.Operations(mark); err != nil {
 					return nil, err
@@ -96,40 +98,34 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 				if ops, mark, err = srv.Operations(mark); err != nil {
 					return nil, err
 				}
-				// The requests that upload an object's bytes: aws s3 sync
-				// sends a large one in parts.
-				puts, others := int64(ops["PutObject"]+ops["UploadPart"]), int64(0)
-				for _, n := range ops {
-					others += int64(n)
-				}
-				others -= puts
+				puts, others := benchrun.Puts(ops)
 				key := phase + "\x00" + p.name
 				if figs[key] == nil {
 					figs[key] = &figure{}
 				}
 				figs[key].runs = append(figs[key].runs, r)
 				figs[key].puts = append(figs[key].puts, puts)
-				fmt.Printf("publish %-37s %-38s %s, %d PUT, %d other requests\n", phase, p.name, seconds(r.wall), puts, others)
+				fmt.Printf("publish %-37s %-38s %s, %d PUT, %d other requests\n", phase, p.name, benchrun.Seconds(r.Wall), puts, others)
 			}
 		}
 	}
 	var rows []row
 	for _, phase := range phases {
 		sp := figs[phase+"\x00"+pubs[0].name]
-		spm := median(sp.runs)
+		spm := benchrun.Median(sp.runs)
 		for _, p := range pubs[1:] {
 			f := figs[phase+"\x00"+p.name]
-			m := median(f.runs)
+			m := benchrun.Median(f.runs)
 			goal := 2.0
 			if p.name == "aws s3 sync" {
 				goal = 20
 			}
-			ratio := m.wall.Seconds() / spm.wall.Seconds()
+			ratio := m.Wall.Seconds() / spm.Wall.Seconds()
 			rows = append(rows, row{
 				measure:  "publish to versitygw, " + phase,
-				signpost: fmt.Sprintf("%s, %d PUT", seconds(spm.wall), sp.puts[len(sp.puts)-1]),
+				signpost: fmt.Sprintf("%s, %d PUT", benchrun.Seconds(spm.Wall), sp.puts[len(sp.puts)-1]),
 				peer:     p.name,
-				figure:   fmt.Sprintf("%s, %d PUT", seconds(m.wall), f.puts[len(f.puts)-1]),
+				figure:   fmt.Sprintf("%s, %d PUT", benchrun.Seconds(m.Wall), f.puts[len(f.puts)-1]),
 				ratio:    ratio, ratioOf: "faster",
 				goal: fmt.Sprintf(">= %.0fx", goal), met: ratio >= goal,
 			})
