@@ -8,6 +8,9 @@ STATICCHECK_VERSION := v0.8.2
 # A real S3 server for the publish tests, started by the tests themselves.
 VERSITYGW := $(BIN)/versitygw
 VERSITYGW_VERSION := v1.8.0
+# s5cmd, the fastest S3 sync a user would compare publish with (bench-peers).
+S5CMD := $(BIN)/s5cmd
+S5CMD_VERSION := v2.3.0
 # A GitHub Actions workflow linter, for the workflows signpost init writes.
 # A relative name, so that `make bin/actionlint` installs it.
 ACTIONLINT := bin/actionlint
@@ -109,7 +112,7 @@ bench: $(VERSITYGW)
 ## with (cp -r, nginx, rclone, aws s3 sync), on generated catalogs of 10,000
 ## tools, every server on 127.0.0.1; prints each ratio and its goal
 bench-peers: build $(VERSITYGW) peers
-	$(GO) run ./internal/benchpeers -signpost $(BIN)/signpost -versitygw $(VERSITYGW)
+	$(GO) run ./internal/benchpeers -signpost $(BIN)/signpost -versitygw $(VERSITYGW) -s5cmd $(S5CMD)
 
 ## bench-scale: how build and publish grow, at 1,000, 10,000 and 100,000
 ## tools and at 1, 100 and 1,000 tenants: build wall time, peak RSS, bytes
@@ -121,9 +124,12 @@ bench-scale: build $(VERSITYGW)
 	$(GO) run ./internal/benchscale -signpost $(BIN)/signpost -versitygw $(VERSITYGW) -svg docs/performance-scale.svg
 
 # The peers come from Debian's packages; aws is Debian's awscli, whatever
-# else is first on PATH.
+# else is first on PATH. s5cmd, which Debian does not package, is installed
+# pinned with go install; where it cannot be, bench-peers reports it as not
+# measured.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 peers:
+	@$(MAKE) --no-print-directory $(S5CMD) || echo "s5cmd $(S5CMD_VERSION) could not be installed: bench-peers reports it as not measured"
 	@missing=""; \
 	for p in nginx wrk rclone; do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	[ -x /usr/bin/aws ] || missing="$$missing awscli"; \
@@ -147,6 +153,9 @@ $(STATICCHECK):
 
 $(VERSITYGW):
 	GOBIN=$(BIN) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+$(S5CMD):
+	GOBIN=$(BIN) $(GO) install github.com/peak/s5cmd/v2@$(S5CMD_VERSION)
 
 $(ACTIONLINT):
 	GOBIN=$(BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
