@@ -109,8 +109,9 @@ bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
 ## bench-peers: signpost side by side with the programs users compare it
-## with (cp -r, nginx, rclone, aws s3 sync), on generated catalogs of 10,000
-## tools, every server on 127.0.0.1; prints each ratio and its goal
+## with (cp -r, nginx, rclone, aws s3 sync, s5cmd sync) and the floor of a
+## publish, on generated catalogs of 10,000 tools, every server on
+## 127.0.0.1; prints each ratio and its goal
 bench-peers: build $(VERSITYGW) peers
 	$(GO) run ./internal/benchpeers -signpost $(BIN)/signpost -versitygw $(VERSITYGW) -s5cmd $(S5CMD)
 
