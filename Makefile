@@ -8,6 +8,9 @@ STATICCHECK_VERSION := v0.8.2
 # A real S3 server for the publish tests, started by the tests themselves.
 VERSITYGW := $(BIN)/versitygw
 VERSITYGW_VERSION := v1.8.0
+# s5cmd, the fastest S3 sync a user would compare publish with (bench-peers).
+S5CMD := $(BIN)/s5cmd
+S5CMD_VERSION := v2.3.0
 # A GitHub Actions workflow linter, for the workflows signpost init writes.
 # A relative name, so that `make bin/actionlint` installs it.
 ACTIONLINT := bin/actionlint
@@ -39,7 +42,7 @@ CANONICALIZE_VERSION := 5.1.0
 MCP_EVERYTHING := bin/npm-mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 MCP_EVERYTHING_VERSION := 2026.8.31
 
-.PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers peers tools clean
+.PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers bench-scale peers tools clean
 
 all: build
 
@@ -106,15 +109,28 @@ bench: $(VERSITYGW)
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
 ## bench-peers: signpost side by side with the programs users compare it
-## with (cp -r, nginx, rclone, aws s3 sync), on generated catalogs of 10,000
-## tools, every server on 127.0.0.1; prints each ratio and its goal
+## with (cp -r, nginx, rclone, aws s3 sync, s5cmd sync) and the floor of a
+## publish, on generated catalogs of 10,000 tools, every server on
+## 127.0.0.1; prints each ratio and its goal
 bench-peers: build $(VERSITYGW) peers
-	$(GO) run ./internal/benchpeers -signpost $(BIN)/signpost -versitygw $(VERSITYGW)
+	$(GO) run ./internal/benchpeers -signpost $(BIN)/signpost -versitygw $(VERSITYGW) -s5cmd $(S5CMD)
+
+## bench-scale: how build and publish grow, at 1,000, 10,000 and 100,000
+## tools and at 1, 100 and 1,000 tenants: build wall time, peak RSS, bytes
+## and files written, PUTs of a first publish to versitygw on 127.0.0.1,
+## each with its growth factor (1.00 is linear); fails when one grows
+## faster than linear or the peak RSS reaches 500 MB. Prints the table as
+## Markdown (docs/performance.md holds the latest) and draws its plot.
+bench-scale: build $(VERSITYGW)
+	$(GO) run ./internal/benchscale -signpost $(BIN)/signpost -versitygw $(VERSITYGW) -svg docs/performance-scale.svg
 
 # The peers come from Debian's packages; aws is Debian's awscli, whatever
-# else is first on PATH.
+# else is first on PATH. s5cmd, which Debian does not package, is installed
+# pinned with go install; where it cannot be, bench-peers reports it as not
+# measured.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 peers:
+	@$(MAKE) --no-print-directory $(S5CMD) || echo "s5cmd $(S5CMD_VERSION) could not be installed: bench-peers reports it as not measured"
 	@missing=""; \
 	for p in nginx wrk rclone; do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	[ -x /usr/bin/aws ] || missing="$$missing awscli"; \
@@ -138,6 +154,9 @@ $(STATICCHECK):
 
 $(VERSITYGW):
 	GOBIN=$(BIN) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+$(S5CMD):
+	GOBIN=$(BIN) $(GO) install github.com/peak/s5cmd/v2@$(S5CMD_VERSION)
 
 $(ACTIONLINT):
 	GOBIN=$(BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)

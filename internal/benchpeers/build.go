@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/signpost-dev/signpost/internal/benchrun"
 	"github.com/signpost-dev/signpost/internal/gencatalog"
 )
 
@@ -29,27 +30,12 @@ func generate(work string) ([]*catalog, error) {
 		{name: "100 files", dir: filepath.Join(work, "hundred-files")},
 	}
 	for i, c := range cats {
-		if err := gencatalog.Write(c.dir, gencatalog.Options{Tools: 10_000, Servers: 1_000, OneFile: i == 0}); err != nil {
-			return nil, err
-		}
-		f, err := os.OpenFile(filepath.Join(c.dir, "signpost.yaml"), os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			return nil, err
-		}
-		_, err = fmt.Fprintf(f, "targets:\n  bench:\n    s3: {bucket: %s, region: us-east-1}\n", bucket)
-		if err := join(err, f.Close()); err != nil {
+		if err := gencatalog.Write(c.dir, gencatalog.Options{Tools: 10_000, Servers: 1_000, OneFile: i == 0, Bucket: bucket}); err != nil {
 			return nil, err
 		}
 		c.site = filepath.Join(work, "site-"+filepath.Base(c.dir))
 	}
 	return cats, nil
-}
-
-func join(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // benchBuild builds each catalog and copies its output with cp -r, the
@@ -58,28 +44,28 @@ func benchBuild(ctx context.Context, c config, cats []*catalog) ([]row, error) {
 	var rows []row
 	for _, cat := range cats {
 		copyDir := cat.site + "-copy"
-		var builds, copies []result
+		var builds, copies []benchrun.Result
 		var ratios []float64
 		for range c.runs {
 			os.RemoveAll(cat.site)
-			syncDisk()
-			b, err := timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", cat.site)
+			benchrun.SyncDisk()
+			b, err := benchrun.Timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", cat.site)
 			if err != nil {
 				return rows, err
 			}
 			builds = append(builds, b)
 			os.RemoveAll(copyDir)
-			syncDisk()
-			cp, err := timed(ctx, "", nil, "cp", "-r", cat.site, copyDir)
+			benchrun.SyncDisk()
+			cp, err := benchrun.Timed(ctx, "", nil, "cp", "-r", cat.site, copyDir)
 			if err != nil {
 				return rows, err
 			}
 			copies = append(copies, cp)
-			ratios = append(ratios, b.wall.Seconds()/cp.wall.Seconds())
-			fmt.Printf("build %-9s  signpost %s %s   cp -r %s   %.2fx\n", cat.name, seconds(b.wall), megabytes(b.maxRSS), seconds(cp.wall), ratios[len(ratios)-1])
+			ratios = append(ratios, b.Wall.Seconds()/cp.Wall.Seconds())
+			fmt.Printf("build %-9s  signpost %s %s   cp -r %s   %.2fx\n", cat.name, benchrun.Seconds(b.Wall), benchrun.Megabytes(b.MaxRSS), benchrun.Seconds(cp.Wall), ratios[len(ratios)-1])
 		}
 		os.RemoveAll(copyDir)
-		b, cp := median(builds), median(copies)
+		b, cp := benchrun.Median(builds), benchrun.Median(copies)
 		goalRatio, goalRSS := 1.2, int64(200_000_000)
 		if cat.name == "one file" {
 			goalRatio, goalRSS = 1.5, 250_000_000
@@ -87,28 +73,17 @@ func benchBuild(ctx context.Context, c config, cats []*catalog) ([]row, error) {
 		// The median of each run's ratio: a run's build and copy follow
 		// each other, and a shared disk's speed moves less within a pair
 		// than across the runs.
-		ratio := medianFloat(ratios)
-		files, _ := countFiles(cat.site)
+		ratio := benchrun.MedianFloat(ratios)
+		files, _, _ := benchrun.Tree(cat.site)
 		rows = append(rows, row{
 			measure:  fmt.Sprintf("build, %s (%d files written)", cat.name, files),
-			signpost: fmt.Sprintf("%s, %s peak RSS", seconds(b.wall), megabytes(b.maxRSS)),
+			signpost: fmt.Sprintf("%s, %s peak RSS", benchrun.Seconds(b.Wall), benchrun.Megabytes(b.MaxRSS)),
 			peer:     "cp -r of the output",
-			figure:   seconds(cp.wall),
+			figure:   benchrun.Seconds(cp.Wall),
 			ratio:    ratio, ratioOf: "the cost of cp",
-			goal: fmt.Sprintf("<= %.1fx, <= %s", goalRatio, megabytes(goalRSS)),
-			met:  ratio <= goalRatio && b.maxRSS <= goalRSS,
+			goal: fmt.Sprintf("<= %.1fx, <= %s", goalRatio, benchrun.Megabytes(goalRSS)),
+			met:  ratio <= goalRatio && b.MaxRSS <= goalRSS,
 		})
 	}
 	return rows, nil
-}
-
-func countFiles(dir string) (int, error) {
-	n := 0
-	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			n++
-		}
-		return err
-	})
-	return n, err
 }

@@ -6,9 +6,11 @@
 //     files of 100) against `cp -r` of the site it writes;
 //   - `signpost serve` against nginx serving the same files with the same
 //     headers, on a tool document and on /tools, loaded by wrk;
-//   - `signpost publish` against `rclone sync --checksum` and `aws s3 sync`
-//     to versitygw: a first publish, a no-op republish, and a republish after
-//     a one-tool change from a fresh build, as CI makes it.
+//   - `signpost publish` against `rclone sync --checksum`, `aws s3 sync` and
+//     `s5cmd sync` to versitygw: a first publish, a no-op republish, and a
+//     republish after a one-tool change from a fresh build, as CI makes it;
+//     and a first publish against the floor, the same PUTs sent by the
+//     simplest parallel client (floor.go, the sub-command `floor`).
 //
 // Every server runs on 127.0.0.1 and is stopped before the command exits.
 // Each measure is run several times, alternating the programs, and the
@@ -26,6 +28,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/signpost-dev/signpost/internal/benchrun"
 )
 
 // config is what the flags set.
@@ -37,11 +41,24 @@ type config struct {
 	duration  time.Duration
 	only      map[string]bool
 	versitygw string
+	s5cmd     string          // the s5cmd binary
+	peers     map[string]bool // the publish peers measured: rclone, aws, s5cmd, floor
+	// floorWorkers is how many PUTs the floor keeps in flight.
+	floorWorkers int
+	// missing are the publish peers asked for but not installed.
+	missing []string
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "floor" {
+		if err := floorMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench-peers floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var c config
-	var only string
+	var only, peers string
 	flag.StringVar(&c.signpost, "signpost", "bin/signpost", "the signpost binary to measure")
 	flag.StringVar(&c.aws, "aws", defaultAWS(), "the aws CLI")
 	flag.StringVar(&c.versitygw, "versitygw", "bin/versitygw", "the S3 server publishes go to")
@@ -49,10 +66,16 @@ func main() {
 	flag.IntVar(&c.runs, "runs", 3, "runs of each measure; the median is reported")
 	flag.DurationVar(&c.duration, "duration", 5*time.Second, "length of each wrk run")
 	flag.StringVar(&only, "only", "build,serve,publish", "the comparisons to run, comma-separated")
+	flag.StringVar(&c.s5cmd, "s5cmd", "bin/s5cmd", "the s5cmd binary")
+	flag.StringVar(&peers, "peers", "rclone,aws,s5cmd,floor", "the publish peers to measure, comma-separated")
+	flag.IntVar(&c.floorWorkers, "floor-workers", 16, "PUTs the floor keeps in flight")
 	flag.Parse()
-	c.only = map[string]bool{}
+	c.only, c.peers = map[string]bool{}, map[string]bool{}
 	for _, s := range splitComma(only) {
 		c.only[s] = true
+	}
+	for _, s := range splitComma(peers) {
+		c.peers[s] = true
 	}
 	// Every request goes to 127.0.0.1 over plain HTTP; a machine's CA
 	// bundle for AWS only makes rclone's S3 client refuse to start.
@@ -82,6 +105,9 @@ func run(ctx context.Context, c config) error {
 	if c.versitygw, err = filepath.Abs(c.versitygw); err != nil {
 		return err
 	}
+	if c.s5cmd, err = filepath.Abs(c.s5cmd); err != nil {
+		return err
+	}
 	need := []string{c.signpost}
 	if c.only["build"] {
 		need = append(need, "cp")
@@ -90,11 +116,23 @@ func run(ctx context.Context, c config) error {
 		need = append(need, "nginx", "wrk")
 	}
 	if c.only["publish"] {
-		need = append(need, "rclone", c.aws, c.versitygw)
+		need = append(need, c.versitygw)
+		if _, err := exec.LookPath(c.s5cmd); err != nil && c.peers["s5cmd"] {
+			// The one peer Debian does not package: where go install could
+			// not bring it, the report says it was not measured.
+			fmt.Printf("s5cmd is not installed (%s): not measured\n", c.s5cmd)
+			c.missing = append(c.missing, "s5cmd sync")
+			delete(c.peers, "s5cmd")
+		}
+		for _, p := range []string{"rclone", "aws", "s5cmd"} {
+			if c.peers[p] {
+				need = append(need, map[string]string{"rclone": "rclone", "aws": c.aws, "s5cmd": c.s5cmd}[p])
+			}
+		}
 	}
 	for _, p := range need {
 		if _, err := exec.LookPath(p); err != nil {
-			return fmt.Errorf("%s is not installed: make bench-peers installs the peers from Debian's packages (nginx, wrk, rclone, awscli)", p)
+			return fmt.Errorf("%s is not installed: make bench-peers installs the peers (nginx, wrk, rclone, awscli from Debian's packages, s5cmd with go install), or leave it out with -only or -peers", p)
 		}
 	}
 	if c.work == "" {
@@ -103,7 +141,7 @@ func run(ctx context.Context, c config) error {
 		}
 		defer os.RemoveAll(c.work)
 	}
-	fmt.Printf("signpost: %s\n", versionOf(ctx, c.signpost, "version"))
+	fmt.Printf("signpost: %s\n", benchrun.VersionOf(ctx, c.signpost, "version"))
 	fmt.Printf("machine: %d CPUs; runs: %d, median reported\n\n", numCPU(), c.runs)
 
 	cats, err := generate(c.work)

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/signpost-dev/signpost/internal/benchrun"
+	"github.com/signpost-dev/signpost/internal/gencatalog"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
@@ -15,13 +18,20 @@ type publisher struct {
 	name string
 	// sync publishes run's site (a catalog folder for signpost, its
 	// build for the peers) to bucket.
-	sync func(ctx context.Context, bucket string) (result, error)
+	sync func(ctx context.Context, bucket string) (benchrun.Result, error)
+	// firstOnly is set for the floor, which uploads everything every
+	// time: it has a first publish only.
+	firstOnly bool
+	// goal is the ratio signpost must reach against it; floor is set
+	// when the ratio is a cost (signpost's time over the floor's).
+	goal  float64
+	floor bool
 }
 
-// benchPublish publishes cat with signpost and its build with rclone and
-// aws to versitygw, each program into buckets of its own: a first publish,
-// a no-op republish, and a republish after a one-tool change from a fresh
-// build.
+// benchPublish publishes cat with signpost and its build with rclone, aws
+// and s5cmd to versitygw, each program into buckets of its own: a first
+// publish, a no-op republish, and a republish after a one-tool change from
+// a fresh build. The floor uploads the build's files at the first publish.
 func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	if err := ensureBuilt(ctx, c, cat); err != nil {
 		return nil, err
@@ -45,20 +55,33 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	}
 	awsEnv := []string{"AWS_PAGER=", "AWS_EC2_METADATA_DISABLED=true"}
 	site := cat.site
-	pubs := []publisher{
-		{"signpost publish", func(ctx context.Context, b string) (result, error) {
-			return timed(ctx, "", nil, c.signpost, "publish", cat.dir, "--target", "bench", "--bucket", b, "--endpoint", endpoint, "--quiet")
+	s5cmdEnv := []string{"AWS_ACCESS_KEY_ID=" + s3test.AccessKey, "AWS_SECRET_ACCESS_KEY=" + s3test.SecretKey, "AWS_REGION=" + s3test.Region}
+	all := []publisher{
+		{name: "signpost publish", sync: func(ctx context.Context, b string) (benchrun.Result, error) {
+			return benchrun.Timed(ctx, "", nil, c.signpost, "publish", cat.dir, "--target", gencatalog.Target, "--bucket", b, "--endpoint", endpoint, "--quiet")
 		}},
-		{"rclone sync --checksum --transfers 16", func(ctx context.Context, b string) (result, error) {
-			return timed(ctx, "", rcloneEnv, "rclone", "sync", "--checksum", "--transfers", "16", site, "bench:"+b+"/site")
+		{name: "rclone sync --checksum --transfers 16", goal: 2, sync: func(ctx context.Context, b string) (benchrun.Result, error) {
+			return benchrun.Timed(ctx, "", rcloneEnv, "rclone", "sync", "--checksum", "--transfers", "16", site, "bench:"+b+"/site")
 		}},
-		{"aws s3 sync", func(ctx context.Context, b string) (result, error) {
-			return timed(ctx, "", awsEnv, c.aws, "s3", "sync", "--only-show-errors", "--endpoint-url", endpoint, site, "s3://"+b+"/site")
+		{name: "aws s3 sync", goal: 20, sync: func(ctx context.Context, b string) (benchrun.Result, error) {
+			return benchrun.Timed(ctx, "", awsEnv, c.aws, "s3", "sync", "--only-show-errors", "--endpoint-url", endpoint, site, "s3://"+b+"/site")
 		}},
+		{name: "s5cmd sync", goal: 2, sync: func(ctx context.Context, b string) (benchrun.Result, error) {
+			return benchrun.Timed(ctx, "", s5cmdEnv, c.s5cmd, "--endpoint-url", endpoint, "--log", "error", "sync", site+"/", "s3://"+b+"/site/")
+		}},
+		{name: fmt.Sprintf("floor: %d goroutines, signed PUTs", c.floorWorkers), firstOnly: true, goal: 1.3, floor: true, sync: func(ctx context.Context, b string) (benchrun.Result, error) {
+			return floorTime(ctx, endpoint, b, site, c.floorWorkers)
+		}},
+	}
+	pubs := all[:1]
+	for _, p := range all[1:] {
+		if c.peers[strings.Fields(p.name)[0]] || (p.floor && c.peers["floor"]) {
+			pubs = append(pubs, p)
+		}
 	}
 	phases := []string{"first publish", "no-op republish", "CI republish after a one-tool change"}
 	type figure struct {
-		runs []result
+		runs []benchrun.Result
 		puts []int64
 	}
 	figs := map[string]*figure{}
@@ -66,7 +89,7 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	for run := range c.runs {
 		for i := range pubs {
 			b := fmt.Sprintf("bench-%d-%d", run, i)
-			if _, err := timed(ctx, "", rcloneEnv, "rclone", "mkdir", "bench:"+b); err != nil {
+			if _, err := benchrun.Timed(ctx, "", rcloneEnv, "rclone", "mkdir", "bench:"+b); err != nil {
 				return nil, err
 			}
 		}
@@ -78,12 +101,15 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 					return nil, err
 				}
 				os.RemoveAll(site)
-				if _, err := timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", site); err != nil {
+				if _, err := benchrun.Timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", site); err != nil {
 					return nil, err
 				}
 			}
 			for i, p := range pubs {
-				syncDisk()
+				if p.firstOnly && phase != phases[0] {
+					continue
+				}
+				benchrun.SyncDisk()
 				// What came before (the buckets made) is not counted.
 				if _, mark, err = srv.Operations(mark); err != nil {
 					return nil, err
@@ -96,43 +122,50 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 				if ops, mark, err = srv.Operations(mark); err != nil {
 					return nil, err
 				}
-				// The requests that upload an object's bytes: aws s3 sync
-				// sends a large one in parts.
-				puts, others := int64(ops["PutObject"]+ops["UploadPart"]), int64(0)
-				for _, n := range ops {
-					others += int64(n)
-				}
-				others -= puts
+				puts, others := benchrun.Puts(ops)
 				key := phase + "\x00" + p.name
 				if figs[key] == nil {
 					figs[key] = &figure{}
 				}
 				figs[key].runs = append(figs[key].runs, r)
 				figs[key].puts = append(figs[key].puts, puts)
-				fmt.Printf("publish %-37s %-38s %s, %d PUT, %d other requests\n", phase, p.name, seconds(r.wall), puts, others)
+				fmt.Printf("publish %-37s %-38s %s, %d PUT, %d other requests\n", phase, p.name, benchrun.Seconds(r.Wall), puts, others)
 			}
 		}
 	}
 	var rows []row
 	for _, phase := range phases {
 		sp := figs[phase+"\x00"+pubs[0].name]
-		spm := median(sp.runs)
+		spm := benchrun.Median(sp.runs)
 		for _, p := range pubs[1:] {
 			f := figs[phase+"\x00"+p.name]
-			m := median(f.runs)
-			goal := 2.0
-			if p.name == "aws s3 sync" {
-				goal = 20
+			if f == nil {
+				continue
 			}
-			ratio := m.wall.Seconds() / spm.wall.Seconds()
-			rows = append(rows, row{
+			m := benchrun.Median(f.runs)
+			goal := p.goal
+			// s5cmd is the fastest peer at a first publish: there the goal
+			// is to be at least as fast.
+			if phase == phases[0] && strings.HasPrefix(p.name, "s5cmd") {
+				goal = 1
+			}
+			r := row{
 				measure:  "publish to versitygw, " + phase,
-				signpost: fmt.Sprintf("%s, %d PUT", seconds(spm.wall), sp.puts[len(sp.puts)-1]),
+				signpost: fmt.Sprintf("%s, %d PUT", benchrun.Seconds(spm.Wall), sp.puts[len(sp.puts)-1]),
 				peer:     p.name,
-				figure:   fmt.Sprintf("%s, %d PUT", seconds(m.wall), f.puts[len(f.puts)-1]),
-				ratio:    ratio, ratioOf: "faster",
-				goal: fmt.Sprintf(">= %.0fx", goal), met: ratio >= goal,
-			})
+				figure:   fmt.Sprintf("%s, %d PUT", benchrun.Seconds(m.Wall), f.puts[len(f.puts)-1]),
+				ratio:    m.Wall.Seconds() / spm.Wall.Seconds(), ratioOf: "faster",
+				goal: fmt.Sprintf(">= %.1fx", goal),
+			}
+			r.met = r.ratio >= goal
+			if p.floor {
+				r.ratio, r.ratioOf = spm.Wall.Seconds()/m.Wall.Seconds(), "the floor's time"
+				r.goal, r.met = fmt.Sprintf("<= %.1fx", goal), r.ratio <= goal
+			}
+			rows = append(rows, r)
+		}
+		for _, name := range c.missing {
+			rows = append(rows, row{measure: "publish to versitygw, " + phase, peer: name, figure: "not installed", ratioOf: "(not measured)", goal: "measured"})
 		}
 	}
 	return rows, nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/benchrun"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
@@ -123,7 +124,7 @@ func benchServe(ctx context.Context, c config, cat *catalog) ([]row, error) {
 			}
 			fmt.Printf("serve %-13s  signpost %.0f req/s   nginx %.0f req/s\n", r.name, sps[len(sps)-1], ngs[len(ngs)-1])
 		}
-		s, n := medianFloat(sps), medianFloat(ngs)
+		s, n := benchrun.MedianFloat(sps), benchrun.MedianFloat(ngs)
 		rows = append(rows, row{
 			measure:  fmt.Sprintf("serve %s (%d bytes), wrk -t2 -c32", r.name, r.size),
 			signpost: fmt.Sprintf("%.0f req/s", s),
@@ -141,7 +142,7 @@ func ensureBuilt(ctx context.Context, c config, cat *catalog) error {
 	if _, err := os.Stat(filepath.Join(cat.site, "routes.json")); err == nil {
 		return nil
 	}
-	_, err := timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", cat.site)
+	_, err := benchrun.Timed(ctx, "", nil, c.signpost, "build", cat.dir, "--out", cat.site)
 	return err
 }
 
@@ -252,16 +253,16 @@ var wrkRate = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
 // wrk loads url for d with 2 threads and 32 connections and returns the
 // requests per second it measured.
 func wrk(ctx context.Context, d time.Duration, url string) (float64, error) {
-	r, err := timed(ctx, "", nil, "wrk", "-t2", "-c32", "-d"+strconv.Itoa(int(d.Seconds()))+"s", url)
+	r, err := benchrun.Timed(ctx, "", nil, "wrk", "-t2", "-c32", "-d"+strconv.Itoa(int(d.Seconds()))+"s", url)
 	if err != nil {
 		return 0, err
 	}
-	m := wrkRate.FindSubmatch(r.out)
+	m := wrkRate.FindSubmatch(r.Out)
 	if m == nil {
-		return 0, fmt.Errorf("wrk printed no rate:\n%s", r.out)
+		return 0, fmt.Errorf("wrk printed no rate:\n%s", r.Out)
 	}
-	if strings.Contains(string(r.out), "Non-2xx") {
-		return 0, fmt.Errorf("wrk saw errors:\n%s", r.out)
+	if strings.Contains(string(r.Out), "Non-2xx") {
+		return 0, fmt.Errorf("wrk saw errors:\n%s", r.Out)
 	}
 	return strconv.ParseFloat(string(m[1]), 64)
 }

@@ -29,17 +29,61 @@ type Options struct {
 	Servers int
 	// NoTenants builds one site instead of one for each of acme and globex.
 	NoTenants bool
+	// Tenants, when above zero, declares that many tenants (t0000, t0001,
+	// ...) instead of acme and globex, and scopes every tool to one of
+	// them: a declared tool to each in turn, a recorded server's tools to
+	// one tenant per server. Each tenant sees its share of the tools.
+	Tenants int
+	// Limits, when set, is the value of limits: in signpost.yaml, as YAML
+	// ("{files: 1000000}"): a catalog far larger than 10,000 tools needs
+	// more than the default limits.
+	Limits string
+	// Bucket, when set, declares the S3 target Target of that bucket, in
+	// the region us-east-1, for publish to use.
+	Bucket string
 }
+
+// Target is the name of the S3 target Options.Bucket declares.
+const Target = "bench"
+
+// TenantName is the id of the i-th tenant Options.Tenants declares.
+func TenantName(i int) string { return fmt.Sprintf("t%04d", i) }
 
 // Write writes the catalog of o into dir, which it creates.
 func Write(dir string, o Options) error {
 	r := rand.New(rand.NewPCG(uint64(o.Tools), 42))
-	var files []file
-	add := func(name string, data []byte) { files = append(files, file{name, data}) }
+	// Each file is written as it is made, so that a large catalog is
+	// never held whole in memory: a benchmark that measures a child's
+	// peak RSS would otherwise see its own (see benchrun.Result.SelfRSS).
+	var werr error
+	add := func(name string, data []byte) {
+		if werr != nil {
+			return
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			werr = fmt.Errorf("generate a catalog: %w", err)
+		} else if err := os.WriteFile(p, data, 0o644); err != nil {
+			werr = fmt.Errorf("generate a catalog: %w", err)
+		}
+	}
 
 	config := "site: {origin: https://example.com, publisher: example.com}\n"
-	if !o.NoTenants {
+	switch {
+	case o.Tenants > 0:
+		names := make([]string, o.Tenants)
+		for i := range names {
+			names[i] = TenantName(i)
+		}
+		config += "tenants: [" + strings.Join(names, ", ") + "]\n"
+	case !o.NoTenants:
 		config += "tenants: [acme, globex]\n"
+	}
+	if o.Limits != "" {
+		config += "limits: " + o.Limits + "\n"
+	}
+	if o.Bucket != "" {
+		config += fmt.Sprintf("targets:\n  %s:\n    s3: {bucket: %s, region: us-east-1}\n", Target, o.Bucket)
 	}
 	add("signpost.yaml", []byte(config))
 
@@ -59,7 +103,10 @@ func Write(dir string, o Options) error {
 			schema, _ := json.Marshal(schemaOf(r))
 			fmt.Fprintf(&b, "  - toolId: tool_%05d\n    title: Tool number %d\n    description: %s\n    source: host-extension\n    safetyTier: %s\n    replayPolicy: %s\n    egress: %s\n",
 				i, i, text(r, 12+r.IntN(30)), tiers[r.IntN(3)], replays[r.IntN(4)], egresses[r.IntN(3)])
-			if !o.NoTenants && r.IntN(5) == 0 {
+			switch {
+			case o.Tenants > 0:
+				fmt.Fprintf(&b, "    tenants: [%s]\n", TenantName(i%o.Tenants))
+			case !o.NoTenants && r.IntN(5) == 0:
 				fmt.Fprintf(&b, "    tenants: [%s]\n", []string{"acme", "globex"}[r.IntN(2)])
 			}
 			fmt.Fprintf(&b, "    inputSchema: %s\n", schema)
@@ -82,7 +129,11 @@ func Write(dir string, o Options) error {
 		}
 		data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": tools}})
 		add(fmt.Sprintf("imports/recorded/server%02d.json", f), data)
-		add(fmt.Sprintf("imports/server%02d.yaml", f), fmt.Appendf(nil, "mcp:\n  from: recorded/server%02d.json\n  server: com.example/server%02d\n  toolIdPrefix: s%02d\n", f, f, f))
+		imp := fmt.Appendf(nil, "mcp:\n  from: recorded/server%02d.json\n  server: com.example/server%02d\n  toolIdPrefix: s%02d\n", f, f, f)
+		if o.Tenants > 0 {
+			imp = fmt.Appendf(imp, "  tenants: [%s]\n", TenantName(f%o.Tenants))
+		}
+		add(fmt.Sprintf("imports/server%02d.yaml", f), imp)
 	}
 	if o.Servers > 0 {
 		var b strings.Builder
@@ -93,21 +144,7 @@ func Write(dir string, o Options) error {
 		}
 		add("servers/generated.yaml", []byte(b.String()))
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("generate a catalog: %w", err)
-		}
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
-			return fmt.Errorf("generate a catalog: %w", err)
-		}
-	}
-	return nil
-}
-
-type file struct {
-	name string
-	data []byte
+	return werr
 }
 
 var words = strings.Fields(`the a returns lists creates updates account invoice customer order ticket

@@ -5,6 +5,7 @@ package s3test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,7 @@ type Server struct {
 	Endpoint string // http://127.0.0.1:PORT
 	dir      string
 	log      string // the access log, when StartLogged started it
+	bin      string
 	cmd      *exec.Cmd
 	exited   chan struct{}
 }
@@ -63,7 +65,7 @@ func start(logged bool) (*Server, error) {
 		return nil, err
 	}
 	addr := "127.0.0.1:" + port
-	s := &Server{Endpoint: "http://" + addr, dir: dir, exited: make(chan struct{})}
+	s := &Server{Endpoint: "http://" + addr, dir: dir, bin: bin, exited: make(chan struct{})}
 	// Keep-alive as S3 does: versitygw closes every connection after one
 	// answer by default, and a publish of thousands of objects would
 	// measure TCP handshakes. Quiet: it logs every request otherwise.
@@ -142,6 +144,22 @@ func (s *Server) Operations(mark int64) (map[string]int, int64, error) {
 		}
 	}
 	return ops, size, nil
+}
+
+// CreateBucket makes a bucket owned by the server's credentials, with the
+// server's own admin command: for programs that have no S3 client of
+// their own, such as the benchmark commands (only publish uses the AWS
+// SDK).
+func (s *Server) CreateBucket(ctx context.Context, name string) error {
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.bin, "admin", "--access", AccessKey, "--secret", SecretKey,
+		"--region", Region, "--endpoint-url", s.Endpoint, "create-bucket", "--owner", AccessKey, "--bucket", name)
+	cmd.WaitDelay = time.Second
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("create the bucket %s: %w\n%s", name, err, out)
+	}
+	return nil
 }
 
 // Close stops the server and removes its data.
