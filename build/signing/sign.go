@@ -53,6 +53,10 @@ type Options struct {
 	// IssuedAt is every signature's issuedAt; ExpiresAt, when not zero,
 	// its expiresAt, later than IssuedAt.
 	IssuedAt, ExpiresAt time.Time
+	// Versions are the versions entries name before they are signed, by
+	// identifier: AI Catalog 1.0 lets an entry restate its artifact's
+	// version when it needs to be signed, and the manifest binds it.
+	Versions map[string]string
 }
 
 // Timestamp is how a signature writes a time: RFC 3339 in UTC, to the
@@ -73,7 +77,11 @@ func Timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 //   - host.identifier becomes the signer, which the Catalog Profile
 //     requires, and the catalog gets its root signature, over every
 //     member, the manifests included.
-func Sign(ctx context.Context, s Signer, opts Options, cat map[string]any) error {
+func Sign(ctx context.Context, s Signer, opts Options, doc any) error {
+	cat, ok := doc.(map[string]any)
+	if !ok {
+		return errors.New("sign the AI catalog: it is not an object")
+	}
 	did, err := DIDWeb(opts.Domain)
 	if err != nil {
 		return err
@@ -102,6 +110,9 @@ func Sign(ctx context.Context, s Signer, opts Options, cat map[string]any) error
 		id, _ := e["identifier"].(string)
 		if !ok || !strings.HasPrefix(id, prefix) {
 			continue
+		}
+		if v := opts.Versions[id]; v != "" {
+			e["version"] = v
 		}
 		if data, ok := e["data"]; ok && e["digest"] == nil {
 			canon, err := jcs.Marshal(data)

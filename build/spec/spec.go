@@ -40,6 +40,11 @@ const (
 	RouteMCPCatalog = "/.well-known/mcp/catalog.json"
 	// RouteAICatalog is the AI Catalog 1.0.
 	RouteAICatalog = "/.well-known/ai-catalog.json"
+	// RouteDIDDocument is the DID document of did:web:HOST, the keys that
+	// verify a signed AI catalog, served as application/json: did:web
+	// defines no media type of its own, and every host serves a .json
+	// file so.
+	RouteDIDDocument = "/.well-known/did.json"
 	// RouteToolCatalogue is the tool catalogue: the tools with their
 	// arguments, reserved fields and groups, as one document. Each group
 	// is also below RouteGroups, at GroupRoute(key).
