@@ -71,6 +71,9 @@ type Options struct {
 	// the checked origin carries it (and no other request), and the
 	// access.gate rule asks the gated routes without it.
 	Token string
+	// Now, when set, is the clock signatures' issuedAt and expiresAt are
+	// held to (a test's); time.Now otherwise.
+	Now func() time.Time
 }
 
 // Defaults of Options.
@@ -303,8 +306,15 @@ type checker struct {
 
 	// What the first stage learned.
 	// The catalogs are nil unless they were served and are JSON.
-	mcpCatalog   *mcpCatalog
-	aiCatalog    *aiCatalog
+	mcpCatalog *mcpCatalog
+	aiCatalog  *aiCatalog
+	// didURL is where the AI catalog's signer's DID document is read
+	// ("" when nothing is signed); level is the AI Catalog conformance
+	// level the site reaches (0: no AI catalog), levelWhy what keeps it
+	// from the next.
+	didURL       string
+	level        int
+	levelWhy     string
 	cards        []cardRef
 	tcAdvertised bool
 	tcCompact    int // -1: not said, 0: false, 1: true
@@ -419,6 +429,8 @@ func (c *checker) run(ctx context.Context) {
 			p.keep = p.url == c.toolURL(ids[0], "") || p.url == c.toolURL(ids[0], unknownView)
 		}
 	}
+	// The signer's DID document, held for checkSignatures.
+	pages = append(pages, c.didPage()...)
 	pages = append(pages, c.registryStage2(c.budget-len(pages))...)
 	c.fetch(crawl, pages, c.documentRules(ids))
 	if ctx.Err() != nil {
