@@ -37,6 +37,11 @@ NETLIFY_CLI_VERSION := 27.10.2
 # build/jcs: the tests hold every AI catalog a build writes to its output.
 CANONICALIZE := bin/npm-jcs/node_modules/canonicalize/lib/canonicalize.js
 CANONICALIZE_VERSION := 5.1.0
+# npm's jose, a JOSE implementation independent of signpost's: the tests
+# verify every signature of a signed AI catalog with it, over HTTP
+# (cmd/signpost/signing_test.go).
+JOSE := bin/npm-jose/node_modules/jose/dist/webapi/index.js
+JOSE_VERSION := 6.2.19
 # The MCP reference server, which the tests of import mcp --url and of
 # drift read over Streamable HTTP and stdio (cmd/signpost/live_test.go).
 MCP_EVERYTHING := bin/npm-mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js
@@ -55,7 +60,7 @@ build:
 ## a busy 2-core machine the package takes longer than go test's default
 ## 10 minutes, so the bound is 30. internal/testreport prints what go test
 ## prints, then every test that was skipped, and why.
-test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(CANONICALIZE) $(MCP_EVERYTHING) shellcheck
+test: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(CANONICALIZE) $(JOSE) $(MCP_EVERYTHING) shellcheck
 	GO=$(GO) $(GO) run ./internal/testreport -count=1 -timeout 30m ./...
 
 ## test-fast: the tests in -short mode: no tool to install, no real host, no
@@ -76,7 +81,7 @@ test-corpus:
 ## test-reference: run every test again with every fast path stepped aside
 ## for the reference it shadows (the build tag signpost_reference; see
 ## docs/performance.md): the same tests and goldens must pass both ways.
-test-reference: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(CANONICALIZE) $(MCP_EVERYTHING) shellcheck
+test-reference: $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(CANONICALIZE) $(JOSE) $(MCP_EVERYTHING) shellcheck
 	$(GO) test -count=1 -timeout 30m -tags signpost_reference ./...
 
 ## check: gofmt, go vet, staticcheck, then the tests; must report nothing
@@ -147,7 +152,7 @@ shellcheck:
 		$(SUDO) apt-get install -y -q --no-install-recommends shellcheck >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update -q >/dev/null && $(SUDO) apt-get install -y -q --no-install-recommends shellcheck; }; }
 
-tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(CANONICALIZE) $(MCP_EVERYTHING) shellcheck
+tools: $(STATICCHECK) $(VERSITYGW) $(ACTIONLINT) $(GORELEASER) $(WRANGLER) $(NETLIFY_CLI) $(CANONICALIZE) $(JOSE) $(MCP_EVERYTHING) shellcheck
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -175,6 +180,10 @@ $(NETLIFY_CLI):
 $(CANONICALIZE):
 	npm install --prefix bin/npm-jcs --no-audit --no-fund --save-exact \
 		canonicalize@$(CANONICALIZE_VERSION) $(NODE_PACKAGE)
+
+$(JOSE):
+	npm install --prefix bin/npm-jose --no-audit --no-fund --save-exact \
+		jose@$(JOSE_VERSION) $(NODE_PACKAGE)
 
 $(MCP_EVERYTHING):
 	npm install --prefix bin/npm-mcp-everything --no-audit --no-fund --save-exact \

@@ -1,15 +1,18 @@
 package build
 
 import (
+	"crypto/ecdsa"
 	"encoding/json"
 	"path"
 	"slices"
+	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -30,6 +33,11 @@ type Catalog struct {
 	// versions of the registry (ReadHistory); nil is none: each server's
 	// one version is dated at the Unix epoch. Load leaves it nil.
 	History *History
+	// Signer, when set, signs each site's AI catalog (Config.Signing says
+	// how); the commands open it (cmd/signpost's openSigner) from the key
+	// that signing.key names. Load leaves it nil, and Compile signs nothing
+	// without it.
+	Signer signing.Signer
 }
 
 // Config is the site settings of signpost.yaml.
@@ -79,6 +87,21 @@ type Config struct {
 	// and the tenants with one of their own, which SetOrigin leaves as they
 	// are: see EndpointOrigin.
 	declaredOrigins map[string]string
+	// Signing, when set, is how the AI catalog is signed (signing:).
+	Signing *Signing
+}
+
+// Signing is signing: of signpost.yaml.
+type Signing struct {
+	// Key is where the private key is, as signing.key writes it (see
+	// signing.ParseSource): env:NAME, file:PATH or kms:ARN.
+	Key string
+	// PreviousKeys are the public keys of a rotation, which the DID
+	// document keeps beside the current one.
+	PreviousKeys []*ecdsa.PublicKey
+	// Validity, when not zero, is how long a signature is valid after its
+	// issuedAt: its expiresAt.
+	Validity time.Duration
 }
 
 // EndpointOrigin returns the origin signpost.yaml gives tenant's site,

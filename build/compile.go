@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
@@ -19,6 +20,7 @@ import (
 	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
 	"golang.org/x/sync/errgroup"
@@ -250,8 +252,13 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	}
 	catalogs := make([][]output.Document, len(tenants))
 	errs := make([]error, len(tenants))
+	sign, err := signingOptions(cat)
+	if err != nil {
+		made.Wait()
+		return nil, err
+	}
 	for i, tenant := range tenants {
-		made.Go(func() { catalogs[i], errs[i] = compileCatalogs(cat, tools, tenant, cardSums) })
+		made.Go(func() { catalogs[i], errs[i] = compileCatalogs(ctx, cat, tools, tenant, cardSums, sign) })
 	}
 	made.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -408,7 +415,12 @@ func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) 
 // catalog that already is its canonical form is what a digest or a
 // signature over it is computed on. A value JCS cannot take is an error
 // (Load reports the declarations that would give one).
-func compileCatalogs(cat *Catalog, tools []*Tool, tenant string, cardSums map[string]string) ([]output.Document, error) {
+//
+// With a signer (sign not nil), the AI catalog is signed (build/signing):
+// each server's entry names the server's version, which its Trust Manifest
+// binds, and the site gets /.well-known/did.json, the DID document of the
+// signer with its keys.
+func compileCatalogs(ctx context.Context, cat *Catalog, tools []*Tool, tenant string, cardSums map[string]string, sign *signing.Options) ([]output.Document, error) {
 	var docs []output.Document
 	origin := cat.Config.SiteOrigin(tenant)
 	if cat.Config.MCPCatalog {
@@ -425,6 +437,13 @@ func compileCatalogs(cat *Catalog, tools []*Tool, tenant string, cardSums map[st
 		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
 		servers := discovery.WithPolicies(cat.Servers, cat.Config.PrivacyPolicyURL, cat.Config.TermsOfServiceURL)
 		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, servers, ad, cardSums)
+		if sign != nil {
+			did, err := signCatalog(ctx, cat, *sign, doc)
+			if err != nil {
+				return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
+			}
+			docs = append(docs, output.NewDocument(spec.RouteDIDDocument, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, did)))))
+		}
 		body, err := jcs.Append(nil, doc)
 		if err != nil {
 			return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
@@ -458,6 +477,47 @@ func compileARD(cat *Catalog, tools []*Tool, tenant string) output.Document {
 }
 
 func appendLine(b []byte) []byte { return append(b, '\n') }
+
+// signingOptions are how the AI catalogs of cat are signed, nil when they
+// are not: cat has no Signer, or signpost.yaml no signing:. Every
+// signature is dated by the newest commit of the catalog folder
+// (History.Head), never by the clock, so that a build of one commit always
+// has the same bytes; a catalog without a commit cannot be signed.
+func signingOptions(cat *Catalog) (*signing.Options, error) {
+	if cat.Signer == nil || cat.Config.Signing == nil || !cat.Config.AICatalog {
+		return nil, nil
+	}
+	if cat.History == nil || cat.History.Head.IsZero() {
+		return nil, errors.New("signing: a signature's issuedAt is the time of the catalog folder's newest commit, and it has none: commit the catalog, then build (signatures are never dated by the clock)")
+	}
+	o := &signing.Options{Domain: cat.Config.Publisher, IssuedAt: cat.History.Head.UTC().Truncate(time.Second)}
+	if v := cat.Config.Signing.Validity; v > 0 {
+		o.ExpiresAt = o.IssuedAt.Add(v)
+	}
+	return o, nil
+}
+
+// signCatalog signs the AI catalog doc, as discovery.AICatalog made it, and
+// returns the DID document that verifies it. Each local server's entry
+// names its version (Options.Versions) (AI Catalog 1.0 lets an entry restate its
+// artifact's version when it is signed), which the manifest then binds.
+func signCatalog(ctx context.Context, cat *Catalog, o signing.Options, doc any) (map[string]any, error) {
+	ids, _ := discovery.AIIdentifiers(cat.Config.Publisher, cat.Servers)
+	o.Versions = map[string]string{}
+	for i, s := range cat.Servers {
+		if s != nil && s.Version != "" && !s.CrossHost() {
+			o.Versions[ids[i]] = s.Version
+		}
+	}
+	if err := signing.Sign(ctx, cat.Signer, o, doc); err != nil {
+		return nil, err
+	}
+	did, err := signing.DIDWeb(o.Domain)
+	if err != nil {
+		return nil, err
+	}
+	return signing.DIDDocument(did, cat.Signer.PublicJWK(), cat.Config.Signing.PreviousKeys)
+}
 
 // compiledTools is what Compile makes of each tool for every site that shows
 // it: its encoded descriptors, without the newline that ends them as

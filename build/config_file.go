@@ -38,9 +38,25 @@ type configFile struct {
 		Registry   *bool `json:"registry"`
 		ARD        bool  `json:"ard"`
 	} `json:"discovery"`
+	Signing *signingFile          `json:"signing"`
 	Tenants []tenantFile          `json:"tenants"`
 	Limits  limitsFile            `json:"limits"`
 	Targets map[string]targetFile `json:"targets"`
+}
+
+// signingFile is signing:.
+type signingFile struct {
+	Key          string          `json:"key"`
+	PreviousKeys []publicKeyFile `json:"previousKeys"`
+	Validity     json.Number     `json:"validity"`
+}
+
+// publicKeyFile is an item of signing.previousKeys, a public JWK.
+type publicKeyFile struct {
+	Kty string `json:"kty"`
+	Crv string `json:"crv"`
+	X   string `json:"x"`
+	Y   string `json:"y"`
 }
 
 // budgetsFile is toolCatalog.budgets.

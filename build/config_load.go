@@ -2,11 +2,14 @@ package build
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -99,6 +102,9 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 			continue
 		}
 		*p.to = p.v
+	}
+	if f.Signing != nil && sound("signing") {
+		c.Signing = loadSigning(l.sink, top, *f.Signing, c)
 	}
 	for _, name := range sortedKeys(f.Targets) {
 		if !sound("targets", name) {
@@ -198,3 +204,35 @@ func loadTenants(s sink, top ref, list []tenantFile, c *Config, sound func(segs 
 
 // setting is a boolean setting of signpost.yaml; every one defaults to true.
 func setting(v *bool) bool { return v == nil || *v }
+
+// loadSigning checks signing: against the rest of the settings: the AI
+// catalog it signs must be built, and site.publisher must be a root
+// did:web domain, the signer's (did:web:PUBLISHER).
+func loadSigning(sink sink, top ref, f signingFile, c *Config) *Signing {
+	s := &Signing{Key: f.Key}
+	ok := true
+	if !c.AICatalog {
+		sink.errorf(top.at("signing"), "signing", "signing: signs the AI catalog, which discovery.aiCatalog: false turns off; remove signing: or turn the AI catalog on")
+		ok = false
+	}
+	if _, err := signing.DIDWeb(c.Publisher); err != nil && c.Publisher != "" {
+		sink.errorf(top.at("site", "publisher"), "signing", "signing: needs site.publisher to be the signer's did:web domain: %v", err)
+		ok = false
+	}
+	for i, k := range f.PreviousKeys {
+		pub, err := signing.ParsePublicJWK(map[string]any{"kty": k.Kty, "crv": k.Crv, "x": k.X, "y": k.Y})
+		if err != nil {
+			sink.errorf(top.at("signing", "previousKeys", strconv.Itoa(i)), "signing", "signing.previousKeys[%d]: %v", i, err)
+			ok = false
+			continue
+		}
+		s.PreviousKeys = append(s.PreviousKeys, pub)
+	}
+	if days, err := f.Validity.Int64(); err == nil && days > 0 {
+		s.Validity = time.Duration(days) * 24 * time.Hour
+	}
+	if !ok {
+		return nil
+	}
+	return s
+}

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"maps"
 
 	"github.com/signpost-dev/signpost/build/output"
@@ -154,8 +155,10 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		// The registry as the latest versions make it: the catalog's
 		// history, which Load does not read, only adds versions.
 		// A catalog JCS cannot take is a diagnostic of its own (and
-		// Compile's error): the estimate leaves it out.
-		catalogs, _ := compileCatalogs(cat, tools, tenant, cardSums)
+		// Compile's error): the estimate leaves it out. So it does a
+		// signed catalog's signatures and its DID document, a few hundred
+		// bytes per entry that Load has no key to make.
+		catalogs, _ := compileCatalogs(context.Background(), cat, tools, tenant, cardSums, nil)
 		for _, docs := range [][]output.Document{cards, compileEndpointCards(cat, tenant, cards), catalogs, compileRegistry(cat, tools, tenant, cardSums)} {
 			for _, d := range docs {
 				add(d.Route.Route, d.View, d.ContentType, d.Size)

@@ -135,6 +135,7 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "tenant twice", rule: "tenant", files: config("tenants: [" + id + ", " + id + "]\n"), secret: id},
 		{name: "limits", rule: "limits", files: map[string]string{ConfigFile: testConfig + "limits: {value: 1KiB}\n",
 			tf: "tools:\n" + tool("toolId", q(tok), "description", q(strings.Repeat("Forecast. ", 200)))}},
+		{name: "signing", rule: "signing", files: config("discovery: {aiCatalog: false}\nsigning: {key: " + q("file:../"+tok) + "}\n")},
 		{name: "target", rule: "target", files: config("targets:\n  " + id + ":\n    githubPages: {}\n    netlify: {}\n"), secret: id},
 
 		// Declaration files.

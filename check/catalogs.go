@@ -318,6 +318,7 @@ func (c *checker) checkAICatalog(u string) {
 	if len(cat.entries) == 0 {
 		c.add("ai-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists nothing")
 	}
+	c.checkSignatures(u)
 }
 
 // digestProblem says why d is not a digest of AI Catalog 1.0's Digest

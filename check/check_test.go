@@ -72,7 +72,7 @@ func TestCorrectSite(t *testing.T) {
 			}
 			text := textOf(t, r)
 			n := len(check.Rules()) - len(tokenRules) - len(onSiteRules)
-			if want := fmt.Sprintf("\n%d rules: %d passed, 0 failed, 0 warnings, 0 skipped\n", n, n); !strings.HasSuffix(text, want) {
+			if want := fmt.Sprintf("\nAI Catalog conformance level 2 (Discoverable Catalog); not level 3: 0 of 7 entries have a verified publisher Trust Manifest\n%d rules: %d passed, 0 failed, 0 warnings, %d skipped\n", n, n-len(signedRules), len(signedRules)); !strings.HasSuffix(text, want) {
 				t.Errorf("text report does not end in %q:\n%s", want, text[max(0, len(text)-200):])
 			}
 			// On its own origin, every rule applies somewhere.
@@ -83,7 +83,7 @@ func TestCorrectSite(t *testing.T) {
 				}
 			}
 			for _, rule := range check.Rules() {
-				if !met[rule.Name] && !slices.Contains(tokenRules, rule.Name) && !slices.Contains(onSiteRules, rule.Name) {
+				if !met[rule.Name] && !slices.Contains(tokenRules, rule.Name) && !slices.Contains(onSiteRules, rule.Name) && !slices.Contains(signedRules, rule.Name) {
 					t.Errorf("rule %s never passed", rule.Name)
 				}
 			}
@@ -146,6 +146,8 @@ func TestSameOrigin(t *testing.T) {
 	}
 	card := "https://mcp.helpdesk-vendor.example.net/example-corp/.well-known/mcp-server-card"
 	want := []string{
+		"ai-catalog.signature https://example.com/.well-known/ai-catalog.json: the catalog is not signed",
+		"ai-catalog.trust-manifest https://example.com/.well-known/ai-catalog.json: no entry is signed",
 		"card.content-type " + card + ": the card is on another origin, and this check stays on the checked one",
 		"card.name " + card + ": the card is on another origin, and this check stays on the checked one",
 		"card.status " + card + ": the card is on another origin, and this check stays on the checked one",
@@ -169,6 +171,10 @@ var tokenRules = []string{"access.gate"}
 // onSiteRules apply to a server whose endpoint is on the checked origin,
 // which the example has none of (see TestEndpointCard).
 var onSiteRules = []string{"card.mcp-url"}
+
+// signedRules apply to signed AI catalogs only (see TestSignedSite); the
+// example is not signed.
+var signedRules = []string{"ai-catalog.signature", "ai-catalog.trust-manifest"}
 
 func TestDeterministic(t *testing.T) {
 	site := correctHandler(t)

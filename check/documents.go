@@ -1,6 +1,10 @@
 package check
 
-import "github.com/signpost-dev/signpost/build/spec"
+import (
+	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
+)
 
 // The documents the rules read. Each fetched document is decoded into JSON
 // values (decode): the schemas validate those (the lists a second copy,
@@ -233,7 +237,9 @@ type aiCatalog struct {
 	isObject bool
 
 	SpecVersion member
-	// Domain is host.domain.
+	// Domain is the host's domain: host.identifier (its domain when it is
+	// did:web:DOMAIN), or host.domain as builds before AI Catalog 1.0's
+	// Host Info wrote it.
 	Domain  member
 	Entries member
 	// entries are those of Entries, nil unless it is an array; listed
@@ -273,7 +279,7 @@ func aiCatalogOf(v any) *aiCatalog {
 		raw:         v,
 		isObject:    ok,
 		SpecVersion: memberOf(m, "specVersion"),
-		Domain:      memberOf(host, "domain"),
+		Domain:      hostDomain(host),
 		Entries:     memberOf(m, "entries"),
 	}
 	a, listed := array(c.Entries.value)
@@ -505,4 +511,16 @@ func registryResponseOf(v any) registryResponse {
 	r.Status, r.IsLatest = memberOf(o, "status"), memberOf(o, "isLatest")
 	r.PublishedAt, r.UpdatedAt = memberOf(o, "publishedAt"), memberOf(o, "updatedAt")
 	return r
+}
+
+// hostDomain is the host's domain as its identifier or domain gives it.
+func hostDomain(host map[string]any) member {
+	id := memberOf(host, "identifier")
+	if s, ok := id.str(); ok {
+		if d, ok := strings.CutPrefix(s, "did:web:"); ok {
+			id.value = d
+		}
+		return id
+	}
+	return memberOf(host, "domain")
 }

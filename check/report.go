@@ -39,6 +39,13 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	// Documents counts the documents fetched.
 	Documents int `json:"documents"`
+	// AICatalogLevel is the conformance level of AI Catalog 1.0 the site's
+	// AI catalog reaches: 1 (Minimal), 2 (Discoverable: a host) or 3
+	// (Trusted: every entry with a verified publisher Trust Manifest and the
+	// catalog's own signature verified); 0 when it serves none.
+	AICatalogLevel int `json:"aiCatalogLevel"`
+	// AICatalogLevelWhy says what keeps the catalog from the next level.
+	AICatalogLevelWhy string `json:"aiCatalogLevelWhy,omitempty"`
 }
 
 // Redacted is f as a report gives it: every credential its message,
@@ -68,7 +75,7 @@ func (c *checker) report() *Report {
 	if fs == nil {
 		fs = []Finding{}
 	}
-	return &Report{Base: buildsecrets.RedactURL(c.base), Findings: fs, Documents: len(c.pages)}
+	return &Report{Base: buildsecrets.RedactURL(c.base), Findings: fs, Documents: len(c.pages), AICatalogLevel: c.level, AICatalogLevelWhy: buildsecrets.Redact(c.levelWhy)}
 }
 
 // Failed reports whether a MUST rule failed anywhere.
@@ -175,6 +182,14 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 		}
 	}
 	s := r.summarize(rules)
+	if r.AICatalogLevel > 0 {
+		name := map[int]string{1: "Minimal Catalog", 2: "Discoverable Catalog", 3: "Trusted Catalog"}[r.AICatalogLevel]
+		fmt.Fprintf(&b, "AI Catalog conformance level %d (%s)", r.AICatalogLevel, name)
+		if r.AICatalogLevelWhy != "" {
+			fmt.Fprintf(&b, "; not level %d: %s", r.AICatalogLevel+1, r.AICatalogLevelWhy)
+		}
+		b.WriteByte('\n')
+	}
 	fmt.Fprintf(&b, "%d rules: %d passed, %d failed, %d warnings, %d skipped\n", s.Rules, s.Passed, s.Failed, s.Warnings, s.Skipped)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -71,6 +71,9 @@ type Options struct {
 	// the checked origin carries it (and no other request), and the
 	// access.gate rule asks the gated routes without it.
 	Token string
+	// Now, when set, is the clock signatures' issuedAt and expiresAt are
+	// held to (a test's); time.Now otherwise.
+	Now func() time.Time
 }
 
 // Defaults of Options.
@@ -305,7 +308,14 @@ type checker struct {
 	// The catalogs are nil unless they were served and are JSON.
 	mcpCatalog *mcpCatalog
 	aiCatalog  *aiCatalog
-	cards      []cardRef
+	// didURL is where the AI catalog's signer's DID document is read
+	// ("" when nothing is signed); level is the AI Catalog conformance
+	// level the site reaches (0: no AI catalog), levelWhy what keeps it
+	// from the next.
+	didURL   string
+	level    int
+	levelWhy string
+	cards    []cardRef
 	// endpointCards maps the URL of a card beside its endpoint on the
 	// checked origin (<endpoint>/server-card) to the card found at a
 	// catalog's URL: what the third stage fetches and compares.
@@ -426,6 +436,8 @@ func (c *checker) run(ctx context.Context) {
 			p.keep = p.url == c.toolURL(ids[0], "") || p.url == c.toolURL(ids[0], unknownView)
 		}
 	}
+	// The signer's DID document, held for checkSignatures.
+	pages = append(pages, c.didPage()...)
 	pages = append(pages, c.registryStage2(c.budget-len(pages))...)
 	c.fetch(crawl, pages, c.documentRules(ids))
 	if ctx.Err() != nil {

@@ -292,7 +292,11 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document,
 	case route == spec.RouteAICatalog || route == spec.RouteMCPCatalog:
 		var cat struct {
 			Host struct {
-				Domain string `json:"domain"`
+				// Domain is the host's domain as builds before AI
+				// Catalog 1.0's Host Info wrote it; Identifier is where
+				// later builds write it (did:web:DOMAIN when signed).
+				Domain     string `json:"domain"`
+				Identifier string `json:"identifier"`
 			} `json:"host"`
 			Entries []struct {
 				Identifier string `json:"identifier"`
@@ -308,7 +312,11 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document,
 			return fmt.Errorf("not a discovery catalog: %w", err)
 		}
 		if route == spec.RouteAICatalog {
-			st.publisher = cat.Host.Domain
+			// The same publisher, however the build wrote it: a diff
+			// across the change of host.domain to host.identifier, or
+			// from an unsigned build to a signed one, is no change of
+			// publisher.
+			st.publisher = cmp.Or(cat.Host.Domain, strings.TrimPrefix(cat.Host.Identifier, "did:web:"))
 		}
 		for _, e := range cat.Entries {
 			if e.Data.ToolCatalog.URL != "" && route == spec.RouteAICatalog {

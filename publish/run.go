@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/internal/inputs"
 )
 
@@ -16,6 +17,10 @@ import (
 type RunOptions struct {
 	// Dir is the catalog folder.
 	Dir string
+	// Signer, when set, opens the key that signs the AI catalog of a
+	// catalog whose signpost.yaml has signing: (the command's, which knows
+	// where keys are); nil publishes unsigned catalogs.
+	Signer func(ctx context.Context, cfg *build.Config) (signing.Signer, error)
 	// Target names the s3 target of signpost.yaml to publish to; empty is
 	// a *NoTargetError, once the catalog has loaded.
 	Target string
@@ -134,6 +139,11 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	}
 	cat := ld.cat
 	cat.History = history
+	if opts.Signer != nil {
+		if cat.Signer, err = opts.Signer(ctx, &cat.Config); err != nil {
+			return nil, fmt.Errorf("publish %s: %w", opts.Dir, err)
+		}
+	}
 	target, err := r.target(cat.Config.Targets)
 	if err != nil {
 		return nil, err

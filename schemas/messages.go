@@ -314,6 +314,12 @@ func (f *flattener) value(ptr []string) any {
 
 // patternNames says in words what the patterns of our schemas require.
 var patternNames = map[string]string{
+	"^(did:web:)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$":        "be a domain name in lower case, or did:web: followed by one",
+	"^(env:[A-Za-z_][A-Za-z0-9_]*|file:.+|kms:arn:[a-z-]+:kms:[a-z0-9-]+:[0-9]{12}:(key|alias)/.+)$": "name a key: env:VARIABLE, file:PATH or kms:ARN of a KMS key or alias",
+	"^[A-Za-z0-9_-]+\\.\\.[A-Za-z0-9_-]{86}$":                                                        "be a detached compact JWS of ES256: HEADER..SIGNATURE in base64url",
+	"^[A-Za-z0-9_-]{43}$":                                   "be 32 bytes in base64url without padding (43 characters)",
+	"^did:web:":                                             "be a did:web DID",
+	"^did:web:[a-z0-9.-]+$":                                 "be a root did:web DID, did:web:DOMAIN",
 	"^https://[^/?#@]+":                                     "be an absolute https URL, such as https://example.com/privacy",
 	"^[a-z][a-z0-9]*(_[a-z0-9]+)*$":                         "be ASCII snake case (lower-case letters and digits in words joined by single underscores, starting with a letter)",
 	"^[A-Za-z0-9_-]{1,48}$":                                 "be a CloudFront function name stem: 1 to 48 letters, digits, '-' or '_' (publish adds -viewer-request and -viewer-response)",

@@ -12,6 +12,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -29,6 +30,10 @@ type Options struct {
 	// Dir is a catalog folder, built in memory, or a built site (a folder
 	// holding routes.json).
 	Dir string
+	// Signer, when set, opens the key that signs the AI catalog of a
+	// catalog folder whose signpost.yaml has signing:; nil serves it
+	// unsigned.
+	Signer func(ctx context.Context, cfg *build.Config) (signing.Signer, error)
 	// Addr is the TCP address to listen on, host:port; port 0 picks a free
 	// port.
 	Addr string
@@ -182,6 +187,11 @@ func compileHandler(ctx context.Context, opts Options, origin string) (*Handler,
 		return nil, diags, err
 	}
 	cat.History = history
+	if opts.Signer != nil {
+		if cat.Signer, err = opts.Signer(ctx, &cat.Config); err != nil {
+			return nil, diags, err
+		}
+	}
 	// Every site is served here, whatever origin it has when published.
 	cat.Config.SetOrigin(origin)
 	b, err := build.Compile(ctx, cat)

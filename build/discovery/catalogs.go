@@ -111,8 +111,10 @@ type ToolCatalogAd struct {
 }
 
 // AICatalog builds /.well-known/ai-catalog.json: {"specVersion": "1.0",
-// "host": {"domain": publisher, "displayName": displayName (left out when
-// empty)}, "entries": [...]}, sorted by identifier. Each server has an entry
+// "host": {"displayName": displayName (publisher when empty), "identifier":
+// publisher}, "entries": [...]}, sorted by identifier (AI Catalog 1.0's Host
+// Info requires displayName; a signed catalog's identifier becomes the
+// signer's DID, build/signing). Each server has an entry
 // urn:air:PUBLISHER:mcp:NAME, as AIIdentifiers gives it, of type
 // application/mcp-server-card+json, the one media type of an MCP Server
 // Card in an AI Catalog (application/mcp-server+json, the draft card's,
@@ -169,10 +171,7 @@ func AICatalog(origin, publisher, displayName string, servers []*Server, tools *
 			}},
 		}})
 	}
-	host := map[string]any{"domain": publisher}
-	if displayName != "" {
-		host["displayName"] = displayName
-	}
+	host := map[string]any{"displayName": cmp.Or(displayName, publisher), "identifier": publisher}
 	return map[string]any{"specVersion": "1.0", "host": host, "entries": sortedEntries(entries)}
 }
 

@@ -46,7 +46,7 @@ func TestServerCatalogs(t *testing.T) {
 	tools := &ToolCatalogAd{URL: "https://example.com/tools", Catalogue: "https://example.com/tool-catalogue.json", Sources: []string{"mcp", "host-extension", "mcp"}, CompactView: true}
 	wantAI := srvTJSON(t, `{
 	  "specVersion": "1.0",
-	  "host": {"domain": "example.com", "displayName": "Example Corp"},
+	  "host": {"identifier": "example.com", "displayName": "Example Corp"},
 	  "entries": [
 	    {"identifier": "urn:air:example.com:mcp:billing", "type": "application/mcp-server-card+json", "url": "https://example.com/.well-known/mcp/server-cards/com.example/billing.json", "digest": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
 	    {"identifier": "urn:air:example.com:mcp:net.partner.weather", "type": "application/mcp-server-card+json", "url": "https://partner.example.org/weather/server-card"},
@@ -75,7 +75,7 @@ func TestServerCatalogs(t *testing.T) {
 	srvTValid(t, sch.byName["ai-catalog"], "a tenant's AI catalog", acme)
 
 	// No display name, no tool catalog, no servers.
-	wantEmptyAI := srvTJSON(t, `{"specVersion": "1.0", "host": {"domain": "example.com"}, "entries": []}`)
+	wantEmptyAI := srvTJSON(t, `{"specVersion": "1.0", "host": {"displayName": "example.com", "identifier": "example.com"}, "entries": []}`)
 	emptyAI := AICatalog("http://localhost:8080", "example.com", "", nil, nil, nil)
 	if diff := cmp.Diff(wantEmptyAI, srvTRoundTrip(t, emptyAI)); diff != "" {
 		t.Errorf("empty AICatalog (-want +got):\n%s", diff)
@@ -106,7 +106,8 @@ func TestServerSchemasReject(t *testing.T) {
 		{"mcp-catalog", `{"entries": [{"identifier": "urn:mcp:server:com.example/a", "mediaType": "application/mcp-server+json", "url": "https://e.com/a.json", "name": "a"}]}`},
 		{"ai-catalog", `{"entries": []}`},
 		{"ai-catalog", `{"specVersion": "1.0"}`},
-		{"ai-catalog", `{"specVersion": "1.0", "host": {"domain": "Example.COM"}, "entries": []}`},
+		{"ai-catalog", `{"specVersion": "1.0", "host": {"displayName": "Example", "identifier": "Example.COM"}, "entries": []}`},
+		{"ai-catalog", `{"specVersion": "1.0", "host": {"domain": "example.com"}, "entries": []}`},
 		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:a", "type": "application/mcp-server-card+json"}]}`},
 		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:a", "type": "application/mcp-server-card+json", "url": "https://e.com/a.json", "data": {}}]}`},
 		{"ai-catalog", `{"specVersion": "1.0", "entries": [{"identifier": "urn:air:e.com:mcp:a", "type": "application/json", "url": "https://e.com/a.json"}]}`},

@@ -43,6 +43,11 @@ const (
 	// RouteARD is the manifest of Agentic Resource Discovery (ARD v0.91),
 	// served as application/json when discovery.ard is on.
 	RouteARD = "/.well-known/ard.json"
+	// RouteDIDDocument is the DID document of did:web:HOST, the keys that
+	// verify a signed AI catalog, served as application/json: did:web
+	// defines no media type of its own, and every host serves a .json
+	// file so.
+	RouteDIDDocument = "/.well-known/did.json"
 	// RouteToolCatalogue is the tool catalogue: the tools with their
 	// arguments, reserved fields and groups, as one document. Each group
 	// is also below RouteGroups, at GroupRoute(key).

@@ -148,6 +148,10 @@ func runBuild(o *buildOptions) error {
 	if cat.History, err = build.ReadHistory(ctx, cmp.Or(opts.HistoryFrom, opts.Dir)); err != nil {
 		return fmt.Errorf("build %s: %w", opts.Dir, err)
 	}
+	// The key signing: names, when the AI catalog is signed.
+	if cat.Signer, err = openSigner(ctx, opts.Dir, &cat.Config); err != nil {
+		return fmt.Errorf("build %s: %w", opts.Dir, err)
+	}
 	cfg := cat.Config
 	elsewhere := cat.ElsewhereCards()
 	defer limitCompileMemory()()

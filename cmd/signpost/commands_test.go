@@ -362,3 +362,12 @@ func TestInitFlags(t *testing.T) {
 		t.Error("two folders were accepted")
 	}
 }
+
+func TestKeygenFlags(t *testing.T) {
+	if o := parsed(t, newKeygenCmd); o.out != "" || o.random == nil || !hasIO(o.io) {
+		t.Errorf("defaults: %+v", o)
+	}
+	if o := parsed(t, newKeygenCmd, "--out", "k.jwk"); o.out != "k.jwk" {
+		t.Errorf("flags: %+v", o)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/scaffold"
@@ -155,7 +157,10 @@ func runPublish(o *publishOptions) error {
 	}
 	defer prog.Stop()
 	ro := publish.RunOptions{Dir: o.dir, Target: o.target, Override: o.override, PlaceholderBucket: scaffold.PlaceholderBucket,
-		DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths, InvalidationTimeout: o.invalidationTimeout}
+		DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths, InvalidationTimeout: o.invalidationTimeout,
+		Signer: func(ctx context.Context, cfg *build.Config) (signing.Signer, error) {
+			return openSigner(ctx, o.dir, cfg)
+		}}
 	if prog != nil {
 		ro.Progress = publishProgress{prog}
 	}

@@ -108,6 +108,7 @@ does, risks first.`,
 		newExportCmd(),
 		newSchemaCmd(nil),
 		newTokenCmd(),
+		newKeygenCmd(nil),
 		newVersionCmd(nil),
 	)
 	registerCompletions(root)

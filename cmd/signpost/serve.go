@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/serve"
@@ -90,6 +92,8 @@ func runServe(o *serveOptions) error {
 		fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", spec.SiteName(opts.Tenant), opts.Dir, addr)
 	}
 	opts.Rebuilt = func(r serve.Rebuild) { reportRebuild(stderr, opts.Dir, r) }
+	dir := opts.Dir
+	opts.Signer = func(ctx context.Context, cfg *build.Config) (signing.Signer, error) { return openSigner(ctx, dir, cfg) }
 	return serveError(o.io.out, stderr, opts.Dir, serve.Run(o.io.ctx, opts))
 }
 

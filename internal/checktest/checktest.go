@@ -157,3 +157,11 @@ func Problems(r *check.Report) string {
 	}
 	return b.String()
 }
+
+// SignedRule reports whether the rule name applies to a signed AI catalog
+// only: the example is not signed, so a test that holds the example to
+// every rule leaves these out (check's TestSignedSite holds a signed
+// catalog to them).
+func SignedRule(name string) bool {
+	return name == "ai-catalog.signature" || name == "ai-catalog.trust-manifest"
+}

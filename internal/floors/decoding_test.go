@@ -48,6 +48,7 @@ var openJSON = map[string]string{
 	"build/size/size.go":      "measures a declared value",
 	"build/source/covered.go": "finds the values a schema error covers",
 	"build/source/split.go":   "parses a part of a YAML file",
+	"build/signing/sign.go":   "signs an AI catalog as it is built, a decoded document walked whole",
 
 	// Documents check fetches and conformance reads, each decoded once
 	// into typed views; what stays a map is a JSON Schema inside them.
