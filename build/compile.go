@@ -651,7 +651,7 @@ func (c *Catalog) ElsewhereCards() []string {
 		if onSite[e.Name+" "+e.URL] {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("server %s: its endpoint is on another origin, so this site cannot answer its card at %s: the MCP server there should", e.Name, spec.Redact(e.CardURL())))
+		lines = append(lines, fmt.Sprintf("server %s: its endpoint is on another origin, so this site cannot answer its card at %s: the MCP server there must serve it itself", e.Name, spec.Redact(e.CardURL())))
 	}
 	return lines
 }
