@@ -153,12 +153,31 @@ type repositoryDoc struct {
 	unknown                    []string // sorted
 }
 
-// iconsDoc is icons.
-type iconsDoc struct {
+// listDoc is a member whose value should be an array: whether it is set,
+// the JSON type of a value that is not an array, and the items of one
+// that is, each decoded.
+type listDoc[T any] struct {
 	set   bool
 	kind  string // the JSON type of one that is not an array
-	items []iconDoc
+	items []T
 }
+
+// decodeList decodes v as a listDoc, each item by item.
+func decodeList[T any](v member, item func(any) T) listDoc[T] {
+	d := listDoc[T]{set: v.set}
+	l, ok := v.v.([]any)
+	if !ok {
+		d.kind = v.kind()
+		return d
+	}
+	for _, e := range l {
+		d.items = append(d.items, item(e))
+	}
+	return d
+}
+
+// iconsDoc is icons.
+type iconsDoc = listDoc[iconDoc]
 
 // iconDoc is one item of icons.
 type iconDoc struct {
@@ -168,11 +187,7 @@ type iconDoc struct {
 }
 
 // remotesDoc is remotes.
-type remotesDoc struct {
-	set   bool
-	kind  string // the JSON type of one that is not an array
-	items []remoteDoc
-}
+type remotesDoc = listDoc[remoteDoc]
 
 // remoteDoc is one item of remotes.
 type remoteDoc struct {
@@ -187,11 +202,7 @@ type remoteDoc struct {
 }
 
 // headersDoc is the headers of a remote.
-type headersDoc struct {
-	set   bool
-	kind  string // the JSON type of one that is not an array
-	items []inputDoc
-}
+type headersDoc = listDoc[inputDoc]
 
 // varsDoc is the variables of a remote or a header.
 type varsDoc struct {
@@ -223,11 +234,7 @@ type inputDoc struct {
 var inputKeys = []string{"name", "description", "default", "placeholder", "value", "choices", "format", "isRequired", "isSecret", "is_required", "is_secret", "variables"}
 
 // packagesDoc is packages.
-type packagesDoc struct {
-	set   bool
-	kind  string // the JSON type of one that is not an array
-	items []packageDoc
-}
+type packagesDoc = listDoc[packageDoc]
 
 // packageDoc is one item of packages.
 type packageDoc struct {
@@ -247,11 +254,7 @@ type packageDoc struct {
 }
 
 // argumentsDoc is the runtimeArguments or packageArguments of a package.
-type argumentsDoc struct {
-	set   bool
-	kind  string // the JSON type of one that is not an array
-	items []argumentDoc
-}
+type argumentsDoc = listDoc[argumentDoc]
 
 // argumentDoc is one argument: its own members, and those of an input
 // (whose unknown members leave these out).
@@ -340,38 +343,23 @@ func decodeRepository(v member) repositoryDoc {
 }
 
 func decodeIcons(v member) iconsDoc {
-	icons := iconsDoc{set: v.set}
-	l, ok := v.v.([]any)
-	if !ok {
-		icons.kind = v.kind()
-		return icons
-	}
-	for _, e := range l {
+	return decodeList(v, func(e any) iconDoc {
 		m, ok := e.(map[string]any)
 		if !ok {
-			icons.items = append(icons.items, iconDoc{kind: schemas.KindOf(e)})
-			continue
+			return iconDoc{kind: schemas.KindOf(e)}
 		}
-		icons.items = append(icons.items, iconDoc{
+		return iconDoc{
 			src: memberOf(m, "src"), mimeType: memberOf(m, "mimeType"), sizes: memberOf(m, "sizes"), theme: memberOf(m, "theme"),
 			unknown: otherKeys(m, "src", "mimeType", "sizes", "theme"),
-		})
-	}
-	return icons
+		}
+	})
 }
 
 func decodeRemotes(v member) remotesDoc {
-	rs := remotesDoc{set: v.set}
-	l, ok := v.v.([]any)
-	if !ok {
-		rs.kind = v.kind()
-		return rs
-	}
-	for _, e := range l {
+	return decodeList(v, func(e any) remoteDoc {
 		m, ok := e.(map[string]any)
 		if !ok {
-			rs.items = append(rs.items, remoteDoc{kind: schemas.KindOf(e)})
-			continue
+			return remoteDoc{kind: schemas.KindOf(e)}
 		}
 		r := remoteDoc{
 			typ: memberOf(m, "type"), transportType: memberOf(m, "transport_type"), url: memberOf(m, "url"),
@@ -380,18 +368,10 @@ func decodeRemotes(v member) remotesDoc {
 			unknown:          otherKeys(m, "type", "transport_type", "url", "headers", "variables", "supportedProtocolVersions"),
 		}
 		if h := memberOf(m, "headers"); h.set {
-			r.headers.set = true
-			if l, ok := h.v.([]any); ok {
-				for _, e := range l {
-					r.headers.items = append(r.headers.items, decodeInput(e))
-				}
-			} else {
-				r.headers.kind = h.kind()
-			}
+			r.headers = decodeInputList(h)
 		}
-		rs.items = append(rs.items, r)
-	}
-	return rs
+		return r
+	})
 }
 
 func decodeVars(v member) varsDoc {
@@ -430,17 +410,10 @@ func decodeInput(v any) inputDoc {
 }
 
 func decodePackages(v member) packagesDoc {
-	p := packagesDoc{set: v.set}
-	l, ok := v.v.([]any)
-	if !ok {
-		p.kind = v.kind()
-		return p
-	}
-	for _, e := range l {
+	return decodeList(v, func(e any) packageDoc {
 		m, ok := e.(map[string]any)
 		if !ok {
-			p.items = append(p.items, packageDoc{kind: schemas.KindOf(e)})
-			continue
+			return packageDoc{kind: schemas.KindOf(e)}
 		}
 		pd := packageDoc{
 			registryType: memberOf(m, "registryType"), registryBaseURL: memberOf(m, "registryBaseUrl"),
@@ -459,42 +432,25 @@ func decodePackages(v member) packagesDoc {
 		} else if pd.transport.set {
 			pd.transportKind = pd.transport.kind()
 		}
-		p.items = append(p.items, pd)
-	}
-	return p
+		return pd
+	})
 }
 
 // decodeInputList decodes an array of inputs: headers, or environment
 // variables.
 func decodeInputList(v member) headersDoc {
-	h := headersDoc{set: v.set}
-	l, ok := v.v.([]any)
-	if !ok {
-		h.kind = v.kind()
-		return h
-	}
-	for _, e := range l {
-		h.items = append(h.items, decodeInput(e))
-	}
-	return h
+	return decodeList(v, decodeInput)
 }
 
 func decodeArguments(v member) argumentsDoc {
-	a := argumentsDoc{set: v.set}
-	l, ok := v.v.([]any)
-	if !ok {
-		a.kind = v.kind()
-		return a
-	}
-	for _, e := range l {
+	return decodeList(v, func(e any) argumentDoc {
 		ad := argumentDoc{in: decodeInput(e)}
 		if m, ok := e.(map[string]any); ok {
 			ad.typ, ad.valueHint, ad.isRepeated = memberOf(m, "type"), memberOf(m, "valueHint"), memberOf(m, "isRepeated")
 			ad.in.unknown = otherKeys(m, append([]string{"type", "valueHint", "isRepeated"}, inputKeys...)...)
 		}
-		a.items = append(a.items, ad)
-	}
-	return a
+		return ad
+	})
 }
 
 func decodeMeta(v member) metaDoc {
