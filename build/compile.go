@@ -633,22 +633,25 @@ func (c *Catalog) ElsewhereCards() []string {
 		origins = append(origins, c.Config.EndpointOrigin(t))
 	}
 	// An endpoint is elsewhere when no site's origin is its own.
-	onSite := map[string]bool{}
+	type endpoint struct{ name, url string }
+	onSite := map[endpoint]bool{}
+	seen := map[endpoint]bool{}
 	var order []discovery.EndpointCard
 	for _, o := range origins {
 		for _, e := range discovery.EndpointCards(o, c.Servers) {
-			key := e.Name + " " + e.URL
+			key := endpoint{e.Name, e.URL}
 			if !e.Elsewhere {
 				onSite[key] = true
 			}
-			if !slices.ContainsFunc(order, func(x discovery.EndpointCard) bool { return x.Name+" "+x.URL == key }) {
+			if !seen[key] {
+				seen[key] = true
 				order = append(order, e)
 			}
 		}
 	}
 	var lines []string
 	for _, e := range order {
-		if onSite[e.Name+" "+e.URL] {
+		if onSite[endpoint{e.Name, e.URL}] {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("server %s: its endpoint is on another origin, so this site cannot answer its card at %s: the MCP server there must serve it itself", e.Name, spec.Redact(e.CardURL())))

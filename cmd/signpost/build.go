@@ -190,10 +190,8 @@ func runBuild(o *buildOptions) error {
 	if err := printSummary(stdout, opts.Out, b); err != nil {
 		return err
 	}
-	for _, line := range elsewhere {
-		if _, err := fmt.Fprintln(stdout, line); err != nil {
-			return err
-		}
+	if err := printElsewhere(stdout, elsewhere); err != nil {
+		return err
 	}
 	if opts.Verify {
 		_, err := fmt.Fprintln(stdout, "verified: two more builds, from other folders, file orders, TZ and locale, are the same, byte for byte")
@@ -335,6 +333,25 @@ func writeBuildJSON(w io.Writer, diags build.Diagnostics, opts buildOptions, b *
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// elsewhereShown is how many servers printElsewhere names one line each.
+const elsewhereShown = 10
+
+// printElsewhere prints the lines of build.Catalog.ElsewhereCards: the
+// first elsewhereShown, then how many more there are, so that a catalog of
+// thousands of servers hosted elsewhere does not bury its summary.
+func printElsewhere(w io.Writer, lines []string) error {
+	for i, line := range lines {
+		if i == elsewhereShown {
+			_, err := fmt.Fprintf(w, "and %d more %s with an endpoint on another origin: the MCP server there must serve its own card at <endpoint>/server-card\n", len(lines)-i, english.Plural(len(lines)-i, "server", "servers"))
+			return err
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func printSummary(w io.Writer, out string, b *output.Build) error {
