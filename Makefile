@@ -138,7 +138,8 @@ bench-scale: build $(VERSITYGW)
 ## and compact lists per server and in total, and the walks from the AI
 ## catalog to a callable tool; fails when a compact descriptor loses a
 ## toolId, a required argument or an enum, or the compact list costs more
-## than 50% of the standard list's tokens (docs/performance.md)
+## than 50% of the standard list's tokens, with or without its digests
+## (docs/performance.md)
 bench-tokens: $(TOKEN_CORPUS)/.installed
 	$(GO) run ./internal/benchtokens -modules $(TOKEN_CORPUS)/node_modules
 

@@ -13,7 +13,7 @@
 // It exits 1 when a compact descriptor loses what a model needs to choose
 // a tool (its toolId, a required argument, an enum of at most 16 values),
 // naming each loss, or when the compact list costs more than -goal of the
-// standard list's tokens; 2 when a server cannot be read or the catalog
+// standard list's tokens, with or without its digests; 2 when a server cannot be read or the catalog
 // cannot be built.
 package main
 
@@ -40,7 +40,7 @@ type config struct {
 	modules  string        // the node_modules folder the packages are installed in
 	work     string        // scratch folder, kept when given
 	deadline time.Duration // for each server's listing
-	goal     float64       // the most the compact list may cost of the standard list
+	goal     float64       // the most the compact list may cost of the standard list, with or without its digests
 }
 
 func main() {
@@ -48,7 +48,7 @@ func main() {
 	flag.StringVar(&c.modules, "modules", "bin/npm-token-corpus/node_modules", "the node_modules folder the servers and Node.js are installed in (make bench-tokens installs them)")
 	flag.StringVar(&c.work, "work", "", "scratch folder, kept: the recordings and the catalog (default: a new temporary one, removed at the end)")
 	flag.DurationVar(&c.deadline, "deadline", time.Minute, "the longest each server may take to start and list its tools")
-	flag.Float64Var(&c.goal, "goal", 0.50, "the most the compact list may cost of the standard list's tokens")
+	flag.Float64Var(&c.goal, "goal", 0.50, "the most the compact list may cost of the standard list's tokens, with or without its digests")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -139,9 +139,16 @@ func run(ctx context.Context, c config) (int, error) {
 		fmt.Fprintln(os.Stderr, "loss:", l)
 		code = 1
 	}
-	if ratio := r.total.ratio(); ratio > c.goal {
-		fmt.Fprintf(os.Stderr, "the compact list costs %.1f%% of the standard list's tokens; the goal is at most %.0f%%\n", 100*ratio, 100*c.goal)
-		code = 1
+	// The goal holds against the standard list without its digests too:
+	// they are tokens a model has no use for, in the standard list alone.
+	for _, g := range []struct {
+		of    string
+		ratio float64
+	}{{"", r.total.ratio()}, {" without their digests", r.total.ratioNoDigest()}} {
+		if g.ratio > c.goal {
+			fmt.Fprintf(os.Stderr, "the compact list costs %.1f%% of the standard list's tokens%s; the goal is at most %.0f%%\n", 100*g.ratio, g.of, 100*c.goal)
+			code = 1
+		}
 	}
 	return code, nil
 }
