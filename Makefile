@@ -46,8 +46,11 @@ JOSE_VERSION := 6.2.19
 # drift read over Streamable HTTP and stdio (cmd/signpost/live_test.go).
 MCP_EVERYTHING := bin/npm-mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 MCP_EVERYTHING_VERSION := 2026.8.31
+# The hold-out corpus of bench-tokens: 16 public MCP servers, pinned with
+# their dependencies by internal/benchtokens/npm/package-lock.json.
+TOKEN_CORPUS := bin/npm-token-corpus
 
-.PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers bench-scale peers tools clean
+.PHONY: all build test test-fast test-corpus test-reference shellcheck check lint fmt vet staticcheck bench bench-peers bench-scale bench-tokens peers tools clean
 
 all: build
 
@@ -128,6 +131,29 @@ bench-peers: build $(VERSITYGW) peers
 ## Markdown (docs/performance.md holds the latest) and draws its plot.
 bench-scale: build $(VERSITYGW)
 	$(GO) run ./internal/benchscale -signpost $(BIN)/signpost -versitygw $(VERSITYGW) -svg docs/performance-scale.svg
+
+## bench-tokens: the tokens a model reads to choose and call a tool, on the
+## tools of 16 public MCP servers, each started from its pinned npm package
+## over stdio and read live (never kept in the repository): the standard
+## and compact lists per server and in total, and the walks from the AI
+## catalog to a callable tool; fails when a compact descriptor loses a
+## toolId, a required argument or an enum, or the compact list costs more
+## than 50% of the standard list's tokens, with or without its digests
+## (docs/performance.md)
+bench-tokens: $(TOKEN_CORPUS)/.installed
+	$(GO) run ./internal/benchtokens -modules $(TOKEN_CORPUS)/node_modules
+
+# The servers and their dependencies as the lockfile beside the benchmark
+# pins them (the figures depend on the versions of the libraries that
+# write the servers' schemas), installed without the packages' scripts:
+# none is needed to list tools, and some download a browser. Node.js in a
+# folder of its own, the package of this platform.
+$(TOKEN_CORPUS)/.installed: internal/benchtokens/npm/package.json internal/benchtokens/npm/package-lock.json
+	mkdir -p $(TOKEN_CORPUS)
+	cp internal/benchtokens/npm/package.json internal/benchtokens/npm/package-lock.json $(TOKEN_CORPUS)/
+	npm ci --prefix $(TOKEN_CORPUS) --no-audit --no-fund --ignore-scripts
+	npm install --prefix $(TOKEN_CORPUS)/node --no-audit --no-fund --save-exact $(NODE_PACKAGE)
+	touch $@
 
 # The peers come from Debian's packages; aws is Debian's awscli, whatever
 # else is first on PATH. s5cmd, which Debian does not package, is installed

@@ -64,6 +64,8 @@ var rules = []rule{
 	// The command uses everything.
 	{"cmd/signpost", []string{"*"}},
 	{"templates", nil},
+	// The benchmark of tokens reads its corpus's servers live.
+	{"internal/benchtokens", with(internalHelpers, "build", "build/*", "live")},
 	// Test helpers and tools under internal/ may use any floor but the
 	// command.
 	{"internal/*", []string{"build", "build/*", "hosts", "hosts/*", "schemas", "templates", "check", "serve", "publish", "internal/*"}},
