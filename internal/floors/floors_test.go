@@ -50,7 +50,9 @@ var rules = []rule{
 	// What sits on top of the compiler.
 	{"serve", with(internalHelpers, "build", "build/*")},
 	{"conformance", with(internalHelpers, "build", "build/*", "schemas")},
-	{"importer", with(internalHelpers, "build", "build/*", "schemas")},
+	{"importer", with(internalHelpers, "build", "build/*", "schemas", "importer/repair")},
+	// The repairs of an imported JSON Schema, held to the loader's rules.
+	{"importer/repair", with(internalHelpers, "build", "build/*", "schemas")},
 	{"diff", with(internalHelpers, "build", "build/*", "internal/catalogdir")},
 	// A running MCP server's tools, read through check's guarded client.
 	{"live", with(internalHelpers, "build/*", "check")},
