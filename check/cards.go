@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // schemaV1 is the $schema of a v1 server card.
@@ -56,7 +57,7 @@ func (c *checker) aiCardName(place, id, seg string, name member) {
 	ev := "name " + name.show() + ", identifier " + id
 	switch {
 	case seg == "":
-		c.addAt("card.name", LevelShould, ResultSkip, place, "identifier "+show(id), "the identifier names no server (see the catalog's identifier rule)")
+		c.addAt("card.name", LevelShould, ResultSkip, place, "identifier "+jsonval.Show(id), "the identifier names no server (see the catalog's identifier rule)")
 	case slices.Contains(aiNamesOf(s), seg):
 		c.addAt("card.name", LevelShould, ResultPass, place, ev, "the identifier's NAME is the card's name after its namespace")
 	default:
@@ -122,7 +123,7 @@ func (c *checker) checkDigest(r cardRef, body []byte) {
 
 // cardBody applies the rules of a card's body to the card r points at.
 func (c *checker) cardBody(r cardRef, p *page) {
-	doc, err := decode(p.body)
+	doc, err := jsonval.Decode(p.body)
 	if err != nil {
 		c.add("card.name", ResultFail, r.url, "invalid JSON: "+err.Error(), "a card must be a JSON object")
 		return
@@ -134,9 +135,9 @@ func (c *checker) cardBody(r cardRef, p *page) {
 	case r.ai:
 		c.aiCardName(r.url, r.identifier, r.aiName, cd.Name)
 	case r.name == "":
-		c.add("card.name", ResultSkip, r.url, "identifier "+show(r.identifier), "the identifier names no server (see the catalog's identifier rule)")
+		c.add("card.name", ResultSkip, r.url, "identifier "+jsonval.Show(r.identifier), "the identifier names no server (see the catalog's identifier rule)")
 	case name == r.name:
-		c.add("card.name", ResultPass, r.url, "name "+show(name)+", identifier "+r.identifier, "the name is the identifier's")
+		c.add("card.name", ResultPass, r.url, "name "+jsonval.Show(name)+", identifier "+r.identifier, "the name is the identifier's")
 	default:
 		c.add("card.name", ResultFail, r.url, "name "+cd.Name.show()+", identifier "+r.identifier, "the card's name must be the server name of its identifier")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -135,7 +136,7 @@ func (c *checker) checkMCPCatalog(u string) {
 		return
 	}
 	if c.mcpCatalog == nil {
-		_, err := decode(p.body)
+		_, err := jsonval.Decode(p.body)
 		c.add("mcp-catalog.entries", ResultFail, u, "invalid JSON: "+err.Error(), "the MCP catalog must be a JSON object")
 		c.skip(u, "the MCP catalog is not JSON", "mcp-catalog.identifier", "mcp-catalog.media-type")
 		return
@@ -164,7 +165,7 @@ func (c *checker) checkMCPCatalog(u string) {
 			}
 		}
 		if s := e.URL.text(); s != "" && !absURL(s) {
-			shape = append(shape, ptr+"/"+e.URL.name+": "+show(s)+", want an absolute http or https URL")
+			shape = append(shape, ptr+"/"+e.URL.name+": "+jsonval.Show(s)+", want an absolute http or https URL")
 		}
 		if name, ok := strings.CutPrefix(e.Identifier.text(), "urn:mcp:server:"); !ok || name == "" {
 			ids = append(ids, ptr+"/"+e.Identifier.name+": "+e.Identifier.show())
@@ -203,14 +204,14 @@ func (c *checker) checkAICatalog(u string) {
 		return
 	}
 	if c.aiCatalog == nil {
-		_, err := decode(p.body)
+		_, err := jsonval.Decode(p.body)
 		c.add("ai-catalog.entries", ResultFail, u, "invalid JSON: "+err.Error(), "the AI catalog must be a JSON object")
 		c.skip(u, "the AI catalog is not JSON", "ai-catalog.spec-version", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.jcs", "ai-catalog.digest")
 		return
 	}
 	cat := c.aiCatalog
 	c.credentials("discovery.credentials", u, cat.raw)
-	if why := notJCSInput(p.body); why != "" {
+	if why := jsonval.NotJCSInput(p.body); why != "" {
 		c.add("ai-catalog.jcs", ResultFail, u, why, "the AI catalog must be valid input to JSON canonicalization (RFC 8785): I-JSON, each member name once in its object, integers within ±(2^53-1)")
 	} else {
 		c.add("ai-catalog.jcs", ResultPass, u, fmt.Sprintf("%d bytes of I-JSON", len(p.body)), "valid input to JSON canonicalization (RFC 8785)")
@@ -255,11 +256,11 @@ func (c *checker) checkAICatalog(u string) {
 		at := ptr + "/" + e.Identifier.name // the identifier's pointer
 		if id != "" {
 			if first, dup := seen[id]; dup {
-				ids = append(ids, at+": "+show(id)+" repeats "+first)
+				ids = append(ids, at+": "+jsonval.Show(id)+" repeats "+first)
 			}
 			seen[id] = ptr
 			if !aiIdentifierRe.MatchString(id) {
-				ids = append(ids, at+": "+show(id)+", want urn:air:DOMAIN followed by :SEGMENTs of letters, digits, '.', '_' and '-' (no '/')")
+				ids = append(ids, at+": "+jsonval.Show(id)+", want urn:air:DOMAIN followed by :SEGMENTs of letters, digits, '.', '_' and '-' (no '/')")
 			}
 		}
 		place := u + "#" + ptr
@@ -288,7 +289,7 @@ func (c *checker) checkAICatalog(u string) {
 					ids = append(ids, at+": "+e.Identifier.show()+", want urn:air:DOMAIN:mcp:NAME")
 				}
 			} else if domain != "" && d != domain {
-				ids = append(ids, at+": "+show(id)+", DOMAIN is not the host's domain "+domain)
+				ids = append(ids, at+": "+jsonval.Show(id)+", DOMAIN is not the host's domain "+domain)
 			}
 			if hasData {
 				c.add("ai-catalog.media-type", ResultPass, place, "type "+typ+", inline data", "a server card entry, inline")

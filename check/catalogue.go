@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // The tool catalogue (/tool-catalogue.json) and its group documents
@@ -110,7 +111,7 @@ func (c *checker) checkCatalogue(u string) {
 			continue
 		}
 		desc := c.toolByID[id]
-		if d := diff(e.Arguments.value, desc.InputSchema.value, "/"+e.Arguments.name); d != "" {
+		if d := jsonval.Diff(e.Arguments.value, desc.InputSchema.value, "/"+e.Arguments.name); d != "" {
 			probs = append(probs, fmt.Sprintf("tool %s: %s (against the inputSchema of /tools)", id, d))
 		}
 		for _, f := range [][2]member{{e.SafetyTier, desc.SafetyTier}, {e.ReplayPolicy, desc.ReplayPolicy}, {e.Egress, desc.Egress}, {e.Source, desc.Source}} {
@@ -149,7 +150,7 @@ func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
 		c.addAt("catalogue.groups", level, ResultSkip, p.url, ev, skippedTooBig)
 		return
 	}
-	doc, err := decode(p.body)
+	doc, err := jsonval.Decode(p.body)
 	g := groupDocumentOf(doc)
 	if err != nil || g == nil {
 		c.addAt("catalogue.groups", level, ResultFail, p.url, "not a JSON object", "a group document "+level.verb()+" be valid against tool-catalogue")
@@ -157,9 +158,9 @@ func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
 	}
 	var probs []string
 	for _, v := range c.v.Validate("tool-catalogue", g.raw) {
-		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
+		probs = append(probs, jsonval.ShowPointer(v.Pointer)+": "+v.Message)
 	}
-	if d := diff(g.Group.value, entry.raw, "/"+g.Group.name); d != "" {
+	if d := jsonval.Diff(g.Group.value, entry.raw, "/"+g.Group.name); d != "" {
 		probs = append(probs, d+" (against the catalogue's groups)")
 	}
 	want := entry.toolNames
@@ -170,11 +171,11 @@ func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
 		if e := c.catalogue.entries[t.Name.text()]; e != nil {
 			there = e.raw
 		}
-		if d := diff(t.raw, there, "/"+g.Tools.name+"/"+t.Name.text()); d != "" {
+		if d := jsonval.Diff(t.raw, there, "/"+g.Tools.name+"/"+t.Name.text()); d != "" {
 			probs = append(probs, d+" (against the catalogue's entry)")
 		}
 	}
-	if !slices.EqualFunc(names, want, func(a, b any) bool { return diff(a, b, "") == "" }) {
+	if !slices.EqualFunc(names, want, func(a, b any) bool { return jsonval.Diff(a, b, "") == "" }) {
 		probs = append(probs, fmt.Sprintf("tools %v, the catalogue's group names %v", names, want))
 	}
 	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(g.tools)),

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -30,7 +31,7 @@ func (c *checker) learnCompact(u string) {
 	p := c.pages[u]
 	var doc any
 	if p != nil && p.err == nil && p.status == http.StatusOK && !p.tooBig {
-		doc, c.compactErr = decode(p.body)
+		doc, c.compactErr = jsonval.Decode(p.body)
 	}
 	l := compactListOf(doc)
 	switch {
@@ -118,13 +119,13 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 		c.skip(u, "the compact list has no tools array", "compact.keywords")
 		return
 	}
-	fixed, _ := decode(p.body)
+	fixed, _ := jsonval.Decode(p.body)
 	for _, d := range compactListOf(fixed).tools {
 		d.fix(false)
 	}
 	var probs []string
 	for _, v := range c.v.Validate("compact-tool-list", fixed) {
-		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
+		probs = append(probs, jsonval.ShowPointer(v.Pointer)+": "+v.Message)
 	}
 	if c.toolList != nil {
 		seen := map[string]bool{}
@@ -137,9 +138,9 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 			std := c.toolByID[id]
 			switch {
 			case seen[id]:
-				probs = append(probs, ptr+"/"+d.ToolID.name+": "+show(id)+" repeats")
+				probs = append(probs, ptr+"/"+d.ToolID.name+": "+jsonval.Show(id)+" repeats")
 			case std == nil:
-				probs = append(probs, ptr+"/"+d.ToolID.name+": "+show(id)+" is not in /tools")
+				probs = append(probs, ptr+"/"+d.ToolID.name+": "+jsonval.Show(id)+" is not in /tools")
 			default:
 				for _, f := range [][2]member{{d.Source, std.Source}, {d.SafetyTier, std.SafetyTier}, {d.ReplayPolicy, std.ReplayPolicy}, {d.Egress, std.Egress}} {
 					if !f[0].same(f[1]) {
@@ -151,7 +152,7 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 		}
 		for _, id := range c.toolIDs {
 			if !seen[id] {
-				probs = append(probs, tools+": no "+show(id)+", which /tools lists")
+				probs = append(probs, tools+": no "+jsonval.Show(id)+", which /tools lists")
 			}
 		}
 	}
@@ -179,7 +180,7 @@ func (c *checker) keywords(u string, inputs []member, ptr string, list bool) {
 		walkSchema(s.value, at, func(m map[string]any, p string) {
 			for _, k := range spec.CompactForbidden() {
 				if _, ok := m[k]; ok {
-					probs = append(probs, p+"/"+escape(k)+" is used")
+					probs = append(probs, p+"/"+jsonval.Escape(k)+" is used")
 				}
 			}
 		})
@@ -199,7 +200,7 @@ func walkSchema(s any, ptr string, visit func(m map[string]any, ptr string)) {
 	visit(m, ptr)
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
-		at := ptr + "/" + escape(k)
+		at := ptr + "/" + jsonval.Escape(k)
 		switch k {
 		case "additionalProperties", "additionalItems", "contains", "propertyNames", "if", "then", "else", "not",
 			"unevaluatedItems", "unevaluatedProperties", "contentSchema", "items":
@@ -223,7 +224,7 @@ func walkSchema(s any, ptr string, visit func(m map[string]any, ptr string)) {
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				walkSchema(sub[n], at+"/"+escape(n), visit)
+				walkSchema(sub[n], at+"/"+jsonval.Escape(n), visit)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // tools.digest: a tool's descriptor may carry the digest of its definition
@@ -27,7 +28,7 @@ func definitionDigest(d descriptor) (digest string, size int, err error) {
 		return "", 0, fmt.Errorf("not a JSON object")
 	}
 	def := maps.Clone(d.obj)
-	if meta, ok := object(d.Definition.Meta.value); ok {
+	if meta, ok := jsonval.Object(d.Definition.Meta.value); ok {
 		rest := maps.Clone(meta)
 		delete(rest, spec.DefinitionMeta)
 		if len(rest) == 0 {
@@ -36,7 +37,7 @@ func definitionDigest(d descriptor) (digest string, size int, err error) {
 			def[spec.MetaKey] = rest
 		}
 	}
-	c, err := canonical(def)
+	c, err := jsonval.Canonical(def)
 	if err != nil {
 		return "", 0, err
 	}

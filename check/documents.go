@@ -4,11 +4,12 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // The documents the rules read. Each fetched document is decoded into JSON
-// values (decode): the schemas validate those (the lists a second copy,
-// which descriptor.fix changes first), diff compares them and the
+// values (jsonval.Decode): the schemas validate those (the lists a second copy,
+// which descriptor.fix changes first), jsonval.Diff compares them and the
 // credential scan reads them as they are. The rules read the members they
 // judge through the types below, which the functions of this file build
 // from those values: the only code of the checker that looks into a decoded
@@ -21,7 +22,7 @@ import (
 // the findings show what the document holds instead.
 
 // member is one member of a decoded JSON object: its name, whether the
-// object has it (null included), and its value as decode gives it, nil
+// object has it (null included), and its value as jsonval.Decode gives it, nil
 // for null or when absent.
 type member struct {
 	name    string
@@ -63,28 +64,16 @@ func (m member) boolean() (bool, bool) {
 func (m member) null() bool { return m.value == nil }
 
 // show renders the member's value for evidence.
-func (m member) show() string { return show(m.value) }
+func (m member) show() string { return jsonval.Show(m.value) }
 
 // same reports whether m and o hold the same JSON value (absent and null
 // alike), compared deeply.
-func (m member) same(o member) bool { return diff(m.value, o.value, "") == "" }
-
-// object is v when it is a JSON object, else nil and false.
-func object(v any) (map[string]any, bool) {
-	m, ok := v.(map[string]any)
-	return m, ok
-}
-
-// array is v when it is a JSON array, else nil and false.
-func array(v any) ([]any, bool) {
-	a, ok := v.([]any)
-	return a, ok
-}
+func (m member) same(o member) bool { return jsonval.Diff(m.value, o.value, "") == "" }
 
 // descriptor is a tool descriptor: an entry of /tools or of the compact
 // list, or the document of /tools/{toolId} in either view.
 type descriptor struct {
-	// raw is the descriptor as decoded, what diff compares; obj is raw when
+	// raw is the descriptor as decoded, what jsonval.Diff compares; obj is raw when
 	// it is a JSON object, else nil, and then every member is absent.
 	raw any
 	obj map[string]any
@@ -92,7 +81,7 @@ type descriptor struct {
 	ToolID, Source, SafetyTier, ReplayPolicy, Egress member
 	Annotations                                      hints
 	// InputSchema's value is a JSON Schema: open JSON, which walkSchema
-	// and diff read as decoded.
+	// and jsonval.Diff read as decoded.
 	InputSchema member
 	// Definition is the digest of the tool's definition its _meta holds.
 	Definition definitionMeta
@@ -109,9 +98,9 @@ type definitionMeta struct {
 
 func definitionMetaOf(obj map[string]any) definitionMeta {
 	meta := memberOf(obj, spec.MetaKey)
-	m, _ := object(meta.value)
+	m, _ := jsonval.Object(meta.value)
 	def := memberOf(m, spec.DefinitionMeta)
-	d, _ := object(def.value)
+	d, _ := jsonval.Object(def.value)
 	return definitionMeta{Meta: meta, member: def, Digest: memberOf(d, "digest"), Size: memberOf(d, "size")}
 }
 
@@ -132,7 +121,7 @@ type hints struct {
 }
 
 func descriptorOf(v any) descriptor {
-	m, _ := object(v)
+	m, _ := jsonval.Object(v)
 	return descriptor{
 		raw:          v,
 		obj:          m,
@@ -148,7 +137,7 @@ func descriptorOf(v any) descriptor {
 }
 
 func hintsOf(a member) hints {
-	m, ok := object(a.value)
+	m, ok := jsonval.Object(a.value)
 	return hints{
 		member:      a,
 		object:      ok,
@@ -162,7 +151,7 @@ func hintsOf(a member) hints {
 // descriptorsOf reads a list of descriptors: a JSON array, else nil and
 // false. The list of an array is not nil, even when empty.
 func descriptorsOf(v any) ([]descriptor, bool) {
-	a, ok := array(v)
+	a, ok := jsonval.Array(v)
 	if !ok {
 		return nil, false
 	}
@@ -186,8 +175,8 @@ type compactList struct {
 }
 
 func compactListOf(v any) compactList {
-	m, isObject := object(v)
-	_, isList := array(v)
+	m, isObject := jsonval.Object(v)
+	_, isList := jsonval.Array(v)
 	l := compactList{raw: v, isList: isList, isObject: isObject, Tools: memberOf(m, "tools")}
 	l.tools, _ = descriptorsOf(l.Tools.value)
 	return l
@@ -214,12 +203,12 @@ type mcpEntry struct {
 }
 
 func mcpCatalogOf(v any) *mcpCatalog {
-	m, ok := object(v)
+	m, ok := jsonval.Object(v)
 	c := &mcpCatalog{raw: v, isObject: ok, Entries: memberOf(m, "entries")}
-	a, listed := array(c.Entries.value)
+	a, listed := jsonval.Array(c.Entries.value)
 	c.listed = listed
 	for _, e := range a {
-		em, ok := object(e)
+		em, ok := jsonval.Object(e)
 		c.entries = append(c.entries, mcpEntry{
 			raw:        e,
 			isObject:   ok,
@@ -273,8 +262,8 @@ type toolCatalogAd struct {
 }
 
 func aiCatalogOf(v any) *aiCatalog {
-	m, ok := object(v)
-	host, _ := object(memberOf(m, "host").value)
+	m, ok := jsonval.Object(v)
+	host, _ := jsonval.Object(memberOf(m, "host").value)
 	c := &aiCatalog{
 		raw:         v,
 		isObject:    ok,
@@ -282,7 +271,7 @@ func aiCatalogOf(v any) *aiCatalog {
 		Domain:      hostDomain(host),
 		Entries:     memberOf(m, "entries"),
 	}
-	a, listed := array(c.Entries.value)
+	a, listed := jsonval.Array(c.Entries.value)
 	c.listed = listed
 	for _, e := range a {
 		c.entries = append(c.entries, aiEntryOf(e))
@@ -291,7 +280,7 @@ func aiCatalogOf(v any) *aiCatalog {
 }
 
 func aiEntryOf(v any) aiEntry {
-	m, ok := object(v)
+	m, ok := jsonval.Object(v)
 	e := aiEntry{
 		raw:        v,
 		isObject:   ok,
@@ -301,9 +290,9 @@ func aiEntryOf(v any) aiEntry {
 		Digest:     memberOf(m, "digest"),
 		Data:       memberOf(m, "data"),
 	}
-	data, _ := object(e.Data.value)
+	data, _ := jsonval.Object(e.Data.value)
 	tc := memberOf(data, "toolCatalog")
-	if tm, ok := object(tc.value); ok && e.Type.is(spec.ContentTypeJSON) {
+	if tm, ok := jsonval.Object(tc.value); ok && e.Type.is(spec.ContentTypeJSON) {
 		e.toolCatalog = &toolCatalogAd{
 			member:      tc,
 			URL:         memberOf(tm, "url"),
@@ -327,16 +316,16 @@ type cardRemote struct {
 }
 
 func cardOf(v any) card {
-	m, _ := object(v)
+	m, _ := jsonval.Object(v)
 	c := card{
 		Schema:      memberOf(m, "$schema"),
 		Name:        memberOf(m, "name"),
 		Version:     memberOf(m, "version"),
 		Description: memberOf(m, "description"),
 	}
-	remotes, _ := array(memberOf(m, "remotes").value)
+	remotes, _ := jsonval.Array(memberOf(m, "remotes").value)
 	for _, r := range remotes {
-		if o, ok := object(r); ok {
+		if o, ok := jsonval.Object(r); ok {
 			c.Remotes = append(c.Remotes, cardRemote{Type: memberOf(o, "type"), URL: memberOf(o, "url")})
 		}
 	}
@@ -354,10 +343,10 @@ type toolCatalogue struct {
 
 // catalogueTool is a tool of the tool catalogue or of a group document.
 type catalogueTool struct {
-	raw any // the entry as decoded, what diff compares
+	raw any // the entry as decoded, what jsonval.Diff compares
 
 	Name member
-	// Arguments' value is a JSON Schema: open JSON, which diff reads as
+	// Arguments' value is a JSON Schema: open JSON, which jsonval.Diff reads as
 	// decoded.
 	Arguments                                member
 	SafetyTier, ReplayPolicy, Egress, Source member
@@ -366,7 +355,7 @@ type catalogueTool struct {
 
 // catalogueGroup is a group of the tool catalogue.
 type catalogueGroup struct {
-	raw any // the group as decoded, what diff compares
+	raw any // the group as decoded, what jsonval.Diff compares
 
 	Key member
 	// toolNames are the values of its tools, nil unless they are an array.
@@ -376,16 +365,16 @@ type catalogueGroup struct {
 // toolCatalogueOf reads the tool catalogue: nil unless v is a JSON
 // object.
 func toolCatalogueOf(v any) *toolCatalogue {
-	m, ok := object(v)
+	m, ok := jsonval.Object(v)
 	if !ok {
 		return nil
 	}
 	c := &toolCatalogue{raw: v, CatalogVersion: memberOf(m, "catalogVersion")}
 	c.tools, _ = catalogueToolsOf(memberOf(m, "tools"))
-	groups, _ := array(memberOf(m, "groups").value)
+	groups, _ := jsonval.Array(memberOf(m, "groups").value)
 	for _, g := range groups {
-		gm, _ := object(g)
-		names, _ := array(memberOf(gm, "tools").value)
+		gm, _ := jsonval.Object(g)
+		names, _ := jsonval.Array(memberOf(gm, "tools").value)
 		c.groups = append(c.groups, catalogueGroup{raw: g, Key: memberOf(gm, "key"), toolNames: names})
 	}
 	return c
@@ -394,13 +383,13 @@ func toolCatalogueOf(v any) *toolCatalogue {
 // catalogueToolsOf reads the tools of a catalogue or group document: nil
 // and false unless they are an array.
 func catalogueToolsOf(tools member) ([]catalogueTool, bool) {
-	a, ok := array(tools.value)
+	a, ok := jsonval.Array(tools.value)
 	if !ok {
 		return nil, false
 	}
 	list := make([]catalogueTool, len(a))
 	for i, t := range a {
-		m, _ := object(t)
+		m, _ := jsonval.Object(t)
 		list[i] = catalogueTool{
 			raw:          t,
 			Name:         memberOf(m, "name"),
@@ -425,7 +414,7 @@ type groupDocument struct {
 
 // groupDocumentOf reads a group document: nil unless v is a JSON object.
 func groupDocumentOf(v any) *groupDocument {
-	m, ok := object(v)
+	m, ok := jsonval.Object(v)
 	if !ok {
 		return nil
 	}
@@ -451,10 +440,10 @@ type registryList struct {
 }
 
 func registryListOf(v any) registryList {
-	m, ok := object(v)
-	meta, _ := object(memberOf(m, "metadata").value)
+	m, ok := jsonval.Object(v)
+	meta, _ := jsonval.Object(memberOf(m, "metadata").value)
 	l := registryList{raw: v, isObject: ok, Servers: memberOf(m, "servers"), NextCursor: memberOf(meta, "nextCursor")}
-	a, listed := array(l.Servers.value)
+	a, listed := jsonval.Array(l.Servers.value)
 	l.listed = listed
 	for _, e := range a {
 		l.servers = append(l.servers, registryResponseOf(e))
@@ -466,11 +455,11 @@ func registryListOf(v any) registryList {
 // copy without metadata.nextCursor, which the registry's OpenAPI allows
 // and signpost's schema, of a static registry that never pages, does not.
 func (l registryList) forSchema() any {
-	m, ok := object(l.raw)
+	m, ok := jsonval.Object(l.raw)
 	if !ok || !l.NextCursor.present {
 		return l.raw
 	}
-	meta, _ := object(m["metadata"])
+	meta, _ := jsonval.Object(m["metadata"])
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		out[k] = v
@@ -488,7 +477,7 @@ func (l registryList) forSchema() any {
 // registryResponse is a ServerResponse of the MCP registry: an entry of a
 // list, or the document of one version.
 type registryResponse struct {
-	raw      any // what diff compares
+	raw      any // what jsonval.Diff compares
 	isObject bool
 
 	// Server is server; Name, Description and Version are its members.
@@ -501,13 +490,13 @@ type registryResponse struct {
 }
 
 func registryResponseOf(v any) registryResponse {
-	m, ok := object(v)
+	m, ok := jsonval.Object(v)
 	r := registryResponse{raw: v, isObject: ok, Server: memberOf(m, "server"), Meta: memberOf(m, "_meta")}
-	s, _ := object(r.Server.value)
+	s, _ := jsonval.Object(r.Server.value)
 	r.Name, r.Description, r.Version = memberOf(s, "name"), memberOf(s, "description"), memberOf(s, "version")
-	meta, _ := object(r.Meta.value)
+	meta, _ := jsonval.Object(r.Meta.value)
 	r.Official = memberOf(meta, spec.RegistryOfficialMeta)
-	o, _ := object(r.Official.value)
+	o, _ := jsonval.Object(r.Official.value)
 	r.Status, r.IsLatest = memberOf(o, "status"), memberOf(o, "isLatest")
 	r.PublishedAt, r.UpdatedAt = memberOf(o, "publishedAt"), memberOf(o, "updatedAt")
 	return r

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -304,7 +305,7 @@ func (c *checker) registryDoc(rule string, p *page, failed func(status int) stri
 		c.add(rule, ResultFail, p.url, ev, failed(p.status))
 		return nil, false
 	}
-	doc, err := decode(p.body)
+	doc, err := jsonval.Decode(p.body)
 	if err != nil {
 		c.add(rule, ResultFail, p.url, "not JSON: "+err.Error(), failed(http.StatusOK))
 		return nil, false
@@ -350,12 +351,12 @@ func (c *checker) checkVersions(p *page, s *registryServer) {
 	c.registrySchema(p.url, "registry-server-list", l.forSchema())
 	for _, e := range l.servers {
 		if e.Version.is(s.version) {
-			c.add("registry.versions", ResultPass, p.url, fmt.Sprintf("%s among %s", show(s.version), english.Count(len(l.servers), "version", "versions")), "lists the latest version")
+			c.add("registry.versions", ResultPass, p.url, fmt.Sprintf("%s among %s", jsonval.Show(s.version), english.Count(len(l.servers), "version", "versions")), "lists the latest version")
 			c.consistent(p.url, s, e.raw, "versions' entry")
 			return
 		}
 	}
-	c.add("registry.versions", ResultFail, p.url, fmt.Sprintf("no version %s among %s", show(s.version), english.Count(len(l.servers), "version", "versions")), fmt.Sprintf("the versions of %s should list its latest version, %s", s.name, s.version))
+	c.add("registry.versions", ResultFail, p.url, fmt.Sprintf("no version %s among %s", jsonval.Show(s.version), english.Count(len(l.servers), "version", "versions")), fmt.Sprintf("the versions of %s should list its latest version, %s", s.name, s.version))
 }
 
 // checkExact applies registry.versions, registry.schema and
@@ -379,7 +380,7 @@ func (c *checker) checkExact(p *page, s *registryServer) {
 // consistent applies registry.consistent: doc, a document of the server
 // s (what), is the list's entry.
 func (c *checker) consistent(u string, s *registryServer, doc any, what string) {
-	if d := diff(s.entry.raw, doc, ""); d != "" {
+	if d := jsonval.Diff(s.entry.raw, doc, ""); d != "" {
 		c.add("registry.consistent", ResultFail, u, "the list here, the "+what+" there: "+d,
 			fmt.Sprintf("the %s of %s should be the list's entry: VS Code would show one server and install another", what, s.name))
 		return
@@ -396,7 +397,7 @@ func (c *checker) registrySchema(u, schema string, doc any) {
 // the JSON pointer at, and, when asked is set, the name it was asked by.
 func serverProblems(r registryResponse, at, asked string) []string {
 	if !r.isObject {
-		return []string{showPointer(at) + ": " + show(r.raw) + ", not an object"}
+		return []string{jsonval.ShowPointer(at) + ": " + jsonval.Show(r.raw) + ", not an object"}
 	}
 	var probs []string
 	str := func(ptr string, m member) {
@@ -404,18 +405,18 @@ func serverProblems(r registryResponse, at, asked string) []string {
 			probs = append(probs, at+ptr+": "+missingOr(m)+", not a string")
 		}
 	}
-	if _, ok := object(r.Server.value); !ok {
+	if _, ok := jsonval.Object(r.Server.value); !ok {
 		probs = append(probs, at+"/server: "+missingOr(r.Server)+", not an object")
 	} else {
 		str("/server/name", r.Name)
 		str("/server/description", r.Description)
 		str("/server/version", r.Version)
 		if name, ok := r.Name.str(); ok && asked != "" && name != asked {
-			probs = append(probs, fmt.Sprintf("%s/server/name: %s, asked for %s", at, show(name), show(asked)))
+			probs = append(probs, fmt.Sprintf("%s/server/name: %s, asked for %s", at, jsonval.Show(name), jsonval.Show(asked)))
 		}
 	}
-	official := "/_meta/" + escape(spec.RegistryOfficialMeta)
-	switch _, metaOK := object(r.Meta.value); {
+	official := "/_meta/" + jsonval.Escape(spec.RegistryOfficialMeta)
+	switch _, metaOK := jsonval.Object(r.Meta.value); {
 	case !metaOK:
 		probs = append(probs, at+"/_meta: "+missingOr(r.Meta)+", not an object")
 	case !isObject(r.Official):
@@ -432,7 +433,7 @@ func serverProblems(r registryResponse, at, asked string) []string {
 }
 
 func isObject(m member) bool {
-	_, ok := object(m.value)
+	_, ok := jsonval.Object(m.value)
 	return ok
 }
 
@@ -448,7 +449,7 @@ func missingOr(m member) string {
 // Code's search.
 func (c *checker) checkSearch(p *page) {
 	q := c.registry.search
-	what := fmt.Sprintf("VS Code's search for %s", show(q.text))
+	what := fmt.Sprintf("VS Code's search for %s", jsonval.Show(q.text))
 	doc, ok := c.registryDoc("registry.search", p, func(int) string {
 		return what + " would fail: it must answer 200 with a server list"
 	})
@@ -552,7 +553,7 @@ func (c *checker) checkRegistryList() {
 		}
 		ev := "200, " + english.Count(len(pg.list.servers), "server", "servers")
 		if cursor, ok := pg.list.NextCursor.str(); ok && cursor != "" {
-			ev += ", nextCursor " + show(cursor)
+			ev += ", nextCursor " + jsonval.Show(cursor)
 		}
 		c.add("registry.list", ResultPass, p.url, ev, fmt.Sprintf("VS Code would list %s", english.Count(len(pg.list.servers), "server", "servers")))
 		var probs []string

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // The signatures of an AI catalog (AI Catalog 1.0, Signature Object and the
@@ -53,7 +54,7 @@ func didURL(domain string) string { return "https://" + domain + spec.RouteDIDDo
 
 // signatureOf is obj.signature, nil when obj has none.
 func signatureOf(obj map[string]any) map[string]any {
-	s, _ := object(obj["signature"])
+	s, _ := jsonval.Object(obj["signature"])
 	return s
 }
 
@@ -77,18 +78,18 @@ func (v *verifier) verify(obj map[string]any, typ string) (signer string, why st
 	signer = str("signer")
 	switch {
 	case str("profile") != didWebProfile:
-		return "", fmt.Sprintf("profile %s is not %s, the one this check supports", show(sig["profile"]), didWebProfile)
+		return "", fmt.Sprintf("profile %s is not %s, the one this check supports", jsonval.Show(sig["profile"]), didWebProfile)
 	case didDomain(signer) == "":
-		return "", fmt.Sprintf("signer %s is not a root did:web DID (lower-case domain, no port, no IP address)", show(sig["signer"]))
+		return "", fmt.Sprintf("signer %s is not a root did:web DID (lower-case domain, no port, no IP address)", jsonval.Show(sig["signer"]))
 	}
 	issued, err := time.Parse(time.RFC3339, str("issuedAt"))
 	if err != nil {
-		return "", "issuedAt " + show(sig["issuedAt"]) + " is not an RFC 3339 time"
+		return "", "issuedAt " + jsonval.Show(sig["issuedAt"]) + " is not an RFC 3339 time"
 	}
 	var expires time.Time
 	if _, ok := sig["expiresAt"]; ok {
 		if expires, err = time.Parse(time.RFC3339, str("expiresAt")); err != nil || !expires.After(issued) {
-			return "", "expiresAt " + show(sig["expiresAt"]) + " is not an RFC 3339 time after issuedAt"
+			return "", "expiresAt " + jsonval.Show(sig["expiresAt"]) + " is not an RFC 3339 time after issuedAt"
 		}
 	}
 	h64, s64, ok := strings.Cut(str("jws"), "..")
@@ -99,17 +100,17 @@ func (v *verifier) verify(obj map[string]any, typ string) (signer string, why st
 	if err != nil {
 		return "", "the JWS header is not base64url"
 	}
-	hv, err := decode(hb)
-	header, isObj := object(hv)
-	if err != nil || !isObj || notJCSInput(hb) != "" {
+	hv, err := jsonval.Decode(hb)
+	header, isObj := jsonval.Object(hv)
+	if err != nil || !isObj || jsonval.NotJCSInput(hb) != "" {
 		return "", "the JWS header is not a JSON object (each member once)"
 	}
 	hs := func(k string) string { s, _ := header[k].(string); return s }
 	if alg := hs("alg"); alg != "ES256" {
-		return "", fmt.Sprintf("alg %s: the did-web-v1 profile takes ES256 only (none never)", show(header["alg"]))
+		return "", fmt.Sprintf("alg %s: the did-web-v1 profile takes ES256 only (none never)", jsonval.Show(header["alg"]))
 	}
 	if hs("typ") != typ {
-		return "", fmt.Sprintf("typ %s, want %s", show(header["typ"]), typ)
+		return "", fmt.Sprintf("typ %s, want %s", jsonval.Show(header["typ"]), typ)
 	}
 	for _, k := range []string{"b64", "jku", "jwk", "x5u", "x5c", "crit"} {
 		if _, ok := header[k]; ok {
@@ -118,7 +119,7 @@ func (v *verifier) verify(obj map[string]any, typ string) (signer string, why st
 	}
 	kid := hs("kid")
 	if frag, ok := strings.CutPrefix(kid, signer+"#"); !ok || frag == "" || strings.ContainsAny(frag, "/?#") {
-		return "", fmt.Sprintf("kid %s is not the signer %s followed by #FRAGMENT", show(header["kid"]), signer)
+		return "", fmt.Sprintf("kid %s is not the signer %s followed by #FRAGMENT", jsonval.Show(header["kid"]), signer)
 	}
 	pub, why := v.key(signer, kid)
 	if pub == nil {
@@ -152,7 +153,7 @@ func (v *verifier) key(signer, kid string) (*ecdsa.PublicKey, string) {
 		return nil, "no DID document: " + v.didErr
 	}
 	if id, _ := v.did["id"].(string); id != signer {
-		return nil, fmt.Sprintf("the DID document's id %s is not the signer %s", show(v.did["id"]), signer)
+		return nil, fmt.Sprintf("the DID document's id %s is not the signer %s", jsonval.Show(v.did["id"]), signer)
 	}
 	resolve := func(id string) string {
 		if strings.HasPrefix(id, "#") {
@@ -162,8 +163,8 @@ func (v *verifier) key(signer, kid string) (*ecdsa.PublicKey, string) {
 	}
 	var method map[string]any
 	found := 0
-	methods, _ := array(v.did["verificationMethod"])
-	assertion, _ := array(v.did["assertionMethod"])
+	methods, _ := jsonval.Array(v.did["verificationMethod"])
+	assertion, _ := jsonval.Array(v.did["assertionMethod"])
 	for _, a := range assertion {
 		var m map[string]any
 		if s, ok := a.(string); ok {
@@ -171,13 +172,13 @@ func (v *verifier) key(signer, kid string) (*ecdsa.PublicKey, string) {
 				continue
 			}
 			for _, vm := range methods {
-				if o, _ := object(vm); o != nil {
+				if o, _ := jsonval.Object(vm); o != nil {
 					if id, _ := o["id"].(string); resolve(id) == kid {
 						m = o
 					}
 				}
 			}
-		} else if o, _ := object(a); o != nil {
+		} else if o, _ := jsonval.Object(a); o != nil {
 			if id, _ := o["id"].(string); resolve(id) == kid {
 				m = o
 			}
@@ -194,9 +195,9 @@ func (v *verifier) key(signer, kid string) (*ecdsa.PublicKey, string) {
 		return nil, "the DID document lists " + kid + " more than once"
 	}
 	if c, _ := method["controller"].(string); c != signer {
-		return nil, fmt.Sprintf("the key %s is controlled by %s, not the signer", kid, show(method["controller"]))
+		return nil, fmt.Sprintf("the key %s is controlled by %s, not the signer", kid, jsonval.Show(method["controller"]))
 	}
-	jwk, _ := object(method["publicKeyJwk"])
+	jwk, _ := jsonval.Object(method["publicKeyJwk"])
 	s := func(k string) string { x, _ := jwk[k].(string); return x }
 	if _, ok := jwk["d"]; ok {
 		return nil, "the key " + kid + " in the DID document holds private key material"
@@ -205,7 +206,7 @@ func (v *verifier) key(signer, kid string) (*ecdsa.PublicKey, string) {
 		return nil, "the key " + kid + " is not a P-256 publicKeyJwk"
 	}
 	if a, ok := jwk["alg"]; ok && a != "ES256" {
-		return nil, "the key " + kid + " is for " + show(a) + ", not ES256"
+		return nil, "the key " + kid + " is for " + jsonval.Show(a) + ", not ES256"
 	}
 	x, errX := base64.RawURLEncoding.DecodeString(s("x"))
 	y, errY := base64.RawURLEncoding.DecodeString(s("y"))
@@ -237,14 +238,14 @@ func signedPayload(obj map[string]any) ([]byte, error) {
 		}
 		cp["signature"] = s
 	}
-	c, err := canonical(cp)
+	c, err := jsonval.Canonical(cp)
 	return []byte(c), err
 }
 
 // entryDigest is the digest of an entry's inline data: sha256: and the hex
 // SHA-256 of its canonical form.
 func entryDigest(data any) (string, error) {
-	c, err := canonical(data)
+	c, err := jsonval.Canonical(data)
 	if err != nil {
 		return "", err
 	}
@@ -268,16 +269,16 @@ func (c *checker) didDocumentURL(domain string) (u string, local bool) {
 // signature's signer, else the first signed manifest's; "" when nothing is
 // signed or the signer is no root did:web DID.
 func (cat *aiCatalog) signerDomain() string {
-	root, _ := object(cat.raw)
+	root, _ := jsonval.Object(cat.raw)
 	if sig := signatureOf(root); sig != nil {
 		s, _ := sig["signer"].(string)
 		return didDomain(s)
 	}
 	for _, e := range cat.entries {
-		em, _ := object(e.raw)
-		tms, _ := array(em["trustManifests"])
+		em, _ := jsonval.Object(e.raw)
+		tms, _ := jsonval.Array(em["trustManifests"])
 		for _, tm := range tms {
-			m, _ := object(tm)
+			m, _ := jsonval.Object(tm)
 			if sig := signatureOf(m); sig != nil {
 				s, _ := sig["signer"].(string)
 				return didDomain(s)
@@ -310,7 +311,7 @@ func (c *checker) didPage() []*page {
 // to the AI catalog at u, and says the conformance level it reaches.
 func (c *checker) checkSignatures(u string) {
 	cat := c.aiCatalog
-	root, _ := object(cat.raw)
+	root, _ := jsonval.Object(cat.raw)
 	v := &verifier{now: c.now()}
 	if c.didURL != "" {
 		p := c.pages[c.didURL]
@@ -320,15 +321,15 @@ func (c *checker) checkSignatures(u string) {
 		case p.err != nil || p.status != 200:
 			v.didErr = c.didURL + " is not served"
 		default:
-			doc, err := decode(p.body)
-			if m, ok := object(doc); err == nil && ok {
+			doc, err := jsonval.Decode(p.body)
+			if m, ok := jsonval.Object(doc); err == nil && ok {
 				v.did = m
 			} else {
 				v.didErr = c.didURL + " is not a JSON object: " + fmt.Sprint(err, len(p.body))
 			}
 		}
 	}
-	host, _ := object(root["host"])
+	host, _ := jsonval.Object(root["host"])
 	hostID, _ := host["identifier"].(string)
 	rootOK := false
 	if signatureOf(root) == nil {
@@ -336,15 +337,15 @@ func (c *checker) checkSignatures(u string) {
 	} else if signer, why := v.verify(root, typCatalog); why != "" {
 		c.add("ai-catalog.signature", ResultFail, u, why, "the catalog's signature must verify under the did:web Catalog Profile (did-web-v1)")
 	} else if hostID != signer {
-		c.add("ai-catalog.signature", ResultFail, u, fmt.Sprintf("host.identifier %s, signer %s", show(host["identifier"]), signer), "the Catalog Profile requires host.identifier to be exactly the signer")
+		c.add("ai-catalog.signature", ResultFail, u, fmt.Sprintf("host.identifier %s, signer %s", jsonval.Show(host["identifier"]), signer), "the Catalog Profile requires host.identifier to be exactly the signer")
 	} else {
 		rootOK = true
 		c.add("ai-catalog.signature", ResultPass, u, "signed by "+signer+" (did-web-v1)", "the catalog's signature verifies under the did:web Catalog Profile")
 	}
 	manifests, endorsed := 0, 0
 	for i, e := range cat.entries {
-		em, _ := object(e.raw)
-		tms, _ := array(em["trustManifests"])
+		em, _ := jsonval.Object(e.raw)
+		tms, _ := jsonval.Array(em["trustManifests"])
 		id := e.Identifier.text()
 		place := u + "#/" + cat.Entries.name + "/" + strconv.Itoa(i)
 		publisher := ""
@@ -353,7 +354,7 @@ func (c *checker) checkSignatures(u string) {
 		}
 		ok := false
 		for j, tm := range tms {
-			m, _ := object(tm)
+			m, _ := jsonval.Object(tm)
 			if m == nil || signatureOf(m) == nil {
 				continue
 			}
@@ -397,32 +398,32 @@ func (c *checker) manifestProblem(v *verifier, e, m map[string]any, publisher st
 		return why
 	}
 	if contributor, _ := m["contributor"].(string); contributor != signer {
-		return fmt.Sprintf("contributor %s is not the signer %s", show(m["contributor"]), signer)
+		return fmt.Sprintf("contributor %s is not the signer %s", jsonval.Show(m["contributor"]), signer)
 	}
 	if publisher == "" || "did:web:"+publisher != signer {
 		return fmt.Sprintf("signer %s is not did:web: and the entry identifier's publisher (the Publisher Profile)", signer)
 	}
-	subject, _ := object(m["subject"])
+	subject, _ := jsonval.Object(m["subject"])
 	if subject == nil {
 		return "no subject"
 	}
 	for _, k := range []string{"identifier", "type"} {
 		if subject[k] != e[k] {
-			return fmt.Sprintf("subject.%s %s is not the entry's %s", k, show(subject[k]), show(e[k]))
+			return fmt.Sprintf("subject.%s %s is not the entry's %s", k, jsonval.Show(subject[k]), jsonval.Show(e[k]))
 		}
 	}
 	for _, k := range []string{"version", "digest"} {
 		sv, sok := subject[k]
 		ev, eok := e[k]
 		if sok != eok || sok && sv != ev {
-			return fmt.Sprintf("subject.%s %s is not the entry's %s", k, show(sv), show(ev))
+			return fmt.Sprintf("subject.%s %s is not the entry's %s", k, jsonval.Show(sv), jsonval.Show(ev))
 		}
 	}
 	su, hasURL := subject["url"]
 	if hasURL {
 		s, _ := su.(string)
 		if su != e["url"] || !strings.HasPrefix(s, "https://") {
-			return fmt.Sprintf("subject.url %s is not the entry's https url %s", show(su), show(e["url"]))
+			return fmt.Sprintf("subject.url %s is not the entry's https url %s", jsonval.Show(su), jsonval.Show(e["url"]))
 		}
 	}
 	d, hasDigest := subject["digest"]
@@ -432,7 +433,7 @@ func (c *checker) manifestProblem(v *verifier, e, m map[string]any, publisher st
 	if data, ok := e["data"]; ok && hasDigest {
 		got, err := entryDigest(data)
 		if err != nil || got != d {
-			return fmt.Sprintf("digest %s is not that of the entry's data (%s)", show(d), got)
+			return fmt.Sprintf("digest %s is not that of the entry's data (%s)", jsonval.Show(d), got)
 		}
 	}
 	// A url entry's digest is verified against the bytes its url serves

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -48,7 +49,7 @@ func (c *checker) checkTools(u string) {
 		return
 	}
 	if c.toolList == nil {
-		doc, err := decode(p.body)
+		doc, err := jsonval.Decode(p.body)
 		ev := "top level is " + schemas.KindOf(doc)
 		if err != nil {
 			ev = "invalid JSON: " + err.Error()
@@ -59,7 +60,7 @@ func (c *checker) checkTools(u string) {
 	}
 	// Validate a copy in which what the dedicated rules check is made
 	// right, so that each problem is reported once, under its own rule.
-	dup, _ := decode(p.body)
+	dup, _ := jsonval.Decode(p.body)
 	fixed, _ := descriptorsOf(dup)
 	for _, d := range fixed {
 		d.fix(true)
@@ -74,7 +75,7 @@ func (c *checker) checkTools(u string) {
 			continue
 		}
 		if j, dup := seen[id]; dup {
-			dups = append(dups, fmt.Sprintf("/%d/%s %s repeats /%d", i, d.ToolID.name, show(id), j))
+			dups = append(dups, fmt.Sprintf("/%d/%s %s repeats /%d", i, d.ToolID.name, jsonval.Show(id), j))
 		}
 		seen[id] = i
 	}
@@ -100,7 +101,7 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 		c.addAt(rule, level, ResultSkip, p.url, ev, skippedTooBig)
 		return
 	}
-	doc, err := decode(p.body)
+	doc, err := jsonval.Decode(p.body)
 	if err != nil {
 		c.addAt(rule, level, ResultFail, p.url, "invalid JSON: "+err.Error(), "the tool's document "+level.verb()+" be its descriptor")
 		return
@@ -119,7 +120,7 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 		c.violations(rule, level, p.url, c.v.Validate(schema, doc), "200, valid against "+schema, "a valid descriptor (the list has no entry to compare it with)", "the tool's document "+level.verb()+" be a valid descriptor")
 		return
 	}
-	if d := diff(doc, entry.raw, ""); d != "" {
+	if d := jsonval.Diff(doc, entry.raw, ""); d != "" {
 		c.addAt(rule, level, ResultFail, p.url, d+" (there: "+list+")", "the tool's document "+level.verb()+" equal its entry in "+list)
 		return
 	}
@@ -135,7 +136,7 @@ func (d descriptor) fix(standard bool) {
 	if d.obj == nil {
 		return
 	}
-	if meta, ok := object(d.Definition.Meta.value); ok && d.Definition.present {
+	if meta, ok := jsonval.Object(d.Definition.Meta.value); ok && d.Definition.present {
 		delete(meta, d.Definition.name)
 		if len(meta) == 0 {
 			delete(d.obj, d.Definition.Meta.name)
@@ -178,7 +179,7 @@ func (c *checker) sorted(u string, list []descriptor, ptr string) {
 			continue
 		}
 		if prevAt >= 0 && id < prev {
-			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/%s %s after %s", ptr, i, d.ToolID.name, show(id), show(prev)), "the list should be sorted by toolId")
+			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/%s %s after %s", ptr, i, d.ToolID.name, jsonval.Show(id), jsonval.Show(prev)), "the list should be sorted by toolId")
 			return
 		}
 		prev, prevAt = id, i
@@ -275,15 +276,15 @@ func (c *checker) checkUnknown(toolsURL string, ids []string) {
 		case std == nil || std.err != nil || std.status != http.StatusOK || std.tooBig || probe.tooBig:
 			c.add("view.unknown", ResultSkip, probe.url, "status 200", "the standard view is not there to compare with")
 		default:
-			a, errA := decode(probe.body)
-			b, errB := decode(std.body)
+			a, errA := jsonval.Decode(probe.body)
+			b, errB := jsonval.Decode(std.body)
 			switch {
 			case errB != nil:
 				c.add("view.unknown", ResultSkip, probe.url, "status 200", "the standard view is not JSON")
 			case errA != nil:
 				c.add("view.unknown", ResultFail, probe.url, "invalid JSON: "+errA.Error(), "an unknown view must answer the standard view")
 			default:
-				if d := diff(a, b, ""); d != "" {
+				if d := jsonval.Diff(a, b, ""); d != "" {
 					c.add("view.unknown", ResultFail, probe.url, d, "an unknown view must answer the standard view")
 				} else {
 					c.add("view.unknown", ResultPass, probe.url, "200, equal to the standard view", "an unknown view answers the standard view")

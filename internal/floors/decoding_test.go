@@ -52,10 +52,9 @@ var openJSON = map[string]string{
 
 	// Documents check fetches and conformance reads, each decoded once
 	// into typed views; what stays a map is a JSON Schema inside them.
-	"check/documents.go":       "decodes a fetched document",
 	"conformance/documents.go": "decodes a built document",
 	"check/compact.go":         "walks a compact tool's JSON Schema",
-	"check/json.go":            "compares two JSON values whole",
+	"check/jsonval/jsonval.go": "compares two JSON values whole; Object, with which check/documents.go decodes a fetched document",
 	"drift/run.go":             "takes the catalogue's reserved arguments out of a JSON Schema",
 	"diff/schema.go":           "compares two JSON Schemas, whether one accepts all the other does",
 

@@ -1,4 +1,12 @@
-package check
+// Package jsonval is JSON as the checker reads and quotes it, with code of
+// its own, never the compiler's, whose mistakes it must not repeat: one
+// value decoded with its numbers as written (Decode), objects and arrays
+// (Object, Array), JSON pointers (Escape, ShowPointer), where two values
+// first differ (Diff), a value or a line of evidence shown briefly and
+// redacted (Show, OneLine), and the JSON Canonicalization Scheme (RFC
+// 8785): whether a text is valid input (NotJCSInput) and the canonical form
+// of a decoded value (Canonical).
+package jsonval
 
 import (
 	"bytes"
@@ -15,9 +23,9 @@ import (
 	"github.com/signpost-dev/signpost/schemas"
 )
 
-// decode parses b as one JSON value (numbers as json.Number, so that they
+// Decode parses b as one JSON value (numbers as json.Number, so that they
 // compare as written).
-func decode(b []byte) (any, error) {
+func Decode(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any
@@ -30,19 +38,19 @@ func decode(b []byte) (any, error) {
 	return v, nil
 }
 
-// showPointer is the JSON pointer p for evidence: (root) when it is "".
-func showPointer(p string) string {
+// ShowPointer is the JSON pointer p for evidence: (root) when it is "".
+func ShowPointer(p string) string {
 	if p == "" {
 		return "(root)"
 	}
 	return p
 }
 
-// diff returns where a and b (decoded JSON) first differ, "" if
+// Diff returns where a and b (decoded JSON) first differ, "" if
 // they are equal: a pointer and both values, "here" being a's and "there"
 // b's. Whole documents are compared, whatever they hold: open JSON, read
 // as decoded.
-func diff(a, b any, ptr string) string {
+func Diff(a, b any, ptr string) string {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -60,16 +68,16 @@ func diff(a, b any, ptr string) string {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			at := ptr + "/" + escape(k)
+			at := ptr + "/" + Escape(k)
 			va, oka := x[k]
 			vb, okb := y[k]
 			switch {
 			case !oka:
-				return at + ": missing here, " + show(vb) + " there"
+				return at + ": missing here, " + Show(vb) + " there"
 			case !okb:
-				return at + ": " + show(va) + " here, missing there"
+				return at + ": " + Show(va) + " here, missing there"
 			}
-			if d := diff(va, vb, at); d != "" {
+			if d := Diff(va, vb, at); d != "" {
 				return d
 			}
 		}
@@ -80,12 +88,12 @@ func diff(a, b any, ptr string) string {
 			break
 		}
 		for i := range min(len(x), len(y)) {
-			if d := diff(x[i], y[i], ptr+"/"+strconv.Itoa(i)); d != "" {
+			if d := Diff(x[i], y[i], ptr+"/"+strconv.Itoa(i)); d != "" {
 				return d
 			}
 		}
 		if len(x) != len(y) {
-			return fmt.Sprintf("%s: %d items here, %d there", showPointer(ptr), len(x), len(y))
+			return fmt.Sprintf("%s: %d items here, %d there", ShowPointer(ptr), len(x), len(y))
 		}
 		return ""
 	default:
@@ -93,11 +101,11 @@ func diff(a, b any, ptr string) string {
 			return ""
 		}
 	}
-	return showPointer(ptr) + ": " + show(a) + " here, " + show(b) + " there"
+	return ShowPointer(ptr) + ": " + Show(a) + " here, " + Show(b) + " there"
 }
 
-// show renders a decoded JSON value briefly.
-func show(v any) string {
+// Show renders a decoded JSON value briefly.
+func Show(v any) string {
 	switch v.(type) {
 	case nil, map[string]any, []any:
 		return schemas.KindOf(v)
@@ -119,8 +127,8 @@ func show(v any) string {
 	return s
 }
 
-// escape makes token one reference token of a JSON pointer (RFC 6901).
-func escape(token string) string {
+// Escape makes token one reference token of a JSON pointer (RFC 6901).
+func Escape(token string) string {
 	if !strings.ContainsAny(token, "~/") {
 		return token
 	}
@@ -129,8 +137,8 @@ func escape(token string) string {
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
-// oneLine makes evidence one line of reasonable length.
-func oneLine(s string) string {
+// OneLine makes evidence one line of reasonable length.
+func OneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 300 {
 		cut := 297
@@ -140,4 +148,16 @@ func oneLine(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// Object is v when it is a JSON object, else nil and false.
+func Object(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	return m, ok
+}
+
+// Array is v when it is a JSON array, else nil and false.
+func Array(v any) ([]any, bool) {
+	a, ok := v.([]any)
+	return a, ok
 }
