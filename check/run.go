@@ -16,6 +16,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/diag/records"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -59,7 +60,7 @@ type Options struct {
 	// Resolve sends the connections of the default client to a
 	// "host:port" (lower case) to the IP address it maps to, on the same
 	// port, whatever DNS says, as curl's --resolve does (see
-	// ParseResolve): a site built for its production origin can be
+	// dial.ParseResolve): a site built for its production origin can be
 	// checked where it runs now. The URLs, Host headers and TLS names stay
 	// the host's. Client, when set, is used as it is.
 	Resolve map[string]string
@@ -219,16 +220,16 @@ func newChecker(ctx context.Context, base string, opts Options) (*checker, error
 		copied := *opts.Client
 		client = &copied
 	case opts.AllowPrivate:
-		client = openClient(opts.Resolve)
+		client = dial.Open(opts.Resolve)
 	default:
-		client = guardedClient(ctx, b.Hostname(), opts.Resolve)
+		client = dial.Guarded(ctx, b.Hostname(), opts.Resolve)
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 	c := &checker{
 		opts:      opts,
 		client:    client,
-		probes:    newHandshaker(client),
+		probes:    dial.NewHandshaker(client),
 		v:         v,
 		base:      b.String(),
 		origin:    originOf(b),
@@ -289,7 +290,7 @@ type checker struct {
 	// unreachable is why the origin answered none of the first requests.
 	unreachable error
 	client      *http.Client
-	probes      handshaker // the handshakes of transport.tls-minimum
+	probes      dial.Handshaker // the handshakes of transport.tls-minimum
 	v           *schemas.Validator
 	base        string
 	origin      string

@@ -13,6 +13,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
@@ -239,7 +240,7 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if opts.crawl.Resolve, err = check.ParseResolve(opts.resolve); err != nil {
+	if opts.crawl.Resolve, err = dial.ParseResolve(opts.resolve); err != nil {
 		return usageError{fmt.Errorf("--%w", err)}
 	}
 	if opts.crawl.Token == "" {

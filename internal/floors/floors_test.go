@@ -56,8 +56,8 @@ var rules = []rule{
 	// The repairs of an imported JSON Schema, held to the loader's rules.
 	{"importer/repair", with(internalHelpers, "build", "build/*", "schemas")},
 	{"diff", with(internalHelpers, "build", "build/*", "internal/catalogdir")},
-	// A running MCP server's tools, read through check's guarded client.
-	{"live", with(internalHelpers, "build/*", "check")},
+	// A running MCP server's tools, read through check/dial's guarded client.
+	{"live", with(internalHelpers, "build/*", "check/dial")},
 	// A catalog's servers against what their endpoints answer now.
 	{"drift", with(internalHelpers, "build", "build/*", "live", "diff")},
 	{"publish", with(internalHelpers, "build", "build/*", "hosts/cloudfront", "internal/inputs")},
