@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"io"
 	"reflect"
@@ -52,8 +53,8 @@ func refused[O any](t *testing.T, newCmd func(func(*O) error) *cobra.Command, ar
 }
 
 // hasIO reports whether s holds the context and the output of a command.
-func hasIO(s streams) bool {
-	return s.ctx != nil && s.in != nil && s.out != nil && s.errOut != nil
+func hasIO(s cmdutil.Streams) bool {
+	return s.Ctx != nil && s.In != nil && s.Out != nil && s.ErrOut != nil
 }
 
 func TestValidateFlags(t *testing.T) {

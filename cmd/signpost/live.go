@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/live"
 )
 
@@ -30,22 +31,22 @@ func liveFlags(f *pflag.FlagSet, headerFile *string, headerEnv *[]string, opts *
 func liveArgs(o *importMCPOptions, dash int, args []string) error {
 	switch {
 	case o.url != "" && o.command:
-		return usageError{errors.New("--url and --command each name a server: give one")}
+		return cmdutil.UsageError{Err: errors.New("--url and --command each name a server: give one")}
 	case o.url != "" && len(args) > 0:
-		return usageError{errors.New("--url reads the server's tools: give no FILE")}
+		return cmdutil.UsageError{Err: errors.New("--url reads the server's tools: give no FILE")}
 	case o.url != "":
 		o.endpoint = &live.Endpoint{URL: o.url}
 	case o.command && (dash != 0 || len(args) == 0):
-		return usageError{errors.New("--command runs the command after --, as in --command -- npx -y @modelcontextprotocol/server-everything")}
+		return cmdutil.UsageError{Err: errors.New("--command runs the command after --, as in --command -- npx -y @modelcontextprotocol/server-everything")}
 	case o.command:
 		o.endpoint = &live.Endpoint{Command: args}
 	case o.save != "":
-		return usageError{errors.New("--save writes what a server answered: give --url or --command")}
+		return cmdutil.UsageError{Err: errors.New("--save writes what a server answered: give --url or --command")}
 	case len(args) == 0:
-		return usageError{errors.New("import mcp needs at least one FILE (- for standard input), --url URL or --command -- CMD")}
+		return cmdutil.UsageError{Err: errors.New("import mcp needs at least one FILE (- for standard input), --url URL or --command -- CMD")}
 	}
 	if o.endpoint == nil && (o.headerFile != "" || len(o.headerEnv) > 0) {
-		return usageError{errors.New("--header-file and --header-env go to a server: give --url")}
+		return cmdutil.UsageError{Err: errors.New("--header-file and --header-env go to a server: give --url")}
 	}
 	return nil
 }
@@ -61,7 +62,7 @@ func (o *importMCPOptions) readEndpoint() error {
 	}
 	o.endpoint.Header = h
 	if err := o.endpoint.Check(); err != nil {
-		return usageError{fmt.Errorf("%w (--url, --command, --header-file, --header-env)", err)}
+		return cmdutil.UsageError{Err: fmt.Errorf("%w (--url, --command, --header-file, --header-env)", err)}
 	}
 	return nil
 }
@@ -77,10 +78,10 @@ func readHeaders(file string, env []string) (http.Header, error) {
 	add := func(where, name, value string) error {
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 		if !validHeaderName(name) {
-			return usageError{fmt.Errorf("%s: %q is not a header name", where, name)}
+			return cmdutil.UsageError{Err: fmt.Errorf("%s: %q is not a header name", where, name)}
 		}
 		if value == "" || !validHeaderValue(value) {
-			return usageError{fmt.Errorf("%s: the value of header %s is empty or holds a character a header cannot", where, name)}
+			return cmdutil.UsageError{Err: fmt.Errorf("%s: the value of header %s is empty or holds a character a header cannot", where, name)}
 		}
 		h.Add(name, value)
 		return nil
@@ -91,7 +92,7 @@ func readHeaders(file string, env []string) (http.Header, error) {
 		case err != nil:
 			return nil, fmt.Errorf("--header-file: %w", err)
 		case len(data) > maxHeaderFile:
-			return nil, usageError{fmt.Errorf("--header-file %s: over %d bytes", file, maxHeaderFile)}
+			return nil, cmdutil.UsageError{Err: fmt.Errorf("--header-file %s: over %d bytes", file, maxHeaderFile)}
 		}
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(nil, maxHeaderFile+1)
@@ -102,7 +103,7 @@ func readHeaders(file string, env []string) (http.Header, error) {
 			}
 			name, value, ok := strings.Cut(l, ":")
 			if !ok {
-				return nil, usageError{fmt.Errorf("--header-file %s: line %d is not \"Name: value\"", file, n)}
+				return nil, cmdutil.UsageError{Err: fmt.Errorf("--header-file %s: line %d is not \"Name: value\"", file, n)}
 			}
 			if err := add(fmt.Sprintf("--header-file %s, line %d", file, n), name, value); err != nil {
 				return nil, err
@@ -112,11 +113,11 @@ func readHeaders(file string, env []string) (http.Header, error) {
 	for _, e := range env {
 		name, variable, ok := strings.Cut(e, "=")
 		if !ok || name == "" || variable == "" {
-			return nil, usageError{fmt.Errorf("--header-env %q: want NAME=VAR, the header's name and the environment variable that holds its value", e)}
+			return nil, cmdutil.UsageError{Err: fmt.Errorf("--header-env %q: want NAME=VAR, the header's name and the environment variable that holds its value", e)}
 		}
 		value, set := os.LookupEnv(variable)
 		if !set {
-			return nil, usageError{fmt.Errorf("--header-env %s: the environment variable %s is not set", e, variable)}
+			return nil, cmdutil.UsageError{Err: fmt.Errorf("--header-env %s: the environment variable %s is not set", e, variable)}
 		}
 		if err := add("--header-env "+e, name, value); err != nil {
 			return nil, err
