@@ -213,7 +213,7 @@ func liveCheckArgs(cmd *cobra.Command, opts *checkOptions, args []string) error 
 	d := &opts.drift
 	d.io, d.dir, d.format = opts.io, catalogDir(args), opts.format
 	d.opts.Live.AllowPrivate, d.opts.Live.Deadline = opts.crawl.AllowPrivate, opts.crawl.Deadline
-	h, err := readHeaders(d.headerFile, d.headerEnv)
+	h, err := cmdutil.ReadHeaders(d.headerFile, d.headerEnv)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/importcmd"
 	"github.com/signpost-dev/signpost/internal/catalogdir"
 
 	"github.com/spf13/cobra"
@@ -69,7 +70,7 @@ does, risks first.`,
 		newInitCmd(nil),
 		newValidateCmd(nil),
 		newBuildCmd(nil),
-		newImportCmd(),
+		importcmd.NewCmd(),
 		newServeCmd(nil),
 		newCheckCmd(nil),
 		newPublishCmd(nil),

@@ -1,4 +1,11 @@
-package main
+// Package importcmd is the command signpost import and its three
+// subcommands, each an options struct with its IO, newImportXCmd(runF) and
+// one runImportX, over the importer package: server (MCP registry
+// server.json documents, import.go), mcp (recorded tools/list results, or
+// a running server read through live, live.go) and openapi (openapi.go).
+// Each holds what it would write to build's own rules first (verify.go),
+// and takes the host's classification of tools (classify.go).
+package importcmd
 
 import (
 	"context"
@@ -17,7 +24,8 @@ import (
 	"github.com/signpost-dev/signpost/live"
 )
 
-func newImportCmd() *cobra.Command {
+// NewCmd is signpost import, with its subcommands server, mcp and openapi.
+func NewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
 		Short: "Turn documents published elsewhere into declarations",
