@@ -23,7 +23,7 @@ func (c *checker) learnMCPCatalog(u string) {
 	}
 	c.mcpCatalog = mcpCatalogOf(doc)
 	for _, e := range c.mcpCatalog.entries {
-		mt, cardURL, id := e.MediaType.text(), e.URL.text(), e.Identifier.text()
+		mt, cardURL, id := e.MediaType.Text(), e.URL.Text(), e.Identifier.Text()
 		if mt != spec.ContentTypeServerCardDraft || !absURL(cardURL) {
 			continue
 		}
@@ -45,15 +45,15 @@ func (c *checker) learnAICatalog(u string) {
 	}
 	c.aiCatalog = aiCatalogOf(doc)
 	for _, e := range c.aiCatalog.entries {
-		typ, id := e.Type.text(), e.Identifier.text()
+		typ, id := e.Type.Text(), e.Identifier.Text()
 		switch {
 		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
-			cardURL := e.URL.text()
-			if e.Data.present || !absURL(cardURL) {
+			cardURL := e.URL.Text()
+			if e.Data.Present || !absURL(cardURL) {
 				continue
 			}
 			_, seg := aiName(id)
-			digest := e.Digest.text()
+			digest := e.Digest.Text()
 			if digestProblem(digest) != "" {
 				digest = ""
 			}
@@ -61,8 +61,8 @@ func (c *checker) learnAICatalog(u string) {
 		case e.toolCatalog != nil && !c.tcAdvertised:
 			c.tcAdvertised = true
 			c.toolsStatusLevel = LevelMust
-			_, c.catalogue.advertised = e.toolCatalog.Catalogue.str()
-			if compact, ok := e.toolCatalog.CompactView.boolean(); ok {
+			_, c.catalogue.advertised = e.toolCatalog.Catalogue.Str()
+			if compact, ok := e.toolCatalog.CompactView.Boolean(); ok {
 				c.tcCompact = 0
 				if compact {
 					c.tcCompact = 1
@@ -146,7 +146,7 @@ func (c *checker) checkMCPCatalog(u string) {
 	if !cat.isObject || !cat.listed {
 		ev := "top level is " + schemas.KindOf(cat.raw)
 		if cat.isObject {
-			ev = "/" + cat.Entries.name + ": " + schemas.KindOf(cat.Entries.value)
+			ev = "/" + cat.Entries.Name + ": " + schemas.KindOf(cat.Entries.Value)
 		}
 		c.add("mcp-catalog.entries", ResultFail, u, ev, "the MCP catalog must be a JSON object with an entries array")
 		c.skip(u, "the MCP catalog has no entries array", "mcp-catalog.identifier", "mcp-catalog.media-type")
@@ -154,30 +154,30 @@ func (c *checker) checkMCPCatalog(u string) {
 	}
 	var shape, ids []string
 	for i, e := range cat.entries {
-		ptr := "/" + cat.Entries.name + "/" + strconv.Itoa(i)
+		ptr := "/" + cat.Entries.Name + "/" + strconv.Itoa(i)
 		if !e.isObject {
 			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
 			continue
 		}
-		for _, f := range []member{e.Identifier, e.MediaType, e.URL} {
-			if s, ok := f.str(); !ok || s == "" {
-				shape = append(shape, ptr+"/"+f.name+": "+f.show()+", want a string")
+		for _, f := range []jsonval.Member{e.Identifier, e.MediaType, e.URL} {
+			if s, ok := f.Str(); !ok || s == "" {
+				shape = append(shape, ptr+"/"+f.Name+": "+f.Show()+", want a string")
 			}
 		}
-		if s := e.URL.text(); s != "" && !absURL(s) {
-			shape = append(shape, ptr+"/"+e.URL.name+": "+jsonval.Show(s)+", want an absolute http or https URL")
+		if s := e.URL.Text(); s != "" && !absURL(s) {
+			shape = append(shape, ptr+"/"+e.URL.Name+": "+jsonval.Show(s)+", want an absolute http or https URL")
 		}
-		if name, ok := strings.CutPrefix(e.Identifier.text(), "urn:mcp:server:"); !ok || name == "" {
-			ids = append(ids, ptr+"/"+e.Identifier.name+": "+e.Identifier.show())
+		if name, ok := strings.CutPrefix(e.Identifier.Text(), "urn:mcp:server:"); !ok || name == "" {
+			ids = append(ids, ptr+"/"+e.Identifier.Name+": "+e.Identifier.Show())
 		}
 		place := u + "#" + ptr
-		if s := e.URL.text(); s != "" {
+		if s := e.URL.Text(); s != "" {
 			place = s
 		}
-		if mt := e.MediaType.text(); mt == spec.ContentTypeServerCardDraft {
+		if mt := e.MediaType.Text(); mt == spec.ContentTypeServerCardDraft {
 			c.add("mcp-catalog.media-type", ResultPass, place, "mediaType "+mt, "a server card entry: its card is fetched")
 		} else {
-			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+e.MediaType.show(), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
+			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+e.MediaType.Show(), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
 		}
 	}
 	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(cat.entries)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
@@ -216,44 +216,44 @@ func (c *checker) checkAICatalog(u string) {
 	} else {
 		c.add("ai-catalog.jcs", ResultPass, u, fmt.Sprintf("%d bytes of I-JSON", len(p.body)), "valid input to JSON canonicalization (RFC 8785)")
 	}
-	if cat.SpecVersion.is("1.0") {
+	if cat.SpecVersion.Is("1.0") {
 		c.add("ai-catalog.spec-version", ResultPass, u, `specVersion "1.0"`, "the AI Catalog version is 1.0")
 	} else {
-		c.add("ai-catalog.spec-version", ResultFail, u, "specVersion "+cat.SpecVersion.show(), `specVersion must be "1.0"`)
+		c.add("ai-catalog.spec-version", ResultFail, u, "specVersion "+cat.SpecVersion.Show(), `specVersion must be "1.0"`)
 	}
 	if !cat.isObject || !cat.listed {
 		ev := "top level is " + schemas.KindOf(cat.raw)
 		if cat.isObject {
-			ev = "/" + cat.Entries.name + ": " + schemas.KindOf(cat.Entries.value)
+			ev = "/" + cat.Entries.Name + ": " + schemas.KindOf(cat.Entries.Value)
 		}
 		c.add("ai-catalog.entries", ResultFail, u, ev, "the AI catalog must be a JSON object with an entries array")
 		c.skip(u, "the AI catalog has no entries array", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.digest")
 		return
 	}
-	domain := cat.Domain.text()
+	domain := cat.Domain.Text()
 	digests := 0
 	var shape, ids []string
 	seen := map[string]string{}
 	for i, e := range cat.entries {
-		ptr := "/" + cat.Entries.name + "/" + strconv.Itoa(i)
+		ptr := "/" + cat.Entries.Name + "/" + strconv.Itoa(i)
 		if !e.isObject {
 			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
 			continue
 		}
-		for _, f := range []member{e.Identifier, e.Type} {
-			if s, ok := f.str(); !ok || s == "" {
-				shape = append(shape, ptr+"/"+f.name+": "+f.show()+", want a string")
+		for _, f := range []jsonval.Member{e.Identifier, e.Type} {
+			if s, ok := f.Str(); !ok || s == "" {
+				shape = append(shape, ptr+"/"+f.Name+": "+f.Show()+", want a string")
 			}
 		}
-		hasURL, hasData := e.URL.present, e.Data.present
+		hasURL, hasData := e.URL.Present, e.Data.Present
 		if hasURL == hasData {
 			shape = append(shape, ptr+": has "+map[bool]string{true: "both url and data", false: "neither url nor data"}[hasURL]+", want exactly one")
 		}
-		if s, ok := e.URL.str(); hasURL && (!ok || !absURL(s)) {
-			shape = append(shape, ptr+"/"+e.URL.name+": "+e.URL.show()+", want an absolute http or https URL")
+		if s, ok := e.URL.Str(); hasURL && (!ok || !absURL(s)) {
+			shape = append(shape, ptr+"/"+e.URL.Name+": "+e.URL.Show()+", want an absolute http or https URL")
 		}
-		typ, id := e.Type.text(), e.Identifier.text()
-		at := ptr + "/" + e.Identifier.name // the identifier's pointer
+		typ, id := e.Type.Text(), e.Identifier.Text()
+		at := ptr + "/" + e.Identifier.Name // the identifier's pointer
 		if id != "" {
 			if first, dup := seen[id]; dup {
 				ids = append(ids, at+": "+jsonval.Show(id)+" repeats "+first)
@@ -264,20 +264,20 @@ func (c *checker) checkAICatalog(u string) {
 			}
 		}
 		place := u + "#" + ptr
-		if s := e.URL.text(); s != "" {
+		if s := e.URL.Text(); s != "" {
 			place = s
 		}
 		card := typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1
-		if e.Digest.present {
+		if e.Digest.Present {
 			digests++
-			d, _ := e.Digest.str()
+			d, _ := e.Digest.Str()
 			switch why := digestProblem(d); {
-			case !e.Digest.is(d) || why != "":
-				c.add("ai-catalog.digest", ResultFail, place, "digest "+e.Digest.show(), "a digest must be ALGORITHM:HEX, lower-case, of SHA-256 or stronger: "+cmp.Or(why, "not a string"))
+			case !e.Digest.Is(d) || why != "":
+				c.add("ai-catalog.digest", ResultFail, place, "digest "+e.Digest.Show(), "a digest must be ALGORITHM:HEX, lower-case, of SHA-256 or stronger: "+cmp.Or(why, "not a string"))
 			case hasData:
 				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", inline data", "the digest of inline data is over its canonical form, which this check does not compute")
 			case !card:
-				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", type "+e.Type.show(), "the entry's document is not fetched")
+				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", type "+e.Type.Show(), "the entry's document is not fetched")
 			}
 		}
 		switch {
@@ -286,7 +286,7 @@ func (c *checker) checkAICatalog(u string) {
 		case typ == spec.ContentTypeServerCardV1:
 			if d, name := aiName(id); name == "" {
 				if aiIdentifierRe.MatchString(id) || id == "" {
-					ids = append(ids, at+": "+e.Identifier.show()+", want urn:air:DOMAIN:mcp:NAME")
+					ids = append(ids, at+": "+e.Identifier.Show()+", want urn:air:DOMAIN:mcp:NAME")
 				}
 			} else if domain != "" && d != domain {
 				ids = append(ids, at+": "+jsonval.Show(id)+", DOMAIN is not the host's domain "+domain)
@@ -299,16 +299,16 @@ func (c *checker) checkAICatalog(u string) {
 			}
 		case e.toolCatalog != nil:
 			tc := e.toolCatalog
-			at := ptr + "/" + e.Data.name + "/" + tc.name // the advertisement's pointer
-			if s, ok := tc.URL.str(); !ok || !absURL(s) {
-				shape = append(shape, at+"/"+tc.URL.name+": "+tc.URL.show()+", want an absolute http or https URL")
+			at := ptr + "/" + e.Data.Name + "/" + tc.Name // the advertisement's pointer
+			if s, ok := tc.URL.Str(); !ok || !absURL(s) {
+				shape = append(shape, at+"/"+tc.URL.Name+": "+tc.URL.Show()+", want an absolute http or https URL")
 			}
-			if _, ok := tc.CompactView.boolean(); !ok {
-				shape = append(shape, at+"/"+tc.CompactView.name+": "+tc.CompactView.show()+", want a boolean")
+			if _, ok := tc.CompactView.Boolean(); !ok {
+				shape = append(shape, at+"/"+tc.CompactView.Name+": "+tc.CompactView.Show()+", want a boolean")
 			}
 			c.add("ai-catalog.media-type", ResultPass, place, "type "+typ+", data.toolCatalog", "the tool catalog's advertisement")
 		default:
-			c.add("ai-catalog.media-type", ResultSkip, place, "type "+e.Type.show(), "a type this check does not know: ignored, as clients must, and not fetched")
+			c.add("ai-catalog.media-type", ResultSkip, place, "type "+e.Type.Show(), "a type this check does not know: ignored, as clients must, and not fetched")
 		}
 	}
 	if digests == 0 {

@@ -46,13 +46,13 @@ func (c *checker) learnCatalogue(u string) {
 	c.catalogue.doc = cat
 	c.catalogue.entries = map[string]*catalogueTool{}
 	for i, e := range cat.tools {
-		if name := e.Name.text(); name != "" {
+		if name := e.Name.Text(); name != "" {
 			c.catalogue.entries[name] = &cat.tools[i]
 		}
 	}
 	c.catalogue.groups = map[string]*catalogueGroup{}
 	for i, g := range cat.groups {
-		key := g.Key.text()
+		key := g.Key.Text()
 		if key == "" || !safeSegment(key) {
 			continue
 		}
@@ -97,7 +97,7 @@ func (c *checker) checkCatalogue(u string) {
 		return
 	}
 	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc.raw),
-		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc.CatalogVersion.value, len(c.catalogue.entries), len(c.catalogue.groups)),
+		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc.CatalogVersion.Value, len(c.catalogue.entries), len(c.catalogue.groups)),
 		"valid against tool-catalogue", "the tool catalogue "+level.verb()+" be valid against tool-catalogue")
 	if c.toolList == nil {
 		c.skip(u, "no tool list to compare the catalogue with", "catalogue.tools")
@@ -111,12 +111,12 @@ func (c *checker) checkCatalogue(u string) {
 			continue
 		}
 		desc := c.toolByID[id]
-		if d := jsonval.Diff(e.Arguments.value, desc.InputSchema.value, "/"+e.Arguments.name); d != "" {
+		if d := jsonval.Diff(e.Arguments.Value, desc.InputSchema.Value, "/"+e.Arguments.Name); d != "" {
 			probs = append(probs, fmt.Sprintf("tool %s: %s (against the inputSchema of /tools)", id, d))
 		}
-		for _, f := range [][2]member{{e.SafetyTier, desc.SafetyTier}, {e.ReplayPolicy, desc.ReplayPolicy}, {e.Egress, desc.Egress}, {e.Source, desc.Source}} {
-			if !f[0].same(f[1]) {
-				probs = append(probs, fmt.Sprintf("tool %s: %s %v, /tools says %v", id, f[0].name, f[0].value, f[1].value))
+		for _, f := range [][2]jsonval.Member{{e.SafetyTier, desc.SafetyTier}, {e.ReplayPolicy, desc.ReplayPolicy}, {e.Egress, desc.Egress}, {e.Source, desc.Source}} {
+			if !f[0].Same(f[1]) {
+				probs = append(probs, fmt.Sprintf("tool %s: %s %v, /tools says %v", id, f[0].Name, f[0].Value, f[1].Value))
 			}
 		}
 	}
@@ -131,7 +131,7 @@ func (c *checker) checkCatalogue(u string) {
 	tools := c.catalogue.doc.tools
 	ids, defs := make([]string, len(tools)), make([]definitionMeta, len(tools))
 	for i, e := range tools {
-		ids[i], defs[i] = e.Name.text(), e.Definition
+		ids[i], defs[i] = e.Name.Text(), e.Definition
 	}
 	c.sameDigests(u, "the tool catalogue", "/tools", ids, defs)
 }
@@ -160,18 +160,18 @@ func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
 	for _, v := range c.v.Validate("tool-catalogue", g.raw) {
 		probs = append(probs, jsonval.ShowPointer(v.Pointer)+": "+v.Message)
 	}
-	if d := jsonval.Diff(g.Group.value, entry.raw, "/"+g.Group.name); d != "" {
+	if d := jsonval.Diff(g.Group.Value, entry.raw, "/"+g.Group.Name); d != "" {
 		probs = append(probs, d+" (against the catalogue's groups)")
 	}
 	want := entry.toolNames
 	var names []any
 	for _, t := range g.tools {
-		names = append(names, t.Name.value)
+		names = append(names, t.Name.Value)
 		var there any
-		if e := c.catalogue.entries[t.Name.text()]; e != nil {
+		if e := c.catalogue.entries[t.Name.Text()]; e != nil {
 			there = e.raw
 		}
-		if d := jsonval.Diff(t.raw, there, "/"+g.Tools.name+"/"+t.Name.text()); d != "" {
+		if d := jsonval.Diff(t.raw, there, "/"+g.Tools.Name+"/"+t.Name.Text()); d != "" {
 			probs = append(probs, d+" (against the catalogue's entry)")
 		}
 	}

@@ -46,7 +46,7 @@ func (c *checker) learnCompact(u string) {
 	c.compactList = l.tools
 	c.compactByID = map[string]*descriptor{}
 	for i := range l.tools {
-		if id := l.tools[i].ToolID.text(); id != "" {
+		if id := l.tools[i].ToolID.Text(); id != "" {
 			if _, dup := c.compactByID[id]; !dup {
 				c.compactByID[id] = &l.tools[i]
 			}
@@ -96,7 +96,7 @@ func (c *checker) checkCompact(u string) {
 // view of tool id.
 func (c *checker) compactItem(ip *page, id string) {
 	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact", func(d descriptor) {
-		c.keywords(ip.url, []member{d.InputSchema}, "", false)
+		c.keywords(ip.url, []jsonval.Member{d.InputSchema}, "", false)
 	})
 }
 
@@ -109,11 +109,11 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 		return
 	}
 	l := c.compactDoc
-	tools := "/" + l.Tools.name // the pointer of the list
+	tools := "/" + l.Tools.Name // the pointer of the list
 	if c.compactList == nil {
 		ev := "top level is " + schemas.KindOf(l.raw)
 		if l.isObject {
-			ev = tools + ": " + schemas.KindOf(l.Tools.value)
+			ev = tools + ": " + schemas.KindOf(l.Tools.Value)
 		}
 		c.addAt("compact.list", level, ResultFail, u, ev, level.verb()+` be {"tools": [...]} of compact descriptors`)
 		c.skip(u, "the compact list has no tools array", "compact.keywords")
@@ -130,7 +130,7 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 	if c.toolList != nil {
 		seen := map[string]bool{}
 		for i, d := range c.compactList {
-			id, ok := d.ToolID.str()
+			id, ok := d.ToolID.Str()
 			if !ok {
 				continue
 			}
@@ -138,13 +138,13 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 			std := c.toolByID[id]
 			switch {
 			case seen[id]:
-				probs = append(probs, ptr+"/"+d.ToolID.name+": "+jsonval.Show(id)+" repeats")
+				probs = append(probs, ptr+"/"+d.ToolID.Name+": "+jsonval.Show(id)+" repeats")
 			case std == nil:
-				probs = append(probs, ptr+"/"+d.ToolID.name+": "+jsonval.Show(id)+" is not in /tools")
+				probs = append(probs, ptr+"/"+d.ToolID.Name+": "+jsonval.Show(id)+" is not in /tools")
 			default:
-				for _, f := range [][2]member{{d.Source, std.Source}, {d.SafetyTier, std.SafetyTier}, {d.ReplayPolicy, std.ReplayPolicy}, {d.Egress, std.Egress}} {
-					if !f[0].same(f[1]) {
-						probs = append(probs, fmt.Sprintf("%s/%s: %s, /tools says %s", ptr, f[0].name, f[0].show(), f[1].show()))
+				for _, f := range [][2]jsonval.Member{{d.Source, std.Source}, {d.SafetyTier, std.SafetyTier}, {d.ReplayPolicy, std.ReplayPolicy}, {d.Egress, std.Egress}} {
+					if !f[0].Same(f[1]) {
+						probs = append(probs, fmt.Sprintf("%s/%s: %s, /tools says %s", ptr, f[0].Name, f[0].Show(), f[1].Show()))
 					}
 				}
 			}
@@ -160,7 +160,7 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 	c.sorted(u, c.compactList, tools)
 	c.exec(u, c.compactList, tools)
 	c.credentials("tools.credentials", u, raws(c.compactList))
-	var inputs []member
+	var inputs []jsonval.Member
 	for _, d := range c.compactList {
 		inputs = append(inputs, d.InputSchema)
 	}
@@ -170,14 +170,14 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 // keywords applies compact.keywords to input schemas, the inputSchema
 // members of descriptors: in a list, schema i is at ptr/i/inputSchema,
 // else at ptr/inputSchema.
-func (c *checker) keywords(u string, inputs []member, ptr string, list bool) {
+func (c *checker) keywords(u string, inputs []jsonval.Member, ptr string, list bool) {
 	var probs []string
 	for i, s := range inputs {
-		at := ptr + "/" + s.name
+		at := ptr + "/" + s.Name
 		if list {
-			at = ptr + "/" + strconv.Itoa(i) + "/" + s.name
+			at = ptr + "/" + strconv.Itoa(i) + "/" + s.Name
 		}
-		walkSchema(s.value, at, func(m map[string]any, p string) {
+		walkSchema(s.Value, at, func(m map[string]any, p string) {
 			for _, k := range spec.CompactForbidden() {
 				if _, ok := m[k]; ok {
 					probs = append(probs, p+"/"+jsonval.Escape(k)+" is used")

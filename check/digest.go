@@ -28,7 +28,7 @@ func definitionDigest(d descriptor) (digest string, size int, err error) {
 		return "", 0, fmt.Errorf("not a JSON object")
 	}
 	def := maps.Clone(d.obj)
-	if meta, ok := jsonval.Object(d.Definition.Meta.value); ok {
+	if meta, ok := jsonval.Object(d.Definition.Meta.Value); ok {
 		rest := maps.Clone(meta)
 		delete(rest, spec.DefinitionMeta)
 		if len(rest) == 0 {
@@ -48,11 +48,11 @@ func definitionDigest(d descriptor) (digest string, size int, err error) {
 // carried is the digest and size a view carries, when it carries both as
 // a string and an integer.
 func (d definitionMeta) carried() (digest string, size int, ok bool) {
-	digest, ok = d.Digest.str()
+	digest, ok = d.Digest.Str()
 	if !ok {
 		return "", 0, false
 	}
-	n, ok := d.Size.value.(json.Number)
+	n, ok := d.Size.Value.(json.Number)
 	if !ok {
 		return "", 0, false
 	}
@@ -68,11 +68,11 @@ func (c *checker) digests(u string) {
 	var probs []string
 	n := 0
 	for i, d := range c.toolList {
-		if !d.Definition.present {
+		if !d.Definition.Present {
 			continue
 		}
 		n++
-		if id, ok := d.ToolID.str(); ok {
+		if id, ok := d.ToolID.Str(); ok {
 			if _, dup := c.toolDigests[id]; !dup {
 				c.toolDigests[id] = d.Definition
 			}
@@ -110,12 +110,12 @@ func (c *checker) sameDigests(u, what, ptr string, ids []string, defs []definiti
 	var probs []string
 	n := 0
 	for i, d := range defs {
-		if !d.present {
+		if !d.Present {
 			continue
 		}
 		n++
 		at := fmt.Sprintf("%s/%d/%s/%s", ptr, i, spec.MetaKey, spec.DefinitionMeta)
-		if std := c.toolDigests[ids[i]]; !d.member.same(std.member) {
+		if std := c.toolDigests[ids[i]]; !d.Member.Same(std.Member) {
 			probs = append(probs, fmt.Sprintf("%s: %s, but /tools carries %s", at, d.show(), std.show()))
 		}
 	}

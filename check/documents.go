@@ -11,7 +11,7 @@ import (
 // values (jsonval.Decode): the schemas validate those (the lists a second copy,
 // which descriptor.fix changes first), jsonval.Diff compares them and the
 // credential scan reads them as they are. The rules read the members they
-// judge through the types below, which the functions of this file build
+// judge through the types below (each member a jsonval.Member), which the functions of this file build
 // from those values: the only code of the checker that looks into a decoded
 // object by a member's name. Each name is written once, here, and a field
 // renamed is a compile error wherever a rule reads it.
@@ -21,55 +21,6 @@ import (
 // the spec does not name; nor may a member of the wrong type vanish, since
 // the findings show what the document holds instead.
 
-// member is one member of a decoded JSON object: its name, whether the
-// object has it (null included), and its value as jsonval.Decode gives it, nil
-// for null or when absent.
-type member struct {
-	name    string
-	value   any
-	present bool
-}
-
-// memberOf is the member name of obj (a nil obj has none).
-func memberOf(obj map[string]any, name string) member {
-	v, ok := obj[name]
-	return member{name: name, value: v, present: ok}
-}
-
-// str is the member's value when it is a string.
-func (m member) str() (string, bool) {
-	s, ok := m.value.(string)
-	return s, ok
-}
-
-// text is the member's value when it is a string, else "".
-func (m member) text() string {
-	s, _ := m.str()
-	return s
-}
-
-// is reports whether the member's value is the string s.
-func (m member) is(s string) bool {
-	got, ok := m.str()
-	return ok && got == s
-}
-
-// boolean is the member's value when it is true or false.
-func (m member) boolean() (bool, bool) {
-	b, ok := m.value.(bool)
-	return b, ok
-}
-
-// null reports whether the member is absent or null.
-func (m member) null() bool { return m.value == nil }
-
-// show renders the member's value for evidence.
-func (m member) show() string { return jsonval.Show(m.value) }
-
-// same reports whether m and o hold the same JSON value (absent and null
-// alike), compared deeply.
-func (m member) same(o member) bool { return jsonval.Diff(m.value, o.value, "") == "" }
-
 // descriptor is a tool descriptor: an entry of /tools or of the compact
 // list, or the document of /tools/{toolId} in either view.
 type descriptor struct {
@@ -78,11 +29,11 @@ type descriptor struct {
 	raw any
 	obj map[string]any
 
-	ToolID, Source, SafetyTier, ReplayPolicy, Egress member
+	ToolID, Source, SafetyTier, ReplayPolicy, Egress jsonval.Member
 	Annotations                                      hints
 	// InputSchema's value is a JSON Schema: open JSON, which walkSchema
 	// and jsonval.Diff read as decoded.
-	InputSchema member
+	InputSchema jsonval.Member
 	// Definition is the digest of the tool's definition its _meta holds.
 	Definition definitionMeta
 }
@@ -90,34 +41,34 @@ type descriptor struct {
 // definitionMeta is _meta's spec.DefinitionMeta: the digest and size of a
 // tool's definition, which every view of the tool may carry.
 type definitionMeta struct {
-	Meta   member // _meta, as the descriptor or entry has it
-	member        // _meta's spec.DefinitionMeta
+	Meta           jsonval.Member // _meta, as the descriptor or entry has it
+	jsonval.Member                // _meta's spec.DefinitionMeta
 
-	Digest, Size member
+	Digest, Size jsonval.Member
 }
 
 func definitionMetaOf(obj map[string]any) definitionMeta {
-	meta := memberOf(obj, spec.MetaKey)
-	m, _ := jsonval.Object(meta.value)
-	def := memberOf(m, spec.DefinitionMeta)
-	d, _ := jsonval.Object(def.value)
-	return definitionMeta{Meta: meta, member: def, Digest: memberOf(d, "digest"), Size: memberOf(d, "size")}
+	meta := jsonval.MemberOf(obj, spec.MetaKey)
+	m, _ := jsonval.Object(meta.Value)
+	def := jsonval.MemberOf(m, spec.DefinitionMeta)
+	d, _ := jsonval.Object(def.Value)
+	return definitionMeta{Meta: meta, Member: def, Digest: jsonval.MemberOf(d, "digest"), Size: jsonval.MemberOf(d, "size")}
 }
 
 // show renders the digest and size for evidence.
 func (d definitionMeta) show() string {
-	if !d.present {
+	if !d.Present {
 		return "no " + spec.MetaKey + "." + spec.DefinitionMeta
 	}
-	return "digest " + d.Digest.show() + ", size " + d.Size.show()
+	return "digest " + d.Digest.Show() + ", size " + d.Size.Show()
 }
 
 // hints are a descriptor's annotations: the four MCP hints.
 type hints struct {
-	member      // the annotations, as the descriptor has them
-	object bool // they are a JSON object; else every hint is absent
+	jsonval.Member      // the annotations, as the descriptor has them
+	object         bool // they are a JSON object; else every hint is absent
 
-	ReadOnly, Destructive, Idempotent, OpenWorld member
+	ReadOnly, Destructive, Idempotent, OpenWorld jsonval.Member
 }
 
 func descriptorOf(v any) descriptor {
@@ -125,26 +76,26 @@ func descriptorOf(v any) descriptor {
 	return descriptor{
 		raw:          v,
 		obj:          m,
-		ToolID:       memberOf(m, "toolId"),
-		Source:       memberOf(m, "source"),
-		SafetyTier:   memberOf(m, "safetyTier"),
-		ReplayPolicy: memberOf(m, "replayPolicy"),
-		Egress:       memberOf(m, "egress"),
-		Annotations:  hintsOf(memberOf(m, "annotations")),
-		InputSchema:  memberOf(m, "inputSchema"),
+		ToolID:       jsonval.MemberOf(m, "toolId"),
+		Source:       jsonval.MemberOf(m, "source"),
+		SafetyTier:   jsonval.MemberOf(m, "safetyTier"),
+		ReplayPolicy: jsonval.MemberOf(m, "replayPolicy"),
+		Egress:       jsonval.MemberOf(m, "egress"),
+		Annotations:  hintsOf(jsonval.MemberOf(m, "annotations")),
+		InputSchema:  jsonval.MemberOf(m, "inputSchema"),
 		Definition:   definitionMetaOf(m),
 	}
 }
 
-func hintsOf(a member) hints {
-	m, ok := jsonval.Object(a.value)
+func hintsOf(a jsonval.Member) hints {
+	m, ok := jsonval.Object(a.Value)
 	return hints{
-		member:      a,
+		Member:      a,
 		object:      ok,
-		ReadOnly:    memberOf(m, "readOnlyHint"),
-		Destructive: memberOf(m, "destructiveHint"),
-		Idempotent:  memberOf(m, "idempotentHint"),
-		OpenWorld:   memberOf(m, "openWorldHint"),
+		ReadOnly:    jsonval.MemberOf(m, "readOnlyHint"),
+		Destructive: jsonval.MemberOf(m, "destructiveHint"),
+		Idempotent:  jsonval.MemberOf(m, "idempotentHint"),
+		OpenWorld:   jsonval.MemberOf(m, "openWorldHint"),
 	}
 }
 
@@ -169,7 +120,7 @@ type compactList struct {
 	// when it is a JSON object (the compact view).
 	isList, isObject bool
 
-	Tools member
+	Tools jsonval.Member
 	// tools are the descriptors of Tools, nil unless it is an array.
 	tools []descriptor
 }
@@ -177,8 +128,8 @@ type compactList struct {
 func compactListOf(v any) compactList {
 	m, isObject := jsonval.Object(v)
 	_, isList := jsonval.Array(v)
-	l := compactList{raw: v, isList: isList, isObject: isObject, Tools: memberOf(m, "tools")}
-	l.tools, _ = descriptorsOf(l.Tools.value)
+	l := compactList{raw: v, isList: isList, isObject: isObject, Tools: jsonval.MemberOf(m, "tools")}
+	l.tools, _ = descriptorsOf(l.Tools.Value)
 	return l
 }
 
@@ -187,7 +138,7 @@ type mcpCatalog struct {
 	raw      any
 	isObject bool
 
-	Entries member
+	Entries jsonval.Member
 	// entries are those of Entries, nil unless it is an array; listed
 	// says it is one.
 	entries []mcpEntry
@@ -199,22 +150,22 @@ type mcpEntry struct {
 	raw      any
 	isObject bool
 
-	Identifier, MediaType, URL member
+	Identifier, MediaType, URL jsonval.Member
 }
 
 func mcpCatalogOf(v any) *mcpCatalog {
 	m, ok := jsonval.Object(v)
-	c := &mcpCatalog{raw: v, isObject: ok, Entries: memberOf(m, "entries")}
-	a, listed := jsonval.Array(c.Entries.value)
+	c := &mcpCatalog{raw: v, isObject: ok, Entries: jsonval.MemberOf(m, "entries")}
+	a, listed := jsonval.Array(c.Entries.Value)
 	c.listed = listed
 	for _, e := range a {
 		em, ok := jsonval.Object(e)
 		c.entries = append(c.entries, mcpEntry{
 			raw:        e,
 			isObject:   ok,
-			Identifier: memberOf(em, "identifier"),
-			MediaType:  memberOf(em, "mediaType"),
-			URL:        memberOf(em, "url"),
+			Identifier: jsonval.MemberOf(em, "identifier"),
+			MediaType:  jsonval.MemberOf(em, "mediaType"),
+			URL:        jsonval.MemberOf(em, "url"),
 		})
 	}
 	return c
@@ -225,12 +176,12 @@ type aiCatalog struct {
 	raw      any
 	isObject bool
 
-	SpecVersion member
+	SpecVersion jsonval.Member
 	// Domain is the host's domain: host.identifier (its domain when it is
 	// did:web:DOMAIN), or host.domain as builds before AI Catalog 1.0's
 	// Host Info wrote it.
-	Domain  member
-	Entries member
+	Domain  jsonval.Member
+	Entries jsonval.Member
 	// entries are those of Entries, nil unless it is an array; listed
 	// says it is one.
 	entries []aiEntry
@@ -242,12 +193,12 @@ type aiEntry struct {
 	raw      any
 	isObject bool
 
-	Identifier, Type, URL member
+	Identifier, Type, URL jsonval.Member
 	// Digest is the digest of the entry's document: algorithm:hex.
-	Digest member
+	Digest jsonval.Member
 	// Data is the entry's inline data: open JSON, whose meaning depends on
 	// Type (a card, or the tool catalog's advertisement).
-	Data member
+	Data jsonval.Member
 	// toolCatalog is data.toolCatalog when the entry advertises a tool
 	// catalog (type application/json, and data an object with a
 	// toolCatalog object), else nil.
@@ -256,22 +207,22 @@ type aiEntry struct {
 
 // toolCatalogAd is the tool catalog's advertisement in the AI catalog.
 type toolCatalogAd struct {
-	member // data.toolCatalog, as the entry has it
+	jsonval.Member // data.toolCatalog, as the entry has it
 
-	URL, CompactView, Catalogue member
+	URL, CompactView, Catalogue jsonval.Member
 }
 
 func aiCatalogOf(v any) *aiCatalog {
 	m, ok := jsonval.Object(v)
-	host, _ := jsonval.Object(memberOf(m, "host").value)
+	host, _ := jsonval.Object(jsonval.MemberOf(m, "host").Value)
 	c := &aiCatalog{
 		raw:         v,
 		isObject:    ok,
-		SpecVersion: memberOf(m, "specVersion"),
+		SpecVersion: jsonval.MemberOf(m, "specVersion"),
 		Domain:      hostDomain(host),
-		Entries:     memberOf(m, "entries"),
+		Entries:     jsonval.MemberOf(m, "entries"),
 	}
-	a, listed := jsonval.Array(c.Entries.value)
+	a, listed := jsonval.Array(c.Entries.Value)
 	c.listed = listed
 	for _, e := range a {
 		c.entries = append(c.entries, aiEntryOf(e))
@@ -284,20 +235,20 @@ func aiEntryOf(v any) aiEntry {
 	e := aiEntry{
 		raw:        v,
 		isObject:   ok,
-		Identifier: memberOf(m, "identifier"),
-		Type:       memberOf(m, "type"),
-		URL:        memberOf(m, "url"),
-		Digest:     memberOf(m, "digest"),
-		Data:       memberOf(m, "data"),
+		Identifier: jsonval.MemberOf(m, "identifier"),
+		Type:       jsonval.MemberOf(m, "type"),
+		URL:        jsonval.MemberOf(m, "url"),
+		Digest:     jsonval.MemberOf(m, "digest"),
+		Data:       jsonval.MemberOf(m, "data"),
 	}
-	data, _ := jsonval.Object(e.Data.value)
-	tc := memberOf(data, "toolCatalog")
-	if tm, ok := jsonval.Object(tc.value); ok && e.Type.is(spec.ContentTypeJSON) {
+	data, _ := jsonval.Object(e.Data.Value)
+	tc := jsonval.MemberOf(data, "toolCatalog")
+	if tm, ok := jsonval.Object(tc.Value); ok && e.Type.Is(spec.ContentTypeJSON) {
 		e.toolCatalog = &toolCatalogAd{
-			member:      tc,
-			URL:         memberOf(tm, "url"),
-			CompactView: memberOf(tm, "compactView"),
-			Catalogue:   memberOf(tm, "catalogue"),
+			Member:      tc,
+			URL:         jsonval.MemberOf(tm, "url"),
+			CompactView: jsonval.MemberOf(tm, "compactView"),
+			Catalogue:   jsonval.MemberOf(tm, "catalogue"),
 		}
 	}
 	return e
@@ -305,28 +256,28 @@ func aiEntryOf(v any) aiEntry {
 
 // card is a server card, draft or v1, fetched or given inline.
 type card struct {
-	Schema, Name, Version, Description member
+	Schema, Name, Version, Description jsonval.Member
 	// Remotes are the items of remotes that are objects.
 	Remotes []cardRemote
 }
 
 // cardRemote is an item of a card's remotes: its transport and URL.
 type cardRemote struct {
-	Type, URL member
+	Type, URL jsonval.Member
 }
 
 func cardOf(v any) card {
 	m, _ := jsonval.Object(v)
 	c := card{
-		Schema:      memberOf(m, "$schema"),
-		Name:        memberOf(m, "name"),
-		Version:     memberOf(m, "version"),
-		Description: memberOf(m, "description"),
+		Schema:      jsonval.MemberOf(m, "$schema"),
+		Name:        jsonval.MemberOf(m, "name"),
+		Version:     jsonval.MemberOf(m, "version"),
+		Description: jsonval.MemberOf(m, "description"),
 	}
-	remotes, _ := jsonval.Array(memberOf(m, "remotes").value)
+	remotes, _ := jsonval.Array(jsonval.MemberOf(m, "remotes").Value)
 	for _, r := range remotes {
 		if o, ok := jsonval.Object(r); ok {
-			c.Remotes = append(c.Remotes, cardRemote{Type: memberOf(o, "type"), URL: memberOf(o, "url")})
+			c.Remotes = append(c.Remotes, cardRemote{Type: jsonval.MemberOf(o, "type"), URL: jsonval.MemberOf(o, "url")})
 		}
 	}
 	return c
@@ -336,7 +287,7 @@ func cardOf(v any) card {
 type toolCatalogue struct {
 	raw any
 
-	CatalogVersion member
+	CatalogVersion jsonval.Member
 	tools          []catalogueTool // nil unless its tools are an array
 	groups         []catalogueGroup
 }
@@ -345,11 +296,11 @@ type toolCatalogue struct {
 type catalogueTool struct {
 	raw any // the entry as decoded, what jsonval.Diff compares
 
-	Name member
+	Name jsonval.Member
 	// Arguments' value is a JSON Schema: open JSON, which jsonval.Diff reads as
 	// decoded.
-	Arguments                                member
-	SafetyTier, ReplayPolicy, Egress, Source member
+	Arguments                                jsonval.Member
+	SafetyTier, ReplayPolicy, Egress, Source jsonval.Member
 	Definition                               definitionMeta
 }
 
@@ -357,7 +308,7 @@ type catalogueTool struct {
 type catalogueGroup struct {
 	raw any // the group as decoded, what jsonval.Diff compares
 
-	Key member
+	Key jsonval.Member
 	// toolNames are the values of its tools, nil unless they are an array.
 	toolNames []any
 }
@@ -369,21 +320,21 @@ func toolCatalogueOf(v any) *toolCatalogue {
 	if !ok {
 		return nil
 	}
-	c := &toolCatalogue{raw: v, CatalogVersion: memberOf(m, "catalogVersion")}
-	c.tools, _ = catalogueToolsOf(memberOf(m, "tools"))
-	groups, _ := jsonval.Array(memberOf(m, "groups").value)
+	c := &toolCatalogue{raw: v, CatalogVersion: jsonval.MemberOf(m, "catalogVersion")}
+	c.tools, _ = catalogueToolsOf(jsonval.MemberOf(m, "tools"))
+	groups, _ := jsonval.Array(jsonval.MemberOf(m, "groups").Value)
 	for _, g := range groups {
 		gm, _ := jsonval.Object(g)
-		names, _ := jsonval.Array(memberOf(gm, "tools").value)
-		c.groups = append(c.groups, catalogueGroup{raw: g, Key: memberOf(gm, "key"), toolNames: names})
+		names, _ := jsonval.Array(jsonval.MemberOf(gm, "tools").Value)
+		c.groups = append(c.groups, catalogueGroup{raw: g, Key: jsonval.MemberOf(gm, "key"), toolNames: names})
 	}
 	return c
 }
 
 // catalogueToolsOf reads the tools of a catalogue or group document: nil
 // and false unless they are an array.
-func catalogueToolsOf(tools member) ([]catalogueTool, bool) {
-	a, ok := jsonval.Array(tools.value)
+func catalogueToolsOf(tools jsonval.Member) ([]catalogueTool, bool) {
+	a, ok := jsonval.Array(tools.Value)
 	if !ok {
 		return nil, false
 	}
@@ -392,12 +343,12 @@ func catalogueToolsOf(tools member) ([]catalogueTool, bool) {
 		m, _ := jsonval.Object(t)
 		list[i] = catalogueTool{
 			raw:          t,
-			Name:         memberOf(m, "name"),
-			Arguments:    memberOf(m, "arguments"),
-			SafetyTier:   memberOf(m, "safetyTier"),
-			ReplayPolicy: memberOf(m, "replayPolicy"),
-			Egress:       memberOf(m, "egress"),
-			Source:       memberOf(m, "source"),
+			Name:         jsonval.MemberOf(m, "name"),
+			Arguments:    jsonval.MemberOf(m, "arguments"),
+			SafetyTier:   jsonval.MemberOf(m, "safetyTier"),
+			ReplayPolicy: jsonval.MemberOf(m, "replayPolicy"),
+			Egress:       jsonval.MemberOf(m, "egress"),
+			Source:       jsonval.MemberOf(m, "source"),
 			Definition:   definitionMetaOf(m),
 		}
 	}
@@ -408,7 +359,7 @@ func catalogueToolsOf(tools member) ([]catalogueTool, bool) {
 type groupDocument struct {
 	raw any
 
-	Group, Tools member
+	Group, Tools jsonval.Member
 	tools        []catalogueTool // nil unless Tools is an array
 }
 
@@ -418,7 +369,7 @@ func groupDocumentOf(v any) *groupDocument {
 	if !ok {
 		return nil
 	}
-	g := &groupDocument{raw: v, Group: memberOf(m, "group"), Tools: memberOf(m, "tools")}
+	g := &groupDocument{raw: v, Group: jsonval.MemberOf(m, "group"), Tools: jsonval.MemberOf(m, "tools")}
 	g.tools, _ = catalogueToolsOf(g.Tools)
 	return g
 }
@@ -429,21 +380,21 @@ type registryList struct {
 	raw      any
 	isObject bool
 
-	Servers member
+	Servers jsonval.Member
 	// servers are those of Servers, nil unless it is an array; listed
 	// says it is one.
 	servers []registryResponse
 	listed  bool
 	// NextCursor is metadata.nextCursor: the cursor of the next page, which
 	// a registry that pages gives and a static one never does.
-	NextCursor member
+	NextCursor jsonval.Member
 }
 
 func registryListOf(v any) registryList {
 	m, ok := jsonval.Object(v)
-	meta, _ := jsonval.Object(memberOf(m, "metadata").value)
-	l := registryList{raw: v, isObject: ok, Servers: memberOf(m, "servers"), NextCursor: memberOf(meta, "nextCursor")}
-	a, listed := jsonval.Array(l.Servers.value)
+	meta, _ := jsonval.Object(jsonval.MemberOf(m, "metadata").Value)
+	l := registryList{raw: v, isObject: ok, Servers: jsonval.MemberOf(m, "servers"), NextCursor: jsonval.MemberOf(meta, "nextCursor")}
+	a, listed := jsonval.Array(l.Servers.Value)
 	l.listed = listed
 	for _, e := range a {
 		l.servers = append(l.servers, registryResponseOf(e))
@@ -456,7 +407,7 @@ func registryListOf(v any) registryList {
 // and signpost's schema, of a static registry that never pages, does not.
 func (l registryList) forSchema() any {
 	m, ok := jsonval.Object(l.raw)
-	if !ok || !l.NextCursor.present {
+	if !ok || !l.NextCursor.Present {
 		return l.raw
 	}
 	meta, _ := jsonval.Object(m["metadata"])
@@ -481,35 +432,35 @@ type registryResponse struct {
 	isObject bool
 
 	// Server is server; Name, Description and Version are its members.
-	Server                     member
-	Name, Description, Version member
+	Server                     jsonval.Member
+	Name, Description, Version jsonval.Member
 	// Meta is _meta, Official its io.modelcontextprotocol.registry/official
 	// block, whose members are the rest.
-	Meta, Official                           member
-	Status, IsLatest, PublishedAt, UpdatedAt member
+	Meta, Official                           jsonval.Member
+	Status, IsLatest, PublishedAt, UpdatedAt jsonval.Member
 }
 
 func registryResponseOf(v any) registryResponse {
 	m, ok := jsonval.Object(v)
-	r := registryResponse{raw: v, isObject: ok, Server: memberOf(m, "server"), Meta: memberOf(m, "_meta")}
-	s, _ := jsonval.Object(r.Server.value)
-	r.Name, r.Description, r.Version = memberOf(s, "name"), memberOf(s, "description"), memberOf(s, "version")
-	meta, _ := jsonval.Object(r.Meta.value)
-	r.Official = memberOf(meta, spec.RegistryOfficialMeta)
-	o, _ := jsonval.Object(r.Official.value)
-	r.Status, r.IsLatest = memberOf(o, "status"), memberOf(o, "isLatest")
-	r.PublishedAt, r.UpdatedAt = memberOf(o, "publishedAt"), memberOf(o, "updatedAt")
+	r := registryResponse{raw: v, isObject: ok, Server: jsonval.MemberOf(m, "server"), Meta: jsonval.MemberOf(m, "_meta")}
+	s, _ := jsonval.Object(r.Server.Value)
+	r.Name, r.Description, r.Version = jsonval.MemberOf(s, "name"), jsonval.MemberOf(s, "description"), jsonval.MemberOf(s, "version")
+	meta, _ := jsonval.Object(r.Meta.Value)
+	r.Official = jsonval.MemberOf(meta, spec.RegistryOfficialMeta)
+	o, _ := jsonval.Object(r.Official.Value)
+	r.Status, r.IsLatest = jsonval.MemberOf(o, "status"), jsonval.MemberOf(o, "isLatest")
+	r.PublishedAt, r.UpdatedAt = jsonval.MemberOf(o, "publishedAt"), jsonval.MemberOf(o, "updatedAt")
 	return r
 }
 
 // hostDomain is the host's domain as its identifier or domain gives it.
-func hostDomain(host map[string]any) member {
-	id := memberOf(host, "identifier")
-	if s, ok := id.str(); ok {
+func hostDomain(host map[string]any) jsonval.Member {
+	id := jsonval.MemberOf(host, "identifier")
+	if s, ok := id.Str(); ok {
 		if d, ok := strings.CutPrefix(s, "did:web:"); ok {
-			id.value = d
+			id.Value = d
 		}
 		return id
 	}
-	return memberOf(host, "domain")
+	return jsonval.MemberOf(host, "domain")
 }

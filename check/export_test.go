@@ -26,7 +26,7 @@ func ToolCatalogEntry(e map[string]any) map[string]any {
 	if tc == nil {
 		return nil
 	}
-	m, _ := jsonval.Object(tc.value)
+	m, _ := jsonval.Object(tc.Value)
 	return m
 }
 

@@ -151,15 +151,15 @@ func (c *checker) learnRegistry(ctx context.Context) {
 		pg := registryPage{url: u, list: registryListOf(doc)}
 		r.lists = append(r.lists, pg)
 		for _, e := range pg.list.servers {
-			name, ok := e.Name.str()
+			name, ok := e.Name.Str()
 			if !ok || seen[name] {
 				continue
 			}
 			seen[name] = true
-			version, _ := e.Version.str()
+			version, _ := e.Version.Str()
 			r.servers = append(r.servers, &registryServer{name: name, version: version, entry: e, listURL: u})
 		}
-		cursor, ok := pg.list.NextCursor.str()
+		cursor, ok := pg.list.NextCursor.Str()
 		if !ok || cursor == "" || cursors[cursor] {
 			break
 		}
@@ -183,7 +183,7 @@ func (c *checker) chooseSearch() {
 		return
 	}
 	for _, e := range r.lists[0].list.servers {
-		if name, ok := e.Name.str(); ok {
+		if name, ok := e.Name.Str(); ok {
 			r.search.firstPage = append(r.search.firstPage, name)
 		}
 	}
@@ -214,7 +214,7 @@ func (c *checker) chooseSearch() {
 // text, ignoring case, as a registry's search matches.
 func registryMatches(e registryResponse, text string) bool {
 	text = strings.ToLower(text)
-	return strings.Contains(strings.ToLower(e.Name.text()), text) || strings.Contains(strings.ToLower(e.Description.text()), text)
+	return strings.Contains(strings.ToLower(e.Name.Text()), text) || strings.Contains(strings.ToLower(e.Description.Text()), text)
 }
 
 // registryStage2 are the registry's pages of the second stage: each
@@ -350,7 +350,7 @@ func (c *checker) checkVersions(p *page, s *registryServer) {
 	l := registryListOf(doc)
 	c.registrySchema(p.url, "registry-server-list", l.forSchema())
 	for _, e := range l.servers {
-		if e.Version.is(s.version) {
+		if e.Version.Is(s.version) {
 			c.add("registry.versions", ResultPass, p.url, fmt.Sprintf("%s among %s", jsonval.Show(s.version), english.Count(len(l.servers), "version", "versions")), "lists the latest version")
 			c.consistent(p.url, s, e.raw, "versions' entry")
 			return
@@ -400,23 +400,23 @@ func serverProblems(r registryResponse, at, asked string) []string {
 		return []string{jsonval.ShowPointer(at) + ": " + jsonval.Show(r.raw) + ", not an object"}
 	}
 	var probs []string
-	str := func(ptr string, m member) {
-		if _, ok := m.str(); !ok {
+	str := func(ptr string, m jsonval.Member) {
+		if _, ok := m.Str(); !ok {
 			probs = append(probs, at+ptr+": "+missingOr(m)+", not a string")
 		}
 	}
-	if _, ok := jsonval.Object(r.Server.value); !ok {
+	if _, ok := jsonval.Object(r.Server.Value); !ok {
 		probs = append(probs, at+"/server: "+missingOr(r.Server)+", not an object")
 	} else {
 		str("/server/name", r.Name)
 		str("/server/description", r.Description)
 		str("/server/version", r.Version)
-		if name, ok := r.Name.str(); ok && asked != "" && name != asked {
+		if name, ok := r.Name.Str(); ok && asked != "" && name != asked {
 			probs = append(probs, fmt.Sprintf("%s/server/name: %s, asked for %s", at, jsonval.Show(name), jsonval.Show(asked)))
 		}
 	}
 	official := "/_meta/" + jsonval.Escape(spec.RegistryOfficialMeta)
-	switch _, metaOK := jsonval.Object(r.Meta.value); {
+	switch _, metaOK := jsonval.Object(r.Meta.Value); {
 	case !metaOK:
 		probs = append(probs, at+"/_meta: "+missingOr(r.Meta)+", not an object")
 	case !isObject(r.Official):
@@ -425,24 +425,24 @@ func serverProblems(r registryResponse, at, asked string) []string {
 		str(official+"/status", r.Status)
 		str(official+"/publishedAt", r.PublishedAt)
 		str(official+"/updatedAt", r.UpdatedAt)
-		if _, ok := r.IsLatest.boolean(); !ok {
+		if _, ok := r.IsLatest.Boolean(); !ok {
 			probs = append(probs, at+official+"/isLatest: "+missingOr(r.IsLatest)+", not a boolean")
 		}
 	}
 	return probs
 }
 
-func isObject(m member) bool {
-	_, ok := jsonval.Object(m.value)
+func isObject(m jsonval.Member) bool {
+	_, ok := jsonval.Object(m.Value)
 	return ok
 }
 
 // missingOr is "missing" for an absent member, else its value.
-func missingOr(m member) string {
-	if !m.present {
+func missingOr(m jsonval.Member) string {
+	if !m.Present {
 		return "missing"
 	}
-	return m.show()
+	return m.Show()
 }
 
 // checkSearch applies registry.search and registry.search-filter to VS
@@ -466,7 +466,7 @@ func (c *checker) checkSearch(p *page) {
 	var names, unmatched []string
 	found := false
 	for _, e := range l.servers {
-		name := e.Name.text()
+		name := e.Name.Text()
 		names = append(names, name)
 		found = found || name == q.searched
 		if !registryMatches(e, q.text) {
@@ -552,7 +552,7 @@ func (c *checker) checkRegistryList() {
 			continue
 		}
 		ev := "200, " + english.Count(len(pg.list.servers), "server", "servers")
-		if cursor, ok := pg.list.NextCursor.str(); ok && cursor != "" {
+		if cursor, ok := pg.list.NextCursor.Str(); ok && cursor != "" {
 			ev += ", nextCursor " + jsonval.Show(cursor)
 		}
 		c.add("registry.list", ResultPass, p.url, ev, fmt.Sprintf("VS Code would list %s", english.Count(len(pg.list.servers), "server", "servers")))

@@ -110,8 +110,8 @@ func (c *checker) checkSignatures(u string) {
 	for i, e := range cat.entries {
 		em, _ := jsonval.Object(e.raw)
 		tms, _ := jsonval.Array(em["trustManifests"])
-		id := e.Identifier.text()
-		place := u + "#/" + cat.Entries.name + "/" + strconv.Itoa(i)
+		id := e.Identifier.Text()
+		place := u + "#/" + cat.Entries.Name + "/" + strconv.Itoa(i)
 		publisher := ""
 		if rest, ok := strings.CutPrefix(id, "urn:air:"); ok {
 			publisher, _, _ = strings.Cut(rest, ":")

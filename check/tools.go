@@ -21,7 +21,7 @@ func (c *checker) learnTools(u string) {
 	c.toolList = list
 	c.toolByID = map[string]*descriptor{}
 	for i := range list {
-		id := list[i].ToolID.text()
+		id := list[i].ToolID.Text()
 		if id == "" {
 			continue
 		}
@@ -70,12 +70,12 @@ func (c *checker) checkTools(u string) {
 	var dups []string
 	seen := map[string]int{}
 	for i, d := range c.toolList {
-		id, ok := d.ToolID.str()
+		id, ok := d.ToolID.Str()
 		if !ok {
 			continue
 		}
 		if j, dup := seen[id]; dup {
-			dups = append(dups, fmt.Sprintf("/%d/%s %s repeats /%d", i, d.ToolID.name, jsonval.Show(id), j))
+			dups = append(dups, fmt.Sprintf("/%d/%s %s repeats /%d", i, d.ToolID.Name, jsonval.Show(id), j))
 		}
 		seen[id] = i
 	}
@@ -136,25 +136,25 @@ func (d descriptor) fix(standard bool) {
 	if d.obj == nil {
 		return
 	}
-	if meta, ok := jsonval.Object(d.Definition.Meta.value); ok && d.Definition.present {
-		delete(meta, d.Definition.name)
+	if meta, ok := jsonval.Object(d.Definition.Meta.Value); ok && d.Definition.Present {
+		delete(meta, d.Definition.Name)
 		if len(meta) == 0 {
-			delete(d.obj, d.Definition.Meta.name)
+			delete(d.obj, d.Definition.Meta.Name)
 		}
 	}
-	if d.SafetyTier.is(spec.TierExec) {
-		if s, ok := d.Source.str(); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
-			d.obj[d.Source.name] = spec.SourceHostExtension
+	if d.SafetyTier.Is(spec.TierExec) {
+		if s, ok := d.Source.Str(); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
+			d.obj[d.Source.Name] = spec.SourceHostExtension
 		}
 	}
 	if standard {
-		if h := d.Annotations; h.present || !d.SafetyTier.null() {
-			a := spec.Derive(d.SafetyTier.text(), d.ReplayPolicy.text(), d.Egress.text())
-			d.obj[h.name] = map[string]any{h.ReadOnly.name: a.ReadOnlyHint, h.Destructive.name: a.DestructiveHint, h.Idempotent.name: a.IdempotentHint, h.OpenWorld.name: a.OpenWorldHint}
+		if h := d.Annotations; h.Present || !d.SafetyTier.Null() {
+			a := spec.Derive(d.SafetyTier.Text(), d.ReplayPolicy.Text(), d.Egress.Text())
+			d.obj[h.Name] = map[string]any{h.ReadOnly.Name: a.ReadOnlyHint, h.Destructive.Name: a.DestructiveHint, h.Idempotent.Name: a.IdempotentHint, h.OpenWorld.Name: a.OpenWorldHint}
 		}
 		return
 	}
-	walkSchema(d.InputSchema.value, "", func(s map[string]any, _ string) {
+	walkSchema(d.InputSchema.Value, "", func(s map[string]any, _ string) {
 		for _, k := range spec.CompactForbidden() {
 			delete(s, k)
 		}
@@ -174,12 +174,12 @@ func raws(list []descriptor) []any {
 func (c *checker) sorted(u string, list []descriptor, ptr string) {
 	prev, prevAt := "", -1
 	for i, d := range list {
-		id, ok := d.ToolID.str()
+		id, ok := d.ToolID.Str()
 		if !ok {
 			continue
 		}
 		if prevAt >= 0 && id < prev {
-			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/%s %s after %s", ptr, i, d.ToolID.name, jsonval.Show(id), jsonval.Show(prev)), "the list should be sorted by toolId")
+			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/%s %s after %s", ptr, i, d.ToolID.Name, jsonval.Show(id), jsonval.Show(prev)), "the list should be sorted by toolId")
 			return
 		}
 		prev, prevAt = id, i
@@ -192,12 +192,12 @@ func (c *checker) exec(u string, list []descriptor, ptr string) {
 	var probs []string
 	n := 0
 	for i, d := range list {
-		if !d.SafetyTier.is(spec.TierExec) {
+		if !d.SafetyTier.Is(spec.TierExec) {
 			continue
 		}
 		n++
-		if !d.Source.is(spec.SourceHostExtension) {
-			probs = append(probs, fmt.Sprintf("%s/%d: safetyTier exec, source %s", ptr, i, d.Source.show()))
+		if !d.Source.Is(spec.SourceHostExtension) {
+			probs = append(probs, fmt.Sprintf("%s/%d: safetyTier exec, source %s", ptr, i, d.Source.Show()))
 		}
 	}
 	c.problems("tools.exec", u, probs, fmt.Sprintf("%d exec tools, all host-extension", n), "exec only with source host-extension", `a tool with safetyTier "exec" must have source "host-extension"`)
@@ -211,19 +211,19 @@ func (c *checker) annotations(u string) {
 			continue
 		}
 		a := t.Annotations
-		ptr := "/" + strconv.Itoa(i) + "/" + a.name
+		ptr := "/" + strconv.Itoa(i) + "/" + a.Name
 		if !a.object {
-			probs = append(probs, ptr+": "+a.show()+", want an object with all four hints")
+			probs = append(probs, ptr+": "+a.Show()+", want an object with all four hints")
 			continue
 		}
-		tier, replay, egress := t.SafetyTier.text(), t.ReplayPolicy.text(), t.Egress.text()
+		tier, replay, egress := t.SafetyTier.Text(), t.ReplayPolicy.Text(), t.Egress.Text()
 		// The hints as the build derives them; a hint is judged only when
 		// the field that decides it holds a known value.
 		d := spec.Derive(tier, replay, egress)
 		knownTier := slices.Contains(spec.Tiers(), tier)
 		want := []struct {
-			hint  member
-			field member // the field that decides it
+			hint  jsonval.Member
+			field jsonval.Member // the field that decides it
 			known bool
 			is    bool
 		}{
@@ -233,12 +233,12 @@ func (c *checker) annotations(u string) {
 			{a.OpenWorld, t.Egress, slices.Contains(spec.Egresses(), egress), d.OpenWorldHint},
 		}
 		for _, w := range want {
-			got, ok := w.hint.boolean()
+			got, ok := w.hint.Boolean()
 			switch {
 			case !ok:
-				probs = append(probs, ptr+"/"+w.hint.name+": "+w.hint.show()+", want a boolean")
+				probs = append(probs, ptr+"/"+w.hint.Name+": "+w.hint.Show()+", want a boolean")
 			case w.known && got != w.is:
-				probs = append(probs, fmt.Sprintf("%s/%s: %t, but %s %s makes it %t", ptr, w.hint.name, got, w.field.name, w.field.text(), w.is))
+				probs = append(probs, fmt.Sprintf("%s/%s: %t, but %s %s makes it %t", ptr, w.hint.Name, got, w.field.Name, w.field.Text(), w.is))
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 // Package jsonval is JSON as the checker reads and quotes it, with code of
 // its own, never the compiler's, whose mistakes it must not repeat: one
-// value decoded with its numbers as written (Decode), objects and arrays
-// (Object, Array), JSON pointers (Escape, ShowPointer), where two values
+// value decoded with its numbers as written (Decode), objects, arrays and
+// the members of an object (Object, Array, Member), JSON pointers (Escape, ShowPointer), where two values
 // first differ (Diff), a value or a line of evidence shown briefly and
 // redacted (Show, OneLine), and the JSON Canonicalization Scheme (RFC
 // 8785): whether a text is valid input (NotJCSInput) and the canonical form
@@ -161,3 +161,52 @@ func Array(v any) ([]any, bool) {
 	a, ok := v.([]any)
 	return a, ok
 }
+
+// Member is one member of a decoded JSON object: its name, whether the
+// object has it (null included), and its value as Decode gives it, nil
+// for null or when absent.
+type Member struct {
+	Name    string
+	Value   any
+	Present bool
+}
+
+// MemberOf is the member name of obj (a nil obj has none).
+func MemberOf(obj map[string]any, name string) Member {
+	v, ok := obj[name]
+	return Member{Name: name, Value: v, Present: ok}
+}
+
+// Str is the member's value when it is a string.
+func (m Member) Str() (string, bool) {
+	s, ok := m.Value.(string)
+	return s, ok
+}
+
+// Text is the member's value when it is a string, else "".
+func (m Member) Text() string {
+	s, _ := m.Str()
+	return s
+}
+
+// Is reports whether the member's value is the string s.
+func (m Member) Is(s string) bool {
+	got, ok := m.Str()
+	return ok && got == s
+}
+
+// Boolean is the member's value when it is true or false.
+func (m Member) Boolean() (bool, bool) {
+	b, ok := m.Value.(bool)
+	return b, ok
+}
+
+// Null reports whether the member is absent or null.
+func (m Member) Null() bool { return m.Value == nil }
+
+// Show renders the member's value for evidence.
+func (m Member) Show() string { return Show(m.Value) }
+
+// Same reports whether m and o hold the same JSON value (absent and null
+// alike), compared deeply.
+func (m Member) Same(o Member) bool { return Diff(m.Value, o.Value, "") == "" }
