@@ -17,6 +17,7 @@ import (
 	"github.com/signpost-dev/signpost/build/diag/records"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check/dial"
+	"github.com/signpost-dev/signpost/check/registry"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -339,7 +340,7 @@ type checker struct {
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
 	gate                           gateState
-	registry                       registryState
+	registry                       *registry.Replay
 }
 
 // at is the URL of route on the checked site.
