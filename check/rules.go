@@ -104,7 +104,7 @@ var ruleTable = []Rule{
 	{"tools.annotations", LevelMust, "every descriptor's annotations carry all four hints, derived from safetyTier, replayPolicy and egress"},
 	{"tools.content-type", LevelMust, "every tool catalog document is served as application/json"},
 	{"tools.credentials", LevelMust, "the tool lists carry no credential material"},
-	{"tools.digest", LevelMust, "a tool whose descriptor carries _meta.dev.signpost/definition (the digest clients pin a tool's definition by, after MCP SEP-2636) carries the digest (sha256: and lowercase hex) and size of its definition as /tools serves it: the standard descriptor without that jsonval.Member, in RFC 8785 canonical JSON; the tool catalogue carries the same for each tool (skipped when no tool carries one)"},
+	{"tools.digest", LevelMust, "a tool whose descriptor carries _meta.dev.signpost/definition (the digest clients pin a tool's definition by, after MCP SEP-2636) carries the digest (sha256: and lowercase hex) and size of its definition as /tools serves it: the standard descriptor without that member, in RFC 8785 canonical JSON; the tool catalogue carries the same for each tool (skipped when no tool carries one)"},
 	{"tools.exec", LevelMust, `a tool with safetyTier "exec" has source "host-extension"`},
 	{"tools.item", LevelMust, "/tools/{toolId} answers 200 with the tool's entry of /tools"},
 	{"tools.list", LevelMust, "/tools is a JSON array of tool descriptors valid against tool-list (annotations and exec sources are left to their own rules)"},
