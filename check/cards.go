@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
@@ -43,7 +44,7 @@ type cardRef struct {
 // inlineCard checks a card given inline as an AI catalog entry's data.
 func (c *checker) inlineCard(catalogURL, ptr, id string, data jsonval.Member) {
 	_, seg := aiName(id)
-	c.aiCardName(catalogURL+"#"+ptr+"/"+data.Name, id, seg, cardOf(data.Value).Name)
+	c.aiCardName(catalogURL+"#"+ptr+"/"+data.Name, id, seg, documents.CardOf(data.Value).Name)
 }
 
 // aiCardName applies card.name to a card an AI catalog entry lists, at
@@ -129,7 +130,7 @@ func (c *checker) cardBody(r cardRef, p *page) {
 		return
 	}
 	c.credentials("discovery.credentials", r.url, doc)
-	cd := cardOf(doc)
+	cd := documents.CardOf(doc)
 	name := cd.Name.Text()
 	switch {
 	case r.ai:
@@ -170,7 +171,7 @@ type endpointCard struct {
 // learnEndpoints notes, for card.mcp-url, where the v1 card r (decoded as
 // cd, served as body) should also be answered: beside each of its
 // Streamable HTTP endpoints with a literal URL on the checked origin.
-func (c *checker) learnEndpoints(r cardRef, cd card, body []byte) {
+func (c *checker) learnEndpoints(r cardRef, cd documents.Card, body []byte) {
 	for _, rm := range cd.Remotes {
 		u, ok := rm.URL.Str()
 		if !rm.Type.Is("streamable-http") || !ok || strings.ContainsAny(u, "{}?#") {

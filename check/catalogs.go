@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -21,8 +22,8 @@ func (c *checker) learnMCPCatalog(u string) {
 	if !ok {
 		return
 	}
-	c.mcpCatalog = mcpCatalogOf(doc)
-	for _, e := range c.mcpCatalog.entries {
+	c.mcpCatalog = documents.MCPCatalogOf(doc)
+	for _, e := range c.mcpCatalog.Items {
 		mt, cardURL, id := e.MediaType.Text(), e.URL.Text(), e.Identifier.Text()
 		if mt != spec.ContentTypeServerCardDraft || !absURL(cardURL) {
 			continue
@@ -43,8 +44,8 @@ func (c *checker) learnAICatalog(u string) {
 	if !ok {
 		return
 	}
-	c.aiCatalog = aiCatalogOf(doc)
-	for _, e := range c.aiCatalog.entries {
+	c.aiCatalog = documents.AICatalogOf(doc)
+	for _, e := range c.aiCatalog.Items {
 		typ, id := e.Type.Text(), e.Identifier.Text()
 		switch {
 		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
@@ -58,11 +59,11 @@ func (c *checker) learnAICatalog(u string) {
 				digest = ""
 			}
 			c.cards = append(c.cards, cardRef{url: cardURL, catalog: u, identifier: id, ai: true, aiName: seg, mediaType: typ, digest: digest})
-		case e.toolCatalog != nil && !c.tcAdvertised:
+		case e.ToolCatalog != nil && !c.tcAdvertised:
 			c.tcAdvertised = true
 			c.toolsStatusLevel = LevelMust
-			_, c.catalogue.advertised = e.toolCatalog.Catalogue.Str()
-			if compact, ok := e.toolCatalog.CompactView.Boolean(); ok {
+			_, c.catalogue.advertised = e.ToolCatalog.Catalogue.Str()
+			if compact, ok := e.ToolCatalog.CompactView.Boolean(); ok {
 				c.tcCompact = 0
 				if compact {
 					c.tcCompact = 1
@@ -142,10 +143,10 @@ func (c *checker) checkMCPCatalog(u string) {
 		return
 	}
 	cat := c.mcpCatalog
-	c.credentials("discovery.credentials", u, cat.raw)
-	if !cat.isObject || !cat.listed {
-		ev := "top level is " + schemas.KindOf(cat.raw)
-		if cat.isObject {
+	c.credentials("discovery.credentials", u, cat.Raw)
+	if !cat.IsObject || !cat.Listed {
+		ev := "top level is " + schemas.KindOf(cat.Raw)
+		if cat.IsObject {
 			ev = "/" + cat.Entries.Name + ": " + schemas.KindOf(cat.Entries.Value)
 		}
 		c.add("mcp-catalog.entries", ResultFail, u, ev, "the MCP catalog must be a JSON object with an entries array")
@@ -153,10 +154,10 @@ func (c *checker) checkMCPCatalog(u string) {
 		return
 	}
 	var shape, ids []string
-	for i, e := range cat.entries {
+	for i, e := range cat.Items {
 		ptr := "/" + cat.Entries.Name + "/" + strconv.Itoa(i)
-		if !e.isObject {
-			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
+		if !e.IsObject {
+			shape = append(shape, ptr+": "+schemas.KindOf(e.Raw)+", want an object")
 			continue
 		}
 		for _, f := range []jsonval.Member{e.Identifier, e.MediaType, e.URL} {
@@ -180,9 +181,9 @@ func (c *checker) checkMCPCatalog(u string) {
 			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+e.MediaType.Show(), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
 		}
 	}
-	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(cat.entries)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
-	c.problems("mcp-catalog.identifier", u, ids, fmt.Sprintf("%d identifiers, each urn:mcp:server:NAME", len(cat.entries)), "every identifier names a server", "every identifier must be urn:mcp:server: followed by the server name")
-	if len(cat.entries) == 0 {
+	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(cat.Items)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
+	c.problems("mcp-catalog.identifier", u, ids, fmt.Sprintf("%d identifiers, each urn:mcp:server:NAME", len(cat.Items)), "every identifier names a server", "every identifier must be urn:mcp:server: followed by the server name")
+	if len(cat.Items) == 0 {
 		c.add("mcp-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists no servers")
 	}
 }
@@ -210,7 +211,7 @@ func (c *checker) checkAICatalog(u string) {
 		return
 	}
 	cat := c.aiCatalog
-	c.credentials("discovery.credentials", u, cat.raw)
+	c.credentials("discovery.credentials", u, cat.Raw)
 	if why := jsonval.NotJCSInput(p.body); why != "" {
 		c.add("ai-catalog.jcs", ResultFail, u, why, "the AI catalog must be valid input to JSON canonicalization (RFC 8785): I-JSON, each member name once in its object, integers within ±(2^53-1)")
 	} else {
@@ -221,9 +222,9 @@ func (c *checker) checkAICatalog(u string) {
 	} else {
 		c.add("ai-catalog.spec-version", ResultFail, u, "specVersion "+cat.SpecVersion.Show(), `specVersion must be "1.0"`)
 	}
-	if !cat.isObject || !cat.listed {
-		ev := "top level is " + schemas.KindOf(cat.raw)
-		if cat.isObject {
+	if !cat.IsObject || !cat.Listed {
+		ev := "top level is " + schemas.KindOf(cat.Raw)
+		if cat.IsObject {
 			ev = "/" + cat.Entries.Name + ": " + schemas.KindOf(cat.Entries.Value)
 		}
 		c.add("ai-catalog.entries", ResultFail, u, ev, "the AI catalog must be a JSON object with an entries array")
@@ -234,10 +235,10 @@ func (c *checker) checkAICatalog(u string) {
 	digests := 0
 	var shape, ids []string
 	seen := map[string]string{}
-	for i, e := range cat.entries {
+	for i, e := range cat.Items {
 		ptr := "/" + cat.Entries.Name + "/" + strconv.Itoa(i)
-		if !e.isObject {
-			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
+		if !e.IsObject {
+			shape = append(shape, ptr+": "+schemas.KindOf(e.Raw)+", want an object")
 			continue
 		}
 		for _, f := range []jsonval.Member{e.Identifier, e.Type} {
@@ -297,8 +298,8 @@ func (c *checker) checkAICatalog(u string) {
 			} else {
 				c.add("ai-catalog.media-type", ResultPass, place, "type "+typ, "a server card entry: its card is fetched")
 			}
-		case e.toolCatalog != nil:
-			tc := e.toolCatalog
+		case e.ToolCatalog != nil:
+			tc := e.ToolCatalog
 			at := ptr + "/" + e.Data.Name + "/" + tc.Name // the advertisement's pointer
 			if s, ok := tc.URL.Str(); !ok || !absURL(s) {
 				shape = append(shape, at+"/"+tc.URL.Name+": "+tc.URL.Show()+", want an absolute http or https URL")
@@ -314,9 +315,9 @@ func (c *checker) checkAICatalog(u string) {
 	if digests == 0 {
 		c.add("ai-catalog.digest", ResultSkip, u, "no digest", "no entry gives the digest of its document")
 	}
-	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(cat.entries)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
-	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(cat.entries)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
-	if len(cat.entries) == 0 {
+	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(cat.Items)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
+	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(cat.Items)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
+	if len(cat.Items) == 0 {
 		c.add("ai-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists nothing")
 	}
 	c.checkSignatures(u)

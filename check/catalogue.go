@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
@@ -20,11 +21,11 @@ type catalogueState struct {
 	// advertised is set when the AI catalog's tool-catalog entry names the
 	// catalogue: its rules are then MUSTs.
 	advertised bool
-	doc        *toolCatalogue            // nil unless it is a JSON object
-	entries    map[string]*catalogueTool // tool entries by name
+	doc        *documents.ToolCatalogue            // nil unless it is a JSON object
+	entries    map[string]*documents.CatalogueTool // tool entries by name
 	// groups maps the URL of each group document the catalogue names to
 	// the group's entry in the catalogue.
-	groups map[string]*catalogueGroup
+	groups map[string]*documents.CatalogueGroup
 }
 
 // level is the level of the catalogue's rules.
@@ -39,24 +40,24 @@ func (s *catalogueState) level() Level {
 // group documents the second stage fetches.
 func (c *checker) learnCatalogue(u string) {
 	doc, _ := c.decodedPage(u)
-	cat := toolCatalogueOf(doc)
+	cat := documents.ToolCatalogueOf(doc)
 	if cat == nil {
 		return
 	}
 	c.catalogue.doc = cat
-	c.catalogue.entries = map[string]*catalogueTool{}
-	for i, e := range cat.tools {
+	c.catalogue.entries = map[string]*documents.CatalogueTool{}
+	for i, e := range cat.Items {
 		if name := e.Name.Text(); name != "" {
-			c.catalogue.entries[name] = &cat.tools[i]
+			c.catalogue.entries[name] = &cat.Items[i]
 		}
 	}
-	c.catalogue.groups = map[string]*catalogueGroup{}
-	for i, g := range cat.groups {
+	c.catalogue.groups = map[string]*documents.CatalogueGroup{}
+	for i, g := range cat.Groups {
 		key := g.Key.Text()
 		if key == "" || !safeSegment(key) {
 			continue
 		}
-		c.catalogue.groups[c.at(spec.GroupRoute(key))] = &cat.groups[i]
+		c.catalogue.groups[c.at(spec.GroupRoute(key))] = &cat.Groups[i]
 	}
 }
 
@@ -96,7 +97,7 @@ func (c *checker) checkCatalogue(u string) {
 		c.skip(u, "the tool catalogue is not a JSON object", "catalogue.tools")
 		return
 	}
-	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc.raw),
+	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc.Raw),
 		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc.CatalogVersion.Value, len(c.catalogue.entries), len(c.catalogue.groups)),
 		"valid against tool-catalogue", "the tool catalogue "+level.verb()+" be valid against tool-catalogue")
 	if c.toolList == nil {
@@ -128,8 +129,8 @@ func (c *checker) checkCatalogue(u string) {
 	c.problemsAt("catalogue.tools", level, u, probs, fmt.Sprintf("%d tools, as /tools has them", len(c.toolIDs)),
 		"the catalogue's tools are those of /tools, with the same arguments and safety fields",
 		"the catalogue "+level.verb()+" hold exactly the tools of /tools, with their arguments and safety fields")
-	tools := c.catalogue.doc.tools
-	ids, defs := make([]string, len(tools)), make([]definitionMeta, len(tools))
+	tools := c.catalogue.doc.Items
+	ids, defs := make([]string, len(tools)), make([]documents.DefinitionMeta, len(tools))
 	for i, e := range tools {
 		ids[i], defs[i] = e.Name.Text(), e.Definition
 	}
@@ -139,7 +140,7 @@ func (c *checker) checkCatalogue(u string) {
 // checkGroup applies catalogue.groups to a group document as it arrives:
 // 200, valid, its group the catalogue's entry, and its tools exactly the
 // group's, each equal to its catalogue entry.
-func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
+func (c *checker) checkGroup(p *page, entry *documents.CatalogueGroup) {
 	level := c.catalogue.level()
 	ok, ev := c.statusOf(p)
 	switch {
@@ -151,34 +152,34 @@ func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
 		return
 	}
 	doc, err := jsonval.Decode(p.body)
-	g := groupDocumentOf(doc)
+	g := documents.GroupDocumentOf(doc)
 	if err != nil || g == nil {
 		c.addAt("catalogue.groups", level, ResultFail, p.url, "not a JSON object", "a group document "+level.verb()+" be valid against tool-catalogue")
 		return
 	}
 	var probs []string
-	for _, v := range c.v.Validate("tool-catalogue", g.raw) {
+	for _, v := range c.v.Validate("tool-catalogue", g.Raw) {
 		probs = append(probs, jsonval.ShowPointer(v.Pointer)+": "+v.Message)
 	}
-	if d := jsonval.Diff(g.Group.Value, entry.raw, "/"+g.Group.Name); d != "" {
+	if d := jsonval.Diff(g.Group.Value, entry.Raw, "/"+g.Group.Name); d != "" {
 		probs = append(probs, d+" (against the catalogue's groups)")
 	}
-	want := entry.toolNames
+	want := entry.ToolNames
 	var names []any
-	for _, t := range g.tools {
+	for _, t := range g.Items {
 		names = append(names, t.Name.Value)
 		var there any
 		if e := c.catalogue.entries[t.Name.Text()]; e != nil {
-			there = e.raw
+			there = e.Raw
 		}
-		if d := jsonval.Diff(t.raw, there, "/"+g.Tools.Name+"/"+t.Name.Text()); d != "" {
+		if d := jsonval.Diff(t.Raw, there, "/"+g.Tools.Name+"/"+t.Name.Text()); d != "" {
 			probs = append(probs, d+" (against the catalogue's entry)")
 		}
 	}
 	if !slices.EqualFunc(names, want, func(a, b any) bool { return jsonval.Diff(a, b, "") == "" }) {
 		probs = append(probs, fmt.Sprintf("tools %v, the catalogue's group names %v", names, want))
 	}
-	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(g.tools)),
+	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(g.Items)),
 		"the group document holds its group and exactly its tools, as the catalogue does",
 		"a group document "+level.verb()+" hold its group and exactly its tools, as the catalogue does")
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -33,22 +34,22 @@ func (c *checker) learnCompact(u string) {
 	if p != nil && p.err == nil && p.status == http.StatusOK && !p.tooBig {
 		doc, c.compactErr = jsonval.Decode(p.body)
 	}
-	l := compactListOf(doc)
+	l := documents.CompactListOf(doc)
 	switch {
-	case c.tcCompact == 1 || l.isObject:
+	case c.tcCompact == 1 || l.IsObject:
 		c.compact = compactChecked
-	case l.isList:
+	case l.IsList:
 		c.compact = compactOff
 	default:
 		c.compact = compactNotShown
 	}
 	c.compactDoc = l
-	c.compactList = l.tools
-	c.compactByID = map[string]*descriptor{}
-	for i := range l.tools {
-		if id := l.tools[i].ToolID.Text(); id != "" {
+	c.compactList = l.Items
+	c.compactByID = map[string]*documents.Descriptor{}
+	for i := range l.Items {
+		if id := l.Items[i].ToolID.Text(); id != "" {
 			if _, dup := c.compactByID[id]; !dup {
-				c.compactByID[id] = &l.tools[i]
+				c.compactByID[id] = &l.Items[i]
 			}
 		}
 	}
@@ -95,7 +96,7 @@ func (c *checker) checkCompact(u string) {
 // compactItem applies compact.item and compact.keywords to ip, the compact
 // view of tool id.
 func (c *checker) compactItem(ip *page, id string) {
-	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact", func(d descriptor) {
+	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact", func(d documents.Descriptor) {
 		c.keywords(ip.url, []jsonval.Member{d.InputSchema}, "", false)
 	})
 }
@@ -111,8 +112,8 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 	l := c.compactDoc
 	tools := "/" + l.Tools.Name // the pointer of the list
 	if c.compactList == nil {
-		ev := "top level is " + schemas.KindOf(l.raw)
-		if l.isObject {
+		ev := "top level is " + schemas.KindOf(l.Raw)
+		if l.IsObject {
 			ev = tools + ": " + schemas.KindOf(l.Tools.Value)
 		}
 		c.addAt("compact.list", level, ResultFail, u, ev, level.verb()+` be {"tools": [...]} of compact descriptors`)
@@ -120,8 +121,8 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 		return
 	}
 	fixed, _ := jsonval.Decode(p.body)
-	for _, d := range compactListOf(fixed).tools {
-		d.fix(false)
+	for _, d := range documents.CompactListOf(fixed).Items {
+		fix(d, false)
 	}
 	var probs []string
 	for _, v := range c.v.Validate("compact-tool-list", fixed) {

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
@@ -22,7 +23,7 @@ var Show = jsonval.Show
 // entry that advertises a tool catalog, as the checker reads it, and nil
 // for other entries.
 func ToolCatalogEntry(e map[string]any) map[string]any {
-	tc := aiEntryOf(e).toolCatalog
+	tc := documents.AIEntryOf(e).ToolCatalog
 	if tc == nil {
 		return nil
 	}

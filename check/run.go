@@ -17,6 +17,7 @@ import (
 	"github.com/signpost-dev/signpost/build/diag/records"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check/dial"
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/registry"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -308,8 +309,8 @@ type checker struct {
 
 	// What the first stage learned.
 	// The catalogs are nil unless they were served and are JSON.
-	mcpCatalog *mcpCatalog
-	aiCatalog  *aiCatalog
+	mcpCatalog *documents.MCPCatalog
+	aiCatalog  *documents.AICatalog
 	// didURL is where the AI catalog's signer's DID document is read
 	// ("" when nothing is signed); level is the AI Catalog conformance
 	// level the site reaches (0: no AI catalog), levelWhy what keeps it
@@ -325,18 +326,18 @@ type checker struct {
 	tcAdvertised  bool
 	tcCompact     int // -1: not said, 0: false, 1: true
 	// toolList is nil unless /tools is a JSON array.
-	toolList []descriptor
+	toolList []documents.Descriptor
 	toolIDs  []string // valid, unique, sorted
 	compact  compactMode
 	// compactDoc is what ?view=compact answered, compactErr why it is not
 	// JSON; compactList is nil unless its tools are an array.
-	compactDoc            compactList
+	compactDoc            documents.CompactList
 	compactErr            error
-	compactList           []descriptor
-	compactByID, toolByID map[string]*descriptor // the first descriptor of each toolId
+	compactList           []documents.Descriptor
+	compactByID, toolByID map[string]*documents.Descriptor // the first descriptor of each toolId
 	// toolDigests are the digests of definitions /tools carries, by
 	// toolId (the first descriptor's).
-	toolDigests                    map[string]definitionMeta
+	toolDigests                    map[string]documents.DefinitionMeta
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
 	gate                           gateState

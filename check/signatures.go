@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/check/signatures"
 )
@@ -32,14 +33,14 @@ func (c *checker) didDocumentURL(domain string) (u string, local bool) {
 // signerDomain is the domain of the DID that signs the AI catalog: its root
 // signature's signer, else the first signed manifest's; "" when nothing is
 // signed or the signer is no root did:web DID.
-func (cat *aiCatalog) signerDomain() string {
-	root, _ := jsonval.Object(cat.raw)
+func signerDomain(cat *documents.AICatalog) string {
+	root, _ := jsonval.Object(cat.Raw)
 	if sig := signatures.SignatureOf(root); sig != nil {
 		s, _ := sig["signer"].(string)
 		return signatures.DIDDomain(s)
 	}
-	for _, e := range cat.entries {
-		em, _ := jsonval.Object(e.raw)
+	for _, e := range cat.Items {
+		em, _ := jsonval.Object(e.Raw)
 		tms, _ := jsonval.Array(em["trustManifests"])
 		for _, tm := range tms {
 			m, _ := jsonval.Object(tm)
@@ -59,7 +60,7 @@ func (c *checker) didPage() []*page {
 	if c.aiCatalog == nil {
 		return nil
 	}
-	domain := c.aiCatalog.signerDomain()
+	domain := signerDomain(c.aiCatalog)
 	if domain == "" {
 		return nil
 	}
@@ -75,7 +76,7 @@ func (c *checker) didPage() []*page {
 // to the AI catalog at u, and says the conformance level it reaches.
 func (c *checker) checkSignatures(u string) {
 	cat := c.aiCatalog
-	root, _ := jsonval.Object(cat.raw)
+	root, _ := jsonval.Object(cat.Raw)
 	v := &signatures.Verifier{Now: c.now()}
 	if c.didURL != "" {
 		p := c.pages[c.didURL]
@@ -107,8 +108,8 @@ func (c *checker) checkSignatures(u string) {
 		c.add("ai-catalog.signature", ResultPass, u, "signed by "+signer+" (did-web-v1)", "the catalog's signature verifies under the did:web Catalog Profile")
 	}
 	manifests, endorsed := 0, 0
-	for i, e := range cat.entries {
-		em, _ := jsonval.Object(e.raw)
+	for i, e := range cat.Items {
+		em, _ := jsonval.Object(e.Raw)
 		tms, _ := jsonval.Array(em["trustManifests"])
 		id := e.Identifier.Text()
 		place := u + "#/" + cat.Entries.Name + "/" + strconv.Itoa(i)
@@ -143,8 +144,8 @@ func (c *checker) checkSignatures(u string) {
 	if name, _ := host["displayName"].(string); name != "" {
 		level, why = 2, ""
 		switch {
-		case len(cat.entries) == 0 || endorsed < len(cat.entries):
-			why = fmt.Sprintf("%d of %d entries have a verified publisher Trust Manifest", endorsed, len(cat.entries))
+		case len(cat.Items) == 0 || endorsed < len(cat.Items):
+			why = fmt.Sprintf("%d of %d entries have a verified publisher Trust Manifest", endorsed, len(cat.Items))
 		case !rootOK:
 			why = "the catalog's own signature (the Catalog Profile) does not verify"
 		default:

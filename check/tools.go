@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -14,12 +15,12 @@ import (
 // learnTools decodes /tools.
 func (c *checker) learnTools(u string) {
 	doc, _ := c.decodedPage(u)
-	list, ok := descriptorsOf(doc)
+	list, ok := documents.DescriptorsOf(doc)
 	if !ok {
 		return
 	}
 	c.toolList = list
-	c.toolByID = map[string]*descriptor{}
+	c.toolByID = map[string]*documents.Descriptor{}
 	for i := range list {
 		id := list[i].ToolID.Text()
 		if id == "" {
@@ -61,9 +62,9 @@ func (c *checker) checkTools(u string) {
 	// Validate a copy in which what the dedicated rules check is made
 	// right, so that each problem is reported once, under its own rule.
 	dup, _ := jsonval.Decode(p.body)
-	fixed, _ := descriptorsOf(dup)
+	fixed, _ := documents.DescriptorsOf(dup)
 	for _, d := range fixed {
-		d.fix(true)
+		fix(d, true)
 	}
 	c.violations("tools.list", LevelMust, u, c.v.Validate("tool-list", dup), fmt.Sprintf("%d descriptors valid against tool-list", len(c.toolList)), "/tools is a valid tool list", "every descriptor must be valid against the tool-descriptor schema")
 	c.sorted(u, c.toolList, "")
@@ -91,7 +92,7 @@ func (c *checker) checkTools(u string) {
 // to its list entry, or, when the list has none, valid against schema.
 // inspect, when set, is given the document as it is served, when it is
 // JSON.
-func (c *checker) item(rule string, level Level, p *page, entry *descriptor, schema, list string, inspect func(descriptor)) {
+func (c *checker) item(rule string, level Level, p *page, entry *documents.Descriptor, schema, list string, inspect func(documents.Descriptor)) {
 	ok, ev := c.statusOf(p)
 	switch {
 	case !ok:
@@ -111,16 +112,16 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 	if probs := secrets(doc); len(probs) > 0 {
 		c.problems("tools.credentials", p.url, probs, "", "", "published documents must not carry credential material")
 	}
-	served := descriptorOf(doc)
+	served := documents.DescriptorOf(doc)
 	if inspect != nil {
 		inspect(served)
 	}
 	if entry == nil {
-		served.fix(schema == "tool-descriptor")
+		fix(served, schema == "tool-descriptor")
 		c.violations(rule, level, p.url, c.v.Validate(schema, doc), "200, valid against "+schema, "a valid descriptor (the list has no entry to compare it with)", "the tool's document "+level.verb()+" be a valid descriptor")
 		return
 	}
-	if d := jsonval.Diff(doc, entry.raw, ""); d != "" {
+	if d := jsonval.Diff(doc, entry.Raw, ""); d != "" {
 		c.addAt(rule, level, ResultFail, p.url, d+" (there: "+list+")", "the tool's document "+level.verb()+" equal its entry in "+list)
 		return
 	}
@@ -132,25 +133,25 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 // derived annotations (standard view), the source of exec tools, the
 // digest of the definition (left out) and the compact schema keywords
 // (compact view).
-func (d descriptor) fix(standard bool) {
-	if d.obj == nil {
+func fix(d documents.Descriptor, standard bool) {
+	if d.Obj == nil {
 		return
 	}
 	if meta, ok := jsonval.Object(d.Definition.Meta.Value); ok && d.Definition.Present {
 		delete(meta, d.Definition.Name)
 		if len(meta) == 0 {
-			delete(d.obj, d.Definition.Meta.Name)
+			delete(d.Obj, d.Definition.Meta.Name)
 		}
 	}
 	if d.SafetyTier.Is(spec.TierExec) {
 		if s, ok := d.Source.Str(); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
-			d.obj[d.Source.Name] = spec.SourceHostExtension
+			d.Obj[d.Source.Name] = spec.SourceHostExtension
 		}
 	}
 	if standard {
 		if h := d.Annotations; h.Present || !d.SafetyTier.Null() {
 			a := spec.Derive(d.SafetyTier.Text(), d.ReplayPolicy.Text(), d.Egress.Text())
-			d.obj[h.Name] = map[string]any{h.ReadOnly.Name: a.ReadOnlyHint, h.Destructive.Name: a.DestructiveHint, h.Idempotent.Name: a.IdempotentHint, h.OpenWorld.Name: a.OpenWorldHint}
+			d.Obj[h.Name] = map[string]any{h.ReadOnly.Name: a.ReadOnlyHint, h.Destructive.Name: a.DestructiveHint, h.Idempotent.Name: a.IdempotentHint, h.OpenWorld.Name: a.OpenWorldHint}
 		}
 		return
 	}
@@ -162,16 +163,16 @@ func (d descriptor) fix(standard bool) {
 }
 
 // raws are the descriptors of a list as decoded.
-func raws(list []descriptor) []any {
+func raws(list []documents.Descriptor) []any {
 	out := make([]any, len(list))
 	for i, d := range list {
-		out[i] = d.raw
+		out[i] = d.Raw
 	}
 	return out
 }
 
 // sorted applies tools.sorted to a list (ptr is the list's pointer).
-func (c *checker) sorted(u string, list []descriptor, ptr string) {
+func (c *checker) sorted(u string, list []documents.Descriptor, ptr string) {
 	prev, prevAt := "", -1
 	for i, d := range list {
 		id, ok := d.ToolID.Str()
@@ -188,7 +189,7 @@ func (c *checker) sorted(u string, list []descriptor, ptr string) {
 }
 
 // exec applies tools.exec to a list.
-func (c *checker) exec(u string, list []descriptor, ptr string) {
+func (c *checker) exec(u string, list []documents.Descriptor, ptr string) {
 	var probs []string
 	n := 0
 	for i, d := range list {
@@ -207,12 +208,12 @@ func (c *checker) exec(u string, list []descriptor, ptr string) {
 func (c *checker) annotations(u string) {
 	var probs []string
 	for i, t := range c.toolList {
-		if t.obj == nil {
+		if t.Obj == nil {
 			continue
 		}
 		a := t.Annotations
 		ptr := "/" + strconv.Itoa(i) + "/" + a.Name
-		if !a.object {
+		if !a.IsObject {
 			probs = append(probs, ptr+": "+a.Show()+", want an object with all four hints")
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 )
 
 // The documents of the registry the rules read, each member by its exact
-// name, written once here (as check/documents.go reads the others).
+// name, written once here (as check/documents reads the others).
 
 // registryList is a ServerList of the MCP registry: a page of
 // /v0.1/servers, a search's answer, or the versions of one server.

@@ -54,7 +54,7 @@ var openJSON = map[string]string{
 	// into typed views; what stays a map is a JSON Schema inside them.
 	"conformance/documents.go": "decodes a built document",
 	"check/compact.go":         "walks a compact tool's JSON Schema",
-	"check/jsonval/jsonval.go": "compares two JSON values whole; Object, with which check/documents.go decodes a fetched document",
+	"check/jsonval/jsonval.go": "compares two JSON values whole; Object, with which check/documents decodes a fetched document",
 	"drift/run.go":             "takes the catalogue's reserved arguments out of a JSON Schema",
 	"diff/schema.go":           "compares two JSON Schemas, whether one accepts all the other does",
 

@@ -1,6 +1,12 @@
-package check
+// Package documents is the documents the checker's rules read, as typed
+// views of their decoded JSON: tool descriptors and lists, the two
+// discovery catalogs, server cards, the tool catalogue and its groups
+// (the MCP registry's are check/registry's).
+package documents
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
@@ -9,10 +15,11 @@ import (
 
 // The documents the rules read. Each fetched document is decoded into JSON
 // values (jsonval.Decode): the schemas validate those (the lists a second copy,
-// which descriptor.fix changes first), jsonval.Diff compares them and the
+// which check's fix changes first), jsonval.Diff compares them and the
 // credential scan reads them as they are. The rules read the members they
-// judge through the types below (each member a jsonval.Member), which the functions of this file build
-// from those values: the only code of the checker that looks into a decoded
+// judge through the types below (each member a jsonval.Member), which the functions of this
+// package build from those values: with check/registry/documents.go for the
+// registry's, the only code of the checker that looks into a decoded
 // object by a member's name. Each name is written once, here, and a field
 // renamed is a compile error wherever a rule reads it.
 //
@@ -21,77 +28,77 @@ import (
 // the spec does not name; nor may a member of the wrong type vanish, since
 // the findings show what the document holds instead.
 
-// descriptor is a tool descriptor: an entry of /tools or of the compact
+// Descriptor is a tool descriptor: an entry of /tools or of the compact
 // list, or the document of /tools/{toolId} in either view.
-type descriptor struct {
-	// raw is the descriptor as decoded, what jsonval.Diff compares; obj is raw when
+type Descriptor struct {
+	// Raw is the descriptor as decoded, what jsonval.Diff compares; obj is raw when
 	// it is a JSON object, else nil, and then every member is absent.
-	raw any
-	obj map[string]any
+	Raw any
+	Obj map[string]any
 
 	ToolID, Source, SafetyTier, ReplayPolicy, Egress jsonval.Member
-	Annotations                                      hints
+	Annotations                                      Hints
 	// InputSchema's value is a JSON Schema: open JSON, which walkSchema
 	// and jsonval.Diff read as decoded.
 	InputSchema jsonval.Member
 	// Definition is the digest of the tool's definition its _meta holds.
-	Definition definitionMeta
+	Definition DefinitionMeta
 }
 
-// definitionMeta is _meta's spec.DefinitionMeta: the digest and size of a
+// DefinitionMeta is _meta's spec.DefinitionMeta: the digest and size of a
 // tool's definition, which every view of the tool may carry.
-type definitionMeta struct {
+type DefinitionMeta struct {
 	Meta           jsonval.Member // _meta, as the descriptor or entry has it
 	jsonval.Member                // _meta's spec.DefinitionMeta
 
 	Digest, Size jsonval.Member
 }
 
-func definitionMetaOf(obj map[string]any) definitionMeta {
-	meta := jsonval.MemberOf(obj, spec.MetaKey)
+func DefinitionMetaOf(Obj map[string]any) DefinitionMeta {
+	meta := jsonval.MemberOf(Obj, spec.MetaKey)
 	m, _ := jsonval.Object(meta.Value)
 	def := jsonval.MemberOf(m, spec.DefinitionMeta)
 	d, _ := jsonval.Object(def.Value)
-	return definitionMeta{Meta: meta, Member: def, Digest: jsonval.MemberOf(d, "digest"), Size: jsonval.MemberOf(d, "size")}
+	return DefinitionMeta{Meta: meta, Member: def, Digest: jsonval.MemberOf(d, "digest"), Size: jsonval.MemberOf(d, "size")}
 }
 
-// show renders the digest and size for evidence.
-func (d definitionMeta) show() string {
+// Show renders the digest and size for evidence.
+func (d DefinitionMeta) Show() string {
 	if !d.Present {
 		return "no " + spec.MetaKey + "." + spec.DefinitionMeta
 	}
 	return "digest " + d.Digest.Show() + ", size " + d.Size.Show()
 }
 
-// hints are a descriptor's annotations: the four MCP hints.
-type hints struct {
+// Hints are a descriptor's annotations: the four MCP hints.
+type Hints struct {
 	jsonval.Member      // the annotations, as the descriptor has them
-	object         bool // they are a JSON object; else every hint is absent
+	IsObject       bool // they are a JSON object; else every hint is absent
 
 	ReadOnly, Destructive, Idempotent, OpenWorld jsonval.Member
 }
 
-func descriptorOf(v any) descriptor {
+func DescriptorOf(v any) Descriptor {
 	m, _ := jsonval.Object(v)
-	return descriptor{
-		raw:          v,
-		obj:          m,
+	return Descriptor{
+		Raw:          v,
+		Obj:          m,
 		ToolID:       jsonval.MemberOf(m, "toolId"),
 		Source:       jsonval.MemberOf(m, "source"),
 		SafetyTier:   jsonval.MemberOf(m, "safetyTier"),
 		ReplayPolicy: jsonval.MemberOf(m, "replayPolicy"),
 		Egress:       jsonval.MemberOf(m, "egress"),
-		Annotations:  hintsOf(jsonval.MemberOf(m, "annotations")),
+		Annotations:  HintsOf(jsonval.MemberOf(m, "annotations")),
 		InputSchema:  jsonval.MemberOf(m, "inputSchema"),
-		Definition:   definitionMetaOf(m),
+		Definition:   DefinitionMetaOf(m),
 	}
 }
 
-func hintsOf(a jsonval.Member) hints {
+func HintsOf(a jsonval.Member) Hints {
 	m, ok := jsonval.Object(a.Value)
-	return hints{
+	return Hints{
 		Member:      a,
-		object:      ok,
+		IsObject:    ok,
 		ReadOnly:    jsonval.MemberOf(m, "readOnlyHint"),
 		Destructive: jsonval.MemberOf(m, "destructiveHint"),
 		Idempotent:  jsonval.MemberOf(m, "idempotentHint"),
@@ -99,70 +106,70 @@ func hintsOf(a jsonval.Member) hints {
 	}
 }
 
-// descriptorsOf reads a list of descriptors: a JSON array, else nil and
+// DescriptorsOf reads a list of descriptors: a JSON array, else nil and
 // false. The list of an array is not nil, even when empty.
-func descriptorsOf(v any) ([]descriptor, bool) {
+func DescriptorsOf(v any) ([]Descriptor, bool) {
 	a, ok := jsonval.Array(v)
 	if !ok {
 		return nil, false
 	}
-	list := make([]descriptor, len(a))
+	list := make([]Descriptor, len(a))
 	for i, e := range a {
-		list[i] = descriptorOf(e)
+		list[i] = DescriptorOf(e)
 	}
 	return list, true
 }
 
-// compactList is what ?view=compact answered.
-type compactList struct {
-	raw any
-	// isList is set when it is a JSON array (the standard view), isObject
+// CompactList is what ?view=compact answered.
+type CompactList struct {
+	Raw any
+	// IsList is set when it is a JSON array (the standard view), isObject
 	// when it is a JSON object (the compact view).
-	isList, isObject bool
+	IsList, IsObject bool
 
 	Tools jsonval.Member
-	// tools are the descriptors of Tools, nil unless it is an array.
-	tools []descriptor
+	// Items are the descriptors of Tools, nil unless it is an array.
+	Items []Descriptor
 }
 
-func compactListOf(v any) compactList {
+func CompactListOf(v any) CompactList {
 	m, isObject := jsonval.Object(v)
 	_, isList := jsonval.Array(v)
-	l := compactList{raw: v, isList: isList, isObject: isObject, Tools: jsonval.MemberOf(m, "tools")}
-	l.tools, _ = descriptorsOf(l.Tools.Value)
+	l := CompactList{Raw: v, IsList: isList, IsObject: isObject, Tools: jsonval.MemberOf(m, "tools")}
+	l.Items, _ = DescriptorsOf(l.Tools.Value)
 	return l
 }
 
-// mcpCatalog is /.well-known/mcp/catalog.json.
-type mcpCatalog struct {
-	raw      any
-	isObject bool
+// MCPCatalog is /.well-known/mcp/catalog.json.
+type MCPCatalog struct {
+	Raw      any
+	IsObject bool
 
 	Entries jsonval.Member
-	// entries are those of Entries, nil unless it is an array; listed
+	// Items are those of Entries, nil unless it is an array; listed
 	// says it is one.
-	entries []mcpEntry
-	listed  bool
+	Items  []MCPEntry
+	Listed bool
 }
 
-// mcpEntry is an entry of the MCP catalog.
-type mcpEntry struct {
-	raw      any
-	isObject bool
+// MCPEntry is an entry of the MCP catalog.
+type MCPEntry struct {
+	Raw      any
+	IsObject bool
 
 	Identifier, MediaType, URL jsonval.Member
 }
 
-func mcpCatalogOf(v any) *mcpCatalog {
+func MCPCatalogOf(v any) *MCPCatalog {
 	m, ok := jsonval.Object(v)
-	c := &mcpCatalog{raw: v, isObject: ok, Entries: jsonval.MemberOf(m, "entries")}
+	c := &MCPCatalog{Raw: v, IsObject: ok, Entries: jsonval.MemberOf(m, "entries")}
 	a, listed := jsonval.Array(c.Entries.Value)
-	c.listed = listed
+	c.Listed = listed
 	for _, e := range a {
 		em, ok := jsonval.Object(e)
-		c.entries = append(c.entries, mcpEntry{
-			raw:        e,
-			isObject:   ok,
+		c.Items = append(c.Items, MCPEntry{
+			Raw:        e,
+			IsObject:   ok,
 			Identifier: jsonval.MemberOf(em, "identifier"),
 			MediaType:  jsonval.MemberOf(em, "mediaType"),
 			URL:        jsonval.MemberOf(em, "url"),
@@ -171,10 +178,10 @@ func mcpCatalogOf(v any) *mcpCatalog {
 	return c
 }
 
-// aiCatalog is /.well-known/ai-catalog.json.
-type aiCatalog struct {
-	raw      any
-	isObject bool
+// AICatalog is /.well-known/ai-catalog.json.
+type AICatalog struct {
+	Raw      any
+	IsObject bool
 
 	SpecVersion jsonval.Member
 	// Domain is the host's domain: host.identifier (its domain when it is
@@ -182,16 +189,16 @@ type aiCatalog struct {
 	// Host Info wrote it.
 	Domain  jsonval.Member
 	Entries jsonval.Member
-	// entries are those of Entries, nil unless it is an array; listed
+	// Items are those of Entries, nil unless it is an array; listed
 	// says it is one.
-	entries []aiEntry
-	listed  bool
+	Items  []AIEntry
+	Listed bool
 }
 
-// aiEntry is an entry of the AI catalog.
-type aiEntry struct {
-	raw      any
-	isObject bool
+// AIEntry is an entry of the AI catalog.
+type AIEntry struct {
+	Raw      any
+	IsObject bool
 
 	Identifier, Type, URL jsonval.Member
 	// Digest is the digest of the entry's document: algorithm:hex.
@@ -199,42 +206,42 @@ type aiEntry struct {
 	// Data is the entry's inline data: open JSON, whose meaning depends on
 	// Type (a card, or the tool catalog's advertisement).
 	Data jsonval.Member
-	// toolCatalog is data.toolCatalog when the entry advertises a tool
+	// ToolCatalog is data.toolCatalog when the entry advertises a tool
 	// catalog (type application/json, and data an object with a
 	// toolCatalog object), else nil.
-	toolCatalog *toolCatalogAd
+	ToolCatalog *ToolCatalogAd
 }
 
-// toolCatalogAd is the tool catalog's advertisement in the AI catalog.
-type toolCatalogAd struct {
+// ToolCatalogAd is the tool catalog's advertisement in the AI catalog.
+type ToolCatalogAd struct {
 	jsonval.Member // data.toolCatalog, as the entry has it
 
 	URL, CompactView, Catalogue jsonval.Member
 }
 
-func aiCatalogOf(v any) *aiCatalog {
+func AICatalogOf(v any) *AICatalog {
 	m, ok := jsonval.Object(v)
 	host, _ := jsonval.Object(jsonval.MemberOf(m, "host").Value)
-	c := &aiCatalog{
-		raw:         v,
-		isObject:    ok,
+	c := &AICatalog{
+		Raw:         v,
+		IsObject:    ok,
 		SpecVersion: jsonval.MemberOf(m, "specVersion"),
 		Domain:      hostDomain(host),
 		Entries:     jsonval.MemberOf(m, "entries"),
 	}
 	a, listed := jsonval.Array(c.Entries.Value)
-	c.listed = listed
+	c.Listed = listed
 	for _, e := range a {
-		c.entries = append(c.entries, aiEntryOf(e))
+		c.Items = append(c.Items, AIEntryOf(e))
 	}
 	return c
 }
 
-func aiEntryOf(v any) aiEntry {
+func AIEntryOf(v any) AIEntry {
 	m, ok := jsonval.Object(v)
-	e := aiEntry{
-		raw:        v,
-		isObject:   ok,
+	e := AIEntry{
+		Raw:        v,
+		IsObject:   ok,
 		Identifier: jsonval.MemberOf(m, "identifier"),
 		Type:       jsonval.MemberOf(m, "type"),
 		URL:        jsonval.MemberOf(m, "url"),
@@ -244,7 +251,7 @@ func aiEntryOf(v any) aiEntry {
 	data, _ := jsonval.Object(e.Data.Value)
 	tc := jsonval.MemberOf(data, "toolCatalog")
 	if tm, ok := jsonval.Object(tc.Value); ok && e.Type.Is(spec.ContentTypeJSON) {
-		e.toolCatalog = &toolCatalogAd{
+		e.ToolCatalog = &ToolCatalogAd{
 			Member:      tc,
 			URL:         jsonval.MemberOf(tm, "url"),
 			CompactView: jsonval.MemberOf(tm, "compactView"),
@@ -254,21 +261,21 @@ func aiEntryOf(v any) aiEntry {
 	return e
 }
 
-// card is a server card, draft or v1, fetched or given inline.
-type card struct {
+// Card is a server card, draft or v1, fetched or given inline.
+type Card struct {
 	Schema, Name, Version, Description jsonval.Member
 	// Remotes are the items of remotes that are objects.
-	Remotes []cardRemote
+	Remotes []CardRemote
 }
 
-// cardRemote is an item of a card's remotes: its transport and URL.
-type cardRemote struct {
+// CardRemote is an item of a card's remotes: its transport and URL.
+type CardRemote struct {
 	Type, URL jsonval.Member
 }
 
-func cardOf(v any) card {
+func CardOf(v any) Card {
 	m, _ := jsonval.Object(v)
-	c := card{
+	c := Card{
 		Schema:      jsonval.MemberOf(m, "$schema"),
 		Name:        jsonval.MemberOf(m, "name"),
 		Version:     jsonval.MemberOf(m, "version"),
@@ -277,100 +284,100 @@ func cardOf(v any) card {
 	remotes, _ := jsonval.Array(jsonval.MemberOf(m, "remotes").Value)
 	for _, r := range remotes {
 		if o, ok := jsonval.Object(r); ok {
-			c.Remotes = append(c.Remotes, cardRemote{Type: jsonval.MemberOf(o, "type"), URL: jsonval.MemberOf(o, "url")})
+			c.Remotes = append(c.Remotes, CardRemote{Type: jsonval.MemberOf(o, "type"), URL: jsonval.MemberOf(o, "url")})
 		}
 	}
 	return c
 }
 
-// toolCatalogue is the tool catalogue, /tool-catalogue.json.
-type toolCatalogue struct {
-	raw any
+// ToolCatalogue is the tool catalogue, /tool-catalogue.json.
+type ToolCatalogue struct {
+	Raw any
 
 	CatalogVersion jsonval.Member
-	tools          []catalogueTool // nil unless its tools are an array
-	groups         []catalogueGroup
+	Items          []CatalogueTool // nil unless its tools are an array
+	Groups         []CatalogueGroup
 }
 
-// catalogueTool is a tool of the tool catalogue or of a group document.
-type catalogueTool struct {
-	raw any // the entry as decoded, what jsonval.Diff compares
+// CatalogueTool is a tool of the tool catalogue or of a group document.
+type CatalogueTool struct {
+	Raw any // the entry as decoded, what jsonval.Diff compares
 
 	Name jsonval.Member
 	// Arguments' value is a JSON Schema: open JSON, which jsonval.Diff reads as
 	// decoded.
 	Arguments                                jsonval.Member
 	SafetyTier, ReplayPolicy, Egress, Source jsonval.Member
-	Definition                               definitionMeta
+	Definition                               DefinitionMeta
 }
 
-// catalogueGroup is a group of the tool catalogue.
-type catalogueGroup struct {
-	raw any // the group as decoded, what jsonval.Diff compares
+// CatalogueGroup is a group of the tool catalogue.
+type CatalogueGroup struct {
+	Raw any // the group as decoded, what jsonval.Diff compares
 
 	Key jsonval.Member
-	// toolNames are the values of its tools, nil unless they are an array.
-	toolNames []any
+	// ToolNames are the values of its tools, nil unless they are an array.
+	ToolNames []any
 }
 
-// toolCatalogueOf reads the tool catalogue: nil unless v is a JSON
+// ToolCatalogueOf reads the tool catalogue: nil unless v is a JSON
 // object.
-func toolCatalogueOf(v any) *toolCatalogue {
+func ToolCatalogueOf(v any) *ToolCatalogue {
 	m, ok := jsonval.Object(v)
 	if !ok {
 		return nil
 	}
-	c := &toolCatalogue{raw: v, CatalogVersion: jsonval.MemberOf(m, "catalogVersion")}
-	c.tools, _ = catalogueToolsOf(jsonval.MemberOf(m, "tools"))
-	groups, _ := jsonval.Array(jsonval.MemberOf(m, "groups").Value)
-	for _, g := range groups {
+	c := &ToolCatalogue{Raw: v, CatalogVersion: jsonval.MemberOf(m, "catalogVersion")}
+	c.Items, _ = CatalogueToolsOf(jsonval.MemberOf(m, "tools"))
+	Groups, _ := jsonval.Array(jsonval.MemberOf(m, "groups").Value)
+	for _, g := range Groups {
 		gm, _ := jsonval.Object(g)
 		names, _ := jsonval.Array(jsonval.MemberOf(gm, "tools").Value)
-		c.groups = append(c.groups, catalogueGroup{raw: g, Key: jsonval.MemberOf(gm, "key"), toolNames: names})
+		c.Groups = append(c.Groups, CatalogueGroup{Raw: g, Key: jsonval.MemberOf(gm, "key"), ToolNames: names})
 	}
 	return c
 }
 
-// catalogueToolsOf reads the tools of a catalogue or group document: nil
+// CatalogueToolsOf reads the tools of a catalogue or group document: nil
 // and false unless they are an array.
-func catalogueToolsOf(tools jsonval.Member) ([]catalogueTool, bool) {
+func CatalogueToolsOf(tools jsonval.Member) ([]CatalogueTool, bool) {
 	a, ok := jsonval.Array(tools.Value)
 	if !ok {
 		return nil, false
 	}
-	list := make([]catalogueTool, len(a))
+	list := make([]CatalogueTool, len(a))
 	for i, t := range a {
 		m, _ := jsonval.Object(t)
-		list[i] = catalogueTool{
-			raw:          t,
+		list[i] = CatalogueTool{
+			Raw:          t,
 			Name:         jsonval.MemberOf(m, "name"),
 			Arguments:    jsonval.MemberOf(m, "arguments"),
 			SafetyTier:   jsonval.MemberOf(m, "safetyTier"),
 			ReplayPolicy: jsonval.MemberOf(m, "replayPolicy"),
 			Egress:       jsonval.MemberOf(m, "egress"),
 			Source:       jsonval.MemberOf(m, "source"),
-			Definition:   definitionMetaOf(m),
+			Definition:   DefinitionMetaOf(m),
 		}
 	}
 	return list, true
 }
 
-// groupDocument is a group document, /tool-catalogue/groups/{key}.json.
-type groupDocument struct {
-	raw any
+// GroupDocument is a group document, /tool-catalogue/groups/{key}.json.
+type GroupDocument struct {
+	Raw any
 
 	Group, Tools jsonval.Member
-	tools        []catalogueTool // nil unless Tools is an array
+	Items        []CatalogueTool // nil unless Tools is an array
 }
 
-// groupDocumentOf reads a group document: nil unless v is a JSON object.
-func groupDocumentOf(v any) *groupDocument {
+// GroupDocumentOf reads a group document: nil unless v is a JSON object.
+func GroupDocumentOf(v any) *GroupDocument {
 	m, ok := jsonval.Object(v)
 	if !ok {
 		return nil
 	}
-	g := &groupDocument{raw: v, Group: jsonval.MemberOf(m, "group"), Tools: jsonval.MemberOf(m, "tools")}
-	g.tools, _ = catalogueToolsOf(g.Tools)
+	g := &GroupDocument{Raw: v, Group: jsonval.MemberOf(m, "group"), Tools: jsonval.MemberOf(m, "tools")}
+	g.Items, _ = CatalogueToolsOf(g.Tools)
 	return g
 }
 
@@ -384,4 +391,19 @@ func hostDomain(host map[string]any) jsonval.Member {
 		return id
 	}
 	return jsonval.MemberOf(host, "domain")
+}
+
+// Carried is the digest and size a view carries, when it carries both as
+// a string and an integer.
+func (d DefinitionMeta) Carried() (digest string, size int, ok bool) {
+	digest, ok = d.Digest.Str()
+	if !ok {
+		return "", 0, false
+	}
+	n, ok := d.Size.Value.(json.Number)
+	if !ok {
+		return "", 0, false
+	}
+	size, err := strconv.Atoi(n.String())
+	return digest, size, err == nil
 }
