@@ -221,10 +221,9 @@ func (rp *Replay) lookupURL(name string) string {
 // Learn reads VS Code's list, following its pages (at most
 // maxRegistryPages, each fetched once), and chooses the search.
 func (rp *Replay) Learn(ctx context.Context) {
-	r := rp
 	probe := rp.site.Page(rp.site.At(spec.RouteRegistry + registryProbeQuery))
 	if probe != nil && probe.Err == nil && probe.Status == http.StatusNotFound {
-		r.absent = "the site has no MCP registry: " + spec.RouteRegistry + registryProbeQuery + " answers 404 (a catalog may turn it off), so its rules do not apply"
+		rp.absent = "the site has no MCP registry: " + spec.RouteRegistry + registryProbeQuery + " answers 404 (a catalog may turn it off), so its rules do not apply"
 		return
 	}
 	seen := map[string]bool{}
@@ -236,7 +235,7 @@ func (rp *Replay) Learn(ctx context.Context) {
 		}
 		doc, _ := rp.decoded(u)
 		pg := registryPage{url: u, list: registryListOf(doc)}
-		r.lists = append(r.lists, pg)
+		rp.lists = append(rp.lists, pg)
 		for _, e := range pg.list.servers {
 			name, ok := e.Name.Str()
 			if !ok || seen[name] {
@@ -244,14 +243,14 @@ func (rp *Replay) Learn(ctx context.Context) {
 			}
 			seen[name] = true
 			version, _ := e.Version.Str()
-			r.servers = append(r.servers, &registryServer{name: name, version: version, entry: e, listURL: u})
+			rp.servers = append(rp.servers, &registryServer{name: name, version: version, entry: e, listURL: u})
 		}
 		cursor, ok := pg.list.NextCursor.Str()
 		if !ok || cursor == "" || cursors[cursor] {
 			break
 		}
-		if len(r.lists) == maxRegistryPages || ctx.Err() != nil {
-			r.more = true
+		if len(rp.lists) == maxRegistryPages || ctx.Err() != nil {
+			rp.more = true
 			break
 		}
 		cursors[cursor] = true
@@ -265,33 +264,32 @@ func (rp *Replay) Learn(ctx context.Context) {
 // the first listed name that not every server matches (so that a filtered
 // answer shows), else of the first name.
 func (rp *Replay) chooseSearch() {
-	r := rp
-	if len(r.servers) == 0 {
+	if len(rp.servers) == 0 {
 		return
 	}
-	for _, e := range r.lists[0].list.servers {
+	for _, e := range rp.lists[0].list.servers {
 		if name, ok := e.Name.Str(); ok {
-			r.search.firstPage = append(r.search.firstPage, name)
+			rp.search.firstPage = append(rp.search.firstPage, name)
 		}
 	}
-	for i, s := range r.servers[:min(len(r.servers), maxSearchCandidates)] {
+	for i, s := range rp.servers[:min(len(rp.servers), maxSearchCandidates)] {
 		_, text, _ := strings.Cut(s.name, "/")
 		if text == "" {
 			text = s.name
 		}
 		matching := map[string]bool{}
-		for _, o := range r.servers {
+		for _, o := range rp.servers {
 			if registryMatches(o.entry, text) {
 				matching[o.name] = true
 			}
 		}
-		if i == 0 || len(matching) < len(r.servers) {
-			r.search = registrySearch{
+		if i == 0 || len(matching) < len(rp.servers) {
+			rp.search = registrySearch{
 				url:  rp.site.At(spec.RouteRegistry + registryListQuery + "&search=" + url.QueryEscape(text)),
-				text: text, searched: s.name, matching: matching, firstPage: r.search.firstPage,
+				text: text, searched: s.name, matching: matching, firstPage: rp.search.firstPage,
 			}
 		}
-		if len(matching) < len(r.servers) {
+		if len(matching) < len(rp.servers) {
 			return
 		}
 	}
@@ -311,11 +309,10 @@ func registryMatches(e registryResponse, text string) bool {
 // registry.lookup says how many servers were not looked up. The documents
 // are checked as they arrive (Document).
 func (rp *Replay) Stage2(room int) []Request {
-	r := rp
-	if r.absent != "" {
+	if rp.absent != "" {
 		return nil
 	}
-	r.lookups, r.versions, r.exact = map[string]*registryServer{}, map[string]*registryServer{}, map[string]*registryServer{}
+	rp.lookups, rp.versions, rp.exact = map[string]*registryServer{}, map[string]*registryServer{}, map[string]*registryServer{}
 	var pages []Request
 	queue := func(u string, s *registryServer, docs map[string]*registryServer) bool {
 		if len(pages) >= room {
@@ -328,20 +325,20 @@ func (rp *Replay) Stage2(room int) []Request {
 		pages = append(pages, Request{URL: u, Keep: false})
 		return true
 	}
-	for _, s := range r.servers {
-		if !queue(rp.lookupURL(s.name), s, r.lookups) {
-			r.unqueued++
+	for _, s := range rp.servers {
+		if !queue(rp.lookupURL(s.name), s, rp.lookups) {
+			rp.unqueued++
 		}
 	}
-	if r.search.url != "" && !queue(r.search.url, nil, nil) {
-		r.search.url = ""
+	if rp.search.url != "" && !queue(rp.search.url, nil, nil) {
+		rp.search.url = ""
 	}
-	for _, s := range r.servers {
-		queue(rp.site.At(spec.RegistryVersionsRoute(s.name)), s, r.versions)
+	for _, s := range rp.servers {
+		queue(rp.site.At(spec.RegistryVersionsRoute(s.name)), s, rp.versions)
 	}
-	for _, s := range r.servers {
+	for _, s := range rp.servers {
 		if s.version != "" && s.version != spec.RegistryLatest {
-			queue(rp.site.At(spec.RegistryVersionRoute(s.name, s.version)), s, r.exact)
+			queue(rp.site.At(spec.RegistryVersionRoute(s.name, s.version)), s, rp.exact)
 		}
 	}
 	return pages
@@ -349,17 +346,16 @@ func (rp *Replay) Stage2(room int) []Request {
 
 // Document applies the rules of one document of the second stage.
 func (rp *Replay) Document(p *Page) {
-	r := rp
-	if s := r.lookups[p.URL]; s != nil {
+	if s := rp.lookups[p.URL]; s != nil {
 		rp.checkLookup(p, s)
 	}
-	if s := r.versions[p.URL]; s != nil {
+	if s := rp.versions[p.URL]; s != nil {
 		rp.checkVersions(p, s)
 	}
-	if s := r.exact[p.URL]; s != nil {
+	if s := rp.exact[p.URL]; s != nil {
 		rp.checkExact(p, s)
 	}
-	if p.URL == r.search.url {
+	if p.URL == rp.search.url {
 		rp.checkSearch(p)
 	}
 }
@@ -608,7 +604,6 @@ func (rp *Replay) Check(ctx context.Context) {
 // checkRegistryList applies registry.list, registry.server and
 // registry.schema to VS Code's probe and the pages of its list.
 func (rp *Replay) checkRegistryList() {
-	r := rp
 	probeURL := rp.site.At(spec.RouteRegistry + registryProbeQuery)
 	if p := rp.site.Page(probeURL); p != nil {
 		if doc, ok := rp.registryDoc("registry.list", p, func(status int) string {
@@ -623,10 +618,10 @@ func (rp *Replay) checkRegistryList() {
 			rp.registrySchema(p.URL, "registry-server-list", l.forSchema())
 		}
 	}
-	if len(r.lists) == 0 {
+	if len(rp.lists) == 0 {
 		rp.site.Skip("registry.list", rp.site.At(spec.RouteRegistry+registryListQuery), "", "not fetched: the check's document limit was reached (see limits.documents)")
 	}
-	for _, pg := range r.lists {
+	for _, pg := range rp.lists {
 		p := rp.site.Page(pg.url)
 		if _, ok := rp.registryDoc("registry.list", p, func(status int) string {
 			if status == http.StatusOK {
@@ -654,9 +649,9 @@ func (rp *Replay) checkRegistryList() {
 			fmt.Sprintf("VS Code would list servers it cannot show: each needs server.name, .description and .version strings and _meta with its %s block (status, isLatest, publishedAt, updatedAt)", spec.RegistryOfficialMeta))
 		rp.registrySchema(p.URL, "registry-server-list", pg.list.forSchema())
 	}
-	if r.more {
-		last := r.lists[len(r.lists)-1].url
-		rp.site.Skip("registry.list", last, fmt.Sprintf("a nextCursor after %d pages", len(r.lists)), "the check follows at most "+strconv.Itoa(maxRegistryPages)+" pages of the list: the servers of the rest are not checked")
+	if rp.more {
+		last := rp.lists[len(rp.lists)-1].url
+		rp.site.Skip("registry.list", last, fmt.Sprintf("a nextCursor after %d pages", len(rp.lists)), "the check follows at most "+strconv.Itoa(maxRegistryPages)+" pages of the list: the servers of the rest are not checked")
 	}
 }
 
@@ -812,12 +807,11 @@ func (rp *Replay) checkWithoutToken(ctx context.Context) {
 // skipUnfetched skips the rules of the registry's documents the document
 // limit left out.
 func (rp *Replay) skipUnfetched() {
-	r := rp
 	const why = "not fetched: the check's document limit was reached (see limits.documents)"
 	for _, m := range []struct {
 		docs map[string]*registryServer
 		rule string
-	}{{r.lookups, "registry.lookup"}, {r.versions, "registry.versions"}, {r.exact, "registry.versions"}} {
+	}{{rp.lookups, "registry.lookup"}, {rp.versions, "registry.versions"}, {rp.exact, "registry.versions"}} {
 		var urls []string
 		for u := range m.docs {
 			if rp.site.Page(u) == nil {
@@ -829,11 +823,11 @@ func (rp *Replay) skipUnfetched() {
 			rp.site.Skip(m.rule, u, "", why)
 		}
 	}
-	if r.search.url != "" && rp.site.Page(r.search.url) == nil {
-		rp.site.Skip("registry.search", r.search.url, "", why)
-		rp.site.Skip("registry.search-filter", r.search.url, "", why)
+	if rp.search.url != "" && rp.site.Page(rp.search.url) == nil {
+		rp.site.Skip("registry.search", rp.search.url, "", why)
+		rp.site.Skip("registry.search-filter", rp.search.url, "", why)
 	}
-	if r.unqueued > 0 {
-		rp.site.Skip("registry.lookup", rp.site.At(spec.RouteRegistry+registryListQuery), fmt.Sprintf("%s of %d not looked up", english.Count(r.unqueued, "server", "servers"), len(r.servers)), why)
+	if rp.unqueued > 0 {
+		rp.site.Skip("registry.lookup", rp.site.At(spec.RouteRegistry+registryListQuery), fmt.Sprintf("%s of %d not looked up", english.Count(rp.unqueued, "server", "servers"), len(rp.servers)), why)
 	}
 }
