@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // gateState is what the access.gate probes learned of a gated site.
@@ -56,7 +57,7 @@ func (c *checker) checkGate(ctx context.Context, ids []string) {
 		case corsProblem(r.header) != "":
 			c.add("access.gate", ResultFail, u, ev+", "+corsProblem(r.header), "a refusal must carry the CORS headers, or browsers cannot read why")
 		case r.status == http.StatusUnauthorized && !strings.HasPrefix(strings.ToLower(r.header.Get("WWW-Authenticate")), "bearer"):
-			c.add("access.gate", ResultFail, u, ev+", WWW-Authenticate: "+show(r.header.Get("WWW-Authenticate")), "a 401 must challenge with WWW-Authenticate: Bearer")
+			c.add("access.gate", ResultFail, u, ev+", WWW-Authenticate: "+jsonval.Show(r.header.Get("WWW-Authenticate")), "a 401 must challenge with WWW-Authenticate: Bearer")
 		case withToken != nil && withToken.status == http.StatusOK && r.size == withToken.size && r.sum == withToken.sum:
 			c.add("access.gate", ResultFail, u, ev+", with the document's bytes", "a refusal must not carry the document")
 		default:

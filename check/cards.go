@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // schemaV1 is the $schema of a v1 server card.
@@ -40,9 +42,9 @@ type cardRef struct {
 }
 
 // inlineCard checks a card given inline as an AI catalog entry's data.
-func (c *checker) inlineCard(catalogURL, ptr, id string, data member) {
+func (c *checker) inlineCard(catalogURL, ptr, id string, data jsonval.Member) {
 	_, seg := aiName(id)
-	c.aiCardName(catalogURL+"#"+ptr+"/"+data.name, id, seg, cardOf(data.value).Name)
+	c.aiCardName(catalogURL+"#"+ptr+"/"+data.Name, id, seg, documents.CardOf(data.Value).Name)
 }
 
 // aiCardName applies card.name to a card an AI catalog entry lists, at
@@ -51,12 +53,12 @@ func (c *checker) inlineCard(catalogURL, ptr, id string, data member) {
 // the namespace (NAMESPACE.NAME when two servers share that part) or chosen
 // by the publisher. A card whose name gives neither form is a warning; an
 // identifier not of the form urn:air:DOMAIN:mcp:NAME is ai-catalog.identifier's.
-func (c *checker) aiCardName(place, id, seg string, name member) {
-	s := name.text()
-	ev := "name " + name.show() + ", identifier " + id
+func (c *checker) aiCardName(place, id, seg string, name jsonval.Member) {
+	s := name.Text()
+	ev := "name " + name.Show() + ", identifier " + id
 	switch {
 	case seg == "":
-		c.addAt("card.name", LevelShould, ResultSkip, place, "identifier "+show(id), "the identifier names no server (see the catalog's identifier rule)")
+		c.addAt("card.name", LevelShould, ResultSkip, place, "identifier "+jsonval.Show(id), "the identifier names no server (see the catalog's identifier rule)")
 	case slices.Contains(aiNamesOf(s), seg):
 		c.addAt("card.name", LevelShould, ResultPass, place, ev, "the identifier's NAME is the card's name after its namespace")
 	default:
@@ -122,39 +124,39 @@ func (c *checker) checkDigest(r cardRef, body []byte) {
 
 // cardBody applies the rules of a card's body to the card r points at.
 func (c *checker) cardBody(r cardRef, p *page) {
-	doc, err := decode(p.body)
+	doc, err := jsonval.Decode(p.body)
 	if err != nil {
 		c.add("card.name", ResultFail, r.url, "invalid JSON: "+err.Error(), "a card must be a JSON object")
 		return
 	}
 	c.credentials("discovery.credentials", r.url, doc)
-	cd := cardOf(doc)
-	name := cd.Name.text()
+	cd := documents.CardOf(doc)
+	name := cd.Name.Text()
 	switch {
 	case r.ai:
 		c.aiCardName(r.url, r.identifier, r.aiName, cd.Name)
 	case r.name == "":
-		c.add("card.name", ResultSkip, r.url, "identifier "+show(r.identifier), "the identifier names no server (see the catalog's identifier rule)")
+		c.add("card.name", ResultSkip, r.url, "identifier "+jsonval.Show(r.identifier), "the identifier names no server (see the catalog's identifier rule)")
 	case name == r.name:
-		c.add("card.name", ResultPass, r.url, "name "+show(name)+", identifier "+r.identifier, "the name is the identifier's")
+		c.add("card.name", ResultPass, r.url, "name "+jsonval.Show(name)+", identifier "+r.identifier, "the name is the identifier's")
 	default:
-		c.add("card.name", ResultFail, r.url, "name "+cd.Name.show()+", identifier "+r.identifier, "the card's name must be the server name of its identifier")
+		c.add("card.name", ResultFail, r.url, "name "+cd.Name.Show()+", identifier "+r.identifier, "the card's name must be the server name of its identifier")
 	}
 	if r.mediaType != spec.ContentTypeServerCardV1 {
 		return
 	}
 	c.learnEndpoints(r, cd, p.body)
 	var probs []string
-	if !cd.Schema.is(schemaV1) {
-		probs = append(probs, "/"+cd.Schema.name+": "+cd.Schema.show()+", want "+schemaV1)
+	if !cd.Schema.Is(schemaV1) {
+		probs = append(probs, "/"+cd.Schema.Name+": "+cd.Schema.Show()+", want "+schemaV1)
 	}
-	for _, f := range []member{cd.Name, cd.Version, cd.Description} {
-		if s, ok := f.str(); !ok || s == "" {
-			probs = append(probs, "/"+f.name+": "+f.show()+", want a non-empty string")
+	for _, f := range []jsonval.Member{cd.Name, cd.Version, cd.Description} {
+		if s, ok := f.Str(); !ok || s == "" {
+			probs = append(probs, "/"+f.Name+": "+f.Show()+", want a non-empty string")
 		}
 	}
-	if s, ok := cd.Description.str(); ok && utf8.RuneCountInString(s) > 100 {
-		probs = append(probs, fmt.Sprintf("/%s: %d characters, want at most 100", cd.Description.name, utf8.RuneCountInString(s)))
+	if s, ok := cd.Description.Str(); ok && utf8.RuneCountInString(s) > 100 {
+		probs = append(probs, fmt.Sprintf("/%s: %d characters, want at most 100", cd.Description.Name, utf8.RuneCountInString(s)))
 	}
 	c.problems("card.v1-schema", r.url, probs, "$schema v1, name, version and description present", "the v1 card has its required fields", "a v1 card must have the v1 $schema, a name, a version and a description of at most 100 characters")
 }
@@ -169,10 +171,10 @@ type endpointCard struct {
 // learnEndpoints notes, for card.mcp-url, where the v1 card r (decoded as
 // cd, served as body) should also be answered: beside each of its
 // Streamable HTTP endpoints with a literal URL on the checked origin.
-func (c *checker) learnEndpoints(r cardRef, cd card, body []byte) {
+func (c *checker) learnEndpoints(r cardRef, cd documents.Card, body []byte) {
 	for _, rm := range cd.Remotes {
-		u, ok := rm.URL.str()
-		if !rm.Type.is("streamable-http") || !ok || strings.ContainsAny(u, "{}?#") {
+		u, ok := rm.URL.Str()
+		if !rm.Type.Is("streamable-http") || !ok || strings.ContainsAny(u, "{}?#") {
 			continue
 		}
 		parsed, err := url.Parse(u)

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -20,9 +22,9 @@ func (c *checker) learnMCPCatalog(u string) {
 	if !ok {
 		return
 	}
-	c.mcpCatalog = mcpCatalogOf(doc)
-	for _, e := range c.mcpCatalog.entries {
-		mt, cardURL, id := e.MediaType.text(), e.URL.text(), e.Identifier.text()
+	c.mcpCatalog = documents.MCPCatalogOf(doc)
+	for _, e := range c.mcpCatalog.Items {
+		mt, cardURL, id := e.MediaType.Text(), e.URL.Text(), e.Identifier.Text()
 		if mt != spec.ContentTypeServerCardDraft || !absURL(cardURL) {
 			continue
 		}
@@ -42,26 +44,26 @@ func (c *checker) learnAICatalog(u string) {
 	if !ok {
 		return
 	}
-	c.aiCatalog = aiCatalogOf(doc)
-	for _, e := range c.aiCatalog.entries {
-		typ, id := e.Type.text(), e.Identifier.text()
+	c.aiCatalog = documents.AICatalogOf(doc)
+	for _, e := range c.aiCatalog.Items {
+		typ, id := e.Type.Text(), e.Identifier.Text()
 		switch {
 		case typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1:
-			cardURL := e.URL.text()
-			if e.Data.present || !absURL(cardURL) {
+			cardURL := e.URL.Text()
+			if e.Data.Present || !absURL(cardURL) {
 				continue
 			}
 			_, seg := aiName(id)
-			digest := e.Digest.text()
+			digest := e.Digest.Text()
 			if digestProblem(digest) != "" {
 				digest = ""
 			}
 			c.cards = append(c.cards, cardRef{url: cardURL, catalog: u, identifier: id, ai: true, aiName: seg, mediaType: typ, digest: digest})
-		case e.toolCatalog != nil && !c.tcAdvertised:
+		case e.ToolCatalog != nil && !c.tcAdvertised:
 			c.tcAdvertised = true
 			c.toolsStatusLevel = LevelMust
-			_, c.catalogue.advertised = e.toolCatalog.Catalogue.str()
-			if compact, ok := e.toolCatalog.CompactView.boolean(); ok {
+			_, c.catalogue.advertised = e.ToolCatalog.Catalogue.Str()
+			if compact, ok := e.ToolCatalog.CompactView.Boolean(); ok {
 				c.tcCompact = 0
 				if compact {
 					c.tcCompact = 1
@@ -135,53 +137,53 @@ func (c *checker) checkMCPCatalog(u string) {
 		return
 	}
 	if c.mcpCatalog == nil {
-		_, err := decode(p.body)
+		_, err := jsonval.Decode(p.body)
 		c.add("mcp-catalog.entries", ResultFail, u, "invalid JSON: "+err.Error(), "the MCP catalog must be a JSON object")
 		c.skip(u, "the MCP catalog is not JSON", "mcp-catalog.identifier", "mcp-catalog.media-type")
 		return
 	}
 	cat := c.mcpCatalog
-	c.credentials("discovery.credentials", u, cat.raw)
-	if !cat.isObject || !cat.listed {
-		ev := "top level is " + schemas.KindOf(cat.raw)
-		if cat.isObject {
-			ev = "/" + cat.Entries.name + ": " + schemas.KindOf(cat.Entries.value)
+	c.credentials("discovery.credentials", u, cat.Raw)
+	if !cat.IsObject || !cat.Listed {
+		ev := "top level is " + schemas.KindOf(cat.Raw)
+		if cat.IsObject {
+			ev = "/" + cat.Entries.Name + ": " + schemas.KindOf(cat.Entries.Value)
 		}
 		c.add("mcp-catalog.entries", ResultFail, u, ev, "the MCP catalog must be a JSON object with an entries array")
 		c.skip(u, "the MCP catalog has no entries array", "mcp-catalog.identifier", "mcp-catalog.media-type")
 		return
 	}
 	var shape, ids []string
-	for i, e := range cat.entries {
-		ptr := "/" + cat.Entries.name + "/" + strconv.Itoa(i)
-		if !e.isObject {
-			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
+	for i, e := range cat.Items {
+		ptr := "/" + cat.Entries.Name + "/" + strconv.Itoa(i)
+		if !e.IsObject {
+			shape = append(shape, ptr+": "+schemas.KindOf(e.Raw)+", want an object")
 			continue
 		}
-		for _, f := range []member{e.Identifier, e.MediaType, e.URL} {
-			if s, ok := f.str(); !ok || s == "" {
-				shape = append(shape, ptr+"/"+f.name+": "+f.show()+", want a string")
+		for _, f := range []jsonval.Member{e.Identifier, e.MediaType, e.URL} {
+			if s, ok := f.Str(); !ok || s == "" {
+				shape = append(shape, ptr+"/"+f.Name+": "+f.Show()+", want a string")
 			}
 		}
-		if s := e.URL.text(); s != "" && !absURL(s) {
-			shape = append(shape, ptr+"/"+e.URL.name+": "+show(s)+", want an absolute http or https URL")
+		if s := e.URL.Text(); s != "" && !absURL(s) {
+			shape = append(shape, ptr+"/"+e.URL.Name+": "+jsonval.Show(s)+", want an absolute http or https URL")
 		}
-		if name, ok := strings.CutPrefix(e.Identifier.text(), "urn:mcp:server:"); !ok || name == "" {
-			ids = append(ids, ptr+"/"+e.Identifier.name+": "+e.Identifier.show())
+		if name, ok := strings.CutPrefix(e.Identifier.Text(), "urn:mcp:server:"); !ok || name == "" {
+			ids = append(ids, ptr+"/"+e.Identifier.Name+": "+e.Identifier.Show())
 		}
 		place := u + "#" + ptr
-		if s := e.URL.text(); s != "" {
+		if s := e.URL.Text(); s != "" {
 			place = s
 		}
-		if mt := e.MediaType.text(); mt == spec.ContentTypeServerCardDraft {
+		if mt := e.MediaType.Text(); mt == spec.ContentTypeServerCardDraft {
 			c.add("mcp-catalog.media-type", ResultPass, place, "mediaType "+mt, "a server card entry: its card is fetched")
 		} else {
-			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+e.MediaType.show(), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
+			c.add("mcp-catalog.media-type", ResultSkip, place, "mediaType "+e.MediaType.Show(), "not "+spec.ContentTypeServerCardDraft+": ignored, as clients must, and not fetched")
 		}
 	}
-	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(cat.entries)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
-	c.problems("mcp-catalog.identifier", u, ids, fmt.Sprintf("%d identifiers, each urn:mcp:server:NAME", len(cat.entries)), "every identifier names a server", "every identifier must be urn:mcp:server: followed by the server name")
-	if len(cat.entries) == 0 {
+	c.problems("mcp-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, mediaType and url", len(cat.Items)), "every entry is well formed", "every entry must have a string identifier, mediaType and url")
+	c.problems("mcp-catalog.identifier", u, ids, fmt.Sprintf("%d identifiers, each urn:mcp:server:NAME", len(cat.Items)), "every identifier names a server", "every identifier must be urn:mcp:server: followed by the server name")
+	if len(cat.Items) == 0 {
 		c.add("mcp-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists no servers")
 	}
 }
@@ -203,80 +205,80 @@ func (c *checker) checkAICatalog(u string) {
 		return
 	}
 	if c.aiCatalog == nil {
-		_, err := decode(p.body)
+		_, err := jsonval.Decode(p.body)
 		c.add("ai-catalog.entries", ResultFail, u, "invalid JSON: "+err.Error(), "the AI catalog must be a JSON object")
 		c.skip(u, "the AI catalog is not JSON", "ai-catalog.spec-version", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.jcs", "ai-catalog.digest")
 		return
 	}
 	cat := c.aiCatalog
-	c.credentials("discovery.credentials", u, cat.raw)
-	if why := notJCSInput(p.body); why != "" {
+	c.credentials("discovery.credentials", u, cat.Raw)
+	if why := jsonval.NotJCSInput(p.body); why != "" {
 		c.add("ai-catalog.jcs", ResultFail, u, why, "the AI catalog must be valid input to JSON canonicalization (RFC 8785): I-JSON, each member name once in its object, integers within ±(2^53-1)")
 	} else {
 		c.add("ai-catalog.jcs", ResultPass, u, fmt.Sprintf("%d bytes of I-JSON", len(p.body)), "valid input to JSON canonicalization (RFC 8785)")
 	}
-	if cat.SpecVersion.is("1.0") {
+	if cat.SpecVersion.Is("1.0") {
 		c.add("ai-catalog.spec-version", ResultPass, u, `specVersion "1.0"`, "the AI Catalog version is 1.0")
 	} else {
-		c.add("ai-catalog.spec-version", ResultFail, u, "specVersion "+cat.SpecVersion.show(), `specVersion must be "1.0"`)
+		c.add("ai-catalog.spec-version", ResultFail, u, "specVersion "+cat.SpecVersion.Show(), `specVersion must be "1.0"`)
 	}
-	if !cat.isObject || !cat.listed {
-		ev := "top level is " + schemas.KindOf(cat.raw)
-		if cat.isObject {
-			ev = "/" + cat.Entries.name + ": " + schemas.KindOf(cat.Entries.value)
+	if !cat.IsObject || !cat.Listed {
+		ev := "top level is " + schemas.KindOf(cat.Raw)
+		if cat.IsObject {
+			ev = "/" + cat.Entries.Name + ": " + schemas.KindOf(cat.Entries.Value)
 		}
 		c.add("ai-catalog.entries", ResultFail, u, ev, "the AI catalog must be a JSON object with an entries array")
 		c.skip(u, "the AI catalog has no entries array", "ai-catalog.identifier", "ai-catalog.media-type", "ai-catalog.digest")
 		return
 	}
-	domain := cat.Domain.text()
+	domain := cat.Domain.Text()
 	digests := 0
 	var shape, ids []string
 	seen := map[string]string{}
-	for i, e := range cat.entries {
-		ptr := "/" + cat.Entries.name + "/" + strconv.Itoa(i)
-		if !e.isObject {
-			shape = append(shape, ptr+": "+schemas.KindOf(e.raw)+", want an object")
+	for i, e := range cat.Items {
+		ptr := "/" + cat.Entries.Name + "/" + strconv.Itoa(i)
+		if !e.IsObject {
+			shape = append(shape, ptr+": "+schemas.KindOf(e.Raw)+", want an object")
 			continue
 		}
-		for _, f := range []member{e.Identifier, e.Type} {
-			if s, ok := f.str(); !ok || s == "" {
-				shape = append(shape, ptr+"/"+f.name+": "+f.show()+", want a string")
+		for _, f := range []jsonval.Member{e.Identifier, e.Type} {
+			if s, ok := f.Str(); !ok || s == "" {
+				shape = append(shape, ptr+"/"+f.Name+": "+f.Show()+", want a string")
 			}
 		}
-		hasURL, hasData := e.URL.present, e.Data.present
+		hasURL, hasData := e.URL.Present, e.Data.Present
 		if hasURL == hasData {
 			shape = append(shape, ptr+": has "+map[bool]string{true: "both url and data", false: "neither url nor data"}[hasURL]+", want exactly one")
 		}
-		if s, ok := e.URL.str(); hasURL && (!ok || !absURL(s)) {
-			shape = append(shape, ptr+"/"+e.URL.name+": "+e.URL.show()+", want an absolute http or https URL")
+		if s, ok := e.URL.Str(); hasURL && (!ok || !absURL(s)) {
+			shape = append(shape, ptr+"/"+e.URL.Name+": "+e.URL.Show()+", want an absolute http or https URL")
 		}
-		typ, id := e.Type.text(), e.Identifier.text()
-		at := ptr + "/" + e.Identifier.name // the identifier's pointer
+		typ, id := e.Type.Text(), e.Identifier.Text()
+		at := ptr + "/" + e.Identifier.Name // the identifier's pointer
 		if id != "" {
 			if first, dup := seen[id]; dup {
-				ids = append(ids, at+": "+show(id)+" repeats "+first)
+				ids = append(ids, at+": "+jsonval.Show(id)+" repeats "+first)
 			}
 			seen[id] = ptr
 			if !aiIdentifierRe.MatchString(id) {
-				ids = append(ids, at+": "+show(id)+", want urn:air:DOMAIN followed by :SEGMENTs of letters, digits, '.', '_' and '-' (no '/')")
+				ids = append(ids, at+": "+jsonval.Show(id)+", want urn:air:DOMAIN followed by :SEGMENTs of letters, digits, '.', '_' and '-' (no '/')")
 			}
 		}
 		place := u + "#" + ptr
-		if s := e.URL.text(); s != "" {
+		if s := e.URL.Text(); s != "" {
 			place = s
 		}
 		card := typ == spec.ContentTypeServerCardDraft || typ == spec.ContentTypeServerCardV1
-		if e.Digest.present {
+		if e.Digest.Present {
 			digests++
-			d, _ := e.Digest.str()
+			d, _ := e.Digest.Str()
 			switch why := digestProblem(d); {
-			case !e.Digest.is(d) || why != "":
-				c.add("ai-catalog.digest", ResultFail, place, "digest "+e.Digest.show(), "a digest must be ALGORITHM:HEX, lower-case, of SHA-256 or stronger: "+cmp.Or(why, "not a string"))
+			case !e.Digest.Is(d) || why != "":
+				c.add("ai-catalog.digest", ResultFail, place, "digest "+e.Digest.Show(), "a digest must be ALGORITHM:HEX, lower-case, of SHA-256 or stronger: "+cmp.Or(why, "not a string"))
 			case hasData:
 				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", inline data", "the digest of inline data is over its canonical form, which this check does not compute")
 			case !card:
-				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", type "+e.Type.show(), "the entry's document is not fetched")
+				c.add("ai-catalog.digest", ResultSkip, place, "digest "+d+", type "+e.Type.Show(), "the entry's document is not fetched")
 			}
 		}
 		switch {
@@ -285,10 +287,10 @@ func (c *checker) checkAICatalog(u string) {
 		case typ == spec.ContentTypeServerCardV1:
 			if d, name := aiName(id); name == "" {
 				if aiIdentifierRe.MatchString(id) || id == "" {
-					ids = append(ids, at+": "+e.Identifier.show()+", want urn:air:DOMAIN:mcp:NAME")
+					ids = append(ids, at+": "+e.Identifier.Show()+", want urn:air:DOMAIN:mcp:NAME")
 				}
 			} else if domain != "" && d != domain {
-				ids = append(ids, at+": "+show(id)+", DOMAIN is not the host's domain "+domain)
+				ids = append(ids, at+": "+jsonval.Show(id)+", DOMAIN is not the host's domain "+domain)
 			}
 			if hasData {
 				c.add("ai-catalog.media-type", ResultPass, place, "type "+typ+", inline data", "a server card entry, inline")
@@ -296,26 +298,26 @@ func (c *checker) checkAICatalog(u string) {
 			} else {
 				c.add("ai-catalog.media-type", ResultPass, place, "type "+typ, "a server card entry: its card is fetched")
 			}
-		case e.toolCatalog != nil:
-			tc := e.toolCatalog
-			at := ptr + "/" + e.Data.name + "/" + tc.name // the advertisement's pointer
-			if s, ok := tc.URL.str(); !ok || !absURL(s) {
-				shape = append(shape, at+"/"+tc.URL.name+": "+tc.URL.show()+", want an absolute http or https URL")
+		case e.ToolCatalog != nil:
+			tc := e.ToolCatalog
+			at := ptr + "/" + e.Data.Name + "/" + tc.Name // the advertisement's pointer
+			if s, ok := tc.URL.Str(); !ok || !absURL(s) {
+				shape = append(shape, at+"/"+tc.URL.Name+": "+tc.URL.Show()+", want an absolute http or https URL")
 			}
-			if _, ok := tc.CompactView.boolean(); !ok {
-				shape = append(shape, at+"/"+tc.CompactView.name+": "+tc.CompactView.show()+", want a boolean")
+			if _, ok := tc.CompactView.Boolean(); !ok {
+				shape = append(shape, at+"/"+tc.CompactView.Name+": "+tc.CompactView.Show()+", want a boolean")
 			}
 			c.add("ai-catalog.media-type", ResultPass, place, "type "+typ+", data.toolCatalog", "the tool catalog's advertisement")
 		default:
-			c.add("ai-catalog.media-type", ResultSkip, place, "type "+e.Type.show(), "a type this check does not know: ignored, as clients must, and not fetched")
+			c.add("ai-catalog.media-type", ResultSkip, place, "type "+e.Type.Show(), "a type this check does not know: ignored, as clients must, and not fetched")
 		}
 	}
 	if digests == 0 {
 		c.add("ai-catalog.digest", ResultSkip, u, "no digest", "no entry gives the digest of its document")
 	}
-	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(cat.entries)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
-	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(cat.entries)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
-	if len(cat.entries) == 0 {
+	c.problems("ai-catalog.entries", u, shape, fmt.Sprintf("%d entries, each with identifier, type and one of url or data", len(cat.Items)), "every entry is well formed", "every entry must have an identifier, a type and exactly one of url or data")
+	c.problems("ai-catalog.identifier", u, ids, fmt.Sprintf("%d unique identifiers", len(cat.Items)), "identifiers are unique and well formed", "identifiers must be unique and of the form urn:air:DOMAIN:SEGMENT..., without '/', and an MCP server's must be urn:air:DOMAIN:mcp:NAME")
+	if len(cat.Items) == 0 {
 		c.add("ai-catalog.media-type", ResultSkip, u, "no entries", "the catalog lists nothing")
 	}
 	c.checkSignatures(u)

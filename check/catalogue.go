@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // The tool catalogue (/tool-catalogue.json) and its group documents
@@ -19,11 +21,11 @@ type catalogueState struct {
 	// advertised is set when the AI catalog's tool-catalog entry names the
 	// catalogue: its rules are then MUSTs.
 	advertised bool
-	doc        *toolCatalogue            // nil unless it is a JSON object
-	entries    map[string]*catalogueTool // tool entries by name
+	doc        *documents.ToolCatalogue            // nil unless it is a JSON object
+	entries    map[string]*documents.CatalogueTool // tool entries by name
 	// groups maps the URL of each group document the catalogue names to
 	// the group's entry in the catalogue.
-	groups map[string]*catalogueGroup
+	groups map[string]*documents.CatalogueGroup
 }
 
 // level is the level of the catalogue's rules.
@@ -38,24 +40,24 @@ func (s *catalogueState) level() Level {
 // group documents the second stage fetches.
 func (c *checker) learnCatalogue(u string) {
 	doc, _ := c.decodedPage(u)
-	cat := toolCatalogueOf(doc)
+	cat := documents.ToolCatalogueOf(doc)
 	if cat == nil {
 		return
 	}
 	c.catalogue.doc = cat
-	c.catalogue.entries = map[string]*catalogueTool{}
-	for i, e := range cat.tools {
-		if name := e.Name.text(); name != "" {
-			c.catalogue.entries[name] = &cat.tools[i]
+	c.catalogue.entries = map[string]*documents.CatalogueTool{}
+	for i, e := range cat.Items {
+		if name := e.Name.Text(); name != "" {
+			c.catalogue.entries[name] = &cat.Items[i]
 		}
 	}
-	c.catalogue.groups = map[string]*catalogueGroup{}
-	for i, g := range cat.groups {
-		key := g.Key.text()
+	c.catalogue.groups = map[string]*documents.CatalogueGroup{}
+	for i, g := range cat.Groups {
+		key := g.Key.Text()
 		if key == "" || !safeSegment(key) {
 			continue
 		}
-		c.catalogue.groups[c.at(spec.GroupRoute(key))] = &cat.groups[i]
+		c.catalogue.groups[c.at(spec.GroupRoute(key))] = &cat.Groups[i]
 	}
 }
 
@@ -95,8 +97,8 @@ func (c *checker) checkCatalogue(u string) {
 		c.skip(u, "the tool catalogue is not a JSON object", "catalogue.tools")
 		return
 	}
-	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc.raw),
-		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc.CatalogVersion.value, len(c.catalogue.entries), len(c.catalogue.groups)),
+	c.violations("catalogue.schema", level, u, c.v.Validate("tool-catalogue", c.catalogue.doc.Raw),
+		fmt.Sprintf("catalogVersion %v, %d tools, %d groups", c.catalogue.doc.CatalogVersion.Value, len(c.catalogue.entries), len(c.catalogue.groups)),
 		"valid against tool-catalogue", "the tool catalogue "+level.verb()+" be valid against tool-catalogue")
 	if c.toolList == nil {
 		c.skip(u, "no tool list to compare the catalogue with", "catalogue.tools")
@@ -110,12 +112,12 @@ func (c *checker) checkCatalogue(u string) {
 			continue
 		}
 		desc := c.toolByID[id]
-		if d := diff(e.Arguments.value, desc.InputSchema.value, "/"+e.Arguments.name); d != "" {
+		if d := jsonval.Diff(e.Arguments.Value, desc.InputSchema.Value, "/"+e.Arguments.Name); d != "" {
 			probs = append(probs, fmt.Sprintf("tool %s: %s (against the inputSchema of /tools)", id, d))
 		}
-		for _, f := range [][2]member{{e.SafetyTier, desc.SafetyTier}, {e.ReplayPolicy, desc.ReplayPolicy}, {e.Egress, desc.Egress}, {e.Source, desc.Source}} {
-			if !f[0].same(f[1]) {
-				probs = append(probs, fmt.Sprintf("tool %s: %s %v, /tools says %v", id, f[0].name, f[0].value, f[1].value))
+		for _, f := range [][2]jsonval.Member{{e.SafetyTier, desc.SafetyTier}, {e.ReplayPolicy, desc.ReplayPolicy}, {e.Egress, desc.Egress}, {e.Source, desc.Source}} {
+			if !f[0].Same(f[1]) {
+				probs = append(probs, fmt.Sprintf("tool %s: %s %v, /tools says %v", id, f[0].Name, f[0].Value, f[1].Value))
 			}
 		}
 	}
@@ -127,10 +129,10 @@ func (c *checker) checkCatalogue(u string) {
 	c.problemsAt("catalogue.tools", level, u, probs, fmt.Sprintf("%d tools, as /tools has them", len(c.toolIDs)),
 		"the catalogue's tools are those of /tools, with the same arguments and safety fields",
 		"the catalogue "+level.verb()+" hold exactly the tools of /tools, with their arguments and safety fields")
-	tools := c.catalogue.doc.tools
-	ids, defs := make([]string, len(tools)), make([]definitionMeta, len(tools))
+	tools := c.catalogue.doc.Items
+	ids, defs := make([]string, len(tools)), make([]documents.DefinitionMeta, len(tools))
 	for i, e := range tools {
-		ids[i], defs[i] = e.Name.text(), e.Definition
+		ids[i], defs[i] = e.Name.Text(), e.Definition
 	}
 	c.sameDigests(u, "the tool catalogue", "/tools", ids, defs)
 }
@@ -138,7 +140,7 @@ func (c *checker) checkCatalogue(u string) {
 // checkGroup applies catalogue.groups to a group document as it arrives:
 // 200, valid, its group the catalogue's entry, and its tools exactly the
 // group's, each equal to its catalogue entry.
-func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
+func (c *checker) checkGroup(p *page, entry *documents.CatalogueGroup) {
 	level := c.catalogue.level()
 	ok, ev := c.statusOf(p)
 	switch {
@@ -149,35 +151,35 @@ func (c *checker) checkGroup(p *page, entry *catalogueGroup) {
 		c.addAt("catalogue.groups", level, ResultSkip, p.url, ev, skippedTooBig)
 		return
 	}
-	doc, err := decode(p.body)
-	g := groupDocumentOf(doc)
+	doc, err := jsonval.Decode(p.body)
+	g := documents.GroupDocumentOf(doc)
 	if err != nil || g == nil {
 		c.addAt("catalogue.groups", level, ResultFail, p.url, "not a JSON object", "a group document "+level.verb()+" be valid against tool-catalogue")
 		return
 	}
 	var probs []string
-	for _, v := range c.v.Validate("tool-catalogue", g.raw) {
-		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
+	for _, v := range c.v.Validate("tool-catalogue", g.Raw) {
+		probs = append(probs, jsonval.ShowPointer(v.Pointer)+": "+v.Message)
 	}
-	if d := diff(g.Group.value, entry.raw, "/"+g.Group.name); d != "" {
+	if d := jsonval.Diff(g.Group.Value, entry.Raw, "/"+g.Group.Name); d != "" {
 		probs = append(probs, d+" (against the catalogue's groups)")
 	}
-	want := entry.toolNames
+	want := entry.ToolNames
 	var names []any
-	for _, t := range g.tools {
-		names = append(names, t.Name.value)
+	for _, t := range g.Items {
+		names = append(names, t.Name.Value)
 		var there any
-		if e := c.catalogue.entries[t.Name.text()]; e != nil {
-			there = e.raw
+		if e := c.catalogue.entries[t.Name.Text()]; e != nil {
+			there = e.Raw
 		}
-		if d := diff(t.raw, there, "/"+g.Tools.name+"/"+t.Name.text()); d != "" {
+		if d := jsonval.Diff(t.Raw, there, "/"+g.Tools.Name+"/"+t.Name.Text()); d != "" {
 			probs = append(probs, d+" (against the catalogue's entry)")
 		}
 	}
-	if !slices.EqualFunc(names, want, func(a, b any) bool { return diff(a, b, "") == "" }) {
+	if !slices.EqualFunc(names, want, func(a, b any) bool { return jsonval.Diff(a, b, "") == "" }) {
 		probs = append(probs, fmt.Sprintf("tools %v, the catalogue's group names %v", names, want))
 	}
-	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(g.tools)),
+	c.problemsAt("catalogue.groups", level, p.url, probs, fmt.Sprintf("%d tools, as the catalogue has them", len(g.Items)),
 		"the group document holds its group and exactly its tools, as the catalogue does",
 		"a group document "+level.verb()+" hold its group and exactly its tools, as the catalogue does")
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/serve"
@@ -675,7 +676,7 @@ func TestResolve(t *testing.T) {
 	srv := httptest.NewServer(correctHandler(t))
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
-	resolve, err := check.ParseResolve([]string{"example.com:" + port + ":127.0.0.1"})
+	resolve, err := dial.ParseResolve([]string{"example.com:" + port + ":127.0.0.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -687,7 +688,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("no document fetched through Resolve:\n%s", textOf(t, r))
 	}
 	for _, bad := range []string{"example.com:443", "example.com:x:127.0.0.1", "example.com:443:localhost", ":443:127.0.0.1", "example.com:0:127.0.0.1"} {
-		if _, err := check.ParseResolve([]string{bad}); err == nil {
+		if _, err := dial.ParseResolve([]string{bad}); err == nil {
 			t.Errorf("ParseResolve(%q): no error", bad)
 		}
 	}

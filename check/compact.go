@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -30,24 +32,24 @@ func (c *checker) learnCompact(u string) {
 	p := c.pages[u]
 	var doc any
 	if p != nil && p.err == nil && p.status == http.StatusOK && !p.tooBig {
-		doc, c.compactErr = decode(p.body)
+		doc, c.compactErr = jsonval.Decode(p.body)
 	}
-	l := compactListOf(doc)
+	l := documents.CompactListOf(doc)
 	switch {
-	case c.tcCompact == 1 || l.isObject:
+	case c.tcCompact == 1 || l.IsObject:
 		c.compact = compactChecked
-	case l.isList:
+	case l.IsList:
 		c.compact = compactOff
 	default:
 		c.compact = compactNotShown
 	}
 	c.compactDoc = l
-	c.compactList = l.tools
-	c.compactByID = map[string]*descriptor{}
-	for i := range l.tools {
-		if id := l.tools[i].ToolID.text(); id != "" {
+	c.compactList = l.Items
+	c.compactByID = map[string]*documents.Descriptor{}
+	for i := range l.Items {
+		if id := l.Items[i].ToolID.Text(); id != "" {
 			if _, dup := c.compactByID[id]; !dup {
-				c.compactByID[id] = &l.tools[i]
+				c.compactByID[id] = &l.Items[i]
 			}
 		}
 	}
@@ -94,8 +96,8 @@ func (c *checker) checkCompact(u string) {
 // compactItem applies compact.item and compact.keywords to ip, the compact
 // view of tool id.
 func (c *checker) compactItem(ip *page, id string) {
-	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact", func(d descriptor) {
-		c.keywords(ip.url, []member{d.InputSchema}, "", false)
+	c.item("compact.item", c.compactLevel, ip, c.compactByID[id], "compact-tool-descriptor", "/tools?view=compact", func(d documents.Descriptor) {
+		c.keywords(ip.url, []jsonval.Member{d.InputSchema}, "", false)
 	})
 }
 
@@ -108,28 +110,28 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 		return
 	}
 	l := c.compactDoc
-	tools := "/" + l.Tools.name // the pointer of the list
+	tools := "/" + l.Tools.Name // the pointer of the list
 	if c.compactList == nil {
-		ev := "top level is " + schemas.KindOf(l.raw)
-		if l.isObject {
-			ev = tools + ": " + schemas.KindOf(l.Tools.value)
+		ev := "top level is " + schemas.KindOf(l.Raw)
+		if l.IsObject {
+			ev = tools + ": " + schemas.KindOf(l.Tools.Value)
 		}
 		c.addAt("compact.list", level, ResultFail, u, ev, level.verb()+` be {"tools": [...]} of compact descriptors`)
 		c.skip(u, "the compact list has no tools array", "compact.keywords")
 		return
 	}
-	fixed, _ := decode(p.body)
-	for _, d := range compactListOf(fixed).tools {
-		d.fix(false)
+	fixed, _ := jsonval.Decode(p.body)
+	for _, d := range documents.CompactListOf(fixed).Items {
+		fix(d, false)
 	}
 	var probs []string
 	for _, v := range c.v.Validate("compact-tool-list", fixed) {
-		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
+		probs = append(probs, jsonval.ShowPointer(v.Pointer)+": "+v.Message)
 	}
 	if c.toolList != nil {
 		seen := map[string]bool{}
 		for i, d := range c.compactList {
-			id, ok := d.ToolID.str()
+			id, ok := d.ToolID.Str()
 			if !ok {
 				continue
 			}
@@ -137,13 +139,13 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 			std := c.toolByID[id]
 			switch {
 			case seen[id]:
-				probs = append(probs, ptr+"/"+d.ToolID.name+": "+show(id)+" repeats")
+				probs = append(probs, ptr+"/"+d.ToolID.Name+": "+jsonval.Show(id)+" repeats")
 			case std == nil:
-				probs = append(probs, ptr+"/"+d.ToolID.name+": "+show(id)+" is not in /tools")
+				probs = append(probs, ptr+"/"+d.ToolID.Name+": "+jsonval.Show(id)+" is not in /tools")
 			default:
-				for _, f := range [][2]member{{d.Source, std.Source}, {d.SafetyTier, std.SafetyTier}, {d.ReplayPolicy, std.ReplayPolicy}, {d.Egress, std.Egress}} {
-					if !f[0].same(f[1]) {
-						probs = append(probs, fmt.Sprintf("%s/%s: %s, /tools says %s", ptr, f[0].name, f[0].show(), f[1].show()))
+				for _, f := range [][2]jsonval.Member{{d.Source, std.Source}, {d.SafetyTier, std.SafetyTier}, {d.ReplayPolicy, std.ReplayPolicy}, {d.Egress, std.Egress}} {
+					if !f[0].Same(f[1]) {
+						probs = append(probs, fmt.Sprintf("%s/%s: %s, /tools says %s", ptr, f[0].Name, f[0].Show(), f[1].Show()))
 					}
 				}
 			}
@@ -151,7 +153,7 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 		}
 		for _, id := range c.toolIDs {
 			if !seen[id] {
-				probs = append(probs, tools+": no "+show(id)+", which /tools lists")
+				probs = append(probs, tools+": no "+jsonval.Show(id)+", which /tools lists")
 			}
 		}
 	}
@@ -159,7 +161,7 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 	c.sorted(u, c.compactList, tools)
 	c.exec(u, c.compactList, tools)
 	c.credentials("tools.credentials", u, raws(c.compactList))
-	var inputs []member
+	var inputs []jsonval.Member
 	for _, d := range c.compactList {
 		inputs = append(inputs, d.InputSchema)
 	}
@@ -169,17 +171,17 @@ func (c *checker) compactListBody(u string, p *page, level Level) {
 // keywords applies compact.keywords to input schemas, the inputSchema
 // members of descriptors: in a list, schema i is at ptr/i/inputSchema,
 // else at ptr/inputSchema.
-func (c *checker) keywords(u string, inputs []member, ptr string, list bool) {
+func (c *checker) keywords(u string, inputs []jsonval.Member, ptr string, list bool) {
 	var probs []string
 	for i, s := range inputs {
-		at := ptr + "/" + s.name
+		at := ptr + "/" + s.Name
 		if list {
-			at = ptr + "/" + strconv.Itoa(i) + "/" + s.name
+			at = ptr + "/" + strconv.Itoa(i) + "/" + s.Name
 		}
-		walkSchema(s.value, at, func(m map[string]any, p string) {
+		walkSchema(s.Value, at, func(m map[string]any, p string) {
 			for _, k := range spec.CompactForbidden() {
 				if _, ok := m[k]; ok {
-					probs = append(probs, p+"/"+escape(k)+" is used")
+					probs = append(probs, p+"/"+jsonval.Escape(k)+" is used")
 				}
 			}
 		})
@@ -199,7 +201,7 @@ func walkSchema(s any, ptr string, visit func(m map[string]any, ptr string)) {
 	visit(m, ptr)
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
-		at := ptr + "/" + escape(k)
+		at := ptr + "/" + jsonval.Escape(k)
 		switch k {
 		case "additionalProperties", "additionalItems", "contains", "propertyNames", "if", "then", "else", "not",
 			"unevaluatedItems", "unevaluatedProperties", "contentSchema", "items":
@@ -223,7 +225,7 @@ func walkSchema(s any, ptr string, visit func(m map[string]any, ptr string)) {
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				walkSchema(sub[n], at+"/"+escape(n), visit)
+				walkSchema(sub[n], at+"/"+jsonval.Escape(n), visit)
 			}
 		}
 	}

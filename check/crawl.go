@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // pageRole is what a page is, for the rules that differ by document.
@@ -240,7 +242,7 @@ func (c *checker) decodedPage(u string) (any, bool) {
 	if p == nil || p.err != nil || p.status != http.StatusOK || p.tooBig {
 		return nil, false
 	}
-	doc, err := decode(p.body)
+	doc, err := jsonval.Decode(p.body)
 	return doc, err == nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/internal/fastpath"
 )
 
@@ -46,7 +47,7 @@ func secrets(doc any) []string {
 			}
 			if loc := p.re.FindStringIndex(s); loc != nil {
 				shown := s[loc[0]:min(loc[1], loc[0]+4)]
-				probs = append(probs, fmt.Sprintf("%s: %s (%q…)", showPointer(ptr), p.what, shown))
+				probs = append(probs, fmt.Sprintf("%s: %s (%q…)", jsonval.ShowPointer(ptr), p.what, shown))
 				return
 			}
 		}
@@ -66,7 +67,7 @@ func walkStrings(v any, ptr string, f func(s, ptr string)) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			at := ptr + "/" + escape(k)
+			at := ptr + "/" + jsonval.Escape(k)
 			f(k, at)
 			walkStrings(v[k], at, f)
 		}

@@ -3,12 +3,12 @@ package check
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"maps"
-	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
 // tools.digest: a tool's descriptor may carry the digest of its definition
@@ -22,12 +22,12 @@ import (
 // definitionDigest computes the digest and size of d's definition; an
 // error says why it cannot: d is not an object, or holds a number that is
 // not a finite double.
-func definitionDigest(d descriptor) (digest string, size int, err error) {
-	if d.obj == nil {
+func definitionDigest(d documents.Descriptor) (digest string, size int, err error) {
+	if d.Obj == nil {
 		return "", 0, fmt.Errorf("not a JSON object")
 	}
-	def := maps.Clone(d.obj)
-	if meta, ok := object(d.Definition.Meta.value); ok {
+	def := maps.Clone(d.Obj)
+	if meta, ok := jsonval.Object(d.Definition.Meta.Value); ok {
 		rest := maps.Clone(meta)
 		delete(rest, spec.DefinitionMeta)
 		if len(rest) == 0 {
@@ -36,7 +36,7 @@ func definitionDigest(d descriptor) (digest string, size int, err error) {
 			def[spec.MetaKey] = rest
 		}
 	}
-	c, err := canonical(def)
+	c, err := jsonval.Canonical(def)
 	if err != nil {
 		return "", 0, err
 	}
@@ -44,42 +44,27 @@ func definitionDigest(d descriptor) (digest string, size int, err error) {
 	return spec.DigestPrefix + hex.EncodeToString(sum[:]), len(c), nil
 }
 
-// carried is the digest and size a view carries, when it carries both as
-// a string and an integer.
-func (d definitionMeta) carried() (digest string, size int, ok bool) {
-	digest, ok = d.Digest.str()
-	if !ok {
-		return "", 0, false
-	}
-	n, ok := d.Size.value.(json.Number)
-	if !ok {
-		return "", 0, false
-	}
-	size, err := strconv.Atoi(n.String())
-	return digest, size, err == nil
-}
-
 // digests applies tools.digest to /tools: each digest a descriptor carries
 // is that of its definition. It records what each tool carries, for the
 // other views to carry the same (a wrong one is reported here, once).
 func (c *checker) digests(u string) {
-	c.toolDigests = map[string]definitionMeta{}
+	c.toolDigests = map[string]documents.DefinitionMeta{}
 	var probs []string
 	n := 0
 	for i, d := range c.toolList {
-		if !d.Definition.present {
+		if !d.Definition.Present {
 			continue
 		}
 		n++
-		if id, ok := d.ToolID.str(); ok {
+		if id, ok := d.ToolID.Str(); ok {
 			if _, dup := c.toolDigests[id]; !dup {
 				c.toolDigests[id] = d.Definition
 			}
 		}
 		at := fmt.Sprintf("/%d/%s/%s", i, spec.MetaKey, spec.DefinitionMeta)
-		digest, size, ok := d.Definition.carried()
+		digest, size, ok := d.Definition.Carried()
 		if !ok {
-			probs = append(probs, at+": "+d.Definition.show()+", want a digest string and an integer size")
+			probs = append(probs, at+": "+d.Definition.Show()+", want a digest string and an integer size")
 			continue
 		}
 		want, wantSize, err := definitionDigest(d)
@@ -102,20 +87,20 @@ func (c *checker) digests(u string) {
 // catalogue): each digest it carries is the one its tool's standard
 // descriptor carries. what names the list; ptr is the pointer of its
 // tools.
-func (c *checker) sameDigests(u, what, ptr string, ids []string, defs []definitionMeta) {
+func (c *checker) sameDigests(u, what, ptr string, ids []string, defs []documents.DefinitionMeta) {
 	if c.toolDigests == nil {
 		return
 	}
 	var probs []string
 	n := 0
 	for i, d := range defs {
-		if !d.present {
+		if !d.Present {
 			continue
 		}
 		n++
 		at := fmt.Sprintf("%s/%d/%s/%s", ptr, i, spec.MetaKey, spec.DefinitionMeta)
-		if std := c.toolDigests[ids[i]]; !d.member.same(std.member) {
-			probs = append(probs, fmt.Sprintf("%s: %s, but /tools carries %s", at, d.show(), std.show()))
+		if std := c.toolDigests[ids[i]]; !d.Member.Same(std.Member) {
+			probs = append(probs, fmt.Sprintf("%s: %s, but /tools carries %s", at, d.Show(), std.Show()))
 		}
 	}
 	if n == 0 {

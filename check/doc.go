@@ -5,7 +5,7 @@
 // the tool list and every tool in both views, and a toolId and a view that
 // cannot exist, each without and with an Origin header and once more with
 // If-None-Match. It replays what the MCP registry's clients send
-// (registry.go): VS Code's probe, list, search and lookups, Copilot CLI's
+// (check/registry): VS Code's probe, list, search and lookups, Copilot CLI's
 // lookups (a name no registry lists among them) and the preflight of VS
 // Code's renderer, the one request that is not a GET, and says what each
 // client would see. Each https origin it read from is also offered a TLS 1.0

@@ -1,6 +1,11 @@
 package check
 
-import "context"
+import (
+	"context"
+
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
+)
 
 // The probes and helpers that the tests of package check_test reach: the
 // tests break a site on exactly the requests the checker makes.
@@ -12,17 +17,17 @@ const (
 var RuleLevel = ruleLevel
 
 // Show is how a finding quotes a JSON value.
-var Show = show
+var Show = jsonval.Show
 
 // ToolCatalogEntry returns the toolCatalog object of a decoded AI catalog
 // entry that advertises a tool catalog, as the checker reads it, and nil
 // for other entries.
 func ToolCatalogEntry(e map[string]any) map[string]any {
-	tc := aiEntryOf(e).toolCatalog
+	tc := documents.AIEntryOf(e).ToolCatalog
 	if tc == nil {
 		return nil
 	}
-	m, _ := object(tc.value)
+	m, _ := jsonval.Object(tc.Value)
 	return m
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"mime"
 
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -83,7 +84,7 @@ func (c *checker) problemsAt(rule string, level Level, u string, probs []string,
 func (c *checker) violations(rule string, level Level, u string, vs []schemas.Violation, passEv, passMsg, failMsg string) {
 	var probs []string
 	for _, v := range vs {
-		probs = append(probs, showPointer(v.Pointer)+": "+v.Message)
+		probs = append(probs, jsonval.ShowPointer(v.Pointer)+": "+v.Message)
 	}
 	c.problemsAt(rule, level, u, probs, passEv, passMsg, failMsg)
 }

@@ -7,10 +7,11 @@ import (
 	"io"
 	"strings"
 
-	// The compiler's leaf that finds credentials, under another name:
-	// secrets is the checker's own rule of published documents
-	// (credentials.go), which shares nothing with the compiler's.
 	buildsecrets "github.com/signpost-dev/signpost/build/secrets"
+	"github.com/signpost-dev/signpost/check/jsonval"
+	// (credentials.go), which shares nothing with the compiler's.
+	// secrets is the checker's own rule of published documents
+	// The compiler's leaf that finds credentials, under another name:
 )
 
 // Finding is one rule applied to one place. The checker records its
@@ -56,7 +57,7 @@ type Report struct {
 // and headers, and a report must not repeat a credential an origin leaks.
 func (f Finding) Redacted() Finding {
 	f.URL = buildsecrets.RedactURL(f.URL)
-	f.Evidence = oneLine(buildsecrets.Redact(f.Evidence))
+	f.Evidence = jsonval.OneLine(buildsecrets.Redact(f.Evidence))
 	f.Message = buildsecrets.Redact(f.Message)
 	return f
 }

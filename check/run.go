@@ -16,6 +16,9 @@ import (
 
 	"github.com/signpost-dev/signpost/build/diag/records"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/dial"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/registry"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -59,7 +62,7 @@ type Options struct {
 	// Resolve sends the connections of the default client to a
 	// "host:port" (lower case) to the IP address it maps to, on the same
 	// port, whatever DNS says, as curl's --resolve does (see
-	// ParseResolve): a site built for its production origin can be
+	// dial.ParseResolve): a site built for its production origin can be
 	// checked where it runs now. The URLs, Host headers and TLS names stay
 	// the host's. Client, when set, is used as it is.
 	Resolve map[string]string
@@ -219,16 +222,16 @@ func newChecker(ctx context.Context, base string, opts Options) (*checker, error
 		copied := *opts.Client
 		client = &copied
 	case opts.AllowPrivate:
-		client = openClient(opts.Resolve)
+		client = dial.Open(opts.Resolve)
 	default:
-		client = guardedClient(ctx, b.Hostname(), opts.Resolve)
+		client = dial.Guarded(ctx, b.Hostname(), opts.Resolve)
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 	c := &checker{
 		opts:      opts,
 		client:    client,
-		probes:    newHandshaker(client),
+		probes:    dial.NewHandshaker(client),
 		v:         v,
 		base:      b.String(),
 		origin:    originOf(b),
@@ -289,7 +292,7 @@ type checker struct {
 	// unreachable is why the origin answered none of the first requests.
 	unreachable error
 	client      *http.Client
-	probes      handshaker // the handshakes of transport.tls-minimum
+	probes      dial.Handshaker // the handshakes of transport.tls-minimum
 	v           *schemas.Validator
 	base        string
 	origin      string
@@ -306,8 +309,8 @@ type checker struct {
 
 	// What the first stage learned.
 	// The catalogs are nil unless they were served and are JSON.
-	mcpCatalog *mcpCatalog
-	aiCatalog  *aiCatalog
+	mcpCatalog *documents.MCPCatalog
+	aiCatalog  *documents.AICatalog
 	// didURL is where the AI catalog's signer's DID document is read
 	// ("" when nothing is signed); level is the AI Catalog conformance
 	// level the site reaches (0: no AI catalog), levelWhy what keeps it
@@ -323,22 +326,22 @@ type checker struct {
 	tcAdvertised  bool
 	tcCompact     int // -1: not said, 0: false, 1: true
 	// toolList is nil unless /tools is a JSON array.
-	toolList []descriptor
+	toolList []documents.Descriptor
 	toolIDs  []string // valid, unique, sorted
 	compact  compactMode
 	// compactDoc is what ?view=compact answered, compactErr why it is not
 	// JSON; compactList is nil unless its tools are an array.
-	compactDoc            compactList
+	compactDoc            documents.CompactList
 	compactErr            error
-	compactList           []descriptor
-	compactByID, toolByID map[string]*descriptor // the first descriptor of each toolId
+	compactList           []documents.Descriptor
+	compactByID, toolByID map[string]*documents.Descriptor // the first descriptor of each toolId
 	// toolDigests are the digests of definitions /tools carries, by
 	// toolId (the first descriptor's).
-	toolDigests                    map[string]definitionMeta
+	toolDigests                    map[string]documents.DefinitionMeta
 	compactLevel, toolsStatusLevel Level
 	catalogue                      catalogueState
 	gate                           gateState
-	registry                       registryState
+	registry                       *registry.Replay
 }
 
 // at is the URL of route on the checked site.

@@ -1,256 +1,22 @@
 package check
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"fmt"
-	"math/big"
 	"net/url"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
+	"github.com/signpost-dev/signpost/check/signatures"
 )
 
-// The signatures of an AI catalog (AI Catalog 1.0, Signature Object and the
-// did:web Signer, Publisher and Catalog Profiles), verified with code of
-// the checker's own: the canonical form (RFC 8785) of a decoded value, the
-// detached JWS, ES256 and the DID document of did:web. Nothing here is
-// shared with the compiler's build/signing, which made the signatures.
-
-const (
-	didWebProfile    = "did-web-v1"
-	typCatalog       = "ai-catalog+jws"
-	typTrustManifest = "ai-catalog-trust-manifest+jws"
-)
-
-// rootDIDWebRe is a root did:web DID as the profile takes it: a lower-case
-// ASCII domain, no port, no path (an IP address is refused apart).
-var rootDIDWebRe = regexp.MustCompile(`^did:web:([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*)$`)
-
-// didDomain is the domain of a root did:web DID, "" when did is none.
-func didDomain(did string) string {
-	m := rootDIDWebRe.FindStringSubmatch(did)
-	if m == nil {
-		return ""
-	}
-	labels := strings.Split(m[1], ".")
-	last := labels[len(labels)-1]
-	if strings.Trim(last, "0123456789") == "" {
-		return "" // an IP address, or what reads as one
-	}
-	return m[1]
-}
-
-// didURL is where did:web:DOMAIN's document is: https://DOMAIN/.well-known/did.json.
-func didURL(domain string) string { return "https://" + domain + spec.RouteDIDDocument }
-
-// signatureOf is obj.signature, nil when obj has none.
-func signatureOf(obj map[string]any) map[string]any {
-	s, _ := object(obj["signature"])
-	return s
-}
-
-// verifier verifies signatures against one DID document.
-type verifier struct {
-	did map[string]any // the DID document, nil when none was read
-	// didErr says why there is none.
-	didErr string
-	now    time.Time
-}
-
-// verify checks the signature of obj (a catalog or a Trust Manifest) under
-// the did:web Signer Profile, with the protected typ typ: the signer it
-// authenticates, or why it does not.
-func (v *verifier) verify(obj map[string]any, typ string) (signer string, why string) {
-	sig := signatureOf(obj)
-	if sig == nil {
-		return "", "no signature object"
-	}
-	str := func(k string) string { s, _ := sig[k].(string); return s }
-	signer = str("signer")
-	switch {
-	case str("profile") != didWebProfile:
-		return "", fmt.Sprintf("profile %s is not %s, the one this check supports", show(sig["profile"]), didWebProfile)
-	case didDomain(signer) == "":
-		return "", fmt.Sprintf("signer %s is not a root did:web DID (lower-case domain, no port, no IP address)", show(sig["signer"]))
-	}
-	issued, err := time.Parse(time.RFC3339, str("issuedAt"))
-	if err != nil {
-		return "", "issuedAt " + show(sig["issuedAt"]) + " is not an RFC 3339 time"
-	}
-	var expires time.Time
-	if _, ok := sig["expiresAt"]; ok {
-		if expires, err = time.Parse(time.RFC3339, str("expiresAt")); err != nil || !expires.After(issued) {
-			return "", "expiresAt " + show(sig["expiresAt"]) + " is not an RFC 3339 time after issuedAt"
-		}
-	}
-	h64, s64, ok := strings.Cut(str("jws"), "..")
-	if !ok || strings.Contains(s64, ".") {
-		return "", "jws is not a detached compact JWS (HEADER..SIGNATURE)"
-	}
-	hb, err := base64.RawURLEncoding.DecodeString(h64)
-	if err != nil {
-		return "", "the JWS header is not base64url"
-	}
-	hv, err := decode(hb)
-	header, isObj := object(hv)
-	if err != nil || !isObj || notJCSInput(hb) != "" {
-		return "", "the JWS header is not a JSON object (each member once)"
-	}
-	hs := func(k string) string { s, _ := header[k].(string); return s }
-	if alg := hs("alg"); alg != "ES256" {
-		return "", fmt.Sprintf("alg %s: the did-web-v1 profile takes ES256 only (none never)", show(header["alg"]))
-	}
-	if hs("typ") != typ {
-		return "", fmt.Sprintf("typ %s, want %s", show(header["typ"]), typ)
-	}
-	for _, k := range []string{"b64", "jku", "jwk", "x5u", "x5c", "crit"} {
-		if _, ok := header[k]; ok {
-			return "", "the protected header has " + k + ", which the profile refuses"
-		}
-	}
-	kid := hs("kid")
-	if frag, ok := strings.CutPrefix(kid, signer+"#"); !ok || frag == "" || strings.ContainsAny(frag, "/?#") {
-		return "", fmt.Sprintf("kid %s is not the signer %s followed by #FRAGMENT", show(header["kid"]), signer)
-	}
-	pub, why := v.key(signer, kid)
-	if pub == nil {
-		return "", why
-	}
-	sb, err := base64.RawURLEncoding.DecodeString(s64)
-	if err != nil || len(sb) != 64 {
-		return "", "the JWS signature is not 64 bytes of base64url"
-	}
-	payload, err := signedPayload(obj)
-	if err != nil {
-		return "", "the payload has no canonical form: " + err.Error()
-	}
-	sum := sha256.Sum256([]byte(h64 + "." + base64.RawURLEncoding.EncodeToString(payload)))
-	if !ecdsa.Verify(pub, sum[:], new(big.Int).SetBytes(sb[:32]), new(big.Int).SetBytes(sb[32:])) {
-		return "", "the signature does not verify with " + kid + " over the canonical form without jws"
-	}
-	switch {
-	case v.now.Before(issued.Add(-5 * time.Minute)):
-		return "", "issuedAt " + str("issuedAt") + " is in the future"
-	case !expires.IsZero() && !v.now.Before(expires):
-		return "", "expired at " + str("expiresAt")
-	}
-	return signer, ""
-}
-
-// key is the P-256 key of the verification method kid that the DID
-// document authorizes under assertionMethod for signer.
-func (v *verifier) key(signer, kid string) (*ecdsa.PublicKey, string) {
-	if v.did == nil {
-		return nil, "no DID document: " + v.didErr
-	}
-	if id, _ := v.did["id"].(string); id != signer {
-		return nil, fmt.Sprintf("the DID document's id %s is not the signer %s", show(v.did["id"]), signer)
-	}
-	resolve := func(id string) string {
-		if strings.HasPrefix(id, "#") {
-			return signer + id
-		}
-		return id
-	}
-	var method map[string]any
-	found := 0
-	methods, _ := array(v.did["verificationMethod"])
-	assertion, _ := array(v.did["assertionMethod"])
-	for _, a := range assertion {
-		var m map[string]any
-		if s, ok := a.(string); ok {
-			if resolve(s) != kid {
-				continue
-			}
-			for _, vm := range methods {
-				if o, _ := object(vm); o != nil {
-					if id, _ := o["id"].(string); resolve(id) == kid {
-						m = o
-					}
-				}
-			}
-		} else if o, _ := object(a); o != nil {
-			if id, _ := o["id"].(string); resolve(id) == kid {
-				m = o
-			}
-		}
-		if m != nil {
-			method = m
-			found++
-		}
-	}
-	switch {
-	case found == 0:
-		return nil, "the DID document authorizes no key " + kid + " under assertionMethod"
-	case found > 1:
-		return nil, "the DID document lists " + kid + " more than once"
-	}
-	if c, _ := method["controller"].(string); c != signer {
-		return nil, fmt.Sprintf("the key %s is controlled by %s, not the signer", kid, show(method["controller"]))
-	}
-	jwk, _ := object(method["publicKeyJwk"])
-	s := func(k string) string { x, _ := jwk[k].(string); return x }
-	if _, ok := jwk["d"]; ok {
-		return nil, "the key " + kid + " in the DID document holds private key material"
-	}
-	if s("kty") != "EC" || s("crv") != "P-256" {
-		return nil, "the key " + kid + " is not a P-256 publicKeyJwk"
-	}
-	if a, ok := jwk["alg"]; ok && a != "ES256" {
-		return nil, "the key " + kid + " is for " + show(a) + ", not ES256"
-	}
-	x, errX := base64.RawURLEncoding.DecodeString(s("x"))
-	y, errY := base64.RawURLEncoding.DecodeString(s("y"))
-	if errX != nil || errY != nil || len(x) != 32 || len(y) != 32 {
-		return nil, "the key " + kid + " has no valid x and y"
-	}
-	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), slices.Concat([]byte{4}, x, y))
-	if err != nil {
-		return nil, "the key " + kid + " is not a point of P-256"
-	}
-	return pub, ""
-}
-
-// signedPayload is the canonical form of obj without its signature's jws
-// and its additionalSignatures.
-func signedPayload(obj map[string]any) ([]byte, error) {
-	cp := make(map[string]any, len(obj))
-	for k, v := range obj {
-		if k != "additionalSignatures" {
-			cp[k] = v
-		}
-	}
-	if sig := signatureOf(obj); sig != nil {
-		s := make(map[string]any, len(sig))
-		for k, v := range sig {
-			if k != "jws" {
-				s[k] = v
-			}
-		}
-		cp["signature"] = s
-	}
-	c, err := canonical(cp)
-	return []byte(c), err
-}
-
-// entryDigest is the digest of an entry's inline data: sha256: and the hex
-// SHA-256 of its canonical form.
-func entryDigest(data any) (string, error) {
-	c, err := canonical(data)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(c))
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
-}
+// ai-catalog.signature and ai-catalog.trust-manifest: the signer's DID
+// document fetched where its did:web DID says (or on the checked origin),
+// the signatures verified by check/signatures, and the AI Catalog
+// conformance level the catalog reaches.
 
 // didDocumentURL is where the check reads the DID document of the signer
 // domain: on the checked origin when it is the domain's, or when the
@@ -261,26 +27,26 @@ func (c *checker) didDocumentURL(domain string) (u string, local bool) {
 	if err == nil && (strings.EqualFold(o.Hostname(), domain) || spec.IsLoopbackHost(o.Hostname())) {
 		return c.at(spec.RouteDIDDocument), true
 	}
-	return didURL(domain), false
+	return signatures.DIDURL(domain), false
 }
 
 // signerDomain is the domain of the DID that signs the AI catalog: its root
 // signature's signer, else the first signed manifest's; "" when nothing is
 // signed or the signer is no root did:web DID.
-func (cat *aiCatalog) signerDomain() string {
-	root, _ := object(cat.raw)
-	if sig := signatureOf(root); sig != nil {
+func signerDomain(cat *documents.AICatalog) string {
+	root, _ := jsonval.Object(cat.Raw)
+	if sig := signatures.SignatureOf(root); sig != nil {
 		s, _ := sig["signer"].(string)
-		return didDomain(s)
+		return signatures.DIDDomain(s)
 	}
-	for _, e := range cat.entries {
-		em, _ := object(e.raw)
-		tms, _ := array(em["trustManifests"])
+	for _, e := range cat.Items {
+		em, _ := jsonval.Object(e.Raw)
+		tms, _ := jsonval.Array(em["trustManifests"])
 		for _, tm := range tms {
-			m, _ := object(tm)
-			if sig := signatureOf(m); sig != nil {
+			m, _ := jsonval.Object(tm)
+			if sig := signatures.SignatureOf(m); sig != nil {
 				s, _ := sig["signer"].(string)
-				return didDomain(s)
+				return signatures.DIDDomain(s)
 			}
 		}
 	}
@@ -294,7 +60,7 @@ func (c *checker) didPage() []*page {
 	if c.aiCatalog == nil {
 		return nil
 	}
-	domain := c.aiCatalog.signerDomain()
+	domain := signerDomain(c.aiCatalog)
 	if domain == "" {
 		return nil
 	}
@@ -310,56 +76,56 @@ func (c *checker) didPage() []*page {
 // to the AI catalog at u, and says the conformance level it reaches.
 func (c *checker) checkSignatures(u string) {
 	cat := c.aiCatalog
-	root, _ := object(cat.raw)
-	v := &verifier{now: c.now()}
+	root, _ := jsonval.Object(cat.Raw)
+	v := &signatures.Verifier{Now: c.now()}
 	if c.didURL != "" {
 		p := c.pages[c.didURL]
 		switch {
 		case p == nil:
-			v.didErr = "not read from " + c.didURL + " (the check stays on the checked origin)"
+			v.DIDErr = "not read from " + c.didURL + " (the check stays on the checked origin)"
 		case p.err != nil || p.status != 200:
-			v.didErr = c.didURL + " is not served"
+			v.DIDErr = c.didURL + " is not served"
 		default:
-			doc, err := decode(p.body)
-			if m, ok := object(doc); err == nil && ok {
-				v.did = m
+			doc, err := jsonval.Decode(p.body)
+			if m, ok := jsonval.Object(doc); err == nil && ok {
+				v.DID = m
 			} else {
-				v.didErr = c.didURL + " is not a JSON object: " + fmt.Sprint(err, len(p.body))
+				v.DIDErr = c.didURL + " is not a JSON object: " + fmt.Sprint(err, len(p.body))
 			}
 		}
 	}
-	host, _ := object(root["host"])
+	host, _ := jsonval.Object(root["host"])
 	hostID, _ := host["identifier"].(string)
 	rootOK := false
-	if signatureOf(root) == nil {
+	if signatures.SignatureOf(root) == nil {
 		c.add("ai-catalog.signature", ResultSkip, u, "no signature", "the catalog is not signed")
-	} else if signer, why := v.verify(root, typCatalog); why != "" {
+	} else if signer, why := v.Verify(root, signatures.TypCatalog); why != "" {
 		c.add("ai-catalog.signature", ResultFail, u, why, "the catalog's signature must verify under the did:web Catalog Profile (did-web-v1)")
 	} else if hostID != signer {
-		c.add("ai-catalog.signature", ResultFail, u, fmt.Sprintf("host.identifier %s, signer %s", show(host["identifier"]), signer), "the Catalog Profile requires host.identifier to be exactly the signer")
+		c.add("ai-catalog.signature", ResultFail, u, fmt.Sprintf("host.identifier %s, signer %s", jsonval.Show(host["identifier"]), signer), "the Catalog Profile requires host.identifier to be exactly the signer")
 	} else {
 		rootOK = true
 		c.add("ai-catalog.signature", ResultPass, u, "signed by "+signer+" (did-web-v1)", "the catalog's signature verifies under the did:web Catalog Profile")
 	}
 	manifests, endorsed := 0, 0
-	for i, e := range cat.entries {
-		em, _ := object(e.raw)
-		tms, _ := array(em["trustManifests"])
-		id := e.Identifier.text()
-		place := u + "#/" + cat.Entries.name + "/" + strconv.Itoa(i)
+	for i, e := range cat.Items {
+		em, _ := jsonval.Object(e.Raw)
+		tms, _ := jsonval.Array(em["trustManifests"])
+		id := e.Identifier.Text()
+		place := u + "#/" + cat.Entries.Name + "/" + strconv.Itoa(i)
 		publisher := ""
 		if rest, ok := strings.CutPrefix(id, "urn:air:"); ok {
 			publisher, _, _ = strings.Cut(rest, ":")
 		}
 		ok := false
 		for j, tm := range tms {
-			m, _ := object(tm)
-			if m == nil || signatureOf(m) == nil {
+			m, _ := jsonval.Object(tm)
+			if m == nil || signatures.SignatureOf(m) == nil {
 				continue
 			}
 			manifests++
 			at := place + "/trustManifests/" + strconv.Itoa(j)
-			if why := c.manifestProblem(v, em, m, publisher); why != "" {
+			if why := v.ManifestProblem(em, m, publisher); why != "" {
 				c.add("ai-catalog.trust-manifest", ResultFail, at, why, "a signed Trust Manifest must verify under the did:web Publisher Profile and bind the entry's release")
 				continue
 			}
@@ -378,8 +144,8 @@ func (c *checker) checkSignatures(u string) {
 	if name, _ := host["displayName"].(string); name != "" {
 		level, why = 2, ""
 		switch {
-		case len(cat.entries) == 0 || endorsed < len(cat.entries):
-			why = fmt.Sprintf("%d of %d entries have a verified publisher Trust Manifest", endorsed, len(cat.entries))
+		case len(cat.Items) == 0 || endorsed < len(cat.Items):
+			why = fmt.Sprintf("%d of %d entries have a verified publisher Trust Manifest", endorsed, len(cat.Items))
 		case !rootOK:
 			why = "the catalog's own signature (the Catalog Profile) does not verify"
 		default:
@@ -387,57 +153,6 @@ func (c *checker) checkSignatures(u string) {
 		}
 	}
 	c.level, c.levelWhy = level, why
-}
-
-// manifestProblem says why the signed Trust Manifest m of the entry e is
-// not a publisher's acceptable endorsement of it; "" when it is.
-func (c *checker) manifestProblem(v *verifier, e, m map[string]any, publisher string) string {
-	signer, why := v.verify(m, typTrustManifest)
-	if why != "" {
-		return why
-	}
-	if contributor, _ := m["contributor"].(string); contributor != signer {
-		return fmt.Sprintf("contributor %s is not the signer %s", show(m["contributor"]), signer)
-	}
-	if publisher == "" || "did:web:"+publisher != signer {
-		return fmt.Sprintf("signer %s is not did:web: and the entry identifier's publisher (the Publisher Profile)", signer)
-	}
-	subject, _ := object(m["subject"])
-	if subject == nil {
-		return "no subject"
-	}
-	for _, k := range []string{"identifier", "type"} {
-		if subject[k] != e[k] {
-			return fmt.Sprintf("subject.%s %s is not the entry's %s", k, show(subject[k]), show(e[k]))
-		}
-	}
-	for _, k := range []string{"version", "digest"} {
-		sv, sok := subject[k]
-		ev, eok := e[k]
-		if sok != eok || sok && sv != ev {
-			return fmt.Sprintf("subject.%s %s is not the entry's %s", k, show(sv), show(ev))
-		}
-	}
-	su, hasURL := subject["url"]
-	if hasURL {
-		s, _ := su.(string)
-		if su != e["url"] || !strings.HasPrefix(s, "https://") {
-			return fmt.Sprintf("subject.url %s is not the entry's https url %s", show(su), show(e["url"]))
-		}
-	}
-	d, hasDigest := subject["digest"]
-	if !hasDigest && !hasURL {
-		return "the subject binds neither a digest nor a url"
-	}
-	if data, ok := e["data"]; ok && hasDigest {
-		got, err := entryDigest(data)
-		if err != nil || got != d {
-			return fmt.Sprintf("digest %s is not that of the entry's data (%s)", show(d), got)
-		}
-	}
-	// A url entry's digest is verified against the bytes its url serves
-	// by ai-catalog.digest.
-	return ""
 }
 
 // now is the time signatures are held to.

@@ -7,20 +7,22 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/documents"
+	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
 // learnTools decodes /tools.
 func (c *checker) learnTools(u string) {
 	doc, _ := c.decodedPage(u)
-	list, ok := descriptorsOf(doc)
+	list, ok := documents.DescriptorsOf(doc)
 	if !ok {
 		return
 	}
 	c.toolList = list
-	c.toolByID = map[string]*descriptor{}
+	c.toolByID = map[string]*documents.Descriptor{}
 	for i := range list {
-		id := list[i].ToolID.text()
+		id := list[i].ToolID.Text()
 		if id == "" {
 			continue
 		}
@@ -48,7 +50,7 @@ func (c *checker) checkTools(u string) {
 		return
 	}
 	if c.toolList == nil {
-		doc, err := decode(p.body)
+		doc, err := jsonval.Decode(p.body)
 		ev := "top level is " + schemas.KindOf(doc)
 		if err != nil {
 			ev = "invalid JSON: " + err.Error()
@@ -59,22 +61,22 @@ func (c *checker) checkTools(u string) {
 	}
 	// Validate a copy in which what the dedicated rules check is made
 	// right, so that each problem is reported once, under its own rule.
-	dup, _ := decode(p.body)
-	fixed, _ := descriptorsOf(dup)
+	dup, _ := jsonval.Decode(p.body)
+	fixed, _ := documents.DescriptorsOf(dup)
 	for _, d := range fixed {
-		d.fix(true)
+		fix(d, true)
 	}
 	c.violations("tools.list", LevelMust, u, c.v.Validate("tool-list", dup), fmt.Sprintf("%d descriptors valid against tool-list", len(c.toolList)), "/tools is a valid tool list", "every descriptor must be valid against the tool-descriptor schema")
 	c.sorted(u, c.toolList, "")
 	var dups []string
 	seen := map[string]int{}
 	for i, d := range c.toolList {
-		id, ok := d.ToolID.str()
+		id, ok := d.ToolID.Str()
 		if !ok {
 			continue
 		}
 		if j, dup := seen[id]; dup {
-			dups = append(dups, fmt.Sprintf("/%d/%s %s repeats /%d", i, d.ToolID.name, show(id), j))
+			dups = append(dups, fmt.Sprintf("/%d/%s %s repeats /%d", i, d.ToolID.Name, jsonval.Show(id), j))
 		}
 		seen[id] = i
 	}
@@ -90,7 +92,7 @@ func (c *checker) checkTools(u string) {
 // to its list entry, or, when the list has none, valid against schema.
 // inspect, when set, is given the document as it is served, when it is
 // JSON.
-func (c *checker) item(rule string, level Level, p *page, entry *descriptor, schema, list string, inspect func(descriptor)) {
+func (c *checker) item(rule string, level Level, p *page, entry *documents.Descriptor, schema, list string, inspect func(documents.Descriptor)) {
 	ok, ev := c.statusOf(p)
 	switch {
 	case !ok:
@@ -100,7 +102,7 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 		c.addAt(rule, level, ResultSkip, p.url, ev, skippedTooBig)
 		return
 	}
-	doc, err := decode(p.body)
+	doc, err := jsonval.Decode(p.body)
 	if err != nil {
 		c.addAt(rule, level, ResultFail, p.url, "invalid JSON: "+err.Error(), "the tool's document "+level.verb()+" be its descriptor")
 		return
@@ -110,16 +112,16 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 	if probs := secrets(doc); len(probs) > 0 {
 		c.problems("tools.credentials", p.url, probs, "", "", "published documents must not carry credential material")
 	}
-	served := descriptorOf(doc)
+	served := documents.DescriptorOf(doc)
 	if inspect != nil {
 		inspect(served)
 	}
 	if entry == nil {
-		served.fix(schema == "tool-descriptor")
+		fix(served, schema == "tool-descriptor")
 		c.violations(rule, level, p.url, c.v.Validate(schema, doc), "200, valid against "+schema, "a valid descriptor (the list has no entry to compare it with)", "the tool's document "+level.verb()+" be a valid descriptor")
 		return
 	}
-	if d := diff(doc, entry.raw, ""); d != "" {
+	if d := jsonval.Diff(doc, entry.Raw, ""); d != "" {
 		c.addAt(rule, level, ResultFail, p.url, d+" (there: "+list+")", "the tool's document "+level.verb()+" equal its entry in "+list)
 		return
 	}
@@ -131,29 +133,29 @@ func (c *checker) item(rule string, level Level, p *page, entry *descriptor, sch
 // derived annotations (standard view), the source of exec tools, the
 // digest of the definition (left out) and the compact schema keywords
 // (compact view).
-func (d descriptor) fix(standard bool) {
-	if d.obj == nil {
+func fix(d documents.Descriptor, standard bool) {
+	if d.Obj == nil {
 		return
 	}
-	if meta, ok := object(d.Definition.Meta.value); ok && d.Definition.present {
-		delete(meta, d.Definition.name)
+	if meta, ok := jsonval.Object(d.Definition.Meta.Value); ok && d.Definition.Present {
+		delete(meta, d.Definition.Name)
 		if len(meta) == 0 {
-			delete(d.obj, d.Definition.Meta.name)
+			delete(d.Obj, d.Definition.Meta.Name)
 		}
 	}
-	if d.SafetyTier.is(spec.TierExec) {
-		if s, ok := d.Source.str(); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
-			d.obj[d.Source.name] = spec.SourceHostExtension
+	if d.SafetyTier.Is(spec.TierExec) {
+		if s, ok := d.Source.Str(); ok && (s == spec.SourceMCP || s == spec.SourceOpenAPI) {
+			d.Obj[d.Source.Name] = spec.SourceHostExtension
 		}
 	}
 	if standard {
-		if h := d.Annotations; h.present || !d.SafetyTier.null() {
-			a := spec.Derive(d.SafetyTier.text(), d.ReplayPolicy.text(), d.Egress.text())
-			d.obj[h.name] = map[string]any{h.ReadOnly.name: a.ReadOnlyHint, h.Destructive.name: a.DestructiveHint, h.Idempotent.name: a.IdempotentHint, h.OpenWorld.name: a.OpenWorldHint}
+		if h := d.Annotations; h.Present || !d.SafetyTier.Null() {
+			a := spec.Derive(d.SafetyTier.Text(), d.ReplayPolicy.Text(), d.Egress.Text())
+			d.Obj[h.Name] = map[string]any{h.ReadOnly.Name: a.ReadOnlyHint, h.Destructive.Name: a.DestructiveHint, h.Idempotent.Name: a.IdempotentHint, h.OpenWorld.Name: a.OpenWorldHint}
 		}
 		return
 	}
-	walkSchema(d.InputSchema.value, "", func(s map[string]any, _ string) {
+	walkSchema(d.InputSchema.Value, "", func(s map[string]any, _ string) {
 		for _, k := range spec.CompactForbidden() {
 			delete(s, k)
 		}
@@ -161,24 +163,24 @@ func (d descriptor) fix(standard bool) {
 }
 
 // raws are the descriptors of a list as decoded.
-func raws(list []descriptor) []any {
+func raws(list []documents.Descriptor) []any {
 	out := make([]any, len(list))
 	for i, d := range list {
-		out[i] = d.raw
+		out[i] = d.Raw
 	}
 	return out
 }
 
 // sorted applies tools.sorted to a list (ptr is the list's pointer).
-func (c *checker) sorted(u string, list []descriptor, ptr string) {
+func (c *checker) sorted(u string, list []documents.Descriptor, ptr string) {
 	prev, prevAt := "", -1
 	for i, d := range list {
-		id, ok := d.ToolID.str()
+		id, ok := d.ToolID.Str()
 		if !ok {
 			continue
 		}
 		if prevAt >= 0 && id < prev {
-			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/%s %s after %s", ptr, i, d.ToolID.name, show(id), show(prev)), "the list should be sorted by toolId")
+			c.add("tools.sorted", ResultFail, u, fmt.Sprintf("%s/%d/%s %s after %s", ptr, i, d.ToolID.Name, jsonval.Show(id), jsonval.Show(prev)), "the list should be sorted by toolId")
 			return
 		}
 		prev, prevAt = id, i
@@ -187,16 +189,16 @@ func (c *checker) sorted(u string, list []descriptor, ptr string) {
 }
 
 // exec applies tools.exec to a list.
-func (c *checker) exec(u string, list []descriptor, ptr string) {
+func (c *checker) exec(u string, list []documents.Descriptor, ptr string) {
 	var probs []string
 	n := 0
 	for i, d := range list {
-		if !d.SafetyTier.is(spec.TierExec) {
+		if !d.SafetyTier.Is(spec.TierExec) {
 			continue
 		}
 		n++
-		if !d.Source.is(spec.SourceHostExtension) {
-			probs = append(probs, fmt.Sprintf("%s/%d: safetyTier exec, source %s", ptr, i, d.Source.show()))
+		if !d.Source.Is(spec.SourceHostExtension) {
+			probs = append(probs, fmt.Sprintf("%s/%d: safetyTier exec, source %s", ptr, i, d.Source.Show()))
 		}
 	}
 	c.problems("tools.exec", u, probs, fmt.Sprintf("%d exec tools, all host-extension", n), "exec only with source host-extension", `a tool with safetyTier "exec" must have source "host-extension"`)
@@ -206,23 +208,23 @@ func (c *checker) exec(u string, list []descriptor, ptr string) {
 func (c *checker) annotations(u string) {
 	var probs []string
 	for i, t := range c.toolList {
-		if t.obj == nil {
+		if t.Obj == nil {
 			continue
 		}
 		a := t.Annotations
-		ptr := "/" + strconv.Itoa(i) + "/" + a.name
-		if !a.object {
-			probs = append(probs, ptr+": "+a.show()+", want an object with all four hints")
+		ptr := "/" + strconv.Itoa(i) + "/" + a.Name
+		if !a.IsObject {
+			probs = append(probs, ptr+": "+a.Show()+", want an object with all four hints")
 			continue
 		}
-		tier, replay, egress := t.SafetyTier.text(), t.ReplayPolicy.text(), t.Egress.text()
+		tier, replay, egress := t.SafetyTier.Text(), t.ReplayPolicy.Text(), t.Egress.Text()
 		// The hints as the build derives them; a hint is judged only when
 		// the field that decides it holds a known value.
 		d := spec.Derive(tier, replay, egress)
 		knownTier := slices.Contains(spec.Tiers(), tier)
 		want := []struct {
-			hint  member
-			field member // the field that decides it
+			hint  jsonval.Member
+			field jsonval.Member // the field that decides it
 			known bool
 			is    bool
 		}{
@@ -232,12 +234,12 @@ func (c *checker) annotations(u string) {
 			{a.OpenWorld, t.Egress, slices.Contains(spec.Egresses(), egress), d.OpenWorldHint},
 		}
 		for _, w := range want {
-			got, ok := w.hint.boolean()
+			got, ok := w.hint.Boolean()
 			switch {
 			case !ok:
-				probs = append(probs, ptr+"/"+w.hint.name+": "+w.hint.show()+", want a boolean")
+				probs = append(probs, ptr+"/"+w.hint.Name+": "+w.hint.Show()+", want a boolean")
 			case w.known && got != w.is:
-				probs = append(probs, fmt.Sprintf("%s/%s: %t, but %s %s makes it %t", ptr, w.hint.name, got, w.field.name, w.field.text(), w.is))
+				probs = append(probs, fmt.Sprintf("%s/%s: %t, but %s %s makes it %t", ptr, w.hint.Name, got, w.field.Name, w.field.Text(), w.is))
 			}
 		}
 	}
@@ -275,15 +277,15 @@ func (c *checker) checkUnknown(toolsURL string, ids []string) {
 		case std == nil || std.err != nil || std.status != http.StatusOK || std.tooBig || probe.tooBig:
 			c.add("view.unknown", ResultSkip, probe.url, "status 200", "the standard view is not there to compare with")
 		default:
-			a, errA := decode(probe.body)
-			b, errB := decode(std.body)
+			a, errA := jsonval.Decode(probe.body)
+			b, errB := jsonval.Decode(std.body)
 			switch {
 			case errB != nil:
 				c.add("view.unknown", ResultSkip, probe.url, "status 200", "the standard view is not JSON")
 			case errA != nil:
 				c.add("view.unknown", ResultFail, probe.url, "invalid JSON: "+errA.Error(), "an unknown view must answer the standard view")
 			default:
-				if d := diff(a, b, ""); d != "" {
+				if d := jsonval.Diff(a, b, ""); d != "" {
 					c.add("view.unknown", ResultFail, probe.url, d, "an unknown view must answer the standard view")
 				} else {
 					c.add("view.unknown", ResultPass, probe.url, "200, equal to the standard view", "an unknown view answers the standard view")

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/dial"
 )
 
 // checkTransport applies transport.https and transport.tls-minimum to the
@@ -74,9 +75,9 @@ func (c *checker) checkTLSMinimum(ctx context.Context, origins map[string]string
 		if err != nil || u.Scheme != "https" {
 			continue
 		}
-		switch proxied := c.proxied(u); {
-		case c.probes.why != "":
-			c.add(rule, ResultSkip, place, "", "not probed: "+c.probes.why)
+		switch proxied := c.probes.Proxied(u); {
+		case c.probes.Why != "":
+			c.add(rule, ResultSkip, place, "", "not probed: "+c.probes.Why)
 		case negotiated[o] == 0:
 			c.add(rule, ResultSkip, place, "no response over TLS", "not probed: the check got no response from this origin over TLS (its other findings say why)")
 		case proxied != "":
@@ -87,16 +88,16 @@ func (c *checker) checkTLSMinimum(ctx context.Context, origins map[string]string
 			jobs = append(jobs, job{u, place})
 		}
 	}
-	results := make([][]probeResult, len(jobs))
+	results := make([][]dial.ProbeResult, len(jobs))
 	sem := make(chan struct{}, c.opts.Concurrency)
 	var wg sync.WaitGroup
 	for i, j := range jobs {
-		results[i] = make([]probeResult, len(probeVersions))
-		for k, v := range probeVersions {
+		results[i] = make([]dial.ProbeResult, len(dial.ProbeVersions()))
+		for k, v := range dial.ProbeVersions() {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				results[i][k] = c.probes.probe(ctx, j.u, v, c.opts.Timeout)
+				results[i][k] = c.probes.Probe(ctx, j.u, v, c.opts.Timeout)
 			})
 		}
 	}
@@ -104,12 +105,12 @@ func (c *checker) checkTLSMinimum(ctx context.Context, origins map[string]string
 	for i, j := range jobs {
 		var evidence, accepted, unknown []string
 		for _, r := range results[i] {
-			name := tlsName(r.version)
-			evidence = append(evidence, name+": "+r.detail)
-			switch r.outcome {
-			case probeAccepted:
+			name := tlsName(r.Version)
+			evidence = append(evidence, name+": "+r.Detail)
+			switch r.Outcome {
+			case dial.Accepted:
 				accepted = append(accepted, name)
-			case probeUnknown:
+			case dial.Unknown:
 				unknown = append(unknown, name)
 			}
 		}
@@ -123,22 +124,6 @@ func (c *checker) checkTLSMinimum(ctx context.Context, origins map[string]string
 			c.add(rule, ResultPass, j.place, ev, "refuses TLS 1.0 and 1.1 handshakes")
 		}
 	}
-}
-
-// proxied names the proxy the check's client sends requests for u through,
-// "" when it connects directly.
-func (c *checker) proxied(u *url.URL) string {
-	if c.probes.proxy == nil {
-		return ""
-	}
-	p, err := c.probes.proxy(&http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}, Host: u.Host})
-	switch {
-	case err != nil:
-		return "proxy: " + err.Error()
-	case p != nil:
-		return "proxy " + p.Redacted()
-	}
-	return ""
 }
 
 // tlsName names a TLS version: "TLS 1.0".

@@ -43,8 +43,8 @@
 // Every declaration written passes the loader's checks: a schema the loader
 // would reject is repaired when a mechanical change keeps its meaning (a
 // missing type, draft-04 bounds, a credential-looking default), and the
-// tool is left out otherwise. Each change and each tool left out is said in
-// the outcome's Reason.
+// tool is left out otherwise (importer/repair). Each change and each tool
+// left out is said in the outcome's Reason.
 //
 // # Verify
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
+	"github.com/signpost-dev/signpost/importer/repair"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -162,13 +163,13 @@ func importOperation(valid *schemas.Validator, label string, op openapi.Operatio
 	}
 	notes := slices.Clone(op.Notes)
 	in := ot.InputSchema
-	fixed, problem := repairSchema(valid, "inputSchema", in)
+	fixed, problem := repair.Schema(valid, "inputSchema", in)
 	if problem != "" {
 		t.Reason = problem
 		return t
 	}
 	notes = append(notes, fixed...)
-	out, notes := repairOutput(valid, ot.OutputSchema, notes)
+	out, notes := repair.Output(valid, ot.OutputSchema, notes)
 	tier, replay := MethodSafety(op.Method)
 	switch d := ot.Declared; {
 	case d.Problem != "":

@@ -9,7 +9,7 @@
 // It speaks no protocol of its own: every message is the SDK's. What it
 // adds is the bounds and the network rules a catalog needs, since a
 // catalog names the endpoints and a catalog may be hostile: an HTTP
-// endpoint is reached through check's guarded client (no redirect
+// endpoint is reached through check/dial's guarded client (no redirect
 // followed; no loopback, private, link-local or other non-public address
 // unless Options.AllowPrivate), every response is bounded in size, and the
 // headers a caller sends (a token) are never repeated in an error, even

@@ -20,7 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/signpost-dev/signpost/build/secrets"
-	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/check/dial"
 )
 
 // Endpoint is where a server runs: URL, a Streamable HTTP endpoint, or
@@ -102,7 +102,7 @@ type Options struct {
 	MaxBodyBytes int64
 	// AllowPrivate lets an HTTP read connect to loopback, private,
 	// link-local and other non-public addresses, which a catalog's URL
-	// may otherwise not name (see check.NewClient).
+	// may otherwise not name (see dial.NewClient).
 	AllowPrivate bool
 }
 
@@ -268,7 +268,7 @@ func transportFor(ctx context.Context, e Endpoint, opts Options) (mcp.Transport,
 		cmd.WaitDelay = time.Second
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}, stderr
 	}
-	client := check.NewClient(opts.AllowPrivate)
+	client := dial.NewClient(opts.AllowPrivate)
 	client.Transport = &bounded{next: client.Transport, header: e.Header, max: opts.MaxBodyBytes}
 	client.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
 		return fmt.Errorf("refused to follow a redirect to %s: an MCP endpoint is read where it is declared", safeURL(req.URL.String()))

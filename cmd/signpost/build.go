@@ -16,6 +16,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/hosts/cloudfront"
@@ -26,7 +27,7 @@ import (
 
 // buildOptions are the IO, argument and flags of signpost build.
 type buildOptions struct {
-	io     streams
+	io     cmdutil.Streams
 	Dir    string
 	Out    string
 	Target string
@@ -87,7 +88,7 @@ and whether --verify held (signpost schema build-report).`,
   signpost build catalogs/example --target netlify --origin http://127.0.0.1:8888`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.io, opts.Dir = streamsOf(cmd), catalogDir(args)
+			opts.io, opts.Dir = cmdutil.StreamsOf(cmd), catalogDir(args)
 			return runF(opts)
 		},
 	}
@@ -95,7 +96,7 @@ and whether --verify held (signpost schema build-report).`,
 	cmd.Flags().StringVar(&opts.Target, "target", "", "publish target of signpost.yaml to build for: an S3 target adds its CloudFront Functions, a GitHub Pages, Cloudflare or Netlify target lays the site out for that host and reports what it cannot serve")
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin every site names instead of signpost.yaml's, to serve and check the build elsewhere (a local server)")
 	cmd.Flags().BoolVar(&opts.Verify, "verify", false, "build twice more in child processes with other folders, file orders, TZ and locale, and write nothing unless all three are the same, byte for byte")
-	enumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
+	cmdutil.EnumVar(cmd.Flags(), &opts.Format, "format", build.FormatText, diagnosticFormats(), "diagnostics format: text, json or github")
 	cmd.Flags().StringVar(&opts.HistoryFrom, historyFromFlag, "", "folder whose Git history dates the registry (for --verify's builds)")
 	_ = cmd.Flags().MarkHidden(historyFromFlag)
 	return cmd
@@ -108,14 +109,14 @@ const historyFromFlag = "history-from"
 // runBuild loads and compiles the catalog, lays it out for the target, and
 // writes it: diagnostics, then the host's report and the summary, on stdout.
 func runBuild(o *buildOptions) error {
-	ctx, opts, stdout, stderr := o.io.ctx, *o, o.io.out, o.io.errOut
+	ctx, opts, stdout, stderr := o.io.Ctx, *o, o.io.Out, o.io.ErrOut
 	var err error
 	if opts.Dir, err = findCatalogDir("build", opts.Dir); err != nil {
 		return err
 	}
 	if opts.Origin != "" {
 		if _, err := spec.ParseOrigin(opts.Origin); err != nil {
-			return usageError{fmt.Errorf("--origin: %w", err)}
+			return cmdutil.UsageError{Err: fmt.Errorf("--origin: %w", err)}
 		}
 	}
 	jsonOut := opts.Format == build.FormatJSON
@@ -133,9 +134,9 @@ func runBuild(o *buildOptions) error {
 	}
 	if diags.HasErrors() {
 		if opts.Format == build.FormatText {
-			_ = printLine(stderr, "%s: %d %s; nothing written", opts.Dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+			_ = cmdutil.PrintLine(stderr, "%s: %d %s; nothing written", opts.Dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 		}
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	prog.Step(fmt.Sprintf("build: compiling %s", english.Count(len(cat.Tools), "tool", "tools")), 0)
 	// Only the configuration is needed after Compile: the loaded tools,
@@ -164,7 +165,7 @@ func runBuild(o *buildOptions) error {
 	if opts.Target != "" {
 		var ok bool
 		if t, ok = cfg.Targets[opts.Target]; !ok {
-			return usageError{fmt.Errorf("no target %q in %s: it declares %s", opts.Target, build.ConfigFile, targetNames(cfg.Targets))}
+			return cmdutil.UsageError{Err: fmt.Errorf("no target %q in %s: it declares %s", opts.Target, build.ConfigFile, targetNames(cfg.Targets))}
 		}
 	}
 	host := hostFor(t, cfg.CompactView)

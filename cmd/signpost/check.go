@@ -13,12 +13,14 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/check"
+	"github.com/signpost-dev/signpost/check/dial"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/terminal"
 )
 
 // checkOptions are the IO, argument and flags of signpost check.
 type checkOptions struct {
-	io       streams
+	io       cmdutil.Streams
 	url      string
 	tenants  []string
 	format   string
@@ -148,7 +150,7 @@ Rules:
   signpost check --live --format github --deadline 1m`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.io = streamsOf(cmd)
+			opts.io = cmdutil.StreamsOf(cmd)
 			if opts.live {
 				if err := liveCheckArgs(cmd, opts, args); err != nil {
 					return err
@@ -156,22 +158,22 @@ Rules:
 				return runF(opts)
 			}
 			if len(args) != 1 {
-				return usageError{errors.New("check needs the URL of a site, or --live and a catalog folder")}
+				return cmdutil.UsageError{Err: errors.New("check needs the URL of a site, or --live and a catalog folder")}
 			}
 			for _, name := range liveOnlyFlags {
 				if cmd.Flags().Changed(name) {
-					return usageError{fmt.Errorf("--%s is for --live, which compares a catalog's servers with their endpoints", name)}
+					return cmdutil.UsageError{Err: fmt.Errorf("--%s is for --live, which compares a catalog's servers with their endpoints", name)}
 				}
 			}
 			if opts.format == build.FormatGitHub {
-				return usageError{errors.New("--format github is for --live; a site's report is text or json")}
+				return cmdutil.UsageError{Err: errors.New("--format github is for --live; a site's report is text or json")}
 			}
 			opts.url = args[0]
 			return runF(opts)
 		},
 	}
 	f := cmd.Flags()
-	enumVar(f, &opts.format, "format", build.FormatText, diagnosticFormats(), "output format: text or json (and github with --live)")
+	cmdutil.EnumVar(f, &opts.format, "format", build.FormatText, diagnosticFormats(), "output format: text or json (and github with --live)")
 	f.BoolVar(&opts.live, "live", false, "compare the MCP servers of the catalog in DIR with what their endpoints answer now, instead of checking a site")
 	f.StringArrayVar(&opts.drift.opts.Servers, "server", nil, "with --live, compare only this server (repeatable)")
 	f.StringVar(&opts.drift.headerFile, "header-file", "", `with --live, send the headers of this file ("Name: value" lines) to the server; never put a token on the command line`)
@@ -205,18 +207,18 @@ var (
 func liveCheckArgs(cmd *cobra.Command, opts *checkOptions, args []string) error {
 	for _, name := range siteOnlyFlags {
 		if cmd.Flags().Changed(name) {
-			return usageError{fmt.Errorf("--%s is for the check of a site, not --live", name)}
+			return cmdutil.UsageError{Err: fmt.Errorf("--%s is for the check of a site, not --live", name)}
 		}
 	}
 	d := &opts.drift
 	d.io, d.dir, d.format = opts.io, catalogDir(args), opts.format
 	d.opts.Live.AllowPrivate, d.opts.Live.Deadline = opts.crawl.AllowPrivate, opts.crawl.Deadline
-	h, err := readHeaders(d.headerFile, d.headerEnv)
+	h, err := cmdutil.ReadHeaders(d.headerFile, d.headerEnv)
 	if err != nil {
 		return err
 	}
 	if len(h) > 0 && len(d.opts.Servers) != 1 {
-		return usageError{errors.New("--header-file and --header-env go to one server: name it with --server")}
+		return cmdutil.UsageError{Err: errors.New("--header-file and --header-env go to one server: name it with --server")}
 	}
 	d.opts.Header = h
 	return nil
@@ -230,17 +232,17 @@ func runCheck(opts *checkOptions) error {
 	if opts.live {
 		return runCheckLive(&opts.drift)
 	}
-	ctx, w := opts.io.ctx, opts.io.out
+	ctx, w := opts.io.Ctx, opts.io.Out
 	bases, err := tenantURLs(opts.url, opts.tenants)
 	if err != nil && opts.keysFile != "" && len(opts.tenants) == 1 && !strings.Contains(opts.url, "{tenant}") {
 		// One site, and the tenant whose token to mint for it.
 		bases, err = []string{opts.url}, nil
 	}
 	if err != nil {
-		return usageError{err}
+		return cmdutil.UsageError{Err: err}
 	}
-	if opts.crawl.Resolve, err = check.ParseResolve(opts.resolve); err != nil {
-		return usageError{fmt.Errorf("--%w", err)}
+	if opts.crawl.Resolve, err = dial.ParseResolve(opts.resolve); err != nil {
+		return cmdutil.UsageError{Err: fmt.Errorf("--%w", err)}
 	}
 	if opts.crawl.Token == "" {
 		// Not the flag's default: --help would print it.
@@ -249,7 +251,7 @@ func runCheck(opts *checkOptions) error {
 	var keys gate.Keys
 	if opts.keysFile != "" {
 		if len(opts.tenants) == 0 {
-			return usageError{errors.New("--token-keys mints a token for each --tenant: name the tenants")}
+			return cmdutil.UsageError{Err: errors.New("--token-keys mints a token for each --tenant: name the tenants")}
 		}
 		if keys, err = readTokenKeys(opts.keysFile); err != nil {
 			return err
@@ -262,7 +264,7 @@ func runCheck(opts *checkOptions) error {
 			tenant := opts.tenants[i]
 			kid, ok := keys.Latest(tenant)
 			if !ok {
-				return usageError{fmt.Errorf("--token-keys %s has no key for %s", opts.keysFile, tenant)}
+				return cmdutil.UsageError{Err: fmt.Errorf("--token-keys %s has no key for %s", opts.keysFile, tenant)}
 			}
 			if crawl.Token, err = gate.Mint(keys, tenant, kid, time.Now(), checkTokenLifetime); err != nil {
 				return err
@@ -277,10 +279,10 @@ func runCheck(opts *checkOptions) error {
 		case errors.As(err, &unreachable):
 			// One line with the cause, no report, and the status of a
 			// check that could not run.
-			_ = printLine(opts.io.errOut, "signpost: check %v", err)
-			return reportedError{exitUsage}
+			_ = cmdutil.PrintLine(opts.io.ErrOut, "signpost: check %v", err)
+			return cmdutil.ReportedError{Code: cmdutil.ExitUsage}
 		default:
-			return usageError{err}
+			return cmdutil.UsageError{Err: err}
 		}
 		if err := writeCheckReport(w, r, opts); err != nil {
 			return err
@@ -288,7 +290,7 @@ func runCheck(opts *checkOptions) error {
 		failed = failed || r.Failed()
 	}
 	if failed {
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	return nil
 }

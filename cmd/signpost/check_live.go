@@ -2,17 +2,18 @@ package main
 
 import (
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/drift"
 )
 
-// Exit status of check --live beyond exitOK, exitInvalid (drift) and
-// exitUsage (bad usage, or a catalog that does not load): no server
+// Exit status of check --live beyond cmdutil.ExitOK, cmdutil.ExitInvalid (drift) and
+// cmdutil.ExitUsage (bad usage, or a catalog that does not load): no server
 // drifted, but one could not be read.
 const exitUnreachable = 3
 
 // driftOptions are what check --live reads of its argument and flags.
 type driftOptions struct {
-	io         streams
+	io         cmdutil.Streams
 	dir        string
 	format     string
 	headerFile string
@@ -27,36 +28,36 @@ func runCheckLive(o *driftOptions) error {
 	if o.dir, err = findCatalogDir("check --live", o.dir); err != nil {
 		return err
 	}
-	cat, diags := build.Load(o.io.ctx, o.dir)
+	cat, diags := build.Load(o.io.Ctx, o.dir)
 	if diags.HasErrors() {
-		if err := diags.Write(o.io.errOut, build.FormatText); err != nil {
+		if err := diags.Write(o.io.ErrOut, build.FormatText); err != nil {
 			return err
 		}
-		_ = printLine(o.io.errOut, "signpost: check --live: %s does not load: nothing compared", o.dir)
-		return reportedError{exitUsage}
+		_ = cmdutil.PrintLine(o.io.ErrOut, "signpost: check --live: %s does not load: nothing compared", o.dir)
+		return cmdutil.ReportedError{Code: cmdutil.ExitUsage}
 	}
-	r, err := drift.Run(o.io.ctx, cat, o.opts)
+	r, err := drift.Run(o.io.Ctx, cat, o.opts)
 	if err != nil {
-		if ctxErr := o.io.ctx.Err(); ctxErr != nil {
+		if ctxErr := o.io.Ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
-		return usageError{err}
+		return cmdutil.UsageError{Err: err}
 	}
 	switch o.format {
 	case build.FormatJSON:
-		err = r.WriteJSON(o.io.out)
+		err = r.WriteJSON(o.io.Out)
 	case build.FormatGitHub:
-		err = r.WriteGitHub(o.io.out)
+		err = r.WriteGitHub(o.io.Out)
 	default:
-		err = r.WriteText(o.io.out)
+		err = r.WriteText(o.io.Out)
 	}
 	switch {
 	case err != nil:
 		return err
 	case r.Drifted():
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	case r.Unreachable():
-		return reportedError{exitUnreachable}
+		return cmdutil.ReportedError{Code: exitUnreachable}
 	}
 	return nil
 }

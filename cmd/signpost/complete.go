@@ -11,6 +11,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/diff"
 )
 
@@ -23,10 +24,9 @@ func registerCompletions(root *cobra.Command) {
 	walk = func(c *cobra.Command) {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
 			var fn cobra.CompletionFunc
-			switch v := f.Value.(type) {
-			case *enumFlag:
-				fn = cobra.FixedCompletions(v.allowed, cobra.ShellCompDirectiveNoFileComp)
-			default:
+			if allowed, ok := cmdutil.EnumValues(f.Value); ok {
+				fn = cobra.FixedCompletions(allowed, cobra.ShellCompDirectiveNoFileComp)
+			} else {
 				switch f.Name {
 				case "fail-on":
 					fn = completeList(append(diff.RiskKinds(), diff.RiskAny))

@@ -5,13 +5,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/conformance"
 )
 
 // conformanceOptions are the IO, arguments and flags of signpost
 // conformance.
 type conformanceOptions struct {
-	io            streams
+	io            cmdutil.Streams
 	first, second string
 	format        string
 }
@@ -69,18 +70,18 @@ for bad usage.`,
   signpost conformance site emitter-site --format json   # another emitter's build`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io, o.first, o.second = streamsOf(cmd), args[0], args[1]
+			o.io, o.first, o.second = cmdutil.StreamsOf(cmd), args[0], args[1]
 			return runF(o)
 		},
 	}
-	enumVar(cmd.Flags(), &o.format, "format", conformance.FormatText, []string{conformance.FormatText, conformance.FormatJSON}, "output format: text or json")
+	cmdutil.EnumVar(cmd.Flags(), &o.format, "format", conformance.FormatText, []string{conformance.FormatText, conformance.FormatJSON}, "output format: text or json")
 	return cmd
 }
 
 // runConformance reads and compares the two builds and prints the report;
 // it exits 1 with findings.
 func runConformance(o *conformanceOptions) error {
-	ctx, first, second := o.io.ctx, o.first, o.second
+	ctx, first, second := o.io.Ctx, o.first, o.second
 	a, err := conformance.Read(ctx, first, first)
 	if err != nil {
 		return safeError{err}
@@ -89,7 +90,7 @@ func runConformance(o *conformanceOptions) error {
 	if err != nil {
 		return safeError{err}
 	}
-	return reportConformance(o.io.out, a, b, o.format)
+	return reportConformance(o.io.Out, a, b, o.format)
 }
 
 // reportConformance compares and prints; it exits 1 with findings.
@@ -102,7 +103,7 @@ func reportConformance(stdout io.Writer, a, b *conformance.Build, format string)
 		return err
 	}
 	if !report.Conformant {
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/catalogdir"
 
 	"github.com/spf13/cobra"
@@ -19,7 +20,7 @@ import (
 
 // diffOptions are the IO, arguments and flags of signpost diff.
 type diffOptions struct {
-	io     streams
+	io     cmdutil.Streams
 	sides  diff.Options
 	format string
 	failOn string
@@ -127,18 +128,18 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 			if f.Changed("fail-on") {
 				var err error
 				if opts.kinds, err = diff.ParseRiskKinds(opts.failOn); err != nil {
-					return usageError{fmt.Errorf("--fail-on: %w", err)}
+					return cmdutil.UsageError{Err: fmt.Errorf("--fail-on: %w", err)}
 				}
 			}
 			if f.Changed("catalog") && opts.sides.Catalog == "" {
 				opts.sides.Catalog = "." // the top, not the default
 			}
-			opts.io, opts.sides.Old, opts.sides.New = streamsOf(cmd), args[0], args[1]
+			opts.io, opts.sides.Old, opts.sides.New = cmdutil.StreamsOf(cmd), args[0], args[1]
 			return runF(opts)
 		},
 	}
 	f := cmd.Flags()
-	enumVar(f, &opts.format, "format", build.FormatText, []string{build.FormatText, build.FormatJSON, diff.FormatMarkdown}, "output format: text, json or markdown")
+	cmdutil.EnumVar(f, &opts.format, "format", build.FormatText, []string{build.FormatText, build.FormatJSON, diff.FormatMarkdown}, "output format: text, json or markdown")
 	f.StringVar(&opts.failOn, "fail-on", "", "exit 1 when one of these risks (comma-separated, or any) is present: "+strings.Join(diff.RiskKinds(), ", "))
 	f.StringVar(&opts.sides.Repo, "repo", ".", "a folder inside the Git repository that revisions are read from")
 	f.StringVar(&opts.sides.Catalog, "catalog", "", "the catalog's folder inside the repository, relative to its top, for revisions (default: the other side's place when it is a catalog folder of the repository, else the place of --repo)")
@@ -149,11 +150,11 @@ invalid or cannot be read or a --fail-on risk is present, 2 for bad usage.`,
 // carries a risk that --fail-on names. The notes of the sides are printed
 // once both are read, before the change or the error.
 func runDiff(opts *diffOptions) error {
-	ctx, stdout, stderr := opts.io.ctx, opts.io.out, opts.io.errOut
-	var notes lines
-	opts.sides.Note = func(msg string) { notes.add("signpost: %s", msg) }
+	ctx, stdout, stderr := opts.io.Ctx, opts.io.Out, opts.io.ErrOut
+	var notes cmdutil.Lines
+	opts.sides.Note = func(msg string) { notes.Add("signpost: %s", msg) }
 	change, err := diff.Run(ctx, opts.sides)
-	if werr := notes.write(stderr); werr != nil {
+	if werr := notes.Write(stderr); werr != nil {
 		return werr
 	}
 	if err != nil {
@@ -163,8 +164,8 @@ func runDiff(opts *diffOptions) error {
 		return err
 	}
 	if found := foundRisks(change, opts.kinds); len(found) > 0 {
-		_ = printLine(stderr, "signpost: the change carries %s, which --fail-on %s names", strings.Join(found, ", "), opts.failOn)
-		return reportedError{exitInvalid}
+		_ = cmdutil.PrintLine(stderr, "signpost: the change carries %s, which --fail-on %s names", strings.Join(found, ", "), opts.failOn)
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	return nil
 }
@@ -234,5 +235,5 @@ func diffError(stderr io.Writer, err error) error {
 	default:
 		return safeError{err}
 	}
-	return safeError{hintedError{msg, err}}
+	return safeError{cmdutil.HintedError{Msg: msg, Err: err}}
 }

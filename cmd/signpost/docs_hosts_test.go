@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
@@ -186,7 +187,7 @@ func signpost(t *testing.T, line string) string {
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	if code := run(ctx, args[1:], &stdout, &stderr); code != exitOK {
+	if code := run(ctx, args[1:], &stdout, &stderr); code != cmdutil.ExitOK {
 		t.Fatalf("%s: exit %d\n%s%s", line, code, stdout.String(), stderr.String())
 	}
 	return stdout.String()

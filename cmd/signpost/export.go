@@ -9,6 +9,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/export"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -27,7 +28,7 @@ A site's own servers are its declared servers but those whose card another
 host serves (cardUrl): every tenant's site publishes them all. Each export is
 JSON, two-space indented with its keys sorted, the same bytes for the same
 declarations: commit it, or deploy it, beside the site it belongs to.`,
-		Args: noSubcommand,
+		Args: cmdutil.NoSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newExportManagedSettingsCmd(nil), newExportClineCmd(nil))
@@ -43,7 +44,7 @@ const (
 // exportOptions are the IO, argument and flags of signpost export
 // managed-settings and signpost export cline.
 type exportOptions struct {
-	io streams
+	io cmdutil.Streams
 	// kind is the export: exportManagedSettings or exportCline.
 	kind   string
 	dir    string
@@ -119,7 +120,7 @@ func newExportKindCmd(runF func(*exportOptions) error, kind string, cmd *cobra.C
 	o := &exportOptions{kind: kind}
 	cmd.Args = cobra.MaximumNArgs(1)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		o.io, o.dir = streamsOf(cmd), catalogDir(args)
+		o.io, o.dir = cmdutil.StreamsOf(cmd), catalogDir(args)
 		return runF(o)
 	}
 	cmd.Flags().StringVar(&o.tenant, "tenant", "", "tenant whose site's servers to allow (required when the catalog has tenants)")
@@ -130,7 +131,7 @@ func newExportKindCmd(runF func(*exportOptions) error, kind string, cmd *cobra.C
 // runExport loads the catalog of o and writes its export: the document to
 // o.out or stdout, the notes and the summary to stderr.
 func runExport(o *exportOptions) error {
-	ctx, stderr := o.io.ctx, o.io.errOut
+	ctx, stderr := o.io.Ctx, o.io.ErrOut
 	command := "export " + o.kind
 	var err error
 	if o.dir, err = findCatalogDir(command, o.dir); err != nil {
@@ -147,8 +148,8 @@ func runExport(o *exportOptions) error {
 		}
 	}
 	if diags.HasErrors() {
-		_ = printLine(stderr, "%s: %d %s; nothing exported", o.dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
-		return reportedError{exitInvalid}
+		_ = cmdutil.PrintLine(stderr, "%s: %d %s; nothing exported", o.dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	fn := export.ManagedSettings
 	if o.kind == exportCline {
@@ -157,29 +158,29 @@ func runExport(o *exportOptions) error {
 	doc, err := fn(cat, o.tenant)
 	var te *output.TenantError
 	if errors.As(err, &te) {
-		return usageError{tenantHint(err)}
+		return cmdutil.UsageError{Err: tenantHint(err)}
 	}
 	if err != nil {
 		return err
 	}
-	var report lines
+	var report cmdutil.Lines
 	for _, n := range doc.Notes {
-		report.add("note: %s", n)
+		report.Add("note: %s", n)
 	}
 	allowed := fmt.Sprintf("%s of %s allowed", english.Count(len(doc.Servers), "MCP server", "MCP servers"), spec.SiteName(o.tenant))
 	if o.out == "" || o.out == "-" {
-		report.add("%s", allowed)
-		if err := report.write(stderr); err != nil {
+		report.Add("%s", allowed)
+		if err := report.Write(stderr); err != nil {
 			return err
 		}
-		_, err := o.io.out.Write(doc.JSON)
+		_, err := o.io.Out.Write(doc.JSON)
 		return err
 	}
-	if err := report.write(stderr); err != nil {
+	if err := report.Write(stderr); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(ctx, o.out, doc.JSON); err != nil {
 		return err
 	}
-	return printLine(stderr, "wrote %s: %s", o.out, allowed)
+	return cmdutil.PrintLine(stderr, "wrote %s: %s", o.out, allowed)
 }

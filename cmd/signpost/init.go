@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 )
 
@@ -21,7 +22,7 @@ const (
 
 // initOptions are the IO, argument and flags of signpost init.
 type initOptions struct {
-	io                             streams
+	io                             cmdutil.Streams
 	dir                            string
 	origin, publisher, displayName string
 	publish                        string
@@ -122,7 +123,7 @@ and the repository's top as they were.`,
       --role-arn arn:aws:iam::111122223333:role/signpost-publish`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.io, opts.dir = streamsOf(cmd), catalogDir(args)
+			opts.io, opts.dir = cmdutil.StreamsOf(cmd), catalogDir(args)
 			opts.set = map[string]bool{}
 			cmd.Flags().Visit(func(f *pflag.Flag) { opts.set[f.Name] = true })
 			return runF(opts)
@@ -132,7 +133,7 @@ and the repository's top as they were.`,
 	f.StringVar(&opts.origin, "origin", "", "https origin the site is served from (default "+scaffold.DefaultOrigin+", a placeholder)")
 	f.StringVar(&opts.publisher, "publisher", "", "the organization's domain (default: the host of --origin)")
 	f.StringVar(&opts.displayName, "display-name", "", "the organization's name as people write it (default: the publisher)")
-	enumVar(f, &opts.publish, "publish", opts.publish, []string{publishS3, publishPages, publishCloudflare, publishNetlify, publishNone}, "what the workflow publishes to from --branch: s3, pages, cloudflare, netlify or none")
+	cmdutil.EnumVar(f, &opts.publish, "publish", opts.publish, []string{publishS3, publishPages, publishCloudflare, publishNetlify, publishNone}, "what the workflow publishes to from --branch: s3, pages, cloudflare, netlify or none")
 	f.StringVar(&opts.bucket, "bucket", "", "S3 bucket of the production target, with --publish s3 (default: a placeholder)")
 	f.StringVar(&opts.region, "region", opts.region, "region of the bucket, with --publish s3")
 	f.StringVar(&opts.roleARN, "role-arn", "", "IAM role the workflow assumes to publish, with --publish s3 (default: a placeholder)")
@@ -145,7 +146,7 @@ and the repository's top as they were.`,
 // runInit prepares the starter repository of o, refuses to overwrite
 // without --force, writes it, and says what comes next.
 func runInit(o *initOptions) error {
-	ctx, stdout, stderr := o.io.ctx, o.io.out, o.io.errOut
+	ctx, stdout, stderr := o.io.Ctx, o.io.Out, o.io.ErrOut
 	plan, err := scaffold.Prepare(ctx, o.scaffold())
 	if err != nil {
 		return initFlagError(err)
@@ -153,7 +154,7 @@ func runInit(o *initOptions) error {
 	if len(plan.Conflicts()) > 0 && !o.force {
 		fmt.Fprint(stderr, "signpost: ")
 		plan.PrintConflicts(stderr)
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	if err := plan.Write(ctx); err != nil {
 		return err
@@ -202,5 +203,5 @@ func initFlagError(err error) error {
 	if !errors.As(err, &oe) {
 		return err
 	}
-	return usageError{errors.New(oe.Message(func(f scaffold.Field) string { return "--" + initFlags[f] }))}
+	return cmdutil.UsageError{Err: errors.New(oe.Message(func(f scaffold.Field) string { return "--" + initFlags[f] }))}
 }

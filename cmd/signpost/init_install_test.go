@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 )
@@ -67,7 +68,7 @@ func TestInitInstallLines(t *testing.T) {
 		t.Run(publish, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "catalog")
 			var stdout, stderr bytes.Buffer
-			if code := run(context.Background(), []string{"init", dir, "--publish", publish}, &stdout, &stderr); code != exitOK {
+			if code := run(context.Background(), []string{"init", dir, "--publish", publish}, &stdout, &stderr); code != cmdutil.ExitOK {
 				t.Fatalf("signpost init: exit %d\n%s", code, stderr.String())
 			}
 			wf := readInstall(t, dir, publish != publishNone)

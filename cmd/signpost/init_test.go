@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
@@ -53,7 +54,7 @@ func initInRepo(t *testing.T, args ...string) string {
 func initIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), append([]string{"init", dir}, args...), &stdout, &stderr); code != exitOK {
+	if code := run(context.Background(), append([]string{"init", dir}, args...), &stdout, &stderr); code != cmdutil.ExitOK {
 		t.Fatalf("signpost init %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
 	}
 }
@@ -728,7 +729,7 @@ func TestInitNextSteps(t *testing.T) {
 				args = append(args, tt.dir)
 			}
 			var stdout, stderr bytes.Buffer
-			if code := run(context.Background(), args, &stdout, &stderr); code != exitOK {
+			if code := run(context.Background(), args, &stdout, &stderr); code != cmdutil.ExitOK {
 				t.Fatalf("signpost %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
 			}
 			_, next, ok := strings.Cut(stdout.String(), "\nNext: ")
@@ -743,7 +744,7 @@ func TestInitNextSteps(t *testing.T) {
 					continue
 				}
 				var out, errOut bytes.Buffer
-				if code := run(context.Background(), strings.Fields(cmdArgs), &out, &errOut); code != exitOK {
+				if code := run(context.Background(), strings.Fields(cmdArgs), &out, &errOut); code != cmdutil.ExitOK {
 					t.Fatalf("%s: exit %d\n%s", step, code, errOut.String())
 				}
 				ran++
@@ -887,7 +888,7 @@ func TestInitSignpostVersion(t *testing.T) {
 			}
 			dir := filepath.Join(t.TempDir(), "catalog")
 			var stdout, stderr bytes.Buffer
-			if code := run(context.Background(), append([]string{"init", dir}, tt.args...), &stdout, &stderr); code != exitOK {
+			if code := run(context.Background(), append([]string{"init", dir}, tt.args...), &stdout, &stderr); code != cmdutil.ExitOK {
 				t.Fatalf("exit %d\n%s", code, stderr.String())
 			}
 			if strings.Contains(stdout.String(), note) {
@@ -912,8 +913,8 @@ func TestInitSignpostVersion(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), []string{"init", filepath.Join(t.TempDir(), "c"), "--signpost-version", "latest"}, &stdout, &stderr)
 		want := `signpost: --signpost-version "latest" is not a signpost version that go install can fetch: give a release such as v0.1.0, a pseudo-version or a full commit hash (never latest)`
-		if code != exitUsage || !strings.HasPrefix(stderr.String(), want) {
-			t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr.String(), exitUsage, want)
+		if code != cmdutil.ExitUsage || !strings.HasPrefix(stderr.String(), want) {
+			t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr.String(), cmdutil.ExitUsage, want)
 		}
 	})
 }

@@ -11,12 +11,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build/signing"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 )
 
 // keygenOptions are the IO and flags of signpost keygen.
 type keygenOptions struct {
-	io  streams
+	io  cmdutil.Streams
 	out string
 	// random is where the key comes from: crypto/rand, a test's bytes.
 	random io.Reader
@@ -45,7 +46,7 @@ Standard error says the key's id, the fragment of its verification method in
   signpost keygen | gh secret set SIGNPOST_SIGNING_KEY`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.io = streamsOf(cmd)
+			o.io = cmdutil.StreamsOf(cmd)
 			return runF(o)
 		},
 	}
@@ -68,20 +69,20 @@ func runKeygen(o *keygenOptions) error {
 		return err
 	}
 	if o.out == "" {
-		if _, err := fmt.Fprintf(o.io.out, "%s\n", data); err != nil {
+		if _, err := fmt.Fprintf(o.io.Out, "%s\n", data); err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(o.io.errOut, "made the key %s; store it as a secret and name its variable in signpost.yaml (signing: {key: env:NAME})\n", kid)
+		_, err = fmt.Fprintf(o.io.ErrOut, "made the key %s; store it as a secret and name its variable in signpost.yaml (signing: {key: env:NAME})\n", kid)
 		return err
 	}
 	if _, err := os.Lstat(o.out); err == nil {
-		return usageError{fmt.Errorf("--out %s: the file exists; keygen never replaces a key (choose another file, or remove it first)", o.out)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--out %s: the file exists; keygen never replaces a key (choose another file, or remove it first)", o.out)}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return usageError{fmt.Errorf("--out %s: %w", o.out, err)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--out %s: %w", o.out, err)}
 	}
-	if err := atomicfile.WritePrivate(o.io.ctx, o.out, append(data, '\n')); err != nil {
+	if err := atomicfile.WritePrivate(o.io.Ctx, o.out, append(data, '\n')); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(o.io.errOut, "wrote the key %s to %s (mode 0600); name it in signpost.yaml (signing: {key: file:PATH}) and keep it out of Git\n", kid, o.out)
+	_, err = fmt.Fprintf(o.io.ErrOut, "wrote the key %s to %s (mode 0600); name it in signpost.yaml (signing: {key: file:PATH}) and keep it out of Git\n", kid, o.out)
 	return err
 }

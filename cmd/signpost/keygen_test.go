@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/signing"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 )
 
 // seq is a deterministic random source: the bytes 1, 2, 3, …
@@ -26,7 +27,7 @@ func (s *seq) Read(p []byte) (int, error) {
 // replaced; the key's id, on standard error, is its thumbprint.
 func TestKeygen(t *testing.T) {
 	var out, errOut bytes.Buffer
-	o := &keygenOptions{io: streams{ctx: t.Context(), out: &out, errOut: &errOut}, random: &seq{}}
+	o := &keygenOptions{io: cmdutil.Streams{Ctx: t.Context(), Out: &out, ErrOut: &errOut}, random: &seq{}}
 	if err := runKeygen(o); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestKeygen(t *testing.T) {
 	printed := out.String()
 	out.Reset()
 	errOut.Reset()
-	o = &keygenOptions{io: streams{ctx: t.Context(), out: &out, errOut: &errOut}, random: &seq{}, out: file}
+	o = &keygenOptions{io: cmdutil.Streams{Ctx: t.Context(), Out: &out, ErrOut: &errOut}, random: &seq{}, out: file}
 	if err := runKeygen(o); err != nil {
 		t.Fatal(err)
 	}

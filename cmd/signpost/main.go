@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 )
 
 func main() {
@@ -60,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// Stopped by a signal: the work returned at its next check of
 		// ctx, and whatever it writes is written whole or not at all.
 		fmt.Fprintln(stderr, "signpost: interrupted")
-		return exitInvalid
+		return cmdutil.ExitInvalid
 	}
 	// A usage error points to the help of the command it is about.
 	path := "signpost"

@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/s3test"
 	"github.com/signpost-dev/signpost/publish"
 )
@@ -33,10 +34,10 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"signpost": func() {
 			code := runWithSignals(os.Args[1:], os.Stdout, os.Stderr)
-			if code == exitOK && os.Getenv("SIGNPOST_TEST_SKEW") != "" && os.Getenv("TZ") == verifyVariants[1].tz {
+			if code == cmdutil.ExitOK && os.Getenv("SIGNPOST_TEST_SKEW") != "" && os.Getenv("TZ") == verifyVariants[1].tz {
 				if err := skewBuild(os.Args[1:]); err != nil {
 					fmt.Fprintln(os.Stderr, "skew:", err)
-					code = exitInvalid
+					code = cmdutil.ExitInvalid
 				}
 			}
 			os.Exit(code)

@@ -14,6 +14,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/publish"
@@ -21,7 +22,7 @@ import (
 
 // publishOptions are the IO, argument and flags of signpost publish.
 type publishOptions struct {
-	io  streams
+	io  cmdutil.Streams
 	dir string
 
 	target, format string
@@ -108,7 +109,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
   signpost publish --target local --endpoint http://127.0.0.1:7070 --format json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io, o.dir = streamsOf(cmd), catalogDir(args)
+			o.io, o.dir = cmdutil.StreamsOf(cmd), catalogDir(args)
 			f := cmd.Flags()
 			for _, v := range []struct {
 				flag     string
@@ -137,13 +138,13 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	f.IntVar(&o.maxDeletes, "max-deletes", o.maxDeletes, "most objects a site may delete; more refuse the whole publish (-1: no limit)")
 	f.IntVar(&o.maxPaths, "max-invalidation-paths", o.maxPaths, "most paths one CloudFront invalidation lists before they are collapsed into wildcards")
 	f.DurationVar(&o.invalidationTimeout, "invalidation-timeout", o.invalidationTimeout, "longest wait for CloudFront to drop the old lists before documents are deleted")
-	enumVar(f, &o.format, "format", build.FormatText, reportFormats(), "output format: text or json")
+	cmdutil.EnumVar(f, &o.format, "format", build.FormatText, reportFormats(), "output format: text or json")
 	return cmd
 }
 
 // runPublish builds the catalog of o and publishes it as o says.
 func runPublish(o *publishOptions) error {
-	out := o.io.out
+	out := o.io.Out
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func runPublish(o *publishOptions) error {
 	}
 	var prog *progressLine
 	if !o.quiet {
-		prog = newProgress(o.io.errOut)
+		prog = newProgress(o.io.ErrOut)
 	}
 	defer prog.Stop()
 	ro := publish.RunOptions{Dir: o.dir, Target: o.target, Override: o.override, PlaceholderBucket: scaffold.PlaceholderBucket,
@@ -167,7 +168,7 @@ func runPublish(o *publishOptions) error {
 	if o.format == build.FormatText && !o.quiet {
 		ro.Planned = func(p *publish.Plan) { prog.Clear(); printPlan(out, p, o.verbose) }
 	}
-	plan, err := publish.Run(o.io.ctx, ro)
+	plan, err := publish.Run(o.io.Ctx, ro)
 	prog.Stop()
 	var refused *publish.DeleteLimitError
 	if err != nil && !errors.As(err, &refused) {
@@ -179,8 +180,8 @@ func runPublish(o *publishOptions) error {
 		}
 	}
 	if refused != nil {
-		_ = printLine(o.io.errOut, "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit", refused.Planned(), refused.Limit)
-		return reportedError{exitInvalid}
+		_ = cmdutil.PrintLine(o.io.ErrOut, "signpost: %s, more than --max-deletes %d: nothing published; check the plan, then raise the limit", refused.Planned(), refused.Limit)
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	return nil
 }
@@ -218,15 +219,15 @@ func publishError(stdout io.Writer, err error) error {
 	switch {
 	case errors.As(err, &invalid):
 		_ = invalid.Diagnostics.Write(stdout, build.FormatText)
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	case errors.As(err, &noTarget):
-		return usageError{fmt.Errorf("--target is required: %s", noTarget.Declared())}
+		return cmdutil.UsageError{Err: fmt.Errorf("--target is required: %s", noTarget.Declared())}
 	case errors.As(err, &target):
-		return usageError{errors.New(targetMessage(target))}
+		return cmdutil.UsageError{Err: errors.New(targetMessage(target))}
 	case errors.As(err, &override):
-		return usageError{fmt.Errorf("--%s: %s", override.Field, override.Message)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--%s: %s", override.Field, override.Message)}
 	case errors.As(err, &placeholder):
-		return hintedError{fmt.Sprintf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", placeholder.Target, placeholder.Bucket, build.ConfigFile), err}
+		return cmdutil.HintedError{Msg: fmt.Sprintf("target %s names the bucket %s that signpost init wrote as a placeholder: set its s3.bucket in %s, or pass --bucket", placeholder.Target, placeholder.Bucket, build.ConfigFile), Err: err}
 	}
 	return flagHints(err)
 }
@@ -249,11 +250,11 @@ func targetMessage(e *publish.TargetError) string {
 func (o *publishOptions) check() error {
 	switch {
 	case o.maxPaths < 1 || o.maxPaths > publish.InvalidationPathLimit:
-		return usageError{fmt.Errorf("--max-invalidation-paths must be 1 to %d: CloudFront allows %d paths in progress per distribution", publish.InvalidationPathLimit, publish.InvalidationPathLimit)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--max-invalidation-paths must be 1 to %d: CloudFront allows %d paths in progress per distribution", publish.InvalidationPathLimit, publish.InvalidationPathLimit)}
 	case o.invalidationTimeout <= 0:
-		return usageError{fmt.Errorf("--invalidation-timeout must be positive")}
+		return cmdutil.UsageError{Err: fmt.Errorf("--invalidation-timeout must be positive")}
 	case o.verbose && o.quiet:
-		return usageError{fmt.Errorf("-v and --quiet cannot be used together")}
+		return cmdutil.UsageError{Err: fmt.Errorf("-v and --quiet cannot be used together")}
 	}
 	return nil
 }
@@ -281,7 +282,7 @@ func flagHints(err error) error {
 // rephrased is err with the message of part, an error in its chain,
 // replaced by text.
 func rephrased(err, part error, text string) error {
-	return hintedError{strings.Replace(err.Error(), part.Error(), text, 1), err}
+	return cmdutil.HintedError{Msg: strings.Replace(err.Error(), part.Error(), text, 1), Err: err}
 }
 
 // writePublished writes the plan and what was done: the JSON report, or a
@@ -301,10 +302,10 @@ func writePublished(w io.Writer, format string, p *publish.Plan) error {
 // The keys are the bucket's: each line leaves through lines, redacted and
 // safe for a terminal.
 func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
-	var plan lines
-	defer func() { _ = plan.write(w) }()
+	var plan cmdutil.Lines
+	defer func() { _ = plan.Write(w) }()
 	if p.SameInputs {
-		plan.add("s3://%s holds what the last publish made from this catalog and this signpost: nothing to build", p.Bucket)
+		plan.Add("s3://%s holds what the last publish made from this catalog and this signpost: nothing to build", p.Bucket)
 	}
 	for _, s := range p.Sites {
 		cf := ""
@@ -318,16 +319,16 @@ func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 			cf = fmt.Sprintf("; distribution %s: %s to change, %s to invalidate", c.DistributionID,
 				english.Count(changed, "function", "functions"), english.Count(len(c.Invalidations), "path", "paths"))
 		}
-		plan.add("plan for %s at s3://%s/%s: %s, %s, %d unchanged%s", spec.SiteName(s.Tenant), p.Bucket, s.Prefix,
+		plan.Add("plan for %s at s3://%s/%s: %s, %s, %d unchanged%s", spec.SiteName(s.Tenant), p.Bucket, s.Prefix,
 			english.Count(len(s.Uploads), "upload", "uploads"), english.Count(len(s.Deletes), "delete", "deletes"), s.Unchanged, cf)
 		if !verbose {
 			continue
 		}
 		for _, u := range s.Uploads {
-			plan.add("  upload %s (%s)", u.Key, u.Reason)
+			plan.Add("  upload %s (%s)", u.Key, u.Reason)
 		}
 		for _, k := range s.Deletes {
-			plan.add("  delete %s", k)
+			plan.Add("  delete %s", k)
 		}
 		c := s.CloudFront
 		if c == nil || c.DistributionID == "" {
@@ -338,7 +339,7 @@ func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 			if change := f.KeyValueStoreChange(); change != "" {
 				note = " (" + change + ")"
 			}
-			plan.add("  function %s: %s%s", f.Name, f.Action, note)
+			plan.Add("  function %s: %s%s", f.Name, f.Action, note)
 		}
 		note := ""
 		if n := len(c.Pending); n > 0 {
@@ -347,9 +348,9 @@ func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 		if s.WaitsBeforeDeletes() {
 			note += "; the changed ones before the deletes, waiting for CloudFront, then the deleted ones"
 		}
-		plan.add("  invalidate %s on distribution %s%s", english.Count(len(c.Invalidations), "path", "paths"), c.DistributionID, note)
+		plan.Add("  invalidate %s on distribution %s%s", english.Count(len(c.Invalidations), "path", "paths"), c.DistributionID, note)
 		for _, q := range c.Invalidations {
-			plan.add("    %s", q)
+			plan.Add("    %s", q)
 		}
 	}
 }
@@ -357,14 +358,14 @@ func printPlan(w io.Writer, p *publish.Plan, verbose bool) {
 // printPublished prints the one-line result of each site, through lines
 // as printPlan's.
 func printPublished(w io.Writer, p *publish.Plan) error {
-	var done lines
+	var done cmdutil.Lines
 	for _, s := range p.Sites {
 		name := spec.SiteName(s.Tenant)
 		switch {
 		case p.Refused:
-			done.add("refused: nothing changed for %s", name)
+			done.Add("refused: nothing changed for %s", name)
 		case p.DryRun:
-			done.add("dry run: nothing changed for %s", name)
+			done.Add("dry run: nothing changed for %s", name)
 		case s.Applied != nil:
 			extra := ""
 			if c := s.CloudFront; c != nil {
@@ -376,9 +377,9 @@ func printPublished(w io.Writer, p *publish.Plan) error {
 				}
 				extra = fmt.Sprintf("; distribution %s: %s updated, %s invalidated", c.DistributionID, english.Count(updated, "function", "functions"), english.Count(len(c.Invalidations), "path", "paths"))
 			}
-			done.add("published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s",
+			done.Add("published %s to s3://%s/%s: %d uploaded (%d bytes), %d deleted, %d unchanged%s",
 				name, p.Bucket, s.Prefix, s.Applied.Uploaded, s.Applied.Bytes, s.Applied.Deleted, s.Unchanged, extra)
 		}
 	}
-	return done.write(w)
+	return done.Write(w)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/cftest"
 	"github.com/signpost-dev/signpost/internal/s3test"
 	"github.com/signpost-dev/signpost/publish"
@@ -103,14 +104,14 @@ func TestPublishCommand(t *testing.T) {
 	}
 
 	os.Remove(filepath.Join(dir, "b.yaml"))
-	if code, _ := publishCmd("--max-deletes", "1"); code != exitInvalid {
-		t.Errorf("deletes over the limit: exit %d, want %d", code, exitInvalid)
+	if code, _ := publishCmd("--max-deletes", "1"); code != cmdutil.ExitInvalid {
+		t.Errorf("deletes over the limit: exit %d, want %d", code, cmdutil.ExitInvalid)
 	}
 	if code, out := publishCmd("-v"); code != 0 || !strings.Contains(out, "delete site/tools/get_alerts.json") {
 		t.Errorf("delete within the limit: exit %d:\n%s", code, out)
 	}
-	if code := run(ctx, []string{"publish", dir}, io.Discard, io.Discard); code != exitUsage {
-		t.Errorf("publish without --target: exit %d, want %d", code, exitUsage)
+	if code := run(ctx, []string{"publish", dir}, io.Discard, io.Discard); code != cmdutil.ExitUsage {
+		t.Errorf("publish without --target: exit %d, want %d", code, cmdutil.ExitUsage)
 	}
 }
 
@@ -278,7 +279,7 @@ func TestPublishCloudFront(t *testing.T) {
 	cf.Fail("CreateInvalidation", 503)
 	var errOut strings.Builder
 	code := run(ctx, []string{"publish", dir, "--target", "production"}, io.Discard, &errOut)
-	if code != exitInvalid || !strings.Contains(errOut.String(), "invalidate 10 paths on distribution E1ACME") {
+	if code != cmdutil.ExitInvalid || !strings.Contains(errOut.String(), "invalidate 10 paths on distribution E1ACME") {
 		t.Errorf("failing invalidation: exit %d: %s", code, errOut.String())
 	}
 	// The documents are up, so the next publish finds nothing to upload,
@@ -313,7 +314,7 @@ func TestPublishCloudFront(t *testing.T) {
 		var out strings.Builder
 		errOut.Reset()
 		code := run(ctx, args, &out, &errOut)
-		if code != exitInvalid || !strings.Contains(errOut.String(), "2 deletes planned for s3://discovery/tenants/acme/") ||
+		if code != cmdutil.ExitInvalid || !strings.Contains(errOut.String(), "2 deletes planned for s3://discovery/tenants/acme/") ||
 			!strings.Contains(errOut.String(), "more than --max-deletes 0: nothing published") || !strings.Contains(out.String(), `"refused": true`) {
 			t.Fatalf("refused deletes (dry run %t): exit %d: %s\n%s", dry, code, errOut.String(), out.String())
 		}
@@ -426,7 +427,7 @@ published the site without tenants to s3://pinned/site/: 11 uploaded (5436 bytes
 	if err := os.Remove(filepath.Join(dir, "b.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut := publishCmd(exitInvalid, "--max-deletes", "1")
+	out, errOut := publishCmd(cmdutil.ExitInvalid, "--max-deletes", "1")
 	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 6 uploads, 2 deletes, 3 unchanged; distribution E1PINNED: 0 functions to change, 13 paths to invalidate
   upload site/tool-catalogue/groups/host_extension.json (content changed)
   upload site/tools/get_forecast.compact.json (content changed)
@@ -455,7 +456,7 @@ published the site without tenants to s3://pinned/site/: 11 uploaded (5436 bytes
 refused: nothing changed for the site without tenants
 `)
 	same("refused, stderr", errOut, "signpost: 2 deletes planned for s3://pinned/site/, more than --max-deletes 1: nothing published; check the plan, then raise the limit\n")
-	out, _ = publishCmd(exitInvalid, "--max-deletes", "1", "--format", "json", "--dry-run")
+	out, _ = publishCmd(cmdutil.ExitInvalid, "--max-deletes", "1", "--format", "json", "--dry-run")
 	same("refused, json", out, `{
   "bucket": "pinned",
   "dryRun": true,
@@ -531,7 +532,7 @@ refused: nothing changed for the site without tenants
 `)
 
 	cf.CompleteAfter(1 << 30)
-	_, errOut = publishCmd(exitInvalid, "--invalidation-timeout", "50ms")
+	_, errOut = publishCmd(cmdutil.ExitInvalid, "--invalidation-timeout", "50ms")
 	same("timed out, stderr", errOut, "signpost: wait for invalidation I1 on distribution E1PINNED: context deadline exceeded; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds\n")
 	out, _ = publishCmd(0, "--dry-run", "--max-invalidation-paths", "4")
 	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 9 unchanged; distribution E1PINNED: 0 functions to change, 4 paths to invalidate
@@ -551,7 +552,7 @@ dry run: nothing changed for the site without tenants
 	lines := strings.SplitAfter(out, "\n")
 	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 9 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
 
-	_, errOut = publishCmd(exitInvalid, "--bucket", "no-such-bucket")
+	_, errOut = publishCmd(cmdutil.ExitInvalid, "--bucket", "no-such-bucket")
 	if _, hint, _ := strings.Cut(errOut, "\n"); hint != "bucket no-such-bucket does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)\n" {
 		t.Errorf("missing bucket: %q", errOut)
 	}

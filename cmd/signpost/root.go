@@ -1,11 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/importcmd"
 	"github.com/signpost-dev/signpost/internal/catalogdir"
 
 	"github.com/spf13/cobra"
@@ -17,55 +18,25 @@ import (
 	"github.com/signpost-dev/signpost/internal/version"
 )
 
-// Exit codes.
-const (
-	exitOK      = 0
-	exitInvalid = 1
-	exitUsage   = 2
-)
-
-// usageError marks a mistake in the command line itself.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// reportedError means the command already printed what went wrong (for
-// example the diagnostics of an invalid catalog) and only the exit code is
-// left to give.
-type reportedError struct{ code int }
-
-func (e reportedError) Error() string { return fmt.Sprintf("exit %d", e.code) }
-
-// hintedError is err with msg as its message: the message rephrased, or
-// with what to do added, such as the flag that answers it.
-type hintedError struct {
-	msg string
-	err error
-}
-
-func (e hintedError) Error() string { return e.msg }
-func (e hintedError) Unwrap() error { return e.err }
-
 // exitCodeFor prints err, if any, and returns the exit code it means. A
 // usage error points to the help of command, the command path it is about.
 // Every error a command returns is printed here, redacted and safe for a
-// terminal (see printError).
+// terminal (see cmdutil.PrintError).
 func exitCodeFor(err error, stderr io.Writer, command string) int {
 	if err == nil {
-		return exitOK
+		return cmdutil.ExitOK
 	}
-	var rep reportedError
+	var rep cmdutil.ReportedError
 	if errors.As(err, &rep) {
-		return rep.code
+		return rep.Code
 	}
-	_ = printError(stderr, err)
-	var use usageError
+	_ = cmdutil.PrintError(stderr, err)
+	var use cmdutil.UsageError
 	if errors.As(err, &use) {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", command)
-		return exitUsage
+		return cmdutil.ExitUsage
 	}
-	return exitInvalid
+	return cmdutil.ExitInvalid
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -94,12 +65,12 @@ does, risks first.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{unknownFlagHint(c, err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return cmdutil.UsageError{Err: unknownFlagHint(c, err)} })
 	root.AddCommand(
 		newInitCmd(nil),
 		newValidateCmd(nil),
 		newBuildCmd(nil),
-		newImportCmd(),
+		importcmd.NewCmd(),
 		newServeCmd(nil),
 		newCheckCmd(nil),
 		newPublishCmd(nil),
@@ -116,7 +87,7 @@ does, risks first.`,
 	for _, c := range root.Commands() {
 		wrapArgs(c)
 	}
-	root.Args = noSubcommand
+	root.Args = cmdutil.NoSubcommand
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	return root
 }
@@ -128,36 +99,10 @@ func wrapArgs(c *cobra.Command) {
 	check := c.Args
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		if err := check(cmd, args); err != nil {
-			return usageError{err}
+			return cmdutil.UsageError{Err: err}
 		}
 		return nil
 	}
-}
-
-// maxSuggestions is how many commands or flags a mistyped one is offered.
-const maxSuggestions = 3
-
-// noSubcommand is the Args of a command with subcommands: any argument is
-// a command it does not have, and the usage error offers the ones most like
-// it.
-func noSubcommand(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	var names []string
-	for _, c := range cmd.Commands() {
-		if c.IsAvailableCommand() {
-			names = append(names, c.Name())
-		}
-	}
-	msg := fmt.Sprintf("unknown command %q", args[0])
-	if cmd.HasParent() {
-		msg += fmt.Sprintf(" for %q", cmd.CommandPath())
-	}
-	if like := suggest.Nearest(args[0], names, maxSuggestions); len(like) > 0 {
-		msg += ": did you mean " + english.Or(like) + "?"
-	}
-	return usageError{errors.New(msg)}
 }
 
 // unknownFlagHint is err, a flag parsing error of cmd, with the flags most
@@ -173,14 +118,14 @@ func unknownFlagHint(cmd *cobra.Command, err error) error {
 			names = append(names, f.Name)
 		}
 	})
-	like := suggest.Nearest(ne.GetSpecifiedName(), names, maxSuggestions)
+	like := suggest.Nearest(ne.GetSpecifiedName(), names, cmdutil.MaxSuggestions)
 	if len(like) == 0 {
 		return err
 	}
 	for i, n := range like {
 		like[i] = "--" + n
 	}
-	return hintedError{msg: fmt.Sprintf("%v (did you mean %s?)", err, english.Or(like)), err: err}
+	return cmdutil.HintedError{Msg: fmt.Sprintf("%v (did you mean %s?)", err, english.Or(like)), Err: err}
 }
 
 // catalogDir is the catalog folder argument, "." when absent.
@@ -201,7 +146,7 @@ func findCatalogDir(command, dir string) (string, error) {
 	err := catalogdir.Find(dir)
 	var below *catalogdir.BelowError
 	if errors.As(err, &below) {
-		return dir, hintedError{terminal.Safe(catalogBelowMessage(command, below)), err}
+		return dir, cmdutil.HintedError{Msg: terminal.Safe(catalogBelowMessage(command, below)), Err: err}
 	}
 	if err != nil {
 		return dir, err
@@ -216,18 +161,4 @@ func catalogBelowMessage(command string, e *catalogdir.BelowError) string {
 		return fmt.Sprintf("%s: run signpost %s %s", e.Error(), command, e.Found[0])
 	}
 	return fmt.Sprintf("%s: run signpost %s with one of them", e.Error(), command)
-}
-
-// streams are a command's context, input and output, as its options hold
-// them.
-type streams struct {
-	ctx    context.Context
-	in     io.Reader
-	out    io.Writer
-	errOut io.Writer
-}
-
-// streamsOf returns the context, input and output of cmd.
-func streamsOf(cmd *cobra.Command) streams {
-	return streams{ctx: cmd.Context(), in: cmd.InOrStdin(), out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
 }

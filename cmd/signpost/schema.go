@@ -6,12 +6,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
 // schemaOptions are the IO and argument of signpost schema.
 type schemaOptions struct {
-	io streams
+	io cmdutil.Streams
 	// name is the schema to print; empty, the names are listed.
 	name string
 }
@@ -35,7 +36,7 @@ them.`,
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: schemas.Names(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io = streamsOf(cmd)
+			o.io = cmdutil.StreamsOf(cmd)
 			if len(args) > 0 {
 				o.name = args[0]
 			}
@@ -48,14 +49,14 @@ them.`,
 func runSchema(o *schemaOptions) error {
 	if o.name == "" {
 		for _, n := range schemas.Names() {
-			fmt.Fprintln(o.io.out, n)
+			fmt.Fprintln(o.io.Out, n)
 		}
 		return nil
 	}
 	src, ok := schemas.Source(o.name)
 	if !ok {
-		return usageError{fmt.Errorf("no schema named %q; the schemas are: %s", o.name, strings.Join(schemas.Names(), ", "))}
+		return cmdutil.UsageError{Err: fmt.Errorf("no schema named %q; the schemas are: %s", o.name, strings.Join(schemas.Names(), ", "))}
 	}
-	_, err := o.io.out.Write(src)
+	_, err := o.io.Out.Write(src)
 	return err
 }

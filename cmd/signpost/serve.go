@@ -14,13 +14,14 @@ import (
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/serve"
 )
 
 // serveOptions are the IO, argument and flags of signpost serve.
 type serveOptions struct {
-	io       streams
+	io       cmdutil.Streams
 	serve    serve.Options
 	keysFile string
 }
@@ -60,7 +61,7 @@ the requests being answered get half a second to finish.`,
   signpost serve site --tenant acme --token-keys keys.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io, opts.Dir = streamsOf(cmd), catalogDir(args)
+			o.io, opts.Dir = cmdutil.StreamsOf(cmd), catalogDir(args)
 			return runF(o)
 		},
 	}
@@ -75,7 +76,7 @@ the requests being answered get half a second to finish.`,
 // runServe serves the catalog or built site of o until its context ends.
 func runServe(o *serveOptions) error {
 	opts := o.serve
-	if !output.IsBuild(o.io.ctx, opts.Dir) {
+	if !output.IsBuild(o.io.Ctx, opts.Dir) {
 		var err error
 		if opts.Dir, err = findCatalogDir("serve", opts.Dir); err != nil {
 			return err
@@ -87,14 +88,14 @@ func runServe(o *serveOptions) error {
 			return err
 		}
 	}
-	stderr := o.io.errOut
+	stderr := o.io.ErrOut
 	opts.Serving = func(addr net.Addr) {
 		fmt.Fprintf(stderr, "serving %s of %s on http://%s\n", spec.SiteName(opts.Tenant), opts.Dir, addr)
 	}
 	opts.Rebuilt = func(r serve.Rebuild) { reportRebuild(stderr, opts.Dir, r) }
 	dir := opts.Dir
 	opts.Signer = func(ctx context.Context, cfg *build.Config) (signing.Signer, error) { return openSigner(ctx, dir, cfg) }
-	return serveError(o.io.out, stderr, opts.Dir, serve.Run(o.io.ctx, opts))
+	return serveError(o.io.Out, stderr, opts.Dir, serve.Run(o.io.Ctx, opts))
 }
 
 // serveError words an error of serve.Run for the command line: with the
@@ -106,31 +107,31 @@ func serveError(stdout, stderr io.Writer, dir string, err error) error {
 	var origin *serve.OriginError
 	switch {
 	case errors.As(err, &origin):
-		return usageError{fmt.Errorf("--origin: %w", origin.Err)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--origin: %w", origin.Err)}
 	case errors.Is(err, serve.ErrNoKeys):
-		return usageError{fmt.Errorf("%w (--token-keys; see signpost token key)", err)}
+		return cmdutil.UsageError{Err: fmt.Errorf("%w (--token-keys; see signpost token key)", err)}
 	case errors.Is(err, serve.ErrBuiltSite):
-		return usageError{fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
+		return cmdutil.UsageError{Err: fmt.Errorf("%s is a built site: --watch and --origin need a catalog folder", dir)}
 	case errors.As(err, &te):
-		return usageError{tenantHint(err)}
+		return cmdutil.UsageError{Err: tenantHint(err)}
 	case errors.As(err, &invalid):
 		_ = invalid.Diagnostics.Write(stdout, build.FormatText)
-		_ = printLine(stderr, "%v; nothing served", invalid)
-		return reportedError{exitInvalid}
+		_ = cmdutil.PrintLine(stderr, "%v; nothing served", invalid)
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	return err
 }
 
 // reportRebuild tells of one --watch rebuild: a valid catalog replaced the
 // served site; an invalid one did not, and the last good build stays. An
-// error is printed as printLine prints it, redacted.
+// error is printed as cmdutil.PrintLine prints it, redacted.
 func reportRebuild(stderr io.Writer, dir string, r serve.Rebuild) {
 	switch {
 	case r.Err != nil:
-		_ = printLine(stderr, "rebuild: %v; still serving the last good build", tenantHint(r.Err))
+		_ = cmdutil.PrintLine(stderr, "rebuild: %v; still serving the last good build", tenantHint(r.Err))
 	case r.Diagnostics.HasErrors():
 		_ = r.Diagnostics.Write(stderr, build.FormatText)
-		_ = printLine(stderr, "rebuild: %d %s; still serving the last good build", r.Diagnostics.Errors(), english.Plural(r.Diagnostics.Errors(), "error", "errors"))
+		_ = cmdutil.PrintLine(stderr, "rebuild: %d %s; still serving the last good build", r.Diagnostics.Errors(), english.Plural(r.Diagnostics.Errors(), "error", "errors"))
 	default:
 		fmt.Fprintf(stderr, "rebuilt %s at %s\n", dir, time.Now().Format(time.TimeOnly))
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 )
 
 // startServe runs `signpost serve` in the background on a free loopback port
@@ -96,8 +98,8 @@ func TestServeBuiltSite(t *testing.T) {
 	if code := run(context.Background(), []string{"build", "../../catalogs/example", "--out", out}, io.Discard, io.Discard); code != 0 {
 		t.Fatalf("build: exit %d", code)
 	}
-	if code := run(context.Background(), []string{"serve", out}, io.Discard, io.Discard); code != exitUsage {
-		t.Errorf("serving a tenanted build without --tenant: exit %d, want %d", code, exitUsage)
+	if code := run(context.Background(), []string{"serve", out}, io.Discard, io.Discard); code != cmdutil.ExitUsage {
+		t.Errorf("serving a tenanted build without --tenant: exit %d, want %d", code, cmdutil.ExitUsage)
 	}
 	base, _, stop := startServe(t, out, "--tenant", "acme")
 	if code, _ := get(t, base+"/tools/run_runbook?view=compact"); code != 200 {
@@ -199,15 +201,15 @@ func TestCheckAgainstServe(t *testing.T) {
 	if code := run(context.Background(), []string{"check", "http://{tenant}", "--tenant", host, "--tenant", host}, &two, io.Discard); code != 0 || strings.Count(two.String(), " 0 failed") != 2 {
 		t.Errorf("two tenants (exit %d):\n%.300s", code, two.String())
 	}
-	if code := run(context.Background(), []string{"check", base, "--tenant", "acme"}, io.Discard, io.Discard); code != exitUsage {
-		t.Errorf("--tenant without {tenant}: exit %d, want %d", code, exitUsage)
+	if code := run(context.Background(), []string{"check", base, "--tenant", "acme"}, io.Discard, io.Discard); code != cmdutil.ExitUsage {
+		t.Errorf("--tenant without {tenant}: exit %d, want %d", code, cmdutil.ExitUsage)
 	}
 	// A server that is not there is one line with the cause, no report,
 	// and exit 2 (a check that could not run), not a crash.
 	var stdout, errOut strings.Builder
-	if code := run(context.Background(), []string{"check", "--timeout", "2s", "http://127.0.0.1:1"}, &stdout, &errOut); code != exitUsage ||
+	if code := run(context.Background(), []string{"check", "--timeout", "2s", "http://127.0.0.1:1"}, &stdout, &errOut); code != cmdutil.ExitUsage ||
 		stdout.Len() != 0 || errOut.String() != "signpost: check http://127.0.0.1:1 does not answer: connection refused\n" {
-		t.Errorf("check of a closed port: exit %d, want %d; stdout %q, stderr %q", code, exitUsage, stdout.String(), errOut.String())
+		t.Errorf("check of a closed port: exit %d, want %d; stdout %q, stderr %q", code, cmdutil.ExitUsage, stdout.String(), errOut.String())
 	}
 }
 
@@ -240,7 +242,7 @@ func TestCheckGatedServe(t *testing.T) {
 		t.Errorf("report:\n%s", out.String())
 	}
 	out.Reset()
-	if code := run(context.Background(), []string{"check", base}, &out, io.Discard); code != exitInvalid || !strings.Contains(out.String(), "status 401") {
+	if code := run(context.Background(), []string{"check", base}, &out, io.Discard); code != cmdutil.ExitInvalid || !strings.Contains(out.String(), "status 401") {
 		t.Errorf("check without the token: exit %d:\n%.600s", code, out.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 )
 
@@ -31,7 +32,7 @@ viewer-request function, signpost serve --token-keys and your token service:
 
 Keep it out of Git: it is as secret as a password. signpost writes it
 readable by its owner only.`,
-		Args: noSubcommand,
+		Args: cmdutil.NoSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newTokenKeyCmd(nil), newTokenMintCmd(nil))
@@ -40,7 +41,7 @@ readable by its owner only.`,
 
 // tokenKeyOptions are the IO and flags of signpost token key.
 type tokenKeyOptions struct {
-	io                streams
+	io                cmdutil.Streams
 	file, tenant, kid string
 }
 
@@ -62,7 +63,7 @@ the file and the store once the tokens it signed have expired (at most a day).`,
   signpost token key --tenant acme --kid k2 --keys keys.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.io = streamsOf(cmd)
+			o.io = cmdutil.StreamsOf(cmd)
 			return runF(o)
 		},
 	}
@@ -76,7 +77,7 @@ the file and the store once the tokens it signed have expired (at most a day).`,
 
 // tokenMintOptions are the IO and flags of signpost token mint.
 type tokenMintOptions struct {
-	io                streams
+	io                cmdutil.Streams
 	file, tenant, kid string
 	ttl               time.Duration
 }
@@ -101,7 +102,7 @@ signs them with the same keys.`,
   signpost check https://acme.tools.example.com --token "$(signpost token mint --tenant acme --keys keys.json)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.io = streamsOf(cmd)
+			o.io = cmdutil.StreamsOf(cmd)
 			return runF(o)
 		},
 	}
@@ -130,21 +131,21 @@ func runTokenKey(o *tokenKeyOptions) error {
 	if kid == "" {
 		kid = "k1"
 		if last, ok := keys.Latest(o.tenant); ok {
-			return usageError{fmt.Errorf("%s already has the key %s in %s: name the new key with --kid", o.tenant, gate.StoreKey(o.tenant, last), o.file)}
+			return cmdutil.UsageError{Err: fmt.Errorf("%s already has the key %s in %s: name the new key with --kid", o.tenant, gate.StoreKey(o.tenant, last), o.file)}
 		}
 	}
 	name := gate.StoreKey(o.tenant, kid)
 	if _, ok := keys[name]; ok {
-		return usageError{fmt.Errorf("%s already holds the key %s: choose another --kid", o.file, name)}
+		return cmdutil.UsageError{Err: fmt.Errorf("%s already holds the key %s: choose another --kid", o.file, name)}
 	}
 	keys[name] = gate.NewSecret()
 	if _, err := gate.ReadKeys(keys.Marshal()); err != nil {
-		return usageError{fmt.Errorf("--tenant %s --kid %s: %w", o.tenant, kid, err)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--tenant %s --kid %s: %w", o.tenant, kid, err)}
 	}
-	if err := atomicfile.WritePrivate(o.io.ctx, o.file, keys.Marshal()); err != nil {
+	if err := atomicfile.WritePrivate(o.io.Ctx, o.file, keys.Marshal()); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.io.errOut, "added the key %s to %s; put the file in the site's KeyValueStore and keep it out of Git\n", name, o.file)
+	fmt.Fprintf(o.io.ErrOut, "added the key %s to %s; put the file in the site's KeyValueStore and keep it out of Git\n", name, o.file)
 	return nil
 }
 
@@ -162,17 +163,17 @@ func runTokenMint(o *tokenMintOptions) error {
 	if kid == "" {
 		var ok bool
 		if kid, ok = keys.Latest(o.tenant); !ok {
-			return usageError{fmt.Errorf("%s has no key for %s: add one with signpost token key --tenant %s --keys %s", o.file, o.tenant, o.tenant, o.file)}
+			return cmdutil.UsageError{Err: fmt.Errorf("%s has no key for %s: add one with signpost token key --tenant %s --keys %s", o.file, o.tenant, o.tenant, o.file)}
 		}
 	}
 	if o.ttl <= 0 || o.ttl > gate.MaxLifetime {
-		return usageError{fmt.Errorf("--ttl %v: a token lives more than no time and at most %v", o.ttl, gate.MaxLifetime)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--ttl %v: a token lives more than no time and at most %v", o.ttl, gate.MaxLifetime)}
 	}
 	tok, err := gate.Mint(keys, o.tenant, kid, time.Now(), o.ttl)
 	if err != nil {
-		return usageError{fmt.Errorf("--tenant %s --kid %s: %w", o.tenant, kid, err)}
+		return cmdutil.UsageError{Err: fmt.Errorf("--tenant %s --kid %s: %w", o.tenant, kid, err)}
 	}
-	_, err = fmt.Fprintln(o.io.out, strings.TrimSpace(tok))
+	_, err = fmt.Fprintln(o.io.Out, strings.TrimSpace(tok))
 	return err
 }
 
@@ -181,11 +182,11 @@ func runTokenMint(o *tokenMintOptions) error {
 func readTokenKeys(file string) (gate.Keys, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--token-keys: %w", err)}
+		return nil, cmdutil.UsageError{Err: fmt.Errorf("--token-keys: %w", err)}
 	}
 	keys, err := gate.ReadKeys(data)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--token-keys %s: %w", file, err)}
+		return nil, cmdutil.UsageError{Err: fmt.Errorf("--token-keys %s: %w", file, err)}
 	}
 	return keys, nil
 }

@@ -4,12 +4,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
 // validateOptions are the IO, argument and flags of signpost validate.
 type validateOptions struct {
-	io     streams
+	io     cmdutil.Streams
 	dir    string
 	format string
 }
@@ -33,11 +34,11 @@ Exit status is 0 when the catalog is valid, 1 when it is not.`,
   signpost validate --format json | jq '.diagnostics[].message'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io, o.dir = streamsOf(cmd), catalogDir(args)
+			o.io, o.dir = cmdutil.StreamsOf(cmd), catalogDir(args)
 			return runF(o)
 		},
 	}
-	enumVar(cmd.Flags(), &o.format, "format", build.FormatText, diagnosticFormats(), "output format: text, json or github")
+	cmdutil.EnumVar(cmd.Flags(), &o.format, "format", build.FormatText, diagnosticFormats(), "output format: text, json or github")
 	return cmd
 }
 
@@ -47,24 +48,24 @@ func runValidate(o *validateOptions) error {
 	if o.dir, err = findCatalogDir("validate", o.dir); err != nil {
 		return err
 	}
-	prog := newProgress(o.io.errOut)
+	prog := newProgress(o.io.ErrOut)
 	prog.Step("validate: reading and checking the catalog", 0)
-	_, diags := build.Load(o.io.ctx, o.dir)
+	_, diags := build.Load(o.io.Ctx, o.dir)
 	prog.Stop()
-	if err := diags.Write(o.io.out, o.format); err != nil {
+	if err := diags.Write(o.io.Out, o.format); err != nil {
 		return err
 	}
 	if diags.HasErrors() {
 		if o.format == build.FormatText {
-			_ = printLine(o.io.errOut, "%s: %d %s", o.dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
+			_ = cmdutil.PrintLine(o.io.ErrOut, "%s: %d %s", o.dir, diags.Errors(), english.Plural(diags.Errors(), "error", "errors"))
 		}
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	if o.format == build.FormatText {
 		if n := len(diags) - diags.Errors(); n > 0 {
-			_ = printLine(o.io.errOut, "%s: valid, with %d %s", o.dir, n, english.Plural(n, "warning", "warnings"))
+			_ = cmdutil.PrintLine(o.io.ErrOut, "%s: valid, with %d %s", o.dir, n, english.Plural(n, "warning", "warnings"))
 		} else {
-			_ = printLine(o.io.errOut, "%s: valid", o.dir)
+			_ = cmdutil.PrintLine(o.io.ErrOut, "%s: valid", o.dir)
 		}
 	}
 	return nil

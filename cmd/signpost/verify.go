@@ -20,6 +20,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/conformance"
 	"github.com/signpost-dev/signpost/hosts"
 )
@@ -61,7 +62,7 @@ var verifyVariants = []verifyVariant{
 
 // verifyBuild builds the catalog of opts twice in child processes, writes b
 // as this build would, and compares the three; it prints the report and
-// returns a reportedError when they differ. Every temporary folder is
+// returns a cmdutil.ReportedError when they differ. Every temporary folder is
 // removed before it returns.
 func verifyBuild(ctx context.Context, opts buildOptions, b *output.Build, host hosts.Host, stdout, stderr io.Writer) error {
 	tmp, err := os.MkdirTemp("", "signpost-verify-")
@@ -128,9 +129,9 @@ func verifyBuild(ctx context.Context, opts buildOptions, b *output.Build, host h
 	}
 	if failed {
 		if opts.Format == build.FormatText {
-			_ = printLine(stderr, "%s: independent builds differ; nothing written", opts.Dir)
+			_ = cmdutil.PrintLine(stderr, "%s: independent builds differ; nothing written", opts.Dir)
 		}
-		return reportedError{exitInvalid}
+		return cmdutil.ReportedError{Code: cmdutil.ExitInvalid}
 	}
 	return nil
 }

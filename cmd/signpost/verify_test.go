@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
@@ -26,7 +27,7 @@ func TestBuildVerifyCleansUp(t *testing.T) {
 		}
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), []string{"build", catalogtest.ExampleDir(t), "--verify", "--out", out}, &stdout, &stderr)
-		if want := map[bool]int{false: exitOK, true: exitInvalid}[skew]; code != want {
+		if want := map[bool]int{false: cmdutil.ExitOK, true: cmdutil.ExitInvalid}[skew]; code != want {
 			t.Fatalf("skew %t: exit %d, want %d\n%s%s", skew, code, want, stdout.String(), stderr.String())
 		}
 		if _, err := os.Stat(out); (err == nil) == skew {

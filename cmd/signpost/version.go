@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/version"
 	"github.com/spf13/cobra"
 )
@@ -14,7 +15,7 @@ var versionInfo = version.Get
 
 // versionOptions are the IO and flags of signpost version.
 type versionOptions struct {
-	io     streams
+	io     cmdutil.Streams
 	format string
 	// info says what signpost knows of its own build.
 	info func() version.Info
@@ -38,11 +39,11 @@ printed as "unknown" (text) or "" (json).`,
 		Example: "  signpost version\n  signpost version --format json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.io = streamsOf(cmd)
+			o.io = cmdutil.StreamsOf(cmd)
 			return runF(o)
 		},
 	}
-	enumVar(cmd.Flags(), &o.format, "format", build.FormatText, reportFormats(), "output format")
+	cmdutil.EnumVar(cmd.Flags(), &o.format, "format", build.FormatText, reportFormats(), "output format")
 	return cmd
 }
 
@@ -54,7 +55,7 @@ func runVersion(o *versionOptions) error {
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(o.io.out, "%s\n", data)
+		_, err = fmt.Fprintf(o.io.Out, "%s\n", data)
 		return err
 	}
 	unknown := func(s string) string {
@@ -63,7 +64,7 @@ func runVersion(o *versionOptions) error {
 		}
 		return s
 	}
-	_, err := fmt.Fprintf(o.io.out, "signpost %s\ncommit: %s\ndate: %s\ngo: %s\n",
+	_, err := fmt.Fprintf(o.io.Out, "signpost %s\ncommit: %s\ndate: %s\ngo: %s\n",
 		in.Version, unknown(in.Commit), unknown(in.Date), in.Go)
 	return err
 }

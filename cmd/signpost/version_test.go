@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/version"
 )
 
@@ -51,7 +52,7 @@ func TestVersion(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			setVersionInfo(t, tt.in)
 			var stdout, stderr bytes.Buffer
-			if code := run(context.Background(), append([]string{"version"}, tt.args...), &stdout, &stderr); code != exitOK {
+			if code := run(context.Background(), append([]string{"version"}, tt.args...), &stdout, &stderr); code != cmdutil.ExitOK {
 				t.Fatalf("exit %d\n%s", code, stderr.String())
 			}
 			if stdout.String() != tt.want {
@@ -63,12 +64,12 @@ func TestVersion(t *testing.T) {
 		})
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"version", "--format", "yaml"}, &stdout, &stderr); code != exitUsage {
-		t.Errorf("--format yaml: exit %d, want %d", code, exitUsage)
+	if code := run(context.Background(), []string{"version", "--format", "yaml"}, &stdout, &stderr); code != cmdutil.ExitUsage {
+		t.Errorf("--format yaml: exit %d, want %d", code, cmdutil.ExitUsage)
 	}
 	// Unreplaced, it is the running binary's build, as JSON with all four keys.
 	stdout.Reset()
-	if code := run(context.Background(), []string{"version", "--format", "json"}, &stdout, &stderr); code != exitOK {
+	if code := run(context.Background(), []string{"version", "--format", "json"}, &stdout, &stderr); code != cmdutil.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	var got map[string]string

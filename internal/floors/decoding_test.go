@@ -29,15 +29,15 @@ var openJSON = map[string]string{
 	"importer/decode.go":         "decodes a server.json document",
 
 	// JSON Schema: a tool's schemas, and what is made of them.
-	"build/catalogue_rules.go": "reads a tool's input and output schemas",
-	"build/check.go":           "reads a tool's schema",
-	"build/compact/compact.go": "projects a JSON Schema",
-	"build/compact/object.go":  "projects a JSON Schema",
-	"build/compact/values.go":  "projects a JSON Schema",
-	"build/refs/refs.go":       "walks a JSON Schema",
-	"build/refs/resolve.go":    "resolves a JSON Schema's $ref",
-	"build/secrets/schema.go":  "finds credentials in a JSON Schema",
-	"importer/mcp.go":          "repairs a recorded tool's JSON Schema",
+	"build/catalogue_rules.go":  "reads a tool's input and output schemas",
+	"build/check.go":            "reads a tool's schema",
+	"build/compact/compact.go":  "projects a JSON Schema",
+	"build/compact/object.go":   "projects a JSON Schema",
+	"build/compact/values.go":   "projects a JSON Schema",
+	"build/refs/refs.go":        "walks a JSON Schema",
+	"build/refs/resolve.go":     "resolves a JSON Schema's $ref",
+	"build/secrets/schema.go":   "finds credentials in a JSON Schema",
+	"importer/repair/repair.go": "repairs an imported tool's JSON Schema",
 
 	// OpenAPI documents and their schemas.
 	"build/openapi/mark.go":    "reads an OpenAPI document",
@@ -52,10 +52,9 @@ var openJSON = map[string]string{
 
 	// Documents check fetches and conformance reads, each decoded once
 	// into typed views; what stays a map is a JSON Schema inside them.
-	"check/documents.go":             "decodes a fetched document",
 	"conformance/documents.go":       "decodes a built document",
 	"check/compact.go":               "walks a compact tool's JSON Schema",
-	"check/json.go":                  "compares two JSON values whole",
+	"check/jsonval/jsonval.go":       "compares two JSON values whole; Object, with which check/documents decodes a fetched document",
 	"drift/run.go":                   "takes the catalogue's reserved arguments out of a JSON Schema",
 	"diff/schema.go":                 "compares two JSON Schemas, whether one accepts all the other does",
 	"internal/benchtokens/losses.go": "holds a compact tool's JSON Schema to its standard one",

@@ -1,4 +1,4 @@
-package check
+package jsonval
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 // need not be written in canonical form. The checker holds a catalog to
 // this with code of its own, not the compiler's canonicalizer.
 
-// notJCSInput says why b, one JSON text, is not valid JCS input: a JSON
+// NotJCSInput says why b, one JSON text, is not valid JCS input: a JSON
 // pointer or a byte offset and the reason; "" when it is.
-func notJCSInput(b []byte) string {
+func NotJCSInput(b []byte) string {
 	if !utf8.Valid(b) {
 		for i := 0; i < len(b); {
 			r, n := utf8.DecodeRune(b[i:])
@@ -86,11 +86,11 @@ func loneSurrogateEscape(b []byte) string {
 // it JCS cannot take.
 func jcsValue(dec *json.Decoder, ptr string, depth int) string {
 	if depth > 1000 {
-		return showPointer(ptr) + ": nested more than 1000 deep"
+		return ShowPointer(ptr) + ": nested more than 1000 deep"
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return showPointer(ptr) + ": not JSON: " + err.Error()
+		return ShowPointer(ptr) + ": not JSON: " + err.Error()
 	}
 	switch t := tok.(type) {
 	case json.Delim:
@@ -105,10 +105,10 @@ func jcsValue(dec *json.Decoder, ptr string, depth int) string {
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
-					return showPointer(ptr) + ": not JSON: " + err.Error()
+					return ShowPointer(ptr) + ": not JSON: " + err.Error()
 				}
 				k, _ := kt.(string)
-				at := ptr + "/" + escape(k)
+				at := ptr + "/" + Escape(k)
 				if seen[k] {
 					return at + ": the member name " + strconv.Quote(k) + " appears twice in its object"
 				}
@@ -122,21 +122,21 @@ func jcsValue(dec *json.Decoder, ptr string, depth int) string {
 			}
 		}
 		if _, err := dec.Token(); err != nil {
-			return showPointer(ptr) + ": not JSON: " + err.Error()
+			return ShowPointer(ptr) + ": not JSON: " + err.Error()
 		}
 	case string:
 		if s := nonCharacter(t); s != "" {
-			return showPointer(ptr) + ": the string has " + s
+			return ShowPointer(ptr) + ": the string has " + s
 		}
 	case json.Number:
 		lit := string(t)
 		if !strings.ContainsAny(lit, ".eE") {
 			if n, err := strconv.ParseInt(lit, 10, 64); err != nil || n > 1<<53-1 || n < -(1<<53-1) {
-				return showPointer(ptr) + ": the integer " + lit + " is beyond ±(2^53-1): an IEEE 754 double does not hold it exactly"
+				return ShowPointer(ptr) + ": the integer " + lit + " is beyond ±(2^53-1): an IEEE 754 double does not hold it exactly"
 			}
 		}
 		if _, err := strconv.ParseFloat(lit, 64); err != nil {
-			return showPointer(ptr) + ": the number " + lit + " is beyond the range of an IEEE 754 double"
+			return ShowPointer(ptr) + ": the number " + lit + " is beyond the range of an IEEE 754 double"
 		}
 	}
 	return ""

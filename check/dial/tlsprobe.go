@@ -1,4 +1,4 @@
-package check
+package dial
 
 import (
 	"context"
@@ -15,25 +15,25 @@ import (
 	"time"
 )
 
-// probeVersions are the versions transport.tls-minimum offers, each on its
+// ProbeVersions are the versions transport.tls-minimum offers, each on its
 // own connection and alone: the spec wants TLS 1.2 or later, so an origin
 // must refuse both.
-var probeVersions = []uint16{tls.VersionTLS10, tls.VersionTLS11}
+func ProbeVersions() []uint16 { return []uint16{tls.VersionTLS10, tls.VersionTLS11} }
 
-// handshaker makes the handshakes of transport.tls-minimum the way the
+// Handshaker makes the handshakes of transport.tls-minimum the way the
 // check's client connects: with its dialer (so with the address guard of
 // dial.go) and its TLS settings (so with the certificates it trusts).
-type handshaker struct {
+type Handshaker struct {
 	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
 	config *tls.Config // the client's TLSClientConfig; nil for the defaults
 	proxy  func(*http.Request) (*url.URL, error)
-	// why, when set, says why the client's connections cannot be made
+	// Why, when set, says why the client's connections cannot be made
 	// again here; the rule is then skipped with it.
-	why string
+	Why string
 }
 
-// newHandshaker reads how client connects.
-func newHandshaker(client *http.Client) handshaker {
+// NewHandshaker reads how client connects.
+func NewHandshaker(client *http.Client) Handshaker {
 	rt := client.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -41,11 +41,11 @@ func newHandshaker(client *http.Client) handshaker {
 	t, ok := rt.(*http.Transport)
 	switch {
 	case !ok:
-		return handshaker{why: "the check's client is not an *http.Transport, so its connections cannot be made again for the probe"}
+		return Handshaker{Why: "the check's client is not an *http.Transport, so its connections cannot be made again for the probe"}
 	case t.DialTLSContext != nil:
-		return handshaker{why: "the check's client makes its TLS connections itself (DialTLSContext), so the probe cannot choose their version"}
+		return Handshaker{Why: "the check's client makes its TLS connections itself (DialTLSContext), so the probe cannot choose their version"}
 	}
-	h := handshaker{dial: t.DialContext, config: t.TLSClientConfig, proxy: t.Proxy}
+	h := Handshaker{dial: t.DialContext, config: t.TLSClientConfig, proxy: t.Proxy}
 	if h.dial == nil {
 		var d net.Dialer
 		h.dial = d.DialContext
@@ -53,34 +53,36 @@ func newHandshaker(client *http.Client) handshaker {
 	return h
 }
 
-// probeOutcome is what one probing handshake showed.
-type probeOutcome int
+// Outcome is what one probing handshake showed.
+type Outcome int
 
+// The outcomes of a probing handshake: the origin refused the version, or
+// accepted it.
 const (
-	probeRefused probeOutcome = iota
-	probeAccepted
-	// probeUnknown: no connection, no answer in time, or a handshake that
+	Refused Outcome = iota
+	Accepted
+	// Unknown: no connection, no answer in time, or a handshake that
 	// could not even be offered; it says nothing of the origin's versions.
-	probeUnknown
+	Unknown
 )
 
-// probeResult is one probing handshake.
-type probeResult struct {
-	version uint16
-	outcome probeOutcome
-	detail  string // what happened, for the evidence
+// ProbeResult is one probing handshake.
+type ProbeResult struct {
+	Version uint16
+	Outcome Outcome
+	Detail  string // what happened, for the evidence
 }
 
-// probe offers origin (an https URL) a handshake of exactly version, within
+// Probe offers origin (an https URL) a handshake of exactly version, within
 // timeout. A completed handshake, or one whose only fault is a certificate
 // the client does not trust, means the origin accepts the version: it
 // answered with a ServerHello of it. A handshake the server ends, with an
 // alert (protocol version, handshake failure, ...), by closing the
 // connection or by answering another version, is a refusal.
-func (h handshaker) probe(ctx context.Context, origin *url.URL, version uint16, timeout time.Duration) probeResult {
-	res := probeResult{version: version, outcome: probeUnknown}
+func (h Handshaker) Probe(ctx context.Context, origin *url.URL, version uint16, timeout time.Duration) ProbeResult {
+	res := ProbeResult{Version: version, Outcome: Unknown}
 	if ctx.Err() != nil {
-		res.detail = "not probed: the check ran out of time first"
+		res.Detail = "not probed: the check ran out of time first"
 		return res
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -91,7 +93,7 @@ func (h handshaker) probe(ctx context.Context, origin *url.URL, version uint16, 
 	}
 	raw, err := h.dial(ctx, "tcp", net.JoinHostPort(host, port))
 	if err != nil {
-		res.detail = "could not connect: " + errText(err, timeout)
+		res.Detail = "could not connect: " + errText(err, timeout)
 		return res
 	}
 	conn := &countingConn{Conn: raw}
@@ -116,23 +118,52 @@ func (h handshaker) probe(ctx context.Context, origin *url.URL, version uint16, 
 	var op *net.OpError
 	switch {
 	case err == nil:
-		res.outcome, res.detail = probeAccepted, "accepted"
+		res.Outcome, res.Detail = Accepted, "accepted"
 	case errors.As(err, &cert):
-		res.outcome, res.detail = probeAccepted, "accepted (its certificate did not verify: "+cert.Err.Error()+")"
+		res.Outcome, res.Detail = Accepted, "accepted (its certificate did not verify: "+cert.Err.Error()+")"
 	case ctx.Err() != nil || isTimeout(err):
-		res.detail = "no answer within " + timeout.String()
+		res.Detail = "no answer within " + timeout.String()
 	case errors.As(err, &op) && op.Op == "remote error":
-		res.outcome, res.detail = probeRefused, "refused with the alert "+strings.TrimPrefix(op.Err.Error(), "tls: ")
+		res.Outcome, res.Detail = Refused, "refused with the alert "+strings.TrimPrefix(op.Err.Error(), "tls: ")
 	case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET):
-		res.outcome, res.detail = probeRefused, "refused: the connection was closed"
+		res.Outcome, res.Detail = Refused, "refused: the connection was closed"
 	case conn.read.Load() == 0:
 		// Nothing came from the server: the handshake failed here (a
 		// crypto/tls that no longer offers the version, for one).
-		res.detail = "the handshake could not be offered: " + err.Error()
+		res.Detail = "the handshake could not be offered: " + err.Error()
 	default:
-		res.outcome, res.detail = probeRefused, "refused: "+strings.TrimPrefix(err.Error(), "tls: ")
+		res.Outcome, res.Detail = Refused, "refused: "+strings.TrimPrefix(err.Error(), "tls: ")
 	}
 	return res
+}
+
+// Proxied names the proxy the check's client sends requests for u through,
+// "" when it connects directly: the probe connects directly only.
+func (h Handshaker) Proxied(u *url.URL) string {
+	if h.proxy == nil {
+		return ""
+	}
+	p, err := h.proxy(&http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}, Host: u.Host})
+	switch {
+	case err != nil:
+		return "proxy: " + err.Error()
+	case p != nil:
+		return "proxy " + p.Redacted()
+	}
+	return ""
+}
+
+// errText shortens a connection's error: no method and URL, which the
+// finding has already, and a deadline as the timeout it was.
+func errText(err error, timeout time.Duration) string {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		err = uerr.Err
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out after " + timeout.String()
+	}
+	return err.Error()
 }
 
 // suitesFor are the cipher suites crypto/tls can offer in a handshake of

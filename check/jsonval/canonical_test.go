@@ -1,4 +1,4 @@
-package check
+package jsonval
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestCanonical holds canonical to RFC 8785's examples and to what node's
+// TestCanonical holds Canonical to RFC 8785's examples and to what node's
 // JSON.stringify writes of the same numbers.
 func TestCanonical(t *testing.T) {
 	numbers := `[333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001, -0, 0.0, 1e21, 1e20, 1e-6, 1e-7, 1.5e-7, 123456789012345678901, 9007199254740993, -1.25e+300, 5e-324, 1.7976931348623157e308, 100, 1.0, 2.50e1, 0.1, 1234.5678e-10]`
@@ -23,15 +23,15 @@ func TestCanonical(t *testing.T) {
 		if err := d.Decode(&v); err != nil {
 			t.Fatal(err)
 		}
-		got, err := canonical(v)
+		got, err := Canonical(v)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
 		if got != want {
-			t.Errorf("canonical(%s)\n got %s\nwant %s", in, got, want)
+			t.Errorf("Canonical(%s)\n got %s\nwant %s", in, got, want)
 		}
 	}
-	if _, err := canonical(json.Number("1e400")); err == nil {
-		t.Error("canonical(1e400) succeeded")
+	if _, err := Canonical(json.Number("1e400")); err == nil {
+		t.Error("Canonical(1e400) succeeded")
 	}
 }

@@ -1,4 +1,11 @@
-package main
+// Package importcmd is the command signpost import and its three
+// subcommands, each an options struct with its IO, newImportXCmd(runF) and
+// one runImportX, over the importer package: server (MCP registry
+// server.json documents, import.go), mcp (recorded tools/list results, or
+// a running server read through live, live.go) and openapi (openapi.go).
+// Each holds what it would write to build's own rules first (verify.go),
+// and takes the host's classification of tools (classify.go).
+package importcmd
 
 import (
 	"context"
@@ -10,13 +17,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/live"
 )
 
-func newImportCmd() *cobra.Command {
+// NewCmd is signpost import, with its subcommands server, mcp and openapi.
+func NewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
 		Short: "Turn documents published elsewhere into declarations",
@@ -27,7 +36,7 @@ reads an OpenAPI document.`,
 		Example: `  signpost import server server.json -o servers.yaml
   signpost import mcp github.tools-list.json --server com.example/github -o github.yaml
   signpost import openapi petstore.yaml -o petstore.yaml`,
-		Args: noSubcommand,
+		Args: cmdutil.NoSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newImportServerCmd(nil), newImportMCPCmd(nil), newImportOpenAPICmd(nil))
@@ -37,7 +46,7 @@ reads an OpenAPI document.`,
 // importServerOptions are the IO, arguments and flags of signpost import
 // server.
 type importServerOptions struct {
-	io     streams
+	io     cmdutil.Streams
 	files  []string
 	out    string
 	strict bool
@@ -102,12 +111,12 @@ with --strict, when a document is invalid (in both cases nothing is written).` +
   signpost import server --strict registry.json -o servers.yaml   # fail on invalid documents`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageError{errors.New("import server needs at least one FILE (- for standard input)")}
+				return cmdutil.UsageError{Err: errors.New("import server needs at least one FILE (- for standard input)")}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io, o.files = streamsOf(cmd), args
+			o.io, o.files = cmdutil.StreamsOf(cmd), args
 			return runF(o)
 		},
 	}
@@ -121,7 +130,7 @@ with --strict, when a document is invalid (in both cases nothing is written).` +
 // runImportServer imports the server.json documents of o's files and
 // writes their declarations.
 func runImportServer(o *importServerOptions) error {
-	stderr, strict := o.io.errOut, o.strict
+	stderr, strict := o.io.ErrOut, o.strict
 
 	// Import every file first: a name may repeat across files.
 	type fileResult struct {
@@ -132,7 +141,7 @@ func runImportServer(o *importServerOptions) error {
 	var files []fileResult
 	var all []importer.Server
 	for _, arg := range o.files {
-		label, data, err := readImportFile(o.io.in, arg)
+		label, data, err := readImportFile(o.io.In, arg)
 		if err == nil {
 			var list []importer.Server
 			list, err = importer.Servers(label, data)
@@ -164,7 +173,7 @@ func runImportServer(o *importServerOptions) error {
 		if decl, err = importer.ServersYAML(all); err != nil {
 			return err
 		}
-		if verified, err = verifyImport(o.io.ctx, o.out, decl, o.writeInvalid); err != nil {
+		if verified, err = verifyImport(o.io.Ctx, o.out, decl, o.writeInvalid); err != nil {
 			return err
 		}
 		writes = !verified.refused
@@ -173,10 +182,10 @@ func runImportServer(o *importServerOptions) error {
 	// Errors first: they are why nothing is written, and would be lost
 	// after a line per document. Names and reasons come from the
 	// documents: every line leaves through report.
-	var report lines
+	var report cmdutil.Lines
 	for _, f := range files {
 		if f.err != nil {
-			report.add("%v", f.err)
+			report.Add("%v", f.err)
 		}
 	}
 	next := 0
@@ -185,11 +194,11 @@ func runImportServer(o *importServerOptions) error {
 			continue
 		}
 		if f.docs == 0 {
-			report.add("%s: no server documents", f.label)
+			report.Add("%s: no server documents", f.label)
 		}
 		for _, s := range all[next : next+f.docs] {
 			if !o.quiet || s.Status != importer.Imported {
-				report.add("%s", importLine(s, writes))
+				report.Add("%s", importLine(s, writes))
 			}
 		}
 		next += f.docs
@@ -204,48 +213,48 @@ func runImportServer(o *importServerOptions) error {
 			counts[importer.Imported], imported, counts[importer.NoRemotes], counts[importer.Invalid])
 	}
 	if failed > 0 {
-		report.add("%s; %d %s not imported; nothing written", summaryOf(" read", "could be imported"), failed, english.Plural(failed, "file", "files"))
-		return reportedOr(report.write(stderr), exitInvalid)
+		report.Add("%s; %d %s not imported; nothing written", summaryOf(" read", "could be imported"), failed, english.Plural(failed, "file", "files"))
+		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
 	if verified.refused {
-		report.add("%s; %s", summaryOf(" read", "could be imported"), verified.refusal())
-		return reportedOr(report.write(stderr), exitInvalid)
+		report.Add("%s; %s", summaryOf(" read", "could be imported"), verified.refusal())
+		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
 	if !writes {
-		report.add("%s; nothing written (--strict)", summaryOf(" read", "could be imported"))
-		return reportedOr(report.write(stderr), exitInvalid)
+		report.Add("%s; nothing written (--strict)", summaryOf(" read", "could be imported"))
+		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
-	return writeImported(o.io.ctx, o.io.out, stderr, &report, o.out, summaryOf("", "imported"), decl)
+	return writeImported(o.io.Ctx, o.io.Out, stderr, &report, o.out, summaryOf("", "imported"), decl)
 }
 
 // reportedOr is err when printing the report failed, else the
-// reportedError of code.
+// cmdutil.ReportedError of code.
 func reportedOr(err error, code int) error {
 	if err != nil {
 		return err
 	}
-	return reportedError{code}
+	return cmdutil.ReportedError{Code: code}
 }
 
 // writeImported prints the report of an import, then writes the
 // declarations it made to out, or to stdout when out is empty, and ends
 // the report with its summary.
-func writeImported(ctx context.Context, stdout, stderr io.Writer, report *lines, out, summary string, decl []byte) error {
+func writeImported(ctx context.Context, stdout, stderr io.Writer, report *cmdutil.Lines, out, summary string, decl []byte) error {
 	if out == "" {
-		report.add("%s", summary)
-		if err := report.write(stderr); err != nil {
+		report.Add("%s", summary)
+		if err := report.Write(stderr); err != nil {
 			return err
 		}
 		_, err := stdout.Write(decl)
 		return err
 	}
-	if err := report.write(stderr); err != nil {
+	if err := report.Write(stderr); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(ctx, out, decl); err != nil {
 		return err
 	}
-	return printLine(stderr, "%s; wrote %s", summary, out)
+	return cmdutil.PrintLine(stderr, "%s; wrote %s", summary, out)
 }
 
 // importLine is the report line of one document: names and reasons come
@@ -290,7 +299,7 @@ func readImportFile(stdin io.Reader, arg string) (string, []byte, error) {
 
 // importMCPOptions are the IO, arguments and flags of signpost import mcp.
 type importMCPOptions struct {
-	io                       streams
+	io                       cmdutil.Streams
 	files                    []string
 	out, server, prefix      string
 	classify, replay, egress []string
@@ -427,7 +436,7 @@ imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 			return liveArgs(o, cmd.ArgsLenAtDash(), args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io = streamsOf(cmd)
+			o.io = cmdutil.StreamsOf(cmd)
 			if o.endpoint == nil {
 				o.files = args
 			}
@@ -437,16 +446,16 @@ imported); 2 for bad usage: no FILE, or a malformed --classify, --replay,
 			}
 			var err error
 			if o.mcp.Classify, err = parseClassify(o.classify); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
 			if o.mcp.Replay, err = parseRules(importer.FieldReplay, o.replay); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
 			if o.mcp.Egress, err = parseRules(importer.FieldEgress, o.egress); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
 			if err := o.mcp.Check(); err != nil {
-				return usageError{fmt.Errorf("%w (--server, --tool-id-prefix, --classify, --replay, --egress)", err)}
+				return cmdutil.UsageError{Err: fmt.Errorf("%w (--server, --tool-id-prefix, --classify, --replay, --egress)", err)}
 			}
 			return runF(o)
 		},
@@ -474,9 +483,9 @@ func runImportMCP(o *importMCPOptions) error {
 	var unread []error
 	var recording []byte
 	if o.endpoint != nil {
-		listing, err := live.List(o.io.ctx, *o.endpoint, o.live)
+		listing, err := live.List(o.io.Ctx, *o.endpoint, o.live)
 		if err != nil {
-			if ctxErr := o.io.ctx.Err(); ctxErr != nil {
+			if ctxErr := o.io.Ctx.Err(); ctxErr != nil {
 				return ctxErr
 			}
 			return err
@@ -491,7 +500,7 @@ func runImportMCP(o *importMCPOptions) error {
 		recs = append(recs, importer.Recording{Label: label, Data: recording})
 	}
 	for _, arg := range o.files {
-		label, data, err := readImportFile(o.io.in, arg)
+		label, data, err := readImportFile(o.io.In, arg)
 		if err != nil {
 			unread = append(unread, err)
 			continue
@@ -500,7 +509,7 @@ func runImportMCP(o *importMCPOptions) error {
 		// declarations written, not even their comments.
 		recs = append(recs, importer.Recording{Label: importer.SourceLabel(label), Data: data})
 	}
-	imp, err := importer.MCP(o.io.ctx, recs, o.mcp)
+	imp, err := importer.MCP(o.io.Ctx, recs, o.mcp)
 	if err != nil {
 		return err
 	}
@@ -525,7 +534,7 @@ func runImportMCP(o *importMCPOptions) error {
 		if decl, err = importer.ToolsYAML(imp); err != nil {
 			return err
 		}
-		if verified, err = verifyImport(o.io.ctx, o.out, decl, o.writeInvalid); err != nil {
+		if verified, err = verifyImport(o.io.Ctx, o.out, decl, o.writeInvalid); err != nil {
 			return err
 		}
 		writes = !verified.refused
@@ -535,27 +544,27 @@ func runImportMCP(o *importMCPOptions) error {
 	// after a line per tool. An error may quote the recordings
 	// (--classify lists the names recorded): every line leaves through
 	// report.
-	var report lines
+	var report cmdutil.Lines
 	for _, e := range unread {
-		report.add("%v", e)
+		report.Add("%v", e)
 	}
 	for _, e := range imp.Errors {
-		report.add("%s", e)
+		report.Add("%s", e)
 	}
 	for _, u := range imp.Unknown {
-		report.add("%s", unknownClassified(u, imp.Names))
+		report.Add("%s", unknownClassified(u, imp.Names))
 	}
 	for _, c := range imp.Conflicts {
-		report.add("%s", conflictLine(c))
+		report.Add("%s", conflictLine(c))
 	}
 	for _, f := range imp.Files {
 		if f.Tools == 0 {
-			report.add("%s: no tools recorded", f.Label)
+			report.Add("%s: no tools recorded", f.Label)
 		}
 	}
 	for _, t := range imp.Tools {
 		if !o.quiet || t.Status != importer.Imported {
-			report.add("%s", mcpImportLine(t, writes))
+			report.Add("%s", mcpImportLine(t, writes))
 		}
 	}
 	verified.add(&report)
@@ -568,15 +577,15 @@ func runImportMCP(o *importMCPOptions) error {
 			changed, substituted, counts[importer.LeftOut])
 	}
 	if verified.refused {
-		report.add("%s; %s", summary(" read", "could be imported"), verified.refusal())
-		return reportedOr(report.write(o.io.errOut), exitInvalid)
+		report.Add("%s; %s", summary(" read", "could be imported"), verified.refusal())
+		return reportedOr(report.Write(o.io.ErrOut), cmdutil.ExitInvalid)
 	}
 	if writes && o.save != "" {
 		// The recording before the declarations that name it.
-		if err := atomicfile.WriteFile(o.io.ctx, o.save, recording); err != nil {
+		if err := atomicfile.WriteFile(o.io.Ctx, o.save, recording); err != nil {
 			return err
 		}
-		report.add("saved the recording of %s to %s", o.endpoint.Label(), o.save)
+		report.Add("saved the recording of %s to %s", o.endpoint.Label(), o.save)
 	}
 	return finishImport(o.io, &report, o.out, decl, errs, writes, summary)
 }
@@ -618,15 +627,15 @@ func notes(reason string) string {
 // far: with errors or under --strict with changes (writes false), it says
 // why nothing is written, summary naming what was read; otherwise it
 // writes the declarations.
-func finishImport(s streams, report *lines, out string, decl []byte, errs int, writes bool, summary func(read, verb string) string) error {
-	stderr := s.errOut
+func finishImport(s cmdutil.Streams, report *cmdutil.Lines, out string, decl []byte, errs int, writes bool, summary func(read, verb string) string) error {
+	stderr := s.ErrOut
 	if errs > 0 {
-		report.add("%s; %d %s; nothing written", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
-		return reportedOr(report.write(stderr), exitInvalid)
+		report.Add("%s; %d %s; nothing written", summary(" read", "could be imported"), errs, english.Plural(errs, "error", "errors"))
+		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
 	if !writes {
-		report.add("%s; nothing written (--strict)", summary(" read", "could be imported"))
-		return reportedOr(report.write(stderr), exitInvalid)
+		report.Add("%s; nothing written (--strict)", summary(" read", "could be imported"))
+		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
-	return writeImported(s.ctx, s.out, stderr, report, out, summary("", "imported"), decl)
+	return writeImported(s.Ctx, s.Out, stderr, report, out, summary("", "imported"), decl)
 }

@@ -1,4 +1,12 @@
-package check
+// Package dial is how the checker connects where a site or a catalog
+// says: the default client of a check (Guarded), which refuses the
+// non-public address classes the checked origin does not have itself and
+// uses no proxy; the client of a caller that connects where a catalog
+// says (NewClient, which live uses for an MCP server's endpoint); curl's
+// --resolve (ParseResolve, Open); and the handshakes of TLS 1.0 and 1.1
+// that the rule transport.tls-minimum offers an origin, made the way the
+// check's client connects (Handshaker).
+package dial
 
 import (
 	"context"
@@ -100,12 +108,12 @@ func (g *dialGuard) control(_, address string, _ syscall.RawConn) error {
 	return nil
 }
 
-// guardedClient is the default client of Run: the default transport, with
+// Guarded is the default client of check.Run: the default transport, with
 // a dialer that refuses the address classes the origin host does not have,
 // and no proxy: through a proxy the guard would see the proxy's address,
 // not the one a catalog names. The origin's host is resolved to learn its
 // classes (resolve, as Options.Resolve, answers first).
-func guardedClient(ctx context.Context, host string, resolve map[string]string) *http.Client {
+func Guarded(ctx context.Context, host string, resolve map[string]string) *http.Client {
 	g := &dialGuard{allowed: map[string]bool{}, hint: ", and the checked origin is not one (Options.AllowPrivate allows it)"}
 	var addrs []netip.Addr
 	for hostPort, to := range resolve {
@@ -135,7 +143,7 @@ func guardedClient(ctx context.Context, host string, resolve map[string]string) 
 	return &http.Client{Transport: t}
 }
 
-// NewClient is an HTTP client under the address rule of Run's default
+// NewClient is an HTTP client under the address rule of check.Run's default
 // client, for a caller outside the crawl that connects where a catalog
 // says (an MCP server's endpoint): it refuses every non-public address (see
 // addressClass), the URL's own host's included, and uses no proxy, unless
@@ -144,7 +152,7 @@ func guardedClient(ctx context.Context, host string, resolve map[string]string) 
 // CheckRedirect.
 func NewClient(allowPrivate bool) *http.Client {
 	if allowPrivate {
-		return openClient(nil)
+		return Open(nil)
 	}
 	g := &dialGuard{allowed: map[string]bool{}, hint: ": a catalog may name any host, and a non-public one is reached only when allowed (AllowPrivate)"}
 	t := http.DefaultTransport.(*http.Transport).Clone()
@@ -154,9 +162,9 @@ func NewClient(allowPrivate bool) *http.Client {
 	return &http.Client{Transport: t}
 }
 
-// openClient is the client of Run with Options.AllowPrivate: the default
+// Open is the client of check.Run with Options.AllowPrivate: the default
 // transport, proxy included, with Options.Resolve.
-func openClient(resolve map[string]string) *http.Client {
+func Open(resolve map[string]string) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	var d net.Dialer
 	t.DialContext = resolving(d.DialContext, resolve)
@@ -183,7 +191,7 @@ func resolving(dial dialFunc, resolve map[string]string) dialFunc {
 
 // ParseResolve reads entries of the form HOST:PORT:ADDRESS (curl's
 // --resolve; an IPv6 address may be bracketed) into the map of
-// Options.Resolve.
+// check.Options.Resolve.
 func ParseResolve(entries []string) (map[string]string, error) {
 	if len(entries) == 0 {
 		return nil, nil

@@ -1,4 +1,4 @@
-package main
+package importcmd
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -14,7 +15,7 @@ import (
 // importOpenAPIOptions are the IO, argument and flags of signpost import
 // openapi.
 type importOpenAPIOptions struct {
-	io                  streams
+	io                  cmdutil.Streams
 	file                string
 	out, prefix, egress string
 	classify            []string
@@ -104,19 +105,19 @@ with --strict, when an operation is left out; 2 for bad usage.` + importVerifyHe
   signpost import openapi --strict api.yaml -o api-tools.yaml   # fail when an operation is left out`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageError{fmt.Errorf("import openapi needs exactly one FILE (- for standard input), got %d", len(args))}
+				return cmdutil.UsageError{Err: fmt.Errorf("import openapi needs exactly one FILE (- for standard input), got %d", len(args))}
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.io, o.file = streamsOf(cmd), args[0]
+			o.io, o.file = cmdutil.StreamsOf(cmd), args[0]
 			o.openapi = importer.OpenAPIOptions{ToolIDPrefix: o.prefix, Egress: o.egress}
 			var err error
 			if o.openapi.Classify, err = parseClassify(o.classify); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
 			if err := o.openapi.Check(); err != nil {
-				return usageError{fmt.Errorf("%w (--tool-id-prefix, --classify)", err)}
+				return cmdutil.UsageError{Err: fmt.Errorf("%w (--tool-id-prefix, --classify)", err)}
 			}
 			return runF(o)
 		},
@@ -129,7 +130,7 @@ with --strict, when an operation is left out; 2 for bad usage.` + importVerifyHe
 	// stdout, with the declarations).
 	cmd.Flags().BoolVar(&o.readGet, "read-get", false, "no effect: GET, HEAD and OPTIONS operations are read by their method")
 	_ = cmd.Flags().MarkHidden("read-get")
-	enumVar(cmd.Flags(), &o.egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
+	cmdutil.EnumVar(cmd.Flags(), &o.egress, "egress", spec.EgressInternet, spec.Egresses(), "where every tool may send data")
 	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when an operation is left out")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the problems and the summary, not a line for each operation imported")
 	writeInvalidFlag(cmd, &o.writeInvalid)
@@ -139,18 +140,18 @@ with --strict, when an operation is left out; 2 for bad usage.` + importVerifyHe
 // runImportOpenAPI imports the operations of o's OpenAPI document and
 // writes their declarations.
 func runImportOpenAPI(o *importOpenAPIOptions) error {
-	stderr, arg, opts := o.io.errOut, o.file, o.openapi
-	var report lines
+	stderr, arg, opts := o.io.ErrOut, o.file, o.openapi
+	var report cmdutil.Lines
 	if o.readGet {
-		report.add("--read-get has no effect: GET, HEAD and OPTIONS operations are read and idempotent without it")
+		report.Add("--read-get has no effect: GET, HEAD and OPTIONS operations are read and idempotent without it")
 	}
-	label, data, err := readImportFile(o.io.in, arg)
+	label, data, err := readImportFile(o.io.In, arg)
 	if err != nil {
-		report.add("%s: %v", importer.SourceLabel(arg), errors.Unwrap(err))
-		report.add("nothing written")
-		return reportedOr(report.write(stderr), exitInvalid)
+		report.Add("%s: %v", importer.SourceLabel(arg), errors.Unwrap(err))
+		report.Add("nothing written")
+		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
-	imp, err := importer.OpenAPI(o.io.ctx, importer.OpenAPIDocument{Label: importer.SourceLabel(label), Data: data}, opts)
+	imp, err := importer.OpenAPI(o.io.Ctx, importer.OpenAPIDocument{Label: importer.SourceLabel(label), Data: data}, opts)
 	if err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 		if decl, err = importer.OpenAPIToolsYAML(imp, opts); err != nil {
 			return err
 		}
-		if verified, err = verifyImport(o.io.ctx, o.out, decl, o.writeInvalid); err != nil {
+		if verified, err = verifyImport(o.io.Ctx, o.out, decl, o.writeInvalid); err != nil {
 			return err
 		}
 		writes = !verified.refused
@@ -178,22 +179,22 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 	// Errors first: they are why nothing is written, and would be lost
 	// after a line per operation. Every line leaves through report.
 	for _, e := range imp.Errors {
-		report.add("%s", e)
+		report.Add("%s", e)
 	}
 	for _, u := range imp.Unknown {
-		report.add("%s", unknownOperation(u, imp.Names))
+		report.Add("%s", unknownOperation(u, imp.Names))
 	}
 	for _, c := range imp.Conflicts {
-		report.add("%s", conflictLine(c))
+		report.Add("%s", conflictLine(c))
 	}
 	for _, f := range imp.Files {
 		if f.Tools == 0 {
-			report.add("%s: no operations", f.Label)
+			report.Add("%s: no operations", f.Label)
 		}
 	}
 	for _, t := range imp.Tools {
 		if !o.quiet || t.Status != importer.Imported {
-			report.add("%s", mcpImportLine(t, writes))
+			report.Add("%s", mcpImportLine(t, writes))
 		}
 	}
 	verified.add(&report)
@@ -203,8 +204,8 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 			n, english.Plural(n, "operation", "operations"), read, counts[importer.Imported], imported, changed, counts[importer.LeftOut])
 	}
 	if verified.refused {
-		report.add("%s; %s", summary(" read", "could be imported"), verified.refusal())
-		return reportedOr(report.write(stderr), exitInvalid)
+		report.Add("%s; %s", summary(" read", "could be imported"), verified.refusal())
+		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
 	return finishImport(o.io, &report, o.out, decl, errs, writes, summary)
 }

@@ -1,4 +1,4 @@
-package check
+package jsonval
 
 import (
 	"encoding/json"
@@ -11,13 +11,13 @@ import (
 	"unicode/utf8"
 )
 
-// canonical is the JSON Canonicalization Scheme (RFC 8785) of a decoded
-// JSON value (decode's: numbers as json.Number), which tools.digest hashes.
+// Canonical is the JSON Canonicalization Scheme (RFC 8785) of a decoded
+// JSON value (Decode's: numbers as json.Number), which tools.digest hashes.
 // The checker writes its own rather than share the compiler's, whose
 // mistakes it must not repeat: keys in the order of their UTF-16 code
 // units, numbers as ECMAScript writes a double, strings with only ", \ and
 // the controls escaped.
-func canonical(v any) (string, error) {
+func Canonical(v any) (string, error) {
 	var sb strings.Builder
 	err := writeCanonical(&sb, v)
 	return sb.String(), err

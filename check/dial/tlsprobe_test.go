@@ -1,4 +1,4 @@
-package check
+package dial
 
 import (
 	"context"
@@ -40,11 +40,11 @@ func listen(t *testing.T, serve func(net.Conn)) *url.URL {
 // completed handshake is an acceptance, and no connection, or no answer,
 // is neither acceptance nor refusal.
 func TestProbeOutcomes(t *testing.T) {
-	h := newHandshaker(&http.Client{})
+	h := NewHandshaker(&http.Client{})
 	ctx := context.Background()
 
 	closes := listen(t, func(c net.Conn) { c.Close() })
-	if r := h.probe(ctx, closes, tls.VersionTLS10, 5*time.Second); r.outcome != probeRefused || !strings.Contains(r.detail, "closed") {
+	if r := h.Probe(ctx, closes, tls.VersionTLS10, 5*time.Second); r.Outcome != Refused || !strings.Contains(r.Detail, "closed") {
 		t.Errorf("a server that closes the connection: %+v, want a refusal", r)
 	}
 
@@ -52,13 +52,13 @@ func TestProbeOutcomes(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		c.Close()
 	})
-	if r := h.probe(ctx, silent, tls.VersionTLS10, 100*time.Millisecond); r.outcome != probeUnknown || !strings.Contains(r.detail, "no answer within 100ms") {
+	if r := h.Probe(ctx, silent, tls.VersionTLS10, 100*time.Millisecond); r.Outcome != Unknown || !strings.Contains(r.Detail, "no answer within 100ms") {
 		t.Errorf("a server that never answers: %+v, want unknown", r)
 	}
 
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	if r := h.probe(done, closes, tls.VersionTLS10, 5*time.Second); r.outcome != probeUnknown || !strings.Contains(r.detail, "ran out of time") {
+	if r := h.Probe(done, closes, tls.VersionTLS10, 5*time.Second); r.Outcome != Unknown || !strings.Contains(r.Detail, "ran out of time") {
 		t.Errorf("after the check's deadline: %+v, want unknown", r)
 	}
 
@@ -68,7 +68,7 @@ func TestProbeOutcomes(t *testing.T) {
 	}
 	gone := &url.URL{Scheme: "https", Host: l.Addr().String()}
 	l.Close()
-	if r := h.probe(ctx, gone, tls.VersionTLS10, 5*time.Second); r.outcome != probeUnknown || !strings.Contains(r.detail, "could not connect") {
+	if r := h.Probe(ctx, gone, tls.VersionTLS10, 5*time.Second); r.Outcome != Unknown || !strings.Contains(r.Detail, "could not connect") {
 		t.Errorf("nothing listening: %+v, want unknown", r)
 	}
 
@@ -80,39 +80,39 @@ func TestProbeOutcomes(t *testing.T) {
 	srv.StartTLS()
 	defer srv.Close()
 	u, _ := url.Parse(srv.URL)
-	if r := h.probe(ctx, u, tls.VersionTLS10, 5*time.Second); r.outcome != probeAccepted || !strings.Contains(r.detail, "certificate did not verify") {
+	if r := h.Probe(ctx, u, tls.VersionTLS10, 5*time.Second); r.Outcome != Accepted || !strings.Contains(r.Detail, "certificate did not verify") {
 		t.Errorf("an untrusted certificate over TLS 1.0: %+v, want accepted", r)
 	}
 	// With the server's own client, trusted.
-	trusted := newHandshaker(srv.Client())
-	for _, v := range probeVersions {
-		if r := trusted.probe(ctx, u, v, 5*time.Second); r.outcome != probeAccepted || r.detail != "accepted" {
+	trusted := NewHandshaker(srv.Client())
+	for _, v := range ProbeVersions() {
+		if r := trusted.Probe(ctx, u, v, 5*time.Second); r.Outcome != Accepted || r.Detail != "accepted" {
 			t.Errorf("%s: %+v, want accepted", tls.VersionName(v), r)
 		}
 	}
 	// The address guard of the check's default client applies.
-	guarded := newHandshaker(guardedClient(ctx, "93.184.216.34", nil))
-	if r := guarded.probe(ctx, u, tls.VersionTLS10, 5*time.Second); r.outcome != probeUnknown || !strings.Contains(r.detail, "refused to connect to 127.0.0.1") {
+	guarded := NewHandshaker(Guarded(ctx, "93.184.216.34", nil))
+	if r := guarded.Probe(ctx, u, tls.VersionTLS10, 5*time.Second); r.Outcome != Unknown || !strings.Contains(r.Detail, "refused to connect to 127.0.0.1") {
 		t.Errorf("through the guard of a public origin: %+v, want the guard's refusal", r)
 	}
 }
 
 func TestNewHandshaker(t *testing.T) {
-	if h := newHandshaker(&http.Client{}); h.why != "" || h.dial == nil {
+	if h := NewHandshaker(&http.Client{}); h.Why != "" || h.dial == nil {
 		t.Errorf("the default transport: %+v", h)
 	}
 	other := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })}
-	if h := newHandshaker(other); !strings.Contains(h.why, "not an *http.Transport") {
-		t.Errorf("another RoundTripper: why %q", h.why)
+	if h := NewHandshaker(other); !strings.Contains(h.Why, "not an *http.Transport") {
+		t.Errorf("another RoundTripper: why %q", h.Why)
 	}
 	own := &http.Client{Transport: &http.Transport{DialTLSContext: func(context.Context, string, string) (net.Conn, error) { return nil, nil }}}
-	if h := newHandshaker(own); !strings.Contains(h.why, "DialTLSContext") {
-		t.Errorf("a transport with DialTLSContext: why %q", h.why)
+	if h := NewHandshaker(own); !strings.Contains(h.Why, "DialTLSContext") {
+		t.Errorf("a transport with DialTLSContext: why %q", h.Why)
 	}
 }
 
 func TestSuitesFor(t *testing.T) {
-	for _, v := range probeVersions {
+	for _, v := range ProbeVersions() {
 		got := suitesFor(v)
 		for _, want := range []uint16{tls.TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, tls.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, tls.TLS_RSA_WITH_AES_128_CBC_SHA} {
 			if !slices.Contains(got, want) {

@@ -1,4 +1,4 @@
-package main
+package importcmd
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/importer"
 	"github.com/signpost-dev/signpost/internal/catalogdir"
 	"github.com/signpost-dev/signpost/internal/english"
@@ -73,9 +74,9 @@ func importWritten(out string) (importer.Written, error) {
 
 // add adds what build says of the declarations to report, one line each,
 // as build prints them.
-func (v verifiedImport) add(report *lines) {
+func (v verifiedImport) add(report *cmdutil.Lines) {
 	for _, d := range v.diags {
-		report.add("%s", d.String())
+		report.Add("%s", d.String())
 	}
 }
 
