@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
@@ -44,7 +45,7 @@ func (c *checker) checkGate(ctx context.Context, ids []string) {
 		ev := "without the token: status " + strconv.Itoa(r.status)
 		switch {
 		case r.err != nil:
-			c.add("access.gate", ResultFail, u, "without the token: GET failed: "+errText(r.err, c.opts.Timeout), "must refuse a request without the token")
+			c.add("access.gate", ResultFail, u, "without the token: GET failed: "+dial.ErrText(r.err, c.opts.Timeout), "must refuse a request without the token")
 		case r.status == http.StatusOK && isDiscovery:
 			c.gate.publicDiscovery = true
 			c.add("access.gate", ResultPass, u, ev, "public, as the discovery catalogs of a gated site may be")

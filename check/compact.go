@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
@@ -69,7 +70,7 @@ func (c *checker) checkCompact(u string) {
 	case compactNotShown:
 		ev := "status " + strconv.Itoa(p.status)
 		if p.err != nil {
-			ev = "GET failed: " + errText(p.err, c.opts.Timeout)
+			ev = "GET failed: " + dial.ErrText(p.err, c.opts.Timeout)
 		} else if p.tooBig {
 			ev = "body over the size limit"
 		} else if p.status == http.StatusOK {

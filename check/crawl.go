@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
-	"time"
 
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/check/jsonval"
 )
 
@@ -226,7 +225,7 @@ func (c *checker) do(ctx context.Context, method, u string, header [][2]string, 
 // statusOf says whether p answered 200 and what it answered.
 func (c *checker) statusOf(p *page) (bool, string) {
 	if p.err != nil {
-		return false, "GET failed: " + errText(p.err, c.opts.Timeout)
+		return false, "GET failed: " + dial.ErrText(p.err, c.opts.Timeout)
 	}
 	ev := "status " + strconv.Itoa(p.status)
 	if loc := p.header.Get("Location"); loc != "" {
@@ -275,17 +274,4 @@ func (c *checker) checkLimits() {
 	} else {
 		c.add("limits.deadline", ResultPass, c.base, "time limit "+c.opts.Deadline.String(), "the whole site was checked in time")
 	}
-}
-
-// errText shortens a request error: no method and URL, which the finding
-// has already.
-func errText(err error, timeout time.Duration) string {
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		err = uerr.Err
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "timed out after " + timeout.String()
-	}
-	return err.Error()
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/check/registry"
 )
 
@@ -106,7 +107,7 @@ func (s registrySite) Do(ctx context.Context, method, u string, header [][2]stri
 
 func (s registrySite) LeftOut()                 { s.c.notFetched++ }
 func (s registrySite) Token() bool              { return s.c.opts.Token != "" }
-func (s registrySite) ErrText(err error) string { return errText(err, s.c.opts.Timeout) }
+func (s registrySite) ErrText(err error) string { return dial.ErrText(err, s.c.opts.Timeout) }
 
 func (s registrySite) StatusEvidence(u string) string {
 	_, ev := s.c.statusOf(s.c.pages[u])

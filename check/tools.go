@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/check/documents"
 	"github.com/signpost-dev/signpost/check/jsonval"
 	"github.com/signpost-dev/signpost/schemas"
@@ -253,7 +254,7 @@ func (c *checker) checkUnknown(toolsURL string, ids []string) {
 		switch {
 		case p == nil:
 		case p.err != nil:
-			c.add("tools.unknown-id", ResultFail, p.url, "GET failed: "+errText(p.err, c.opts.Timeout), "an unknown toolId must answer 404")
+			c.add("tools.unknown-id", ResultFail, p.url, "GET failed: "+dial.ErrText(p.err, c.opts.Timeout), "an unknown toolId must answer 404")
 		case p.status == http.StatusNotFound:
 			c.add("tools.unknown-id", ResultPass, p.url, "status 404", "an unknown toolId answers 404")
 		default:
@@ -271,7 +272,7 @@ func (c *checker) checkUnknown(toolsURL string, ids []string) {
 		switch {
 		case probe == nil:
 		case probe.err != nil:
-			c.add("view.unknown", ResultFail, probe.url, "GET failed: "+errText(probe.err, c.opts.Timeout), "an unknown view must answer the standard view")
+			c.add("view.unknown", ResultFail, probe.url, "GET failed: "+dial.ErrText(probe.err, c.opts.Timeout), "an unknown view must answer the standard view")
 		case probe.status != http.StatusOK:
 			c.add("view.unknown", ResultFail, probe.url, "status "+strconv.Itoa(probe.status), "an unknown view must answer the standard view")
 		case std == nil || std.err != nil || std.status != http.StatusOK || std.tooBig || probe.tooBig:

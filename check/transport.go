@@ -180,7 +180,7 @@ func (c *checker) cors(rule string, p *page, problem func(http.Header) string, p
 	plain := problem(p.header)
 	var withOrigin string
 	if p.withOrigin.err != nil {
-		withOrigin = "GET failed: " + errText(p.withOrigin.err, c.opts.Timeout)
+		withOrigin = "GET failed: " + dial.ErrText(p.withOrigin.err, c.opts.Timeout)
 	} else {
 		withOrigin = problem(p.withOrigin.header)
 	}
@@ -308,7 +308,7 @@ func (c *checker) etag(p *page) {
 		c.add("cache.etag", ResultFail, p.url, "ETag: "+etag, "the ETag should be a quoted string")
 	case p.cond == nil:
 	case p.cond.err != nil:
-		c.add("cache.etag", ResultFail, p.url, "If-None-Match: GET failed: "+errText(p.cond.err, c.opts.Timeout), "If-None-Match with the ETag should answer 304")
+		c.add("cache.etag", ResultFail, p.url, "If-None-Match: GET failed: "+dial.ErrText(p.cond.err, c.opts.Timeout), "If-None-Match with the ETag should answer 304")
 	case p.cond.status != http.StatusNotModified:
 		c.add("cache.etag", ResultFail, p.url, "ETag: "+etag+"; If-None-Match: status "+strconv.Itoa(p.cond.status), "If-None-Match with the ETag should answer 304")
 	default:

@@ -93,7 +93,7 @@ func (h Handshaker) Probe(ctx context.Context, origin *url.URL, version uint16, 
 	}
 	raw, err := h.dial(ctx, "tcp", net.JoinHostPort(host, port))
 	if err != nil {
-		res.Detail = "could not connect: " + errText(err, timeout)
+		res.Detail = "could not connect: " + ErrText(err, timeout)
 		return res
 	}
 	conn := &countingConn{Conn: raw}
@@ -153,9 +153,10 @@ func (h Handshaker) Proxied(u *url.URL) string {
 	return ""
 }
 
-// errText shortens a connection's error: no method and URL, which the
-// finding has already, and a deadline as the timeout it was.
-func errText(err error, timeout time.Duration) string {
+// ErrText shortens a request's or a connection's error for a finding: no
+// method and URL, which the finding has already, and a deadline as the
+// timeout it was.
+func ErrText(err error, timeout time.Duration) string {
 	var uerr *url.Error
 	if errors.As(err, &uerr) {
 		err = uerr.Err
