@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -13,91 +11,55 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/check"
-	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdtest"
 	"github.com/signpost-dev/signpost/diff"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/publish"
 	"github.com/signpost-dev/signpost/serve"
 )
 
-// parsed runs the command newCmd makes on args with a run function that
-// only keeps the options it is given: what the flags parse to, and nothing
-// done (no file read or written, no network).
-func parsed[O any](t *testing.T, newCmd func(func(*O) error) *cobra.Command, args ...string) *O {
-	t.Helper()
-	var got *O
-	cmd := newCmd(func(o *O) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetIn(strings.NewReader(""))
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	if err := cmd.ExecuteContext(context.Background()); err != nil {
-		t.Fatalf("%s %q: %v", cmd.Name(), args, err)
-	}
-	if got == nil {
-		t.Fatalf("%s %q: the run function was not called", cmd.Name(), args)
-	}
-	return got
-}
-
-// refused reports the error of the command newCmd makes on args, and fails
-// the test when it calls its run function.
-func refused[O any](t *testing.T, newCmd func(func(*O) error) *cobra.Command, args ...string) error {
-	t.Helper()
-	cmd := newCmd(func(*O) error { t.Errorf("%q: the run function was called", args); return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	return cmd.ExecuteContext(context.Background())
-}
-
-// hasIO reports whether s holds the context and the output of a command.
-func hasIO(s cmdutil.Streams) bool {
-	return s.Ctx != nil && s.In != nil && s.Out != nil && s.ErrOut != nil
-}
-
 func TestValidateFlags(t *testing.T) {
-	o := parsed(t, newValidateCmd)
-	if o.dir != "." || o.format != build.FormatText || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newValidateCmd)
+	if o.dir != "." || o.format != build.FormatText || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newValidateCmd, "cat", "--format", "github")
+	o = cmdtest.Parsed(t, newValidateCmd, "cat", "--format", "github")
 	if o.dir != "cat" || o.format != build.FormatGitHub {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newValidateCmd, "--format", "xml"); err == nil {
+	if err := cmdtest.Refused(t, newValidateCmd, "--format", "xml"); err == nil {
 		t.Error("--format xml was accepted")
 	}
 }
 
 func TestBuildFlags(t *testing.T) {
-	o := parsed(t, newBuildCmd)
-	if o.Dir != "." || o.Out != "site" || o.Target != "" || o.Format != build.FormatText || o.Verify || o.Origin != "" || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newBuildCmd)
+	if o.Dir != "." || o.Out != "site" || o.Target != "" || o.Format != build.FormatText || o.Verify || o.Origin != "" || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newBuildCmd, "cat", "-o", "out", "--target", "pages", "--format", "json", "--verify", "--origin", "http://127.0.0.1:8888")
+	o = cmdtest.Parsed(t, newBuildCmd, "cat", "-o", "out", "--target", "pages", "--format", "json", "--verify", "--origin", "http://127.0.0.1:8888")
 	if o.Dir != "cat" || o.Out != "out" || o.Target != "pages" || o.Format != build.FormatJSON || !o.Verify || o.Origin != "http://127.0.0.1:8888" {
 		t.Errorf("flags: %+v", o)
 	}
 }
 
 func TestCheckLiveFlags(t *testing.T) {
-	o := parsed(t, newCheckCmd, "--live")
+	o := cmdtest.Parsed(t, newCheckCmd, "--live")
 	d := o.drift
-	if !o.live || d.dir != "." || d.format != build.FormatText || len(d.opts.Servers) != 0 || d.opts.Header != nil || d.opts.Live.AllowPrivate || !hasIO(d.io) {
+	if !o.live || d.dir != "." || d.format != build.FormatText || len(d.opts.Servers) != 0 || d.opts.Header != nil || d.opts.Live.AllowPrivate || !cmdtest.HasIO(d.io) {
 		t.Errorf("defaults: %+v", d)
 	}
-	o = parsed(t, newCheckCmd, "--live", "cat", "--server", "com.example/weather", "--format", "github", "--allow-private", "--deadline", "1m", "--max-pages", "5")
+	o = cmdtest.Parsed(t, newCheckCmd, "--live", "cat", "--server", "com.example/weather", "--format", "github", "--allow-private", "--deadline", "1m", "--max-pages", "5")
 	d = o.drift
 	if d.dir != "cat" || d.format != build.FormatGitHub || !slices.Equal(d.opts.Servers, []string{"com.example/weather"}) ||
 		!d.opts.Live.AllowPrivate || d.opts.Live.Deadline != time.Minute || d.opts.Live.MaxPages != 5 {
 		t.Errorf("flags: %+v", d)
 	}
 	t.Setenv("DRIFT_TEST_TOKEN", "Bearer x-y-z")
-	if err := refused(t, newCheckCmd, "--live", "--header-env", "Authorization=DRIFT_TEST_TOKEN"); err == nil || !strings.Contains(err.Error(), "name it with --server") {
+	if err := cmdtest.Refused(t, newCheckCmd, "--live", "--header-env", "Authorization=DRIFT_TEST_TOKEN"); err == nil || !strings.Contains(err.Error(), "name it with --server") {
 		t.Errorf("a header for every server: %v", err)
 	}
-	o = parsed(t, newCheckCmd, "--live", "--server", "com.example/weather", "--header-env", "Authorization=DRIFT_TEST_TOKEN")
+	o = cmdtest.Parsed(t, newCheckCmd, "--live", "--server", "com.example/weather", "--header-env", "Authorization=DRIFT_TEST_TOKEN")
 	if o.drift.opts.Header.Get("Authorization") != "Bearer x-y-z" {
 		t.Errorf("header: %+v", o.drift.opts.Header)
 	}
@@ -110,19 +72,19 @@ func TestCheckLiveFlags(t *testing.T) {
 		{"https://example.com", "--format", "github"},
 		{},
 	} {
-		if err := refused(t, newCheckCmd, args...); err == nil {
+		if err := cmdtest.Refused(t, newCheckCmd, args...); err == nil {
 			t.Errorf("%q was accepted", args)
 		}
 	}
 }
 
 func TestServeFlags(t *testing.T) {
-	o := parsed(t, newServeCmd)
+	o := cmdtest.Parsed(t, newServeCmd)
 	if want := (serve.Options{Dir: ".", Addr: "127.0.0.1:8080"}); o.serve.Dir != want.Dir || o.serve.Addr != want.Addr ||
-		o.serve.Tenant != "" || o.serve.Watch || o.serve.Origin != "" || o.keysFile != "" || !hasIO(o.io) {
+		o.serve.Tenant != "" || o.serve.Watch || o.serve.Origin != "" || o.keysFile != "" || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newServeCmd, "site", "--addr", "127.0.0.1:9000", "--tenant", "acme", "--watch", "--origin", "https://example.com", "--token-keys", "keys.json")
+	o = cmdtest.Parsed(t, newServeCmd, "site", "--addr", "127.0.0.1:9000", "--tenant", "acme", "--watch", "--origin", "https://example.com", "--token-keys", "keys.json")
 	if o.serve.Dir != "site" || o.serve.Addr != "127.0.0.1:9000" || o.serve.Tenant != "acme" || !o.serve.Watch ||
 		o.serve.Origin != "https://example.com" || o.keysFile != "keys.json" {
 		t.Errorf("flags: %+v", o)
@@ -130,12 +92,12 @@ func TestServeFlags(t *testing.T) {
 }
 
 func TestCheckFlags(t *testing.T) {
-	o := parsed(t, newCheckCmd, "https://example.com")
+	o := cmdtest.Parsed(t, newCheckCmd, "https://example.com")
 	if o.url != "https://example.com" || o.format != build.FormatText || o.verbose || o.tenants != nil || o.keysFile != "" ||
-		!reflect.DeepEqual(o.crawl, check.Options{}) || o.resolve != nil || !hasIO(o.io) {
+		!reflect.DeepEqual(o.crawl, check.Options{}) || o.resolve != nil || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newCheckCmd, "https://{tenant}.example.com", "--format", "json", "-v", "--tenant", "acme", "--tenant", "globex",
+	o = cmdtest.Parsed(t, newCheckCmd, "https://{tenant}.example.com", "--format", "json", "-v", "--tenant", "acme", "--tenant", "globex",
 		"--timeout", "30s", "--same-origin", "--allow-private", "--deadline", "1m", "--concurrency", "8",
 		"--max-documents", "10", "--max-body-bytes", "1024", "--token", "T", "--token-keys", "keys.json",
 		"--resolve", "example.com:443:127.0.0.1", "--resolve", "acme.example.com:443:127.0.0.1")
@@ -145,19 +107,19 @@ func TestCheckFlags(t *testing.T) {
 		!slices.Equal(o.resolve, []string{"example.com:443:127.0.0.1", "acme.example.com:443:127.0.0.1"}) {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newCheckCmd); err == nil {
+	if err := cmdtest.Refused(t, newCheckCmd); err == nil {
 		t.Error("no URL was accepted")
 	}
 }
 
 func TestPublishFlags(t *testing.T) {
-	o := parsed(t, newPublishCmd)
+	o := cmdtest.Parsed(t, newPublishCmd)
 	if o.dir != "." || o.target != "" || o.format != build.FormatText || o.dryRun || o.verbose || o.quiet ||
 		o.maxDeletes != publish.DefaultMaxDeletes || o.maxPaths != publish.DefaultMaxInvalidationPaths ||
-		o.invalidationTimeout != publish.DefaultInvalidationTimeout || o.override != (publish.S3Override{}) || !hasIO(o.io) {
+		o.invalidationTimeout != publish.DefaultInvalidationTimeout || o.override != (publish.S3Override{}) || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newPublishCmd, "cat", "--target", "production", "--bucket", "b", "--prefix", "", "--region", "eu-west-1",
+	o = cmdtest.Parsed(t, newPublishCmd, "cat", "--target", "production", "--bucket", "b", "--prefix", "", "--region", "eu-west-1",
 		"--dry-run", "-v", "--max-deletes", "-1", "--max-invalidation-paths", "7", "--invalidation-timeout", "1m", "--format", "json")
 	if o.dir != "cat" || o.target != "production" || !o.dryRun || !o.verbose || o.maxDeletes != -1 || o.maxPaths != 7 ||
 		o.invalidationTimeout != time.Minute || o.format != build.FormatJSON {
@@ -171,27 +133,27 @@ func TestPublishFlags(t *testing.T) {
 }
 
 func TestDiffFlags(t *testing.T) {
-	o := parsed(t, newDiffCmd, "main", ".")
+	o := cmdtest.Parsed(t, newDiffCmd, "main", ".")
 	if o.sides.Old != "main" || o.sides.New != "." || o.sides.Repo != "." || o.sides.Catalog != "" || o.format != build.FormatText ||
-		o.kinds != nil || !hasIO(o.io) {
+		o.kinds != nil || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newDiffCmd, "a", "b", "--format", "markdown", "--fail-on", "tier-raised,egress-widened", "--repo", "r", "--catalog", "")
+	o = cmdtest.Parsed(t, newDiffCmd, "a", "b", "--format", "markdown", "--fail-on", "tier-raised,egress-widened", "--repo", "r", "--catalog", "")
 	if o.format != diff.FormatMarkdown || !slices.Equal(o.kinds, []string{"tier-raised", "egress-widened"}) || o.sides.Repo != "r" ||
 		o.sides.Catalog != "." {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newDiffCmd, "a", "b", "--fail-on", "nothing-like-it"); err == nil || !strings.Contains(err.Error(), "--fail-on") {
+	if err := cmdtest.Refused(t, newDiffCmd, "a", "b", "--fail-on", "nothing-like-it"); err == nil || !strings.Contains(err.Error(), "--fail-on") {
 		t.Errorf("an unknown --fail-on risk: %v", err)
 	}
 }
 
 func TestConformanceFlags(t *testing.T) {
-	o := parsed(t, newConformanceCmd, "site-a", "site-b")
-	if o.first != "site-a" || o.second != "site-b" || o.format != "text" || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newConformanceCmd, "site-a", "site-b")
+	if o.first != "site-a" || o.second != "site-b" || o.format != "text" || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o = parsed(t, newConformanceCmd, "a", "b", "--format", "json"); o.format != "json" {
+	if o = cmdtest.Parsed(t, newConformanceCmd, "a", "b", "--format", "json"); o.format != "json" {
 		t.Errorf("flags: %+v", o)
 	}
 }
@@ -204,77 +166,77 @@ func TestExportFlags(t *testing.T) {
 		{exportManagedSettings, newExportManagedSettingsCmd},
 		{exportCline, newExportClineCmd},
 	} {
-		o := parsed(t, c.newCmd)
-		if o.kind != c.kind || o.dir != "." || o.tenant != "" || o.out != "" || !hasIO(o.io) {
+		o := cmdtest.Parsed(t, c.newCmd)
+		if o.kind != c.kind || o.dir != "." || o.tenant != "" || o.out != "" || !cmdtest.HasIO(o.io) {
 			t.Errorf("%s defaults: %+v", c.kind, o)
 		}
-		o = parsed(t, c.newCmd, "cat", "--tenant", "acme", "-o", "policy.json")
+		o = cmdtest.Parsed(t, c.newCmd, "cat", "--tenant", "acme", "-o", "policy.json")
 		if o.kind != c.kind || o.dir != "cat" || o.tenant != "acme" || o.out != "policy.json" {
 			t.Errorf("%s flags: %+v", c.kind, o)
 		}
-		if o = parsed(t, c.newCmd, "--out", "-"); o.out != "-" {
+		if o = cmdtest.Parsed(t, c.newCmd, "--out", "-"); o.out != "-" {
 			t.Errorf("%s --out -: %+v", c.kind, o)
 		}
-		if err := refused(t, c.newCmd, "a", "b"); err == nil {
+		if err := cmdtest.Refused(t, c.newCmd, "a", "b"); err == nil {
 			t.Errorf("%s took two folders", c.kind)
 		}
 	}
 }
 
 func TestSchemaFlags(t *testing.T) {
-	if o := parsed(t, newSchemaCmd); o.name != "" || !hasIO(o.io) {
+	if o := cmdtest.Parsed(t, newSchemaCmd); o.name != "" || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o := parsed(t, newSchemaCmd, "tool-descriptor"); o.name != "tool-descriptor" {
+	if o := cmdtest.Parsed(t, newSchemaCmd, "tool-descriptor"); o.name != "tool-descriptor" {
 		t.Errorf("argument: %+v", o)
 	}
 }
 
 func TestVersionFlags(t *testing.T) {
-	o := parsed(t, newVersionCmd)
-	if o.format != build.FormatText || o.info == nil || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newVersionCmd)
+	if o.format != build.FormatText || o.info == nil || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o = parsed(t, newVersionCmd, "--format", "json"); o.format != build.FormatJSON {
+	if o = cmdtest.Parsed(t, newVersionCmd, "--format", "json"); o.format != build.FormatJSON {
 		t.Errorf("flags: %+v", o)
 	}
 }
 
 func TestTokenKeyFlags(t *testing.T) {
-	o := parsed(t, newTokenKeyCmd, "--tenant", "acme", "--keys", "keys.json")
-	if o.tenant != "acme" || o.file != "keys.json" || o.kid != "" || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newTokenKeyCmd, "--tenant", "acme", "--keys", "keys.json")
+	if o.tenant != "acme" || o.file != "keys.json" || o.kid != "" || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o = parsed(t, newTokenKeyCmd, "--tenant", "acme", "--keys", "keys.json", "--kid", "k2"); o.kid != "k2" {
+	if o = cmdtest.Parsed(t, newTokenKeyCmd, "--tenant", "acme", "--keys", "keys.json", "--kid", "k2"); o.kid != "k2" {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newTokenKeyCmd, "--tenant", "acme"); err == nil {
+	if err := cmdtest.Refused(t, newTokenKeyCmd, "--tenant", "acme"); err == nil {
 		t.Error("no --keys was accepted")
 	}
 }
 
 func TestTokenMintFlags(t *testing.T) {
-	o := parsed(t, newTokenMintCmd, "--tenant", "acme", "--keys", "keys.json")
-	if o.tenant != "acme" || o.file != "keys.json" || o.kid != "" || o.ttl != time.Hour || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newTokenMintCmd, "--tenant", "acme", "--keys", "keys.json")
+	if o.tenant != "acme" || o.file != "keys.json" || o.kid != "" || o.ttl != time.Hour || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o = parsed(t, newTokenMintCmd, "--tenant", "acme", "--keys", "keys.json", "--kid", "k2", "--ttl", "15m"); o.kid != "k2" || o.ttl != 15*time.Minute {
+	if o = cmdtest.Parsed(t, newTokenMintCmd, "--tenant", "acme", "--keys", "keys.json", "--kid", "k2", "--ttl", "15m"); o.kid != "k2" || o.ttl != 15*time.Minute {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newTokenMintCmd, "--keys", "keys.json"); err == nil {
+	if err := cmdtest.Refused(t, newTokenMintCmd, "--keys", "keys.json"); err == nil {
 		t.Error("no --tenant was accepted")
 	}
 }
 
 func TestInitFlags(t *testing.T) {
-	o := parsed(t, newInitCmd)
-	if o.dir != "." || o.publish != publishNone || o.region != scaffold.DefaultRegion || o.force || len(o.set) != 0 || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newInitCmd)
+	if o.dir != "." || o.publish != publishNone || o.region != scaffold.DefaultRegion || o.force || len(o.set) != 0 || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
 	if s := o.scaffold(); s.Bucket != nil || s.Region != nil || s.RoleARN != nil {
 		t.Errorf("S3 settings not given are not passed on: %+v", s)
 	}
-	o = parsed(t, newInitCmd, "cat", "--origin", "https://tools.example.org", "--publisher", "example.org", "--display-name", "Example",
+	o = cmdtest.Parsed(t, newInitCmd, "cat", "--origin", "https://tools.example.org", "--publisher", "example.org", "--display-name", "Example",
 		"--publish", "s3", "--bucket", "b-ucket", "--region", "eu-west-1", "--role-arn", "arn:aws:iam::111122223333:role/r",
 		"--branch", "trunk", "--signpost-version", "v0.2.0", "--force")
 	s := o.scaffold()
@@ -283,19 +245,19 @@ func TestInitFlags(t *testing.T) {
 		s.RoleARN == nil || *s.RoleARN != "arn:aws:iam::111122223333:role/r" || s.Branch != "trunk" || s.SignpostVersion != "v0.2.0" || !o.force {
 		t.Errorf("flags: %+v, scaffold options %+v", o, s)
 	}
-	if err := refused(t, newInitCmd, "--publish", "ftp"); err == nil {
+	if err := cmdtest.Refused(t, newInitCmd, "--publish", "ftp"); err == nil {
 		t.Error("--publish ftp was accepted")
 	}
-	if err := refused(t, newInitCmd, "a", "b"); err == nil {
+	if err := cmdtest.Refused(t, newInitCmd, "a", "b"); err == nil {
 		t.Error("two folders were accepted")
 	}
 }
 
 func TestKeygenFlags(t *testing.T) {
-	if o := parsed(t, newKeygenCmd); o.out != "" || o.random == nil || !hasIO(o.io) {
+	if o := cmdtest.Parsed(t, newKeygenCmd); o.out != "" || o.random == nil || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o := parsed(t, newKeygenCmd, "--out", "k.jwk"); o.out != "k.jwk" {
+	if o := cmdtest.Parsed(t, newKeygenCmd, "--out", "k.jwk"); o.out != "k.jwk" {
 		t.Errorf("flags: %+v", o)
 	}
 }

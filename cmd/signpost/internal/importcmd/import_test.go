@@ -1,75 +1,35 @@
 package importcmd
 
 import (
-	"context"
-	"io"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdtest"
 )
 
-// parsed runs the command newCmd makes on args with a run function that
-// only keeps the options it is given: what the flags parse to, and nothing
-// done (no file read or written, no network).
-func parsed[O any](t *testing.T, newCmd func(func(*O) error) *cobra.Command, args ...string) *O {
-	t.Helper()
-	var got *O
-	cmd := newCmd(func(o *O) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetIn(strings.NewReader(""))
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	if err := cmd.ExecuteContext(context.Background()); err != nil {
-		t.Fatalf("%s %q: %v", cmd.Name(), args, err)
-	}
-	if got == nil {
-		t.Fatalf("%s %q: the run function was not called", cmd.Name(), args)
-	}
-	return got
-}
-
-// refused reports the error of the command newCmd makes on args, and fails
-// the test when it calls its run function.
-func refused[O any](t *testing.T, newCmd func(func(*O) error) *cobra.Command, args ...string) error {
-	t.Helper()
-	cmd := newCmd(func(*O) error { t.Errorf("%q: the run function was called", args); return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	return cmd.ExecuteContext(context.Background())
-}
-
-// hasIO reports whether s holds the context and the output of a command.
-func hasIO(s cmdutil.Streams) bool {
-	return s.Ctx != nil && s.In != nil && s.Out != nil && s.ErrOut != nil
-}
-
 func TestImportServerFlags(t *testing.T) {
-	o := parsed(t, newImportServerCmd, "a.json", "-")
-	if !slices.Equal(o.files, []string{"a.json", "-"}) || o.out != "" || o.strict || o.quiet || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newImportServerCmd, "a.json", "-")
+	if !slices.Equal(o.files, []string{"a.json", "-"}) || o.out != "" || o.strict || o.quiet || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newImportServerCmd, "a.json", "--out", "servers.yaml", "--strict", "-q")
+	o = cmdtest.Parsed(t, newImportServerCmd, "a.json", "--out", "servers.yaml", "--strict", "-q")
 	if o.out != "servers.yaml" || !o.strict || !o.quiet {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newImportServerCmd); err == nil || !strings.Contains(err.Error(), "needs at least one FILE") {
+	if err := cmdtest.Refused(t, newImportServerCmd); err == nil || !strings.Contains(err.Error(), "needs at least one FILE") {
 		t.Errorf("no FILE: %v", err)
 	}
 }
 
 func TestImportMCPFlags(t *testing.T) {
-	o := parsed(t, newImportMCPCmd, "tools.json")
-	if !slices.Equal(o.files, []string{"tools.json"}) || o.out != "" || o.strict || o.quiet || o.mcp.Server != "" || len(o.mcp.Classify) != 0 || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newImportMCPCmd, "tools.json")
+	if !slices.Equal(o.files, []string{"tools.json"}) || o.out != "" || o.strict || o.quiet || o.mcp.Server != "" || len(o.mcp.Classify) != 0 || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newImportMCPCmd, "a.json", "b.json", "-o", "gh.yaml", "--server", "com.example/github", "--tool-id-prefix", "gh",
+	o = cmdtest.Parsed(t, newImportMCPCmd, "a.json", "b.json", "-o", "gh.yaml", "--server", "com.example/github", "--tool-id-prefix", "gh",
 		"--classify", "read=get_issue,list_issues", "--classify", "pure=get_me", "--replay", "keyed=create_*", "--egress", "internal=*", "--strict", "--quiet")
 	if !slices.Equal(o.files, []string{"a.json", "b.json"}) || o.out != "gh.yaml" || !o.strict || !o.quiet ||
 		o.mcp.Server != "com.example/github" || o.mcp.ToolIDPrefix != "gh" ||
@@ -77,18 +37,18 @@ func TestImportMCPFlags(t *testing.T) {
 		o.mcp.Replay["create_*"] != "keyed" || o.mcp.Egress["*"] != "internal" {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newImportMCPCmd, "a.json", "--classify", "risky=get_me"); err == nil {
+	if err := cmdtest.Refused(t, newImportMCPCmd, "a.json", "--classify", "risky=get_me"); err == nil {
 		t.Error("a --classify of no tier was accepted")
 	}
 	if o.endpoint != nil {
 		t.Errorf("FILEs read live: %+v", o.endpoint)
 	}
-	o = parsed(t, newImportMCPCmd, "--url", "https://mcp.example.com/mcp", "--save", "rec.json", "--allow-private", "--deadline", "5s", "--max-pages", "3")
+	o = cmdtest.Parsed(t, newImportMCPCmd, "--url", "https://mcp.example.com/mcp", "--save", "rec.json", "--allow-private", "--deadline", "5s", "--max-pages", "3")
 	if o.endpoint == nil || o.endpoint.URL != "https://mcp.example.com/mcp" || len(o.files) != 0 || o.save != "rec.json" ||
 		!o.live.AllowPrivate || o.live.Deadline != 5*time.Second || o.live.MaxPages != 3 {
 		t.Errorf("--url: %+v", o)
 	}
-	o = parsed(t, newImportMCPCmd, "--command", "--", "npx", "-y", "server")
+	o = cmdtest.Parsed(t, newImportMCPCmd, "--command", "--", "npx", "-y", "server")
 	if o.endpoint == nil || !slices.Equal(o.endpoint.Command, []string{"npx", "-y", "server"}) || len(o.files) != 0 {
 		t.Errorf("--command: %+v", o)
 	}
@@ -101,23 +61,23 @@ func TestImportMCPFlags(t *testing.T) {
 		{"--command", "--header-env", "Authorization=HOME", "--", "server"},
 		{"--url", "ftp://mcp.example.com/"},
 	} {
-		if err := refused(t, newImportMCPCmd, args...); err == nil {
+		if err := cmdtest.Refused(t, newImportMCPCmd, args...); err == nil {
 			t.Errorf("%q was accepted", args)
 		}
 	}
 }
 
 func TestImportOpenAPIFlags(t *testing.T) {
-	o := parsed(t, newImportOpenAPICmd, "api.yaml")
-	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.readGet || o.strict || o.quiet || !hasIO(o.io) {
+	o := cmdtest.Parsed(t, newImportOpenAPICmd, "api.yaml")
+	if o.file != "api.yaml" || o.out != "" || o.openapi.Egress != spec.EgressInternet || o.readGet || o.strict || o.quiet || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
-	o = parsed(t, newImportOpenAPICmd, "-", "--read-get", "--tool-id-prefix", "pets", "--classify", "read=searchPets", "--egress", "internal", "--strict", "-o", "pets.yaml", "-q")
+	o = cmdtest.Parsed(t, newImportOpenAPICmd, "-", "--read-get", "--tool-id-prefix", "pets", "--classify", "read=searchPets", "--egress", "internal", "--strict", "-o", "pets.yaml", "-q")
 	if o.file != "-" || o.out != "pets.yaml" || !o.strict || !o.quiet || !o.readGet || o.openapi.ToolIDPrefix != "pets" ||
 		o.openapi.Egress != spec.EgressInternal || o.openapi.Classify["searchPets"] != "read" {
 		t.Errorf("flags: %+v", o)
 	}
-	if err := refused(t, newImportOpenAPICmd, "a.yaml", "b.yaml"); err == nil {
+	if err := cmdtest.Refused(t, newImportOpenAPICmd, "a.yaml", "b.yaml"); err == nil {
 		t.Error("two FILEs were accepted")
 	}
 }

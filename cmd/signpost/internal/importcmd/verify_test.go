@@ -4,26 +4,28 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdtest"
 )
 
 // Every import takes --write-invalid, off by default.
 func TestImportWriteInvalidFlag(t *testing.T) {
-	if o := parsed(t, newImportServerCmd, "a.json"); o.writeInvalid {
+	if o := cmdtest.Parsed(t, newImportServerCmd, "a.json"); o.writeInvalid {
 		t.Error("import server: --write-invalid on by default")
 	}
-	if o := parsed(t, newImportServerCmd, "a.json", "--write-invalid"); !o.writeInvalid {
+	if o := cmdtest.Parsed(t, newImportServerCmd, "a.json", "--write-invalid"); !o.writeInvalid {
 		t.Error("import server: --write-invalid not set")
 	}
-	if o := parsed(t, newImportMCPCmd, "a.json"); o.writeInvalid {
+	if o := cmdtest.Parsed(t, newImportMCPCmd, "a.json"); o.writeInvalid {
 		t.Error("import mcp: --write-invalid on by default")
 	}
-	if o := parsed(t, newImportMCPCmd, "a.json", "--write-invalid"); !o.writeInvalid {
+	if o := cmdtest.Parsed(t, newImportMCPCmd, "a.json", "--write-invalid"); !o.writeInvalid {
 		t.Error("import mcp: --write-invalid not set")
 	}
-	if o := parsed(t, newImportOpenAPICmd, "a.yaml"); o.writeInvalid {
+	if o := cmdtest.Parsed(t, newImportOpenAPICmd, "a.yaml"); o.writeInvalid {
 		t.Error("import openapi: --write-invalid on by default")
 	}
-	if o := parsed(t, newImportOpenAPICmd, "a.yaml", "--write-invalid"); !o.writeInvalid {
+	if o := cmdtest.Parsed(t, newImportOpenAPICmd, "a.yaml", "--write-invalid"); !o.writeInvalid {
 		t.Error("import openapi: --write-invalid not set")
 	}
 }
