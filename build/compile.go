@@ -282,7 +282,45 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		}
 		b.Sites = append(b.Sites, s)
 	}
+	// The variants hosts serve with Content-Encoding, made once here for
+	// every host and for serve.
+	if err := b.Precompress(ctx, cat.Config.precompressMin()); err != nil {
+		return nil, err
+	}
+	// They are files of the build too, and lengthen the route table.
+	for _, s := range b.Sites {
+		n := 0
+		for _, d := range s.Documents {
+			if len(d.Variants) == 0 {
+				continue
+			}
+			bare := d.Route
+			bare.Variants = nil
+			grow := output.RouteEntrySize(d.Route) - output.RouteEntrySize(bare)
+			for _, v := range d.Variants {
+				if err := lim.document(v.Key, int(v.Size)); err != nil {
+					return nil, err
+				}
+				grow += v.Size
+			}
+			n += len(d.Variants)
+			if err := lim.grow(grow); err != nil {
+				return nil, err
+			}
+		}
+		if err := lim.files(n); err != nil {
+			return nil, err
+		}
+	}
 	return b, nil
+}
+
+// precompressMin is compression.minSize, or its default.
+func (c *Config) precompressMin() int64 {
+	if c.PrecompressMin > 0 {
+		return c.PrecompressMin
+	}
+	return spec.DefaultPrecompressMin
 }
 
 // budget is the catalog's Limits as Compile enforces them, and the bytes

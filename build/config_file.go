@@ -33,8 +33,11 @@ type configFile struct {
 		AICatalog  *bool `json:"aiCatalog"`
 		Registry   *bool `json:"registry"`
 	} `json:"discovery"`
-	Tenants []tenantFile          `json:"tenants"`
-	Limits  limitsFile            `json:"limits"`
+	Tenants     []tenantFile `json:"tenants"`
+	Limits      limitsFile   `json:"limits"`
+	Compression struct {
+		MinSize any `json:"minSize"`
+	} `json:"compression"`
 	Targets map[string]targetFile `json:"targets"`
 }
 

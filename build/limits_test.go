@@ -184,6 +184,11 @@ func TestLimitsExact(t *testing.T) {
 			largest = max(largest, d.Size)
 			// The document, and its line of the route table.
 			total += d.Size + output.RouteEntrySize(d.Route)
+			// Its variants.
+			files += int64(len(d.Variants))
+			for _, v := range d.Variants {
+				total += v.Size
+			}
 		}
 	}
 	if err := build(Limits{Document: largest, Build: total, Files: files}); err != nil {
