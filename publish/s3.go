@@ -109,6 +109,8 @@ type manifestEntry struct {
 	SHA256       string `json:"sha256"`
 	ContentType  string `json:"contentType"`
 	CacheControl string `json:"cacheControl"`
+	// ContentEncoding is the coding of a precompressed variant.
+	ContentEncoding string `json:"contentEncoding,omitempty"`
 }
 
 // normalizePrefix makes a non-empty prefix end with exactly one "/".
@@ -152,7 +154,7 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 	entries := make(map[string]manifestEntry, len(docs))
 	for i := range docs {
 		d := &docs[i]
-		entries[d.Route.Key] = manifestEntry{Route: d.Route.Route, SHA256: d.SHA256, ContentType: d.ContentType, CacheControl: d.CacheControl}
+		entries[d.Route.Key] = manifestEntry{Route: d.Route.Route, SHA256: d.SHA256, ContentType: d.ContentType, CacheControl: d.CacheControl, ContentEncoding: d.Encoding}
 	}
 	manifest, err := json.Marshal(entries) // map keys are sorted: deterministic
 	if err != nil {
@@ -194,7 +196,7 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 			reason = ReasonContentChanged
 		default:
 			e, ok := old[d.Route.Key]
-			if !ok || e.ContentType != d.ContentType || e.CacheControl != d.CacheControl {
+			if !ok || e.ContentType != d.ContentType || e.CacheControl != d.CacheControl || e.ContentEncoding != d.Encoding {
 				reason = ReasonHeadersChanged
 			}
 		}
@@ -380,7 +382,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 			}
 		}
 		err := each(ctx, conc, group, func(ctx context.Context, u Upload) error {
-			if err := b.put(ctx, object{key: u.Key, body: u.Doc.Body.Bytes(), md5: u.MD5, contentType: u.Doc.ContentType, cacheControl: u.Doc.CacheControl}); err != nil {
+			if err := b.put(ctx, object{key: u.Key, body: u.Doc.Body.Bytes(), md5: u.MD5, contentType: u.Doc.ContentType, cacheControl: u.Doc.CacheControl, contentEncoding: u.Doc.Encoding}); err != nil {
 				return err
 			}
 			step(1, u.Doc.Body.Len(), 1, 0)
@@ -475,6 +477,8 @@ type object struct {
 	// md5 is the hex MD5 of body; computed when it is not one (empty).
 	md5                       string
 	contentType, cacheControl string
+	// contentEncoding is the Content-Encoding of a precompressed variant.
+	contentEncoding string
 	// meta is the object's user metadata.
 	meta map[string]string
 }
@@ -486,7 +490,7 @@ func (b s3Bucket) put(ctx context.Context, o object) error {
 		s := md5.Sum(o.body)
 		raw = s[:]
 	}
-	_, err = b.api.PutObject(ctx, &s3.PutObjectInput{
+	in := &s3.PutObjectInput{
 		Bucket:        aws.String(b.name),
 		Key:           aws.String(o.key),
 		Body:          bytes.NewReader(o.body),
@@ -495,7 +499,13 @@ func (b s3Bucket) put(ctx context.Context, o object) error {
 		CacheControl:  aws.String(o.cacheControl),
 		ContentMD5:    aws.String(base64.StdEncoding.EncodeToString(raw)),
 		Metadata:      o.meta,
-	})
+	}
+	if o.contentEncoding != "" {
+		// S3 answers with it, and CloudFront compresses nothing that has
+		// one.
+		in.ContentEncoding = aws.String(o.contentEncoding)
+	}
+	_, err = b.api.PutObject(ctx, in)
 	if err != nil {
 		return fmt.Errorf("publish %s: %w", o.key, err)
 	}
