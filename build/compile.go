@@ -287,31 +287,10 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	if err := b.Precompress(ctx, cat.Config.precompressMin()); err != nil {
 		return nil, err
 	}
-	// They are files of the build too, and lengthen the route table.
-	for _, s := range b.Sites {
-		n := 0
-		for _, d := range s.Documents {
-			if len(d.Variants) == 0 {
-				continue
-			}
-			bare := d.Route
-			bare.Variants = nil
-			grow := output.RouteEntrySize(d.Route) - output.RouteEntrySize(bare)
-			for _, v := range d.Variants {
-				if err := lim.document(v.Key, int(v.Size)); err != nil {
-					return nil, err
-				}
-				grow += v.Size
-			}
-			n += len(d.Variants)
-			if err := lim.grow(grow); err != nil {
-				return nil, err
-			}
-		}
-		if err := lim.files(n); err != nil {
-			return nil, err
-		}
-	}
+	// Compile's limits count the documents alone: a host that serves the
+	// variants writes them, one that compresses itself leaves them out,
+	// and Write holds what is written, variants and route table included,
+	// to the limits.
 	return b, nil
 }
 

@@ -135,6 +135,28 @@ func md5Hex(parts ...[]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// objects returns docs with each variant of each as an object of its own,
+// with its Content-Encoding (output.Document.Objects); docs itself when
+// none has variants.
+func objects(docs []output.Document) []output.Document {
+	n := 0
+	for i := range docs {
+		n += len(docs[i].Variants)
+	}
+	if n == 0 {
+		return docs
+	}
+	out := make([]output.Document, 0, len(docs)+n)
+	for i := range docs {
+		if len(docs[i].Variants) == 0 {
+			out = append(out, docs[i])
+			continue
+		}
+		out = append(out, docs[i].Objects()...)
+	}
+	return out
+}
+
 // planS3 compares the documents of one site with the objects under prefix
 // in bucket: one read of the manifest for headers and a listing for keys and
 // ETags (the MD5 of a body put in one part). It changes nothing.
@@ -149,6 +171,7 @@ func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []output
 // planListed is planS3 given the listing of prefix.
 func planListed(bucket, prefix string, docs []output.Document, site *remoteSite, inputs string) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
+	docs = objects(docs)
 	manifestKey := prefix + ManifestName
 
 	entries := make(map[string]manifestEntry, len(docs))

@@ -271,15 +271,7 @@ type publisher struct {
 func (pub *publisher) planSite(ctx context.Context, s *output.Site) (*SitePlan, error) {
 	dest, cft, opts := pub.target.S3, pub.target.CloudFront, pub.opts
 	prefix := dest.SitePrefix(s)
-	// Each variant is an object of its own, with its Content-Encoding.
-	docs := make([]output.Document, 0, len(s.Documents))
-	for i := range s.Documents {
-		if len(s.Documents[i].Variants) == 0 {
-			docs = append(docs, s.Documents[i])
-			continue
-		}
-		docs = append(docs, s.Documents[i].Objects()...)
-	}
+	docs := s.Documents
 	if cft != nil {
 		// The page the distribution answers unknown keys with.
 		docs = append(slices.Clip(docs), ErrorDocument())

@@ -24,13 +24,18 @@ const BrotliQuality = 7
 // context: a few milliseconds' work.
 const chunk = 256 << 10
 
-// Encode returns body compressed in coding (spec.EncodingGzip or
-// spec.EncodingBrotli). gzip is at its best compression, with a header
-// that holds no name, no time and no OS ("unknown"): the bytes depend on
-// body alone. It returns ctx's error soon after ctx is done.
-func Encode(ctx context.Context, coding string, body []byte) ([]byte, error) {
+// Encode returns body, the concatenation of parts, compressed in coding
+// (spec.EncodingGzip or spec.EncodingBrotli). gzip is at its best
+// compression, with a header that holds no name, no time and no OS
+// ("unknown"): the bytes depend on body alone. The parts are never joined.
+// It returns ctx's error soon after ctx is done.
+func Encode(ctx context.Context, coding string, parts ...[]byte) ([]byte, error) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
 	var buf bytes.Buffer
-	buf.Grow(len(body)/4 + 64)
+	buf.Grow(n/8 + 64)
 	var w io.WriteCloser
 	switch coding {
 	case spec.EncodingGzip:
@@ -44,12 +49,14 @@ func Encode(ctx context.Context, coding string, body []byte) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("no content coding %q: signpost precompresses in %v", coding, spec.Encodings())
 	}
-	for rest := body; len(rest) > 0; rest = rest[min(len(rest), chunk):] {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(rest[:min(len(rest), chunk)]); err != nil {
-			return nil, fmt.Errorf("compress in %s: %w", coding, err)
+	for _, p := range parts {
+		for rest := p; len(rest) > 0; rest = rest[min(len(rest), chunk):] {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if _, err := w.Write(rest[:min(len(rest), chunk)]); err != nil {
+				return nil, fmt.Errorf("compress in %s: %w", coding, err)
+			}
 		}
 	}
 	if err := w.Close(); err != nil {

@@ -25,7 +25,8 @@ func (b *Build) Precompress(ctx context.Context, minSize int64) error {
 	type job struct {
 		sum    string
 		coding string
-		body   []byte
+		size   int64
+		parts  [][]byte
 	}
 	var jobs []job
 	queued := map[string]bool{}
@@ -38,20 +39,19 @@ func (b *Build) Precompress(ctx context.Context, minSize int64) error {
 				continue
 			}
 			queued[d.SHA256] = true
-			body := d.Body.Bytes()
 			for _, coding := range spec.Encodings() {
-				jobs = append(jobs, job{d.SHA256, coding, body})
+				jobs = append(jobs, job{d.SHA256, coding, d.Size, d.Body.Parts()})
 			}
 		}
 	}
-	slices.SortStableFunc(jobs, func(x, y job) int { return cmp.Compare(len(y.body), len(x.body)) })
+	slices.SortStableFunc(jobs, func(x, y job) int { return cmp.Compare(y.size, x.size) })
 	encoded := make([][]byte, len(jobs))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, j := range jobs {
 		g.Go(func() error {
 			var err error
-			encoded[i], err = compress.Encode(gctx, j.coding, j.body)
+			encoded[i], err = compress.Encode(gctx, j.coding, j.parts...)
 			return err
 		})
 	}

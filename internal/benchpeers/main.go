@@ -48,7 +48,7 @@ func main() {
 	flag.StringVar(&c.work, "work", "", "scratch folder (default: a new temporary one, removed at the end)")
 	flag.IntVar(&c.runs, "runs", 3, "runs of each measure; the median is reported")
 	flag.DurationVar(&c.duration, "duration", 5*time.Second, "length of each wrk run")
-	flag.StringVar(&only, "only", "build,serve,publish", "the comparisons to run, comma-separated")
+	flag.StringVar(&only, "only", "build,serve,publish,bytes", "the comparisons to run, comma-separated")
 	flag.Parse()
 	c.only = map[string]bool{}
 	for _, s := range splitComma(only) {
@@ -120,6 +120,13 @@ func run(ctx context.Context, c config) error {
 	}
 	if c.only["serve"] {
 		r, err := benchServe(ctx, c, cats[1])
+		rows = append(rows, r...)
+		if err != nil {
+			return errors.Join(err, printRows(rows))
+		}
+	}
+	if c.only["bytes"] {
+		r, err := benchBytes(ctx, c, cats[1])
 		rows = append(rows, r...)
 		if err != nil {
 			return errors.Join(err, printRows(rows))
