@@ -9,6 +9,9 @@
 //   - `signpost publish` against `rclone sync --checksum` and `aws s3 sync`
 //     to versitygw: a first publish, a no-op republish, and a republish after
 //     a one-tool change from a fresh build, as CI makes it.
+//   - the bytes a client that accepts gzip and brotli receives of the
+//     large documents from `signpost serve`, against their own size, and
+//     the tokens from the AI catalog to a callable tool (bytes.go).
 //
 // Every server runs on 127.0.0.1 and is stopped before the command exits.
 // Each measure is run several times, alternating the programs, and the
