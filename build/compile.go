@@ -306,7 +306,24 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		}
 		b.Sites = append(b.Sites, s)
 	}
+	// The variants hosts serve with Content-Encoding, made once here for
+	// every host and for serve.
+	if err := b.Precompress(ctx, cat.Config.precompressMin()); err != nil {
+		return nil, err
+	}
+	// Compile's limits count the documents alone: a host that serves the
+	// variants writes them, one that compresses itself leaves them out,
+	// and Write holds what is written, variants and route table included,
+	// to the limits.
 	return b, nil
+}
+
+// precompressMin is compression.minSize, or its default.
+func (c *Config) precompressMin() int64 {
+	if c.PrecompressMin > 0 {
+		return c.PrecompressMin
+	}
+	return spec.DefaultPrecompressMin
 }
 
 // budget is the catalog's Limits as Compile enforces them, and the bytes

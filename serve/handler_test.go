@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"cmp"
-	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/signpost-dev/signpost/build/compress"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
@@ -169,38 +169,43 @@ func TestHandlerMethods(t *testing.T) {
 	}
 }
 
-func TestHandlerGzip(t *testing.T) {
+// A document with variants is sent in the one the client's Accept-Encoding
+// allows, brotli first, with its own ETag; either ETag revalidates.
+func TestHandlerEncodings(t *testing.T) {
 	srv, site := exampleServer(t)
 	want := doc(site, "/tools", spec.ViewStandard)
 	for _, tc := range []struct {
-		accept string
-		gz     bool
+		accept, coding string
 	}{
-		{"gzip", true},
-		{"br, gzip;q=0.5", true},
-		{"*", true},
-		{"gzip;q=0", false},
-		{"identity", false},
-		{"", false},
+		{"gzip", "gzip"},
+		{"br, gzip;q=0.5", "br"},
+		{"gzip, deflate, br, zstd", "br"},
+		{"br;q=0, gzip", "gzip"},
+		{"*", "br"},
+		{"gzip;q=0", ""},
+		{"identity", ""},
+		{"", ""},
 	} {
 		resp, body := do(t, srv, exchange{path: "/tools", header: map[string]string{"Accept-Encoding": tc.accept}})
-		if got := resp.Header.Get("Content-Encoding") == "gzip"; got != tc.gz {
-			t.Errorf("Accept-Encoding %q: gzip %v, want %v", tc.accept, got, tc.gz)
+		if got := resp.Header.Get("Content-Encoding"); got != tc.coding {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tc.accept, got, tc.coding)
 			continue
 		}
-		if tc.gz {
-			zr, err := gzip.NewReader(bytes.NewReader(body))
-			if err != nil {
+		if resp.Header.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: Vary %q", tc.accept, resp.Header.Get("Vary"))
+		}
+		if tc.coding != "" {
+			var err error
+			if body, err = compress.Decode(tc.coding, body, 1<<30); err != nil {
 				t.Fatal(err)
 			}
-			body, _ = io.ReadAll(zr)
-			if resp.Header.Get("ETag") == want.ETag {
-				t.Errorf("gzip representation has the identity ETag")
+			if got, wantTag := resp.Header.Get("ETag"), spec.VariantETag(want.ETag, tc.coding); got != wantTag {
+				t.Errorf("%s representation has ETag %s, want %s", tc.coding, got, wantTag)
 			}
 			// Either representation's ETag validates.
 			r2, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": resp.Header.Get("ETag")}})
 			if r2.StatusCode != 304 {
-				t.Errorf("If-None-Match with the gzip ETag: %d", r2.StatusCode)
+				t.Errorf("If-None-Match with the %s ETag: %d", tc.coding, r2.StatusCode)
 			}
 		}
 		if !bytes.Equal(body, want.Body.Bytes()) {
