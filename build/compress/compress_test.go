@@ -3,6 +3,7 @@ package compress
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/spec"
@@ -33,9 +34,40 @@ func TestEncodeDeterministic(t *testing.T) {
 		}
 	}
 	gz, _ := Encode(context.Background(), spec.EncodingGzip, body)
-	// ID1 ID2 CM FLG, MTIME (4 bytes of zero), XFL 2 (best), OS 255.
-	if want := []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 255}; !bytes.Equal(gz[:10], want) {
+	// ID1 ID2 CM FLG, MTIME (4 bytes of zero), XFL 0 (level 6), OS 255.
+	if want := []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}; !bytes.Equal(gz[:10], want) {
 		t.Errorf("gzip header % x; want % x", gz[:10], want)
+	}
+}
+
+// The bytes of a body depend on the body alone, not on how it is cut into
+// parts: a list's parts are its descriptors, of any size.
+func TestEncodeParts(t *testing.T) {
+	var body []byte
+	for i := 0; len(body) < 3*chunk+12345; i++ {
+		body = fmt.Appendf(body, `{"toolId":"tool_%d","description":"Tool number %d of the list."},`, i, i*7919%100003)
+	}
+	cuts := [][][]byte{
+		{body},
+		{body[:1], body[1 : chunk+1], body[chunk+1:]},
+		{body[:chunk-3], body[chunk-3 : 2*chunk+9], nil, body[2*chunk+9:]},
+	}
+	var small [][]byte
+	for rest := body; len(rest) > 0; rest = rest[min(len(rest), 1777):] {
+		small = append(small, rest[:min(len(rest), 1777)])
+	}
+	cuts = append(cuts, small)
+	for _, coding := range spec.Encodings() {
+		want, err := Encode(context.Background(), coding, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, parts := range cuts[1:] {
+			got, err := Encode(context.Background(), coding, parts...)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s, cut %d: %d bytes (%v), want the %d of the body whole", coding, i+1, len(got), err, len(want))
+			}
+		}
 	}
 }
 
