@@ -142,6 +142,11 @@ func TestEdgeServesTheContract(t *testing.T) {
 	// The example with a server whose endpoint is on the site's origin,
 	// whose card is answered beside it, and the ARD manifest.
 	b := buildtest.CompileEdited(t, buildtest.ExampleOnSiteDir(t), func(c *build.Catalog) { cat = c })
+	// As publish.Run publishes it: the viewer-request function asks for
+	// the variants of the lists and catalogs.
+	if err := build.Precompress(t.Context(), b, cat.Config); err != nil {
+		t.Fatal(err)
+	}
 	if len(b.Sites) < 2 {
 		t.Fatalf("the example catalog builds %d sites, want one per tenant", len(b.Sites))
 	}

@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/compress"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/fastpath"
+	"golang.org/x/sync/errgroup"
 )
 
 // Handler serves one site of a build exactly as the HTTP contract says:
@@ -146,10 +149,16 @@ var varyAcceptEncoding = values("Accept-Encoding")
 // gated site without a key of its tenant: it would refuse every request.
 var ErrNoKeys = errors.New("the site is gated, and no key opens it")
 
+// gzipMin is the size below which a document without variants is not
+// worth compressing at start.
+const gzipMin = 512
+
 // NewHandler prepares the documents of one site for serving, each with the
-// variants the build made of it (output.Build.Precompress): serve
-// compresses nothing itself. keys open the site when it is gated.
-// NewHandler returns ctx's error soon after ctx is done.
+// variants the build made of it (output.Build.Precompress, a build for S3);
+// a document of gzipMin bytes or more that has none, as a build for no host
+// has, is compressed in gzip at start, on every CPU, and sent so when that
+// pays. keys open the site when it is gated. NewHandler returns ctx's
+// error soon after ctx is done.
 func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handler, error) {
 	if _, ok := keys.Latest(site.Tenant); site.Access.Token && !ok {
 		return nil, fmt.Errorf("%s: %w: add a key for %s to the keys file", spec.SiteName(site.Tenant), ErrNoKeys, site.Tenant)
@@ -161,13 +170,27 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 		h.link = values(l)
 	}
 	served := make([]*servedDoc, len(docs))
-	for i, d := range docs {
-		if i%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range docs {
+		g.Go(func() error {
+			d := &docs[i]
+			served[i] = h.prepare(d)
+			if len(served[i].encoded) > 0 || d.Body.Len() < gzipMin {
+				return nil
 			}
-		}
-		served[i] = h.prepare(&d)
+			gz, err := compress.Encode(gctx, spec.EncodingGzip, d.Body.Parts()...)
+			if err != nil {
+				return fmt.Errorf("serve %s: %w", d.Route.Route, err)
+			}
+			if int64(len(gz)) < d.Body.Len() {
+				served[i].addVariant(spec.EncodingGzip, spec.VariantETag(d.ETag, spec.EncodingGzip), gz)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	for i, d := range docs {
 		if d.Route.Route == spec.RouteRegistry {
@@ -197,13 +220,18 @@ func (h *Handler) prepare(d *output.Document) *servedDoc {
 		if i >= len(d.Encoded) {
 			break
 		}
-		n := strconv.Itoa(len(d.Encoded[i]))
-		sd.encoded = append(sd.encoded, servedVariant{coding: v.Encoding, body: d.Encoded[i], etagText: v.ETag, lengthText: n,
-			header: "Content-Encoding: " + v.Encoding + "\r\n", encoding: values(v.Encoding), etag: values(v.ETag), length: values(n)})
+		sd.addVariant(v.Encoding, v.ETag, d.Encoded[i])
 	}
 	sd.contentType, sd.cacheControl = values(route.ContentType), values(route.CacheControl)
 	sd.private, sd.etag, sd.length = values(gate.CacheControl(route.CacheControl)), values(route.ETag), values(sd.lengthText)
 	return sd
+}
+
+// addVariant adds the document's variant in coding, body with ETag etag.
+func (d *servedDoc) addVariant(coding, etag string, body []byte) {
+	n := strconv.Itoa(len(body))
+	d.encoded = append(d.encoded, servedVariant{coding: coding, body: body, etagText: etag, lengthText: n,
+		header: "Content-Encoding: " + coding + "\r\n", encoding: values(coding), etag: values(etag), length: values(n)})
 }
 
 // corsOf returns the CORS headers of the responses at path.
