@@ -273,8 +273,9 @@ func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Re
 
 // write is Write, returning the report too.
 func write(ctx context.Context, b *output.Build, out, name string) (*hosts.Report, []*Site, error) {
-	// Cloudflare compresses what the Worker returns itself (gzip and brotli, as the request accepts); the Worker serves the assets as they are: the
-	// build's precompressed variants would be files no client is sent.
+	// A build for this host makes no variants (hosts.ServesVariants); one
+	// that has them anyway leaves them out: the host compresses on its own
+	// (see the report), and they would be files no client is sent.
 	b = b.WithoutVariants()
 	sites, err := LayoutAll(b, name)
 	if err != nil {

@@ -399,8 +399,9 @@ func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
 
 // write is Write, returning the report too.
 func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][]Gap, error) {
-	// GitHub Pages compresses what it serves itself (gzip, as its CDN chooses) and cannot set Content-Encoding on a file: the
-	// build's precompressed variants would be files no client is sent.
+	// A build for this host makes no variants (hosts.ServesVariants); one
+	// that has them anyway leaves them out: the host compresses on its own
+	// (see the report), and they would be files no client is sent.
 	b = b.WithoutVariants()
 	laid := &output.Build{Files: slices.Clone(b.Files), Limits: b.Limits}
 	gaps := make([][]Gap, len(b.Sites))
