@@ -386,40 +386,64 @@ func TestPublishOutput(t *testing.T) {
 	}
 
 	out, _ := publishCmd(0, "--dry-run")
-	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
+	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 23 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
   upload site/.signpost-404.json (new)
   upload site/tool-catalogue/groups/host_extension.json (new)
+  upload site/tool-catalogue/groups/host_extension.json.br (new)
+  upload site/tool-catalogue/groups/host_extension.json.gz (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
   upload site/tool-catalogue.json (new)
+  upload site/tool-catalogue.json.br (new)
+  upload site/tool-catalogue.json.gz (new)
   upload site/tools.compact.json (new)
+  upload site/tools.compact.json.br (new)
+  upload site/tools.compact.json.gz (new)
   upload site/tools.json (new)
+  upload site/tools.json.br (new)
+  upload site/tools.json.gz (new)
   upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/ai-catalog.json.br (new)
+  upload site/.well-known/ai-catalog.json.gz (new)
   upload site/.well-known/mcp/catalog.json (new)
+  upload site/.well-known/mcp/catalog.json.br (new)
+  upload site/.well-known/mcp/catalog.json.gz (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
 dry run: nothing changed for the site without tenants
 `)
 	out, _ = publishCmd(0)
-	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
+	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 23 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
   upload site/.signpost-404.json (new)
   upload site/tool-catalogue/groups/host_extension.json (new)
+  upload site/tool-catalogue/groups/host_extension.json.br (new)
+  upload site/tool-catalogue/groups/host_extension.json.gz (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
   upload site/tool-catalogue.json (new)
+  upload site/tool-catalogue.json.br (new)
+  upload site/tool-catalogue.json.gz (new)
   upload site/tools.compact.json (new)
+  upload site/tools.compact.json.br (new)
+  upload site/tools.compact.json.gz (new)
   upload site/tools.json (new)
+  upload site/tools.json.br (new)
+  upload site/tools.json.gz (new)
   upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/ai-catalog.json.br (new)
+  upload site/.well-known/ai-catalog.json.gz (new)
   upload site/.well-known/mcp/catalog.json (new)
+  upload site/.well-known/mcp/catalog.json.br (new)
+  upload site/.well-known/mcp/catalog.json.gz (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
-published the site without tenants to s3://pinned/site/: 11 uploaded (5436 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
+published the site without tenants to s3://pinned/site/: 23 uploaded (9025 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
 `)
 
 	write("a.yaml", tool("get_forecast", "A forecast, described anew."))
@@ -427,22 +451,38 @@ published the site without tenants to s3://pinned/site/: 11 uploaded (5436 bytes
 		t.Fatal(err)
 	}
 	out, errOut := publishCmd(exitInvalid, "--max-deletes", "1")
-	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 6 uploads, 2 deletes, 3 unchanged; distribution E1PINNED: 0 functions to change, 13 paths to invalidate
+	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 14 uploads, 2 deletes, 7 unchanged; distribution E1PINNED: 0 functions to change, 21 paths to invalidate
   upload site/tool-catalogue/groups/host_extension.json (content changed)
+  upload site/tool-catalogue/groups/host_extension.json.br (content changed)
+  upload site/tool-catalogue/groups/host_extension.json.gz (content changed)
   upload site/tools/get_forecast.compact.json (content changed)
   upload site/tools/get_forecast.json (content changed)
   upload site/tool-catalogue.json (content changed)
+  upload site/tool-catalogue.json.br (content changed)
+  upload site/tool-catalogue.json.gz (content changed)
   upload site/tools.compact.json (content changed)
+  upload site/tools.compact.json.br (content changed)
+  upload site/tools.compact.json.gz (content changed)
   upload site/tools.json (content changed)
+  upload site/tools.json.br (content changed)
+  upload site/tools.json.gz (content changed)
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged
   function pinned-viewer-response: unchanged
-  invalidate 13 paths on distribution E1PINNED; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+  invalidate 21 paths on distribution E1PINNED; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
     /site/tool-catalogue.json
+    /site/tool-catalogue.json.br
+    /site/tool-catalogue.json.gz
     /site/tool-catalogue/groups/host_extension.json
+    /site/tool-catalogue/groups/host_extension.json.br
+    /site/tool-catalogue/groups/host_extension.json.gz
     /site/tools.compact.json
+    /site/tools.compact.json.br
+    /site/tools.compact.json.gz
     /site/tools.json
+    /site/tools.json.br
+    /site/tools.json.gz
     /site/tools/get_alerts.compact.json
     /site/tools/get_alerts.json
     /site/tools/get_forecast.compact.json
@@ -470,6 +510,14 @@ refused: nothing changed for the site without tenants
           "reason": "content changed"
         },
         {
+          "key": "site/tool-catalogue/groups/host_extension.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tool-catalogue/groups/host_extension.json.gz",
+          "reason": "content changed"
+        },
+        {
           "key": "site/tools/get_forecast.compact.json",
           "reason": "content changed"
         },
@@ -482,11 +530,35 @@ refused: nothing changed for the site without tenants
           "reason": "content changed"
         },
         {
+          "key": "site/tool-catalogue.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tool-catalogue.json.gz",
+          "reason": "content changed"
+        },
+        {
           "key": "site/tools.compact.json",
           "reason": "content changed"
         },
         {
+          "key": "site/tools.compact.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.compact.json.gz",
+          "reason": "content changed"
+        },
+        {
           "key": "site/tools.json",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.json.gz",
           "reason": "content changed"
         }
       ],
@@ -494,7 +566,7 @@ refused: nothing changed for the site without tenants
         "site/tools/get_alerts.compact.json",
         "site/tools/get_alerts.json"
       ],
-      "unchanged": 3,
+      "unchanged": 7,
       "cloudfront": {
         "distributionId": "E1PINNED",
         "functions": [
@@ -509,9 +581,17 @@ refused: nothing changed for the site without tenants
         ],
         "invalidations": [
           "/site/tool-catalogue.json",
+          "/site/tool-catalogue.json.br",
+          "/site/tool-catalogue.json.gz",
           "/site/tool-catalogue/groups/host_extension.json",
+          "/site/tool-catalogue/groups/host_extension.json.br",
+          "/site/tool-catalogue/groups/host_extension.json.gz",
           "/site/tools.compact.json",
+          "/site/tools.compact.json.br",
+          "/site/tools.compact.json.gz",
           "/site/tools.json",
+          "/site/tools.json.br",
+          "/site/tools.json.gz",
           "/site/tools/get_alerts.compact.json",
           "/site/tools/get_alerts.json",
           "/site/tools/get_forecast.compact.json",
@@ -534,12 +614,12 @@ refused: nothing changed for the site without tenants
 	_, errOut = publishCmd(exitInvalid, "--invalidation-timeout", "50ms")
 	same("timed out, stderr", errOut, "signpost: wait for invalidation I1 on distribution E1PINNED: context deadline exceeded; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds\n")
 	out, _ = publishCmd(0, "--dry-run", "--max-invalidation-paths", "4")
-	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 9 unchanged; distribution E1PINNED: 0 functions to change, 4 paths to invalidate
+	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 21 unchanged; distribution E1PINNED: 0 functions to change, 4 paths to invalidate
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged
   function pinned-viewer-response: unchanged
-  invalidate 4 paths on distribution E1PINNED, 13 left pending by an earlier publish; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+  invalidate 4 paths on distribution E1PINNED, 21 left pending by an earlier publish; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
     /*
     /site/tools/get_alerts.compact.json
     /site/tools/get_alerts.json
@@ -549,7 +629,7 @@ dry run: nothing changed for the site without tenants
 	cf.CompleteAfter(0)
 	out, _ = publishCmd(0, "--max-invalidation-paths", "4")
 	lines := strings.SplitAfter(out, "\n")
-	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 9 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
+	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 21 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
 
 	_, errOut = publishCmd(exitInvalid, "--bucket", "no-such-bucket")
 	if _, hint, _ := strings.Cut(errOut, "\n"); hint != "bucket no-such-bucket does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)\n" {
