@@ -32,6 +32,11 @@ import (
 func correctHandler(t testing.TB) http.Handler {
 	t.Helper()
 	b := buildtest.Example(t)
+	// With the variants of a build for S3, as serve sends them: brotli
+	// and gzip, each with its ETag.
+	if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+		t.Fatal(err)
+	}
 	h, err := serve.NewHandler(t.Context(), b.Sites[0], nil)
 	if err != nil {
 		t.Fatal(err)
