@@ -38,9 +38,12 @@ type configFile struct {
 		Registry   *bool `json:"registry"`
 		ARD        bool  `json:"ard"`
 	} `json:"discovery"`
-	Signing *signingFile          `json:"signing"`
-	Tenants []tenantFile          `json:"tenants"`
-	Limits  limitsFile            `json:"limits"`
+	Signing     *signingFile `json:"signing"`
+	Tenants     []tenantFile `json:"tenants"`
+	Limits      limitsFile   `json:"limits"`
+	Compression struct {
+		MinSize any `json:"minSize"`
+	} `json:"compression"`
 	Targets map[string]targetFile `json:"targets"`
 }
 

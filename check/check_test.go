@@ -33,6 +33,11 @@ import (
 func correctHandler(t testing.TB) http.Handler {
 	t.Helper()
 	b := buildtest.Example(t)
+	// With the variants of a build for S3, as serve sends them: brotli
+	// and gzip, each with its ETag.
+	if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+		t.Fatal(err)
+	}
 	h, err := serve.NewHandler(t.Context(), b.Sites[0], nil)
 	if err != nil {
 		t.Fatal(err)
@@ -321,6 +326,32 @@ func TestBrokenSites(t *testing.T) {
 	weatherDraft := "/.well-known/mcp/servers/com.example/weather.json"
 	weatherV1 := "/.well-known/mcp/server-cards/com.example/weather.json"
 
+	// encoded serves the site, and /tools to a request that accepts br
+	// from site2 with edit applied to its headers: a variant of other
+	// bytes, or without Vary.
+	encoded := func(site2 http.Handler, edit func(h http.Header)) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != spec.RouteTools || r.URL.RawQuery != "" || r.Header.Get("Accept-Encoding") != "br" {
+				site.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			site2.ServeHTTP(rec, r)
+			edit(rec.Header())
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+		})
+	}
+	// compact answers every request as /tools?view=compact.
+	compact := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = "view=compact"
+		site.ServeHTTP(w, r)
+	})
+
 	tests := []struct {
 		name string
 		site http.Handler
@@ -330,6 +361,21 @@ func TestBrokenSites(t *testing.T) {
 		// warnOnly: the rules of want are broken at SHOULD only.
 		warnOnly bool
 	}{{
+		name:     "a brotli /tools of other bytes",
+		site:     encoded(compact, func(http.Header) {}),
+		want:     "transport.encoding",
+		warnOnly: true,
+	}, {
+		name:     "a brotli /tools without Vary",
+		site:     encoded(site, func(h http.Header) { h.Del("Vary") }),
+		want:     "transport.encoding",
+		warnOnly: true,
+	}, {
+		name:     "a brotli /tools with the gzip one's ETag",
+		site:     encoded(site, func(h http.Header) { h.Set("ETag", strings.TrimSuffix(h.Get("ETag"), `-br"`)+`-gzip"`) }),
+		want:     "transport.encoding",
+		warnOnly: true,
+	}, {
 		name: "MCP catalog as text/plain",
 		site: headers(matches(spec.RouteMCPCatalog, spec.ViewStandard), func(h http.Header) { h.Set("Content-Type", "text/plain") }),
 		want: "mcp-catalog.content-type",

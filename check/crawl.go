@@ -59,6 +59,10 @@ type page struct {
 	// cond is the GET with If-None-Match and the plain GET's ETag, made
 	// when the plain GET was 200 with an ETag.
 	cond *response
+	// probeEncodings makes the GETs of encoded: one with Accept-Encoding
+	// of each coding of contentCodings, when the plain GET was 200.
+	probeEncodings bool
+	encoded        []response
 	// keep is set on the pages whose bodies the rules read after the
 	// crawl: the first stage's, and the two checkUnknown compares.
 	keep     bool
@@ -151,6 +155,13 @@ func (c *checker) load(ctx context.Context, p *page) {
 	if etag := p.header.Get("ETag"); p.status == http.StatusOK && etag != "" {
 		r := c.do(ctx, http.MethodGet, p.url, and("If-None-Match", etag), false, token)
 		p.cond = &r
+	}
+	if p.probeEncodings && p.status == http.StatusOK && !p.tooBig {
+		// The header set here, the transport decompresses nothing: the
+		// body is the bytes as sent.
+		for _, coding := range contentCodings {
+			p.encoded = append(p.encoded, c.do(ctx, http.MethodGet, p.url, and("Accept-Encoding", coding), true, token))
+		}
 	}
 }
 

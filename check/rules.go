@@ -112,6 +112,7 @@ var ruleTable = []Rule{
 	{"tools.status", LevelMust, "/tools answers 200 (MUST when the AI catalog advertises the tool catalog, SHOULD otherwise)"},
 	{"tools.unique-id", LevelMust, "toolIds are unique in /tools"},
 	{"tools.unknown-id", LevelMust, "/tools/{toolId} of a toolId that cannot exist answers 404, in both views"},
+	{"transport.encoding", LevelShould, "a document asked for with Accept-Encoding: br or gzip is sent as it is or in that coding, decoding to the same bytes, with Vary: Accept-Encoding and an ETag of its own (checked on the lists, the tool catalogue and the discovery catalogs)"},
 	{"transport.https", LevelMust, "every origin is served over https; plain http only on loopback hosts (local development)"},
 	{"transport.tls-minimum", LevelMust, "every https origin refuses TLS 1.0 and 1.1 handshakes: the check offers it one of each, alone, and neither may complete"},
 	{"view.unknown", LevelMust, "an unknown view (?view=zz) of /tools and of /tools/{toolId} answers the standard view"},

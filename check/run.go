@@ -380,7 +380,10 @@ func (c *checker) run(ctx context.Context) {
 	}
 	var pages []*page
 	for _, s := range stage1 {
-		pages = append(pages, &page{url: s.url, role: s.role, local: true, keep: true})
+		// The documents that grow with the catalog are where compression
+		// pays: their encodings are held to the identity's bytes.
+		probe := s.url == mcpURL || s.url == aiURL || s.url == toolsURL || s.url == toolsURL+"?view="+spec.ViewCompact || s.url == c.at(spec.RouteToolCatalogue)
+		pages = append(pages, &page{url: s.url, role: s.role, local: true, keep: true, probeEncodings: probe})
 	}
 	pages = append(pages, c.registryStage1()...)
 	c.fetch(crawl, pages, nil)

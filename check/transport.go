@@ -1,8 +1,13 @@
 package check
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -11,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/andybalholm/brotli"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check/dial"
 )
@@ -172,6 +178,7 @@ func (c *checker) checkHeaders() {
 		}
 		c.etag(p)
 		c.repeatable(p)
+		c.encodings(p)
 	}
 }
 
@@ -332,4 +339,92 @@ func (c *checker) repeatable(p *page) {
 	default:
 		c.add("determinism.repeatable", ResultPass, p.url, "two GETs, same bytes and ETag", "the same bytes every time")
 	}
+}
+
+// contentCodings are the codings transport.encoding asks for, one GET
+// each.
+var contentCodings = []string{"br", "gzip"}
+
+// encodings applies transport.encoding to p's GETs with Accept-Encoding:
+// a response in the coding asked for decodes to the bytes of the plain
+// GET, varies with Accept-Encoding and has an ETag of its own; one sent as
+// it is passes too, compression being the origin's choice.
+func (c *checker) encodings(p *page) {
+	const rule = "transport.encoding"
+	for i, r := range p.encoded {
+		coding := contentCodings[i]
+		asked := "Accept-Encoding: " + coding
+		got := r.header.Get("Content-Encoding")
+		etag := r.header.Get("ETag")
+		switch {
+		case r.err != nil:
+			c.add(rule, ResultFail, p.url, asked+": GET failed: "+dial.ErrText(r.err, c.opts.Timeout), "a GET that accepts "+coding+" should be answered")
+			continue
+		case r.status != http.StatusOK:
+			c.add(rule, ResultFail, p.url, asked+": status "+strconv.Itoa(r.status), "a GET that accepts "+coding+" should answer 200, as the plain GET did")
+			continue
+		case r.tooBig:
+			c.add(rule, ResultSkip, p.url, asked+": larger than the body limit", "not decoded")
+			continue
+		case got == "" || strings.EqualFold(got, "identity"):
+			if r.size == p.size && r.sum == p.sum {
+				c.add(rule, ResultPass, p.url, asked+": sent as it is", "compression is the origin's choice; the bytes are the document's")
+			} else {
+				c.add(rule, ResultFail, p.url, asked+": sent as it is, but other bytes than the plain GET's", "a document should be the same bytes whatever the request accepts")
+			}
+			continue
+		case !strings.EqualFold(got, coding):
+			c.add(rule, ResultFail, p.url, asked+"; Content-Encoding: "+got, "a response should be in a coding the request accepts")
+			continue
+		}
+		decoded, err := decodeContent(coding, r.body, c.opts.MaxBodyBytes)
+		sum := sha256.Sum256(decoded)
+		vary := false
+		for _, v := range r.header.Values("Vary") {
+			for f := range strings.SplitSeq(v, ",") {
+				vary = vary || strings.EqualFold(strings.TrimSpace(f), "Accept-Encoding") || strings.TrimSpace(f) == "*"
+			}
+		}
+		plainTag := p.header.Get("ETag")
+		switch {
+		case err != nil:
+			c.add(rule, ResultFail, p.url, asked+"; Content-Encoding: "+got+": "+err.Error(), "the body should decode")
+		case len(decoded) != p.size || sum != p.sum:
+			c.add(rule, ResultFail, p.url, fmt.Sprintf("%s; Content-Encoding: %s: decodes to %d bytes, not the plain GET's %d", asked, got, len(decoded), p.size), "a compressed response should decode to the document's bytes")
+		case !vary:
+			c.add(rule, ResultFail, p.url, asked+"; Content-Encoding: "+got+"; Vary: "+r.header.Get("Vary"), "a response that depends on Accept-Encoding should say so in Vary, or a shared cache may hand it to a client that cannot decode it")
+		case etag != "" && !strings.HasPrefix(etag, "W/") && etag == plainTag && !(p.compressed && coding == "gzip"):
+			// The plain GET is the transport's, which asks for gzip and
+			// decodes it: its response may be gzip itself, and then has
+			// this ETag rightly.
+			c.add(rule, ResultFail, p.url, asked+"; Content-Encoding: "+got+"; ETag: "+etag+", the plain GET's too", "each representation should have an ETag of its own (or a weak one)")
+		default:
+			c.add(rule, ResultPass, p.url, fmt.Sprintf("%s; Content-Encoding: %s: %d bytes, decoding to the document's %d", asked, got, r.size, p.size), "compressed, and the same document")
+		}
+	}
+}
+
+// decodeContent decodes a body in coding, to at most limit bytes.
+func decodeContent(coding string, data []byte, limit int64) ([]byte, error) {
+	var zr io.Reader
+	switch coding {
+	case "gzip":
+		g, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("not gzip: %w", err)
+		}
+		zr = g
+	case "br":
+		zr = brotli.NewReader(bytes.NewReader(data))
+	default:
+		return nil, fmt.Errorf("a coding this check does not decode")
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("does not decode: %w", err)
+	case int64(len(out)) > limit:
+		return nil, fmt.Errorf("decodes to more than %d bytes", limit)
+	}
+	return out, nil
 }

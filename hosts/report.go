@@ -21,6 +21,23 @@ type Host interface {
 	Write(ctx context.Context, b *output.Build, out string) (*Report, error)
 }
 
+// VariantServer is a Host that serves a build's precompressed variants
+// (output.Build.Precompress) with their Content-Encoding, and so needs a
+// build that has them.
+type VariantServer interface {
+	Host
+	// ServesVariants reports whether the host serves the variants.
+	ServesVariants() bool
+}
+
+// ServesVariants reports whether h serves a build's precompressed
+// variants: a build for it makes them, a build for any other host makes
+// none (GitHub Pages, Cloudflare and Netlify compress at their edge).
+func ServesVariants(h Host) bool {
+	v, ok := h.(VariantServer)
+	return ok && v.ServesVariants()
+}
+
 // Report is what a host cannot serve of a build: the JSON report file a
 // layout writes beside the route table, and the text build prints. Every
 // host's report has this shape; what differs is the host's words.

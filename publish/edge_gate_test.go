@@ -25,6 +25,11 @@ func TestEdgeGate(t *testing.T) {
 	b := buildtest.CompileEdited(t, exampleCatalog, func(c *build.Catalog) {
 		c.Config.TenantSites = map[string]build.TenantSite{"acme": {Access: gate.Access{Token: true, PublicDiscovery: true}}}
 	})
+	// As publish.Run publishes it: the viewer-request function asks for
+	// the variants of the lists and catalogs.
+	if err := build.Precompress(t.Context(), b, build.Config{}); err != nil {
+		t.Fatal(err)
+	}
 	s := b.Sites[0]
 	if s.Tenant != "acme" || !s.Access.Token {
 		t.Fatalf("site %s, access %+v", s.Tenant, s.Access)

@@ -24,6 +24,11 @@ func TestEdgeLargeCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := buildtest.Compile(t, dir)
+	// As publish.Run publishes it: the viewer-request function asks for
+	// the variants of the lists and catalogs.
+	if err := build.Precompress(t.Context(), b, build.Config{}); err != nil {
+		t.Fatal(err)
+	}
 	s := b.Sites[0]
 	cards := 0
 	for _, d := range s.Documents {

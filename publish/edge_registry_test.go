@@ -103,7 +103,9 @@ func edgeRegistry(t *testing.T, client *http.Client, s *output.Site) []string {
 			t.Errorf("GET %s, If-None-Match: %s: %d with %d bytes, want 304", route, etag, x.status, len(x.body))
 		}
 		x.wantHeaders(t, "304 of "+route, edgeRegistryCORS(map[string]string{"ETag": etag}))
-		x = do(http.MethodHead, route, nil)
+		// The GET's transport asked for gzip, as it does not for a HEAD:
+		// the same representation is asked for by hand.
+		x = do(http.MethodHead, route, map[string]string{"Accept-Encoding": "gzip"})
 		if x.status != http.StatusOK || len(x.body) != 0 {
 			t.Errorf("HEAD %s: %d with %d bytes, want 200 without a body", route, x.status, len(x.body))
 		}

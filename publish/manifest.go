@@ -50,6 +50,8 @@ func decodeManifest(data []byte) (_ map[string]manifestEntry, ok bool) {
 					e.ContentType = v
 				case "cacheControl":
 					e.CacheControl = v
+				case "contentEncoding":
+					e.ContentEncoding = v
 				default:
 					return nil, false // json.Unmarshal matches names without case
 				}

@@ -158,6 +158,10 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 
 	r.stage(StageCompile, 0)
 	b, err := build.Compile(ctx, cat)
+	if err == nil {
+		// S3 holds each variant as an object with its Content-Encoding.
+		err = build.Precompress(ctx, b, cat.Config)
+	}
 	r.clear()
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", opts.Dir, err)

@@ -109,6 +109,8 @@ type manifestEntry struct {
 	SHA256       string `json:"sha256"`
 	ContentType  string `json:"contentType"`
 	CacheControl string `json:"cacheControl"`
+	// ContentEncoding is the coding of a precompressed variant.
+	ContentEncoding string `json:"contentEncoding,omitempty"`
 }
 
 // normalizePrefix makes a non-empty prefix end with exactly one "/".
@@ -133,6 +135,28 @@ func md5Hex(parts ...[]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// objects returns docs with each variant of each as an object of its own,
+// with its Content-Encoding (output.Document.Objects); docs itself when
+// none has variants.
+func objects(docs []output.Document) []output.Document {
+	n := 0
+	for i := range docs {
+		n += len(docs[i].Variants)
+	}
+	if n == 0 {
+		return docs
+	}
+	out := make([]output.Document, 0, len(docs)+n)
+	for i := range docs {
+		if len(docs[i].Variants) == 0 {
+			out = append(out, docs[i])
+			continue
+		}
+		out = append(out, docs[i].Objects()...)
+	}
+	return out
+}
+
 // planS3 compares the documents of one site with the objects under prefix
 // in bucket: one read of the manifest for headers and a listing for keys and
 // ETags (the MD5 of a body put in one part). It changes nothing.
@@ -147,12 +171,13 @@ func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []output
 // planListed is planS3 given the listing of prefix.
 func planListed(bucket, prefix string, docs []output.Document, site *remoteSite, inputs string) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
+	docs = objects(docs)
 	manifestKey := prefix + ManifestName
 
 	entries := make(map[string]manifestEntry, len(docs))
 	for i := range docs {
 		d := &docs[i]
-		entries[d.Route.Key] = manifestEntry{Route: d.Route.Route, SHA256: d.SHA256, ContentType: d.ContentType, CacheControl: d.CacheControl}
+		entries[d.Route.Key] = manifestEntry{Route: d.Route.Route, SHA256: d.SHA256, ContentType: d.ContentType, CacheControl: d.CacheControl, ContentEncoding: d.Encoding}
 	}
 	manifest, err := json.Marshal(entries) // map keys are sorted: deterministic
 	if err != nil {
@@ -194,7 +219,7 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 			reason = ReasonContentChanged
 		default:
 			e, ok := old[d.Route.Key]
-			if !ok || e.ContentType != d.ContentType || e.CacheControl != d.CacheControl {
+			if !ok || e.ContentType != d.ContentType || e.CacheControl != d.CacheControl || e.ContentEncoding != d.Encoding {
 				reason = ReasonHeadersChanged
 			}
 		}
@@ -380,7 +405,7 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 			}
 		}
 		err := each(ctx, conc, group, func(ctx context.Context, u Upload) error {
-			if err := b.put(ctx, object{key: u.Key, body: u.Doc.Body.Bytes(), md5: u.MD5, contentType: u.Doc.ContentType, cacheControl: u.Doc.CacheControl}); err != nil {
+			if err := b.put(ctx, object{key: u.Key, body: u.Doc.Body.Bytes(), md5: u.MD5, contentType: u.Doc.ContentType, cacheControl: u.Doc.CacheControl, contentEncoding: u.Doc.Encoding}); err != nil {
 				return err
 			}
 			step(1, u.Doc.Body.Len(), 1, 0)
@@ -475,6 +500,8 @@ type object struct {
 	// md5 is the hex MD5 of body; computed when it is not one (empty).
 	md5                       string
 	contentType, cacheControl string
+	// contentEncoding is the Content-Encoding of a precompressed variant.
+	contentEncoding string
 	// meta is the object's user metadata.
 	meta map[string]string
 }
@@ -486,7 +513,7 @@ func (b s3Bucket) put(ctx context.Context, o object) error {
 		s := md5.Sum(o.body)
 		raw = s[:]
 	}
-	_, err = b.api.PutObject(ctx, &s3.PutObjectInput{
+	in := &s3.PutObjectInput{
 		Bucket:        aws.String(b.name),
 		Key:           aws.String(o.key),
 		Body:          bytes.NewReader(o.body),
@@ -495,7 +522,13 @@ func (b s3Bucket) put(ctx context.Context, o object) error {
 		CacheControl:  aws.String(o.cacheControl),
 		ContentMD5:    aws.String(base64.StdEncoding.EncodeToString(raw)),
 		Metadata:      o.meta,
-	})
+	}
+	if o.contentEncoding != "" {
+		// S3 answers with it, and CloudFront compresses nothing that has
+		// one.
+		in.ContentEncoding = aws.String(o.contentEncoding)
+	}
+	_, err = b.api.PutObject(ctx, in)
 	if err != nil {
 		return fmt.Errorf("publish %s: %w", o.key, err)
 	}

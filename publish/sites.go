@@ -149,6 +149,11 @@ func (s *SitePlan) distributionID() string {
 // the plan is refused, gives the bucket its CORS rule and carries out each
 // site's plan in the order of the package comment.
 //
+// Each document's precompressed variants are objects of their own, with
+// their Content-Encoding: sites come from a build given its variants
+// (build.Precompress, as Run does), since the viewer-request function asks
+// for those of the routes of spec.AlwaysPrecompressed.
+//
 // It returns the plan with what was done. A plan with more deletes than
 // opts.MaxDeletes in any site is returned with a *DeleteLimitError, before
 // anything changes. Errors of AWS calls with a usual cause are an

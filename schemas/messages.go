@@ -347,6 +347,8 @@ var patternNames = map[string]string{
 	"^[A-Z0-9]+$":                                           "be a CloudFront distribution id such as E2EXAMPLE",
 	`^"[^"]+"$`:                                             `be a strong ETag: a non-empty string in double quotes, such as "\"abc\""`,
 	"^[0-9a-f]{64}$":                                        "be 64 lower-case hexadecimal digits",
+	"\\.(br|gz)$":                                           "end in .br or .gz",
+	`^"[^"]+-(br|gzip)"$`:                                   `be a variant's strong ETag: the document's with -br or -gzip inside its quotes, such as "\"abc-gzip\""`,
 	"^/":                                                    `start with "/"`,
 	"^/tool-catalogue/groups/[a-z][a-z0-9]*(_[a-z0-9]+)*\\.json$":                                      "be /tool-catalogue/groups/ followed by a group key and .json",
 	"^groups/[a-z][a-z0-9]*(_[a-z0-9]+)*$":                                                             "be groups/ followed by a group key",

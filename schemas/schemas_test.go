@@ -306,7 +306,7 @@ var validateCases = []validateCase{
 
 	// config
 	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "publish": {}}`, []Violation{
-		{"/publish", `unknown field "publish"; allowed: discovery, limits, signing, site, targets, tenants, toolCatalog`},
+		{"/publish", `unknown field "publish"; allowed: compression, discovery, limits, signing, site, targets, tenants, toolCatalog`},
 		{"/site/colour", `unknown field "colour"; allowed: displayName, origin, privacyPolicyUrl, publisher, termsOfServiceUrl`},
 	}},
 	{"config missing site", "config", `{"tenants": []}`, []Violation{
@@ -528,7 +528,7 @@ var validateCases = []validateCase{
 		{"/sites/0/routes/0/sha256", `must be 64 lower-case hexadecimal digits; got "ABC"`},
 		{"/sites/0/routes/0/size", "must be at least 0; got -1"},
 		{"/sites/0/routes/0/view", `must be one of standard, compact; got "full"`},
-		{"/sites/0/routes/1/extra", `unknown field "extra"; allowed: cacheControl, contentType, etag, key, route, sha256, size, view`},
+		{"/sites/0/routes/1/extra", `unknown field "extra"; allowed: cacheControl, contentType, etag, key, route, sha256, size, variants, view`},
 		{"/sites/0/routes/1/key", `must be a relative key written with '/', without empty, '.' or '..' segments or backslashes; got "tools/../index.json"`},
 		{"/sites/0/routes/1/size", "must be an integer, got number"},
 		{"/sites/0/tenant", `must be empty or a tenant id (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters); got "Acme"`},

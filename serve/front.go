@@ -402,12 +402,12 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 		return out, nil, false
 	}
 	body, etag, length := doc.body, doc.route.ETag, doc.lengthText
-	gzipped := doc.gzipped != nil && acceptsGzip(req.encodings[:req.nencodings])
-	if gzipped {
-		body, etag, length = doc.gzipped, doc.gzipETag, doc.gzipLength
+	v := doc.pick(req.encodings[:req.nencodings])
+	if v != nil {
+		body, etag, length = v.body, v.etagText, v.lengthText
 	}
 	status := "HTTP/1.1 200 OK\r\n"
-	notModified := req.ninm > 0 && etagMatches(req.inm[:req.ninm], doc.route.ETag, doc.gzipETag)
+	notModified := req.ninm > 0 && doc.tagMatches(req.inm[:req.ninm])
 	if notModified {
 		status = "HTTP/1.1 304 Not Modified\r\n"
 	}
@@ -416,8 +416,8 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 	out = append(out, doc.cors.block...)
 	out = append(append(append(out, "Cache-Control: "...), doc.route.CacheControl...), "\r\n"...)
 	if !notModified { // net/http drops these from a 304
-		if gzipped {
-			out = append(out, "Content-Encoding: gzip\r\n"...)
+		if v != nil {
+			out = append(out, v.header...)
 		}
 		out = append(append(append(out, "Content-Length: "...), length...), "\r\n"...)
 		out = append(append(append(out, "Content-Type: "...), doc.route.ContentType...), "\r\n"...)

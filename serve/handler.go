@@ -1,8 +1,6 @@
 package serve
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/compress"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -20,15 +20,13 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// gzipMin is the size below which a document is not worth compressing.
-const gzipMin = 512
-
 // Handler serves one site of a build exactly as the HTTP contract says:
 // every route and view of the route table with its Content-Type,
 // Cache-Control and strong ETag; ?view=compact on the tool catalog, any
 // other view giving the standard one; 304 for a matching If-None-Match;
 // HEAD; OPTIONS preflight; 404 with a small JSON error for anything else; 405
-// with Allow for other methods; gzip when the client asks for it. The
+// with Allow for other methods; a document's precompressed variant (brotli,
+// then gzip) when the client's Accept-Encoding allows it. The
 // documents are held in memory and looked up by route, so no request path
 // ever reaches a filesystem.
 //
@@ -59,20 +57,62 @@ type Handler struct {
 
 type docKey struct{ route, view string }
 
-// servedDoc is a document ready to send, in both encodings, with the
-// values of its headers made once: a request for it allocates nothing in
-// the handler.
+// servedDoc is a document ready to send, as it is and in each of its
+// variants, with the values of its headers made once: a request for it
+// allocates nothing in the handler.
 type servedDoc struct {
 	route      output.Route
 	body       []byte
-	gzipped    []byte // nil when compression does not pay
-	gzipETag   string
 	lengthText string
-	gzipLength string
+	// encoded are the build's variants of the document, in the order of
+	// spec.Encodings, the order they are preferred in.
+	encoded []servedVariant
 	// cors are the CORS headers it is sent with.
 	cors *corsSet
 
-	contentType, cacheControl, private, etag, gzipTag, length, gzipLen []string
+	contentType, cacheControl, private, etag, length []string
+}
+
+// servedVariant is a document's variant in one content coding, ready to
+// send.
+type servedVariant struct {
+	coding     string
+	body       []byte
+	etagText   string
+	lengthText string
+	// header is the line of the response head that names the coding.
+	header string
+
+	encoding, etag, length []string
+}
+
+// pick returns the variant the values of a request's Accept-Encoding
+// allow, the first of spec.Encodings' order, or nil for the document as
+// it is.
+func (d *servedDoc) pick(accept []string) *servedVariant {
+	if len(accept) == 0 {
+		return nil
+	}
+	for i := range d.encoded {
+		if spec.AcceptsEncoding(accept, d.encoded[i].coding) {
+			return &d.encoded[i]
+		}
+	}
+	return nil
+}
+
+// tagMatches reports whether If-None-Match values match the ETag of the
+// document or of any of its variants.
+func (d *servedDoc) tagMatches(inm []string) bool {
+	if etagMatches(inm, d.route.ETag) {
+		return true
+	}
+	for i := range d.encoded {
+		if etagMatches(inm, d.encoded[i].etagText) {
+			return true
+		}
+	}
+	return false
 }
 
 // corsSet is a set of CORS headers, as headers and as the lines of a
@@ -103,19 +143,22 @@ type header struct {
 func values(v string) []string { return []string{v}[:1:1] }
 
 // Header values every document response shares.
-var (
-	varyAcceptEncoding = values("Accept-Encoding")
-	gzipEncoding       = values("gzip")
-)
+var varyAcceptEncoding = values("Accept-Encoding")
 
 // ErrNoKeys is the error of NewHandler, wrapped with the tenant, for a
 // gated site without a key of its tenant: it would refuse every request.
 var ErrNoKeys = errors.New("the site is gated, and no key opens it")
 
-// NewHandler prepares the documents of one site for serving; keys open
-// the site when it is gated. Compressing the documents of a large site takes
-// seconds: it is done on every CPU, and NewHandler returns ctx's error soon
-// after ctx is done.
+// gzipMin is the size below which a document without variants is not
+// worth compressing at start.
+const gzipMin = 512
+
+// NewHandler prepares the documents of one site for serving, each with the
+// variants the build made of it (output.Build.Precompress, a build for S3);
+// a document of gzipMin bytes or more that has none, as a build for no host
+// has, is compressed in gzip at start, on every CPU, and sent so when that
+// pays. keys open the site when it is gated. NewHandler returns ctx's
+// error soon after ctx is done.
 func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handler, error) {
 	if _, ok := keys.Latest(site.Tenant); site.Access.Token && !ok {
 		return nil, fmt.Errorf("%s: %w: add a key for %s to the keys file", spec.SiteName(site.Tenant), ErrNoKeys, site.Tenant)
@@ -129,11 +172,21 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 	served := make([]*servedDoc, len(docs))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, d := range docs {
+	for i := range docs {
 		g.Go(func() error {
-			var err error
-			served[i], err = h.prepare(gctx, d.Route, d.Body.Bytes(), len(d.Body.Bytes()) >= gzipMin)
-			return err
+			d := &docs[i]
+			served[i] = h.prepare(d)
+			if len(served[i].encoded) > 0 || d.Body.Len() < gzipMin {
+				return nil
+			}
+			gz, err := compress.Encode(gctx, spec.EncodingGzip, d.Body.Parts()...)
+			if err != nil {
+				return fmt.Errorf("serve %s: %w", d.Route.Route, err)
+			}
+			if int64(len(gz)) < d.Body.Len() {
+				served[i].addVariant(spec.EncodingGzip, spec.VariantETag(d.ETag, spec.EncodingGzip), gz)
+			}
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -152,54 +205,33 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 	return h, nil
 }
 
-// gzipChunk is how much of a document is compressed between two looks at
-// the context: a few milliseconds' work.
-const gzipChunk = 256 << 10
-
-// served prepares a document of route for serving, gzipped too when
-// compress is set and compression pays.
-func (h *Handler) served(route output.Route, body []byte, compress bool) (*servedDoc, error) {
-	return h.prepare(context.Background(), route, body, compress)
+// served prepares a document of route with body for serving, without
+// variants: a registry search's answer.
+func (h *Handler) served(route output.Route, body []byte) *servedDoc {
+	return h.prepare(&output.Document{Route: route, Body: content.New(body)})
 }
 
-// prepare makes a document ready to send: its body, compressed when
-// compress is set and that pays, its CORS and its headers' values. It
-// returns ctx's error when ctx is done before it is.
-func (h *Handler) prepare(ctx context.Context, route output.Route, body []byte, compress bool) (*servedDoc, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+// prepare makes a document ready to send: its body and variants, its CORS
+// and its headers' values.
+func (h *Handler) prepare(d *output.Document) *servedDoc {
+	route, body := d.Route, d.Body.Bytes()
 	sd := &servedDoc{route: route, body: body, lengthText: strconv.Itoa(len(body)), cors: h.corsOf(route.Route)}
-	if compress {
-		var buf bytes.Buffer
-		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		if err != nil {
-			return nil, fmt.Errorf("compress %s: %w", route.Route, err)
+	for i, v := range route.Variants {
+		if i >= len(d.Encoded) {
+			break
 		}
-		for rest := body; len(rest) > 0; rest = rest[min(len(rest), gzipChunk):] {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if _, err := zw.Write(rest[:min(len(rest), gzipChunk)]); err != nil {
-				return nil, fmt.Errorf("compress %s: %w", route.Route, err)
-			}
-		}
-		if err := zw.Close(); err != nil {
-			return nil, fmt.Errorf("compress %s: %w", route.Route, err)
-		}
-		if buf.Len() < len(body) {
-			sd.gzipped = buf.Bytes()
-			sd.gzipLength = strconv.Itoa(buf.Len())
-			// Another representation, another strong validator.
-			sd.gzipETag = strings.TrimSuffix(route.ETag, `"`) + `-gzip"`
-		}
+		sd.addVariant(v.Encoding, v.ETag, d.Encoded[i])
 	}
 	sd.contentType, sd.cacheControl = values(route.ContentType), values(route.CacheControl)
 	sd.private, sd.etag, sd.length = values(gate.CacheControl(route.CacheControl)), values(route.ETag), values(sd.lengthText)
-	if sd.gzipped != nil {
-		sd.gzipTag, sd.gzipLen = values(sd.gzipETag), values(sd.gzipLength)
-	}
-	return sd, nil
+	return sd
+}
+
+// addVariant adds the document's variant in coding, body with ETag etag.
+func (d *servedDoc) addVariant(coding, etag string, body []byte) {
+	n := strconv.Itoa(len(body))
+	d.encoded = append(d.encoded, servedVariant{coding: coding, body: body, etagText: etag, lengthText: n,
+		header: "Content-Encoding: " + coding + "\r\n", encoding: values(coding), etag: values(etag), length: values(n)})
 }
 
 // corsOf returns the CORS headers of the responses at path.
@@ -271,20 +303,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hdr["Vary"] = varyAcceptEncoding
 	body, etag, length := doc.body, doc.etag, doc.length
-	gzipped := doc.gzipped != nil && acceptsGzip(r.Header["Accept-Encoding"])
-	if gzipped {
-		body, etag, length = doc.gzipped, doc.gzipTag, doc.gzipLen
+	v := doc.pick(r.Header["Accept-Encoding"])
+	if v != nil {
+		body, etag, length = v.body, v.etag, v.length
 	}
 	hdr["Etag"] = etag
 	if h.link != nil {
 		hdr["Link"] = h.link
 	}
-	if inm := r.Header["If-None-Match"]; len(inm) > 0 && etagMatches(inm, doc.route.ETag, doc.gzipETag) {
+	if inm := r.Header["If-None-Match"]; len(inm) > 0 && doc.tagMatches(inm) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	if gzipped {
-		hdr["Content-Encoding"] = gzipEncoding
+	if v != nil {
+		hdr["Content-Encoding"] = v.encoding
 	}
 	hdr["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
@@ -331,32 +363,6 @@ func writeErrorBody(w http.ResponseWriter, r *http.Request, status int, body []b
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
-}
-
-// acceptsGzip reports whether Accept-Encoding values allow gzip: named
-// (or *) with a q-value above zero.
-func acceptsGzip(values []string) bool {
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			coding = strings.TrimSpace(coding)
-			if !strings.EqualFold(coding, "gzip") && coding != "*" {
-				continue
-			}
-			q := 1.0
-			for p := range strings.SplitSeq(params, ";") {
-				if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-					if f, err := strconv.ParseFloat(val, 64); err == nil {
-						q = f
-					}
-				}
-			}
-			if q > 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // etagMatches applies If-None-Match's weak comparison: any listed tag, with

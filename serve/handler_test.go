@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"cmp"
-	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/signpost-dev/signpost/build/compress"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
@@ -169,42 +169,65 @@ func TestHandlerMethods(t *testing.T) {
 	}
 }
 
-func TestHandlerGzip(t *testing.T) {
-	srv, site := exampleServer(t)
-	want := doc(site, "/tools", spec.ViewStandard)
-	for _, tc := range []struct {
-		accept string
-		gz     bool
-	}{
-		{"gzip", true},
-		{"br, gzip;q=0.5", true},
-		{"*", true},
-		{"gzip;q=0", false},
-		{"identity", false},
-		{"", false},
-	} {
-		resp, body := do(t, srv, exchange{path: "/tools", header: map[string]string{"Accept-Encoding": tc.accept}})
-		if got := resp.Header.Get("Content-Encoding") == "gzip"; got != tc.gz {
-			t.Errorf("Accept-Encoding %q: gzip %v, want %v", tc.accept, got, tc.gz)
-			continue
-		}
-		if tc.gz {
-			zr, err := gzip.NewReader(bytes.NewReader(body))
-			if err != nil {
+// A document with variants is sent in the one the client's Accept-Encoding
+// allows, brotli first, with its own ETag; either ETag revalidates. A build
+// without variants (for no host) is sent in gzip, compressed at start, as
+// serve always did.
+func TestHandlerEncodings(t *testing.T) {
+	for _, precompressed := range []bool{true, false} {
+		b := buildtest.Example(t)
+		br := ""
+		if precompressed {
+			if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
 				t.Fatal(err)
 			}
-			body, _ = io.ReadAll(zr)
-			if resp.Header.Get("ETag") == want.ETag {
-				t.Errorf("gzip representation has the identity ETag")
-			}
-			// Either representation's ETag validates.
-			r2, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": resp.Header.Get("ETag")}})
-			if r2.StatusCode != 304 {
-				t.Errorf("If-None-Match with the gzip ETag: %d", r2.StatusCode)
-			}
+			br = "br"
 		}
-		if !bytes.Equal(body, want.Body.Bytes()) {
-			t.Errorf("Accept-Encoding %q: body differs", tc.accept)
+		h, err := NewHandler(t.Context(), b.Sites[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		want := doc(b.Sites[0], "/tools", spec.ViewStandard)
+		for _, tc := range []struct {
+			accept, coding string
+		}{
+			{"gzip", "gzip"},
+			{"br, gzip;q=0.5", cmp.Or(br, "gzip")},
+			{"gzip, deflate, br, zstd", cmp.Or(br, "gzip")},
+			{"br;q=0, gzip", "gzip"},
+			{"*", cmp.Or(br, "gzip")},
+			{"br", br},
+			{"gzip;q=0", ""},
+			{"identity", ""},
+			{"", ""},
+		} {
+			resp, body := do(t, srv, exchange{path: "/tools", header: map[string]string{"Accept-Encoding": tc.accept}})
+			if got := resp.Header.Get("Content-Encoding"); got != tc.coding {
+				t.Errorf("precompressed %v, Accept-Encoding %q: Content-Encoding %q, want %q", precompressed, tc.accept, got, tc.coding)
+				continue
+			}
+			if resp.Header.Get("Vary") != "Accept-Encoding" {
+				t.Errorf("Accept-Encoding %q: Vary %q", tc.accept, resp.Header.Get("Vary"))
+			}
+			if tc.coding != "" {
+				var err error
+				if body, err = compress.Decode(tc.coding, body, 1<<30); err != nil {
+					t.Fatal(err)
+				}
+				if got, wantTag := resp.Header.Get("ETag"), spec.VariantETag(want.ETag, tc.coding); got != wantTag {
+					t.Errorf("%s representation has ETag %s, want %s", tc.coding, got, wantTag)
+				}
+				// Either representation's ETag validates.
+				r2, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": resp.Header.Get("ETag")}})
+				if r2.StatusCode != 304 {
+					t.Errorf("If-None-Match with the %s ETag: %d", tc.coding, r2.StatusCode)
+				}
+			}
+			if !bytes.Equal(body, want.Body.Bytes()) {
+				t.Errorf("precompressed %v, Accept-Encoding %q: body differs", precompressed, tc.accept)
+			}
 		}
 	}
 }

@@ -125,6 +125,5 @@ func (s *registrySearch) answer(h *Handler, text, version, limit string) *served
 		Route: spec.RouteRegistry, View: spec.ViewStandard, Key: "", ContentType: spec.ContentTypeJSON, CacheControl: spec.CacheControl,
 		ETag: `"` + hexSum[:32] + `"`, SHA256: hexSum, Size: int64(len(body)),
 	}
-	d, _ := h.served(route, body, false) // no error without compression
-	return d
+	return h.served(route, body)
 }

@@ -73,6 +73,9 @@ func (b *Build) Write(ctx context.Context, out string) error {
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
 			files = append(files, File{Path: path.Join(s.Dir, d.Key), Parts: d.Body.Parts()})
+			for i, v := range d.Variants {
+				files = append(files, File{Path: path.Join(s.Dir, v.Key), Body: d.Encoded[i]})
+			}
 		}
 	}
 	table, err := b.routeTableFile()
@@ -143,14 +146,36 @@ func (b *Build) routeTableFile() (File, error) {
 // appendRoute appends r as an element of a site's routes in the route
 // table file.
 func appendRoute(b []byte, r Route) []byte {
-	for i, f := range [...]struct{ name, value string }{
+	b = append(b, "\n        {"...)
+	b = appendMembers(b, "\n          ", []struct{ name, value string }{
 		{"route", r.Route}, {"view", r.View}, {"key", r.Key}, {"contentType", r.ContentType},
 		{"cacheControl", r.CacheControl}, {"etag", r.ETag}, {"sha256", r.SHA256},
-	} {
-		if i == 0 {
-			b = append(b, "\n        {"...)
+	})
+	b = strconv.AppendInt(append(b, "\n          \"size\": "...), r.Size, 10)
+	if len(r.Variants) > 0 {
+		b = append(b, ",\n          \"variants\": ["...)
+		for i, v := range r.Variants {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n            {"...)
+			b = appendMembers(b, "\n              ", []struct{ name, value string }{
+				{"encoding", v.Encoding}, {"key", v.Key}, {"etag", v.ETag}, {"sha256", v.SHA256},
+			})
+			b = strconv.AppendInt(append(b, "\n              \"size\": "...), v.Size, 10)
+			b = append(b, "\n            }"...)
 		}
-		b = append(append(append(b, "\n          \""...), f.name...), "\": "...)
+		b = append(b, "\n          ]"...)
+	}
+	return append(b, "\n        }"...)
+}
+
+// appendMembers appends string members of an object as json.MarshalIndent
+// writes them, each on a line of its own after indent, each followed by a
+// comma.
+func appendMembers(b []byte, indent string, members []struct{ name, value string }) []byte {
+	for _, f := range members {
+		b = append(append(append(append(b, indent...), '"'), f.name...), "\": "...)
 		if strings.ContainsAny(f.value, "<>&") {
 			// Escaped for HTML, as json.MarshalIndent escapes them.
 			v, _ := json.Marshal(f.value)
@@ -159,8 +184,7 @@ func appendRoute(b []byte, r Route) []byte {
 			b = append(jsonenc.AppendString(b, f.value), ',')
 		}
 	}
-	b = strconv.AppendInt(append(b, "\n          \"size\": "...), r.Size, 10)
-	return append(b, "\n        }"...)
+	return b
 }
 
 // writeTree writes files as the folder out, atomically (see
@@ -393,7 +417,20 @@ func Open(ctx context.Context, dir string) (*Build, error) {
 			if int64(len(data)) != r.Size || hex.EncodeToString(sum[:]) != r.SHA256 {
 				return nil, fmt.Errorf("open site: %s changed since the build (size %d, route table says %d): rebuild the site", key, len(data), r.Size)
 			}
-			docs = append(docs, Document{Route: r, Body: content.New(data)})
+			d := Document{Route: r, Body: content.New(data)}
+			for _, v := range r.Variants {
+				vkey := path.Join(sr.Dir, v.Key)
+				encoded, err := root.ReadFile(filepath.FromSlash(vkey))
+				if err != nil {
+					return nil, fmt.Errorf("open site: route %s, %s: %w (rebuild the site)", r.Route, v.Encoding, err)
+				}
+				sum := sha256.Sum256(encoded)
+				if int64(len(encoded)) != v.Size || hex.EncodeToString(sum[:]) != v.SHA256 {
+					return nil, fmt.Errorf("open site: %s changed since the build (size %d, route table says %d): rebuild the site", vkey, len(encoded), v.Size)
+				}
+				d.Encoded = append(d.Encoded, encoded)
+			}
+			docs = append(docs, d)
 		}
 		s := &Site{Tenant: sr.Tenant, Dir: sr.Dir, Origin: sr.Origin, Documents: docs}
 		if sr.Access != nil {
@@ -439,6 +476,6 @@ func (e *TenantError) Error() string {
 // RouteEntrySize is the number of bytes route r takes in the route table,
 // its separator included: what a build counts of routes.json in its limit.
 func RouteEntrySize(r Route) int64 {
-	var buf [512]byte
+	var buf [1024]byte
 	return int64(len(appendRoute(buf[:0], r))) + 1
 }

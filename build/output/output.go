@@ -26,12 +26,61 @@ type Route struct {
 	ETag         string `json:"etag"`
 	SHA256       string `json:"sha256"`
 	Size         int64  `json:"size"`
+	// Variants are the object precompressed (see Build.Precompress), in
+	// the order of spec.Encodings; none for a document too small.
+	Variants []Variant `json:"variants,omitempty"`
+	// Encoding is the content coding of the object at Key: empty for a
+	// document itself, set on a variant made a document of its own
+	// (Document.Objects) for a host that stores each object alone.
+	Encoding string `json:"-"`
+}
+
+// Variant is a document's object in one content coding: served with
+// Content-Encoding to a client whose Accept-Encoding allows it, with a
+// strong ETag of its own (spec.VariantETag).
+type Variant struct {
+	Encoding string `json:"encoding"`
+	Key      string `json:"key"`
+	ETag     string `json:"etag"`
+	SHA256   string `json:"sha256"`
+	Size     int64  `json:"size"`
 }
 
 // Document is one file of a built site.
 type Document struct {
 	Route
 	Body content.Body
+	// Encoded are the bodies of Route.Variants, in their order.
+	Encoded [][]byte
+}
+
+// Objects returns the document and its variants, each as a document of its
+// own: a variant's route, view, Content-Type and Cache-Control are the
+// document's, its key, ETag, SHA-256 and size its own, and Encoding says
+// its coding. What an object store holds of the document.
+func (d *Document) Objects() []Document {
+	out := []Document{*d}
+	out[0].Variants, out[0].Encoded = nil, nil
+	for i, v := range d.Variants {
+		if i >= len(d.Encoded) {
+			break
+		}
+		r := d.Route
+		r.Key, r.ETag, r.SHA256, r.Size, r.Variants, r.Encoding = v.Key, v.ETag, v.SHA256, v.Size, nil, v.Encoding
+		out = append(out, Document{Route: r, Body: content.New(d.Encoded[i])})
+	}
+	return out
+}
+
+// Variant returns the document's variant in coding and its body, and false
+// when it has none.
+func (d *Document) Variant(coding string) (Variant, []byte, bool) {
+	for i, v := range d.Variants {
+		if v.Encoding == coding && i < len(d.Encoded) {
+			return v, d.Encoded[i], true
+		}
+	}
+	return Variant{}, nil, false
 }
 
 // Site is the complete site of one tenant, or of the catalog when it

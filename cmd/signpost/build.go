@@ -169,6 +169,15 @@ func runBuild(o *buildOptions) error {
 		}
 	}
 	host := hostFor(t, cfg.CompactView)
+	if hosts.ServesVariants(host) {
+		prog.Step("build: compressing the large documents", 0)
+		roomToPrecompress()
+		err := build.Precompress(ctx, b, cfg)
+		prog.Clear()
+		if err != nil {
+			return fmt.Errorf("build %s: %w", opts.Dir, err)
+		}
+	}
 	if opts.Verify {
 		if err := verifyBuild(ctx, opts, b, host, stdout, stderr); err != nil {
 			return err

@@ -80,7 +80,7 @@ func TestPublishCommand(t *testing.T) {
 
 	// The plan is a line of counts per site; -v lists each key.
 	code, out := publishCmd("--dry-run")
-	if want := "plan for the site without tenants at s3://discovery/site/: 10 uploads, 0 deletes, 0 unchanged\ndry run: nothing changed for the site without tenants\n"; code != 0 || out != want || count() != 0 {
+	if want := "plan for the site without tenants at s3://discovery/site/: 22 uploads, 0 deletes, 0 unchanged\ndry run: nothing changed for the site without tenants\n"; code != 0 || out != want || count() != 0 {
 		t.Fatalf("dry run: exit %d, %d objects:\n%s\nwant:\n%s", code, count(), out, want)
 	}
 	code, out = publishCmd("--dry-run", "-v")
@@ -227,8 +227,13 @@ func TestPublishCloudFront(t *testing.T) {
 	if len(inv) != 2 {
 		t.Fatalf("%d invalidations, want one per distribution: %+v", len(inv), inv)
 	}
-	want := []string{"/tenants/acme/tool-catalogue.json", "/tenants/acme/tool-catalogue/groups/host_extension.json",
-		"/tenants/acme/tools.compact.json", "/tenants/acme/tools.json", "/tenants/acme/tools/get_forecast.compact.json", "/tenants/acme/tools/get_forecast.json",
+	// A document's variants are objects of their own, cached under their
+	// own keys: they are invalidated with it.
+	want := []string{"/tenants/acme/tool-catalogue.json", "/tenants/acme/tool-catalogue.json.br", "/tenants/acme/tool-catalogue.json.gz",
+		"/tenants/acme/tool-catalogue/groups/host_extension.json", "/tenants/acme/tool-catalogue/groups/host_extension.json.br", "/tenants/acme/tool-catalogue/groups/host_extension.json.gz",
+		"/tenants/acme/tools.compact.json", "/tenants/acme/tools.compact.json.br", "/tenants/acme/tools.compact.json.gz",
+		"/tenants/acme/tools.json", "/tenants/acme/tools.json.br", "/tenants/acme/tools.json.gz",
+		"/tenants/acme/tools/get_forecast.compact.json", "/tenants/acme/tools/get_forecast.json",
 		"/tool-catalogue.json", "/tool-catalogue/groups/host_extension.json", "/tools", "/tools/get_forecast"}
 	if inv[0].DistributionID != "E1ACME" || !slices.Equal(inv[0].Paths, want) {
 		t.Errorf("acme invalidation %+v, want paths %q", inv[0], want)
@@ -262,10 +267,10 @@ func TestPublishCloudFront(t *testing.T) {
 		t.Fatalf("dry run: exit %d\n%s", code, text.String())
 	}
 	for _, line := range []string{
-		"plan for tenant acme at s3://discovery/tenants/acme/: 6 uploads, 0 deletes,",
+		"plan for tenant acme at s3://discovery/tenants/acme/: 14 uploads, 0 deletes,",
 		"  function discovery-acme-viewer-request: unchanged\n",
-		"  invalidate 10 paths on distribution E1ACME\n    /tenants/acme/tool-catalogue.json\n",
-		"  invalidate 10 paths on distribution E1GLOBEX\n",
+		"  invalidate 18 paths on distribution E1ACME\n    /tenants/acme/tool-catalogue.json\n",
+		"  invalidate 18 paths on distribution E1GLOBEX\n",
 		"dry run: nothing changed for tenant globex\n",
 	} {
 		if !strings.Contains(text.String(), line) {
@@ -279,7 +284,7 @@ func TestPublishCloudFront(t *testing.T) {
 	cf.Fail("CreateInvalidation", 503)
 	var errOut strings.Builder
 	code := run(ctx, []string{"publish", dir, "--target", "production"}, io.Discard, &errOut)
-	if code != cmdutil.ExitInvalid || !strings.Contains(errOut.String(), "invalidate 10 paths on distribution E1ACME") {
+	if code != cmdutil.ExitInvalid || !strings.Contains(errOut.String(), "invalidate 18 paths on distribution E1ACME") {
 		t.Errorf("failing invalidation: exit %d: %s", code, errOut.String())
 	}
 	// The documents are up, so the next publish finds nothing to upload,
@@ -287,7 +292,7 @@ func TestPublishCloudFront(t *testing.T) {
 	cf.Fail("CreateInvalidation", 0)
 	before := len(cf.Invalidations())
 	r = publishJSON()
-	if c := r.Sites[0].CloudFront; len(r.Sites[0].Uploads) != 0 || len(c.Pending) != 10 || len(c.Invalidations) != 10 || len(c.InvalidationIDs) != 1 {
+	if c := r.Sites[0].CloudFront; len(r.Sites[0].Uploads) != 0 || len(c.Pending) != 18 || len(c.Invalidations) != 18 || len(c.InvalidationIDs) != 1 {
 		t.Errorf("a publish after a failed invalidation: %+v %+v", r.Sites[0], c)
 	}
 	if n := len(cf.Invalidations()) - before; n != 2 {
@@ -387,40 +392,64 @@ func TestPublishOutput(t *testing.T) {
 	}
 
 	out, _ := publishCmd(0, "--dry-run")
-	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
+	same("dry run", out, `plan for the site without tenants at s3://pinned/site/: 23 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
   upload site/.signpost-404.json (new)
   upload site/tool-catalogue/groups/host_extension.json (new)
+  upload site/tool-catalogue/groups/host_extension.json.br (new)
+  upload site/tool-catalogue/groups/host_extension.json.gz (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
   upload site/tool-catalogue.json (new)
+  upload site/tool-catalogue.json.br (new)
+  upload site/tool-catalogue.json.gz (new)
   upload site/tools.compact.json (new)
+  upload site/tools.compact.json.br (new)
+  upload site/tools.compact.json.gz (new)
   upload site/tools.json (new)
+  upload site/tools.json.br (new)
+  upload site/tools.json.gz (new)
   upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/ai-catalog.json.br (new)
+  upload site/.well-known/ai-catalog.json.gz (new)
   upload site/.well-known/mcp/catalog.json (new)
+  upload site/.well-known/mcp/catalog.json.br (new)
+  upload site/.well-known/mcp/catalog.json.gz (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
 dry run: nothing changed for the site without tenants
 `)
 	out, _ = publishCmd(0)
-	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 11 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
+	same("publish", out, `plan for the site without tenants at s3://pinned/site/: 23 uploads, 0 deletes, 0 unchanged; distribution E1PINNED: 2 functions to change, 0 paths to invalidate
   upload site/.signpost-404.json (new)
   upload site/tool-catalogue/groups/host_extension.json (new)
+  upload site/tool-catalogue/groups/host_extension.json.br (new)
+  upload site/tool-catalogue/groups/host_extension.json.gz (new)
   upload site/tools/get_alerts.compact.json (new)
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
   upload site/tool-catalogue.json (new)
+  upload site/tool-catalogue.json.br (new)
+  upload site/tool-catalogue.json.gz (new)
   upload site/tools.compact.json (new)
+  upload site/tools.compact.json.br (new)
+  upload site/tools.compact.json.gz (new)
   upload site/tools.json (new)
+  upload site/tools.json.br (new)
+  upload site/tools.json.gz (new)
   upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/ai-catalog.json.br (new)
+  upload site/.well-known/ai-catalog.json.gz (new)
   upload site/.well-known/mcp/catalog.json (new)
+  upload site/.well-known/mcp/catalog.json.br (new)
+  upload site/.well-known/mcp/catalog.json.gz (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
-published the site without tenants to s3://pinned/site/: 11 uploaded (5436 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
+published the site without tenants to s3://pinned/site/: 23 uploaded (9025 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
 `)
 
 	write("a.yaml", tool("get_forecast", "A forecast, described anew."))
@@ -428,22 +457,38 @@ published the site without tenants to s3://pinned/site/: 11 uploaded (5436 bytes
 		t.Fatal(err)
 	}
 	out, errOut := publishCmd(cmdutil.ExitInvalid, "--max-deletes", "1")
-	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 6 uploads, 2 deletes, 3 unchanged; distribution E1PINNED: 0 functions to change, 13 paths to invalidate
+	same("refused", out, `plan for the site without tenants at s3://pinned/site/: 14 uploads, 2 deletes, 7 unchanged; distribution E1PINNED: 0 functions to change, 21 paths to invalidate
   upload site/tool-catalogue/groups/host_extension.json (content changed)
+  upload site/tool-catalogue/groups/host_extension.json.br (content changed)
+  upload site/tool-catalogue/groups/host_extension.json.gz (content changed)
   upload site/tools/get_forecast.compact.json (content changed)
   upload site/tools/get_forecast.json (content changed)
   upload site/tool-catalogue.json (content changed)
+  upload site/tool-catalogue.json.br (content changed)
+  upload site/tool-catalogue.json.gz (content changed)
   upload site/tools.compact.json (content changed)
+  upload site/tools.compact.json.br (content changed)
+  upload site/tools.compact.json.gz (content changed)
   upload site/tools.json (content changed)
+  upload site/tools.json.br (content changed)
+  upload site/tools.json.gz (content changed)
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged
   function pinned-viewer-response: unchanged
-  invalidate 13 paths on distribution E1PINNED; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+  invalidate 21 paths on distribution E1PINNED; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
     /site/tool-catalogue.json
+    /site/tool-catalogue.json.br
+    /site/tool-catalogue.json.gz
     /site/tool-catalogue/groups/host_extension.json
+    /site/tool-catalogue/groups/host_extension.json.br
+    /site/tool-catalogue/groups/host_extension.json.gz
     /site/tools.compact.json
+    /site/tools.compact.json.br
+    /site/tools.compact.json.gz
     /site/tools.json
+    /site/tools.json.br
+    /site/tools.json.gz
     /site/tools/get_alerts.compact.json
     /site/tools/get_alerts.json
     /site/tools/get_forecast.compact.json
@@ -471,6 +516,14 @@ refused: nothing changed for the site without tenants
           "reason": "content changed"
         },
         {
+          "key": "site/tool-catalogue/groups/host_extension.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tool-catalogue/groups/host_extension.json.gz",
+          "reason": "content changed"
+        },
+        {
           "key": "site/tools/get_forecast.compact.json",
           "reason": "content changed"
         },
@@ -483,11 +536,35 @@ refused: nothing changed for the site without tenants
           "reason": "content changed"
         },
         {
+          "key": "site/tool-catalogue.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tool-catalogue.json.gz",
+          "reason": "content changed"
+        },
+        {
           "key": "site/tools.compact.json",
           "reason": "content changed"
         },
         {
+          "key": "site/tools.compact.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.compact.json.gz",
+          "reason": "content changed"
+        },
+        {
           "key": "site/tools.json",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.json.br",
+          "reason": "content changed"
+        },
+        {
+          "key": "site/tools.json.gz",
           "reason": "content changed"
         }
       ],
@@ -495,7 +572,7 @@ refused: nothing changed for the site without tenants
         "site/tools/get_alerts.compact.json",
         "site/tools/get_alerts.json"
       ],
-      "unchanged": 3,
+      "unchanged": 7,
       "cloudfront": {
         "distributionId": "E1PINNED",
         "functions": [
@@ -510,9 +587,17 @@ refused: nothing changed for the site without tenants
         ],
         "invalidations": [
           "/site/tool-catalogue.json",
+          "/site/tool-catalogue.json.br",
+          "/site/tool-catalogue.json.gz",
           "/site/tool-catalogue/groups/host_extension.json",
+          "/site/tool-catalogue/groups/host_extension.json.br",
+          "/site/tool-catalogue/groups/host_extension.json.gz",
           "/site/tools.compact.json",
+          "/site/tools.compact.json.br",
+          "/site/tools.compact.json.gz",
           "/site/tools.json",
+          "/site/tools.json.br",
+          "/site/tools.json.gz",
           "/site/tools/get_alerts.compact.json",
           "/site/tools/get_alerts.json",
           "/site/tools/get_forecast.compact.json",
@@ -535,12 +620,12 @@ refused: nothing changed for the site without tenants
 	_, errOut = publishCmd(cmdutil.ExitInvalid, "--invalidation-timeout", "50ms")
 	same("timed out, stderr", errOut, "signpost: wait for invalidation I1 on distribution E1PINNED: context deadline exceeded; raise --invalidation-timeout, or publish again later: the paths stay pending until an invalidation succeeds\n")
 	out, _ = publishCmd(0, "--dry-run", "--max-invalidation-paths", "4")
-	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 9 unchanged; distribution E1PINNED: 0 functions to change, 4 paths to invalidate
+	same("pending", out, `plan for the site without tenants at s3://pinned/site/: 0 uploads, 2 deletes, 21 unchanged; distribution E1PINNED: 0 functions to change, 4 paths to invalidate
   delete site/tools/get_alerts.compact.json
   delete site/tools/get_alerts.json
   function pinned-viewer-request: unchanged
   function pinned-viewer-response: unchanged
-  invalidate 4 paths on distribution E1PINNED, 13 left pending by an earlier publish; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
+  invalidate 4 paths on distribution E1PINNED, 21 left pending by an earlier publish; the changed ones before the deletes, waiting for CloudFront, then the deleted ones
     /*
     /site/tools/get_alerts.compact.json
     /site/tools/get_alerts.json
@@ -550,7 +635,7 @@ dry run: nothing changed for the site without tenants
 	cf.CompleteAfter(0)
 	out, _ = publishCmd(0, "--max-invalidation-paths", "4")
 	lines := strings.SplitAfter(out, "\n")
-	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 9 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
+	same("deletes, last line", lines[len(lines)-2], "published the site without tenants to s3://pinned/site/: 0 uploaded (0 bytes), 2 deleted, 21 unchanged; distribution E1PINNED: 0 functions updated, 4 paths invalidated\n")
 
 	_, errOut = publishCmd(cmdutil.ExitInvalid, "--bucket", "no-such-bucket")
 	if _, hint, _ := strings.Cut(errOut, "\n"); hint != "bucket no-such-bucket does not exist: create it, or check the target's bucket and endpoint (--bucket, --endpoint)\n" {

@@ -273,6 +273,10 @@ func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Re
 
 // write is Write, returning the report too.
 func write(ctx context.Context, b *output.Build, out, name string) (*hosts.Report, []*Site, error) {
+	// A build for this host makes no variants (hosts.ServesVariants); one
+	// that has them anyway leaves them out: the host compresses on its own
+	// (see the report), and they would be files no client is sent.
+	b = b.WithoutVariants()
 	sites, err := LayoutAll(b, name)
 	if err != nil {
 		return nil, nil, err

@@ -46,6 +46,13 @@ const stopTimeout = 10 * time.Second
 // it as clients see it: signpost check passes every rule, MUST and SHOULD
 // (access.gate needs a gated site, which Load refuses for Cloudflare), and
 // the answers that matter most are exactly those of the route table, header
+
+// wranglerDevShoulds are the SHOULD rules wrangler dev cannot pass where
+// Cloudflare does, each with the reason. No MUST rule is allowed to fail.
+var wranglerDevShoulds = map[string]string{
+	"transport.encoding": "wrangler dev compresses the Worker's answers (brotli, gzip) and keeps their strong ETag, which Cloudflare's edge makes weak when it compresses",
+}
+
 // by header, on the wire.
 func TestWranglerServesTheContract(t *testing.T) {
 	wrangler := findWrangler(t)
@@ -73,7 +80,13 @@ func TestWranglerServesTheContract(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if bad := checktest.Bad(r); len(bad) > 0 || r.Failed() {
+			var bad []string
+			for _, rule := range checktest.Bad(r) {
+				if wranglerDevShoulds[rule] == "" {
+					bad = append(bad, rule)
+				}
+			}
+			if len(bad) > 0 || r.Failed() {
 				t.Errorf("rules not met under wrangler dev: %v\n%s", bad, checktest.Problems(r))
 			}
 			passed := map[string]bool{}

@@ -180,6 +180,11 @@ type Host struct {
 	CompactView bool
 }
 
+// ServesVariants reports that S3 serves the precompressed variants, each an
+// object with its Content-Encoding, which the viewer-request function
+// picks by Accept-Encoding.
+func (Host) ServesVariants() bool { return true }
+
 // Write writes b with the CloudFront Functions of each site, and, when a
 // site publishes the MCP registry, the report of what a distribution
 // cannot serve of it (ReportFile beside the route table); it returns that

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"regexp"
@@ -169,9 +170,8 @@ func cfRequestEvent(method, uri string, query map[string]any) map[string]any {
 			"uri":         uri,
 			"querystring": query,
 			"headers": cfHeaders(false, map[string]string{
-				"host":            "discovery.example.com",
-				"accept":          "application/json",
-				"accept-encoding": "gzip",
+				"host":   "discovery.example.com",
+				"accept": "application/json",
 			}),
 			"cookies": map[string]any{},
 		},
@@ -346,6 +346,31 @@ func viewerRequestCases(site cfSite, prefix, fn string) []cfCase {
 	both["view"] = map[string]any{"value": "compact"}
 	forward("lang=en&view=compact", cfRequestEvent("GET", "/tools", both), compact)
 
+	// Accept-Encoding picks the precompressed variant of the documents
+	// that always have one (spec.AlwaysPrecompressed), brotli first, as
+	// spec.AcceptsEncoding reads it; never of a tool's document, which
+	// CloudFront compresses itself.
+	encoded := func(uri string, query map[string]any, accept string) map[string]any {
+		ev := cfRequestEvent("GET", uri, query)
+		req := ev["request"].(map[string]any)
+		req["headers"].(map[string]any)["accept-encoding"] = map[string]any{"value": accept}
+		return ev
+	}
+	for _, c := range []struct{ accept, suffix string }{
+		{"gzip", ".gz"}, {"br", ".br"}, {"gzip, deflate, br, zstd", ".br"}, {"BR;q=0.5, gzip;q=1", ".br"},
+		{"br;q=0, gzip", ".gz"}, {"br;q=0", ""}, {"*", ".br"}, {"gzip;q=0", ""}, {"identity", ""}, {"deflate", ""}, {"", ""},
+	} {
+		forward("GET /tools, Accept-Encoding "+c.accept, encoded("/tools", nil, c.accept), "tools.json"+c.suffix)
+		forward("GET /tools?view=compact, Accept-Encoding "+c.accept, encoded("/tools", cfQuery("view", "compact"), c.accept), compact+c.suffix)
+	}
+	for _, r := range seen {
+		suffix := ""
+		if spec.AlwaysPrecompressed(r) {
+			suffix = ".br"
+		}
+		forward("GET "+r+", Accept-Encoding br", encoded(r, nil, "gzip, br"), site.key(r, "standard")+suffix)
+	}
+
 	// A toolId that is well formed but not in the catalog goes to S3, whose
 	// 403 the viewer-response function (or the custom error response) turns
 	// into a 404.
@@ -441,7 +466,16 @@ func viewerResponseCases(prefix, fn string) []cfCase {
 		"last-modified":  "Mon, 30 Nov 2026 06:00:00 GMT",
 		"content-length": "1234",
 	}
-	withCORS := func(h map[string]string) map[string]any { return cfHeaders(true, h) }
+	// Every response also varies with Accept-Encoding: which object answers
+	// does (the precompressed variants).
+	withCORS := func(h map[string]string) map[string]any {
+		return cfHeaders(true, maps.Collect(func(yield func(string, string) bool) {
+			for k, v := range h {
+				yield(k, v)
+			}
+			yield("vary", "Accept-Encoding")
+		}))
+	}
 	resp := func(status int, text string, h map[string]any) map[string]any {
 		return map[string]any{"statusCode": status, "statusDescription": text, "headers": h}
 	}
@@ -847,6 +881,8 @@ func registryResponseCases(prefix, fn string) []cfCase {
 	}
 	s3Error := map[string]string{"content-type": "application/xml", "server": "AmazonS3"}
 	resp := func(status int, text string, h map[string]string) map[string]any {
+		h = maps.Clone(h)
+		h["vary"] = "Accept-Encoding"
 		return map[string]any{"statusCode": status, "statusDescription": text, "headers": cfHeadersWith(cfRegistryCORS, h)}
 	}
 	var cases []cfCase

@@ -64,6 +64,7 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 	}
 	r.Deploying = append(r.Deploying,
 		"Deploy the folder as it is (netlify deploy --dir), with "+HeadersFile+" and "+RedirectsFile+" at its top, and serve it at the root of its origin, as signpost.yaml's origin says.",
+		"Compression: Netlify compresses what it serves itself at its edge (brotli or gzip, as the request's Accept-Encoding allows), and its rules cannot choose a file by Accept-Encoding: the build makes no precompressed variants for it.",
 		"Netlify sends strong ETags of its own on the files it serves, not those of "+output.RouteTableFile+", and answers If-None-Match with 304; that is not a gap.")
 	if fn := functionCount(sites); fn > 0 {
 		r.Deploying = append(r.Deploying, fmt.Sprintf("%s whose media type is not application/json (the cards and the AI catalog) %s served by the Netlify Function %s, with every header: deploy it with its site (netlify deploy --functions DIR/%s); each request to one is a function invocation of the Netlify plan.",

@@ -399,6 +399,10 @@ func Write(ctx context.Context, b *output.Build, out string) ([][]Gap, error) {
 
 // write is Write, returning the report too.
 func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][]Gap, error) {
+	// A build for this host makes no variants (hosts.ServesVariants); one
+	// that has them anyway leaves them out: the host compresses on its own
+	// (see the report), and they would be files no client is sent.
+	b = b.WithoutVariants()
 	laid := &output.Build{Files: slices.Clone(b.Files), Limits: b.Limits}
 	gaps := make([][]Gap, len(b.Sites))
 	for i, s := range b.Sites {

@@ -155,7 +155,8 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 	r.Deploying = append(r.Deploying,
 		"Serve each site at the root of its origin (a custom domain, or OWNER.github.io), as signpost.yaml's origin says: /.well-known and /tools only work at the root.",
 		"Upload with actions/upload-pages-artifact include-hidden-files: true, or .well-known is left out; .nojekyll keeps it in branch deployments.",
-		"Pages sends strong ETags of its own, not those of "+output.RouteTableFile+"; that is not a gap.")
+		"Pages sends strong ETags of its own, not those of "+output.RouteTableFile+"; that is not a gap.",
+		"Compression: GitHub Pages compresses what it serves itself (gzip), and cannot send a file with a Content-Encoding of its own: the build makes no precompressed variants for it, and none are uploaded.")
 	return r, nil
 }
 

@@ -11,6 +11,9 @@
 //     republish after a one-tool change from a fresh build, as CI makes it;
 //     and a first publish against the floor, the same PUTs sent by the
 //     simplest parallel client (floor.go, the sub-command `floor`).
+//   - the bytes a client that accepts gzip and brotli receives of the
+//     large documents from `signpost serve`, against their own size, and
+//     the tokens from the AI catalog to a callable tool (bytes.go).
 //
 // Every server runs on 127.0.0.1 and is stopped before the command exits.
 // Each measure is run several times, alternating the programs, and the
@@ -65,7 +68,7 @@ func main() {
 	flag.StringVar(&c.work, "work", "", "scratch folder (default: a new temporary one, removed at the end)")
 	flag.IntVar(&c.runs, "runs", 3, "runs of each measure; the median is reported")
 	flag.DurationVar(&c.duration, "duration", 5*time.Second, "length of each wrk run")
-	flag.StringVar(&only, "only", "build,serve,publish", "the comparisons to run, comma-separated")
+	flag.StringVar(&only, "only", "build,serve,publish,bytes", "the comparisons to run, comma-separated")
 	flag.StringVar(&c.s5cmd, "s5cmd", "bin/s5cmd", "the s5cmd binary")
 	flag.StringVar(&peers, "peers", "rclone,aws,s5cmd,floor", "the publish peers to measure, comma-separated")
 	flag.IntVar(&c.floorWorkers, "floor-workers", 16, "PUTs the floor keeps in flight")
@@ -158,6 +161,13 @@ func run(ctx context.Context, c config) error {
 	}
 	if c.only["serve"] {
 		r, err := benchServe(ctx, c, cats[1])
+		rows = append(rows, r...)
+		if err != nil {
+			return errors.Join(err, printRows(rows))
+		}
+	}
+	if c.only["bytes"] {
+		r, err := benchBytes(ctx, c, cats[1])
 		rows = append(rows, r...)
 		if err != nil {
 			return errors.Join(err, printRows(rows))

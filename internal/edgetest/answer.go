@@ -156,8 +156,8 @@ func (e *Edge) fetch(ctx context.Context, method, uri string) response {
 	}
 	h := http.Header{}
 	h.Set("Server", "AmazonS3")
-	meta := func(ct, cc, etag *string, lm *time.Time, n *int64) {
-		for k, v := range map[string]*string{"Content-Type": ct, "Cache-Control": cc, "ETag": etag} {
+	meta := func(ct, cc, ce, etag *string, lm *time.Time, n *int64) {
+		for k, v := range map[string]*string{"Content-Type": ct, "Cache-Control": cc, "Content-Encoding": ce, "ETag": etag} {
 			if v != nil && *v != "" {
 				h.Set(k, *v)
 			}
@@ -174,7 +174,7 @@ func (e *Edge) fetch(ctx context.Context, method, uri string) response {
 		if err != nil {
 			return e.originError(method, key, err)
 		}
-		meta(out.ContentType, out.CacheControl, out.ETag, out.LastModified, out.ContentLength)
+		meta(out.ContentType, out.CacheControl, out.ContentEncoding, out.ETag, out.LastModified, out.ContentLength)
 		return response{status: http.StatusOK, header: h, cache: "Miss from cloudfront"}
 	}
 	out, err := e.cfg.Origin.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(e.cfg.Bucket), Key: aws.String(key)})
@@ -190,7 +190,7 @@ func (e *Edge) fetch(ctx context.Context, method, uri string) response {
 		e.problem("GET s3://%s/%s: read: %v", e.cfg.Bucket, key, err)
 		return cloudFrontError(http.StatusBadGateway, "CloudFront wasn't able to read the response of the origin.")
 	}
-	meta(out.ContentType, out.CacheControl, out.ETag, out.LastModified, nil)
+	meta(out.ContentType, out.CacheControl, out.ContentEncoding, out.ETag, out.LastModified, nil)
 	return response{status: http.StatusOK, header: h, body: body, cache: "Miss from cloudfront"}
 }
 
