@@ -1,7 +1,6 @@
-package build
+package registry
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -17,8 +16,8 @@ import (
 )
 
 // The Git history of a catalog's servers, which the registry dates its
-// versions by (see registryVersions): the declarations of each server at
-// each commit that changed the catalog folder, read from the repository's
+// versions by (see versions): the declarations of each server at each
+// commit that changed the catalog folder, read from the repository's
 // objects, never from the clock.
 
 // Bounds of the history read: the commits of the catalog folder, newest
@@ -57,14 +56,27 @@ func (h *History) Digest() string {
 // declaration holds to today's rules, by name.
 type historyCommit struct {
 	at      time.Time
-	servers map[string]*Server
+	servers map[string]*discovery.Server
+}
+
+// Declarations is how the history reads a catalog folder's files as the
+// loader does: which files are declarations, and the local servers a
+// declaration file declares that hold to today's rules (discovery.Declare).
+// The loader that owns the declarations' format gives it.
+type Declarations interface {
+	// Declares reports whether the file at name, relative to the catalog
+	// folder, is a declaration file (signpost.yaml is not).
+	Declares(name string) bool
+	// Servers returns the local servers the declaration file name, of
+	// contents data, declares.
+	Servers(name string, data []byte) []*discovery.Server
 }
 
 // ReadHistory reads the history of the catalog folder dir from HEAD of the
 // repository that holds it (see ReadRevisionHistory). A folder in no
 // repository, a repository without a commit or no git at all has none: nil
 // and no error.
-func ReadHistory(ctx context.Context, dir string) (*History, error) {
+func ReadHistory(ctx context.Context, dir string, decls Declarations) (*History, error) {
 	prefix, err := git.Prefix(ctx, dir)
 	if err != nil {
 		if noHistory(err) {
@@ -72,7 +84,7 @@ func ReadHistory(ctx context.Context, dir string) (*History, error) {
 		}
 		return nil, fmt.Errorf("read the Git history of %s: %w", dir, err)
 	}
-	return ReadRevisionHistory(ctx, dir, "HEAD", prefix)
+	return ReadRevisionHistory(ctx, dir, "HEAD", prefix, decls)
 }
 
 // noHistory reports whether err says there is no history to read rather
@@ -88,10 +100,10 @@ func noHistory(err error) bool {
 // revision rev: its servers' declarations at each commit of rev's
 // first-parent history that changed the folder, at most HistoryCommits of
 // them, each dated by its committer time, and no more than historyBytes
-// of declaration files. A declaration that breaks a rule of today
-// (discovery.Declare) counts as none. A revision that is no commit, or a
-// folder no commit changed, has none: nil and no error.
-func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*History, error) {
+// of declaration files, which decls reads. A declaration that breaks a rule
+// of today (discovery.Declare) counts as none. A revision that is no
+// commit, or a folder no commit changed, has none: nil and no error.
+func ReadRevisionHistory(ctx context.Context, repo, rev, folder string, decls Declarations) (*History, error) {
 	gh, err := git.FolderHistory(ctx, repo, rev, folder, HistoryCommits)
 	if err != nil {
 		if noHistory(err) {
@@ -108,7 +120,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 	// the newest, then each commit's changes undone.
 	files := map[string]string{}
 	for name, oid := range gh.Files {
-		if isDeclaration(name) && name != ConfigFile {
+		if decls.Declares(name) {
 			files[name] = oid
 		}
 	}
@@ -125,7 +137,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 		}
 		prev := maps.Clone(files)
 		for _, ch := range c.Changes {
-			if !isDeclaration(ch.Name) || ch.Name == ConfigFile {
+			if !decls.Declares(ch.Name) {
 				continue
 			}
 			if ch.Old == "" {
@@ -141,9 +153,9 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 	if err != nil && !errors.As(err, &limit) {
 		return nil, fmt.Errorf("read the Git history of %s: %w", repo, err)
 	}
-	parsed := map[string][]*Server{}
+	parsed := map[string][]*discovery.Server{}
 	for i, c := range gh.Commits {
-		servers := map[string]*Server{}
+		servers := map[string]*discovery.Server{}
 		complete := true
 		for _, name := range slices.Sorted(maps.Keys(states[i])) {
 			oid := states[i][name]
@@ -154,7 +166,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 			}
 			list, seen := parsed[oid]
 			if !seen {
-				list = historyServers(name, data)
+				list = decls.Servers(name, data)
 				parsed[oid] = list
 			}
 			for _, s := range list {
@@ -172,25 +184,4 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 	slices.Reverse(h.commits)
 	h.digest = hex.EncodeToString(sum.Sum(nil))
 	return h, nil
-}
-
-// historyServers returns the local servers a declaration file of the
-// history declares: those whose declaration holds to the rules of
-// discovery.Declare.
-func historyServers(name string, data []byte) []*Server {
-	if !bytes.Contains(data, []byte("servers")) {
-		return nil // not worth parsing: it declares none
-	}
-	src, _ := source.ParseYAML(name, name, data)
-	if src == nil || src.Value == nil {
-		return nil
-	}
-	var out []*Server
-	for _, d := range decodeDeclarations(src.Value).Servers {
-		s, problems := discovery.Declare(&d)
-		if len(problems) == 0 && !s.CrossHost() {
-			out = append(out, s)
-		}
-	}
-	return out
 }
