@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/hygiene"
 	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -156,7 +157,7 @@ func (l *loader) declaredServer(at ref, sd *discovery.Decl) (pendingServer, bool
 	// search service indexes and a model may read.
 	for i, q := range sd.Queries {
 		if v, ok := q.String(); ok {
-			if r, bad := invisible(v); bad {
+			if r, bad := hygiene.Invisible(v); bad {
 				l.sink.errorf(at.at("representativeQueries", strconv.Itoa(i)), "invisible-text", "representativeQueries holds %U, a character a reader cannot see or that changes what they see: published text must show what it says; remove it", r)
 			}
 		}
