@@ -6,20 +6,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/reserved"
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
-	"github.com/signpost-dev/signpost/internal/english"
-)
-
-// The reserved arguments of the tool catalogue, before any underscores.
-const (
-	// ReservedIdempotencyKey carries the caller-owned key of a keyed tool
-	// that does not name its own.
-	ReservedIdempotencyKey = "idempotencyKey"
-	// ReservedConfirmation confirms a call to an irreversible tool.
-	ReservedConfirmation = "confirm"
 )
 
 // Limits of a response schema: the catalogue repeats it for every tool, so
@@ -44,94 +35,36 @@ func (pr *preparer) catalogueRules(p *pendingTool, sizes *size.Meter) {
 }
 
 // reserveArguments adds the reserved arguments a tool needs to its input
-// schema: the idempotency key of a keyed tool that names none, the
-// confirmation of an irreversible one. A reserved name taken by one of the
-// tool's own arguments gets leading underscores until it is free.
+// schema (see package reserved): the idempotency key of a keyed tool that
+// names none, the confirmation of an irreversible one. A reserved name
+// taken by one of the tool's own arguments gets leading underscores until
+// it is free.
 func (pr *preparer) reserveArguments(p *pendingTool) {
 	t := p.tool
 	root, _ := p.input.(map[string]any)
 	props, _ := root["properties"].(map[string]any)
 	if t.ReplayPolicy == spec.ReplayKeyed {
 		if p.keyArgument != "" {
-			if msg := keyArgumentProblem(root, p.keyArgument); msg != "" {
+			if msg := reserved.KeyProblem(root, p.keyArgument); msg != "" {
 				pr.sink.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey %q %s", p.keyArgument, msg)
 				return
 			}
 			t.Reserved.IdempotencyKey, t.Reserved.KeyDeclared = p.keyArgument, true
 		} else {
-			t.Reserved.IdempotencyKey = freeName(ReservedIdempotencyKey, props)
+			t.Reserved.IdempotencyKey = reserved.Free(reserved.IdempotencyKey, props)
 		}
 	}
 	if t.Irreversible {
-		t.Reserved.Confirmation = freeName(ReservedConfirmation, props)
+		t.Reserved.Confirmation = reserved.Free(reserved.Confirmation, props)
 	}
-	add := map[string]any{}
-	if t.Reserved.IdempotencyKey != "" && !t.Reserved.KeyDeclared {
-		add[t.Reserved.IdempotencyKey] = map[string]any{
-			"type": "string", "minLength": 1, "maxLength": 255,
-			"description": "Caller-owned idempotency key: the same key for every retry of one intended call, a new one for each new call.",
-		}
-	}
-	if t.Reserved.Confirmation != "" {
-		add[t.Reserved.Confirmation] = map[string]any{
-			"type": "boolean", "const": true,
-			"description": "Set to true to confirm the call after previewing it: its effect cannot be undone.",
-		}
-	}
-	if len(add) == 0 || root == nil {
-		return
+	key := t.Reserved.IdempotencyKey
+	if t.Reserved.KeyDeclared {
+		key = "" // the tool's own argument
 	}
 	// The declared schema may be a file other tools share: the published
 	// one is a copy with the reserved arguments added.
-	p.declaredInput = p.input
-	out := maps.Clone(root)
-	newProps := maps.Clone(props)
-	if newProps == nil {
-		newProps = map[string]any{}
-	}
-	req, _ := root["required"].([]any)
-	newReq := slices.Clone(req)
-	for _, name := range sortedKeys(add) {
-		newProps[name] = add[name]
-		newReq = append(newReq, name)
-	}
-	out["properties"], out["required"] = newProps, newReq
-	p.input = out
-}
-
-// keyArgumentProblem says why the argument name cannot hold a keyed tool's
-// idempotency key, or returns "".
-func keyArgumentProblem(root map[string]any, name string) string {
-	props, _ := root["properties"].(map[string]any)
-	prop, ok := props[name].(map[string]any)
-	if !ok {
-		return fmt.Sprintf("is not an argument of the tool: inputSchema has %s", describeProperties(props))
-	}
-	if typ, _ := prop["type"].(string); typ != "string" {
-		return `must be a string argument ("type": "string")`
-	}
-	req, _ := root["required"].([]any)
-	if !slices.Contains(req, any(name)) {
-		return "must be required: a keyed call without its key is not safe to retry; add it to required"
-	}
-	return ""
-}
-
-func describeProperties(props map[string]any) string {
-	if len(props) == 0 {
-		return "no properties"
-	}
-	return "properties " + english.Some(sortedKeys(props), 8)
-}
-
-// freeName is name with as many leading underscores as it takes not to be
-// one of the tool's own arguments.
-func freeName(name string, props map[string]any) string {
-	for {
-		if _, taken := props[name]; !taken {
-			return name
-		}
-		name = "_" + name
+	if out := reserved.Add(root, key, t.Reserved.Confirmation); out != nil {
+		p.declaredInput, p.input = p.input, out
 	}
 }
 

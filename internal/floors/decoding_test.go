@@ -29,15 +29,16 @@ var openJSON = map[string]string{
 	"importer/decode.go":         "decodes a server.json document",
 
 	// JSON Schema: a tool's schemas, and what is made of them.
-	"build/catalogue_rules.go":  "reads a tool's input and output schemas",
-	"build/check.go":            "reads a tool's schema",
-	"build/compact/compact.go":  "projects a JSON Schema",
-	"build/compact/object.go":   "projects a JSON Schema",
-	"build/compact/values.go":   "projects a JSON Schema",
-	"build/refs/refs.go":        "walks a JSON Schema",
-	"build/refs/resolve.go":     "resolves a JSON Schema's $ref",
-	"build/secrets/schema.go":   "finds credentials in a JSON Schema",
-	"importer/repair/repair.go": "repairs an imported tool's JSON Schema",
+	"build/catalogue_rules.go":   "reads a tool's input and output schemas",
+	"build/check.go":             "reads a tool's schema",
+	"build/compact/compact.go":   "projects a JSON Schema",
+	"build/compact/object.go":    "projects a JSON Schema",
+	"build/compact/values.go":    "projects a JSON Schema",
+	"build/refs/refs.go":         "walks a JSON Schema",
+	"build/reserved/reserved.go": "adds the reserved arguments to a tool's input schema",
+	"build/refs/resolve.go":      "resolves a JSON Schema's $ref",
+	"build/secrets/schema.go":    "finds credentials in a JSON Schema",
+	"importer/repair/repair.go":  "repairs an imported tool's JSON Schema",
 
 	// OpenAPI documents and their schemas.
 	"build/openapi/mark.go":    "reads an OpenAPI document",
