@@ -3,15 +3,13 @@ package build
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"maps"
-	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/hygiene"
 	"github.com/signpost-dev/signpost/build/recorded"
@@ -238,7 +236,7 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 // readJSON reads a JSON file named by a declaration, relative to the
 // declaring file, and reports why it cannot when it cannot.
 func (l *loader) readJSON(at ref, name string) *source.File {
-	rel, msg := resolvePath(at.src.Rel, name)
+	rel, msg := catalogfile.Resolve(at.src.Rel, name)
 	if msg != "" {
 		l.sink.errorf(at, "file", "%s", msg)
 		return nil
@@ -274,32 +272,6 @@ type jsonFile struct {
 	once sync.Once
 	src  *source.File // nil when it cannot be read or parsed
 	err  error        // why it cannot be read
-}
-
-// resolvePath turns a path written in the file from into a path inside the
-// catalog folder, or explains why it cannot be used.
-func resolvePath(from, name string) (string, string) {
-	rel, msg := resolveInside(from, name)
-	if msg == "" && !isJSONFile(rel) {
-		return "", fmt.Sprintf("file %q is not a .json file", name)
-	}
-	return rel, msg
-}
-
-// resolveInside turns a path written in the file from into a path inside
-// the catalog folder, or explains why it cannot be used.
-func resolveInside(from, name string) (string, string) {
-	if name == "" {
-		return "", "file path is empty"
-	}
-	if path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
-		return "", fmt.Sprintf("file %q is an absolute path: name it relative to %s", name, path.Base(from))
-	}
-	rel := path.Join(path.Dir(from), filepath.ToSlash(name))
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return "", fmt.Sprintf("file %q is outside the catalog folder: keep schemas and recordings inside it", name)
-	}
-	return rel, ""
 }
 
 func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/registry"
@@ -39,7 +40,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 type historyDeclarations struct{}
 
 func (historyDeclarations) Declares(name string) bool {
-	return isDeclaration(name) && name != ConfigFile
+	return catalogfile.IsDeclaration(name) && name != ConfigFile
 }
 
 // Servers returns the local servers a declaration file of the history
