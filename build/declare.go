@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/hygiene"
 	"github.com/signpost-dev/signpost/build/recorded"
@@ -188,7 +189,7 @@ func (l *loader) prepareTools(f *fileState) bool {
 	return true
 }
 
-func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
+func (l *loader) declaredTool(at ref, td *declarations.Tool) *pendingTool {
 	t := &Tool{
 		ToolID:       td.ToolID,
 		Name:         td.Name,
@@ -203,7 +204,7 @@ func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
 		Tenants:      td.Tenants,
 		Group:        td.Group,
 		Irreversible: td.Irreversible,
-		Sensitivity:  td.ResponseSensitivity,
+		Sensitivity:  (*Sensitivity)(td.ResponseSensitivity),
 	}
 	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}, keyArgument: td.IdempotencyKey}
 	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), td.InputSchema)
@@ -222,7 +223,7 @@ func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
 // schemaValue resolves an inputSchema or outputSchema declaration: an inline
 // schema, or {file: PATH} naming a JSON file relative to the declaring file.
 func (l *loader) schemaValue(at ref, v any) (any, ref) {
-	schema, file, isFile := decodeSchemaRef(v)
+	schema, file, isFile := declarations.SchemaRef(v)
 	if !isFile {
 		return schema, at
 	}
@@ -274,7 +275,7 @@ type jsonFile struct {
 	err  error        // why it cannot be read
 }
 
-func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
+func (l *loader) importMCP(at ref, imp *declarations.Import) []*pendingTool {
 	from := imp.From
 	src := l.readJSON(at.at("from"), from)
 	if src == nil {

@@ -6,7 +6,8 @@
 //
 // It is built from leaf packages below it, among them spec (the vocabulary
 // of the specs), catalogfile (which files of a catalog folder Load reads,
-// and how), source (files with positions), diag (the diagnostics, and the
+// and how), source (files with positions), declarations (a declaration
+// file decoded into typed values), diag (the diagnostics, and the
 // sink every one of Load leaves through, redacted), toolid, refs (JSON
 // Schema structure), secrets, hygiene (invisible text and machine paths),
 // reserved (the tool catalogue's reserved arguments), compact (the compact

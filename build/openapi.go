@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/openapi"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -74,7 +75,7 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 // an mcp: import turns recorded tools: classified by the declaration, never
 // by the document. An operation that cannot be a tool is a warning, unless
 // classify hides it.
-func (l *loader) importOpenAPI(at ref, imp *importDecl) []*pendingTool {
+func (l *loader) importOpenAPI(at ref, imp *declarations.Import) []*pendingTool {
 	src, doc := l.readOpenAPI(at.at("from"), imp.From)
 	if doc == nil {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/registry"
@@ -55,7 +56,7 @@ func (historyDeclarations) Servers(name string, data []byte) []*discovery.Server
 		return nil
 	}
 	var out []*Server
-	for _, d := range decodeDeclarations(src.Value).Servers {
+	for _, d := range declarations.Decode(src.Value).Servers {
 		s, problems := discovery.Declare(&d)
 		if len(problems) == 0 && !s.CrossHost() {
 			out = append(out, s)
