@@ -1,20 +1,15 @@
 package build
 
 import (
-	"bytes"
 	"context"
 
-	"github.com/signpost-dev/signpost/build/catalogfile"
-	"github.com/signpost-dev/signpost/build/declarations"
-	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/registry"
-	"github.com/signpost-dev/signpost/build/source"
 )
 
 // The MCP registry of each site is made by package registry, from the
-// servers the site lists and the Git history of the catalog folder, which
-// the loader's rules read here.
+// servers the site lists (RegistryServers) and the Git history of the
+// catalog folder.
 
 // History is what the Git history of a catalog folder says of its servers
 // (see package registry). The zero History, or nil, is a catalog without
@@ -22,47 +17,18 @@ import (
 type History = registry.History
 
 // ReadHistory reads the history of the catalog folder dir from HEAD of the
-// repository that holds it, its declarations read as Load reads them (see
-// registry.ReadHistory). A folder in no repository, a repository without a
-// commit or no git at all has none: nil and no error.
+// repository that holds it (see registry.ReadHistory). A folder in no
+// repository, a repository without a commit or no git at all has none: nil
+// and no error.
 func ReadHistory(ctx context.Context, dir string) (*History, error) {
-	return registry.ReadHistory(ctx, dir, historyDeclarations{})
+	return registry.ReadHistory(ctx, dir)
 }
 
 // ReadRevisionHistory reads the history of the catalog folder folder
 // (relative to the top of the repository that holds repo) from the
 // revision rev (see registry.ReadRevisionHistory).
 func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*History, error) {
-	return registry.ReadRevisionHistory(ctx, repo, rev, folder, historyDeclarations{})
-}
-
-// historyDeclarations reads the declaration files of the history as Load
-// reads a catalog folder's.
-type historyDeclarations struct{}
-
-func (historyDeclarations) Declares(name string) bool {
-	return catalogfile.IsDeclaration(name) && name != ConfigFile
-}
-
-// Servers returns the local servers a declaration file of the history
-// declares: those whose declaration holds to the rules of
-// discovery.Declare.
-func (historyDeclarations) Servers(name string, data []byte) []*discovery.Server {
-	if !bytes.Contains(data, []byte("servers")) {
-		return nil // not worth parsing: it declares none
-	}
-	src, _ := source.ParseYAML(name, name, data)
-	if src == nil || src.Value == nil {
-		return nil
-	}
-	var out []*Server
-	for _, d := range declarations.Decode(src.Value).Servers {
-		s, problems := discovery.Declare(&d)
-		if len(problems) == 0 && !s.CrossHost() {
-			out = append(out, s)
-		}
-	}
-	return out
+	return registry.ReadRevisionHistory(ctx, repo, rev, folder)
 }
 
 // RegistryServers returns the servers the registry of tenant's site lists,

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,8 +11,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/git"
 )
 
@@ -59,24 +63,11 @@ type historyCommit struct {
 	servers map[string]*discovery.Server
 }
 
-// Declarations is how the history reads a catalog folder's files as the
-// loader does: which files are declarations, and the local servers a
-// declaration file declares that hold to today's rules (discovery.Declare).
-// The loader that owns the declarations' format gives it.
-type Declarations interface {
-	// Declares reports whether the file at name, relative to the catalog
-	// folder, is a declaration file (signpost.yaml is not).
-	Declares(name string) bool
-	// Servers returns the local servers the declaration file name, of
-	// contents data, declares.
-	Servers(name string, data []byte) []*discovery.Server
-}
-
 // ReadHistory reads the history of the catalog folder dir from HEAD of the
 // repository that holds it (see ReadRevisionHistory). A folder in no
 // repository, a repository without a commit or no git at all has none: nil
 // and no error.
-func ReadHistory(ctx context.Context, dir string, decls Declarations) (*History, error) {
+func ReadHistory(ctx context.Context, dir string) (*History, error) {
 	prefix, err := git.Prefix(ctx, dir)
 	if err != nil {
 		if noHistory(err) {
@@ -84,7 +75,7 @@ func ReadHistory(ctx context.Context, dir string, decls Declarations) (*History,
 		}
 		return nil, fmt.Errorf("read the Git history of %s: %w", dir, err)
 	}
-	return ReadRevisionHistory(ctx, dir, "HEAD", prefix, decls)
+	return ReadRevisionHistory(ctx, dir, "HEAD", prefix)
 }
 
 // noHistory reports whether err says there is no history to read rather
@@ -100,10 +91,11 @@ func noHistory(err error) bool {
 // revision rev: its servers' declarations at each commit of rev's
 // first-parent history that changed the folder, at most HistoryCommits of
 // them, each dated by its committer time, and no more than historyBytes
-// of declaration files, which decls reads. A declaration that breaks a rule
-// of today (discovery.Declare) counts as none. A revision that is no
-// commit, or a folder no commit changed, has none: nil and no error.
-func ReadRevisionHistory(ctx context.Context, repo, rev, folder string, decls Declarations) (*History, error) {
+// of declaration files, each read as Load reads it (package declarations).
+// A declaration that breaks a rule of today (discovery.Declare) counts as
+// none. A revision that is no commit, or a folder no commit changed, has
+// none: nil and no error.
+func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*History, error) {
 	gh, err := git.FolderHistory(ctx, repo, rev, folder, HistoryCommits)
 	if err != nil {
 		if noHistory(err) {
@@ -120,7 +112,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string, decls De
 	// the newest, then each commit's changes undone.
 	files := map[string]string{}
 	for name, oid := range gh.Files {
-		if decls.Declares(name) {
+		if declares(name) {
 			files[name] = oid
 		}
 	}
@@ -137,7 +129,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string, decls De
 		}
 		prev := maps.Clone(files)
 		for _, ch := range c.Changes {
-			if !decls.Declares(ch.Name) {
+			if !declares(ch.Name) {
 				continue
 			}
 			if ch.Old == "" {
@@ -166,7 +158,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string, decls De
 			}
 			list, seen := parsed[oid]
 			if !seen {
-				list = decls.Servers(name, data)
+				list = historyServers(name, data)
 				parsed[oid] = list
 			}
 			for _, s := range list {
@@ -184,4 +176,31 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string, decls De
 	slices.Reverse(h.commits)
 	h.digest = hex.EncodeToString(sum.Sum(nil))
 	return h, nil
+}
+
+// declares reports whether the file at name, relative to the catalog
+// folder, is a declaration file (signpost.yaml is not).
+func declares(name string) bool {
+	return catalogfile.IsDeclaration(name) && name != spec.ConfigFile
+}
+
+// historyServers returns the local servers a declaration file of the
+// history declares: those whose declaration holds to the rules of
+// discovery.Declare.
+func historyServers(name string, data []byte) []*discovery.Server {
+	if !bytes.Contains(data, []byte("servers")) {
+		return nil // not worth parsing: it declares none
+	}
+	src, _ := source.ParseYAML(name, name, data)
+	if src == nil || src.Value == nil {
+		return nil
+	}
+	var out []*discovery.Server
+	for _, d := range declarations.Decode(src.Value).Servers {
+		s, problems := discovery.Declare(&d)
+		if len(problems) == 0 && !s.CrossHost() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
