@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -96,7 +97,7 @@ func catalogueEntry(t *Tool, cost output.Tokens, def Definition, input, response
 
 // catalogueEntryParts is catalogueEntry in a build with fast paths.
 func catalogueEntryParts(t *Tool, cost output.Tokens, def Definition, input, response []byte) [][]byte {
-	head := appendMetaValue(append(make([]byte, 0, 128), `{"_meta":`...), def)
+	head := definition.AppendMetaValue(append(make([]byte, 0, 128), `{"_meta":`...), def)
 	head = append(head, `,"arguments":`...)
 	b := make([]byte, 0, 384+len(t.Description))
 	ref := t.DescriptorRef()

@@ -3,28 +3,14 @@ package build
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/signpost-dev/signpost/build/reserved"
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/toolid"
-	"github.com/signpost-dev/signpost/internal/english"
-	"github.com/signpost-dev/signpost/internal/fastpath"
-)
-
-// The reserved arguments of the tool catalogue, before any underscores.
-const (
-	// ReservedIdempotencyKey carries the caller-owned key of a keyed tool
-	// that does not name its own.
-	ReservedIdempotencyKey = "idempotencyKey"
-	// ReservedConfirmation confirms a call to an irreversible tool.
-	ReservedConfirmation = "confirm"
 )
 
 // Limits of a response schema: the catalogue repeats it for every tool, so
@@ -49,94 +35,36 @@ func (pr *preparer) catalogueRules(p *pendingTool, sizes *size.Meter) {
 }
 
 // reserveArguments adds the reserved arguments a tool needs to its input
-// schema: the idempotency key of a keyed tool that names none, the
-// confirmation of an irreversible one. A reserved name taken by one of the
-// tool's own arguments gets leading underscores until it is free.
+// schema (see package reserved): the idempotency key of a keyed tool that
+// names none, the confirmation of an irreversible one. A reserved name
+// taken by one of the tool's own arguments gets leading underscores until
+// it is free.
 func (pr *preparer) reserveArguments(p *pendingTool) {
 	t := p.tool
 	root, _ := p.input.(map[string]any)
 	props, _ := root["properties"].(map[string]any)
 	if t.ReplayPolicy == spec.ReplayKeyed {
 		if p.keyArgument != "" {
-			if msg := keyArgumentProblem(root, p.keyArgument); msg != "" {
+			if msg := reserved.KeyProblem(root, p.keyArgument); msg != "" {
 				pr.sink.errorf(p.from("idempotencyKey"), "idempotency-key", "idempotencyKey %q %s", p.keyArgument, msg)
 				return
 			}
 			t.Reserved.IdempotencyKey, t.Reserved.KeyDeclared = p.keyArgument, true
 		} else {
-			t.Reserved.IdempotencyKey = freeName(ReservedIdempotencyKey, props)
+			t.Reserved.IdempotencyKey = reserved.Free(reserved.IdempotencyKey, props)
 		}
 	}
 	if t.Irreversible {
-		t.Reserved.Confirmation = freeName(ReservedConfirmation, props)
+		t.Reserved.Confirmation = reserved.Free(reserved.Confirmation, props)
 	}
-	add := map[string]any{}
-	if t.Reserved.IdempotencyKey != "" && !t.Reserved.KeyDeclared {
-		add[t.Reserved.IdempotencyKey] = map[string]any{
-			"type": "string", "minLength": 1, "maxLength": 255,
-			"description": "Caller-owned idempotency key: the same key for every retry of one intended call, a new one for each new call.",
-		}
-	}
-	if t.Reserved.Confirmation != "" {
-		add[t.Reserved.Confirmation] = map[string]any{
-			"type": "boolean", "const": true,
-			"description": "Set to true to confirm the call after previewing it: its effect cannot be undone.",
-		}
-	}
-	if len(add) == 0 || root == nil {
-		return
+	key := t.Reserved.IdempotencyKey
+	if t.Reserved.KeyDeclared {
+		key = "" // the tool's own argument
 	}
 	// The declared schema may be a file other tools share: the published
 	// one is a copy with the reserved arguments added.
-	p.declaredInput = p.input
-	out := maps.Clone(root)
-	newProps := maps.Clone(props)
-	if newProps == nil {
-		newProps = map[string]any{}
-	}
-	req, _ := root["required"].([]any)
-	newReq := slices.Clone(req)
-	for _, name := range sortedKeys(add) {
-		newProps[name] = add[name]
-		newReq = append(newReq, name)
-	}
-	out["properties"], out["required"] = newProps, newReq
-	p.input = out
-}
-
-// keyArgumentProblem says why the argument name cannot hold a keyed tool's
-// idempotency key, or returns "".
-func keyArgumentProblem(root map[string]any, name string) string {
-	props, _ := root["properties"].(map[string]any)
-	prop, ok := props[name].(map[string]any)
-	if !ok {
-		return fmt.Sprintf("is not an argument of the tool: inputSchema has %s", describeProperties(props))
-	}
-	if typ, _ := prop["type"].(string); typ != "string" {
-		return `must be a string argument ("type": "string")`
-	}
-	req, _ := root["required"].([]any)
-	if !slices.Contains(req, any(name)) {
-		return "must be required: a keyed call without its key is not safe to retry; add it to required"
-	}
-	return ""
-}
-
-func describeProperties(props map[string]any) string {
-	if len(props) == 0 {
-		return "no properties"
-	}
-	return "properties " + english.Some(sortedKeys(props), 8)
-}
-
-// freeName is name with as many leading underscores as it takes not to be
-// one of the tool's own arguments.
-func freeName(name string, props map[string]any) string {
-	for {
-		if _, taken := props[name]; !taken {
-			return name
-		}
-		name = "_" + name
+	if out := reserved.Add(root, key, t.Reserved.Confirmation); out != nil {
+		p.declaredInput, p.input = p.input, out
 	}
 }
 
@@ -219,121 +147,4 @@ func assignGroupKeys(ps []*pendingTool) {
 	for _, p := range ps {
 		p.tool.GroupKey = keys[p.tool.Group]
 	}
-}
-
-// machinePathRE matches the absolute path of a user's files on a machine:
-// a home folder on Linux or macOS, a profile folder on Windows. Such a path
-// in a published string says where somebody's machine keeps things, which
-// the catalogue never holds; /etc/hosts or /var/log, which document a tool,
-// do not match.
-var machinePathRE = regexp.MustCompile(`(?i)(?:^|[\s"'(=:])(?:/home/[a-z0-9._-]+/|/Users/[a-z0-9._-]+/|[a-z]:\\Users\\[^\\\s]+)`)
-
-// placeholderUsers are the user names documentation writes in a path for
-// "your own": /home/user/, /Users/me/. A path with one names nobody's
-// machine.
-var placeholderUsers = map[string]bool{
-	"user": true, "username": true, "me": true, "you": true, "name": true, "yourname": true, "your-name": true,
-	"your_name": true, "youruser": true, "your-user": true, "your_user": true, "example": true, "someone": true,
-	"runner": true,
-}
-
-// machinePath returns the machine path s holds, or "": the first path of
-// a home or profile folder whose user is not a placeholder name.
-func machinePath(s string) string {
-	if fastpath.Enabled && !strings.ContainsAny(s, "/\\") {
-		return "" // every such path has a slash or a backslash: most text has neither
-	}
-	for _, loc := range machinePathRE.FindAllStringIndex(s, -1) {
-		path := strings.TrimLeft(s[loc[0]:loc[1]], " \t\n\"'(=:")
-		user := strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' })
-		if len(user) >= 2 && placeholderUsers[strings.ToLower(user[len(user)-1])] {
-			continue
-		}
-		return path
-	}
-	return ""
-}
-
-// invisible returns the first character of s that a reader of a published
-// document cannot see, or that changes what they see: a control character
-// other than tab, line feed and carriage return (NUL, ESC, the C1
-// controls), a bidirectional control (U+202E and the like), a zero-width
-// character, a byte order mark, or a Unicode tag character (U+E0000 to
-// U+E007F), which can hide instructions to a model. ok is false when s has
-// none.
-func invisible(s string) (r rune, ok bool) {
-	// Most text is ASCII: its only invisible characters are the C0
-	// controls and DEL, told apart byte by byte.
-	i := 0
-	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
-		if b := s[i]; (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f {
-			return rune(b), true
-		}
-	}
-	for _, r := range s[i:] {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r):
-			return r, true
-		case r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, r == 0x180e:
-			return r, true
-		case r >= 0xe0000 && r <= 0xe007f:
-			return r, true
-		}
-	}
-	return 0, false
-}
-
-// invisibleIn returns the first invisible character (see invisible) of any
-// string in the decoded JSON value v, keys included, and where it is.
-func invisibleIn(v any, ptr []string) (r rune, at []string, ok bool) {
-	if !hasInvisible(v) {
-		return 0, nil, false
-	}
-	switch x := v.(type) {
-	case string:
-		if r, ok := invisible(x); ok {
-			return r, ptr, true
-		}
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if r, ok := invisible(k); ok {
-				return r, append(slices.Clone(ptr), k), true
-			}
-			if r, at, ok := invisibleIn(x[k], append(slices.Clone(ptr), k)); ok {
-				return r, at, true
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if r, at, ok := invisibleIn(e, append(slices.Clone(ptr), strconv.Itoa(i))); ok {
-				return r, at, true
-			}
-		}
-	}
-	return 0, nil, false
-}
-
-// hasInvisible reports whether any string in v, keys included, holds an
-// invisible character: the walk of every tool's schemas, which allocates
-// nothing, before invisibleIn looks, in order, for where the first is.
-func hasInvisible(v any) bool {
-	switch x := v.(type) {
-	case string:
-		_, ok := invisible(x)
-		return ok
-	case map[string]any:
-		for k, e := range x {
-			if _, ok := invisible(k); ok || hasInvisible(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasInvisible(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/hygiene"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/secrets"
@@ -93,10 +94,10 @@ func (pr *preparer) checkPublished(p *pendingTool) []finding {
 		for _, s := range secrets.Find(f.value) {
 			found = append(found, finding{at: p.from(f.name), rule: "credential", msg: s.Reason + ": remove it; published documents are public"})
 		}
-		if r, ok := invisible(f.value); ok {
+		if r, ok := hygiene.Invisible(f.value); ok {
 			found = append(found, finding{at: p.from(f.name), rule: "invisible-text", msg: fmt.Sprintf("%s holds %U, a character a reader cannot see or that changes what they see: published text must show what it says; remove it", f.name, r)})
 		}
-		if mp := machinePath(f.value); mp != "" {
+		if mp := hygiene.MachinePath(f.value); mp != "" {
 			// Not a credential, and one path in prose must not stop a
 			// catalog: a warning, so that it is fixed before it ships.
 			found = append(found, finding{p.from(f.name), "machine-path", fmt.Sprintf("%s holds the machine path %s: published documents should say nothing of anybody's machine; write the path a user would see, such as ~/", f.name, mp), true})
@@ -113,7 +114,7 @@ func (pr *preparer) checkPublished(p *pendingTool) []finding {
 			continue
 		}
 		at := p.from(f.name)
-		if r, ptr, ok := invisibleIn(f.schema, nil); ok {
+		if r, ptr, ok := hygiene.InvisibleIn(f.schema, nil); ok {
 			found = append(found, finding{at: at.at(ptr...), rule: "invisible-text", msg: fmt.Sprintf("%s holds %U, a character a reader cannot see or that changes what they see: published text must show what it says; remove it", f.name, r)})
 		}
 		for _, sp := range SchemaProblems(pr.valid, f.name, f.schema) {

@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/signpost-dev/signpost/build/catalogfile"
 )
 
 // DefaultConfig is the signpost.yaml CheckDeclarations loads declarations
@@ -26,7 +28,7 @@ const DefaultConfig = "site: {origin: https://example.com, publisher: example.co
 // catalog's to report. The error is for a file that cannot be checked
 // (a bad rel, a temporary folder that cannot be written) and cancellation.
 func CheckDeclarations(ctx context.Context, config []byte, rel, display string, data []byte) (Diagnostics, error) {
-	if !isDeclaration(rel) || !filepath.IsLocal(filepath.FromSlash(rel)) || path.Base(rel) == ConfigFile {
+	if !catalogfile.IsDeclaration(rel) || !filepath.IsLocal(filepath.FromSlash(rel)) || path.Base(rel) == ConfigFile {
 		return nil, fmt.Errorf("check declarations: %q is not the path of a declaration file inside a catalog folder (a .yaml or .yml file other than %s)", rel, ConfigFile)
 	}
 	if config == nil {

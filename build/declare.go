@@ -3,16 +3,16 @@ package build
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"maps"
-	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/discovery"
+	"github.com/signpost-dev/signpost/build/hygiene"
 	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -156,7 +156,7 @@ func (l *loader) declaredServer(at ref, sd *discovery.Decl) (pendingServer, bool
 	// search service indexes and a model may read.
 	for i, q := range sd.Queries {
 		if v, ok := q.String(); ok {
-			if r, bad := invisible(v); bad {
+			if r, bad := hygiene.Invisible(v); bad {
 				l.sink.errorf(at.at("representativeQueries", strconv.Itoa(i)), "invisible-text", "representativeQueries holds %U, a character a reader cannot see or that changes what they see: published text must show what it says; remove it", r)
 			}
 		}
@@ -189,7 +189,7 @@ func (l *loader) prepareTools(f *fileState) bool {
 	return true
 }
 
-func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
+func (l *loader) declaredTool(at ref, td *declarations.Tool) *pendingTool {
 	t := &Tool{
 		ToolID:       td.ToolID,
 		Name:         td.Name,
@@ -204,7 +204,7 @@ func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
 		Tenants:      td.Tenants,
 		Group:        td.Group,
 		Irreversible: td.Irreversible,
-		Sensitivity:  td.ResponseSensitivity,
+		Sensitivity:  (*Sensitivity)(td.ResponseSensitivity),
 	}
 	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}, keyArgument: td.IdempotencyKey}
 	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), td.InputSchema)
@@ -223,7 +223,7 @@ func (l *loader) declaredTool(at ref, td *toolDecl) *pendingTool {
 // schemaValue resolves an inputSchema or outputSchema declaration: an inline
 // schema, or {file: PATH} naming a JSON file relative to the declaring file.
 func (l *loader) schemaValue(at ref, v any) (any, ref) {
-	schema, file, isFile := decodeSchemaRef(v)
+	schema, file, isFile := declarations.SchemaRef(v)
 	if !isFile {
 		return schema, at
 	}
@@ -237,7 +237,7 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 // readJSON reads a JSON file named by a declaration, relative to the
 // declaring file, and reports why it cannot when it cannot.
 func (l *loader) readJSON(at ref, name string) *source.File {
-	rel, msg := resolvePath(at.src.Rel, name)
+	rel, msg := catalogfile.Resolve(at.src.Rel, name)
 	if msg != "" {
 		l.sink.errorf(at, "file", "%s", msg)
 		return nil
@@ -275,33 +275,7 @@ type jsonFile struct {
 	err  error        // why it cannot be read
 }
 
-// resolvePath turns a path written in the file from into a path inside the
-// catalog folder, or explains why it cannot be used.
-func resolvePath(from, name string) (string, string) {
-	rel, msg := resolveInside(from, name)
-	if msg == "" && !isJSONFile(rel) {
-		return "", fmt.Sprintf("file %q is not a .json file", name)
-	}
-	return rel, msg
-}
-
-// resolveInside turns a path written in the file from into a path inside
-// the catalog folder, or explains why it cannot be used.
-func resolveInside(from, name string) (string, string) {
-	if name == "" {
-		return "", "file path is empty"
-	}
-	if path.IsAbs(name) || filepath.IsAbs(name) || filepath.VolumeName(name) != "" {
-		return "", fmt.Sprintf("file %q is an absolute path: name it relative to %s", name, path.Base(from))
-	}
-	rel := path.Join(path.Dir(from), filepath.ToSlash(name))
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return "", fmt.Sprintf("file %q is outside the catalog folder: keep schemas and recordings inside it", name)
-	}
-	return rel, ""
-}
-
-func (l *loader) importMCP(at ref, imp *importDecl) []*pendingTool {
+func (l *loader) importMCP(at ref, imp *declarations.Import) []*pendingTool {
 	from := imp.From
 	src := l.readJSON(at.at("from"), from)
 	if src == nil {

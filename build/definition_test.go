@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -63,7 +64,7 @@ const canon = v => Array.isArray(v) ? "[" + v.map(canon).join(",") + "]"
 	: JSON.stringify(v);
 `
 
-// TestCanonicalMatchesNode holds appendCanonical to node on the values of
+// TestCanonicalMatchesNode holds definition.AppendCanonical to node on the values of
 // RFC 8785's examples and the cases where it differs from the documents'
 // encoding: numbers as declared, keys beyond the Basic Multilingual Plane,
 // U+2028 and the controls.
@@ -84,7 +85,7 @@ func TestCanonicalMatchesNode(t *testing.T) {
 		if err := d.Decode(&v); err != nil {
 			t.Fatal(err)
 		}
-		got, err := appendCanonical(nil, v)
+		got, err := definition.AppendCanonical(nil, v)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
@@ -93,8 +94,8 @@ func TestCanonicalMatchesNode(t *testing.T) {
 		}
 	}
 	for _, bad := range []any{json.Number("1e400"), json.Number("-1e999"), 1.5} {
-		if _, err := appendCanonical(nil, bad); err == nil {
-			t.Errorf("appendCanonical(%v) succeeded", bad)
+		if _, err := definition.AppendCanonical(nil, bad); err == nil {
+			t.Errorf("definition.AppendCanonical(%v) succeeded", bad)
 		}
 	}
 }
@@ -199,7 +200,7 @@ func walkNumbers(v any, fn func(json.Number)) {
 }
 
 // TestDefinitionOfMatchesReference holds definitionOf, which writes the
-// canonical JSON from the tool, to digestDefinition, which decodes the
+// canonical JSON from the tool, to definition.Digest, which decodes the
 // descriptor, on schemas that are canonical as encoded and on every kind
 // that is not.
 func TestDefinitionOfMatchesReference(t *testing.T) {
@@ -230,7 +231,7 @@ func TestDefinitionOfMatchesReference(t *testing.T) {
 	}
 	for _, tl := range tools {
 		desc, input, output := appendDescriptorFields(nil, tl)
-		want, err := digestDefinition(desc)
+		want, err := definition.Digest(desc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +243,7 @@ func TestDefinitionOfMatchesReference(t *testing.T) {
 			t.Errorf("definition of %s: %+v, want %+v", desc, got, want)
 		}
 		c := appendCanonicalDescriptor(nil, tl, input.of(desc), output.of(desc))
-		if asIs := canonicalAsIs(input.of(desc)) && (output.of(desc) == nil || canonicalAsIs(output.of(desc))); asIs {
+		if asIs := definition.CanonicalAsIs(input.of(desc)) && (output.of(desc) == nil || definition.CanonicalAsIs(output.of(desc))); asIs {
 			if sum := sha256.Sum256(c); spec.DigestPrefix+hex.EncodeToString(sum[:]) != want.Digest {
 				t.Errorf("%s is canonical as it is, but the descriptor written from it is not: %s", input.of(desc), c)
 			}

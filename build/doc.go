@@ -1,13 +1,18 @@
 // Package build is signpost's compiler: it loads a catalog folder and checks
-// every declaration (Load), compiles the catalog into one site of documents
-// per tenant (Compile), and writes and reads the built-site format: the
-// documents and the route table that says, for every route, its object,
-// Content-Type, Cache-Control and ETag (Output.Write, Open).
+// every declaration (Load), and compiles the catalog into one site of
+// documents per tenant (Compile), in the built-site format of package
+// output: the documents and the route table that says, for every route,
+// its object, Content-Type, Cache-Control and ETag.
 //
-// It is built from leaf packages below it: spec (the vocabulary of the
-// specs), source (files with positions), diag (the diagnostics, and the
+// It is built from leaf packages below it, among them spec (the vocabulary
+// of the specs), catalogfile (which files of a catalog folder Load reads,
+// and how), source (files with positions), declarations (a declaration
+// file decoded into typed values), diag (the diagnostics, and the
 // sink every one of Load leaves through, redacted), toolid, refs (JSON
-// Schema structure), secrets, compact (the compact view) and recorded
-// (MCP recordings). Beside them, and built on this package, are importer, diff,
-// and the host layouts pages and cloudfront.
+// Schema structure), secrets, hygiene (invisible text and machine paths),
+// reserved (the tool catalogue's reserved arguments), compact (the compact
+// view), recorded (MCP recordings), definition (the digest of a tool's
+// definition) and registry (the MCP registry, dated by the catalog
+// folder's Git history). Beside them, and built on this package, are
+// importer, diff, and the host layouts.
 package build

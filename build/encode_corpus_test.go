@@ -15,7 +15,7 @@ func TestCorpusEncodeMatchesEncodingJSON(t *testing.T) {
 	var tools []*Tool
 	for _, name := range corpus.ToolFiles {
 		for _, m := range corpus.Tools(t, name) {
-			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: str(m, "description"),
+			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: description(m),
 				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
 				InputSchema: new(preparer).encodeSchema(m["inputSchema"]), OutputSchema: new(preparer).encodeSchema(m["annotations"])})
 		}
@@ -24,4 +24,10 @@ func TestCorpusEncodeMatchesEncodingJSON(t *testing.T) {
 		t.Fatalf("%d corpus tools, want 164", len(tools))
 	}
 	checkEncodings(t, tools)
+}
+
+// description is a corpus tool's description, or "".
+func description(m map[string]any) string {
+	s, _ := m["description"].(string)
+	return s
 }

@@ -34,7 +34,7 @@ func appendCompactDescriptorValue(b []byte, t *Tool, o compact.Options) []byte {
 // its schemas those of t, encoded whole.
 func catalogueEntryValue(t *Tool, cost output.Tokens, def Definition) [][]byte {
 	e := catalogueMembers(t, cost)
-	e["_meta"] = DescriptorMeta{def}
+	e["_meta"] = DescriptorMeta{Definition: def}
 	e["arguments"] = t.InputSchema
 	if t.OutputSchema != nil {
 		e["response"] = t.OutputSchema

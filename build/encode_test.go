@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -60,14 +61,14 @@ func checkEncodings(t *testing.T, tools []*Tool) {
 		// The schemas as decoded values, for encoding/json to encode.
 		in, out := decodeSchema(t, tl.InputSchema), decodeSchema(t, tl.OutputSchema)
 		got, input, response := appendDescriptorFields(nil, tl)
-		def, err := digestDefinition(got)
+		def, err := definition.Digest(got)
 		if err != nil {
 			t.Fatalf("%s: %v", tl.Name, err)
 		}
 		got = appendMeta(got, def)
 		d := tl.Descriptor()
 		d.InputSchema, d.OutputSchema = in, out
-		d.Meta = &DescriptorMeta{def}
+		d.Meta = &DescriptorMeta{Definition: def}
 		if want := stdEncode(t, d); !bytes.Equal(got, want) {
 			t.Errorf("%s: standard descriptor\n got %s\nwant %s", tl.Name, got, want)
 		}
@@ -76,7 +77,7 @@ func checkEncodings(t *testing.T, tools []*Tool) {
 		for _, cost := range []output.Tokens{{Standard: 12, Compact: 3}, {Standard: 1234}} {
 			whole := catalogueMembers(tl, cost)
 			whole["arguments"] = in
-			whole["_meta"] = DescriptorMeta{def}
+			whole["_meta"] = DescriptorMeta{Definition: def}
 			if out != nil {
 				whole["response"] = out
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 
+	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -69,7 +70,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		// The digests of the definitions are measured, not made: each is
 		// as long as any, its size the least.
 		scratch, _, _ = appendDescriptor(scratch[:0], t)
-		scratch = appendMeta(scratch, placeholder)
+		scratch = appendMeta(scratch, definition.Placeholder)
 		// A tool whose schemas prepare did not encode (in a catalog over
 		// its build limit) is encoded here without them: it counts its
 		// least size.
@@ -86,7 +87,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			input = []byte("null")
 		}
 		n := 0
-		for _, part := range catalogueEntry(t, costs[i], placeholder, input, t.OutputSchema) {
+		for _, part := range catalogueEntry(t, costs[i], definition.Placeholder, input, t.OutputSchema) {
 			n += len(part)
 		}
 		if n > len(blank) {

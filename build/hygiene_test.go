@@ -5,7 +5,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
@@ -77,32 +76,5 @@ func TestCatalogueHygiene(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestInvisibleEveryRune holds invisible, which reads ASCII byte by byte,
-// to the rule said rune by rune, for every rune alone and after ASCII.
-func TestInvisibleEveryRune(t *testing.T) {
-	want := func(r rune) bool {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return false
-		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r):
-			return true
-		case r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, r == 0x180e:
-			return true
-		}
-		return r >= 0xe0000 && r <= 0xe007f
-	}
-	for r := rune(0); r <= unicode.MaxRune; r++ {
-		for _, s := range []string{string(r), "ab" + string(r), "ab" + string(r) + "cd"} {
-			got, ok := invisible(s)
-			if ok != want(r) || (ok && got != r) {
-				t.Fatalf("invisible(%q) = %U, %v; want %v", s, got, ok, want(r))
-			}
-		}
-	}
-	if _, ok := invisible("caf\xe9\x01"); !ok {
-		t.Error("a control after invalid UTF-8 is not found")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -593,31 +592,11 @@ func recoverable(ps []source.Problem) bool {
 }
 
 // Reads reports whether Load may read the file at name, slash-separated and
-// relative to the catalog folder: a declaration (see isDeclaration), or a
-// .json file anywhere, which a declaration may name (see resolvePath). Load
-// reads no other file.
-func Reads(name string) bool {
-	return isDeclaration(name) || isJSONFile(name)
-}
+// relative to the catalog folder (catalogfile.Reads). Load reads no other
+// file.
+func Reads(name string) bool { return catalogfile.Reads(name) }
 
-// isDeclaration reports whether the file at name is a declaration: a .yaml
-// or .yml file outside folders whose names start with "." (such as .git).
-func isDeclaration(name string) bool {
-	if ext := path.Ext(name); ext != ".yaml" && ext != ".yml" {
-		return false
-	}
-	for dir := range strings.SplitSeq(path.Dir(name), "/") {
-		if strings.HasPrefix(dir, ".") && dir != "." {
-			return false
-		}
-	}
-	return true
-}
-
-// isJSONFile reports whether the file at name is one a declaration may name.
-func isJSONFile(name string) bool { return path.Ext(name) == ".json" }
-
-// findFiles lists the declarations of the catalog (see isDeclaration),
+// findFiles lists the declarations of the catalog (catalogfile.IsDeclaration),
 // sorted, in time linear in the folder's entries and stopping when the load
 // is cancelled (catalogfile.List). Folders whose names start with "." are
 // not walked. A declaration's name on something that is not a regular file
@@ -625,7 +604,7 @@ func isJSONFile(name string) bool { return path.Ext(name) == ".json" }
 func (l *loader) findFiles() ([]string, error) {
 	var odd []string
 	files, err := catalogfile.List(l.ctx, l.root, func(rel string, typ fs.FileMode) bool {
-		if !isDeclaration(rel) {
+		if !catalogfile.IsDeclaration(rel) {
 			return false
 		}
 		if !typ.IsRegular() {

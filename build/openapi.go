@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/openapi"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -31,7 +33,7 @@ func isOpenAPIFile(rel string) bool {
 // readOpenAPI reads the OpenAPI document an openapi: import names, and
 // reports why it cannot when it cannot.
 func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Document) {
-	rel, msg := resolveInside(at.src.Rel, name)
+	rel, msg := catalogfile.ResolveInside(at.src.Rel, name)
 	if msg == "" && !isOpenAPIFile(rel) {
 		msg = fmt.Sprintf("file %q is not an OpenAPI document: name a .json, .yaml or .yml file", name)
 	}
@@ -73,7 +75,7 @@ func (l *loader) readOpenAPI(at ref, name string) (*source.File, *openapi.Docume
 // an mcp: import turns recorded tools: classified by the declaration, never
 // by the document. An operation that cannot be a tool is a warning, unless
 // classify hides it.
-func (l *loader) importOpenAPI(at ref, imp *importDecl) []*pendingTool {
+func (l *loader) importOpenAPI(at ref, imp *declarations.Import) []*pendingTool {
 	src, doc := l.readOpenAPI(at.at("from"), imp.From)
 	if doc == nil {
 		return nil

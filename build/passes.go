@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/secrets"
@@ -16,12 +17,12 @@ import (
 // a large one (see source.SplitYAML), read and settle, in the order of
 // filePasses.
 type fileState struct {
-	task  fileTask         // the file, or the part, and what is read of it
-	src   *source.File     // the file, once parsed; a part's is its file's
-	value any              // the file's value, or the part's, once parsed
-	bad   map[string]bool  // the items that failed the schema (/tools/3, /mcp)
-	decl  declarationsFile // the value decoded
-	out   declared         // what the file declares, as the passes make it
+	task  fileTask          // the file, or the part, and what is read of it
+	src   *source.File      // the file, once parsed; a part's is its file's
+	value any               // the file's value, or the part's, once parsed
+	bad   map[string]bool   // the items that failed the schema (/tools/3, /mcp)
+	decl  declarations.File // the value decoded
+	out   declared          // what the file declares, as the passes make it
 	// whole is set when the large file the part belongs to must be parsed
 	// whole after all.
 	whole bool
@@ -53,9 +54,9 @@ func filePasses() []filePass {
 		// fields are checked all the same (what its checks find in a value
 		// that failed, the sink leaves out).
 		{"schema", (*loader).checkDeclarations},
-		// The value decoded into typed declarations (declarations.go), a
+		// The value decoded into typed declarations (package declarations), a
 		// tool's when it is declared.
-		{"decode", func(_ *loader, f *fileState) bool { f.decl = decodeDeclarations(f.value); return true }},
+		{"decode", func(_ *loader, f *fileState) bool { f.decl = declarations.Decode(f.value); return true }},
 		// The tools and servers written out, declared: a tool's schema
 		// files read, each server within the value limit and held to the
 		// rules of package discovery (declaredTool, declaredServer).

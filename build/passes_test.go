@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/diag"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/source"
@@ -79,7 +80,7 @@ func TestFilePasses(t *testing.T) {
 	}
 	s := &diag.Sink{}
 	l := &loader{sink: sink{s}, prep: &preparer{sink: sink{s}}}
-	f := &fileState{src: src, bad: map[string]bool{"/servers/2": true}, decl: declarationsFile{Servers: []discovery.Decl{
+	f := &fileState{src: src, bad: map[string]bool{"/servers/2": true}, decl: declarations.File{Servers: []discovery.Decl{
 		server("com.example/weather", "^1.2"),
 		{Object: true, Name: str("com.example/maps"), Title: discovery.Str{Set: true, Kind: "a number"}},
 		server("com.example/late", "1.0.0"), // failed its schema: left out

@@ -1,4 +1,6 @@
 // Package catalogfile reads the files of a catalog folder as Load does:
+// which files it reads (Reads: the declarations, and the .json files they
+// name, a path a declaration names resolved inside the folder by Resolve),
 // regular files only (a named pipe or a device could block or never end),
 // within the size limit of a source file, each in one allocation of its
 // size.

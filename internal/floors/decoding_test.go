@@ -22,22 +22,23 @@ import (
 // a typed declaration.
 var openJSON = map[string]string{
 	// Decode functions.
-	"build/declarations.go":      "decodes a declaration file",
-	"build/config_file.go":       "decodes signpost.yaml",
-	"build/discovery/decl.go":    "decodes a server declaration or a v1 card",
-	"build/recorded/recorded.go": "decodes a recorded tools/list, and reads a tool's schema as JSON Schema",
-	"importer/decode.go":         "decodes a server.json document",
+	"build/declarations/declarations.go": "decodes a declaration file",
+	"build/config_file.go":               "decodes signpost.yaml",
+	"build/discovery/decl.go":            "decodes a server declaration or a v1 card",
+	"build/recorded/recorded.go":         "decodes a recorded tools/list, and reads a tool's schema as JSON Schema",
+	"importer/decode.go":                 "decodes a server.json document",
 
 	// JSON Schema: a tool's schemas, and what is made of them.
-	"build/catalogue_rules.go":  "reads a tool's input and output schemas",
-	"build/check.go":            "reads a tool's schema",
-	"build/compact/compact.go":  "projects a JSON Schema",
-	"build/compact/object.go":   "projects a JSON Schema",
-	"build/compact/values.go":   "projects a JSON Schema",
-	"build/refs/refs.go":        "walks a JSON Schema",
-	"build/refs/resolve.go":     "resolves a JSON Schema's $ref",
-	"build/secrets/schema.go":   "finds credentials in a JSON Schema",
-	"importer/repair/repair.go": "repairs an imported tool's JSON Schema",
+	"build/catalogue_rules.go":   "reads a tool's input and output schemas",
+	"build/check.go":             "reads a tool's schema",
+	"build/compact/compact.go":   "projects a JSON Schema",
+	"build/compact/object.go":    "projects a JSON Schema",
+	"build/compact/values.go":    "projects a JSON Schema",
+	"build/refs/refs.go":         "walks a JSON Schema",
+	"build/reserved/reserved.go": "adds the reserved arguments to a tool's input schema",
+	"build/refs/resolve.go":      "resolves a JSON Schema's $ref",
+	"build/secrets/schema.go":    "finds credentials in a JSON Schema",
+	"importer/repair/repair.go":  "repairs an imported tool's JSON Schema",
 
 	// OpenAPI documents and their schemas.
 	"build/openapi/mark.go":    "reads an OpenAPI document",
@@ -102,7 +103,7 @@ func TestDecodingInOnePlace(t *testing.T) {
 	}
 	for _, file := range slices.Sorted(maps.Keys(found)) {
 		if _, ok := openJSON[file]; !ok {
-			t.Errorf("%s asserts a value to map[string]any %d times: decode the value once, where its package decodes (build/declarations.go for a declaration file, build/config_file.go for signpost.yaml, build/discovery/decl.go for a server, importer/decode.go for server.json), and let the rule read the typed fields; only JSON that is open by nature (a JSON Schema, an OpenAPI document) is read as a map, listed in openJSON with why", file, found[file])
+			t.Errorf("%s asserts a value to map[string]any %d times: decode the value once, where its package decodes (build/declarations for a declaration file, build/config_file.go for signpost.yaml, build/discovery/decl.go for a server, importer/decode.go for server.json), and let the rule read the typed fields; only JSON that is open by nature (a JSON Schema, an OpenAPI document) is read as a map, listed in openJSON with why", file, found[file])
 		}
 	}
 	for _, file := range slices.Sorted(maps.Keys(openJSON)) {

@@ -1,4 +1,4 @@
-package build
+package registry
 
 import (
 	"bytes"
@@ -11,14 +11,17 @@ import (
 	"slices"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/declarations"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/source"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/git"
 )
 
 // The Git history of a catalog's servers, which the registry dates its
-// versions by (see registryVersions): the declarations of each server at
-// each commit that changed the catalog folder, read from the repository's
+// versions by (see versions): the declarations of each server at each
+// commit that changed the catalog folder, read from the repository's
 // objects, never from the clock.
 
 // Bounds of the history read: the commits of the catalog folder, newest
@@ -57,7 +60,7 @@ func (h *History) Digest() string {
 // declaration holds to today's rules, by name.
 type historyCommit struct {
 	at      time.Time
-	servers map[string]*Server
+	servers map[string]*discovery.Server
 }
 
 // ReadHistory reads the history of the catalog folder dir from HEAD of the
@@ -88,9 +91,10 @@ func noHistory(err error) bool {
 // revision rev: its servers' declarations at each commit of rev's
 // first-parent history that changed the folder, at most HistoryCommits of
 // them, each dated by its committer time, and no more than historyBytes
-// of declaration files. A declaration that breaks a rule of today
-// (discovery.Declare) counts as none. A revision that is no commit, or a
-// folder no commit changed, has none: nil and no error.
+// of declaration files, each read as Load reads it (package declarations).
+// A declaration that breaks a rule of today (discovery.Declare) counts as
+// none. A revision that is no commit, or a folder no commit changed, has
+// none: nil and no error.
 func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*History, error) {
 	gh, err := git.FolderHistory(ctx, repo, rev, folder, HistoryCommits)
 	if err != nil {
@@ -108,7 +112,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 	// the newest, then each commit's changes undone.
 	files := map[string]string{}
 	for name, oid := range gh.Files {
-		if isDeclaration(name) && name != ConfigFile {
+		if declares(name) {
 			files[name] = oid
 		}
 	}
@@ -125,7 +129,7 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 		}
 		prev := maps.Clone(files)
 		for _, ch := range c.Changes {
-			if !isDeclaration(ch.Name) || ch.Name == ConfigFile {
+			if !declares(ch.Name) {
 				continue
 			}
 			if ch.Old == "" {
@@ -141,9 +145,9 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 	if err != nil && !errors.As(err, &limit) {
 		return nil, fmt.Errorf("read the Git history of %s: %w", repo, err)
 	}
-	parsed := map[string][]*Server{}
+	parsed := map[string][]*discovery.Server{}
 	for i, c := range gh.Commits {
-		servers := map[string]*Server{}
+		servers := map[string]*discovery.Server{}
 		complete := true
 		for _, name := range slices.Sorted(maps.Keys(states[i])) {
 			oid := states[i][name]
@@ -174,10 +178,16 @@ func ReadRevisionHistory(ctx context.Context, repo, rev, folder string) (*Histor
 	return h, nil
 }
 
+// declares reports whether the file at name, relative to the catalog
+// folder, is a declaration file (signpost.yaml is not).
+func declares(name string) bool {
+	return catalogfile.IsDeclaration(name) && name != spec.ConfigFile
+}
+
 // historyServers returns the local servers a declaration file of the
 // history declares: those whose declaration holds to the rules of
 // discovery.Declare.
-func historyServers(name string, data []byte) []*Server {
+func historyServers(name string, data []byte) []*discovery.Server {
 	if !bytes.Contains(data, []byte("servers")) {
 		return nil // not worth parsing: it declares none
 	}
@@ -185,8 +195,8 @@ func historyServers(name string, data []byte) []*Server {
 	if src == nil || src.Value == nil {
 		return nil
 	}
-	var out []*Server
-	for _, d := range decodeDeclarations(src.Value).Servers {
+	var out []*discovery.Server
+	for _, d := range declarations.Decode(src.Value).Servers {
 		s, problems := discovery.Declare(&d)
 		if len(problems) == 0 && !s.CrossHost() {
 			out = append(out, s)

@@ -1,4 +1,4 @@
-package build
+package definition
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 )
 
 // This file is the canonical JSON (RFC 8785) of a tool's definition as a
-// client that recomputes its digest reads it (definition.go): the value
+// client that recomputes its digest reads it (Digest): the value
 // parsed as a JSON parser of ECMAScript parses it, then written as JCS
 // writes it (package jcs: names, strings and numbers). Unlike an AI
 // catalog, which must be valid JCS input and is refused otherwise (jcs.Append),
@@ -19,11 +19,11 @@ import (
 // invalid UTF-8 is U+FFFD, so that every definition has a digest a client
 // can recompute.
 
-// appendCanonical appends the canonical JSON of v: nil, booleans, strings,
+// AppendCanonical appends the canonical JSON of v: nil, booleans, strings,
 // json.Number, []any and map[string]any, which is all a descriptor decodes
 // into. It fails on a number that is not a finite double and on a value
 // of another type.
-func appendCanonical(b []byte, v any) ([]byte, error) {
+func AppendCanonical(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -48,7 +48,7 @@ func appendCanonical(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = appendCanonical(b, e); err != nil {
+			if b, err = AppendCanonical(b, e); err != nil {
 				return b, err
 			}
 		}
@@ -66,7 +66,7 @@ func appendCanonical(b []byte, v any) ([]byte, error) {
 			}
 			b = append(jcs.AppendString(b, k), ':')
 			var err error
-			if b, err = appendCanonical(b, x[k]); err != nil {
+			if b, err = AppendCanonical(b, x[k]); err != nil {
 				return b, err
 			}
 		}
@@ -74,6 +74,3 @@ func appendCanonical(b []byte, v any) ([]byte, error) {
 	}
 	return b, fmt.Errorf("a value of type %T is not JSON", v)
 }
-
-// appendCanonicalString appends s as JCS writes a string.
-func appendCanonicalString(b []byte, s string) []byte { return jcs.AppendString(b, s) }

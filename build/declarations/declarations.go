@@ -1,4 +1,9 @@
-package build
+// Package declarations decodes a declaration file
+// (schemas/declarations.schema.json) once into the typed declarations the
+// loader's passes read: its tools, its mcp: and openapi: imports, and its
+// servers (decoded by package discovery). It is the only place that reads
+// a declaration file's decoded YAML by member name.
+package declarations
 
 import (
 	"strings"
@@ -8,28 +13,28 @@ import (
 
 // The values of a declaration file (schemas/declarations.schema.json)
 // decoded into what the loader's passes read: the only place of the
-// loader, beside signpost.yaml's (config_file.go), that reads the decoded
-// YAML by member name; a server is decoded by package discovery
+// loader, beside signpost.yaml's (build/config_file.go), that reads the
+// decoded YAML by member name; a server is decoded by package discovery
 // (discovery.DecodeDecl), which knows what it holds. A value of the wrong
 // type reads as absent: the schema has reported it, and a tool that failed
 // its schema is still checked where the schema had nothing against it.
 
-// declarationsFile is a declaration file, or one part of a large one.
-type declarationsFile struct {
+// File is a declaration file, or one part of a large one.
+type File struct {
 	// tools holds the items of tools, each decoded when it is declared
 	// (see Tool): a large file's thousands of tools are never all held
 	// decoded twice.
 	tools []any
 	// MCP and OpenAPI are the file's imports, nil when it has none.
-	MCP, OpenAPI *importDecl
+	MCP, OpenAPI *Import
 	// Servers holds the items of servers, decoded by package discovery,
 	// where what a server declares is known (see discovery.Decl); each
 	// keeps its value as written, for the limits to measure.
 	Servers []discovery.Decl
 }
 
-// toolDecl is a tool as declared.
-type toolDecl struct {
+// Tool is a tool as declared.
+type Tool struct {
 	ToolID, Name, Title, Description, Source, Server string
 	SafetyTier, ReplayPolicy, Egress, Status         string
 	// Tenants is nil when the tool declares none.
@@ -44,29 +49,36 @@ type toolDecl struct {
 	ResponseSensitivity   *Sensitivity
 }
 
-// importDecl is an mcp: or openapi: import.
-type importDecl struct {
+// Sensitivity is a tool's responseSensitivity as declared: how sensitive
+// its response is, and where in it the sensitive values are.
+type Sensitivity struct {
+	Level  string   // personal, confidential or secret
+	Fields []string // JSON pointers into the response; empty for all of it
+}
+
+// Import is an mcp: or openapi: import.
+type Import struct {
 	From, Server, ToolIDPrefix string
 	// Tenants is nil when the import declares none.
 	Tenants []string
 	ReadGet bool
 	// Default classifies every imported tool; Classify the tools it
 	// names.
-	Default  classification
-	Classify map[string]classification
+	Default  Classification
+	Classify map[string]Classification
 }
 
-// classification is what a declaration says of an imported tool.
-type classification struct {
+// Classification is what a declaration says of an imported tool.
+type Classification struct {
 	ToolID, Title, Description, SafetyTier, ReplayPolicy, Egress, Status string
 	// Tenants is nil when the classification declares none.
 	Tenants []string
 }
 
-// decodeDeclarations decodes the value of a declaration file; one that is
-// not an object declares nothing.
-func decodeDeclarations(v any) declarationsFile {
-	var f declarationsFile
+// Decode decodes the value of a declaration file; one that is not an
+// object declares nothing.
+func Decode(v any) File {
+	var f File
 	m, _ := v.(map[string]any)
 	f.tools = arr(m, "tools")
 	if imp, ok := m["mcp"].(map[string]any); ok {
@@ -85,15 +97,15 @@ func decodeDeclarations(v any) declarationsFile {
 }
 
 // NumTools is the number of items of tools.
-func (f *declarationsFile) NumTools() int { return len(f.tools) }
+func (f *File) NumTools() int { return len(f.tools) }
 
 // Tool decodes item i of tools; ok is false when it is not an object.
-func (f *declarationsFile) Tool(i int) (t toolDecl, ok bool) {
+func (f *File) Tool(i int) (t Tool, ok bool) {
 	m, ok := f.tools[i].(map[string]any)
 	if !ok {
 		return t, false
 	}
-	t = toolDecl{
+	t = Tool{
 		ToolID:         str(m, "toolId"),
 		Name:           str(m, "name"),
 		Title:          strings.TrimSpace(str(m, "title")),
@@ -117,8 +129,8 @@ func (f *declarationsFile) Tool(i int) (t toolDecl, ok bool) {
 	return t, true
 }
 
-func decodeImport(m map[string]any) *importDecl {
-	imp := &importDecl{
+func decodeImport(m map[string]any) *Import {
+	imp := &Import{
 		From:         str(m, "from"),
 		Server:       str(m, "server"),
 		ToolIDPrefix: str(m, "toolIdPrefix"),
@@ -127,7 +139,7 @@ func decodeImport(m map[string]any) *importDecl {
 	}
 	imp.ReadGet, _ = m["readGet"].(bool)
 	if classify, ok := m["classify"].(map[string]any); ok {
-		imp.Classify = make(map[string]classification, len(classify))
+		imp.Classify = make(map[string]Classification, len(classify))
 		for name, v := range classify {
 			if _, ok := v.(map[string]any); ok {
 				imp.Classify[name] = decodeClassification(v)
@@ -137,19 +149,19 @@ func decodeImport(m map[string]any) *importDecl {
 	return imp
 }
 
-func decodeClassification(v any) classification {
+func decodeClassification(v any) Classification {
 	m, _ := v.(map[string]any)
-	return classification{
+	return Classification{
 		ToolID: str(m, "toolId"), Title: str(m, "title"), Description: str(m, "description"),
 		SafetyTier: str(m, "safetyTier"), ReplayPolicy: str(m, "replayPolicy"), Egress: str(m, "egress"),
 		Status: str(m, "status"), Tenants: strs(m, "tenants"),
 	}
 }
 
-// decodeSchemaRef decodes an inputSchema or outputSchema as declared: a
+// SchemaRef decodes an inputSchema or outputSchema as declared: a
 // schema, or {file: PATH} naming a JSON file. schema is nil for a value
 // that is neither.
-func decodeSchemaRef(v any) (schema any, file string, isFile bool) {
+func SchemaRef(v any) (schema any, file string, isFile bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, "", false
