@@ -9,6 +9,7 @@ import (
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/check/jsonval"
+	"github.com/signpost-dev/signpost/check/transport"
 )
 
 // gateState is what the access.gate probes learned of a gated site.
@@ -55,8 +56,8 @@ func (c *checker) checkGate(ctx context.Context, ids []string) {
 			c.add("access.gate", ResultFail, u, ev+", 200 with the token", "must refuse with 401 or 403, not pretend the document is missing")
 		case r.status != http.StatusUnauthorized && r.status != http.StatusForbidden && r.status != http.StatusNotFound:
 			c.add("access.gate", ResultFail, u, ev, "must refuse a request without the token with 401 or 403")
-		case corsProblem(r.header) != "":
-			c.add("access.gate", ResultFail, u, ev+", "+corsProblem(r.header), "a refusal must carry the CORS headers, or browsers cannot read why")
+		case transport.CORSProblem(r.header) != "":
+			c.add("access.gate", ResultFail, u, ev+", "+transport.CORSProblem(r.header), "a refusal must carry the CORS headers, or browsers cannot read why")
 		case r.status == http.StatusUnauthorized && !strings.HasPrefix(strings.ToLower(r.header.Get("WWW-Authenticate")), "bearer"):
 			c.add("access.gate", ResultFail, u, ev+", WWW-Authenticate: "+jsonval.Show(r.header.Get("WWW-Authenticate")), "a 401 must challenge with WWW-Authenticate: Bearer")
 		case withToken != nil && withToken.status == http.StatusOK && r.size == withToken.size && r.sum == withToken.sum:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/signpost-dev/signpost/check/dial"
 	"github.com/signpost-dev/signpost/check/jsonval"
+	"github.com/signpost-dev/signpost/check/transport"
 )
 
 // pageRole is what a page is, for the rules that differ by document.
@@ -60,7 +61,7 @@ type page struct {
 	// when the plain GET was 200 with an ETag.
 	cond *response
 	// probeEncodings makes the GETs of encoded: one with Accept-Encoding
-	// of each coding of contentCodings, when the plain GET was 200.
+	// of each coding of transport.Codings, when the plain GET was 200.
 	probeEncodings bool
 	encoded        []response
 	// keep is set on the pages whose bodies the rules read after the
@@ -159,7 +160,7 @@ func (c *checker) load(ctx context.Context, p *page) {
 	if p.probeEncodings && p.status == http.StatusOK && !p.tooBig {
 		// The header set here, the transport decompresses nothing: the
 		// body is the bytes as sent.
-		for _, coding := range contentCodings {
+		for _, coding := range transport.Codings() {
 			p.encoded = append(p.encoded, c.do(ctx, http.MethodGet, p.url, and("Accept-Encoding", coding), true, token))
 		}
 	}

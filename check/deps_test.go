@@ -22,8 +22,8 @@ var allowedDeps = []string{
 	"github.com/signpost-dev/signpost/schemas",
 	"github.com/signpost-dev/signpost/internal/english",
 	"github.com/signpost-dev/signpost/internal/fastpath",
-	// Not signpost's: the brotli decoder, for transport.encoding (the
-	// standard library has none).
+	// Not signpost's: the brotli decoder, for transport.encoding
+	// (check/transport; the standard library has none).
 	"github.com/andybalholm/brotli",
 }
 

@@ -2,7 +2,6 @@ package check
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -113,12 +112,6 @@ func (s registrySite) StatusEvidence(u string) string {
 	_, ev := s.c.statusOf(s.c.pages[u])
 	return ev
 }
-
-func (s registrySite) TokenProblem(probs []string, h http.Header, name, token string, caseSensitive bool) []string {
-	return tokenProblem(probs, h, name, token, caseSensitive)
-}
-
-func (s registrySite) CORSSummary(h http.Header) string { return corsSummary(h) }
 
 func (s registrySite) Pass(rule, u, ev, msg string) { s.c.add(rule, ResultPass, u, ev, msg) }
 func (s registrySite) Fail(rule, u, ev, msg string) { s.c.add(rule, ResultFail, u, ev, msg) }

@@ -38,6 +38,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check/jsonval"
+	"github.com/signpost-dev/signpost/check/transport"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -68,10 +69,6 @@ type Site interface {
 	ErrText(err error) string
 	// StatusEvidence is the evidence of the status of the page of u.
 	StatusEvidence(u string) string
-	// TokenProblem adds to probs that the header name of h does not list
-	// token; CORSSummary sums up the CORS headers of h for evidence.
-	TokenProblem(probs []string, h http.Header, name, token string, caseSensitive bool) []string
-	CORSSummary(h http.Header) string
 
 	// Pass, Fail, Warn and Skip record a finding of rule at u.
 	Pass(rule, u, evidence, message string)
@@ -749,7 +746,7 @@ func (rp *Replay) checkPreflight(ctx context.Context) {
 		if prob := allowOriginProblem(r.Header); prob != "" {
 			probs = append(probs, prob)
 		}
-		probs = rp.site.TokenProblem(probs, r.Header, "Access-Control-Allow-Methods", http.MethodGet, true)
+		probs = transport.TokenProblem(probs, r.Header, "Access-Control-Allow-Methods", http.MethodGet, true)
 		for _, name := range []string{"Authorization", "Content-Type"} {
 			if !listsHeader(r.Header, name) {
 				probs = append(probs, "Access-Control-Allow-Headers without "+name)
@@ -760,7 +757,7 @@ func (rp *Replay) checkPreflight(ctx context.Context) {
 				"VS Code would send no request with Authorization to the registry: the preflight must answer 204 or 200 allowing its origin, GET, Authorization and Content-Type")
 			continue
 		}
-		rp.site.Pass("registry.preflight", u, "status "+strconv.Itoa(r.Status)+"; "+rp.site.CORSSummary(r.Header), "VS Code's preflight is allowed")
+		rp.site.Pass("registry.preflight", u, "status "+strconv.Itoa(r.Status)+"; "+transport.CORSSummary(r.Header), "VS Code's preflight is allowed")
 	}
 }
 

@@ -40,6 +40,9 @@ var rules = []rule{
 	// nothing of a site.
 	// Its own packages below it (check/*) sit on the same floor.
 	{"check", []string{"build/spec", "build/diag/records", "build/secrets", "schemas", "internal/english", "internal/fastpath", "check/*"}},
+	// How a response is served, whatever it says: the spec's vocabulary and
+	// the check's handshakes, never a document's content.
+	{"check/transport", []string{"build/spec", "check/dial"}},
 	{"check/*", []string{"build/spec", "build/secrets", "schemas", "internal/english", "check/*"}},
 	{"schemas", []string{"build/spec", "internal/english", "internal/fastpath"}},
 	// The compiler's leaves use one another, never the compiler.
