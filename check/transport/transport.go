@@ -10,7 +10,7 @@
 // Rules records its findings through Findings, which the check implements.
 // The check chooses which rule names a page's findings take (those of the
 // MCP catalog have their own) and which pages are behind a gate; this
-// package reads no document's content.
+// package judges no document by what it says.
 package transport
 
 import (
