@@ -10,7 +10,8 @@
 // file decoded into typed values), diag (the diagnostics, and the
 // sink every one of Load leaves through, redacted), toolid, refs (JSON
 // Schema structure), secrets, hygiene (invisible text and machine paths),
-// reserved (the tool catalogue's reserved arguments), compact (the compact
+// reserved (the tool catalogue's reserved arguments), tool (a tool and the
+// descriptors and catalogue entry it publishes), compact (the compact
 // view), recorded (MCP recordings), definition (the digest of a tool's
 // definition) and registry (the MCP registry, dated by the catalog
 // folder's Git history). Beside them, and built on this package, are

@@ -7,6 +7,7 @@ import (
 	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // BuildSize is what a build of a catalog writes, as its limits count it:
@@ -49,7 +50,7 @@ type estimatedDoc struct {
 func estimateBuild(whole *wholeCatalog) buildEstimate {
 	c := whole.config
 	est := buildEstimate{sizes: make([]int64, len(whole.tools))}
-	var tools []*Tool
+	var tools []*tool.Tool
 	var at []int // the place of each of tools in whole.tools
 	for i, p := range whole.tools {
 		if p.tool.Published() {
@@ -69,8 +70,8 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	for i, t := range tools {
 		// The digests of the definitions are measured, not made: each is
 		// as long as any, its size the least.
-		scratch, _, _ = appendDescriptor(scratch[:0], t)
-		scratch = appendMeta(scratch, definition.Placeholder)
+		scratch, _, _ = tool.AppendDescriptor(scratch[:0], t)
+		scratch = tool.AppendMeta(scratch, definition.Placeholder)
 		// A tool whose schemas prepare did not encode (in a catalog over
 		// its build limit) is encoded here without them: it counts its
 		// least size.
@@ -78,7 +79,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		est.sizes[at[i]] = desc[i]
 		costs[i].Standard = 1
 		if c.CompactView {
-			scratch = appendCompactDescriptor(scratch[:0], t, opts)
+			scratch = tool.AppendCompactDescriptor(scratch[:0], t, opts)
 			compactDesc[i] = int64(len(scratch))
 			costs[i].Compact = 1
 		}
@@ -87,7 +88,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			input = []byte("null")
 		}
 		n := 0
-		for _, part := range catalogueEntry(t, costs[i], definition.Placeholder, input, t.OutputSchema) {
+		for _, part := range tool.CatalogueEntry(t, costs[i], definition.Placeholder, input, t.OutputSchema) {
 			n += len(part)
 		}
 		if n > len(blank) {

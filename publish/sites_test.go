@@ -17,9 +17,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // journal wraps an S3API and a CloudFrontAPI and records, in one log, the
@@ -127,7 +127,7 @@ func removeAndChange(c *build.Catalog) {
 			t.Description = "Daily weather forecast, described anew."
 		}
 	}
-	c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
+	c.Tools = slices.DeleteFunc(c.Tools, func(t *tool.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	c.Servers = slices.DeleteFunc(c.Servers, func(s *build.Server) bool { return s.Name == "com.example/weather" })
 	// No function names a document: gating acme's site is what changes
 	// its functions.
