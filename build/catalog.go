@@ -2,15 +2,14 @@ package build
 
 import (
 	"crypto/ecdsa"
-	"path"
 	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/gate"
-	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/signing"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/build/tool"
 )
 
@@ -70,7 +69,7 @@ type Config struct {
 	// below) of the servers each site's tenant sees, when there are any.
 	Registry bool
 	// Targets are the places the site is published, by name.
-	Targets map[string]Target
+	Targets map[string]target.Target
 	// Limits bound the size of what the catalog builds.
 	Limits Limits
 	// PrecompressMin is compression.minSize: the size from which every
@@ -175,74 +174,6 @@ func (c *Config) APIVersionOrDefault() string {
 		return DefaultAPIVersion
 	}
 	return c.APIVersion
-}
-
-// Target is one place the site is published: an S3 bucket, usually behind
-// a CloudFront distribution, GitHub Pages, Cloudflare or Netlify.
-type Target struct {
-	S3          *S3Target
-	CloudFront  *CloudFrontTarget
-	GitHubPages bool
-	Cloudflare  *CloudflareTarget
-	// Netlify lays each site out for a Netlify site of its own.
-	Netlify bool
-}
-
-// CloudflareTarget is a Worker with static assets per site; Name, when
-// set, names the Worker (NAME-TENANT with tenants).
-type CloudflareTarget struct{ Name string }
-
-// S3Target is a bucket of S3 or S3-compatible storage.
-type S3Target struct {
-	Bucket, Region, Prefix string
-	// Endpoint is set for S3-compatible storage, which is then addressed
-	// path-style.
-	Endpoint string
-}
-
-// SitePrefix is the key prefix of the site s in the bucket: the target's
-// prefix, and below it the site's folder (tenants/ID) when the catalog has
-// tenants, so that one bucket can hold every tenant's site.
-func (t *S3Target) SitePrefix(s *output.Site) string { return t.TenantPrefix(s.Tenant) }
-
-// TenantPrefix is SitePrefix for the site of tenant ("" without tenants),
-// known before the site is built.
-func (t *S3Target) TenantPrefix(tenant string) string {
-	if tenant == "" {
-		return t.Prefix
-	}
-	return path.Join(t.Prefix, SiteDir(tenant))
-}
-
-// SiteDir is the folder of tenant's site in a build: tenants/ID, or
-// public for the one site of a catalog without tenants.
-func SiteDir(tenant string) string {
-	if tenant == "" {
-		return "public"
-	}
-	return "tenants/" + tenant
-}
-
-// CloudFrontTarget is the CloudFront in front of a bucket: one
-// distribution per site.
-type CloudFrontTarget struct {
-	// Distributions maps a site's tenant ("" for the one site of a catalog
-	// without tenants) to the distribution that serves it.
-	Distributions map[string]Distribution
-}
-
-// Distribution is the CloudFront distribution in front of one site.
-type Distribution struct {
-	ID string
-	// FunctionName, when set, is the stem of the site's two function names
-	// (FunctionName-viewer-request, FunctionName-viewer-response), whose
-	// code publish keeps up to date.
-	FunctionName string
-	// KeyValueStoreARN, when set, is the CloudFront KeyValueStore that
-	// publish associates with the viewer-request function (never the
-	// viewer-response one); empty means that function has none. It is
-	// set only with FunctionName.
-	KeyValueStoreARN string
 }
 
 // Server is one declared MCP server (see package discovery).

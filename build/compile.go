@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
+	"github.com/signpost-dev/signpost/build/catalogue"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/jcs"
@@ -144,7 +145,9 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	lists := make([][]output.Document, len(tenants))
 	var made sync.WaitGroup
 	for i, tenant := range tenants {
-		made.Go(func() { others[i] = compileCatalogue(cat, tools, entries, costs, tenant) })
+		made.Go(func() {
+			others[i] = catalogue.Documents(cat.Config.APIVersionOrDefault(), tools, entries, costs, tenant)
+		})
 		made.Go(func() { lists[i] = compileLists(tenant, tools, c) })
 	}
 	// The AI catalogs name the cards' digests: the cards come first.
@@ -175,7 +178,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			return nil, err
 		}
 		others := slices.Concat(cards, compileEndpointCards(cat, tenant, cards), others[i], compileRegistry(cat, declared, tenant, cardSums))
-		s, err := compileSite(tenant, SiteDir(tenant), tools, c, lists[i], len(others), &lim)
+		s, err := compileSite(tenant, output.SiteDir(tenant), tools, c, lists[i], len(others), &lim)
 		if err != nil {
 			return nil, err
 		}
@@ -214,6 +217,19 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	// and Write holds what is written, variants and route table included,
 	// to the limits.
 	return b, nil
+}
+
+// measureTokens counts the tokens of a tool's encoded descriptors.
+func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, error) {
+	var t output.Tokens
+	var err error
+	if t.Standard, err = c.Count(standard); err != nil {
+		return t, err
+	}
+	if compact != nil {
+		t.Compact, err = c.Count(compact)
+	}
+	return t, err
 }
 
 // Precompress gives the documents of b, compiled from a catalog of

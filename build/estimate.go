@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 
+	"github.com/signpost-dev/signpost/build/catalogue"
 	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -64,7 +65,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	opts := c.compactOptions()
 	var scratch []byte
 	// The catalogue's entries are measured, not kept: each is a slice of
-	// blank of its length, which catalogueBodies joins as it would join
+	// blank of its length, which catalogue.Bodies joins as it would join
 	// the entry.
 	var blank []byte
 	for i, t := range tools {
@@ -150,9 +151,9 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			add(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, compactList)
 			joined("the /tools?view=compact list", compactList)
 		}
-		for _, b := range catalogueBodies(&config, tools, entries, costs, tenant) {
-			add(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body.Len())
-			joined("the document "+b.route, b.body.Len())
+		for _, b := range catalogue.Bodies(config.APIVersionOrDefault(), tools, entries, costs, tenant) {
+			add(b.Route, spec.ViewStandard, spec.ContentTypeJSON, b.Body.Len())
+			joined("the document "+b.Route, b.Body.Len())
 		}
 		// The registry as the latest versions make it: the catalog's
 		// history, which Load does not read, only adds versions.

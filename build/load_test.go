@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
@@ -211,12 +212,12 @@ func TestTargets(t *testing.T) {
 `,
 		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want := map[string]Target{
-		"production": {S3: &S3Target{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &CloudFrontTarget{Distributions: map[string]Distribution{"": {ID: "E2EXAMPLE", FunctionName: "example-discovery"}}}},
-		"local":      {S3: &S3Target{Bucket: "test-bucket", Endpoint: "http://127.0.0.1:7070"}},
+	want := map[string]target.Target{
+		"production": {S3: &target.S3{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &target.CloudFront{Distributions: map[string]target.Distribution{"": {ID: "E2EXAMPLE", FunctionName: "example-discovery"}}}},
+		"local":      {S3: &target.S3{Bucket: "test-bucket", Endpoint: "http://127.0.0.1:7070"}},
 		"pages":      {GitHubPages: true},
-		"cf":         {Cloudflare: &CloudflareTarget{}},
-		"workers":    {Cloudflare: &CloudflareTarget{Name: "discovery"}},
+		"cf":         {Cloudflare: &target.Cloudflare{}},
+		"workers":    {Cloudflare: &target.Cloudflare{Name: "discovery"}},
 		"nl":         {Netlify: true},
 	}
 	if diff := cmp.Diff(want, cat.Config.Targets); diff != "" {
@@ -265,7 +266,7 @@ func TestCloudFrontTenants(t *testing.T) {
 `,
 		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want := &CloudFrontTarget{Distributions: map[string]Distribution{
+	want := &target.CloudFront{Distributions: map[string]target.Distribution{
 		"acme":   {ID: "E1ACME", FunctionName: "example-acme"},
 		"globex": {ID: "E1GLOBEX"},
 	}}
@@ -356,7 +357,7 @@ func TestKeyValueStore(t *testing.T) {
 `,
 		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want := &CloudFrontTarget{Distributions: map[string]Distribution{"": {ID: "E1", FunctionName: "site", KeyValueStoreARN: arn}}}
+	want := &target.CloudFront{Distributions: map[string]target.Distribution{"": {ID: "E1", FunctionName: "site", KeyValueStoreARN: arn}}}
 	if diff := cmp.Diff(want, cat.Config.Targets["production"].CloudFront); diff != "" {
 		t.Errorf("cloudfront (-want +got):\n%s", diff)
 	}
@@ -371,7 +372,7 @@ func TestKeyValueStore(t *testing.T) {
 `,
 		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want = &CloudFrontTarget{Distributions: map[string]Distribution{
+	want = &target.CloudFront{Distributions: map[string]target.Distribution{
 		"acme":   {ID: "E1ACME", FunctionName: "acme", KeyValueStoreARN: arn},
 		"globex": {ID: "E1GLOBEX", FunctionName: "globex"},
 	}}

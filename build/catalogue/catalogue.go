@@ -1,19 +1,7 @@
-package build
-
-import (
-	"encoding/json"
-	"slices"
-	"strconv"
-
-	"github.com/signpost-dev/signpost/build/content"
-	"github.com/signpost-dev/signpost/build/jsonenc"
-	"github.com/signpost-dev/signpost/build/output"
-	"github.com/signpost-dev/signpost/build/spec"
-	"github.com/signpost-dev/signpost/build/tokens"
-	"github.com/signpost-dev/signpost/build/tool"
-	"github.com/signpost-dev/signpost/internal/version"
-)
-
+// Package catalogue is the tool catalogue of a site: the document
+// /tool-catalogue.json and its group documents, joined from the entries of
+// the tools the site publishes (tool.CatalogueEntry), never copying them.
+//
 // The tool catalogue (/tool-catalogue.json) is the tool catalog as one
 // document, in the shape of the tool catalogue text: its version, the API's
 // and the generator's, every tool with its descriptor reference, arguments,
@@ -23,46 +11,49 @@ import (
 // can take one group without the whole catalogue. Every schema a tool
 // carries is self-contained (its $refs are local), so a group's tools bring
 // every schema they reach.
+package catalogue
 
-// measureTokens counts the tokens of a tool's encoded descriptors.
-func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, error) {
-	var t output.Tokens
-	var err error
-	if t.Standard, err = c.Count(standard); err != nil {
-		return t, err
-	}
-	if compact != nil {
-		t.Compact, err = c.Count(compact)
-	}
-	return t, err
-}
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/signpost-dev/signpost/build/content"
+	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
+	"github.com/signpost-dev/signpost/internal/version"
+)
 
 // tokensJSON is the token costs of a group, as a value for jsonenc.
 func tokensJSON(t output.Tokens) json.RawMessage { return tool.AppendTokens(nil, t) }
 
-// compileCatalogue encodes the tool catalogue of one site and its group
-// documents, from the tools the site publishes (sorted by toolId) and the
-// entries and costs Compile made of them.
-func compileCatalogue(cat *Catalog, tools []*tool.Tool, entries [][][]byte, costs []output.Tokens, tenant string) []output.Document {
-	bodies := catalogueBodies(&cat.Config, tools, entries, costs, tenant)
+// Documents encodes the tool catalogue of tenant's site and its group
+// documents, from the tools the site publishes (sorted by toolId), their
+// entries (tool.CatalogueEntry) and their costs, under the API version
+// apiVersion.
+func Documents(apiVersion string, tools []*tool.Tool, entries [][][]byte, costs []output.Tokens, tenant string) []output.Document {
+	bodies := Bodies(apiVersion, tools, entries, costs, tenant)
 	docs := make([]output.Document, len(bodies))
 	for i, b := range bodies {
-		docs[i] = output.NewDocument(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body)
+		docs[i] = output.NewDocument(b.Route, spec.ViewStandard, spec.ContentTypeJSON, b.Body)
 	}
 	return docs
 }
 
-// routedBody is the body of a document and its route, before the document
-// is made (and its body hashed).
-type routedBody struct {
-	route string
-	body  content.Body
+// Body is the body of a document and its route, before the document is
+// made (and its body hashed).
+type Body struct {
+	Route string
+	Body  content.Body
 }
 
-// catalogueBodies are the bodies of the tool catalogue of one site and of
-// its group documents, groups first (see compileCatalogue); Load measures
-// them with estimated costs.
-func catalogueBodies(config *Config, tools []*tool.Tool, entries [][][]byte, costs []output.Tokens, tenant string) []routedBody {
+// Bodies are the bodies of the tool catalogue of tenant's site and of its
+// group documents, groups first (see Documents); Load measures them with
+// estimated costs.
+func Bodies(apiVersion string, tools []*tool.Tool, entries [][][]byte, costs []output.Tokens, tenant string) []Body {
 	type group struct {
 		key, name string
 		tools     []int
@@ -84,11 +75,11 @@ func catalogueBodies(config *Config, tools []*tool.Tool, entries [][][]byte, cos
 		g.cost.Standard += costs[i].Standard
 		g.cost.Compact += costs[i].Compact
 	}
-	keys := sortedKeys(byKey)
+	keys := slices.Sorted(maps.Keys(byKey))
 	head := func(b []byte) []byte {
 		b = append(b, `{"catalogVersion":`...)
 		b = strconv.AppendInt(b, spec.ToolCatalogueVersion, 10)
-		b = jsonenc.AppendString(append(b, `,"apiVersion":`...), config.APIVersionOrDefault())
+		b = jsonenc.AppendString(append(b, `,"apiVersion":`...), apiVersion)
 		b = append(b, `,"generator":`...)
 		return jsonenc.Append(b, map[string]any{"name": version.Name, "version": version.String()})
 	}
@@ -118,15 +109,15 @@ func catalogueBodies(config *Config, tools []*tool.Tool, entries [][][]byte, cos
 		}
 	}
 
-	var docs []routedBody
+	var docs []Body
 	var groups []any
 	for _, k := range keys {
 		g := byKey[k]
 		groups = append(groups, groupJSON(g))
 		b := list([][]byte{jsonenc.Append(append(head(nil), `,"group":`...), groupJSON(g))}, g.tools)
-		docs = append(docs, routedBody{spec.GroupRoute(k), content.New(append(b, []byte("]}\n"))...)})
+		docs = append(docs, Body{spec.GroupRoute(k), content.New(append(b, []byte("]}\n"))...)})
 	}
 	b := list([][]byte{head(nil)}, visible)
 	tail := jsonenc.Append([]byte(`],"groups":`), append([]any{}, groups...))
-	return append(docs, routedBody{spec.RouteToolCatalogue, content.New(append(b, append(tail, "}\n"...))...)})
+	return append(docs, Body{spec.RouteToolCatalogue, content.New(append(b, append(tail, "}\n"...))...)})
 }
