@@ -15,7 +15,7 @@ import (
 // toolCatalog section given.
 func budgetCatalog(t *testing.T, toolCatalog string) string {
 	t.Helper()
-	tool := func(name string, props int) string {
+	sized := func(name string, props int) string {
 		var b strings.Builder
 		b.WriteString("  - toolId: " + name + "\n    description: Does " + name + ".\n    source: host-extension\n    safetyTier: read\n    replayPolicy: idempotent\n    egress: none\n    inputSchema:\n      type: object\n      properties:\n")
 		for i := range props {
@@ -25,7 +25,7 @@ func budgetCatalog(t *testing.T, toolCatalog string) string {
 	}
 	return catalogtest.Write(t, map[string]string{
 		"signpost.yaml": "site: {origin: https://example.com, publisher: example.com}\n" + toolCatalog,
-		"tools.yaml":    "tools:\n" + tool("small", 1) + tool("medium", 10) + tool("large", 30),
+		"tools.yaml":    "tools:\n" + sized("small", 1) + sized("medium", 10) + sized("large", 30),
 	})
 }
 

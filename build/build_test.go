@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/schemas"
 )
@@ -234,7 +234,23 @@ func TestTenantSites(t *testing.T) {
 }
 
 // descriptorString is the tool's standard descriptor.
-func descriptorString(t *Tool) string {
-	b, _, _ := appendDescriptor(nil, t)
+func descriptorString(t *tool.Tool) string {
+	b, _, _ := tool.AppendDescriptor(nil, t)
 	return string(b)
+}
+
+// decodeSchema decodes an encoded schema as source decodes a file; nil
+// stays nil.
+func decodeSchema(t *testing.T, raw json.RawMessage) any {
+	t.Helper()
+	if raw == nil {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("schema %s: %v", raw, err)
+	}
+	return v
 }

@@ -2,27 +2,22 @@ package build
 
 import (
 	"crypto/ecdsa"
-	"encoding/json"
-	"path"
-	"slices"
 	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/gate"
-	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/signing"
-	"github.com/signpost-dev/signpost/build/source"
-	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
-// Catalog is a loaded, validated catalog folder.
 type Catalog struct {
 	Config Config
 	// Tools holds every declared tool, planned and hidden ones included,
 	// sorted by ToolID.
-	Tools []*Tool
+	Tools []*tool.Tool
 	// Servers holds every declared MCP server, sorted by Name.
 	Servers []*Server
 	// size is what Load expects a build of the catalog to write, a lower
@@ -74,7 +69,7 @@ type Config struct {
 	// below) of the servers each site's tenant sees, when there are any.
 	Registry bool
 	// Targets are the places the site is published, by name.
-	Targets map[string]Target
+	Targets map[string]target.Target
 	// Limits bound the size of what the catalog builds.
 	Limits Limits
 	// PrecompressMin is compression.minSize: the size from which every
@@ -181,175 +176,5 @@ func (c *Config) APIVersionOrDefault() string {
 	return c.APIVersion
 }
 
-// Target is one place the site is published: an S3 bucket, usually behind
-// a CloudFront distribution, GitHub Pages, Cloudflare or Netlify.
-type Target struct {
-	S3          *S3Target
-	CloudFront  *CloudFrontTarget
-	GitHubPages bool
-	Cloudflare  *CloudflareTarget
-	// Netlify lays each site out for a Netlify site of its own.
-	Netlify bool
-}
-
-// CloudflareTarget is a Worker with static assets per site; Name, when
-// set, names the Worker (NAME-TENANT with tenants).
-type CloudflareTarget struct{ Name string }
-
-// S3Target is a bucket of S3 or S3-compatible storage.
-type S3Target struct {
-	Bucket, Region, Prefix string
-	// Endpoint is set for S3-compatible storage, which is then addressed
-	// path-style.
-	Endpoint string
-}
-
-// SitePrefix is the key prefix of the site s in the bucket: the target's
-// prefix, and below it the site's folder (tenants/ID) when the catalog has
-// tenants, so that one bucket can hold every tenant's site.
-func (t *S3Target) SitePrefix(s *output.Site) string { return t.TenantPrefix(s.Tenant) }
-
-// TenantPrefix is SitePrefix for the site of tenant ("" without tenants),
-// known before the site is built.
-func (t *S3Target) TenantPrefix(tenant string) string {
-	if tenant == "" {
-		return t.Prefix
-	}
-	return path.Join(t.Prefix, SiteDir(tenant))
-}
-
-// SiteDir is the folder of tenant's site in a build: tenants/ID, or
-// public for the one site of a catalog without tenants.
-func SiteDir(tenant string) string {
-	if tenant == "" {
-		return "public"
-	}
-	return "tenants/" + tenant
-}
-
-// CloudFrontTarget is the CloudFront in front of a bucket: one
-// distribution per site.
-type CloudFrontTarget struct {
-	// Distributions maps a site's tenant ("" for the one site of a catalog
-	// without tenants) to the distribution that serves it.
-	Distributions map[string]Distribution
-}
-
-// Distribution is the CloudFront distribution in front of one site.
-type Distribution struct {
-	ID string
-	// FunctionName, when set, is the stem of the site's two function names
-	// (FunctionName-viewer-request, FunctionName-viewer-response), whose
-	// code publish keeps up to date.
-	FunctionName string
-	// KeyValueStoreARN, when set, is the CloudFront KeyValueStore that
-	// publish associates with the viewer-request function (never the
-	// viewer-response one); empty means that function has none. It is
-	// set only with FunctionName.
-	KeyValueStoreARN string
-}
-
 // Server is one declared MCP server (see package discovery).
 type Server = discovery.Server
-
-// The statuses of a tool.
-const (
-	StatusActive  = "active"
-	StatusPlanned = "planned"
-	StatusHidden  = "hidden"
-)
-
-// Tool is one tool as declared, after defaults and classification.
-type Tool struct {
-	ToolID string
-	// Name is the tool's name at its source: the MCP tool name for tools
-	// recorded from an MCP server, empty otherwise.
-	Name         string
-	Title        string
-	Description  string
-	Source       string
-	Server       string
-	SafetyTier   string
-	ReplayPolicy string
-	Egress       string
-	Status       string
-	// Tenants limits the tool to these tenants; empty means every tenant.
-	Tenants []string
-	// InputSchema is the tool's arguments as published, encoded as the
-	// descriptor holds them: the declared schema with the reserved
-	// arguments (see Reserved) added.
-	InputSchema json.RawMessage
-	// OutputSchema describes the first JSON-object success response,
-	// encoded; nil when the tool declares none, or one the catalogue
-	// cannot publish.
-	OutputSchema json.RawMessage
-	// compactInput is InputSchema as the compact view publishes it with
-	// compactOptions, when Load made it (see Tool.compactSchema).
-	compactInput   []byte
-	compactOptions compact.Options
-	// Group is the name of the tool's group (cluster) in the tool
-	// catalogue: declared, or its server's or source's; GroupKey is its
-	// normalized key.
-	Group, GroupKey string
-	// Irreversible marks a destructive tool whose effect cannot be undone:
-	// a caller must confirm it through Reserved.Confirmation.
-	Irreversible bool
-	// Reserved names the arguments the catalogue reserves in InputSchema.
-	Reserved Reserved
-	// Sensitivity is what the tool's response holds that needs care, when
-	// declared.
-	Sensitivity *Sensitivity
-	// ServerAnnotations are the annotations the tool's MCP server recorded
-	// (compact JSON), for a tool of an mcp: import whose recording has
-	// them; nil otherwise. They are never published (the safety fields
-	// decide the published annotations): the live drift check compares
-	// them with what the server says now.
-	ServerAnnotations json.RawMessage
-	// decl is where the tool is declared; zero for a tool made in code.
-	decl ref
-}
-
-// Pos returns where the tool is declared, or the zero Pos for a tool made
-// in code. Load keeps the place, not its line: finding the line parses the
-// file's positions, which only a message needs.
-func (t *Tool) Pos() source.Pos {
-	if t.decl.src == nil {
-		return source.Pos{}
-	}
-	return t.decl.src.Pos(t.decl.ptr)
-}
-
-// Reserved names a tool's reserved arguments: the caller-owned idempotency
-// key of a keyed tool, and the confirmation of an irreversible one. Empty
-// when the tool has none.
-type Reserved struct {
-	// IdempotencyKey is the argument that holds the key; KeyDeclared is
-	// true when it is the tool's own argument, named by its declaration,
-	// and false when the catalogue added it.
-	IdempotencyKey string
-	KeyDeclared    bool
-	// Confirmation is the argument that confirms an irreversible call,
-	// always added by the catalogue.
-	Confirmation string
-}
-
-// Sensitivity is response-sensitivity metadata: how sensitive a tool's
-// response is, and where in it the sensitive values are.
-type Sensitivity struct {
-	Level  string   // personal, confidential or secret
-	Fields []string // JSON pointers into the response; empty for all of it
-}
-
-// Published reports whether the tool appears in the built site.
-func (t *Tool) Published() bool { return t.Status == StatusActive }
-
-// VisibleTo reports whether tenant may see the tool ("" is the site without
-// tenants, which sees every tool).
-func (t *Tool) VisibleTo(tenant string) bool {
-	return tenant == "" || len(t.Tenants) == 0 || slices.Contains(t.Tenants, tenant)
-}
-
-// Annotations derives the tool's MCP hints.
-func (t *Tool) Annotations() spec.Annotations {
-	return spec.Derive(t.SafetyTier, t.ReplayPolicy, t.Egress)
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/build/toolid"
 )
 
@@ -116,7 +117,7 @@ func deeperThan(v any, depth int, path []string) ([]string, bool) {
 
 // groupName is the name of a tool's group when it declares none: its
 // server's name after the "/", or its source.
-func groupName(t *Tool) string {
+func groupName(t *tool.Tool) string {
 	if t.Group != "" {
 		return t.Group
 	}

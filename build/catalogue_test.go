@@ -61,7 +61,7 @@ func TestReservedArguments(t *testing.T) {
 	schema := "{type: object, required: [idempotencyKey], properties: {idempotencyKey: {type: integer}, _idempotencyKey: {type: string}, confirm: {type: boolean}}}"
 	cat, desc := catalogueOf(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("safetyTier", "write", "replayPolicy", "keyed", "irreversible", "true", "inputSchema", schema),
+		"t.yaml":        "tools:\n" + toolDecl("safetyTier", "write", "replayPolicy", "keyed", "irreversible", "true", "inputSchema", schema),
 	}, "get_forecast")
 	e := entryOf(cat, "get_forecast")
 	want := map[string]any{
@@ -90,7 +90,7 @@ func TestDeclaredIdempotencyKey(t *testing.T) {
 	keyed := func(key, schema string) map[string]string {
 		return map[string]string{
 			"signpost.yaml": testConfig,
-			"t.yaml":        "tools:\n" + tool("safetyTier", "write", "replayPolicy", "keyed", "idempotencyKey", key, "inputSchema", schema),
+			"t.yaml":        "tools:\n" + toolDecl("safetyTier", "write", "replayPolicy", "keyed", "idempotencyKey", key, "inputSchema", schema),
 		}
 	}
 	cat, _ := catalogueOf(t, keyed("requestId", "{type: object, required: [requestId], properties: {requestId: {type: string}}}"), "get_forecast")
@@ -105,7 +105,7 @@ func TestDeclaredIdempotencyKey(t *testing.T) {
 		`t.yaml:8:21: idempotencyKey "requestId" must be required: a keyed call without its key is not safe to retry; add it to required`)
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("idempotencyKey", "id", "irreversible", "true"),
+		"t.yaml":        "tools:\n" + toolDecl("idempotencyKey", "id", "irreversible", "true"),
 	},
 		"t.yaml:8:21: idempotencyKey names the key of a keyed tool, and this one is replayPolicy deterministic: remove it, or make the tool keyed",
 		"t.yaml:9:19: irreversible is for tools that change state (safetyTier write or exec); this one is read: remove irreversible, or raise its tier",
@@ -117,7 +117,7 @@ func TestDeclaredIdempotencyKey(t *testing.T) {
 func TestResponseSchema(t *testing.T) {
 	files := map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("outputSchema", "{type: array, items: {type: string}}"),
+		"t.yaml":        "tools:\n" + toolDecl("outputSchema", "{type: array, items: {type: string}}"),
 	}
 	cat, diags := loadDiags(t, files)
 	if diff := cmp.Diff([]string{`t.yaml:8:19: warning: outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`}, diags); diff != "" {
@@ -127,7 +127,7 @@ func TestResponseSchema(t *testing.T) {
 		t.Error("the non-object output schema was kept")
 	}
 	deep := "{type: object, properties: {a: " + strings.Repeat("{type: object, properties: {a: ", 16) + "{type: string}" + strings.Repeat("}}", 16) + "}}"
-	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "t.yaml": "tools:\n" + tool("outputSchema", deep)},
+	checkDiags(t, map[string]string{"signpost.yaml": testConfig, "t.yaml": "tools:\n" + toolDecl("outputSchema", deep)},
 		"t.yaml:8:542: outputSchema nests more than 32 levels deep here: flatten it, or describe less of the response")
 }
 
@@ -136,8 +136,8 @@ func TestResponseSchema(t *testing.T) {
 func TestGroups(t *testing.T) {
 	cat, _ := catalogueOf(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml": "tools:\n" + tool("toolId", "a", "group", "Billing Ops") + tool("toolId", "b", "group", "billing_ops") +
-			tool("toolId", "c", "server", "com.example/weather") + tool("toolId", "d") + tool("toolId", "e", "group", "Billing-Ops"),
+		"t.yaml": "tools:\n" + toolDecl("toolId", "a", "group", "Billing Ops") + toolDecl("toolId", "b", "group", "billing_ops") +
+			toolDecl("toolId", "c", "server", "com.example/weather") + toolDecl("toolId", "d") + toolDecl("toolId", "e", "group", "Billing-Ops"),
 	}, "a")
 	var got []string
 	for _, g := range cat["groups"].([]any) {

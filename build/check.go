@@ -54,7 +54,7 @@ func (pr *preparer) prepare(ps []*pendingTool) {
 			t.InputSchema = pr.encodeSchema(p.input)
 			t.OutputSchema = pr.encodeSchema(p.output)
 			if pr.compact != nil && p.input != nil {
-				t.compactInput, t.compactOptions = pr.encode(func(b []byte) []byte { return pr.compact.AppendSchema(b, p.input) }), *pr.compact
+				t.SetCompactInput(pr.encode(func(b []byte) []byte { return pr.compact.AppendSchema(b, p.input) }), *pr.compact)
 			}
 		}
 		p.input, p.output, p.declaredInput = nil, nil, nil

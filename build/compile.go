@@ -1,10 +1,8 @@
 package build
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -14,7 +12,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
-	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/catalogue"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/jcs"
@@ -23,103 +21,9 @@ import (
 	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tokens"
+	"github.com/signpost-dev/signpost/build/tool"
 	"golang.org/x/sync/errgroup"
 )
-
-// ToolDescriptor is one tool as the catalog publishes it at /tools/{toolId}.
-type ToolDescriptor struct {
-	ToolID       string           `json:"toolId"`
-	Name         string           `json:"name,omitempty"`
-	Title        string           `json:"title,omitempty"`
-	Description  string           `json:"description"`
-	Source       string           `json:"source"`
-	Server       string           `json:"server,omitempty"`
-	SafetyTier   string           `json:"safetyTier"`
-	ReplayPolicy string           `json:"replayPolicy"`
-	Egress       string           `json:"egress"`
-	Annotations  spec.Annotations `json:"annotations"`
-	InputSchema  any              `json:"inputSchema"`
-	OutputSchema any              `json:"outputSchema,omitempty"`
-	// Meta holds the digest of the tool's definition: the descriptor
-	// without Meta (see Definition). Descriptor leaves it nil; Compile
-	// adds it to the encoded descriptor.
-	Meta *DescriptorMeta `json:"_meta,omitempty"`
-}
-
-// Descriptor returns the published form of the tool.
-func (t *Tool) Descriptor() ToolDescriptor {
-	return ToolDescriptor{
-		ToolID:       t.ToolID,
-		Name:         t.Name,
-		Title:        t.Title,
-		Description:  t.Description,
-		Source:       t.Source,
-		Server:       t.Server,
-		SafetyTier:   t.SafetyTier,
-		ReplayPolicy: t.ReplayPolicy,
-		Egress:       t.Egress,
-		Annotations:  t.Annotations(),
-		InputSchema:  t.InputSchema,
-		OutputSchema: t.OutputSchema,
-	}
-}
-
-// compactDescriptionLen is the longest description of a compact descriptor.
-const compactDescriptionLen = 160
-
-// CompactToolDescriptor is one tool as the compact view publishes it at
-// /tools/{toolId}?view=compact: what a model needs to choose a tool and call
-// it by toolId, in as few bytes as honesty allows. The safety fields are all
-// there; the annotations, which they determine, the server and the MCP name,
-// which only routing needs, and the output schema are left to the standard
-// view. The description is shortened and the input schema projected onto one
-// without $ref or combinators (see compact.Schema).
-type CompactToolDescriptor struct {
-	ToolID       string `json:"toolId"`
-	Description  string `json:"description"`
-	Source       string `json:"source"`
-	SafetyTier   string `json:"safetyTier"`
-	ReplayPolicy string `json:"replayPolicy"`
-	Egress       string `json:"egress"`
-	InputSchema  any    `json:"inputSchema"`
-}
-
-// CompactDescriptor returns the compact form of the tool, its input
-// schema's descriptions kept.
-func (t *Tool) CompactDescriptor() CompactToolDescriptor {
-	return t.compactDescriptor(compact.Options{})
-}
-
-// compactDescriptor returns the compact form of the tool, its input schema
-// projected with o.
-func (t *Tool) compactDescriptor(o compact.Options) CompactToolDescriptor {
-	return CompactToolDescriptor{
-		ToolID:       t.ToolID,
-		Description:  compact.Text(t.Description, compactDescriptionLen),
-		Source:       t.Source,
-		SafetyTier:   t.SafetyTier,
-		ReplayPolicy: t.ReplayPolicy,
-		Egress:       t.Egress,
-		InputSchema:  json.RawMessage(t.compactSchema(o)),
-	}
-}
-
-// compactSchema is the tool's input schema projected with o, encoded: the
-// one Load made when it was made with o, else made from InputSchema.
-func (t *Tool) compactSchema(o compact.Options) []byte {
-	if t.compactInput != nil && t.compactOptions == o {
-		return t.compactInput
-	}
-	var v any
-	if len(t.InputSchema) > 0 {
-		d := json.NewDecoder(bytes.NewReader(t.InputSchema))
-		d.UseNumber()
-		if d.Decode(&v) != nil {
-			v = nil
-		}
-	}
-	return o.AppendSchema(nil, v)
-}
 
 // Compile turns a valid catalog into sites of documents: one per tenant, or
 // one when the catalog declares no tenants. The result depends only on the
@@ -135,7 +39,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	// catalog (as build does) lets the schemas' decoded values, the larger
 	// part of a big catalog's memory, go while the build proceeds, instead
 	// of holding them and their encodings at once.
-	var tools []*Tool
+	var tools []*tool.Tool
 	for _, t := range cat.Tools {
 		if t.Published() {
 			c := *t
@@ -146,7 +50,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	rest := *cat
 	rest.Tools = nil
 	cat = &rest // from here on, without the originals
-	slices.SortFunc(tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
+	slices.SortFunc(tools, func(a, b *tool.Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 
 	c := &compiledTools{bodies: make([][]byte, len(tools)), docs: make([]output.Document, len(tools))}
 	entries := make([][][]byte, len(tools)) // of the tool catalogue, as parts
@@ -167,21 +71,21 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			}
 			scratch := scratchBuffers.Get().(*[]byte)
 			defer scratchBuffers.Put(scratch)
-			var input, response span
+			var input, response tool.Span
 			route := spec.ToolRoute(t.ToolID)
-			*scratch, input, response = appendDescriptor((*scratch)[:0], t)
+			*scratch, input, response = tool.AppendDescriptor((*scratch)[:0], t)
 			// The standard descriptor and the catalogue's entry carry the
 			// digest of the tool's definition: the standard descriptor as
 			// encoded so far. (The compact view does not: a model has no
 			// use for it, and it would cost the compact list about 60
 			// tokens a tool.)
 			canon := scratchBuffers.Get().(*[]byte)
-			def, err := definitionOf(t, *scratch, input, response, canon)
+			def, err := tool.DefinitionOf(t, *scratch, input, response, canon)
 			scratchBuffers.Put(canon)
 			if err != nil {
 				return fmt.Errorf("digest the definition of tool %s: %w", t.ToolID, err)
 			}
-			*scratch = appendMeta(*scratch, def)
+			*scratch = tool.AppendMeta(*scratch, def)
 			if err := lim.document(route, len(*scratch)); err != nil {
 				return err
 			}
@@ -192,7 +96,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			c.docs[i] = output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, content.New(document(body)))
 			var compactDoc []byte
 			if c.compact != nil {
-				*scratch = appendCompactDescriptor((*scratch)[:0], t, compactOpts)
+				*scratch = tool.AppendCompactDescriptor((*scratch)[:0], t, compactOpts)
 				if err := lim.document(spec.Request(route, spec.ViewCompact), len(*scratch)); err != nil {
 					return err
 				}
@@ -205,8 +109,8 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = catalogueEntry(t, cost, def, input.of(body), response.of(body))
-			t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil // encoded: see above
+			entries[i] = tool.CatalogueEntry(t, cost, def, input.Of(body), response.Of(body))
+			t.DropSchemas() // encoded: see above
 			n := 0
 			for _, p := range entries[i] {
 				n += len(p)
@@ -241,7 +145,9 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	lists := make([][]output.Document, len(tenants))
 	var made sync.WaitGroup
 	for i, tenant := range tenants {
-		made.Go(func() { others[i] = compileCatalogue(cat, tools, entries, costs, tenant) })
+		made.Go(func() {
+			others[i] = catalogue.Documents(cat.Config.APIVersionOrDefault(), tools, entries, costs, tenant)
+		})
 		made.Go(func() { lists[i] = compileLists(tenant, tools, c) })
 	}
 	// The AI catalogs name the cards' digests: the cards come first.
@@ -272,7 +178,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			return nil, err
 		}
 		others := slices.Concat(cards, compileEndpointCards(cat, tenant, cards), others[i], compileRegistry(cat, declared, tenant, cardSums))
-		s, err := compileSite(tenant, SiteDir(tenant), tools, c, lists[i], len(others), &lim)
+		s, err := compileSite(tenant, output.SiteDir(tenant), tools, c, lists[i], len(others), &lim)
 		if err != nil {
 			return nil, err
 		}
@@ -311,6 +217,19 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	// and Write holds what is written, variants and route table included,
 	// to the limits.
 	return b, nil
+}
+
+// measureTokens counts the tokens of a tool's encoded descriptors.
+func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, error) {
+	var t output.Tokens
+	var err error
+	if t.Standard, err = c.Count(standard); err != nil {
+		return t, err
+	}
+	if compact != nil {
+		t.Compact, err = c.Count(compact)
+	}
+	return t, err
 }
 
 // Precompress gives the documents of b, compiled from a catalog of
@@ -443,7 +362,7 @@ func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) 
 // each server's entry names the server's version, which its Trust Manifest
 // binds, and the site gets /.well-known/did.json, the DID document of the
 // signer with its keys.
-func compileCatalogs(ctx context.Context, cat *Catalog, tools []*Tool, tenant string, cardSums map[string]string, sign *signing.Options) ([]output.Document, error) {
+func compileCatalogs(ctx context.Context, cat *Catalog, tools []*tool.Tool, tenant string, cardSums map[string]string, sign *signing.Options) ([]output.Document, error) {
 	var docs []output.Document
 	origin := cat.Config.SiteOrigin(tenant)
 	if cat.Config.MCPCatalog {
@@ -482,7 +401,7 @@ func compileCatalogs(ctx context.Context, cat *Catalog, tools []*Tool, tenant st
 // compileARD encodes the ARD manifest of tenant's site (discovery.ARD):
 // each server's capabilities are the names of its tools the site
 // publishes (a tool's MCP name, else its toolId).
-func compileARD(cat *Catalog, tools []*Tool, tenant string) output.Document {
+func compileARD(cat *Catalog, tools []*tool.Tool, tenant string) output.Document {
 	index := make(map[string]int, len(cat.Servers))
 	for i, s := range cat.Servers {
 		index[s.Name] = i
@@ -555,7 +474,7 @@ type compiledTools struct {
 // documents, one per tool and view, and the site's lists (see
 // compileLists), after counting them into the build. Room is made for
 // others more documents, which the caller adds.
-func compileSite(tenant, dir string, tools []*Tool, c *compiledTools, lists []output.Document, others int, lim *budget) (*output.Site, error) {
+func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, lists []output.Document, others int, lim *budget) (*output.Site, error) {
 	s := &output.Site{Tenant: tenant, Dir: dir}
 	// Each descriptor is a document of its own, with a newline, and is in
 	// each list.
@@ -597,7 +516,7 @@ func compileSite(tenant, dir string, tools []*Tool, c *compiledTools, lists []ou
 // compileLists makes the lists of the tools a site shows, /tools and, with
 // the compact view, its compact view: "[…]\n" and {"tools":[…]}\n hold the
 // descriptors joined by commas.
-func compileLists(tenant string, tools []*Tool, c *compiledTools) []output.Document {
+func compileLists(tenant string, tools []*tool.Tool, c *compiledTools) []output.Document {
 	comma := []byte(",") // the part between two descriptors
 	// Room for every tool and a comma after each, and both ends.
 	list := append(make([][]byte, 0, 2*len(tools)+2), []byte("["))

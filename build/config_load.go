@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/configfile"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/secrets"
@@ -13,6 +14,7 @@ import (
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 )
 
 func (l *loader) loadConfig(src *source.File, c *Config) {
@@ -48,7 +50,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		}
 		return true
 	}
-	f, ok, err := decodeConfig(src.Value)
+	f, ok, err := configfile.Decode(src.Value)
 	if err != nil {
 		l.sink.errorf(top, "internal", "decode %s: %v", ConfigFile, err)
 	}
@@ -87,7 +89,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 	c.CompactView = setting(f.ToolCatalog.CompactView)
 	c.CompactDescriptions = setting(f.ToolCatalog.CompactDescriptions)
 	if sound("toolCatalog") {
-		c.Budgets = f.ToolCatalog.Budgets.budgets()
+		c.Budgets = f.ToolCatalog.Budgets.Budgets()
 		c.APIVersion = f.ToolCatalog.APIVersion
 	}
 	c.MCPCatalog = setting(f.Discovery.MCPCatalog)
@@ -118,18 +120,18 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		if !sound("targets", name) {
 			continue
 		}
-		t, msg := decodeTarget(f.Targets[name], c.Tenants)
+		t, msg := target.Decode(f.Targets[name], c.Tenants)
 		if msg != "" {
 			l.sink.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
 			continue
 		}
 		if c.Targets == nil {
-			c.Targets = map[string]Target{}
+			c.Targets = map[string]target.Target{}
 		}
 		c.Targets[name] = t
 		for _, id := range c.Tenants {
 			if c.TenantSites[id].Access.Token {
-				if msg := gateProblem(t, id); msg != "" {
+				if msg := target.GateProblem(t, id); msg != "" {
 					l.sink.errorf(top.at("targets", name), "target", "target %s: %s", name, msg)
 				}
 			}
@@ -146,7 +148,7 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 
 // loadTenants reads the schema-valid tenants of signpost.yaml: ids, or
 // tenants with an origin or a gate of their own.
-func loadTenants(s sink, top ref, list []tenantFile, c *Config, sound func(segs ...string) bool) {
+func loadTenants(s sink, top ref, list []configfile.Tenant, c *Config, sound func(segs ...string) bool) {
 	origins := map[string]string{}
 	// The tenants declared so far, looked up once each: a list of tens of
 	// thousands is read in linear time.
@@ -216,7 +218,7 @@ func setting(v *bool) bool { return v == nil || *v }
 // loadSigning checks signing: against the rest of the settings: the AI
 // catalog it signs must be built, and site.publisher must be a root
 // did:web domain, the signer's (did:web:PUBLISHER).
-func loadSigning(sink sink, top ref, f signingFile, c *Config) *Signing {
+func loadSigning(sink sink, top ref, f configfile.Signing, c *Config) *Signing {
 	s := &Signing{Key: f.Key}
 	ok := true
 	if !c.AICatalog {

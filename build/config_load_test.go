@@ -41,7 +41,7 @@ targets:
   broken: {s3: {bucket: 7}}
   production: {s3: {bucket: example-bucket, region: us-east-1, prefix: "a/../b"}}
 `,
-		"tools.yaml": "tools:\n" + tool("tenants", "[acme, globex, initech]"),
+		"tools.yaml": "tools:\n" + toolDecl("tenants", "[acme, globex, initech]"),
 	},
 		`signpost.yaml:1:16: origin "example.com" must be an absolute https origin such as https://example.com (a scheme is missing)`,
 		`signpost.yaml:2:28: must be a boolean, got string`,
@@ -60,8 +60,8 @@ targets:
 func TestDeclarationSchemaErrorKeepsChecking(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"a.yaml":        "tools:\n" + tool("safetyTier", "reed") + tool("toolId", "a/b"),
-		"b.yaml":        "tools:\n" + tool("toolId", "run_it", "source", "mcp", "safetyTier", "exec"),
+		"a.yaml":        "tools:\n" + toolDecl("safetyTier", "reed") + toolDecl("toolId", "a/b"),
+		"b.yaml":        "tools:\n" + toolDecl("toolId", "run_it", "source", "mcp", "safetyTier", "exec"),
 	},
 		`a.yaml:5:17: must be one of pure, read, write, exec; got "reed"`,
 		`a.yaml:8:13: toolId "a/b" looks like a path: a toolId is one URL path segment in ASCII snake case, for example "a_b"`,

@@ -16,6 +16,7 @@ import (
 	"github.com/signpost-dev/signpost/build/recorded"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/suggest"
 	"github.com/signpost-dev/signpost/schemas"
@@ -44,7 +45,7 @@ func failedItems(bad []string) (items map[string]bool, whole bool) {
 // pendingTool is a tool being loaded, with where each of its published
 // values came from, so diagnostics can point at them.
 type pendingTool struct {
-	tool   *Tool
+	tool   *tool.Tool
 	at     ref            // the declaration
 	origin map[string]ref // field name to the value it came from
 	// declared is set for a tool written out in a declaration file, whose
@@ -190,7 +191,7 @@ func (l *loader) prepareTools(f *fileState) bool {
 }
 
 func (l *loader) declaredTool(at ref, td *declarations.Tool) *pendingTool {
-	t := &Tool{
+	t := &tool.Tool{
 		ToolID:       td.ToolID,
 		Name:         td.Name,
 		Title:        td.Title,
@@ -200,11 +201,11 @@ func (l *loader) declaredTool(at ref, td *declarations.Tool) *pendingTool {
 		SafetyTier:   td.SafetyTier,
 		ReplayPolicy: td.ReplayPolicy,
 		Egress:       td.Egress,
-		Status:       cmp.Or(td.Status, StatusActive),
+		Status:       cmp.Or(td.Status, tool.StatusActive),
 		Tenants:      td.Tenants,
 		Group:        td.Group,
 		Irreversible: td.Irreversible,
-		Sensitivity:  (*Sensitivity)(td.ResponseSensitivity),
+		Sensitivity:  (*tool.Sensitivity)(td.ResponseSensitivity),
 	}
 	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}, keyArgument: td.IdempotencyKey}
 	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), td.InputSchema)
@@ -304,7 +305,7 @@ func (l *loader) importMCP(at ref, imp *declarations.Import) []*pendingTool {
 		seen[name] = rat.at("name")
 		cls, classified := imp.Classify[name]
 		cat := at.at("classify", name)
-		t := &Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
+		t := &tool.Tool{Name: name, Source: spec.SourceMCP, Server: server, Tenants: tenants}
 		if a, ok := rt.Object["annotations"]; ok {
 			t.ServerAnnotations, _ = json.Marshal(a)
 		}
@@ -320,7 +321,7 @@ func (l *loader) importMCP(at ref, imp *declarations.Import) []*pendingTool {
 		// The tool's classification first, then the import's defaults.
 		t.ReplayPolicy = cmp.Or(cls.ReplayPolicy, defaults.ReplayPolicy, spec.ReplayUnsafe)
 		t.Egress = cmp.Or(cls.Egress, defaults.Egress, spec.EgressInternet)
-		t.Status = cmp.Or(cls.Status, defaults.Status, StatusActive)
+		t.Status = cmp.Or(cls.Status, defaults.Status, tool.StatusActive)
 		if v := cls.Tenants; v != nil {
 			t.Tenants = v
 			p.origin["tenants"] = cat.at("tenants")
@@ -346,7 +347,7 @@ func (l *loader) importMCP(at ref, imp *declarations.Import) []*pendingTool {
 		}
 		// A hidden recorded tool is left out before its schemas are
 		// checked: hiding is how a catalog leaves out a broken upstream tool.
-		p.checkSchemas = t.Status != StatusHidden
+		p.checkSchemas = t.Status != tool.StatusHidden
 		if p.checkSchemas && t.Description == "" {
 			l.sink.errorf(rat, "mcp-tool", "MCP tool %q has no description: add one under classify.%s.description, or hide it with status: hidden", name, name)
 		}

@@ -6,13 +6,16 @@
 //
 // It is built from leaf packages below it, among them spec (the vocabulary
 // of the specs), catalogfile (which files of a catalog folder Load reads,
-// and how), source (files with positions), declarations (a declaration
-// file decoded into typed values), diag (the diagnostics, and the
-// sink every one of Load leaves through, redacted), toolid, refs (JSON
-// Schema structure), secrets, hygiene (invisible text and machine paths),
-// reserved (the tool catalogue's reserved arguments), compact (the compact
-// view), recorded (MCP recordings), definition (the digest of a tool's
-// definition) and registry (the MCP registry, dated by the catalog
+// and how), configfile (signpost.yaml decoded into typed values), target
+// (where a site is published), source (files with positions),
+// declarations (a declaration file decoded into typed values), diag (the
+// diagnostics, and the sink every one of Load leaves through, redacted),
+// toolid, refs (JSON Schema structure), secrets, hygiene (invisible text
+// and machine paths), reserved (the tool catalogue's reserved arguments),
+// tool (a tool and the descriptors and catalogue entry it publishes),
+// catalogue (the tool catalogue document and its groups), compact (the
+// compact view), recorded (MCP recordings), definition (the digest of a
+// tool's definition) and registry (the MCP registry, dated by the catalog
 // folder's Git history). Beside them, and built on this package, are
 // importer, diff, and the host layouts.
 package build

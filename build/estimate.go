@@ -4,9 +4,11 @@ import (
 	"context"
 	"maps"
 
+	"github.com/signpost-dev/signpost/build/catalogue"
 	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // BuildSize is what a build of a catalog writes, as its limits count it:
@@ -49,7 +51,7 @@ type estimatedDoc struct {
 func estimateBuild(whole *wholeCatalog) buildEstimate {
 	c := whole.config
 	est := buildEstimate{sizes: make([]int64, len(whole.tools))}
-	var tools []*Tool
+	var tools []*tool.Tool
 	var at []int // the place of each of tools in whole.tools
 	for i, p := range whole.tools {
 		if p.tool.Published() {
@@ -63,14 +65,14 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	opts := c.compactOptions()
 	var scratch []byte
 	// The catalogue's entries are measured, not kept: each is a slice of
-	// blank of its length, which catalogueBodies joins as it would join
+	// blank of its length, which catalogue.Bodies joins as it would join
 	// the entry.
 	var blank []byte
 	for i, t := range tools {
 		// The digests of the definitions are measured, not made: each is
 		// as long as any, its size the least.
-		scratch, _, _ = appendDescriptor(scratch[:0], t)
-		scratch = appendMeta(scratch, definition.Placeholder)
+		scratch, _, _ = tool.AppendDescriptor(scratch[:0], t)
+		scratch = tool.AppendMeta(scratch, definition.Placeholder)
 		// A tool whose schemas prepare did not encode (in a catalog over
 		// its build limit) is encoded here without them: it counts its
 		// least size.
@@ -78,7 +80,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		est.sizes[at[i]] = desc[i]
 		costs[i].Standard = 1
 		if c.CompactView {
-			scratch = appendCompactDescriptor(scratch[:0], t, opts)
+			scratch = tool.AppendCompactDescriptor(scratch[:0], t, opts)
 			compactDesc[i] = int64(len(scratch))
 			costs[i].Compact = 1
 		}
@@ -87,7 +89,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			input = []byte("null")
 		}
 		n := 0
-		for _, part := range catalogueEntry(t, costs[i], definition.Placeholder, input, t.OutputSchema) {
+		for _, part := range tool.CatalogueEntry(t, costs[i], definition.Placeholder, input, t.OutputSchema) {
 			n += len(part)
 		}
 		if n > len(blank) {
@@ -149,9 +151,9 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 			add(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, compactList)
 			joined("the /tools?view=compact list", compactList)
 		}
-		for _, b := range catalogueBodies(&config, tools, entries, costs, tenant) {
-			add(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body.Len())
-			joined("the document "+b.route, b.body.Len())
+		for _, b := range catalogue.Bodies(config.APIVersionOrDefault(), tools, entries, costs, tenant) {
+			add(b.Route, spec.ViewStandard, spec.ContentTypeJSON, b.Body.Len())
+			joined("the document "+b.Route, b.Body.Len())
 		}
 		// The registry as the latest versions make it: the catalog's
 		// history, which Load does not read, only adds versions.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/hosts/cloudfront"
@@ -102,7 +103,7 @@ func TestEstimate(t *testing.T) {
 				est.Bytes, est.Files, made.Bytes, 100*float64(est.Bytes-made.Bytes)/float64(made.Bytes), made.Files)
 			layouts := map[string]hosts.Host{"plain": hosts.Plain{}}
 			if tc.layouts {
-				layouts["cloudfront"] = cloudfront.Host{Target: &build.S3Target{Bucket: "example-bucket", Region: "us-east-1"}, CompactView: cat.Config.CompactView}
+				layouts["cloudfront"] = cloudfront.Host{Target: &target.S3{Bucket: "example-bucket", Region: "us-east-1"}, CompactView: cat.Config.CompactView}
 				layouts["pages"], layouts["cloudflare"], layouts["netlify"] = pages.Host{}, cloudflare.Host{}, netlify.Host{}
 			}
 			for name, host := range layouts {

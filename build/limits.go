@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/signpost-dev/signpost/build/configfile"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
@@ -76,7 +77,7 @@ func cmpOr(v, def int64) int64 {
 
 // loadLimits reads the limits: member of signpost.yaml, already valid
 // against the config schema.
-func loadLimits(s sink, top ref, limits limitsFile, c *Limits) {
+func loadLimits(s sink, top ref, limits configfile.Limits, c *Limits) {
 	for _, f := range []struct {
 		name string
 		v    any

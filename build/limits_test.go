@@ -21,7 +21,7 @@ func aliasedEnum(n, copies int) map[string]string {
 	values := "&s " + strings.Repeat("x", n) + strings.Repeat(", *s", copies-1)
 	return map[string]string{
 		"signpost.yaml": testConfig,
-		"tools.yaml":    "tools:\n" + tool("inputSchema", "\n      type: object\n      properties:\n        mode:\n          type: string\n          enum: ["+values+"]"),
+		"tools.yaml":    "tools:\n" + toolDecl("inputSchema", "\n      type: object\n      properties:\n        mode:\n          type: string\n          enum: ["+values+"]"),
 	}
 }
 
@@ -35,7 +35,7 @@ func sharedSchema(n, size int) map[string]string {
 	var tools strings.Builder
 	tools.WriteString("tools:\n")
 	for i := range n {
-		tools.WriteString(tool("toolId", fmt.Sprintf("tool_%04d", i), "inputSchema", "{file: shared.json}"))
+		tools.WriteString(toolDecl("toolId", fmt.Sprintf("tool_%04d", i), "inputSchema", "{file: shared.json}"))
 	}
 	return map[string]string{
 		"signpost.yaml": testConfig,
@@ -65,7 +65,7 @@ func TestSharedSchemaReadOnce(t *testing.T) {
 	files := sharedSchema(0, 4<<10)
 	files["signpost.yaml"] = testConfig + "limits: {document: 100kB}\n"
 	for i := range 40 {
-		files[fmt.Sprintf("tools/%02d.yaml", i)] = "tools:\n" + tool("toolId", fmt.Sprintf("tool_%04d", i), "inputSchema", "{file: ../shared.json}")
+		files[fmt.Sprintf("tools/%02d.yaml", i)] = "tools:\n" + toolDecl("toolId", fmt.Sprintf("tool_%04d", i), "inputSchema", "{file: ../shared.json}")
 	}
 	delete(files, "tools.yaml")
 	for range 5 {

@@ -13,13 +13,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/diag"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/schemas"
+	"golang.org/x/sync/errgroup"
 )
 
 // ConfigFile is the name of the site settings file at a catalog's root.
@@ -323,10 +323,10 @@ func (l *loader) checkCatalog(st *loadState) bool {
 func (l *loader) assemble(st *loadState) bool {
 	cat, whole := st.cat, st.whole
 	for _, p := range whole.tools {
-		p.tool.decl = p.at
+		p.tool.SetDeclared(p.at.src, p.at.ptr)
 		cat.Tools = append(cat.Tools, p.tool)
 	}
-	slices.SortStableFunc(cat.Tools, func(a, b *Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
+	slices.SortStableFunc(cat.Tools, func(a, b *tool.Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 	for _, s := range whole.servers {
 		cat.Servers = append(cat.Servers, s.server)
 	}

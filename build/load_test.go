@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
@@ -27,8 +28,8 @@ func loadDiags(t *testing.T, files map[string]string) (*Catalog, []string) {
 	return cat, lines
 }
 
-// tool is a valid tool declaration with fields replaced or added.
-func tool(fields ...string) string {
+// toolDecl is a valid tool declaration with fields replaced or added.
+func toolDecl(fields ...string) string {
 	base := map[string]string{
 		"toolId": "get_forecast", "description": "Seven-day forecast.", "source": "host-extension",
 		"safetyTier": "read", "replayPolicy": "deterministic", "egress": "internet",
@@ -67,9 +68,9 @@ func checkDiags(t *testing.T, files map[string]string, want ...string) *Catalog 
 func TestLoadValid(t *testing.T) {
 	cat := checkDiags(t, map[string]string{
 		"signpost.yaml":     testConfig,
-		"tools/a.yaml":      "tools:\n" + tool() + tool("toolId", "get_alerts", "status", "planned"),
+		"tools/a.yaml":      "tools:\n" + toolDecl() + toolDecl("toolId", "get_alerts", "status", "planned"),
 		"tools/in.json":     `{"type": "object", "properties": {"city": {"type": "string"}}}`,
-		"tools/b.yml":       "tools:\n" + tool("toolId", "lookup", "inputSchema", "{file: in.json}"),
+		"tools/b.yml":       "tools:\n" + toolDecl("toolId", "lookup", "inputSchema", "{file: in.json}"),
 		".git/ignored.yaml": "not: [valid",
 	})
 	var ids []string
@@ -87,7 +88,7 @@ func TestLoadValid(t *testing.T) {
 func TestRuleToolIDFormat(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("toolId", "../x") + tool("toolId", "a/b") + tool("toolId", "GetX") + tool("toolId", strings.Repeat("x", 49)),
+		"t.yaml":        "tools:\n" + toolDecl("toolId", "../x") + toolDecl("toolId", "a/b") + toolDecl("toolId", "GetX") + toolDecl("toolId", strings.Repeat("x", 49)),
 	},
 		`t.yaml:2:13: toolId "../x" looks like a path: a toolId is one URL path segment in ASCII snake case, for example "x"`,
 		`t.yaml:8:13: toolId "a/b" looks like a path: a toolId is one URL path segment in ASCII snake case, for example "a_b"`,
@@ -99,26 +100,26 @@ func TestRuleToolIDFormat(t *testing.T) {
 func TestRuleToolIDUnique(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"a.yaml":        "tools:\n" + tool(),
-		"b.yaml":        "tools:\n" + tool(),
+		"a.yaml":        "tools:\n" + toolDecl(),
+		"b.yaml":        "tools:\n" + toolDecl(),
 	}, `b.yaml:2:13: toolId "get_forecast" is already used by the tool at `+"a.yaml:2:5"+`: toolIds must be unique`)
 }
 
 func TestRuleExecNeedsHostExtension(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("safetyTier", "exec", "source", "openapi") + tool("toolId", "ok", "safetyTier", "exec"),
+		"t.yaml":        "tools:\n" + toolDecl("safetyTier", "exec", "source", "openapi") + toolDecl("toolId", "ok", "safetyTier", "exec"),
 	}, `t.yaml:5:17: safetyTier exec is only for source: host-extension (this tool's source is openapi): use write, or declare the tool as a host extension`)
 }
 
 func TestRuleTenants(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("tenants", "[acme]"),
+		"t.yaml":        "tools:\n" + toolDecl("tenants", "[acme]"),
 	}, `t.yaml:8:15: tool is scoped to tenant "acme" but signpost.yaml declares no tenants: add tenants: [acme] there, or drop the scope`)
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig + "tenants: [acme, globex]\n",
-		"t.yaml":        "tools:\n" + tool("tenants", "[acme, initech]"),
+		"t.yaml":        "tools:\n" + toolDecl("tenants", "[acme, initech]"),
 	}, `t.yaml:8:21: unknown tenant "initech": signpost.yaml declares acme, globex`)
 }
 
@@ -127,11 +128,11 @@ func TestRuleSchemaFile(t *testing.T) {
 		"signpost.yaml": testConfig,
 		"outside.json":  `{"type": "object"}`,
 		"t/t.yaml": "tools:\n" +
-			tool("toolId", "a", "inputSchema", "{file: ../../etc/passwd.json}") +
-			tool("toolId", "b", "inputSchema", "{file: /etc/x.json}") +
-			tool("toolId", "c", "inputSchema", "{file: missing.json}") +
-			tool("toolId", "d", "inputSchema", "{file: s.yaml}") +
-			tool("toolId", "e", "inputSchema", "{file: ../outside.json}"),
+			toolDecl("toolId", "a", "inputSchema", "{file: ../../etc/passwd.json}") +
+			toolDecl("toolId", "b", "inputSchema", "{file: /etc/x.json}") +
+			toolDecl("toolId", "c", "inputSchema", "{file: missing.json}") +
+			toolDecl("toolId", "d", "inputSchema", "{file: s.yaml}") +
+			toolDecl("toolId", "e", "inputSchema", "{file: ../outside.json}"),
 	},
 		`t/t.yaml:8:25: file "../../etc/passwd.json" is outside the catalog folder: keep schemas and recordings inside it`,
 		`t/t.yaml:15:25: file "/etc/x.json" is an absolute path: name it relative to t.yaml`,
@@ -143,7 +144,7 @@ func TestRuleSchemaFile(t *testing.T) {
 func TestRuleSchemaRoot(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("inputSchema", "{type: string}"),
+		"t.yaml":        "tools:\n" + toolDecl("inputSchema", "{type: string}"),
 	}, `t.yaml:8:18: inputSchema must be a JSON Schema with "type": "object" at its root (tool arguments and results are objects)`)
 }
 
@@ -151,7 +152,7 @@ func TestRuleSchemaRefs(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
 		"s.json":        "{\"type\": \"object\",\n \"properties\": {\"a\": {\"$ref\": \"https://example.com/a.json\"}, \"b\": {\"$ref\": \"#/$defs/nope\"}}}",
-		"t.yaml":        "tools:\n" + tool("inputSchema", "{file: s.json}"),
+		"t.yaml":        "tools:\n" + toolDecl("inputSchema", "{file: s.json}"),
 	},
 		`s.json:2:31: external $ref "https://example.com/a.json": a tool schema must be self-contained; copy the definition under $defs and point at it with #/$defs/…`,
 		`s.json:2:76: $ref "#/$defs/nope" does not resolve: the schema has no member "$defs"`,
@@ -161,7 +162,7 @@ func TestRuleSchemaRefs(t *testing.T) {
 func TestRuleNoCredentials(t *testing.T) {
 	cat, got := loadDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml": "tools:\n" + tool("description", `"Uses key AKIA`+"IOSFODNN7EXAMPLE"+` to call S3."`,
+		"t.yaml": "tools:\n" + toolDecl("description", `"Uses key AKIA`+"IOSFODNN7EXAMPLE"+` to call S3."`,
 			"inputSchema", `{type: object, properties: {password: {type: string, default: hunter2hunter2}}}`),
 	})
 	_ = cat
@@ -183,7 +184,7 @@ func TestRuleNoCredentials(t *testing.T) {
 func TestRuleSchemaValidation(t *testing.T) {
 	cat, got := loadDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("safetyTier", "readonly", "colour", "blue"),
+		"t.yaml":        "tools:\n" + toolDecl("safetyTier", "readonly", "colour", "blue"),
 	})
 	if cat == nil {
 		t.Fatal("no catalog")
@@ -195,7 +196,7 @@ func TestRuleSchemaValidation(t *testing.T) {
 }
 
 func TestMissingConfig(t *testing.T) {
-	checkDiags(t, map[string]string{"t.yaml": "tools:\n" + tool()},
+	checkDiags(t, map[string]string{"t.yaml": "tools:\n" + toolDecl()},
 		"signpost.yaml: no signpost.yaml in "+"DIR"+": a catalog folder starts with one (see `signpost schema config`)")
 }
 
@@ -209,14 +210,14 @@ func TestTargets(t *testing.T) {
   workers: {cloudflare: {name: discovery}}
   nl: {netlify: {}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want := map[string]Target{
-		"production": {S3: &S3Target{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &CloudFrontTarget{Distributions: map[string]Distribution{"": {ID: "E2EXAMPLE", FunctionName: "example-discovery"}}}},
-		"local":      {S3: &S3Target{Bucket: "test-bucket", Endpoint: "http://127.0.0.1:7070"}},
+	want := map[string]target.Target{
+		"production": {S3: &target.S3{Bucket: "example-discovery", Region: "us-east-1"}, CloudFront: &target.CloudFront{Distributions: map[string]target.Distribution{"": {ID: "E2EXAMPLE", FunctionName: "example-discovery"}}}},
+		"local":      {S3: &target.S3{Bucket: "test-bucket", Endpoint: "http://127.0.0.1:7070"}},
 		"pages":      {GitHubPages: true},
-		"cf":         {Cloudflare: &CloudflareTarget{}},
-		"workers":    {Cloudflare: &CloudflareTarget{Name: "discovery"}},
+		"cf":         {Cloudflare: &target.Cloudflare{}},
+		"workers":    {Cloudflare: &target.Cloudflare{Name: "discovery"}},
 		"nl":         {Netlify: true},
 	}
 	if diff := cmp.Diff(want, cat.Config.Targets); diff != "" {
@@ -236,7 +237,7 @@ func TestTargets(t *testing.T) {
   none: {cloudflare: {}, s3: {bucket: abc}}
   cfnl: {cloudflare: {}, netlify: {}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	},
 		"signpost.yaml:3:9: target both: choose one of s3, githubPages, cloudflare or netlify: declare a target for each host to publish to several",
 		"signpost.yaml:4:8: target cdn: cloudfront fronts an S3 bucket: add s3",
@@ -263,9 +264,9 @@ func TestCloudFrontTenants(t *testing.T) {
         acme: {distributionId: E1ACME, functionName: example-acme}
         globex: {distributionId: E1GLOBEX}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want := &CloudFrontTarget{Distributions: map[string]Distribution{
+	want := &target.CloudFront{Distributions: map[string]target.Distribution{
 		"acme":   {ID: "E1ACME", FunctionName: "example-acme"},
 		"globex": {ID: "E1GLOBEX"},
 	}}
@@ -278,7 +279,7 @@ func TestCloudFrontTenants(t *testing.T) {
   stranger: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1}, globex: {distributionId: E2}, initech: {distributionId: E3}}}}
   shared: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: f}, globex: {distributionId: E2, functionName: f}}}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	},
 		"signpost.yaml:4:8: target one: the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {acme: {distributionId: ...}, ...}} instead of distributionId, functionName and keyValueStoreArn",
 		"signpost.yaml:5:12: target partial: cloudfront.tenants has no distribution for globex: every tenant's site needs its own",
@@ -290,7 +291,7 @@ func TestCloudFrontTenants(t *testing.T) {
   many: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1}}}}
   none: {s3: {bucket: abc}, cloudfront: {functionName: f}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	},
 		"signpost.yaml:3:9: target many: cloudfront lists tenants, but the catalog declares none: name the one distribution with distributionId",
 		"signpost.yaml:4:9: target none: cloudfront needs the distributionId of the distribution in front of the bucket",
@@ -303,7 +304,7 @@ func TestCloudFrontTenants(t *testing.T) {
 func TestDeclaredToolName(t *testing.T) {
 	cat := checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("source", "mcp", "name", "getForecast", "safetyTier", "read"),
+		"t.yaml":        "tools:\n" + toolDecl("source", "mcp", "name", "getForecast", "safetyTier", "read"),
 	})
 	if len(cat.Tools) != 1 || cat.Tools[0].Name != "getForecast" {
 		t.Fatalf("tools %+v, want one named getForecast", cat.Tools)
@@ -326,7 +327,7 @@ func TestDeclaredToolName(t *testing.T) {
 	}
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"t.yaml":        "tools:\n" + tool("name", "getForecast"),
+		"t.yaml":        "tools:\n" + toolDecl("name", "getForecast"),
 	}, "t.yaml:8:11: name is the tool's name at its source, and a host-extension tool has none: remove it, or declare the source (mcp or openapi)")
 }
 
@@ -337,7 +338,7 @@ func TestSiteSettingsScanned(t *testing.T) {
 	token := "ghp_" + strings.Repeat("a1B2c3D4e5", 3) + "f6G7h8"
 	checkDiags(t, map[string]string{
 		"signpost.yaml": "site: {origin: \"https://admin:hunter2secret@example.com\", publisher: example.com, displayName: \"Example " + token + "\"}\n",
-		"t.yaml":        "tools:\n" + tool(),
+		"t.yaml":        "tools:\n" + toolDecl(),
 	},
 		`signpost.yaml:1:16: origin "https://…@example.com" must be scheme and host only, like https://example.com`,
 		"signpost.yaml:1:96: contains a GitHub token (ghp_…): remove it; signpost.yaml is public with the catalog, and signpost publish takes credentials from its environment",
@@ -354,9 +355,9 @@ func TestKeyValueStore(t *testing.T) {
 		"signpost.yaml": testConfig + `targets:
   production: {s3: {bucket: abc}, cloudfront: {distributionId: E1, functionName: site, keyValueStoreArn: "` + arn + `"}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want := &CloudFrontTarget{Distributions: map[string]Distribution{"": {ID: "E1", FunctionName: "site", KeyValueStoreARN: arn}}}
+	want := &target.CloudFront{Distributions: map[string]target.Distribution{"": {ID: "E1", FunctionName: "site", KeyValueStoreARN: arn}}}
 	if diff := cmp.Diff(want, cat.Config.Targets["production"].CloudFront); diff != "" {
 		t.Errorf("cloudfront (-want +got):\n%s", diff)
 	}
@@ -369,9 +370,9 @@ func TestKeyValueStore(t *testing.T) {
         acme: {distributionId: E1ACME, functionName: acme, keyValueStoreArn: "` + arn + `"}
         globex: {distributionId: E1GLOBEX, functionName: globex}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	})
-	want = &CloudFrontTarget{Distributions: map[string]Distribution{
+	want = &target.CloudFront{Distributions: map[string]target.Distribution{
 		"acme":   {ID: "E1ACME", FunctionName: "acme", KeyValueStoreARN: arn},
 		"globex": {ID: "E1GLOBEX", FunctionName: "globex"},
 	}}
@@ -385,7 +386,7 @@ func TestKeyValueStore(t *testing.T) {
   short: {s3: {bucket: abc}, cloudfront: {distributionId: E1, functionName: f, keyValueStoreArn: "arn:aws:cloudfront::1234:key-value-store/a1b2"}}
   kind: {s3: {bucket: abc}, cloudfront: {distributionId: E1, functionName: f, keyValueStoreArn: "arn:aws:cloudfront::123456789012:function/a1b2"}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	},
 		`signpost.yaml:3:99: must be the ARN of a CloudFront KeyValueStore: arn:aws:cloudfront::ACCOUNT:key-value-store/ID, with a 12-digit account, such as arn:aws:cloudfront::123456789012:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111; got "arn:aws:cloudfront:us-east-1:123456789012:key-value-store/a1b2"`,
 		`signpost.yaml:4:98: must be the ARN of a CloudFront KeyValueStore: arn:aws:cloudfront::ACCOUNT:key-value-store/ID, with a 12-digit account, such as arn:aws:cloudfront::123456789012:key-value-store/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111; got "arn:aws:cloudfront::1234:key-value-store/a1b2"`,
@@ -395,7 +396,7 @@ func TestKeyValueStore(t *testing.T) {
 		"signpost.yaml": withTenants + `  alone: {s3: {bucket: abc}, cloudfront: {tenants: {acme: {distributionId: E1, functionName: a}, globex: {distributionId: E2, keyValueStoreArn: "` + arn + `"}}}}
   top: {s3: {bucket: abc}, cloudfront: {keyValueStoreArn: "` + arn + `", tenants: {acme: {distributionId: E1}, globex: {distributionId: E2}}}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	},
 		"signpost.yaml:4:10: target alone: cloudfront.tenants.globex.keyValueStoreArn is associated with the viewer-request function that publish keeps up to date: add functionName beside it, or remove keyValueStoreArn",
 		"signpost.yaml:5:8: target top: the catalog has tenants, and each tenant's site needs its own distribution: write cloudfront: {tenants: {acme: {distributionId: ...}, ...}} instead of distributionId, functionName and keyValueStoreArn",
@@ -404,7 +405,7 @@ func TestKeyValueStore(t *testing.T) {
 		"signpost.yaml": testConfig + `targets:
   nofn: {s3: {bucket: abc}, cloudfront: {distributionId: E1, keyValueStoreArn: "` + arn + `"}}
 `,
-		"t.yaml": "tools:\n" + tool(),
+		"t.yaml": "tools:\n" + toolDecl(),
 	},
 		"signpost.yaml:3:9: target nofn: cloudfront.keyValueStoreArn is associated with the viewer-request function that publish keeps up to date: add functionName beside it, or remove keyValueStoreArn",
 	)

@@ -18,7 +18,7 @@ import (
 func TestLoadRefusesFIFO(t *testing.T) {
 	dir := catalogtest.Write(t, map[string]string{
 		"signpost.yaml": testConfig,
-		"tools.yaml":    "tools:\n" + tool("inputSchema", "{file: p.json}"),
+		"tools.yaml":    "tools:\n" + toolDecl("inputSchema", "{file: p.json}"),
 	})
 	if err := syscall.Mkfifo(filepath.Join(dir, "p.json"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
-func toolsByID(cat *Catalog) map[string]*Tool {
-	m := map[string]*Tool{}
+func toolsByID(cat *Catalog) map[string]*tool.Tool {
+	m := map[string]*tool.Tool{}
 	for _, t := range cat.Tools {
 		m[t.ToolID] = t
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/signpost-dev/signpost/build/openapi"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/suggest"
 )
@@ -96,9 +97,9 @@ func (l *loader) importOpenAPI(at ref, imp *declarations.Import) []*pendingTool 
 		seen[op.Name] = oat
 		cls, classified := imp.Classify[op.Name]
 		cat := at.at("classify", op.Name)
-		status := cmp.Or(cls.Status, defaults.Status, StatusActive)
+		status := cmp.Or(cls.Status, defaults.Status, tool.StatusActive)
 		if op.LeftOut != "" || op.Tool.Description == "" && cls.Description == "" {
-			if status != StatusHidden {
+			if status != tool.StatusHidden {
 				reason := op.LeftOut
 				if reason == "" {
 					reason = fmt.Sprintf("it has no summary or description: add one under classify.%s.description", op.Name)
@@ -108,7 +109,7 @@ func (l *loader) importOpenAPI(at ref, imp *declarations.Import) []*pendingTool 
 			continue
 		}
 		ot := op.Tool
-		t := &Tool{Name: op.Name, Source: spec.SourceOpenAPI, Group: ot.Group, Tenants: tenants}
+		t := &tool.Tool{Name: op.Name, Source: spec.SourceOpenAPI, Group: ot.Group, Tenants: tenants}
 		p := &pendingTool{tool: t, at: oat, origin: map[string]ref{"name": oat}}
 		t.SafetyTier, p.origin["safetyTier"] = spec.TierWrite, at
 		replay := ""
@@ -150,7 +151,7 @@ func (l *loader) importOpenAPI(at ref, imp *declarations.Import) []*pendingTool 
 			p.claim = toolid.ClaimFor(prefix, doc.Title, op.Name)
 			p.origin["toolId"] = oat
 		}
-		p.checkSchemas = t.Status != StatusHidden
+		p.checkSchemas = t.Status != tool.StatusHidden
 		p.input, p.origin["inputSchema"] = ot.InputSchema, oat
 		if ot.OutputSchema != nil {
 			p.output, p.origin["outputSchema"] = ot.OutputSchema, oat.at("responses")

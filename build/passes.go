@@ -9,6 +9,7 @@ import (
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/build/toolid"
 	"github.com/signpost-dev/signpost/internal/english"
 )
@@ -353,7 +354,7 @@ func checkServers(s sink, c *wholeCatalog) {
 	at := map[string]ref{}
 	ids := map[string][]string{}
 	for _, p := range tools {
-		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != StatusHidden {
+		if t := p.tool; t.Server != "" && !declared[t.Server] && t.Status != tool.StatusHidden {
 			if _, seen := ids[t.Server]; !seen {
 				order = append(order, t.Server)
 				at[t.Server] = p.from("server")

@@ -10,6 +10,7 @@ import (
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // TestCatalogPasses runs the passes across files on tools made in code, as
@@ -20,13 +21,13 @@ func TestCatalogPasses(t *testing.T) {
 	if len(ps) > 0 {
 		t.Fatal(ps)
 	}
-	declared := func(i string, tl Tool) *pendingTool {
+	declared := func(i string, tl tool.Tool) *pendingTool {
 		return &pendingTool{tool: &tl, at: ref{src, "/tools/" + i}, declared: true, explicit: true, sizeOK: true}
 	}
 	whole := &wholeCatalog{config: &Config{Tenants: []string{"acme"}}, tools: []*pendingTool{
-		declared("0", Tool{ToolID: "run", Source: spec.SourceMCP, SafetyTier: spec.TierExec, Status: StatusActive, Tenants: []string{"globex"}}),
-		declared("1", Tool{ToolID: "run", Source: spec.SourceHostExtension, SafetyTier: spec.TierExec, Status: StatusActive}),
-		declared("2", Tool{ToolID: "Bad-Id", Source: spec.SourceHostExtension, SafetyTier: spec.TierRead, Status: StatusActive}),
+		declared("0", tool.Tool{ToolID: "run", Source: spec.SourceMCP, SafetyTier: spec.TierExec, Status: tool.StatusActive, Tenants: []string{"globex"}}),
+		declared("1", tool.Tool{ToolID: "run", Source: spec.SourceHostExtension, SafetyTier: spec.TierExec, Status: tool.StatusActive}),
+		declared("2", tool.Tool{ToolID: "Bad-Id", Source: spec.SourceHostExtension, SafetyTier: spec.TierRead, Status: tool.StatusActive}),
 	}}
 	s := &diag.Sink{}
 	var names []string

@@ -63,10 +63,10 @@ func leakCases(t *testing.T) []leakCase {
 	q := strconv.Quote
 	const tf = "tools/t.yaml"
 	tools := func(fields ...string) map[string]string {
-		return map[string]string{ConfigFile: testConfig, tf: "tools:\n" + tool(fields...)}
+		return map[string]string{ConfigFile: testConfig, tf: "tools:\n" + toolDecl(fields...)}
 	}
 	config := func(extra string) map[string]string {
-		return map[string]string{ConfigFile: testConfig + extra, tf: "tools:\n" + tool()}
+		return map[string]string{ConfigFile: testConfig + extra, tf: "tools:\n" + toolDecl()}
 	}
 	recording := func(tl map[string]any) string {
 		b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": []any{tl}}})
@@ -106,7 +106,7 @@ func leakCases(t *testing.T) []leakCase {
 	return []leakCase{
 		// The folder and its files.
 		{name: "catalog folder missing", rule: "catalog-folder", folder: tok, missing: true},
-		{name: "config missing", rule: "config-missing", folder: tok, files: map[string]string{tf: "tools:\n" + tool()}},
+		{name: "config missing", rule: "config-missing", folder: tok, files: map[string]string{tf: "tools:\n" + toolDecl()}},
 		{name: "read a file too large", rule: "read", files: tools(), big: "tools/" + tok + ".yaml"},
 		{name: "canceled", rule: "canceled", folder: tok, files: tools(), canceled: true},
 		{name: "a link named as a declaration", rule: "not-regular", files: tools(), link: "tools/" + tok + ".yaml"},
@@ -114,7 +114,7 @@ func leakCases(t *testing.T) []leakCase {
 		// Parsing.
 		{name: "duplicate key", rule: "duplicate-key", files: map[string]string{ConfigFile: testConfig + tok + ": 1\n" + tok + ": 2\n"}},
 		{name: "duplicate key in JSON", rule: "duplicate-key", files: map[string]string{ConfigFile: testConfig,
-			tf: "tools:\n" + tool("inputSchema", "{file: in.json}"), "tools/in.json": `{"type": "object", ` + q(tok) + `: 1, ` + q(tok) + `: 2}`}},
+			tf: "tools:\n" + toolDecl("inputSchema", "{file: in.json}"), "tools/in.json": `{"type": "object", ` + q(tok) + `: 1, ` + q(tok) + `: 2}`}},
 		{name: "!!int", rule: "yaml-type", files: tools("title", "!!int "+tok)},
 		{name: "!!float", rule: "yaml-type", files: tools("title", "!!float "+tok)},
 		{name: "unknown anchor", rule: "yaml-syntax", files: tools("title", "*"+tok)},
@@ -124,10 +124,10 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "too deep", rule: "too-deep", files: tools("title", deep)},
 		{name: "aliases", rule: "alias-limit", files: tools("title", "x", "examples", "{"+strings.ReplaceAll(strings.TrimSuffix(laughs, "\n"), "\n", ", ")+"}")},
 		{name: "JSON syntax", rule: "json-syntax", files: map[string]string{ConfigFile: testConfig,
-			tf: "tools:\n" + tool("inputSchema", "{file: in.json}"), "tools/in.json": `{"type": "object", "description": ` + q(tok) + ` "x"}`}},
+			tf: "tools:\n" + toolDecl("inputSchema", "{file: in.json}"), "tools/in.json": `{"type": "object", "description": ` + q(tok) + ` "x"}`}},
 
 		// signpost.yaml.
-		{name: "config empty", rule: "config", files: map[string]string{ConfigFile: "# " + tok + "\n", tf: "tools:\n" + tool()}},
+		{name: "config empty", rule: "config", files: map[string]string{ConfigFile: "# " + tok + "\n", tf: "tools:\n" + toolDecl()}},
 		{name: "config credential", rule: "credential", files: map[string]string{ConfigFile: "site: {origin: https://example.com, publisher: example.com, displayName: " + q(tok) + "}\n"}},
 		{name: "displayName not I-JSON", rule: "ai-catalog", files: map[string]string{ConfigFile: "site: {origin: https://example.com, publisher: example.com, displayName: \"" + tok + "\\uFFFF\"}\n"}},
 		{name: "config schema", rule: "schema", files: config("toolCatalog: {compactView: " + q(tok) + "}\n")},
@@ -135,7 +135,7 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "tenant origin", rule: "origin", files: config("tenants: [{id: acme, origin: " + q("https://example.com/"+tok) + "}]\n")},
 		{name: "tenant twice", rule: "tenant", files: config("tenants: [" + id + ", " + id + "]\n"), secret: id},
 		{name: "limits", rule: "limits", files: map[string]string{ConfigFile: testConfig + "limits: {value: 1KiB}\n",
-			tf: "tools:\n" + tool("toolId", q(tok), "description", q(strings.Repeat("Forecast. ", 200)))}},
+			tf: "tools:\n" + toolDecl("toolId", q(tok), "description", q(strings.Repeat("Forecast. ", 200)))}},
 		{name: "signing", rule: "signing", files: config("discovery: {aiCatalog: false}\nsigning: {key: " + q("file:../"+tok) + "}\n")},
 		{name: "target", rule: "target", files: config("targets:\n  " + id + ":\n    githubPages: {}\n    netlify: {}\n"), secret: id},
 
@@ -145,10 +145,10 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "schema file absolute", rule: "file", files: tools("inputSchema", "{file: "+q("/"+tok+".json")+"}")},
 		{name: "tool name", rule: "tool-name", files: tools("name", q(tok))},
 		{name: "toolId format", rule: "toolid-format", files: tools("toolId", "Bad-Id", "title", q(tok))},
-		{name: "toolId unique", rule: "toolid-unique", files: map[string]string{ConfigFile: testConfig, tf: "tools:\n" + tool("title", q(tok)) + tool("title", q(tok))}},
+		{name: "toolId unique", rule: "toolid-unique", files: map[string]string{ConfigFile: testConfig, tf: "tools:\n" + toolDecl("title", q(tok)) + toolDecl("title", q(tok))}},
 		{name: "toolId credential", rule: "credential", files: tools("toolId", q(tok))},
 		{name: "exec source", rule: "exec-source", files: tools("source", "mcp", "name", "run", "safetyTier", "exec", "title", q(tok))},
-		{name: "tenant unknown", rule: "tenant", files: map[string]string{ConfigFile: testConfig + "tenants: [acme]\n", tf: "tools:\n" + tool("tenants", "["+id+"]")}, secret: id},
+		{name: "tenant unknown", rule: "tenant", files: map[string]string{ConfigFile: testConfig + "tenants: [acme]\n", tf: "tools:\n" + toolDecl("tenants", "["+id+"]")}, secret: id},
 		{name: "tenant none", rule: "tenant", files: tools("tenants", "["+id+"]"), secret: id},
 		{name: "irreversible", rule: "irreversible", files: tools("irreversible", "true", "title", q(tok))},
 		{name: "idempotency key", rule: "idempotency-key", files: tools("safetyTier", "write", "replayPolicy", "keyed", "idempotencyKey", q(tok))},
@@ -178,7 +178,7 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "server", rule: "server", files: map[string]string{ConfigFile: testConfig, "servers.yaml": "servers:\n" + server() + server("title: "+q(tok))}},
 		{name: "server decoded", rule: "server", files: map[string]string{ConfigFile: testConfig, "servers.yaml": "servers:\n" + server("remotes:", "  - {type: sse, url: "+q("https://mcp.example.com/"+tok)+", headers: [{name: "+q(tok)+", value: x}]}")}},
 		{name: "server unknown", rule: "server-unknown", files: map[string]string{ConfigFile: testConfig, "servers.yaml": "servers:\n" + server(),
-			tf: "tools:\n" + tool("source", "mcp", "name", "get", "server", q("com.example/"+tok))}},
+			tf: "tools:\n" + toolDecl("source", "mcp", "name", "get", "server", q("com.example/"+tok))}},
 		{name: "server limits", rule: "limits", files: map[string]string{ConfigFile: testConfig + "limits: {value: 1KiB}\n", "servers.yaml": "servers:\n" + server("_meta: {com.example/notes: "+q(tok+strings.Repeat(" weather", 200))+"}")}},
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/registry"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // The MCP registry of each site is made by package registry, from the
@@ -40,7 +41,7 @@ func (cat *Catalog) RegistryServers(tenant string) []*Server {
 
 // registryServers is RegistryServers, with the catalog's tools given:
 // Compile's catalog holds none.
-func registryServers(cat *Catalog, tools []*Tool, tenant string) []*Server {
+func registryServers(cat *Catalog, tools []*tool.Tool, tenant string) []*Server {
 	if !cat.Config.Registry {
 		return nil
 	}
@@ -51,7 +52,7 @@ func registryServers(cat *Catalog, tools []*Tool, tenant string) []*Server {
 // registry.Documents). tools are every tool the catalog declares; cards
 // gives the SHA-256 of each card document by route. nil when the site
 // lists no server.
-func compileRegistry(cat *Catalog, tools []*Tool, tenant string, cards map[string]string) []output.Document {
+func compileRegistry(cat *Catalog, tools []*tool.Tool, tenant string, cards map[string]string) []output.Document {
 	site := registry.Site{
 		Origin:    cat.Config.SiteOrigin(tenant),
 		AICatalog: cat.Config.AICatalog, MCPCatalog: cat.Config.MCPCatalog,

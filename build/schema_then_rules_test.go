@@ -11,10 +11,10 @@ func TestSchemaErrorThenRules(t *testing.T) {
 	checkDiags(t, map[string]string{
 		"signpost.yaml": testConfig + "tenants: [acme]\n",
 		"t.yaml": "tools:\n" +
-			tool("toolId", "get_forecast", "safetyTier", "danger", "tenants", "[globex]") +
-			tool("toolId", "12", "tenants", "[acme, initech]") +
-			tool("toolId", "Bad-Id") +
-			tool("toolId", "no_egress", "egress", "-", "tenants", "[globex]"),
+			toolDecl("toolId", "get_forecast", "safetyTier", "danger", "tenants", "[globex]") +
+			toolDecl("toolId", "12", "tenants", "[acme, initech]") +
+			toolDecl("toolId", "Bad-Id") +
+			toolDecl("toolId", "no_egress", "egress", "-", "tenants", "[globex]"),
 	},
 		`t.yaml:5:17: must be one of pure, read, write, exec; got "danger"`,
 		`t.yaml:8:15: unknown tenant "globex": signpost.yaml declares acme`,

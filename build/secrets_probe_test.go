@@ -69,7 +69,7 @@ func yq(s string) string { return strconv.Quote(s) }
 // probeTools is a declaration file of one tool with fields replaced or
 // added (see tool).
 func probeTools(fields ...string) map[string]string {
-	return map[string]string{"signpost.yaml": testConfig, "tools/t.yaml": "tools:\n" + tool(fields...)}
+	return map[string]string{"signpost.yaml": testConfig, "tools/t.yaml": "tools:\n" + toolDecl(fields...)}
 }
 
 // probeServer is a declaration file of one server with extra lines (each
@@ -96,7 +96,7 @@ func probeCrossHost(cardURL string) map[string]string {
 
 // probeConfig is a catalog whose signpost.yaml is config.
 func probeConfig(config string) map[string]string {
-	return map[string]string{"signpost.yaml": config, "tools/t.yaml": "tools:\n" + tool()}
+	return map[string]string{"signpost.yaml": config, "tools/t.yaml": "tools:\n" + toolDecl()}
 }
 
 // probeSchema is a tool whose inputSchema (JSON, inline) is schema.
@@ -177,7 +177,7 @@ func secretProbes(t *testing.T) []secretProbe {
 		{"tool name stripe", probeTools("source", "mcp", "name", yq(probeStripe)), tf, probeStripe},
 		{"tool toolId github", probeTools("toolId", yq(probeGitHub)), tf, probeGitHub},
 		{"tool server field", probeTools("server", yq("com.example/"+probeGitHub)), tf, probeGitHub},
-		{"tool tenants", map[string]string{"signpost.yaml": testConfig + "tenants: [acme]\n", tf: "tools:\n" + tool("tenants", "["+yq(probeGitHub)+"]")}, tf, probeGitHub},
+		{"tool tenants", map[string]string{"signpost.yaml": testConfig + "tenants: [acme]\n", tf: "tools:\n" + toolDecl("tenants", "["+yq(probeGitHub)+"]")}, tf, probeGitHub},
 		{"description api_key=", desc("Call it with api_key=" + probeGeneric + " in the query."), tf, probeGeneric},
 		{"description password:", desc("Log in as admin, password: " + probePassword + ", then change it."), tf, probePassword},
 		{"description url ?access_token=", desc("Fetch https://api.example.com/v1/forecast?city=Oslo&access_token=" + probeGeneric + " daily."), tf, probeGeneric},
@@ -233,7 +233,7 @@ func secretProbes(t *testing.T) []secretProbe {
 		{"schema extension keyword", probeSchema("inputSchema", `{"type": "object", "x-api-key": `+yq(probeGeneric)+`}`), tf, probeGeneric},
 		{"outputSchema examples jwt", probeSchema("outputSchema", prop("session", "examples", "["+yq(probeJWT)+"]")), tf, probeJWT},
 		{"outputSchema default telegram", probeSchema("outputSchema", prop("bot", "default", yq(probeTelegram))), tf, probeTelegram},
-		{"schema file default", map[string]string{"signpost.yaml": testConfig, tf: "tools:\n" + tool("inputSchema", "{file: in.json}"),
+		{"schema file default", map[string]string{"signpost.yaml": testConfig, tf: "tools:\n" + toolDecl("inputSchema", "{file: in.json}"),
 			"tools/in.json": prop("config", "default", yq(probeHexKey))}, "tools/in.json", probeHexKey},
 
 		// A recorded tools/list.

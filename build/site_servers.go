@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // SiteServers returns the MCP servers the site of tenant publishes as its
@@ -30,7 +31,7 @@ func (c *Catalog) SiteServers(tenant string) ([]*Server, error) {
 }
 
 // siteServers is SiteServers, with the catalog's tools given.
-func siteServers(cat *Catalog, tools []*Tool, tenant string) []*Server {
+func siteServers(cat *Catalog, tools []*tool.Tool, tenant string) []*Server {
 	named := map[string]bool{}   // a tool names the server
 	visible := map[string]bool{} // a tool the tenant sees names it
 	for _, t := range tools {

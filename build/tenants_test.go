@@ -23,7 +23,7 @@ tenants:
 // TestTenantOriginsAndGates checks tenants with their own origin and gate: each
 // site's documents name its origin, and the route table keeps its access.
 func TestTenantOriginsAndGates(t *testing.T) {
-	cat := checkDiags(t, map[string]string{"signpost.yaml": tenantsConfig, "tools/a.yaml": "tools:\n" + tool()})
+	cat := checkDiags(t, map[string]string{"signpost.yaml": tenantsConfig, "tools/a.yaml": "tools:\n" + toolDecl()})
 	if got := strings.Join(cat.Config.Tenants, ","); got != "acme,globex,initech" {
 		t.Fatalf("tenants %s", got)
 	}
@@ -71,7 +71,7 @@ tenants:
   - id: hooli
     origin: http://hooli.example.com
 `,
-		"tools/a.yaml": "tools:\n" + tool(),
+		"tools/a.yaml": "tools:\n" + toolDecl(),
 	},
 		`signpost.yaml:4:5: tenant acme is declared twice`,
 		`signpost.yaml:8:13: tenants globex and initech share the origin https://shared.example.com/: each tenant's origin must serve its own site only`,
@@ -103,7 +103,7 @@ targets:
   workers: {cloudflare: {}}
   nl: {netlify: {}}
 `,
-		"tools/a.yaml": "tools:\n" + tool(),
+		"tools/a.yaml": "tools:\n" + toolDecl(),
 	},
 		`signpost.yaml:6:10: target pages: tenant globex is gated (gate: token), and GitHub Pages serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate`,
 		`signpost.yaml:7:11: target bucket: tenant globex is gated (gate: token): the target needs the CloudFront distribution whose viewer-request function checks the tokens: add cloudfront with the tenant's distributionId, functionName and keyValueStoreArn`,

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/refs"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
@@ -67,7 +67,7 @@ func decodeJSON(data []byte) (any, error) {
 
 // identities are a site's catalogue tool names and their descriptor
 // references, by site dir.
-type identities map[string]map[string]build.DescriptorRef
+type identities map[string]map[string]tool.DescriptorRef
 
 // checker checks one build on its own.
 type checker struct {
@@ -224,7 +224,7 @@ func (c *checker) catalogue(dir string, r output.Route, doc any) bool {
 		versionBad = true
 	}
 	if c.ids[dir] == nil {
-		c.ids[dir] = map[string]build.DescriptorRef{}
+		c.ids[dir] = map[string]tool.DescriptorRef{}
 	}
 	for i, t := range cat.tools {
 		if t == nil {
@@ -257,13 +257,13 @@ func (c *checker) catalogue(dir string, r output.Route, doc any) bool {
 func descriptorKind(source string) string {
 	switch source {
 	case spec.SourceOpenAPI:
-		return build.DescriptorOpenAPI
+		return tool.DescriptorOpenAPI
 	case spec.SourceMCP:
-		return build.DescriptorMCP
+		return tool.DescriptorMCP
 	case spec.SourceHostExtension:
-		return build.DescriptorHostExtension
+		return tool.DescriptorHostExtension
 	}
 	return ""
 }
 
-func refString(r build.DescriptorRef) string { return "{" + r.Kind + ", " + r.ID + "}" }
+func refString(r tool.DescriptorRef) string { return "{" + r.Kind + ", " + r.ID + "}" }

@@ -3,7 +3,7 @@ package conformance
 import (
 	"encoding/json"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // The members of the published documents that conformance reads beyond
@@ -83,7 +83,7 @@ type catalogueTool struct {
 	arguments, response any
 
 	name, source, safetyTier string
-	descriptor               build.DescriptorRef
+	descriptor               tool.DescriptorRef
 }
 
 // catalogueOf reads a catalogue or group document: false when doc is not
@@ -109,7 +109,7 @@ func catalogueOf(doc any) (catalogue, bool) {
 			name:       str(tm["name"]),
 			source:     str(tm["source"]),
 			safetyTier: str(tm["safetyTier"]),
-			descriptor: build.DescriptorRef{Kind: str(dm["kind"]), ID: str(dm["id"])},
+			descriptor: tool.DescriptorRef{Kind: str(dm["kind"]), ID: str(dm["id"])},
 		})
 	}
 	return c, true

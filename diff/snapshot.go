@@ -87,7 +87,7 @@ type reservedArgument struct {
 	Argument string `json:"argument"`
 }
 
-// toolDoc is a published ToolDescriptor with its schemas kept as the bytes
+// toolDoc is a published tool.Descriptor with its schemas kept as the bytes
 // that were published: documents are compact JSON with sorted keys, so equal
 // schemas have equal bytes.
 type toolDoc struct {

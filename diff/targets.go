@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/internal/english"
 )
 
@@ -14,7 +15,7 @@ import (
 // published: a target added or removed, and each field of one that changed.
 // A pull request that points the bucket elsewhere changes nothing agents
 // are offered, and is as risky as one that does.
-func (c *Change) diffTargets(old, new map[string]build.Target) {
+func (c *Change) diffTargets(old, new map[string]target.Target) {
 	for _, name := range unionKeys(old, new) {
 		o, inOld := old[name]
 		n, inNew := new[name]
@@ -57,7 +58,7 @@ func (c *Change) diffLimits(old, new build.Limits) {
 }
 
 // targetPlace names where a target publishes, for a message.
-func targetPlace(t build.Target) string {
+func targetPlace(t target.Target) string {
 	switch {
 	case t.S3 != nil:
 		return "s3://" + t.S3.Bucket + "/" + t.S3.Prefix
@@ -70,7 +71,7 @@ func targetPlace(t build.Target) string {
 }
 
 // targetFields lists the fields of t by their name in signpost.yaml.
-func targetFields(t build.Target) map[string]string {
+func targetFields(t target.Target) map[string]string {
 	f := map[string]string{}
 	if t.GitHubPages {
 		f["githubPages"] = "on"

@@ -14,14 +14,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // changeAndAdd edits the example catalog: a new description for
 // get_forecast and a new tool, a copy of it visible to every tenant.
 func changeAndAdd(c *build.Catalog) {
-	var forecast *build.Tool
+	var forecast *tool.Tool
 	for _, t := range c.Tools {
 		if t.ToolID == "get_forecast" {
 			forecast = t
@@ -33,7 +33,7 @@ func changeAndAdd(c *build.Catalog) {
 	added.Description = "Hourly weather forecast for a point on Earth."
 	added.Tenants = nil
 	c.Tools = append(c.Tools, &added)
-	slices.SortFunc(c.Tools, func(a, b *build.Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
+	slices.SortFunc(c.Tools, func(a, b *tool.Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
 }
 
 // slowPuts delays every PutObject so that readers see the bucket between

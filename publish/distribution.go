@@ -18,7 +18,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
 	cftypes "github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
 	"github.com/aws/smithy-go"
-
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -238,7 +237,7 @@ type FunctionPlan struct {
 	Action string `json:"action"`
 	// KeyValueStoreARN is the key value store the function is associated
 	// with once the plan is carried out: the distribution's
-	// (build.Distribution.KeyValueStoreARN) for the viewer-request
+	// (target.Distribution.KeyValueStoreARN) for the viewer-request
 	// function, "" (none) for the viewer-response one.
 	KeyValueStoreARN string `json:"keyValueStoreArn,omitempty"`
 	// LiveKeyValueStoreARNs are the key value stores the LIVE stage of the

@@ -13,11 +13,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/internal/cftest"
 )
 
@@ -216,7 +216,7 @@ func TestPublishInvalidatesChangedTool(t *testing.T) {
 	}
 	changed, _ := loadExample(t, func(c *build.Catalog) {
 		findTool(t, c, "get_forecast").Description = "Daily weather forecast, described anew."
-		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
+		c.Tools = slices.DeleteFunc(c.Tools, func(t *tool.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	})
 	p, _ := publish(t, client, bucket, dir, changed, applyOptions{MaxDeletes: 10})
 	pre := "/" + dir

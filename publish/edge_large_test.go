@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/internal/buildtest"
@@ -39,7 +40,7 @@ func TestEdgeLargeCatalog(t *testing.T) {
 	if s.Tools < 10_000 || cards < 2_000 {
 		t.Fatalf("the generated site has %d tools and %d cards, want 10,000 and 2,000", s.Tools, cards)
 	}
-	req, resp, err := cloudfront.Functions(s, &build.S3Target{Bucket: "b"}, true)
+	req, resp, err := cloudfront.Functions(s, &target.S3{Bucket: "b"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

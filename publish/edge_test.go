@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/hosts/cloudfront"
 	"github.com/signpost-dev/signpost/internal/buildtest"
@@ -51,7 +51,7 @@ func newEdge(t *testing.T, bucket, sitePrefix string, s *output.Site, compactVie
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, resp, err := cloudfront.Functions(s, &build.S3Target{Bucket: bucket}, compactView)
+	req, resp, err := cloudfront.Functions(s, &target.S3{Bucket: bucket}, compactView)
 	if err != nil {
 		t.Fatal(err)
 	}

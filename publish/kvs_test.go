@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 )
 
 // Two key value stores of one account, as CloudFront names them.
@@ -96,7 +96,7 @@ func TestSitesKeyValueStore(t *testing.T) {
 	srv, cf := newCloudFront(t)
 	ctx := context.Background()
 	sites := compileExample(t, nil)
-	withStore := func(arn string) *build.Target {
+	withStore := func(arn string) *target.Target {
 		target := exampleTarget(bucket)
 		d := target.CloudFront.Distributions["acme"]
 		d.KeyValueStoreARN = arn

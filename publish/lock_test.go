@@ -12,9 +12,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/target"
 )
 
 // putLock writes a lock object as another publish would.
@@ -32,7 +32,7 @@ func TestLock(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
 	sites := compileExample(t, nil)
-	target := &build.Target{S3: &build.S3Target{Bucket: bucket, Prefix: "discovery"}}
+	target := &target.Target{S3: &target.S3{Bucket: bucket, Prefix: "discovery"}}
 	key := "discovery/" + LockName
 
 	// Held: nothing changes, and the error names the holder.
@@ -75,7 +75,7 @@ func TestLock(t *testing.T) {
 func TestLockStalePlan(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
-	target := &build.Target{S3: &build.S3Target{Bucket: bucket}}
+	target := &target.Target{S3: &target.S3{Bucket: bucket}}
 	first := compileExample(t, nil)
 	if _, err := Sites(ctx, client, nil, first, target, Options{}); err != nil {
 		t.Fatal(err)
@@ -106,7 +106,7 @@ func TestLockStalePlan(t *testing.T) {
 func TestLockConcurrent(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
-	target := &build.Target{S3: &build.S3Target{Bucket: bucket}}
+	target := &target.Target{S3: &target.S3{Bucket: bucket}}
 	builds := [][]*output.Site{
 		compileExample(t, nil),
 		compileExample(t, func(c *build.Catalog) { findTool(t, c, "get_forecast").Description = "The other build." }),

@@ -17,9 +17,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
@@ -197,7 +197,7 @@ func compileExample(tb testing.TB, edit func(*build.Catalog)) []*output.Site {
 	return buildtest.CompileEdited(tb, exampleCatalog, edit).Sites
 }
 
-func findTool(tb testing.TB, cat *build.Catalog, id string) *build.Tool {
+func findTool(tb testing.TB, cat *build.Catalog, id string) *tool.Tool {
 	tb.Helper()
 	for _, t := range cat.Tools {
 		if t.ToolID == id {

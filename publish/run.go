@@ -10,6 +10,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/signing"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/internal/inputs"
 )
 
@@ -48,7 +49,7 @@ type RunOptions struct {
 	// Clients makes the clients of a target: S3, and CloudFront when it
 	// has a distribution. Nil means the SDK's clients with the default
 	// credential chain, bounded by Limits.
-	Clients func(ctx context.Context, target *build.Target) (S3API, CloudFrontAPI, error)
+	Clients func(ctx context.Context, target *target.Target) (S3API, CloudFrontAPI, error)
 	// Limits bound every call of the default clients.
 	Limits Limits
 	// Holder is who the target's lock names while the publish changes the
@@ -221,7 +222,7 @@ func (r *run) load(ctx context.Context) (<-chan loaded, context.CancelFunc) {
 
 // target returns the s3 target of targets that opts.Target names, with
 // the fields opts.Override replaces.
-func (r *run) target(targets map[string]build.Target) (*build.Target, error) {
+func (r *run) target(targets map[string]target.Target) (*target.Target, error) {
 	name := r.opts.Target
 	if name == "" {
 		return nil, &NoTargetError{Targets: targetNames(targets)}
@@ -244,12 +245,12 @@ func (r *run) target(targets map[string]build.Target) (*build.Target, error) {
 	if r.opts.PlaceholderBucket != "" && dest.Bucket == r.opts.PlaceholderBucket {
 		return nil, &PlaceholderError{Target: name, Bucket: dest.Bucket}
 	}
-	return &build.Target{S3: &dest, CloudFront: t.CloudFront}, nil
+	return &target.Target{S3: &dest, CloudFront: t.CloudFront}, nil
 }
 
 // apply returns dest with the fields o replaces, or an *OverrideError when
 // one of them breaks the rule of signpost.yaml's s3 targets.
-func (o S3Override) apply(dest build.S3Target) (build.S3Target, error) {
+func (o S3Override) apply(dest target.S3) (target.S3, error) {
 	for _, f := range []struct {
 		value *string
 		field *string
@@ -260,7 +261,7 @@ func (o S3Override) apply(dest build.S3Target) (build.S3Target, error) {
 	}
 	// The fields of signpost.yaml were checked by Load; the overrides
 	// follow the same rules.
-	problems, err := build.CheckS3Target(dest)
+	problems, err := target.CheckS3(dest)
 	if err != nil {
 		return dest, err
 	}
@@ -288,7 +289,7 @@ func (o S3Override) overrides(field string) bool {
 }
 
 // targetNames are the names of targets, sorted.
-func targetNames(targets map[string]build.Target) []string {
+func targetNames(targets map[string]target.Target) []string {
 	names := make([]string, 0, len(targets))
 	for n := range targets {
 		names = append(names, n)
@@ -300,7 +301,7 @@ func targetNames(targets map[string]build.Target) []string {
 // targetListing is a publish's clients and the listings of the bucket it
 // started with them.
 type targetListing struct {
-	target   *build.Target
+	target   *target.Target
 	tenants  []string
 	bucket   s3Bucket
 	cf       CloudFrontAPI
@@ -309,7 +310,7 @@ type targetListing struct {
 
 // startListing makes the clients target needs and starts listing the
 // prefixes of tenants' sites in its bucket, until ctx ends.
-func (r *run) startListing(ctx context.Context, target *build.Target, tenants []string) (*targetListing, error) {
+func (r *run) startListing(ctx context.Context, target *target.Target, tenants []string) (*targetListing, error) {
 	clients := r.opts.Clients
 	if clients == nil {
 		clients = r.clients
@@ -331,7 +332,7 @@ func (r *run) startListing(ctx context.Context, target *build.Target, tenants []
 
 // clients makes the SDK's clients target needs: S3, and CloudFront when
 // it has a distribution.
-func (r *run) clients(ctx context.Context, target *build.Target) (S3API, CloudFrontAPI, error) {
+func (r *run) clients(ctx context.Context, target *target.Target) (S3API, CloudFrontAPI, error) {
 	s3c, err := NewS3Client(ctx, target.S3.Region, target.S3.Endpoint, r.opts.Limits)
 	if err != nil {
 		return nil, nil, err
@@ -393,6 +394,6 @@ func (l *targetListing) inputs(ctx context.Context, dir string, history *build.H
 }
 
 // same reports whether l lists for target and tenants, as Load read them.
-func (l *targetListing) same(target *build.Target, tenants []string) bool {
+func (l *targetListing) same(target *target.Target, tenants []string) bool {
 	return reflect.DeepEqual(l.target, target) && slices.Equal(l.tenants, tenants)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 
@@ -101,7 +102,7 @@ func TestRun(t *testing.T) {
 		planned := 0
 		p, err := Run(ctx, RunOptions{Dir: dir, Target: "local", MaxDeletes: -1, Progress: prog,
 			Planned: func(*Plan) { planned++ },
-			Clients: func(_ context.Context, target *build.Target) (S3API, CloudFrontAPI, error) {
+			Clients: func(_ context.Context, target *target.Target) (S3API, CloudFrontAPI, error) {
 				if target.S3.Bucket != bucket || target.S3.Prefix != "site" {
 					t.Errorf("clients asked for %+v", target.S3)
 				}
@@ -182,7 +183,7 @@ func TestRunErrors(t *testing.T) {
 		}},
 	} {
 		c.opts.Dir = dir
-		c.opts.Clients = func(context.Context, *build.Target) (S3API, CloudFrontAPI, error) {
+		c.opts.Clients = func(context.Context, *target.Target) (S3API, CloudFrontAPI, error) {
 			return nil, nil, errors.New("no client may be made")
 		}
 		if _, err := Run(ctx, c.opts); !c.want(err) {
@@ -191,7 +192,7 @@ func TestRunErrors(t *testing.T) {
 	}
 
 	bad := catalogtest.Write(t, map[string]string{"signpost.yaml": config, "a.yaml": "tools: [\n"})
-	_, err := Run(ctx, RunOptions{Dir: bad, Target: "prod", Clients: func(context.Context, *build.Target) (S3API, CloudFrontAPI, error) {
+	_, err := Run(ctx, RunOptions{Dir: bad, Target: "prod", Clients: func(context.Context, *target.Target) (S3API, CloudFrontAPI, error) {
 		return nil, nil, errors.New("no client")
 	}})
 	var invalid *InvalidError

@@ -10,10 +10,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 func TestPublishExample(t *testing.T) {
@@ -156,7 +156,7 @@ func TestDryRunChangesNothing(t *testing.T) {
 	before := bucketKeys(t, client, bucket)
 	changed, _ := loadExample(t, func(c *build.Catalog) {
 		findTool(t, c, "get_forecast").Description = "Changed for a dry run."
-		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
+		c.Tools = slices.DeleteFunc(c.Tools, func(t *tool.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	})
 	api := &counting{S3API: client}
 	p, err := planS3(context.Background(), api, bucket, dir, changed)
@@ -290,7 +290,7 @@ func TestRemoveTool(t *testing.T) {
 	publish(t, client, bucket, dir, docs, applyOptions{})
 	removed, _ := loadExample(t, func(c *build.Catalog) {
 		findTool(t, c, "get_forecast").Description = "Changed with the removal."
-		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
+		c.Tools = slices.DeleteFunc(c.Tools, func(t *tool.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	})
 	prefix := normalizePrefix(dir)
 	var wantDeletes []string
@@ -356,7 +356,7 @@ func TestMaxDeletesRefuses(t *testing.T) {
 	docs, dir := loadExample(t, nil)
 	publish(t, client, bucket, dir, docs, applyOptions{})
 	removed, _ := loadExample(t, func(c *build.Catalog) {
-		c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
+		c.Tools = slices.DeleteFunc(c.Tools, func(t *tool.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	})
 	api := &counting{S3API: client}
 	p, r := publish(t, api, bucket, dir, removed, applyOptions{MaxDeletes: 1})

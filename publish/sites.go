@@ -8,11 +8,10 @@ import (
 	"slices"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/target"
 	cffunctions "github.com/signpost-dev/signpost/hosts/cloudfront"
+	"golang.org/x/sync/errgroup"
 )
 
 // DefaultMaxDeletes is how many objects a site may delete unless told
@@ -158,7 +157,7 @@ func (s *SitePlan) distributionID() string {
 // opts.MaxDeletes in any site is returned with a *DeleteLimitError, before
 // anything changes. Errors of AWS calls with a usual cause are an
 // *AWSError.
-func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site, target *build.Target, opts Options) (*Plan, error) {
+func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site, target *target.Target, opts Options) (*Plan, error) {
 	if target == nil || target.S3 == nil {
 		return nil, errors.New("publish: the target has no S3 bucket")
 	}
@@ -266,7 +265,7 @@ func (p *Plan) idle() bool {
 type publisher struct {
 	bucket s3Bucket
 	cf     CloudFrontAPI
-	target *build.Target
+	target *target.Target
 	opts   Options
 }
 

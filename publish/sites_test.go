@@ -17,9 +17,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/gate"
+	"github.com/signpost-dev/signpost/build/target"
+	"github.com/signpost-dev/signpost/build/tool"
 )
 
 // journal wraps an S3API and a CloudFrontAPI and records, in one log, the
@@ -108,10 +109,10 @@ func (j *journal) GetInvalidation(ctx context.Context, in *cloudfront.GetInvalid
 
 // exampleTarget is an S3 target of bucket, under prefix p, with acme's
 // distribution managing its functions and globex's not.
-func exampleTarget(bucket string) *build.Target {
-	return &build.Target{
-		S3: &build.S3Target{Bucket: bucket, Prefix: "p"},
-		CloudFront: &build.CloudFrontTarget{Distributions: map[string]build.Distribution{
+func exampleTarget(bucket string) *target.Target {
+	return &target.Target{
+		S3: &target.S3{Bucket: bucket, Prefix: "p"},
+		CloudFront: &target.CloudFront{Distributions: map[string]target.Distribution{
 			"acme":   {ID: "E1ACME", FunctionName: "acme"},
 			"globex": {ID: "E1GLOBEX"},
 		}},
@@ -127,7 +128,7 @@ func removeAndChange(c *build.Catalog) {
 			t.Description = "Daily weather forecast, described anew."
 		}
 	}
-	c.Tools = slices.DeleteFunc(c.Tools, func(t *build.Tool) bool { return t.ToolID == "get_weather_alerts" })
+	c.Tools = slices.DeleteFunc(c.Tools, func(t *tool.Tool) bool { return t.ToolID == "get_weather_alerts" })
 	c.Servers = slices.DeleteFunc(c.Servers, func(s *build.Server) bool { return s.Name == "com.example/weather" })
 	// No function names a document: gating acme's site is what changes
 	// its functions.
@@ -358,16 +359,16 @@ func TestSitesErrors(t *testing.T) {
 	client, _ := newBucket(t)
 	ctx := context.Background()
 	sites := compileExample(t, nil)
-	if _, err := Sites(ctx, client, nil, sites, &build.Target{GitHubPages: true}, Options{}); err == nil {
+	if _, err := Sites(ctx, client, nil, sites, &target.Target{GitHubPages: true}, Options{}); err == nil {
 		t.Error("a target without S3 was published to")
 	}
 	if _, err := Sites(ctx, client, nil, sites, exampleTarget("b"), Options{}); err == nil {
 		t.Error("a target with CloudFront was published to without a CloudFront client")
 	}
-	if _, err := Sites(ctx, client, nil, sites, &build.Target{S3: &build.S3Target{Bucket: "b"}}, Options{MaxInvalidationPaths: InvalidationPathLimit + 1}); err == nil {
+	if _, err := Sites(ctx, client, nil, sites, &target.Target{S3: &target.S3{Bucket: "b"}}, Options{MaxInvalidationPaths: InvalidationPathLimit + 1}); err == nil {
 		t.Error("more invalidation paths than CloudFront allows were accepted")
 	}
-	p, err := Sites(ctx, client, nil, sites, &build.Target{S3: &build.S3Target{Bucket: "no-such-bucket-here"}}, Options{})
+	p, err := Sites(ctx, client, nil, sites, &target.Target{S3: &target.S3{Bucket: "no-such-bucket-here"}}, Options{})
 	var ae *AWSError
 	if !errors.As(err, &ae) || ae.Cause != CauseNoSuchBucket || ae.Bucket != "no-such-bucket-here" || p != nil {
 		t.Errorf("a missing bucket: %v", err)
@@ -380,7 +381,7 @@ func TestSitesWithoutCloudFront(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
 	var progress int
-	p, err := Sites(ctx, client, nil, compileExample(t, nil), &build.Target{S3: &build.S3Target{Bucket: bucket}}, Options{Progress: func(done, total int) { progress++ }})
+	p, err := Sites(ctx, client, nil, compileExample(t, nil), &target.Target{S3: &target.S3{Bucket: bucket}}, Options{Progress: func(done, total int) { progress++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +409,7 @@ func TestSitesNoopWritesNothing(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
 	sites := compileExample(t, nil)
-	target := &build.Target{S3: &build.S3Target{Bucket: bucket}}
+	target := &target.Target{S3: &target.S3{Bucket: bucket}}
 	publishOnce := func() *counting {
 		t.Helper()
 		api := &counting{S3API: client}
@@ -445,7 +446,7 @@ func TestSitesPrefetched(t *testing.T) {
 	client, bucket := newBucket(t)
 	ctx := context.Background()
 	sites := compileExample(t, nil)
-	target := &build.Target{S3: &build.S3Target{Bucket: bucket, Prefix: "discovery"}}
+	target := &target.Target{S3: &target.S3{Bucket: bucket, Prefix: "discovery"}}
 	if _, err := Sites(ctx, client, nil, sites, target, Options{}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
@@ -40,7 +39,7 @@ func TestStalledEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	sites := compileExample(t, nil)
-	target := &build.Target{S3: &build.S3Target{Bucket: bucket, Region: s3test.Region, Endpoint: srv.Endpoint}}
+	target := &target.Target{S3: &target.S3{Bucket: bucket, Region: s3test.Region, Endpoint: srv.Endpoint}}
 
 	var pause sync.Once
 	paused := false

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 )
 
 // The manifest's metadata: what the publish that wrote it was built from,
@@ -64,7 +64,7 @@ func (r *remoteSite) sameInputs(prefix, inputs string) bool {
 // code: the sites must be built and planned (Sites). Unless opts.DryRun,
 // the bucket's CORS rule is made right, as Sites does; opts.Listings are
 // used, and opts.Planned called, as by Sites.
-func Unchanged(ctx context.Context, s3 S3API, target *build.Target, tenants []string, inputs string, opts Options) (p *Plan, ok bool, err error) {
+func Unchanged(ctx context.Context, s3 S3API, target *target.Target, tenants []string, inputs string, opts Options) (p *Plan, ok bool, err error) {
 	if inputs == "" || target == nil || target.S3 == nil || target.CloudFront != nil {
 		return nil, false, nil
 	}

@@ -8,8 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-
-	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 )
 
 // TestUnchanged publishes the example's sites with an inputs digest and
@@ -24,20 +23,20 @@ func TestUnchanged(t *testing.T) {
 	for _, s := range sites {
 		tenants = append(tenants, s.Tenant)
 	}
-	target := &build.Target{S3: &build.S3Target{Bucket: bucket, Prefix: "discovery"}}
-	if _, _, err := Unchanged(ctx, client, target, tenants, "inputs-1", Options{}); err != nil {
+	tgt := &target.Target{S3: &target.S3{Bucket: bucket, Prefix: "discovery"}}
+	if _, _, err := Unchanged(ctx, client, tgt, tenants, "inputs-1", Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := Unchanged(ctx, client, target, tenants, "inputs-1", Options{}); ok {
+	if _, ok, _ := Unchanged(ctx, client, tgt, tenants, "inputs-1", Options{}); ok {
 		t.Fatal("an empty bucket is unchanged")
 	}
-	if _, err := Sites(ctx, client, nil, sites, target, Options{Inputs: "inputs-1"}); err != nil {
+	if _, err := Sites(ctx, client, nil, sites, tgt, Options{Inputs: "inputs-1"}); err != nil {
 		t.Fatal(err)
 	}
 	unchanged := func(inputs string, opts Options) (*Plan, bool, *counting) {
 		t.Helper()
 		api := &counting{S3API: client}
-		p, ok, err := Unchanged(ctx, api, target, tenants, inputs, opts)
+		p, ok, err := Unchanged(ctx, api, tgt, tenants, inputs, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +44,7 @@ func TestUnchanged(t *testing.T) {
 	}
 	var prefixes []string
 	for _, tn := range tenants {
-		prefixes = append(prefixes, target.S3.TenantPrefix(tn))
+		prefixes = append(prefixes, tgt.S3.TenantPrefix(tn))
 	}
 	listings := Prefetch(ctx, client, bucket, prefixes)
 	if !listings.Recorded(ctx, "inputs-1") || listings.Recorded(ctx, "inputs-2") {
@@ -78,13 +77,13 @@ func TestUnchanged(t *testing.T) {
 	if _, ok, _ := unchanged("inputs-2", Options{}); ok {
 		t.Error("other inputs are unchanged")
 	}
-	if _, ok, _ := Unchanged(ctx, client, &build.Target{S3: target.S3, CloudFront: &build.CloudFrontTarget{}}, tenants, "inputs-1", Options{}); ok {
+	if _, ok, _ := Unchanged(ctx, client, &target.Target{S3: tgt.S3, CloudFront: &target.CloudFront{}}, tenants, "inputs-1", Options{}); ok {
 		t.Error("a target with a distribution is unchanged")
 	}
 
 	// Each change to the bucket makes it changed, and the republish
 	// (from the same inputs) puts it right.
-	prefix := normalizePrefix(target.S3.SitePrefix(sites[0]))
+	prefix := normalizePrefix(tgt.S3.SitePrefix(sites[0]))
 	doc := prefix + sites[0].Documents[0].Route.Key
 	for name, change := range map[string]func() error{
 		"an object added": func() error {
@@ -113,7 +112,7 @@ func TestUnchanged(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := Sites(ctx, client, nil, sites, target, Options{Inputs: "inputs-1", MaxDeletes: -1}); err != nil {
+		if _, err := Sites(ctx, client, nil, sites, tgt, Options{Inputs: "inputs-1", MaxDeletes: -1}); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok, _ := unchanged("inputs-1", Options{}); !ok {
@@ -125,12 +124,12 @@ func TestUnchanged(t *testing.T) {
 	// their metadata, under the target's lock; then a republish writes
 	// nothing.
 	api = &counting{S3API: client}
-	if _, err := Sites(ctx, api, nil, sites, target, Options{Inputs: "inputs-2"}); err != nil {
+	if _, err := Sites(ctx, api, nil, sites, tgt, Options{Inputs: "inputs-2"}); err != nil {
 		t.Fatal(err)
 	}
-	manifests := []string{normalizePrefix(target.S3.Prefix) + LockName}
+	manifests := []string{normalizePrefix(tgt.S3.Prefix) + LockName}
 	for _, s := range sites {
-		manifests = append(manifests, normalizePrefix(target.S3.SitePrefix(s))+ManifestName)
+		manifests = append(manifests, normalizePrefix(tgt.S3.SitePrefix(s))+ManifestName)
 	}
 	if got := api.putKeys(); !slices.Equal(got, manifests) {
 		t.Errorf("republish from other inputs put %q, want the manifests %q", got, manifests)
@@ -139,7 +138,7 @@ func TestUnchanged(t *testing.T) {
 		t.Error("not unchanged after the republish from other inputs")
 	}
 	api = &counting{S3API: client}
-	if _, err := Sites(ctx, api, nil, sites, target, Options{Inputs: "inputs-2"}); err != nil {
+	if _, err := Sites(ctx, api, nil, sites, tgt, Options{Inputs: "inputs-2"}); err != nil {
 		t.Fatal(err)
 	}
 	if puts := api.putKeys(); len(puts) != 0 {

@@ -13,7 +13,7 @@ import (
 
 // The values of a declaration file (schemas/declarations.schema.json)
 // decoded into what the loader's passes read: the only place of the
-// loader, beside signpost.yaml's (build/config_file.go), that reads the
+// loader, beside signpost.yaml's (build/configfile), that reads the
 // decoded YAML by member name; a server is decoded by package discovery
 // (discovery.DecodeDecl), which knows what it holds. A value of the wrong
 // type reads as absent: the schema has reported it, and a tool that failed

@@ -87,7 +87,7 @@ func (d *Document) Variant(coding string) (Variant, []byte, bool) {
 // declares no tenants.
 type Site struct {
 	Tenant string
-	// Dir is the site's folder inside the build output.
+	// Dir is the site's folder inside the build output (SiteDir).
 	Dir string
 	// Origin is the origin the site's documents name.
 	Origin string
@@ -101,6 +101,15 @@ type Site struct {
 	// Tokens are the measured token costs of the site's tools, summed: the
 	// tokens of its lists' entries (zero for a site read back by Open).
 	Tokens Tokens
+}
+
+// SiteDir is the folder of tenant's site in a build: tenants/ID, or
+// public for the one site of a catalog without tenants.
+func SiteDir(tenant string) string {
+	if tenant == "" {
+		return "public"
+	}
+	return "tenants/" + tenant
 }
 
 // Build is a compiled catalog: one site of documents per tenant and the

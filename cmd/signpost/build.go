@@ -11,11 +11,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/spf13/cobra"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
@@ -23,6 +22,7 @@ import (
 	"github.com/signpost-dev/signpost/hosts/netlify"
 	"github.com/signpost-dev/signpost/hosts/pages"
 	"github.com/signpost-dev/signpost/internal/english"
+	"github.com/spf13/cobra"
 )
 
 // buildOptions are the IO, argument and flags of signpost build.
@@ -161,7 +161,7 @@ func runBuild(o *buildOptions) error {
 	if err != nil {
 		return fmt.Errorf("build %s: %w", opts.Dir, err)
 	}
-	var t build.Target
+	var t target.Target
 	if opts.Target != "" {
 		var ok bool
 		if t, ok = cfg.Targets[opts.Target]; !ok {
@@ -212,7 +212,7 @@ func runBuild(o *buildOptions) error {
 
 // hostFor is the layout of the host a target publishes to; a build for no
 // target has the plain layout.
-func hostFor(t build.Target, compactView bool) hosts.Host {
+func hostFor(t target.Target, compactView bool) hosts.Host {
 	switch {
 	case t.S3 != nil:
 		return cloudfront.Host{Target: t.S3, CompactView: compactView}
@@ -239,7 +239,7 @@ func outHint(err error) error {
 }
 
 // targetNames lists the declared targets for a message.
-func targetNames(targets map[string]build.Target) string {
+func targetNames(targets map[string]target.Target) string {
 	if len(targets) == 0 {
 		return "none"
 	}

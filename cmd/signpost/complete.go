@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/configfile"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/diff"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // registerCompletions gives shell completion the values of the flags that
@@ -79,5 +79,5 @@ func completeTargets(_ *cobra.Command, args []string, _ string) ([]string, cobra
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	f, _ := source.ParseYAML(path, build.ConfigFile, data)
-	return build.TargetNames(f.Value), cobra.ShellCompDirectiveNoFileComp
+	return configfile.TargetNames(f.Value), cobra.ShellCompDirectiveNoFileComp
 }

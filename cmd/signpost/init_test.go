@@ -15,14 +15,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"go.yaml.in/yaml/v3"
-
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/hosts/cloudflare"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/internal/version"
+	"go.yaml.in/yaml/v3"
 )
 
 // gitTimeout bounds the git commands of the tests.
@@ -522,27 +522,27 @@ func TestInitCatalog(t *testing.T) {
 		name    string
 		args    []string
 		want    build.Config
-		targets map[string]build.Target
+		targets map[string]target.Target
 	}{
 		{"placeholders", nil,
 			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "Example Corp"}, nil},
 		{"origin only", []string{"--origin", "https://Tools.Acme.example:8443", "--publish", "pages"},
 			build.Config{Origin: "https://Tools.Acme.example:8443", Publisher: "tools.acme.example", DisplayName: "tools.acme.example"},
-			map[string]build.Target{"pages": {GitHubPages: true}}},
+			map[string]target.Target{"pages": {GitHubPages: true}}},
 		{"text that YAML would read otherwise", []string{"--publisher", "acme.example", "--display-name", `Acme "Tools": #1, [beta] & co`},
 			build.Config{Origin: "https://example.com", Publisher: "acme.example", DisplayName: `Acme "Tools": #1, [beta] & co`}, nil},
 		{"yes", []string{"--display-name", "yes", "--publish", "s3", "--bucket", "true", "--region", "null"},
 			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "yes"},
-			map[string]build.Target{"production": {S3: &build.S3Target{Bucket: "true", Region: "null"}}}},
+			map[string]target.Target{"production": {S3: &target.S3{Bucket: "true", Region: "null"}}}},
 		{"s3", []string{"--publish", "s3", "--bucket", "acme-discovery", "--region", "eu-west-1"},
 			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "Example Corp"},
-			map[string]build.Target{"production": {S3: &build.S3Target{Bucket: "acme-discovery", Region: "eu-west-1"}}}},
+			map[string]target.Target{"production": {S3: &target.S3{Bucket: "acme-discovery", Region: "eu-west-1"}}}},
 		{"cloudflare", []string{"--publish", "cloudflare"},
 			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "Example Corp"},
-			map[string]build.Target{"cloudflare": {Cloudflare: &build.CloudflareTarget{}}}},
+			map[string]target.Target{"cloudflare": {Cloudflare: &target.Cloudflare{}}}},
 		{"netlify", []string{"--publish", "netlify"},
 			build.Config{Origin: "https://example.com", Publisher: "example.com", DisplayName: "Example Corp"},
-			map[string]build.Target{"netlify": {Netlify: true}}},
+			map[string]target.Target{"netlify": {Netlify: true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

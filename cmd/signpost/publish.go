@@ -9,15 +9,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/cmd/signpost/internal/cmdutil"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/internal/scaffold"
 	"github.com/signpost-dev/signpost/publish"
+	"github.com/spf13/cobra"
 )
 
 // publishOptions are the IO, argument and flags of signpost publish.
@@ -28,7 +28,7 @@ type publishOptions struct {
 	target, format string
 	// s3 holds --bucket, --prefix, --region and --endpoint; override
 	// points at those given, which replace the target's.
-	s3       build.S3Target
+	s3       target.S3
 	override publish.S3Override
 	dryRun   bool
 	// verbose lists each key of the plan; quiet prints errors only.

@@ -18,9 +18,9 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/templates"
 )
@@ -159,7 +159,7 @@ func escapeKey(key string) string {
 // sit under the target's prefix, and with tenants under DIR too (tenants/ID),
 // so that one bucket can hold every tenant's site behind its own
 // distribution. It fails when a function exceeds CloudFront's size limit.
-func Add(b *output.Build, target *build.S3Target, compactView bool) error {
+func Add(b *output.Build, target *target.S3, compactView bool) error {
 	for _, s := range b.Sites {
 		req, resp, err := Functions(s, target, compactView)
 		if err != nil {
@@ -176,7 +176,7 @@ func Add(b *output.Build, target *build.S3Target, compactView bool) error {
 // Host is the layout of an S3 target served by CloudFront (see Add), as a
 // hosts.Host: the plain layout, with each site's functions beside it.
 type Host struct {
-	Target      *build.S3Target
+	Target      *target.S3
 	CompactView bool
 }
 
@@ -204,7 +204,7 @@ func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Re
 // Functions returns the code of the site's two CloudFront
 // Functions for the bucket of target (see Add). It fails when a
 // function exceeds CloudFront's size limit.
-func Functions(s *output.Site, target *build.S3Target, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
+func Functions(s *output.Site, target *target.S3, compactView bool) (viewerRequest, viewerResponse []byte, err error) {
 	for _, d := range s.Documents {
 		route := d.Route.Route
 		if spec.IsToolRoute(route) {

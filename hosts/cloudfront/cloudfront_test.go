@@ -16,10 +16,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/edgetest"
@@ -640,7 +639,7 @@ func TestCloudFrontFunctionsDeterministic(t *testing.T) {
 // servers and 10,000 tools, which gets the very same code.
 func TestCloudFrontFunctionsSize(t *testing.T) {
 	b := buildtest.Example(t)
-	target := &build.S3Target{Bucket: "b", Prefix: "sites"}
+	target := &target.S3{Bucket: "b", Prefix: "sites"}
 	for _, s := range b.Sites {
 		req, resp, err := Functions(s, target, true)
 		if err != nil {

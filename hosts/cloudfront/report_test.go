@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/hosts"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 )
@@ -46,7 +46,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestReport(t *testing.T) {
 	b := buildtest.Example(t)
 	out := filepath.Join(t.TempDir(), "site")
-	h := Host{Target: &build.S3Target{Bucket: "example-bucket", Region: "us-east-1"}, CompactView: true}
+	h := Host{Target: &target.S3{Bucket: "example-bucket", Region: "us-east-1"}, CompactView: true}
 	rep, err := h.Write(t.Context(), b, out)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestReportWithoutRegistry(t *testing.T) {
 		plain.Sites = append(plain.Sites, &c)
 	}
 	out := filepath.Join(t.TempDir(), "site")
-	rep, err := Host{Target: &build.S3Target{Bucket: "b"}, CompactView: true}.Write(t.Context(), plain, out)
+	rep, err := Host{Target: &target.S3{Bucket: "b"}, CompactView: true}.Write(t.Context(), plain, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 var openJSON = map[string]string{
 	// Decode functions.
 	"build/declarations/declarations.go": "decodes a declaration file",
-	"build/config_file.go":               "decodes signpost.yaml",
+	"build/configfile/configfile.go":     "decodes signpost.yaml",
 	"build/discovery/decl.go":            "decodes a server declaration or a v1 card",
 	"build/recorded/recorded.go":         "decodes a recorded tools/list, and reads a tool's schema as JSON Schema",
 	"importer/decode.go":                 "decodes a server.json document",
@@ -103,7 +103,7 @@ func TestDecodingInOnePlace(t *testing.T) {
 	}
 	for _, file := range slices.Sorted(maps.Keys(found)) {
 		if _, ok := openJSON[file]; !ok {
-			t.Errorf("%s asserts a value to map[string]any %d times: decode the value once, where its package decodes (build/declarations for a declaration file, build/config_file.go for signpost.yaml, build/discovery/decl.go for a server, importer/decode.go for server.json), and let the rule read the typed fields; only JSON that is open by nature (a JSON Schema, an OpenAPI document) is read as a map, listed in openJSON with why", file, found[file])
+			t.Errorf("%s asserts a value to map[string]any %d times: decode the value once, where its package decodes (build/declarations for a declaration file, build/configfile for signpost.yaml, build/discovery/decl.go for a server, importer/decode.go for server.json), and let the rule read the typed fields; only JSON that is open by nature (a JSON Schema, an OpenAPI document) is read as a map, listed in openJSON with why", file, found[file])
 		}
 	}
 	for _, file := range slices.Sorted(maps.Keys(openJSON)) {

@@ -1,4 +1,8 @@
-package build
+// Package configfile is signpost.yaml decoded once into the typed values
+// the checks of its settings read (File), as its schema
+// (schemas/config.schema.json) describes it: the one place that reads its
+// decoded YAML by member name.
+package configfile
 
 import (
 	"bytes"
@@ -9,14 +13,15 @@ import (
 	"strconv"
 
 	"github.com/signpost-dev/signpost/build/budgets"
+	"github.com/signpost-dev/signpost/build/target"
 )
 
-// configFile is signpost.yaml as its schema (schemas/config.schema.json)
-// describes it: what the checks of the settings read, once decodeConfig
+// File is signpost.yaml as its schema (schemas/config.schema.json)
+// describes it: what the checks of the settings read, once Decode
 // has decoded the file's value into it. A value of the wrong type is left
 // at its zero (the schema reports it), and a field a check must tell
 // absent from empty is a pointer.
-type configFile struct {
+type File struct {
 	Site struct {
 		Origin      *string `json:"origin"`
 		Publisher   string  `json:"publisher"`
@@ -27,10 +32,10 @@ type configFile struct {
 		TermsOfServiceURL string `json:"termsOfServiceUrl"`
 	} `json:"site"`
 	ToolCatalog struct {
-		CompactView         *bool       `json:"compactView"`
-		CompactDescriptions *bool       `json:"compactDescriptions"`
-		Budgets             budgetsFile `json:"budgets"`
-		APIVersion          string      `json:"apiVersion"`
+		CompactView         *bool   `json:"compactView"`
+		CompactDescriptions *bool   `json:"compactDescriptions"`
+		Budgets             Budgets `json:"budgets"`
+		APIVersion          string  `json:"apiVersion"`
 	} `json:"toolCatalog"`
 	Discovery struct {
 		MCPCatalog *bool `json:"mcpCatalog"`
@@ -38,39 +43,39 @@ type configFile struct {
 		Registry   *bool `json:"registry"`
 		ARD        bool  `json:"ard"`
 	} `json:"discovery"`
-	Signing     *signingFile `json:"signing"`
-	Tenants     []tenantFile `json:"tenants"`
-	Limits      limitsFile   `json:"limits"`
+	Signing     *Signing `json:"signing"`
+	Tenants     []Tenant `json:"tenants"`
+	Limits      Limits   `json:"limits"`
 	Compression struct {
 		MinSize any `json:"minSize"`
 	} `json:"compression"`
-	Targets map[string]targetFile `json:"targets"`
+	Targets map[string]target.File `json:"targets"`
 }
 
-// signingFile is signing:.
-type signingFile struct {
-	Key          string          `json:"key"`
-	PreviousKeys []publicKeyFile `json:"previousKeys"`
-	Validity     json.Number     `json:"validity"`
+// Signing is signing:.
+type Signing struct {
+	Key          string      `json:"key"`
+	PreviousKeys []PublicKey `json:"previousKeys"`
+	Validity     json.Number `json:"validity"`
 }
 
-// publicKeyFile is an item of signing.previousKeys, a public JWK.
-type publicKeyFile struct {
+// PublicKey is an item of signing.previousKeys, a public JWK.
+type PublicKey struct {
 	Kty string `json:"kty"`
 	Crv string `json:"crv"`
 	X   string `json:"x"`
 	Y   string `json:"y"`
 }
 
-// budgetsFile is toolCatalog.budgets.
-type budgetsFile struct {
+// Budgets is toolCatalog.budgets.
+type Budgets struct {
 	StandardList json.Number `json:"standardList"`
 	CompactList  json.Number `json:"compactList"`
 	Tool         json.Number `json:"tool"`
 }
 
-// budgets are the token budgets; one not an integer is left unset.
-func (b budgetsFile) budgets() budgets.Budgets {
+// Budgets are the token budgets; one not an integer is left unset.
+func (b Budgets) Budgets() budgets.Budgets {
 	n := func(v json.Number) int {
 		i, _ := strconv.Atoi(v.String())
 		return i
@@ -78,19 +83,19 @@ func (b budgetsFile) budgets() budgets.Budgets {
 	return budgets.Budgets{StandardList: n(b.StandardList), CompactList: n(b.CompactList), Tool: n(b.Tool)}
 }
 
-// limitsFile is limits:, each as written, nil when absent: the sizes (a
+// Limits is limits:, each as written, nil when absent: the sizes (a
 // json.Number or a string; see size.Parse) and the number of files (a
 // json.Number unless it breaks the schema).
-type limitsFile struct {
+type Limits struct {
 	Value    any `json:"value"`
 	Document any `json:"document"`
 	Build    any `json:"build"`
 	Files    any `json:"files"`
 }
 
-// tenantFile is an item of tenants: a tenant id, or a tenant with
+// Tenant is an item of tenants: a tenant id, or a tenant with
 // settings of its own.
-type tenantFile struct {
+type Tenant struct {
 	// IsObject is set for a tenant with settings; ID is also set for a
 	// tenant written as its id.
 	IsObject bool `json:"-"`
@@ -105,8 +110,8 @@ type tenantObject struct {
 	PublicDiscovery bool    `json:"publicDiscovery"`
 }
 
-func (t *tenantFile) UnmarshalJSON(b []byte) error {
-	*t = tenantFile{}
+func (t *Tenant) UnmarshalJSON(b []byte) error {
+	*t = Tenant{}
 	switch {
 	case bytes.HasPrefix(b, []byte(`"`)):
 		return json.Unmarshal(b, &t.ID)
@@ -117,56 +122,12 @@ func (t *tenantFile) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// targetFile is a publish target; a host is declared when its member is
-// there.
-type targetFile struct {
-	S3 *struct {
-		Bucket   string `json:"bucket"`
-		Region   string `json:"region"`
-		Prefix   string `json:"prefix"`
-		Endpoint string `json:"endpoint"`
-	} `json:"s3"`
-	CloudFront  *cloudFrontFile `json:"cloudfront"`
-	GitHubPages *struct{}       `json:"githubPages"`
-	Cloudflare  *struct {
-		Name string `json:"name"`
-	} `json:"cloudflare"`
-	Netlify *struct{} `json:"netlify"`
-}
-
-// cloudFrontFile is a target's cloudfront: one distribution, or one per
-// tenant.
-type cloudFrontFile struct {
-	DistributionID   *string                     `json:"distributionId"`
-	FunctionName     *string                     `json:"functionName"`
-	KeyValueStoreARN *string                     `json:"keyValueStoreArn"`
-	Tenants          map[string]distributionFile `json:"tenants"`
-}
-
-// distribution is the one distribution of a catalog without tenants.
-func (c *cloudFrontFile) distribution() Distribution {
-	deref := func(s *string) string {
-		if s == nil {
-			return ""
-		}
-		return *s
-	}
-	return Distribution{ID: deref(c.DistributionID), FunctionName: deref(c.FunctionName), KeyValueStoreARN: deref(c.KeyValueStoreARN)}
-}
-
-// distributionFile is a tenant's distribution.
-type distributionFile struct {
-	DistributionID   string `json:"distributionId"`
-	FunctionName     string `json:"functionName"`
-	KeyValueStoreARN string `json:"keyValueStoreArn"`
-}
-
-// decodeConfig decodes the value of signpost.yaml, numbers as json.Number;
+// Decode decodes the value of signpost.yaml, numbers as json.Number;
 // ok is false when it is not an object. It decodes what it can: a member
 // of the wrong type stays at its zero, for the schema has reported it. A
 // value source decoded always encodes and decodes again: an error is
 // signpost's own.
-func decodeConfig(v any) (f configFile, ok bool, err error) {
+func Decode(v any) (f File, ok bool, err error) {
 	if _, ok := v.(map[string]any); !ok {
 		return f, false, nil
 	}

@@ -1,23 +1,26 @@
 //go:build corpus
 
-package build
+package tool_test
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/build/tool"
 	"github.com/signpost-dev/signpost/internal/corpus"
 )
 
 // TestCorpusEncodeMatchesEncodingJSON holds the hand-written encoder to
 // encoding/json on every tool of the corpus.
 func TestCorpusEncodeMatchesEncodingJSON(t *testing.T) {
-	var tools []*Tool
+	var tools []*tool.Tool
 	for _, name := range corpus.ToolFiles {
 		for _, m := range corpus.Tools(t, name) {
-			tools = append(tools, &Tool{ToolID: "x", Name: m["name"].(string), Description: description(m),
+			tools = append(tools, &tool.Tool{ToolID: "x", Name: m["name"].(string), Description: description(m),
 				Source: spec.SourceMCP, SafetyTier: spec.TierWrite, ReplayPolicy: spec.ReplayUnsafe, Egress: spec.EgressInternet,
-				InputSchema: new(preparer).encodeSchema(m["inputSchema"]), OutputSchema: new(preparer).encodeSchema(m["annotations"])})
+				InputSchema: encodeSchema(m["inputSchema"]), OutputSchema: encodeSchema(m["annotations"])})
 		}
 	}
 	if len(tools) != 164 {
@@ -30,4 +33,12 @@ func TestCorpusEncodeMatchesEncodingJSON(t *testing.T) {
 func description(m map[string]any) string {
 	s, _ := m["description"].(string)
 	return s
+}
+
+// encodeSchema encodes a decoded schema as Load does; nil stays nil.
+func encodeSchema(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	return jsonenc.Append(nil, v)
 }

@@ -1,26 +1,136 @@
-package build
+// Package target is where a site is published: a target of signpost.yaml
+// (an S3 bucket, usually behind CloudFront, GitHub Pages, Cloudflare or
+// Netlify) as its file declares it (File), decoded and held to the rules
+// its schema leaves to code (Decode, CheckS3, GateProblem).
+package target
 
 import (
 	"fmt"
+	"maps"
+	"path"
 	"slices"
 	"strings"
 
+	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 )
 
-// decodeTarget reads a schema-valid publish target and applies the rules
+// Target is one place the site is published: an S3 bucket, usually behind
+// a CloudFront distribution, GitHub Pages, Cloudflare or Netlify.
+type Target struct {
+	S3          *S3
+	CloudFront  *CloudFront
+	GitHubPages bool
+	Cloudflare  *Cloudflare
+	// Netlify lays each site out for a Netlify site of its own.
+	Netlify bool
+}
+
+// Cloudflare is a Worker with static assets per site; Name, when
+// set, names the Worker (NAME-TENANT with tenants).
+type Cloudflare struct{ Name string }
+
+// S3 is a bucket of S3 or S3-compatible storage.
+type S3 struct {
+	Bucket, Region, Prefix string
+	// Endpoint is set for S3-compatible storage, which is then addressed
+	// path-style.
+	Endpoint string
+}
+
+// SitePrefix is the key prefix of the site s in the bucket: the target's
+// prefix, and below it the site's folder (tenants/ID) when the catalog has
+// tenants, so that one bucket can hold every tenant's site.
+func (t *S3) SitePrefix(s *output.Site) string { return t.TenantPrefix(s.Tenant) }
+
+// TenantPrefix is SitePrefix for the site of tenant ("" without tenants),
+// known before the site is built.
+func (t *S3) TenantPrefix(tenant string) string {
+	if tenant == "" {
+		return t.Prefix
+	}
+	return path.Join(t.Prefix, output.SiteDir(tenant))
+}
+
+// CloudFront is the CloudFront in front of a bucket: one
+// distribution per site.
+type CloudFront struct {
+	// Distributions maps a site's tenant ("" for the one site of a catalog
+	// without tenants) to the distribution that serves it.
+	Distributions map[string]Distribution
+}
+
+// Distribution is the CloudFront distribution in front of one site.
+type Distribution struct {
+	ID string
+	// FunctionName, when set, is the stem of the site's two function names
+	// (FunctionName-viewer-request, FunctionName-viewer-response), whose
+	// code publish keeps up to date.
+	FunctionName string
+	// KeyValueStoreARN, when set, is the CloudFront KeyValueStore that
+	// publish associates with the viewer-request function (never the
+	// viewer-response one); empty means that function has none. It is
+	// set only with FunctionName.
+	KeyValueStoreARN string
+}
+
+// File is a publish target as signpost.yaml writes it under targets:,
+// decoded once; a host is declared when its member is there.
+type File struct {
+	S3 *struct {
+		Bucket   string `json:"bucket"`
+		Region   string `json:"region"`
+		Prefix   string `json:"prefix"`
+		Endpoint string `json:"endpoint"`
+	} `json:"s3"`
+	CloudFront  *CloudFrontFile `json:"cloudfront"`
+	GitHubPages *struct{}       `json:"githubPages"`
+	Cloudflare  *struct {
+		Name string `json:"name"`
+	} `json:"cloudflare"`
+	Netlify *struct{} `json:"netlify"`
+}
+
+// CloudFrontFile is a target's cloudfront: one distribution, or one per
+// tenant.
+type CloudFrontFile struct {
+	DistributionID   *string                     `json:"distributionId"`
+	FunctionName     *string                     `json:"functionName"`
+	KeyValueStoreARN *string                     `json:"keyValueStoreArn"`
+	Tenants          map[string]DistributionFile `json:"tenants"`
+}
+
+// distribution is the one distribution of a catalog without tenants.
+func (c *CloudFrontFile) distribution() Distribution {
+	deref := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	return Distribution{ID: deref(c.DistributionID), FunctionName: deref(c.FunctionName), KeyValueStoreARN: deref(c.KeyValueStoreARN)}
+}
+
+// DistributionFile is a tenant's distribution.
+type DistributionFile struct {
+	DistributionID   string `json:"distributionId"`
+	FunctionName     string `json:"functionName"`
+	KeyValueStoreARN string `json:"keyValueStoreArn"`
+}
+
+// Decode reads a schema-valid publish target and applies the rules
 // the schema leaves to code.
-func decodeTarget(f targetFile, tenants []string) (Target, string) {
+func Decode(f File, tenants []string) (Target, string) {
 	var t Target
 	t.GitHubPages = f.GitHubPages != nil
 	if f.Cloudflare != nil {
-		t.Cloudflare = &CloudflareTarget{Name: f.Cloudflare.Name}
+		t.Cloudflare = &Cloudflare{Name: f.Cloudflare.Name}
 	}
 	t.Netlify = f.Netlify != nil
 	if s3 := f.S3; s3 != nil {
-		t.S3 = &S3Target{Bucket: s3.Bucket, Region: s3.Region, Prefix: s3.Prefix, Endpoint: s3.Endpoint}
+		t.S3 = &S3{Bucket: s3.Bucket, Region: s3.Region, Prefix: s3.Prefix, Endpoint: s3.Endpoint}
 	}
 	if f.CloudFront != nil {
 		var msg string
@@ -29,7 +139,7 @@ func decodeTarget(f targetFile, tenants []string) (Target, string) {
 			return t, msg
 		}
 	}
-	var s3Problems []TargetProblem
+	var s3Problems []Problem
 	if t.S3 != nil {
 		s3Problems = t.S3.problems()
 		if len(s3Problems) > 0 && s3Problems[0].Field == "prefix" {
@@ -73,8 +183,8 @@ func prefixProblem(prefix string) string {
 
 // decodeCloudFront reads a schema-valid cloudfront section: one
 // distribution for a catalog without tenants, one per tenant otherwise.
-func decodeCloudFront(cf *cloudFrontFile, tenants []string) (*CloudFrontTarget, string) {
-	t := &CloudFrontTarget{Distributions: map[string]Distribution{}}
+func decodeCloudFront(cf *CloudFrontFile, tenants []string) (*CloudFront, string) {
+	t := &CloudFront{Distributions: map[string]Distribution{}}
 	per, hasTenants := cf.Tenants, cf.Tenants != nil
 	hasID, hasFunction, hasStore := cf.DistributionID != nil, cf.FunctionName != nil, cf.KeyValueStoreARN != nil
 	switch {
@@ -101,7 +211,7 @@ func decodeCloudFront(cf *cloudFrontFile, tenants []string) (*CloudFrontTarget, 
 	if len(missing) > 0 {
 		return t, "cloudfront.tenants has no distribution for " + english.Some(missing, 5) + ": every tenant's site needs its own"
 	}
-	for _, id := range sortedKeys(per) {
+	for _, id := range slices.Sorted(maps.Keys(per)) {
 		if !slices.Contains(tenants, id) {
 			return t, fmt.Sprintf("cloudfront.tenants names %s, which is not a tenant of the catalog", id)
 		}
@@ -134,17 +244,17 @@ func storeProblem(d Distribution, at string) string {
 	return ""
 }
 
-// TargetProblem is a field of an S3 target that cannot be used, and why.
-type TargetProblem struct {
+// Problem is a field of an S3 target that cannot be used, and why.
+type Problem struct {
 	Field   string // bucket, region, prefix or endpoint
 	Message string
 }
 
-// CheckS3Target applies to t the rules signpost.yaml's s3 targets follow
+// CheckS3 applies to t the rules signpost.yaml's s3 targets follow
 // (the config schema's patterns, then the prefix and endpoint rules), so
 // that a target assembled elsewhere, as publish does from overrides, is held
 // to them too. It returns the problems by field, in field order.
-func CheckS3Target(t S3Target) ([]TargetProblem, error) {
+func CheckS3(t S3) ([]Problem, error) {
 	valid, err := schemas.NewValidator()
 	if err != nil {
 		return nil, err
@@ -159,43 +269,43 @@ func CheckS3Target(t S3Target) ([]TargetProblem, error) {
 		"site":    map[string]any{"origin": "https://example.com", "publisher": "example.com"},
 		"targets": map[string]any{"t": map[string]any{"s3": s3}},
 	}
-	var out []TargetProblem
+	var out []Problem
 	for _, v := range valid.Validate("config", config) {
 		field, ok := strings.CutPrefix(v.Pointer, "/targets/t/s3/")
 		if !ok {
 			field = "bucket" // a required field is missing from s3 itself
 		}
-		out = append(out, TargetProblem{field, v.Message})
+		out = append(out, Problem{field, v.Message})
 	}
 	if len(out) == 0 {
 		out = t.problems()
 	}
-	slices.SortStableFunc(out, func(a, b TargetProblem) int { return strings.Compare(a.Field, b.Field) })
+	slices.SortStableFunc(out, func(a, b Problem) int { return strings.Compare(a.Field, b.Field) })
 	return out, nil
 }
 
 // problems applies the rules of an S3 target that its schema leaves to
 // code: the prefix stays inside itself and out of publish's names, and an
 // endpoint is a usable base URL. The prefix's problem comes first.
-func (t *S3Target) problems() []TargetProblem {
-	var out []TargetProblem
+func (t *S3) problems() []Problem {
+	var out []Problem
 	if msg := prefixProblem(t.Prefix); msg != "" {
-		out = append(out, TargetProblem{"prefix", fmt.Sprintf("%q %s", t.Prefix, msg)})
+		out = append(out, Problem{"prefix", fmt.Sprintf("%q %s", t.Prefix, msg)})
 	}
 	if t.Endpoint != "" {
 		if _, err := spec.ParseEndpoint(t.Endpoint); err != nil {
-			out = append(out, TargetProblem{"endpoint", err.Error()})
+			out = append(out, Problem{"endpoint", err.Error()})
 		}
 	}
 	return out
 }
 
-// gateProblem explains why target t cannot publish the site of tenant,
+// GateProblem explains why target t cannot publish the site of tenant,
 // whose site is gated, or returns "". Only a distribution whose
 // viewer-request function publish keeps current, with the key value store
 // that function reads the keys from, can gate a site: GitHub Pages cannot,
 // and a bucket alone would leave the tenant's site to whatever serves it.
-func gateProblem(t Target, tenant string) string {
+func GateProblem(t Target, tenant string) string {
 	switch {
 	case t.GitHubPages:
 		return "tenant " + tenant + " is gated (gate: token), and GitHub Pages serves every file to anyone: publish the tenant to an S3 target behind CloudFront, or drop the gate"

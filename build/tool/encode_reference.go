@@ -1,7 +1,8 @@
-package build
+package tool
 
 import (
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/tokens"
@@ -14,7 +15,7 @@ import (
 // they make the documents; TestEncodeMatchesEncodingJSON holds the
 // hand-written encoders to them.
 
-// appendDescriptorValue is appendDescriptor's reference: the ToolDescriptor,
+// appendDescriptorValue is AppendDescriptor's reference: the Descriptor,
 // encoded.
 func appendDescriptorValue(b []byte, t *Tool) []byte {
 	d := t.Descriptor()
@@ -24,17 +25,17 @@ func appendDescriptorValue(b []byte, t *Tool) []byte {
 	return jsonenc.Append(b, d)
 }
 
-// appendCompactDescriptorValue is appendCompactDescriptor's reference: the
-// CompactToolDescriptor, encoded.
+// appendCompactDescriptorValue is AppendCompactDescriptor's reference: the
+// CompactDescriptor, encoded.
 func appendCompactDescriptorValue(b []byte, t *Tool, o compact.Options) []byte {
 	return jsonenc.Append(b, t.compactDescriptor(o))
 }
 
-// catalogueEntryValue is catalogueEntry's reference: the entry as a map,
+// catalogueEntryValue is CatalogueEntry's reference: the entry as a map,
 // its schemas those of t, encoded whole.
-func catalogueEntryValue(t *Tool, cost output.Tokens, def Definition) [][]byte {
+func catalogueEntryValue(t *Tool, cost output.Tokens, def definition.Definition) [][]byte {
 	e := catalogueMembers(t, cost)
-	e["_meta"] = DescriptorMeta{Definition: def}
+	e["_meta"] = definition.Meta{Definition: def}
 	e["arguments"] = t.InputSchema
 	if t.OutputSchema != nil {
 		e["response"] = t.OutputSchema
@@ -43,7 +44,7 @@ func catalogueEntryValue(t *Tool, cost output.Tokens, def Definition) [][]byte {
 }
 
 // catalogueMembers are the members of a tool's catalogue entry but its
-// schemas, as a map for encoding/json: the reference catalogueEntry is
+// schemas, as a map for encoding/json: the reference CatalogueEntry is
 // held to.
 func catalogueMembers(t *Tool, cost output.Tokens) map[string]any {
 	costs := map[string]any{"encoding": tokens.Encoding, "standard": cost.Standard}

@@ -1,4 +1,4 @@
-package build
+package configfile
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 	"github.com/signpost-dev/signpost/schemas"
 )
 
-// TestConfigFileMatchesSchema: configFile has a field for every member the
+// TestConfigFileMatchesSchema: File has a field for every member the
 // config schema describes, by the same name, and none it does not, so that
 // a member renamed on one side only fails here rather than reading as
 // empty.
@@ -75,11 +75,11 @@ func TestConfigFileMatchesSchema(t *testing.T) {
 			}
 		}
 	}
-	walkType("", reflect.TypeFor[configFile]())
+	walkType("", reflect.TypeFor[File]())
 
 	slices.Sort(fromSchema)
 	slices.Sort(fromType)
 	if diff := cmp.Diff(slices.Compact(fromSchema), slices.Compact(fromType)); diff != "" {
-		t.Errorf("config schema members (-) and configFile fields (+):\n%s", diff)
+		t.Errorf("config schema members (-) and File fields (+):\n%s", diff)
 	}
 }

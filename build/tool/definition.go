@@ -1,4 +1,4 @@
-package build
+package tool
 
 import (
 	"strconv"
@@ -10,28 +10,18 @@ import (
 )
 
 // The digest of each tool's definition is package definition's; here it
-// is written from the tool and its schemas' encoded bytes (definitionOf).
+// is written from the tool and its schemas' encoded bytes (DefinitionOf).
 
-// Definition is the digest and size of a tool's definition, which its
-// standard descriptor and its tool catalogue entry carry in their _meta
-// (see package definition).
-type Definition = definition.Definition
-
-// DescriptorMeta is the _meta of a tool's standard descriptor and tool
-// catalogue entry: the digest and size of its definition under
-// spec.DefinitionMeta.
-type DescriptorMeta = definition.Meta
-
-// appendMeta appends the member _meta, holding def, to the object that
+// AppendMeta appends the member _meta, holding def, to the object that
 // ends b: its closing brace is moved after it. The object has members.
-func appendMeta(b []byte, def Definition) []byte {
+func AppendMeta(b []byte, def definition.Definition) []byte {
 	b = field(b[:len(b)-1], spec.MetaKey)
 	b = definition.AppendMetaValue(b, def)
 	return append(b, '}')
 }
 
-// definitionOf returns the digest and size of t's definition: desc is its
-// standard descriptor as appendDescriptor encoded it, without _meta, and
+// DefinitionOf returns the digest and size of t's definition: desc is its
+// standard descriptor as AppendDescriptor encoded it, without _meta, and
 // input and output are where its schemas are in desc. definition.Digest
 // decodes desc again; in a build with fast paths (package fastpath), the
 // canonical JSON is written from t and the schemas' bytes instead, which
@@ -40,11 +30,11 @@ func appendMeta(b []byte, def Definition) []byte {
 // than \u00xx, or keys could sort otherwise by UTF-16 code units: then
 // definition.Digest makes it.
 // buf, when not nil, is scratch space for the canonical JSON.
-func definitionOf(t *Tool, desc []byte, input, output span, buf *[]byte) (Definition, error) {
-	if !fastpath.Enabled || input == (span{}) {
+func DefinitionOf(t *Tool, desc []byte, input, output Span, buf *[]byte) (definition.Definition, error) {
+	if !fastpath.Enabled || input == (Span{}) {
 		return definition.Digest(desc)
 	}
-	in, out := input.of(desc), output.of(desc)
+	in, out := input.Of(desc), output.Of(desc)
 	if !definition.CanonicalAsIs(in) || (out != nil && !definition.CanonicalAsIs(out)) {
 		return definition.Digest(desc)
 	}

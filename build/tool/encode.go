@@ -1,4 +1,4 @@
-package build
+package tool
 
 import (
 	"strconv"
@@ -9,7 +9,7 @@ import (
 )
 
 // The descriptors are encoded field by field, in the order and with the
-// omissions of ToolDescriptor and CompactToolDescriptor, with package
+// omissions of Descriptor and CompactDescriptor, with package
 // jsonenc (a test holds them to encoding/json). In a build without fast
 // paths (package fastpath) the references of encode_reference.go encode
 // them.
@@ -25,31 +25,31 @@ func field(b []byte, name string) []byte {
 	return append(b, '"', ':')
 }
 
-// span is where a value is in an encoded document: b[span[0]:span[1]].
-type span [2]int
+// Span is where a value is in an encoded document: b[s[0]:s[1]].
+type Span [2]int
 
-// of returns the bytes of the span in b; nil for the zero span.
-func (s span) of(b []byte) []byte {
-	if s == (span{}) {
+// Of returns the bytes of the span in b; nil for the zero span.
+func (s Span) Of(b []byte) []byte {
+	if s == (Span{}) {
 		return nil
 	}
 	return b[s[0]:s[1]:s[1]]
 }
 
-// appendDescriptor appends the tool's standard descriptor: the fields of
-// ToolDescriptor, in its order, with its omissions. It returns where the
+// AppendDescriptor appends the tool's standard descriptor: the fields of
+// Descriptor, in its order, with its omissions. It returns where the
 // input and output schemas are in b, for the catalogue's entry to share
 // their bytes instead of encoding them again: nowhere, in a build without
 // fast paths, whose catalogue entries encode them again.
-func appendDescriptor(b []byte, t *Tool) (_ []byte, input, output span) {
+func AppendDescriptor(b []byte, t *Tool) (_ []byte, input, output Span) {
 	if !fastpath.Enabled {
-		return appendDescriptorValue(b, t), span{}, span{}
+		return appendDescriptorValue(b, t), Span{}, Span{}
 	}
 	return appendDescriptorFields(b, t)
 }
 
-// appendDescriptorFields is appendDescriptor in a build with fast paths.
-func appendDescriptorFields(b []byte, t *Tool) (_ []byte, input, output span) {
+// appendDescriptorFields is AppendDescriptor in a build with fast paths.
+func appendDescriptorFields(b []byte, t *Tool) (_ []byte, input, output Span) {
 	b = append(b, '{')
 	b = jsonenc.AppendString(field(b, "toolId"), t.ToolID)
 	if t.Name != "" {
@@ -90,16 +90,16 @@ func appendDescriptorFields(b []byte, t *Tool) (_ []byte, input, output span) {
 	return append(b, '}'), input, output
 }
 
-// appendCompactDescriptor appends the tool's compact descriptor: the fields
-// of CompactToolDescriptor, in its order, its input schema projected with o.
-func appendCompactDescriptor(b []byte, t *Tool, o compact.Options) []byte {
+// AppendCompactDescriptor appends the tool's compact descriptor: the fields
+// of CompactDescriptor, in its order, its input schema projected with o.
+func AppendCompactDescriptor(b []byte, t *Tool, o compact.Options) []byte {
 	if !fastpath.Enabled {
 		return appendCompactDescriptorValue(b, t, o)
 	}
 	return appendCompactDescriptorFields(b, t, o)
 }
 
-// appendCompactDescriptorFields is appendCompactDescriptor in a build with
+// appendCompactDescriptorFields is AppendCompactDescriptor in a build with
 // fast paths.
 func appendCompactDescriptorFields(b []byte, t *Tool, o compact.Options) []byte {
 	b = append(b, '{')
