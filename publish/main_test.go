@@ -192,9 +192,15 @@ func loadExample(tb testing.TB, edit func(*build.Catalog)) ([]output.Document, s
 }
 
 // compileExample compiles the example catalog, after edit when set.
+// compileExample compiles the example catalog, edited, with the variants
+// Run gives a build before Sites publishes it.
 func compileExample(tb testing.TB, edit func(*build.Catalog)) []*output.Site {
 	tb.Helper()
-	return buildtest.CompileEdited(tb, exampleCatalog, edit).Sites
+	b := buildtest.CompileEdited(tb, exampleCatalog, edit)
+	if err := build.Precompress(context.Background(), b, build.Config{}); err != nil {
+		tb.Fatal(err)
+	}
+	return b.Sites
 }
 
 func findTool(tb testing.TB, cat *build.Catalog, id string) *tool.Tool {
@@ -252,7 +258,11 @@ func checkBucket(tb testing.TB, api S3API, bucket, prefix string, docs []output.
 	ctx := context.Background()
 	prefix = normalizePrefix(prefix)
 	want := []string{prefix + ManifestName}
-	for _, d := range docs {
+	var objects []output.Document // each document, then its variants
+	for i := range docs {
+		objects = append(objects, docs[i].Objects()...)
+	}
+	for _, d := range objects {
 		key := prefix + d.Route.Key
 		want = append(want, key)
 		out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
@@ -274,6 +284,9 @@ func checkBucket(tb testing.TB, api S3API, bucket, prefix string, docs []output.
 		}
 		if got := aws.ToString(out.CacheControl); got != d.CacheControl {
 			tb.Errorf("%s: Cache-Control %q, want %q", key, got, d.CacheControl)
+		}
+		if got := aws.ToString(out.ContentEncoding); got != d.Encoding {
+			tb.Errorf("%s: Content-Encoding %q, want %q", key, got, d.Encoding)
 		}
 	}
 	sort.Strings(want)

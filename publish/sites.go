@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/target"
 	cffunctions "github.com/signpost-dev/signpost/hosts/cloudfront"
 	"golang.org/x/sync/errgroup"
@@ -141,6 +142,20 @@ func (s *SitePlan) distributionID() string {
 	return s.CloudFront.DistributionID
 }
 
+// haveVariants refuses sites whose documents of spec.AlwaysPrecompressed
+// routes lack their variants: the viewer-request function asks for those
+// objects by key, so that such a site would answer its lists with 404.
+func haveVariants(sites []*output.Site) error {
+	for _, s := range sites {
+		for _, d := range s.Documents {
+			if spec.AlwaysPrecompressed(d.Route.Route) && len(d.Encoded) != len(spec.Encodings()) {
+				return fmt.Errorf("publish: %s has no precompressed variants, which the CloudFront function asks for: precompress the build before publishing it (build.Precompress, as Run does)", d.Route.Key)
+			}
+		}
+	}
+	return nil
+}
+
 // Sites publishes each of sites to the bucket of target, under its prefix
 // (and with tenants under the site's folder), and keeps the site's
 // distribution current when target has CloudFront; cf may be nil when it
@@ -151,7 +166,8 @@ func (s *SitePlan) distributionID() string {
 // Each document's precompressed variants are objects of their own, with
 // their Content-Encoding: sites come from a build given its variants
 // (build.Precompress, as Run does), since the viewer-request function asks
-// for those of the routes of spec.AlwaysPrecompressed.
+// for those of the routes of spec.AlwaysPrecompressed; sites without them
+// are refused before anything is listed.
 //
 // It returns the plan with what was done. A plan with more deletes than
 // opts.MaxDeletes in any site is returned with a *DeleteLimitError, before
@@ -166,6 +182,9 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site
 	}
 	if opts.MaxInvalidationPaths > InvalidationPathLimit {
 		return nil, fmt.Errorf("publish: %d invalidation paths asked for; CloudFront allows %d in progress per distribution", opts.MaxInvalidationPaths, InvalidationPathLimit)
+	}
+	if err := haveVariants(sites); err != nil {
+		return nil, err
 	}
 	pub := &publisher{bucket: s3Bucket{s3, target.S3.Bucket}, cf: cf, target: target, opts: opts}
 	bucket := target.S3.Bucket

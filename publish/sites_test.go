@@ -21,6 +21,7 @@ import (
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/build/tool"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
 // journal wraps an S3API and a CloudFrontAPI and records, in one log, the
@@ -202,7 +203,7 @@ func TestSitesOrder(t *testing.T) {
 				verb += " pending"
 			case key == pre+ManifestName:
 				verb += " manifest"
-			case isList(key):
+			case isList(strings.TrimSuffix(strings.TrimSuffix(key, ".br"), ".gz")): // a list or one of its variants
 				verb += " list"
 			default:
 				verb += " document"
@@ -467,5 +468,21 @@ func TestSitesPrefetched(t *testing.T) {
 	}
 	if diff := cmp.Diff(plain, got, cmpopts.IgnoreUnexported(SitePlan{})); diff != "" {
 		t.Errorf("plan from prefetched listings differs (-plain +prefetched):\n%s", diff)
+	}
+}
+
+// A build without its variants is refused before anything is listed or
+// written: the CloudFront function would ask for the lists' variants by
+// key and answer 404.
+func TestSitesRefuseWithoutVariants(t *testing.T) {
+	client, bucket := newBucket(t)
+	sites := buildtest.CompileEdited(t, exampleCatalog, nil).Sites
+	_, err := Sites(context.Background(), client, nil, sites, &target.Target{S3: &target.S3{Bucket: bucket}}, Options{})
+	const want = "publish: .well-known/ai-catalog.json has no precompressed variants, which the CloudFront function asks for: precompress the build before publishing it (build.Precompress, as Run does)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("a build without variants: %v, want %q", err, want)
+	}
+	if keys := bucketKeys(t, client, bucket); len(keys) != 0 {
+		t.Errorf("the refused publish wrote %q", keys)
 	}
 }
