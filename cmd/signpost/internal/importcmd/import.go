@@ -548,25 +548,7 @@ func runImportMCP(o *importMCPOptions) error {
 	for _, e := range unread {
 		report.Add("%v", e)
 	}
-	for _, e := range imp.Errors {
-		report.Add("%s", e)
-	}
-	for _, u := range imp.Unknown {
-		report.Add("%s", unknownClassified(u, imp.Names))
-	}
-	for _, c := range imp.Conflicts {
-		report.Add("%s", conflictLine(c))
-	}
-	for _, f := range imp.Files {
-		if f.Tools == 0 {
-			report.Add("%s: no tools recorded", f.Label)
-		}
-	}
-	for _, t := range imp.Tools {
-		if !o.quiet || t.Status != importer.Imported {
-			report.Add("%s", mcpImportLine(t, writes))
-		}
-	}
+	addToolLines(&report, imp, unknownClassified, "no tools recorded", o.quiet, writes)
 	verified.add(&report)
 
 	// When nothing is written, the counts say what the tools would have
@@ -638,4 +620,30 @@ func finishImport(s cmdutil.Streams, report *cmdutil.Lines, out string, decl []b
 		return reportedOr(report.Write(stderr), cmdutil.ExitInvalid)
 	}
 	return writeImported(s.Ctx, s.Out, stderr, report, out, summary("", "imported"), decl)
+}
+
+// addToolLines adds to report the lines of a tool import, errors first:
+// its errors, the names --classify gives that match nothing (each said by
+// unknown), its conflicts, each file that held no tool (with empty), then
+// a line per tool, or per tool not imported as it was when quiet.
+func addToolLines(report *cmdutil.Lines, imp *importer.ToolImport, unknown func(importer.UnknownName, int) string, empty string, quiet, writes bool) {
+	for _, e := range imp.Errors {
+		report.Add("%s", e)
+	}
+	for _, u := range imp.Unknown {
+		report.Add("%s", unknown(u, imp.Names))
+	}
+	for _, c := range imp.Conflicts {
+		report.Add("%s", conflictLine(c))
+	}
+	for _, f := range imp.Files {
+		if f.Tools == 0 {
+			report.Add("%s: %s", f.Label, empty)
+		}
+	}
+	for _, t := range imp.Tools {
+		if !quiet || t.Status != importer.Imported {
+			report.Add("%s", mcpImportLine(t, writes))
+		}
+	}
 }

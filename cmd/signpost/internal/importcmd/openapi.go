@@ -178,25 +178,7 @@ func runImportOpenAPI(o *importOpenAPIOptions) error {
 	}
 	// Errors first: they are why nothing is written, and would be lost
 	// after a line per operation. Every line leaves through report.
-	for _, e := range imp.Errors {
-		report.Add("%s", e)
-	}
-	for _, u := range imp.Unknown {
-		report.Add("%s", unknownOperation(u, imp.Names))
-	}
-	for _, c := range imp.Conflicts {
-		report.Add("%s", conflictLine(c))
-	}
-	for _, f := range imp.Files {
-		if f.Tools == 0 {
-			report.Add("%s: no operations", f.Label)
-		}
-	}
-	for _, t := range imp.Tools {
-		if !o.quiet || t.Status != importer.Imported {
-			report.Add("%s", mcpImportLine(t, writes))
-		}
-	}
+	addToolLines(&report, imp, unknownOperation, "no operations", o.quiet, writes)
 	verified.add(&report)
 	summary := func(read, imported string) string {
 		n := len(imp.Tools)
