@@ -36,7 +36,7 @@ func limitCompileMemory() (restore func()) {
 
 // precompressRoom is what each CPU's compressor allocates of a large
 // document at a time (build/compress: brotli's buffers with a window of
-// 2^19 bytes, gzip's, and their output), with margin.
+// 2^20 bytes, gzip's, and their output, about 25 MB), with margin.
 const precompressRoom = 48 << 20
 
 // roomToPrecompress raises the soft memory limit of limitCompileMemory, if

@@ -449,7 +449,7 @@ dry run: nothing changed for the site without tenants
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
-published the site without tenants to s3://pinned/site/: 23 uploaded (9025 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
+published the site without tenants to s3://pinned/site/: 23 uploaded (9312 bytes), 0 deleted, 0 unchanged; distribution E1PINNED: 2 functions updated, 0 paths invalidated
 `)
 
 	write("a.yaml", tool("get_forecast", "A forecast, described anew."))
