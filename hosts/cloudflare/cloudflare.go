@@ -27,16 +27,17 @@ const (
 	// at their object keys, and the manifest.
 	AssetsDir = "assets"
 	// ManifestFile is the headers manifest, in AssetsDir: for every route
-	// and view, its asset's key, Content-Type, Cache-Control and ETag;
-	// and the index of the MCP registry's list, which a search reads. Its
+	// and view, its asset's key, Content-Type, Cache-Control and ETag,
+	// and its precompressed variants' codings, keys and ETags; and the
+	// index of the MCP registry's list, which a search reads. Its
 	// name is in signpost's reserved namespace, which the Worker never
 	// serves.
 	ManifestFile = spec.ReservedPrefix + "headers.json"
 )
 
 // ManifestFormat is the version of the manifest's layout: 2 adds the
-// index of the MCP registry's list.
-const ManifestFormat = 2
+// index of the MCP registry's list, 3 the variants.
+const ManifestFormat = 3
 
 // CompatibilityDate is the Workers compatibility date every Worker is
 // built with: fixed, so that the same catalog builds the same bytes.
@@ -108,6 +109,17 @@ type manifestEntry struct {
 	ContentType  string `json:"contentType"`
 	CacheControl string `json:"cacheControl"`
 	ETag         string `json:"etag"`
+	// Variants are the document's precompressed variants, in the order
+	// the Worker prefers them (spec.Encodings); none when it has none.
+	Variants []manifestVariant `json:"variants,omitempty"`
+}
+
+// manifestVariant is what the manifest holds of a variant: the Worker
+// sends its asset with its Content-Encoding and ETag.
+type manifestVariant struct {
+	Encoding string `json:"encoding"`
+	Key      string `json:"key"`
+	ETag     string `json:"etag"`
 }
 
 // manifest is the layout of the headers manifest.
@@ -128,8 +140,9 @@ type Site struct {
 	// Worker is the Worker's name.
 	Worker string
 	// Documents are the site's documents in the same order, each with
-	// output.Route.Key changed to its path in the site's folder, below
-	// AssetsDir; their other fields stay the route table's.
+	// output.Route.Key, and its variants' keys, changed to their paths in
+	// the site's folder, below AssetsDir; their other fields stay the
+	// route table's.
 	Documents []output.Document
 	// Files are the folder's other files: ConfigFile, WorkerFile and
 	// the manifest, at their paths in the site's folder.
@@ -142,8 +155,9 @@ type Site struct {
 // deterministically. It fails for a site the Worker cannot serve or
 // Cloudflare cannot take: a route that cannot be a document's path (see
 // hosts.DocumentKey), a key outside the assets folder, a document or
-// manifest larger than MaxAssetSize, more assets than PaidAssets, or a name
-// longer than a Worker's.
+// manifest larger than MaxAssetSize, more assets than PaidAssets (the
+// documents, their variants and the manifest), or a name longer than a
+// Worker's.
 func Layout(s *output.Site, name string) (*Site, error) {
 	worker := WorkerName(name, s.Tenant)
 	if len(worker) > maxName {
@@ -151,6 +165,7 @@ func Layout(s *output.Site, name string) (*Site, error) {
 	}
 	out := &Site{Worker: worker, Documents: make([]output.Document, 0, len(s.Documents))}
 	m := manifest{Format: ManifestFormat, Routes: map[string]map[string]manifestEntry{}, Link: s.Link()}
+	assets := 1 // the manifest
 	for _, d := range s.Documents {
 		if err := servable(s.Dir, d); err != nil {
 			return nil, err
@@ -160,10 +175,21 @@ func Layout(s *output.Site, name string) (*Site, error) {
 			views = map[string]manifestEntry{}
 			m.Routes[d.Route.Route] = views
 		}
-		views[d.View] = manifestEntry{Key: d.Key, ContentType: d.ContentType, CacheControl: d.CacheControl, ETag: d.ETag}
+		e := manifestEntry{Key: d.Key, ContentType: d.ContentType, CacheControl: d.CacheControl, ETag: d.ETag}
 		f := d
 		f.Key = path.Join(AssetsDir, d.Key)
+		f.Variants = make([]output.Variant, len(d.Variants))
+		for i, v := range d.Variants {
+			e.Variants = append(e.Variants, manifestVariant{Encoding: v.Encoding, Key: v.Key, ETag: v.ETag})
+			f.Variants[i] = v
+			f.Variants[i].Key = path.Join(AssetsDir, v.Key)
+		}
+		if len(f.Variants) == 0 {
+			f.Variants = nil
+		}
+		views[d.View] = e
 		out.Documents = append(out.Documents, f)
+		assets += 1 + len(d.Variants)
 	}
 	if list, ok := hosts.RegistryList(s); ok {
 		entries, err := hosts.RegistryIndex(list.Body.Bytes())
@@ -180,15 +206,14 @@ func Layout(s *output.Site, name string) (*Site, error) {
 	if len(body) > MaxAssetSize {
 		return nil, fmt.Errorf("the Cloudflare manifest of %s is %d bytes; Cloudflare accepts assets of at most %d: split the catalog into tenants", s.Dir, len(body), MaxAssetSize)
 	}
-	assets := len(s.Documents) + 1
 	if assets > PaidAssets {
-		return nil, fmt.Errorf("the Cloudflare Worker of %s would have %d assets (its documents and the manifest); Cloudflare accepts at most %d: split the catalog into tenants", s.Dir, assets, PaidAssets)
+		return nil, fmt.Errorf("the Cloudflare Worker of %s would have %d assets (its documents, their precompressed variants and the manifest); Cloudflare accepts at most %d: split the catalog into tenants", s.Dir, assets, PaidAssets)
 	}
 	if assets > FreeAssets {
 		out.Gaps = append(out.Gaps, Gap{
 			Kind:        KindAssetCount,
 			Route:       EveryRoute,
-			Requirement: fmt.Sprintf("%d assets (the documents and the manifest) in one Worker", assets),
+			Requirement: fmt.Sprintf("%d assets (the documents, their precompressed variants and the manifest) in one Worker", assets),
 			Served:      fmt.Sprintf("at most %d assets on the Workers Free plan: wrangler deploy refuses the site", FreeAssets),
 			Fix:         fmt.Sprintf("deploy on the Workers Paid plan, which accepts %d; or split the catalog into tenants", PaidAssets),
 		})
@@ -265,6 +290,10 @@ func Write(ctx context.Context, b *output.Build, out, name string) ([]*Site, err
 // target's cloudflare.name ("" for DefaultName).
 type Host struct{ Name string }
 
+// ServesVariants says that the Worker sends a document's precompressed
+// variants (hosts.VariantServer): a build for Cloudflare makes them.
+func (Host) ServesVariants() bool { return true }
+
 // Write writes b for Cloudflare and returns what Cloudflare cannot serve.
 func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Report, error) {
 	rep, _, err := write(ctx, b, out, h.Name)
@@ -273,10 +302,6 @@ func (h Host) Write(ctx context.Context, b *output.Build, out string) (*hosts.Re
 
 // write is Write, returning the report too.
 func write(ctx context.Context, b *output.Build, out, name string) (*hosts.Report, []*Site, error) {
-	// A build for this host makes no variants (hosts.ServesVariants); one
-	// that has them anyway leaves them out: the host compresses on its own
-	// (see the report), and they would be files no client is sent.
-	b = b.WithoutVariants()
 	sites, err := LayoutAll(b, name)
 	if err != nil {
 		return nil, nil, err

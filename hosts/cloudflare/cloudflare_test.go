@@ -207,7 +207,7 @@ func TestAssetCountGap(t *testing.T) {
 	}
 	for _, want := range []string{
 		"public/: Worker signpost, 20000 routes on Cloudflare, 1 gap\n",
-		"  every route: needs 20001 assets (the documents and the manifest) in one Worker; Cloudflare allows at most 20000 assets on the Workers Free plan: wrangler deploy refuses the site. Fix: deploy on the Workers Paid plan, which accepts 100000; or split the catalog into tenants.\n",
+		"  every route: needs 20001 assets (the documents, their precompressed variants and the manifest) in one Worker; Cloudflare allows at most 20000 assets on the Workers Free plan: wrangler deploy refuses the site. Fix: deploy on the Workers Paid plan, which accepts 100000; or split the catalog into tenants.\n",
 		"  0 of 20000 routes are served exactly as the contract says.\n",
 	} {
 		if !strings.Contains(text.String(), want) {

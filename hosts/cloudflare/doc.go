@@ -14,7 +14,8 @@
 // the manifest, answers preflights, other methods, unknown paths and
 // If-None-Match itself, and serves every asset with the Content-Type,
 // Cache-Control and ETag of the route table and the CORS headers of
-// build/spec, errors included. The MCP registry's paths it answers as
+// build/spec, errors included: a document's precompressed variant, beside
+// it in assets/, when the client prefers its coding, sent as it is. The MCP registry's paths it answers as
 // signpost serve does, with the registry's script (templates/registry,
 // which Netlify's registry function includes too) and the index of the
 // registry's list in the manifest, search included.

@@ -76,7 +76,7 @@ func Report(b *output.Build, sites []*Site) (*hosts.Report, error) {
 		"Serve each Worker at the root of its site's origin, as signpost.yaml's origin says (add the origin's host as the Worker's custom domain): /.well-known and /tools only work at the root.",
 		"Set the zone's Minimum TLS Version to 1.2 (SSL/TLS, Edge Certificates): at Cloudflare's default, 1.0, the site fails transport.tls-minimum.",
 		"Cloudflare may make an ETag weak (W/) when it compresses a response on the way; the Worker answers If-None-Match with either form: that is not a gap.",
-		"Compression: Cloudflare compresses the Worker's answers itself at its edge (brotli or gzip, as the request's Accept-Encoding allows), and the Worker sends Vary: Accept-Encoding; the build makes no precompressed variants for it. wrangler dev compresses too and keeps the strong ETag: check a deployed site for transport.encoding.",
+		"Compression: the Worker sends a document's precompressed variant as it is, with its Content-Encoding, its own ETag and Vary: Accept-Encoding, in the coding Cloudflare's edge picks for the client (brotli or gzip, by q-value, then in the client's order); Cloudflare compresses the other answers itself at its edge.",
 		"Every gap, route by route, is in "+ReportFile+" beside "+output.RouteTableFile+".")
 	return r, nil
 }

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signpost-dev/signpost/build/compress"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/check"
@@ -49,14 +50,16 @@ const stopTimeout = 10 * time.Second
 
 // wranglerDevShoulds are the SHOULD rules wrangler dev cannot pass where
 // Cloudflare does, each with the reason. No MUST rule is allowed to fail.
-var wranglerDevShoulds = map[string]string{
-	"transport.encoding": "wrangler dev compresses the Worker's answers (brotli, gzip) and keeps their strong ETag, which Cloudflare's edge makes weak when it compresses",
-}
+var wranglerDevShoulds = map[string]string{}
 
 // by header, on the wire.
 func TestWranglerServesTheContract(t *testing.T) {
 	wrangler := findWrangler(t)
 	b := buildtest.ExampleOnSite(t) // a card beside an endpoint, and the ARD manifest
+	// As signpost build does for a host that serves variants.
+	if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "site")
 	sites, err := cloudflare.Write(t.Context(), b, out, "")
 	if err != nil {
@@ -112,6 +115,9 @@ func TestWranglerServesTheContract(t *testing.T) {
 func TestWranglerServesTheRegistry(t *testing.T) {
 	wrangler := findWrangler(t)
 	b := buildtest.Compile(t, catalogtest.Write(t, registrytest.Catalog))
+	if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "site")
 	if _, err := cloudflare.Write(t.Context(), b, out, ""); err != nil {
 		t.Fatal(err)
@@ -164,6 +170,55 @@ func onTheWire(t *testing.T, base string, s *output.Site) {
 			t.Errorf("HEAD %s: %d with %d bytes, want 200 without a body", c.path, x.status, len(x.body))
 		}
 		x.want(t, "HEAD "+c.path, map[string]string{"Content-Type": d.ContentType, "ETag": d.ETag})
+	}
+
+	// Precompressed variants: the one in the coding the client prefers
+	// (by q-value, then in its order, as Cloudflare's edge picks), sent as
+	// it is with its Content-Encoding and its own ETag; none to a client
+	// that prefers none.
+	for _, c := range []struct{ path, route, view, accept, coding string }{
+		{"/tools", spec.RouteTools, spec.ViewStandard, "br, gzip", spec.EncodingBrotli},
+		{"/tools", spec.RouteTools, spec.ViewStandard, "gzip, deflate, br", spec.EncodingGzip},
+		{"/tools?view=compact", spec.RouteTools, spec.ViewCompact, "gzip;q=0.5, br", spec.EncodingBrotli},
+		{"/tools?view=compact", spec.RouteTools, spec.ViewCompact, "br;q=0, gzip", spec.EncodingGzip},
+		{"/.well-known/ai-catalog.json", spec.RouteAICatalog, spec.ViewStandard, "br", spec.EncodingBrotli},
+		{"/tools", spec.RouteTools, spec.ViewStandard, "identity, br", ""},
+	} {
+		d := document(t, s, c.route, c.view)
+		what := fmt.Sprintf("GET %s, Accept-Encoding %s", c.path, c.accept)
+		x := do(t, http.MethodGet, base+c.path, map[string]string{"Accept-Encoding": c.accept})
+		etag, body := d.ETag, x.body
+		if c.coding != "" {
+			v, encoded, ok := d.Variant(c.coding)
+			if !ok {
+				t.Fatalf("%s?view=%s has no %s variant", c.route, c.view, c.coding)
+			}
+			etag = v.ETag
+			if !bytes.Equal(x.body, encoded) {
+				t.Errorf("%s: %d bytes, want the %d bytes of the %s variant as built", what, len(x.body), len(encoded), c.coding)
+			}
+			var err error
+			if body, err = compress.Decode(c.coding, x.body, 64<<20); err != nil {
+				t.Errorf("%s: %v", what, err)
+			}
+		}
+		if x.status != http.StatusOK || !bytes.Equal(body, d.Body.Bytes()) {
+			t.Errorf("%s: %d, %d bytes decoded, want 200 and the %d bytes of %s?view=%s", what, x.status, len(body), d.Body.Len(), c.route, c.view)
+		}
+		x.want(t, what, map[string]string{"Content-Encoding": c.coding, "ETag": etag, "Vary": "Accept-Encoding", "Content-Type": d.ContentType, "Cache-Control": d.CacheControl})
+		if c.coding == "" {
+			continue
+		}
+		x = do(t, http.MethodGet, base+c.path, map[string]string{"Accept-Encoding": c.accept, "If-None-Match": etag})
+		if x.status != http.StatusNotModified || len(x.body) != 0 {
+			t.Errorf("%s with If-None-Match %s: %d with %d bytes, want 304 without a body", what, etag, x.status, len(x.body))
+		}
+		x.want(t, "304 of "+what, map[string]string{"ETag": etag})
+		x = do(t, http.MethodHead, base+c.path, map[string]string{"Accept-Encoding": c.accept})
+		if x.status != http.StatusOK || len(x.body) != 0 {
+			t.Errorf("HEAD %s: %d with %d bytes, want 200 without a body", what, x.status, len(x.body))
+		}
+		x.want(t, "HEAD "+what, map[string]string{"Content-Encoding": c.coding, "ETag": etag})
 	}
 
 	// Unknown tools and paths: the JSON error document, with CORS.
