@@ -195,9 +195,9 @@ func (l *loader) steps() []loadStep {
 		// The declaration files, listed: .yaml and .yml files outside
 		// folders whose names start with ".".
 		{"list", l.list},
-		// Each declaration file read, and a large one cut into parts,
-		// several at once, while the two steps after this one run:
-		// neither needs the files.
+		// Each large declaration file read and cut into parts, several
+		// at once, while the two steps after this one run: neither needs
+		// the files. A small one is read when it is declared.
 		{"read", l.read},
 		// The embedded schemas, which the checks of every file use,
 		// compiled.
@@ -375,7 +375,7 @@ type fileTask struct {
 	alias *atomic.Int64 // the nodes its parts' aliases bring in
 }
 
-// startReading starts reading the declaration files and cutting the large ones
+// startReading starts reading the large declaration files and cutting them
 // into parts (when l.split is set), several at once, and returns the
 // function that waits for them: it returns the tasks of declare, in the
 // files' order, each file's parts in theirs, or the error of a canceled
@@ -394,6 +394,13 @@ func (l *loader) startReading(files []string) func() ([]fileTask, error) {
 			g.Go(func() error {
 				if err := l.ctx.Err(); err != nil {
 					return err
+				}
+				// A file too small to cut is read when it is declared:
+				// read now, a catalog of many files would hold them all
+				// until the first is declared.
+				if fi, err := l.root.Stat(filepath.FromSlash(rel)); err == nil && fi.Size() <= partSize {
+					byFile[i] = []fileTask{{rel: rel}}
+					return nil
 				}
 				data, err := l.readFile(rel)
 				if err != nil {
@@ -422,6 +429,7 @@ func (l *loader) startReading(files []string) func() ([]fileTask, error) {
 		}
 		// In the files' order, each file's parts in theirs.
 		tasks := slices.Concat(byFile...)
+		byFile = nil // the tasks hold the files' bytes now, and let go of each once declared
 		slices.SortStableFunc(tasks, func(a, b fileTask) int { return strings.Compare(a.rel, b.rel) })
 		return tasks, nil
 	}
@@ -441,6 +449,10 @@ func (l *loader) declare(tasks []fileTask) (_ []declared, ok bool) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			// A declared file's bytes are garbage: a large catalog's
+			// files would otherwise all stay in memory until the last
+			// is declared.
+			tasks[i].data, tasks[i].src = nil, nil
 			if t.src == nil {
 				out[i] = l.declareFile(t)
 				return nil
