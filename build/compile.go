@@ -39,14 +39,20 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	// catalog (as build does) lets the schemas' decoded values, the larger
 	// part of a big catalog's memory, go while the build proceeds, instead
 	// of holding them and their encodings at once.
+	// The registry's servers are the tenants' of their tools: of every
+	// declared tool the registry needs its server and who sees it, so the
+	// copies of those not published drop their schemas at once.
 	var tools []*tool.Tool
-	for _, t := range cat.Tools {
+	declared := make([]*tool.Tool, len(cat.Tools))
+	for i, t := range cat.Tools {
+		c := *t
+		declared[i] = &c
 		if t.Published() {
-			c := *t
 			tools = append(tools, &c)
+		} else {
+			c.DropSchemas()
 		}
 	}
-	declared := cat.Tools // the registry's servers are the tenants' of their tools
 	rest := *cat
 	rest.Tools = nil
 	cat = &rest // from here on, without the originals

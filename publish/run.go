@@ -158,10 +158,14 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	}
 
 	r.stage(StageCompile, 0)
+	// Only the configuration is needed after Compile: the loaded tools and
+	// their schemas, the larger part of a big catalog's memory, go as the
+	// sites are compiled.
+	cfg := cat.Config
 	b, err := build.Compile(ctx, cat)
 	if err == nil {
 		// S3 holds each variant as an object with its Content-Encoding.
-		err = build.Precompress(ctx, b, cat.Config)
+		err = build.Precompress(ctx, b, cfg)
 	}
 	r.clear()
 	if err != nil {
@@ -171,7 +175,7 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 		digest = "" // the catalog changed while it was read: record nothing
 	}
 	sopts := Options{DryRun: opts.DryRun, MaxDeletes: opts.MaxDeletes, MaxInvalidationPaths: opts.MaxInvalidationPaths,
-		InvalidationTimeout: opts.InvalidationTimeout, Concurrency: opts.Concurrency, CompactView: cat.Config.CompactView,
+		InvalidationTimeout: opts.InvalidationTimeout, Concurrency: opts.Concurrency, CompactView: cfg.CompactView,
 		Listings: l.listings, Inputs: digest, Planned: opts.Planned, Holder: opts.Holder}
 	if p := opts.Progress; p != nil {
 		p.Stage(StagePlan, 0)
