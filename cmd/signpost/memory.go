@@ -35,8 +35,8 @@ func limitCompileMemory() (restore func()) {
 }
 
 // precompressRoom is what each CPU's compressor allocates of a large
-// document at a time (build/compress: brotli's buffers with a window of
-// 2^20 bytes, gzip's, and their output, about 25 MB), with margin.
+// document at a time (build/compress: brotli's buffers, for matches
+// within 2^20 bytes, gzip's, and their output, about 25 MB), with margin.
 const precompressRoom = 48 << 20
 
 // roomToPrecompress raises the soft memory limit of limitCompileMemory, if

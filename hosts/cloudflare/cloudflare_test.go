@@ -216,6 +216,68 @@ func TestAssetCountGap(t *testing.T) {
 	}
 }
 
+// TestLayoutVariants checks that a site laid out for Cloudflare keeps the
+// precompressed variants of the documents that grow with the catalog, in
+// its folder, its manifest and its count of assets, and no other's: every
+// variant is an asset, and the edge compresses the rest.
+func TestLayoutVariants(t *testing.T) {
+	b := buildtest.ExampleOnSite(t)
+	if err := b.Precompress(t.Context(), 1); err != nil { // every document has variants
+		t.Fatal(err)
+	}
+	s := b.Sites[0]
+	laid, err := cloudflare.Layout(s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Routes map[string]map[string]struct {
+			Key      string
+			Variants []struct{ Encoding, Key, ETag string }
+		}
+	}
+	for _, f := range laid.Files {
+		if f.Path == filepath.ToSlash(filepath.Join(cloudflare.AssetsDir, cloudflare.ManifestFile)) {
+			if err := json.Unmarshal(f.Body, &m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	kept := 0
+	for i, d := range laid.Documents {
+		orig := s.Documents[i]
+		if len(orig.Variants) != 2 {
+			t.Fatalf("%s?view=%s has %d variants in the build, want 2", orig.Route.Route, orig.View, len(orig.Variants))
+		}
+		entry := m.Routes[d.Route.Route][d.View]
+		if !spec.AlwaysPrecompressed(d.Route.Route) {
+			if len(d.Variants) != 0 || len(d.Encoded) != 0 || len(entry.Variants) != 0 {
+				t.Errorf("%s?view=%s keeps %d variants, %d in the manifest, want none", d.Route.Route, d.View, len(d.Variants), len(entry.Variants))
+			}
+			continue
+		}
+		kept++
+		for j, v := range d.Variants {
+			if want := cloudflare.AssetsDir + "/" + orig.Variants[j].Key; v.Key != want || v.ETag != orig.Variants[j].ETag || !bytes.Equal(d.Encoded[j], orig.Encoded[j]) {
+				t.Errorf("%s variant %s at %s, ETag %s, want %s, %s and the build's bytes", d.Route.Route, v.Encoding, v.Key, v.ETag, want, orig.Variants[j].ETag)
+			}
+			if j >= len(entry.Variants) || entry.Variants[j].Key != orig.Variants[j].Key || entry.Variants[j].ETag != v.ETag || entry.Variants[j].Encoding != v.Encoding {
+				t.Errorf("%s: manifest variants %+v, want the variant %s at %s", d.Route.Route, entry.Variants, v.Encoding, orig.Variants[j].Key)
+			}
+		}
+		// The layout never changes the build it is given.
+		if strings.HasPrefix(orig.Variants[0].Key, cloudflare.AssetsDir+"/") {
+			t.Errorf("the build's variant key %s was changed", orig.Variants[0].Key)
+		}
+	}
+	if kept == 0 || kept == len(laid.Documents) {
+		t.Fatalf("%d of %d documents keep their variants, want some and not all", kept, len(laid.Documents))
+	}
+	if laid.Gaps != nil {
+		t.Errorf("gaps %+v, want none", laid.Gaps)
+	}
+}
+
 func read(t *testing.T, p string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(p)
