@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -184,7 +186,8 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 				return fmt.Errorf("serve %s: %w", d.Route.Route, err)
 			}
 			if int64(len(gz)) < d.Body.Len() {
-				served[i].addVariant(spec.EncodingGzip, spec.VariantETag(d.ETag, spec.EncodingGzip), gz)
+				sum := sha256.Sum256(gz)
+				served[i].addVariant(spec.EncodingGzip, spec.VariantETag(hex.EncodeToString(sum[:]), spec.EncodingGzip), gz)
 			}
 			return nil
 		})

@@ -77,7 +77,7 @@ func (b *Build) Precompress(ctx context.Context, minSize int64) error {
 			d.Variants, d.Encoded = make([]Variant, 0, len(spec.Encodings())), make([][]byte, 0, len(spec.Encodings()))
 			for _, coding := range spec.Encodings() {
 				m := made[[2]string{d.SHA256, coding}]
-				m.v.Key, m.v.ETag = spec.VariantKey(d.Key, coding), spec.VariantETag(d.ETag, coding)
+				m.v.Key, m.v.ETag = spec.VariantKey(d.Key, coding), spec.VariantETag(m.v.SHA256, coding)
 				d.Variants = append(d.Variants, m.v)
 				d.Encoded = append(d.Encoded, m.body)
 			}

@@ -26,12 +26,14 @@ func VariantKey(key, coding string) string {
 	return key + "." + coding
 }
 
-// VariantETag returns the ETag of the variant in coding of a document
-// whose ETag is etag: another representation, another strong validator,
-// the identity's with "-" and the coding inside its quotes
-// ("abc" → "abc-gzip").
-func VariantETag(etag, coding string) string {
-	return strings.TrimSuffix(etag, `"`) + "-" + coding + `"`
+// VariantETag returns the ETag of a variant in coding whose bytes have the
+// SHA-256 sum (hex): another representation, another strong validator,
+// made of its own bytes as a document's is of its own (the first 32 hex
+// digits), with "-" and the coding inside its quotes ("…-gzip"). Not of
+// the document's: the same document compressed by another encoder is
+// other bytes, which must not share a strong ETag.
+func VariantETag(sum, coding string) string {
+	return `"` + sum[:min(len(sum), 32)] + "-" + coding + `"`
 }
 
 // DefaultPrecompressMin is the size from which a build precompresses any
