@@ -241,7 +241,8 @@ func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, 
 // Precompress gives the documents of b, compiled from a catalog of
 // configuration c, their precompressed variants (output.Build.Precompress,
 // from compression.minSize): what a build for a host that serves them with
-// Content-Encoding (S3 and CloudFront) and a publish call after Compile. A
+// Content-Encoding (S3 and CloudFront, Cloudflare's Worker) and a publish
+// call after Compile. A
 // build for any other host, or for none, makes none: its host compresses on
 // its own, and signpost serve compresses at start what has none. It
 // returns ctx's error soon after ctx is done.

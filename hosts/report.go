@@ -32,7 +32,7 @@ type VariantServer interface {
 
 // ServesVariants reports whether h serves a build's precompressed
 // variants: a build for it makes them, a build for any other host makes
-// none (GitHub Pages, Cloudflare and Netlify compress at their edge).
+// none (GitHub Pages and Netlify compress at their edge).
 func ServesVariants(h Host) bool {
 	v, ok := h.(VariantServer)
 	return ok && v.ServesVariants()
