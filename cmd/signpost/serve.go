@@ -42,8 +42,9 @@ folder (one holding routes.json), following the HTTP contract: every route and
 view, exact Content-Types, CORS headers on every response, Cache-Control,
 strong ETags and 304s, HEAD, OPTIONS preflight, 404 with a JSON error for
 unknown tools and paths, 405 for other methods, and a document's precompressed
-variant (brotli or gzip, in a build for S3) when the request accepts it; a
-document of 512 bytes or more without one is compressed in gzip at start.
+variant (brotli or gzip, in a build for S3 or Cloudflare) when the request
+accepts it; a document of 512 bytes or more without one is compressed in gzip
+at start.
 
 A catalog folder is built with its origin set to the served address, so that
 the discovery catalogs point at this server; --origin sets another. With
