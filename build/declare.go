@@ -228,7 +228,9 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 	if !isFile {
 		return schema, at
 	}
-	src := l.readJSON(at.at("file"), file)
+	// The value stays the file's: tools that share a schema file share
+	// it, so the file's value is never let go before Load ends.
+	src, _ := l.readJSON(at.at("file"), file)
 	if src == nil {
 		return nil, at
 	}
@@ -236,15 +238,20 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 }
 
 // readJSON reads a JSON file named by a declaration, relative to the
-// declaring file, and reports why it cannot when it cannot.
-func (l *loader) readJSON(at ref, name string) *source.File {
+// declaring file, and reports why it cannot when it cannot. It is read
+// once, however many declarations name it, while any of them uses it:
+// they share its value. The caller calls done once it needs the file's
+// Value no more (what it took out of the value stays its own); when no
+// other caller uses the file then, its value is let go, unless a value of
+// it failed its schema (kept for the reports), and a later caller reads
+// the file again. A caller that never calls done keeps the value for
+// Load's whole run.
+func (l *loader) readJSON(at ref, name string) (src *source.File, done func()) {
 	rel, msg := catalogfile.Resolve(at.src.Rel, name)
 	if msg != "" {
 		l.sink.errorf(at, "file", "%s", msg)
-		return nil
+		return nil, func() {}
 	}
-	// Read once, however many declarations name it at the same time: the
-	// tools that share a schema file share its value.
 	l.mu.Lock()
 	f := l.sources[rel]
 	if f == nil {
@@ -252,33 +259,50 @@ func (l *loader) readJSON(at ref, name string) *source.File {
 		l.sources[rel] = f
 	}
 	l.mu.Unlock()
-	f.once.Do(func() {
+	f.mu.Lock()
+	if !f.read || f.released {
+		f.read, f.released, f.src = true, false, nil
 		var data []byte
-		if data, f.err = l.readFile(rel); f.err != nil {
-			return
+		if data, f.err = l.readFile(rel); f.err == nil {
+			s, ps := source.ParseJSON(l.display(rel), rel, data)
+			l.sink.Problems(s, ps)
+			if len(ps) == 0 {
+				f.src = s
+			}
 		}
-		src, ps := source.ParseJSON(l.display(rel), rel, data)
-		l.sink.Problems(src, ps)
-		if len(ps) == 0 {
-			f.src = src
-		}
-	})
-	if f.err != nil {
-		l.sink.errorf(at, "file", "cannot read %s: %v", name, f.err)
 	}
-	return f.src
+	f.users++
+	src, err := f.src, f.err
+	f.mu.Unlock()
+	if err != nil {
+		l.sink.errorf(at, "file", "cannot read %s: %v", name, err)
+	}
+	return src, func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.users--; f.users == 0 && f.src != nil && !l.sink.Failed(f.src) {
+			f.src.Value, f.released = nil, true
+		}
+	}
 }
 
-// jsonFile is a JSON file that declarations name, read once.
+// jsonFile is a JSON file that declarations name (see readJSON).
 type jsonFile struct {
-	once sync.Once
-	src  *source.File // nil when it cannot be read or parsed
-	err  error        // why it cannot be read
+	mu       sync.Mutex
+	read     bool         // read since Load began, or since released
+	released bool         // its value let go: the next user reads it again
+	src      *source.File // nil when it cannot be read or parsed
+	err      error        // why it cannot be read
+	users    int          // callers of readJSON that have not called done
 }
 
 func (l *loader) importMCP(at ref, imp *declarations.Import) []*pendingTool {
 	from := imp.From
-	src := l.readJSON(at.at("from"), from)
+	// The recording's value is let go once its tools are taken out of it:
+	// at 100,000 recorded tools, the decoded recordings of every import
+	// held until Load's end were a fifth of its peak.
+	src, done := l.readJSON(at.at("from"), from)
+	defer done()
 	if src == nil {
 		return nil
 	}

@@ -1,6 +1,9 @@
 package build
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +49,37 @@ func TestMCPImport(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+}
+
+// TestMCPRecordingImportedManyTimes checks that a recording imported by
+// many declaration files, declared several at once, gives each its tools
+// whole: Load lets a recording's value go once no import uses it, and an
+// import after that reads it again.
+func TestMCPRecordingImportedManyTimes(t *testing.T) {
+	files := map[string]string{"signpost.yaml": testConfig, "rec/tickets.json": catalogtest.RecordedTickets}
+	const imports = 24
+	for i := range imports {
+		files[fmt.Sprintf("m%02d.yaml", i)] = fmt.Sprintf("mcp:\n  from: rec/tickets.json\n  server: com.example/t%02d\n  toolIdPrefix: p%02d\n", i, i)
+	}
+	cat := checkDiags(t, files)
+	byName := map[string][]*tool.Tool{}
+	for _, tl := range cat.Tools {
+		byName[tl.Name] = append(byName[tl.Name], tl)
+	}
+	if len(byName) != 3 {
+		t.Fatalf("tools named %v, want the recording's 3", slices.Sorted(maps.Keys(byName)))
+	}
+	for name, tools := range byName {
+		if len(tools) != imports {
+			t.Errorf("%s: %d tools, want one per import, %d", name, len(tools), imports)
+			continue
+		}
+		for _, tl := range tools[1:] {
+			if len(tl.InputSchema) == 0 || string(tl.InputSchema) != string(tools[0].InputSchema) {
+				t.Errorf("%s (%s): input schema %s, want %s as every import of it", name, tl.ToolID, tl.InputSchema, tools[0].InputSchema)
+			}
+		}
 	}
 }
 
