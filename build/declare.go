@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/declarations"
@@ -238,62 +237,19 @@ func (l *loader) schemaValue(at ref, v any) (any, ref) {
 }
 
 // readJSON reads a JSON file named by a declaration, relative to the
-// declaring file, and reports why it cannot when it cannot. It is read
-// once, however many declarations name it, while any of them uses it:
-// they share its value. The caller calls done once it needs the file's
-// Value no more (what it took out of the value stays its own); when no
-// other caller uses the file then, its value is let go, unless a value of
-// it failed its schema (kept for the reports), and a later caller reads
-// the file again. A caller that never calls done keeps the value for
-// Load's whole run.
+// declaring file (see jsonfiles.Files.Use), and reports why it cannot when
+// it cannot.
 func (l *loader) readJSON(at ref, name string) (src *source.File, done func()) {
 	rel, msg := catalogfile.Resolve(at.src.Rel, name)
 	if msg != "" {
 		l.sink.errorf(at, "file", "%s", msg)
 		return nil, func() {}
 	}
-	l.mu.Lock()
-	f := l.sources[rel]
-	if f == nil {
-		f = &jsonFile{}
-		l.sources[rel] = f
-	}
-	l.mu.Unlock()
-	f.mu.Lock()
-	if !f.read || f.released {
-		f.read, f.released, f.src = true, false, nil
-		var data []byte
-		if data, f.err = l.readFile(rel); f.err == nil {
-			s, ps := source.ParseJSON(l.display(rel), rel, data)
-			l.sink.Problems(s, ps)
-			if len(ps) == 0 {
-				f.src = s
-			}
-		}
-	}
-	f.users++
-	src, err := f.src, f.err
-	f.mu.Unlock()
+	src, done, err := l.sources.Use(rel)
 	if err != nil {
 		l.sink.errorf(at, "file", "cannot read %s: %v", name, err)
 	}
-	return src, func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		if f.users--; f.users == 0 && f.src != nil && !l.sink.Failed(f.src) {
-			f.src.Value, f.released = nil, true
-		}
-	}
-}
-
-// jsonFile is a JSON file that declarations name (see readJSON).
-type jsonFile struct {
-	mu       sync.Mutex
-	read     bool         // read since Load began, or since released
-	released bool         // its value let go: the next user reads it again
-	src      *source.File // nil when it cannot be read or parsed
-	err      error        // why it cannot be read
-	users    int          // callers of readJSON that have not called done
+	return src, done
 }
 
 func (l *loader) importMCP(at ref, imp *declarations.Import) []*pendingTool {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
 	"github.com/signpost-dev/signpost/build/diag"
+	"github.com/signpost-dev/signpost/build/jsonfiles"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tool"
@@ -51,7 +52,8 @@ const partSize = 256 << 10
 // load is Load, with large files parsed in parts when split is set. whole
 // is set when they must be parsed whole: nothing else it returns is valid.
 func load(ctx context.Context, dir string, split bool) (cat *Catalog, diags Diagnostics, whole bool) {
-	l := &loader{ctx: ctx, dir: dir, split: split, sources: map[string]*jsonFile{}, sink: sink{&diag.Sink{}}}
+	l := &loader{ctx: ctx, dir: dir, split: split, sink: sink{&diag.Sink{}}}
+	l.sources = &jsonfiles.Files{Read: l.readFile, Display: l.display, Sink: l.sink.Sink}
 	cat = l.load()
 	// A canceled load may leave parses running (see load): what they
 	// report from now on is dropped.
@@ -103,8 +105,8 @@ type loader struct {
 	limitsAt ref
 
 	mu      sync.Mutex
-	sources map[string]*jsonFile // JSON files by rel path, read once
-	kept    []*source.File       // files whose values are kept for reports (see report)
+	sources *jsonfiles.Files // the JSON files declarations name
+	kept    []*source.File   // files whose values are kept for reports (see report)
 }
 
 // ref is a value in a source file: where a diagnostic about it points.
@@ -335,10 +337,8 @@ func (l *loader) assemble(st *loadState) bool {
 	// The values of the files that failed a schema rule, kept for the
 	// reports (see report), and of the JSON files that declarations name
 	// are done with.
-	for _, f := range l.sources {
-		if f.src != nil {
-			l.unload(f.src)
-		}
+	for _, src := range l.sources.Sources() {
+		l.unload(src)
 	}
 	for _, src := range l.kept {
 		l.unload(src)
