@@ -51,22 +51,11 @@ func benchBytes(ctx context.Context, c config, cat *catalog) ([]row, error) {
 			return rows, err
 		}
 	}
-	b, err := output.Open(ctx, cat.site)
+	site, err := servedSite(ctx, cat.site)
 	if err != nil {
 		return rows, err
 	}
-	site, err := b.Site(servedTenant)
-	if err != nil {
-		return rows, err
-	}
-	doc := func(route, view string) *output.Document {
-		for i, d := range site.Documents {
-			if d.Route.Route == route && d.View == view {
-				return &site.Documents[i]
-			}
-		}
-		return nil
-	}
+	doc := func(route, view string) *output.Document { return siteDocument(site, route, view) }
 	counter, err := tokens.NewCounter()
 	if err != nil {
 		return rows, err
@@ -103,22 +92,11 @@ func benchBytes(ctx context.Context, c config, cat *catalog) ([]row, error) {
 // bytes on the wire of the large documents and a tool document, as host
 // would send them.
 func wireRows(ctx context.Context, c config, host, dir string) ([]row, error) {
-	b, err := output.Open(ctx, dir)
+	site, err := servedSite(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	site, err := b.Site(servedTenant)
-	if err != nil {
-		return nil, err
-	}
-	doc := func(route, view string) *output.Document {
-		for i, d := range site.Documents {
-			if d.Route.Route == route && d.View == view {
-				return &site.Documents[i]
-			}
-		}
-		return nil
-	}
+	doc := func(route, view string) *output.Document { return siteDocument(site, route, view) }
 	var tool *output.Document
 	for i, d := range site.Documents {
 		if _, ok := spec.ToolIDOf(d.Route.Route); ok && d.View == spec.ViewStandard {
@@ -198,4 +176,25 @@ func onWire(ctx context.Context, client *http.Client, url string, want []byte) (
 		return 0, "", fmt.Errorf("%s: status %d, %d bytes decoded; want 200 and the document's %d bytes", url, resp.StatusCode, len(decoded), len(want))
 	}
 	return len(body), coding, nil
+}
+
+// servedSite opens the build in dir and returns the site of the tenant the
+// benchmark serves.
+func servedSite(ctx context.Context, dir string) (*output.Site, error) {
+	b, err := output.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return b.Site(servedTenant)
+}
+
+// siteDocument returns the document of site at route in view, nil when it
+// has none.
+func siteDocument(site *output.Site, route, view string) *output.Document {
+	for i, d := range site.Documents {
+		if d.Route.Route == route && d.View == view {
+			return &site.Documents[i]
+		}
+	}
+	return nil
 }
