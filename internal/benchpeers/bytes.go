@@ -28,8 +28,9 @@ const wireGoal = 0.15
 // the document, on two layouts that signpost serve serves as their hosts
 // would: the build for the S3 target, whose precompressed variants S3 and
 // CloudFront send (brotli for this client), and the build for no host,
-// which serve compresses in gzip at start (GitHub Pages, Cloudflare and
-// Netlify compress at their edge, which no local measure shows). Then the
+// which serve compresses in gzip at start (GitHub Pages and Netlify
+// compress at their edge, which no local measure shows; a Cloudflare
+// build has the S3 build's variants). Then the
 // tokens (o200k_base) an agent reads from the AI catalog to a callable
 // tool, through the compact list and through the standard one.
 func benchBytes(ctx context.Context, c config, cat *catalog) ([]row, error) {
