@@ -72,10 +72,6 @@ type Config struct {
 	Targets map[string]target.Target
 	// Limits bound the size of what the catalog builds.
 	Limits Limits
-	// PrecompressMin is compression.minSize: the size from which every
-	// document gets its precompressed variants (output.Build.Precompress);
-	// 0 means spec.DefaultPrecompressMin.
-	PrecompressMin int64
 	// Budgets bound the tokens of the tool catalog; Compile holds the
 	// catalog to them.
 	Budgets budgets.Budgets

@@ -219,7 +219,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		b.Sites = append(b.Sites, s)
 	}
 	// Compile makes no precompressed variants: only a host that serves
-	// them needs them (Precompress). Its limits count the documents alone,
+	// them needs them (output.Build.Precompress). Its limits count the documents alone,
 	// and Write holds what is written, variants and route table included,
 	// to the limits.
 	return b, nil
@@ -236,26 +236,6 @@ func measureTokens(c *tokens.Counter, standard, compact []byte) (output.Tokens, 
 		t.Compact, err = c.Count(compact)
 	}
 	return t, err
-}
-
-// Precompress gives the documents of b, compiled from a catalog of
-// configuration c, their precompressed variants (output.Build.Precompress,
-// from compression.minSize): what a build for a host that serves them with
-// Content-Encoding (S3 and CloudFront, Cloudflare's Worker) and a publish
-// call after Compile. A
-// build for any other host, or for none, makes none: its host compresses on
-// its own, and signpost serve compresses at start what has none. It
-// returns ctx's error soon after ctx is done.
-func Precompress(ctx context.Context, b *output.Build, c Config) error {
-	return b.Precompress(ctx, c.precompressMin())
-}
-
-// precompressMin is compression.minSize, or its default.
-func (c *Config) precompressMin() int64 {
-	if c.PrecompressMin > 0 {
-		return c.PrecompressMin
-	}
-	return spec.DefaultPrecompressMin
 }
 
 // budget is the catalog's Limits as Compile enforces them, and the bytes

@@ -11,7 +11,6 @@ import (
 	"github.com/signpost-dev/signpost/build/jcs"
 	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/build/signing"
-	"github.com/signpost-dev/signpost/build/size"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/target"
@@ -77,13 +76,6 @@ func (l *loader) loadConfig(src *source.File, c *Config) {
 		loadLimits(l.sink, top, f.Limits, &c.Limits)
 		if f.Limits.Files != nil {
 			l.limitsAt = top.at("limits", "files")
-		}
-	}
-	if sound("compression", "minSize") && f.Compression.MinSize != nil {
-		if n, err := size.Parse(f.Compression.MinSize); err != nil {
-			l.sink.errorf(top.at("compression", "minSize"), "compression", "compression.minSize: %v", err)
-		} else {
-			c.PrecompressMin = n
 		}
 	}
 	c.CompactView = setting(f.ToolCatalog.CompactView)

@@ -35,7 +35,7 @@ func correctHandler(t testing.TB) http.Handler {
 	b := buildtest.Example(t)
 	// With the variants of a build for S3, as serve sends them: brotli
 	// and gzip, each with its ETag.
-	if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+	if err := b.Precompress(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	h, err := serve.NewHandler(t.Context(), b.Sites[0], nil)

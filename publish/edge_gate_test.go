@@ -27,7 +27,7 @@ func TestEdgeGate(t *testing.T) {
 	})
 	// As publish.Run publishes it: the viewer-request function asks for
 	// the variants of the lists and catalogs.
-	if err := build.Precompress(t.Context(), b, build.Config{}); err != nil {
+	if err := b.Precompress(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	s := b.Sites[0]

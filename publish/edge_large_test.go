@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/check"
 	"github.com/signpost-dev/signpost/hosts/cloudfront"
@@ -27,7 +26,7 @@ func TestEdgeLargeCatalog(t *testing.T) {
 	b := buildtest.Compile(t, dir)
 	// As publish.Run publishes it: the viewer-request function asks for
 	// the variants of the lists and catalogs.
-	if err := build.Precompress(t.Context(), b, build.Config{}); err != nil {
+	if err := b.Precompress(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	s := b.Sites[0]

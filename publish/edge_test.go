@@ -144,7 +144,7 @@ func TestEdgeServesTheContract(t *testing.T) {
 	b := buildtest.CompileEdited(t, buildtest.ExampleOnSiteDir(t), func(c *build.Catalog) { cat = c })
 	// As publish.Run publishes it: the viewer-request function asks for
 	// the variants of the lists and catalogs.
-	if err := build.Precompress(t.Context(), b, cat.Config); err != nil {
+	if err := b.Precompress(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if len(b.Sites) < 2 {

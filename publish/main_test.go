@@ -197,7 +197,7 @@ func loadExample(tb testing.TB, edit func(*build.Catalog)) ([]output.Document, s
 func compileExample(tb testing.TB, edit func(*build.Catalog)) []*output.Site {
 	tb.Helper()
 	b := buildtest.CompileEdited(tb, exampleCatalog, edit)
-	if err := build.Precompress(context.Background(), b, build.Config{}); err != nil {
+	if err := b.Precompress(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 	return b.Sites

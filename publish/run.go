@@ -165,7 +165,7 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	b, err := build.Compile(ctx, cat)
 	if err == nil {
 		// S3 holds each variant as an object with its Content-Encoding.
-		err = build.Precompress(ctx, b, cfg)
+		err = b.Precompress(ctx)
 	}
 	r.clear()
 	if err != nil {

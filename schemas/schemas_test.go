@@ -306,7 +306,7 @@ var validateCases = []validateCase{
 
 	// config
 	{"config unknown field", "config", `{"site": {"origin": "https://example.com", "publisher": "example.com", "colour": "red"}, "publish": {}}`, []Violation{
-		{"/publish", `unknown field "publish"; allowed: compression, discovery, limits, signing, site, targets, tenants, toolCatalog`},
+		{"/publish", `unknown field "publish"; allowed: discovery, limits, signing, site, targets, tenants, toolCatalog`},
 		{"/site/colour", `unknown field "colour"; allowed: displayName, origin, privacyPolicyUrl, publisher, termsOfServiceUrl`},
 	}},
 	{"config missing site", "config", `{"tenants": []}`, []Violation{

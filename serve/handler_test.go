@@ -180,7 +180,7 @@ func TestHandlerEncodings(t *testing.T) {
 		b := buildtest.Example(t)
 		br := ""
 		if precompressed {
-			if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+			if err := b.Precompress(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			br = "br"

@@ -43,12 +43,9 @@ type File struct {
 		Registry   *bool `json:"registry"`
 		ARD        bool  `json:"ard"`
 	} `json:"discovery"`
-	Signing     *Signing `json:"signing"`
-	Tenants     []Tenant `json:"tenants"`
-	Limits      Limits   `json:"limits"`
-	Compression struct {
-		MinSize any `json:"minSize"`
-	} `json:"compression"`
+	Signing *Signing               `json:"signing"`
+	Tenants []Tenant               `json:"tenants"`
+	Limits  Limits                 `json:"limits"`
 	Targets map[string]target.File `json:"targets"`
 }
 

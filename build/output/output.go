@@ -27,7 +27,8 @@ type Route struct {
 	SHA256       string `json:"sha256"`
 	Size         int64  `json:"size"`
 	// Variants are the object precompressed (see Build.Precompress), in
-	// the order of spec.Encodings; none for a document too small.
+	// the order of spec.Encodings; none but for the documents of
+	// spec.AlwaysPrecompressed in a build for a host that serves them.
 	Variants []Variant `json:"variants,omitempty"`
 	// Encoding is the content coding of the object at Key: empty for a
 	// document itself, set on a variant made a document of its own

@@ -13,15 +13,20 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Precompress gives every document of the build that needs them its
-// variants, one per coding of spec.Encodings: the documents of routes that
-// spec.AlwaysPrecompressed names, whatever their size, and every other
-// document of minSize bytes or more. This is the one rule of which
-// documents have variants: hosts and serve serve what it made. A body that
-// several sites share (a tool's documents) is compressed once. The work is
-// spread over every CPU, the largest documents first; Precompress returns
-// ctx's error soon after ctx is done.
-func (b *Build) Precompress(ctx context.Context, minSize int64) error {
+// Precompress gives the documents that grow with the catalog their
+// variants, one per coding of spec.Encodings: those of the routes that
+// spec.AlwaysPrecompressed names, whatever their size, and no other. This
+// is the one rule of which documents have variants: hosts and serve serve
+// what it made. A build for a host that serves them has them
+// (hosts.VariantServer: S3 behind CloudFront, whose viewer-request
+// function picks them by route alone, and Cloudflare's Worker), and so
+// does a publish; a build for any other host, or for none, has none: its
+// host compresses every document on its own, as CloudFront and Cloudflare
+// do the others (and signpost serve compresses at start what has none). A
+// body that several sites share is compressed once. The work is spread
+// over every CPU, the largest documents first; Precompress returns ctx's
+// error soon after ctx is done.
+func (b *Build) Precompress(ctx context.Context) error {
 	type job struct {
 		sum    string
 		coding string
@@ -32,7 +37,7 @@ func (b *Build) Precompress(ctx context.Context, minSize int64) error {
 	queued := map[string]bool{}
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
-			if !spec.AlwaysPrecompressed(d.Route.Route) && d.Size < minSize {
+			if !spec.AlwaysPrecompressed(d.Route.Route) {
 				continue
 			}
 			if queued[d.SHA256] {

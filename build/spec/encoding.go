@@ -36,18 +36,14 @@ func VariantETag(sum, coding string) string {
 	return `"` + sum[:min(len(sum), 32)] + "-" + coding + `"`
 }
 
-// DefaultPrecompressMin is the size from which a build precompresses any
-// document (compression.minSize of signpost.yaml): 4 KiB. Smaller
-// documents gain a few hundred bytes at most, most of them are tools, and
-// a variant is a file and an object of its own.
-const DefaultPrecompressMin = 4 << 10
-
 // AlwaysPrecompressed reports whether the document at route has its
-// variants whatever its size: the tool list, the tool catalogue and its
-// groups, the two discovery catalogs and the registry's list. These are the
-// documents that grow with the catalog, a fixed number per site (and one per
-// group), and an edge that cannot know a document's size (a CloudFront
-// Function) may pick their variants blindly.
+// variants, whatever its size, in a build for a host that serves them: the
+// tool list, the tool catalogue and its groups, the two discovery catalogs
+// and the registry's list. These are the documents that grow with the
+// catalog, a fixed number per site (and one per group), and the only ones
+// with variants: an edge that cannot know a document's size (a CloudFront
+// Function) picks their variants by route alone, and compresses every other
+// document itself, as Cloudflare's does.
 func AlwaysPrecompressed(route string) bool {
 	switch route {
 	case RouteTools, RouteToolCatalogue, RouteMCPCatalog, RouteAICatalog, RouteRegistry:

@@ -172,7 +172,7 @@ func runBuild(o *buildOptions) error {
 	if hosts.ServesVariants(host) {
 		prog.Step("build: compressing the large documents", 0)
 		roomToPrecompress()
-		err := build.Precompress(ctx, b, cfg)
+		err := b.Precompress(ctx)
 		prog.Clear()
 		if err != nil {
 			return fmt.Errorf("build %s: %w", opts.Dir, err)

@@ -142,8 +142,8 @@ type Site struct {
 	// Documents are the site's documents in the same order, each with
 	// output.Route.Key, and its variants' keys, changed to their paths in
 	// the site's folder, below AssetsDir; their other fields stay the
-	// route table's. Only the documents of spec.AlwaysPrecompressed keep
-	// their variants.
+	// route table's, their variants (those of spec.AlwaysPrecompressed)
+	// included.
 	Documents []output.Document
 	// Files are the folder's other files: ConfigFile, WorkerFile and
 	// the manifest, at their paths in the site's folder.
@@ -180,11 +180,10 @@ func Layout(s *output.Site, name string) (*Site, error) {
 		f := d
 		f.Key = path.Join(AssetsDir, d.Key)
 		f.Variants, f.Encoded = nil, nil
-		// Only the documents that grow with the catalog keep their
-		// variants: each variant is an asset, of the few thousand a
-		// Worker may have, and Cloudflare compresses the others at its
-		// edge.
-		if spec.AlwaysPrecompressed(d.Route.Route) && len(d.Variants) > 0 {
+		// The documents that grow with the catalog have variants
+		// (output.Build.Precompress), each an asset of the Worker;
+		// Cloudflare compresses the others at its edge.
+		if len(d.Variants) > 0 {
 			f.Variants, f.Encoded = make([]output.Variant, len(d.Variants)), d.Encoded
 			for i, v := range d.Variants {
 				e.Variants = append(e.Variants, manifestVariant{Encoding: v.Encoding, Key: v.Key, ETag: v.ETag})
@@ -296,8 +295,8 @@ func Write(ctx context.Context, b *output.Build, out, name string) ([]*Site, err
 type Host struct{ Name string }
 
 // ServesVariants says that the Worker sends a document's precompressed
-// variants (hosts.VariantServer): a build for Cloudflare makes them, and
-// Layout keeps those of the documents that grow with the catalog.
+// variants (hosts.VariantServer): a build for Cloudflare makes them, those
+// of the documents that grow with the catalog.
 func (Host) ServesVariants() bool { return true }
 
 // Write writes b for Cloudflare and returns what Cloudflare cannot serve.

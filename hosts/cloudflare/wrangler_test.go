@@ -57,7 +57,7 @@ func TestWranglerServesTheContract(t *testing.T) {
 	wrangler := findWrangler(t)
 	b := buildtest.ExampleOnSite(t) // a card beside an endpoint, and the ARD manifest
 	// As signpost build does for a host that serves variants.
-	if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+	if err := b.Precompress(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "site")
@@ -115,7 +115,7 @@ func TestWranglerServesTheContract(t *testing.T) {
 func TestWranglerServesTheRegistry(t *testing.T) {
 	wrangler := findWrangler(t)
 	b := buildtest.Compile(t, catalogtest.Write(t, registrytest.Catalog))
-	if err := b.Precompress(t.Context(), spec.DefaultPrecompressMin); err != nil {
+	if err := b.Precompress(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "site")
