@@ -219,9 +219,9 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		b.Sites = append(b.Sites, s)
 	}
 	// Compile makes no precompressed variants: only a host that serves
-	// them needs them (output.Build.Precompress). Its limits count the documents alone,
-	// and Write holds what is written, variants and route table included,
-	// to the limits.
+	// them needs them (output.Build.Precompress). Its limits count the
+	// documents alone, and Write holds what is written, variants and route
+	// table included, to the limits.
 	return b, nil
 }
 

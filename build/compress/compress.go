@@ -22,8 +22,8 @@ import (
 // 0.20 s; its classic encoder at quality 5 with a window of 2^19, the
 // setting before it, made 14.1% in 0.28 s, and level 3 makes 14.6% in
 // 0.12 s, too near 15%. gzip 6 makes 14.6% in 0.36 s, its best (9) 14.4%
-// in 0.46 s. brotli allocates about 23 MB for a large list, gzip 9 MB. A client that
-// accepts brotli receives less than 15% of the list.
+// in 0.46 s. brotli allocates about 23 MB for a large list, gzip 9 MB. A
+// client that accepts brotli receives less than 15% of the list.
 const (
 	BrotliLevel = 4
 	GzipLevel   = 6

@@ -34,7 +34,7 @@ func (b *Build) Precompress(ctx context.Context) error {
 		parts  [][]byte
 	}
 	var jobs []job
-	queued := map[string]bool{}
+	queued := map[string]bool{} // bodies, each compressed once
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
 			if !spec.AlwaysPrecompressed(d.Route.Route) {
@@ -75,7 +75,7 @@ func (b *Build) Precompress(ctx context.Context) error {
 	for _, s := range b.Sites {
 		for i := range s.Documents {
 			d := &s.Documents[i]
-			if !queued[d.SHA256] {
+			if !spec.AlwaysPrecompressed(d.Route.Route) {
 				d.Variants, d.Encoded = nil, nil
 				continue
 			}

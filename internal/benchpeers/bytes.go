@@ -30,9 +30,9 @@ const wireGoal = 0.15
 // CloudFront send (brotli for this client), and the build for no host,
 // which serve compresses in gzip at start (GitHub Pages and Netlify
 // compress at their edge, which no local measure shows; a Cloudflare
-// build has the S3 build's variants). Then the
-// tokens (o200k_base) an agent reads from the AI catalog to a callable
-// tool, through the compact list and through the standard one.
+// build has the S3 build's variants). Then the tokens (o200k_base) an
+// agent reads from the AI catalog to a callable tool, through the compact
+// list and through the standard one.
 func benchBytes(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	if err := ensureBuilt(ctx, c, cat); err != nil {
 		return nil, err
