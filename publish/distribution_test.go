@@ -428,3 +428,67 @@ func TestBeforeDeletesOrder(t *testing.T) {
 		t.Errorf("puts %q, hook after %d of them: want the manifest put just before the hook", api.puts, putsBefore)
 	}
 }
+
+// TestNewVariantsBeforeLists publishes the example without variants, as a
+// bucket published before signpost made them, then with them, and checks
+// that every variant is in the bucket when the hook that switches the
+// functions runs: the new functions lead a client that accepts gzip or
+// brotli to the lists' variants at once. Then it changes a tool, and
+// checks that the lists' variants, which the bucket now has, go up after
+// the hook, with their lists (a group's go up with it, before).
+func TestNewVariantsBeforeLists(t *testing.T) {
+	client, bucket := newBucket(t)
+	plain, dir := loadExample(t, nil)
+	publish(t, client, bucket, dir, plain, applyOptions{})
+
+	upgrade := func(edit func(*build.Catalog)) (variants, atHook, puts []string) {
+		t.Helper()
+		var docs []output.Document
+		for _, s := range compileExample(t, edit) {
+			if s.Dir == dir {
+				docs = s.Documents
+			}
+		}
+		for _, d := range docs {
+			for _, v := range d.Variants {
+				variants = append(variants, dir+"/"+v.Key)
+			}
+		}
+		api := &counting{S3API: client}
+		publish(t, api, bucket, dir, docs, applyOptions{MaxDeletes: -1, BeforeLists: func(context.Context) error {
+			atHook = bucketKeys(t, client, bucket)
+			api.mu.Lock()
+			puts = slices.Clone(api.puts)
+			api.mu.Unlock()
+			return nil
+		}})
+		if atHook == nil {
+			t.Fatal("the hook did not run")
+		}
+		return variants, atHook, puts
+	}
+
+	variants, atHook, before := upgrade(nil)
+	if len(variants) == 0 {
+		t.Fatal("the example has no variants")
+	}
+	for _, key := range variants {
+		if !slices.Contains(atHook, key) {
+			t.Errorf("variant %s is not in the bucket when the functions switch", key)
+		}
+	}
+	for _, key := range before {
+		if isList(key) && !strings.HasSuffix(key, ".br") && !strings.HasSuffix(key, ".gz") {
+			t.Errorf("list %s uploaded before the hook", key)
+		}
+	}
+
+	_, _, before = upgrade(func(c *build.Catalog) {
+		findTool(t, c, "get_forecast").Description = "Daily weather forecast, described anew."
+	})
+	for _, key := range before {
+		if isList(strings.TrimSuffix(strings.TrimSuffix(key, ".br"), ".gz")) {
+			t.Errorf("%s, which changed, uploaded before the hook: a list's variants go up with it", key)
+		}
+	}
+}

@@ -30,10 +30,14 @@
 //  1. the paths to invalidate are recorded in the bucket
 //     ([PendingInvalidationName]), so that a publish that fails half-way
 //     leaves them to the next one;
-//  2. every document is uploaded;
+//  2. every document is uploaded, then every precompressed variant the
+//     bucket does not have yet (of a list or catalog too: no route leads
+//     to it before the next step);
 //  3. the CloudFront Functions are switched over (created or updated, then
-//     published): the new routes lead to documents that exist;
-//  4. the lists and catalogs that name the documents are uploaded;
+//     published): the new routes, and the variants they choose, lead to
+//     objects that exist;
+//  4. the lists and catalogs that name the documents are uploaded, each
+//     with the variants of it that the bucket has (changed together);
 //  5. the manifest is uploaded, still naming the objects about to be
 //     deleted, so that a publish stopped before the deletes leaves their
 //     routes to the next one to invalidate;

@@ -65,12 +65,41 @@ type Upload struct {
 	MD5 string `json:"-"`
 }
 
+// The steps of an apply, in their order: the documents that name no
+// other, the variants the bucket does not have yet, then the lists and
+// catalogs, level by level (spec.IndexLevel), from stepFirstList.
+const (
+	stepDocuments = iota
+	stepNewVariants
+	stepFirstList
+)
+
+// step is the step of an apply that uploads u. A document goes up after
+// every document it names (spec.IndexLevel). A variant the bucket does not
+// have yet goes up after the documents and before the first list, so
+// before the hook that may publish the functions that lead clients to it:
+// otherwise a bucket published without variants would answer the lists'
+// routes with 404 to every client that accepts gzip or brotli, from the
+// functions' change to the lists' upload. Every other variant goes up
+// with its document, so that the two change together.
+func (u Upload) step() int {
+	if u.Doc.Encoding != "" && u.Reason == ReasonNew {
+		return stepNewVariants
+	}
+	if l := spec.IndexLevel(u.Doc.Route.Route); l > 0 {
+		return stepFirstList + l - 1
+	}
+	return stepDocuments
+}
+
 // ObjectPlan is what publishing a site to a bucket would change in its
 // objects.
 type ObjectPlan struct {
 	Bucket, Prefix string
-	// Uploads holds the documents first, then the lists and catalogs
-	// (route /tools and the .well-known catalogs), each group sorted by key.
+	// Uploads holds the documents first, then the variants the bucket does
+	// not have, then the lists and catalogs (route /tools and the
+	// .well-known catalogs) level by level: the order of Upload.step, each
+	// step sorted by key.
 	Uploads []Upload
 	// Deletes holds the object keys under the prefix that the site does
 	// not have, sorted.
@@ -204,7 +233,6 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 		p.manifestChanged = true
 	}
 
-	var documents, lists []Upload
 	seen := make(map[string]bool, len(docs))
 	for i := range docs {
 		d := docs[i]
@@ -227,19 +255,11 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 			p.Unchanged++
 			continue
 		}
-		u := Upload{Key: key, Reason: reason, Doc: d, MD5: etags[key]}
-		if spec.IsIndex(d.Route.Route) {
-			lists = append(lists, u)
-		} else {
-			documents = append(documents, u)
-		}
+		p.Uploads = append(p.Uploads, Upload{Key: key, Reason: reason, Doc: d, MD5: etags[key]})
 	}
-	byKey := func(a, b Upload) int { return strings.Compare(a.Key, b.Key) }
-	slices.SortFunc(documents, byKey)
-	slices.SortFunc(lists, func(a, b Upload) int {
-		return cmp.Or(cmp.Compare(spec.IndexLevel(a.Doc.Route.Route), spec.IndexLevel(b.Doc.Route.Route)), byKey(a, b))
+	slices.SortFunc(p.Uploads, func(a, b Upload) int {
+		return cmp.Or(cmp.Compare(a.step(), b.step()), strings.Compare(a.Key, b.Key))
 	})
-	p.Uploads = append(documents, lists...)
 	for key, etag := range remote {
 		if seen[key] {
 			continue
@@ -336,10 +356,10 @@ type applyOptions struct {
 	// Progress, when set, is called after each upload and each delete batch
 	// with the work done and the total, never concurrently.
 	Progress func(done, total int)
-	// BeforeLists, when set, runs once the documents are uploaded and
-	// before any list or catalog is: the moment to switch the routing of a
-	// distribution to the new documents. Its error
-	// stops Apply.
+	// BeforeLists, when set, runs once the documents and the variants the
+	// bucket did not have are uploaded, and before any list or catalog is:
+	// the moment to switch the routing of a distribution to the new
+	// documents. Its error stops Apply.
 	BeforeLists func(ctx context.Context) error
 	// BeforeDeletes, when set, runs after the manifest is uploaded and
 	// before the first delete, when there are deletes to make: the moment to
@@ -360,8 +380,10 @@ type Applied struct {
 }
 
 // Apply carries out the plan: every document upload completes, then every
-// list and catalog upload, then the manifest, then the deletes, so that no
-// list or catalog ever names a document that is not in the bucket.
+// upload of a variant the bucket did not have, then every list and catalog
+// upload, then the manifest, then the deletes, so that no list or catalog
+// ever names a document that is not in the bucket, and no function a
+// publish brings leads to an object that is not there.
 func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*Applied, error) {
 	conc := opts.Concurrency
 	if conc <= 0 {
@@ -388,18 +410,16 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 		}
 	}
 
-	// Documents, then the lists that name them, then the catalogs that name
-	// the lists: each level is uploaded whole before the next starts, and
-	// the hook runs between the documents and the first list. p.Uploads is
-	// in level order, so each level keeps its key order.
+	// Each step is uploaded whole before the next starts (see
+	// Upload.step), and the hook runs before the first list. p.Uploads is
+	// in step order, so each step keeps its key order.
 	b := s3Bucket{api, p.Bucket}
-	levels := make([][]Upload, spec.MaxIndexLevel+1)
+	steps := make([][]Upload, stepFirstList+spec.MaxIndexLevel)
 	for _, u := range p.Uploads {
-		l := spec.IndexLevel(u.Doc.Route.Route)
-		levels[l] = append(levels[l], u)
+		steps[u.step()] = append(steps[u.step()], u)
 	}
-	for i, group := range levels {
-		if i == 1 && opts.BeforeLists != nil {
+	for i, group := range steps {
+		if i == stepFirstList && opts.BeforeLists != nil {
 			if err := opts.BeforeLists(ctx); err != nil {
 				return res, err
 			}

@@ -437,9 +437,9 @@ func (pub *publisher) apply(ctx context.Context, s *SitePlan) error {
 
 // applyFunctions returns the step that brings the site's functions up to
 // date, or nil when there is none. ObjectPlan.Apply runs it once the
-// documents are uploaded and before the lists: the new routes then lead to
-// objects that exist, and no list names a route the distribution does not
-// serve yet.
+// documents and the variants the bucket did not have are uploaded, and
+// before the lists: the new routes then lead to objects that exist, and no
+// list names a route the distribution does not serve yet.
 func (s *SitePlan) applyFunctions(cf CloudFrontAPI) func(context.Context) error {
 	if s.CloudFront == nil || len(s.CloudFront.Functions) == 0 {
 		return nil
