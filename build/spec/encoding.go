@@ -1,9 +1,6 @@
 package spec
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Content codings of a document's precompressed variants: the same bytes,
 // compressed once by the build, served with Content-Encoding to a client
@@ -54,27 +51,72 @@ func AlwaysPrecompressed(route string) bool {
 }
 
 // AcceptsEncoding reports whether the values of a request's
-// Accept-Encoding allow coding: named, or "*", with a q-value above zero.
+// Accept-Encoding allow coding, as RFC 9110 (section 12.5.3) reads them: an
+// element naming it with a q-value above zero allows it, one with q=0
+// refuses it, and "*" speaks only for the codings no element names. An
+// element the RFC's grammar does not allow (a q-value such as "abc", "2"
+// or "0.0001", another parameter) says nothing. The viewer-request
+// CloudFront Function applies the same rule.
 func AcceptsEncoding(values []string, coding string) bool {
+	var named, allowed, star bool
 	for _, v := range values {
 		for part := range strings.SplitSeq(v, ",") {
-			name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			name = strings.TrimSpace(name)
-			if !strings.EqualFold(name, coding) && name != "*" {
-				continue
-			}
-			q := 1.0
-			for p := range strings.SplitSeq(params, ";") {
-				if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-					if f, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
-						q = f
-					}
-				}
-			}
-			if q > 0 {
-				return true
+			name, positive, ok := acceptElement(part)
+			switch {
+			case !ok:
+			case strings.EqualFold(name, coding):
+				named = true
+				allowed = allowed || positive
+			case name == "*":
+				star = star || positive
 			}
 		}
 	}
-	return false
+	if named {
+		return allowed
+	}
+	return star
+}
+
+// acceptElement reads one element of Accept-Encoding: a coding, then
+// optionally ";q=" and a q-value. It returns the coding and whether its
+// q-value is above zero (no q-value is 1), and false for an element the
+// grammar does not allow or an empty one.
+func acceptElement(s string) (coding string, positive, ok bool) {
+	coding, param, hasParam := strings.Cut(s, ";")
+	if coding = strings.TrimSpace(coding); coding == "" {
+		return "", false, false
+	}
+	if !hasParam {
+		return coding, true, true
+	}
+	name, q, ok := strings.Cut(strings.TrimSpace(param), "=")
+	if !ok || !strings.EqualFold(name, "q") {
+		return "", false, false
+	}
+	positive, ok = qvalue(q)
+	return coding, positive, ok
+}
+
+// qvalue reads a q-value as the RFC writes one: "0" or "1", then
+// optionally a point and up to three digits, none but zeros after a 1. It
+// returns whether the value is above zero, and false for any other text.
+func qvalue(s string) (positive, ok bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) > 3 {
+		return false, false
+	}
+	for _, c := range frac {
+		if c < '0' || c > '9' || (whole == "1" && c != '0') {
+			return false, false
+		}
+		positive = positive || c != '0'
+	}
+	switch whole {
+	case "0":
+		return positive, true
+	case "1":
+		return true, true
+	}
+	return false, false
 }

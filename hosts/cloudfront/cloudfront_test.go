@@ -299,6 +299,34 @@ func cfKeyPrefix(prefix string) string {
 	return "/" + prefix + "/"
 }
 
+// acceptCases are values of Accept-Encoding and the suffix of the variant
+// the viewer-request function picks for each, as spec.AcceptsEncoding
+// reads them (TestAcceptCasesFollowSpec), brotli first.
+var acceptCases = []struct{ accept, suffix string }{
+	{"gzip", ".gz"}, {"br", ".br"}, {"gzip, deflate, br, zstd", ".br"}, {"BR;q=0.5, gzip;q=1", ".br"},
+	{"br;q=0, gzip", ".gz"}, {"br;q=0", ""}, {"*", ".br"}, {"gzip;q=0", ""}, {"identity", ""}, {"deflate", ""}, {"", ""},
+	{"br;q=0, *", ".gz"}, {"gzip;q=0, br;q=0, *", ""}, {"br;q=0.000, gzip;q=0.001", ".gz"}, {" , gzip ; Q=0.5 ,", ".gz"},
+	{"br;q=abc, gzip", ".gz"}, {"br;q=0.0001, gzip", ".gz"}, {"br;q=2", ""}, {"br;level=9", ""}, {"br;q=1., gzip", ".br"},
+	{"constructor, __proto__;q=1, gzip", ".gz"},
+}
+
+// TestAcceptCasesFollowSpec checks that the cases the function is held to
+// are what spec.AcceptsEncoding, which serve applies, says of each header:
+// the two read Accept-Encoding by one rule.
+func TestAcceptCasesFollowSpec(t *testing.T) {
+	for _, c := range acceptCases {
+		want := ""
+		if spec.AcceptsEncoding([]string{c.accept}, spec.EncodingBrotli) {
+			want = ".br"
+		} else if spec.AcceptsEncoding([]string{c.accept}, spec.EncodingGzip) {
+			want = ".gz"
+		}
+		if want != c.suffix {
+			t.Errorf("Accept-Encoding %q: spec.AcceptsEncoding picks %q, the case says %q", c.accept, want, c.suffix)
+		}
+	}
+}
+
 // viewerRequestCases returns the events of the contract for a site
 // published under prefix, with the function named fn.
 func viewerRequestCases(site cfSite, prefix, fn string) []cfCase {
@@ -355,10 +383,7 @@ func viewerRequestCases(site cfSite, prefix, fn string) []cfCase {
 		req["headers"].(map[string]any)["accept-encoding"] = map[string]any{"value": accept}
 		return ev
 	}
-	for _, c := range []struct{ accept, suffix string }{
-		{"gzip", ".gz"}, {"br", ".br"}, {"gzip, deflate, br, zstd", ".br"}, {"BR;q=0.5, gzip;q=1", ".br"},
-		{"br;q=0, gzip", ".gz"}, {"br;q=0", ""}, {"*", ".br"}, {"gzip;q=0", ""}, {"identity", ""}, {"deflate", ""}, {"", ""},
-	} {
+	for _, c := range acceptCases {
 		forward("GET /tools, Accept-Encoding "+c.accept, encoded("/tools", nil, c.accept), "tools.json"+c.suffix)
 		forward("GET /tools?view=compact, Accept-Encoding "+c.accept, encoded("/tools", cfQuery("view", "compact"), c.accept), compact+c.suffix)
 	}
