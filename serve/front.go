@@ -407,7 +407,7 @@ func (f *front) answer(out []byte, req request) (_, body []byte, ok bool) {
 		body, etag, length = v.body, v.etagText, v.lengthText
 	}
 	status := "HTTP/1.1 200 OK\r\n"
-	notModified := req.ninm > 0 && doc.tagMatches(req.inm[:req.ninm])
+	notModified := req.ninm > 0 && etagMatches(req.inm[:req.ninm], etag) // as the handler does
 	if notModified {
 		status = "HTTP/1.1 304 Not Modified\r\n"
 	}

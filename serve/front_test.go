@@ -154,6 +154,9 @@ func TestFrontAsNetHTTP(t *testing.T) {
 				get(tool, "If-None-Match: "+etag+"\r\n"),
 				get(tool, "If-None-Match: W/"+etag+"\r\n"),
 				get(tool, "If-None-Match: \"other\"\r\n", "If-None-Match: "+gzipTag+"\r\n", "Accept-Encoding: gzip\r\n"),
+				// Another representation's ETag: 200, as the handler answers.
+				get(tool, "If-None-Match: "+gzipTag+"\r\n"),
+				get(tool, "If-None-Match: "+etag+"\r\n", "Accept-Encoding: gzip\r\n"),
 				get(tool, "If-None-Match: *\r\n"),
 				get(tool, "If-None-Match: \"a\"\r\nIf-None-Match: \"b\"\r\nIf-None-Match: \"c\"\r\nIf-None-Match: \"d\"\r\nIf-None-Match: "+etag+"\r\n"),
 				get("/tools"),

@@ -103,20 +103,6 @@ func (d *servedDoc) pick(accept []string) *servedVariant {
 	return nil
 }
 
-// tagMatches reports whether If-None-Match values match the ETag of the
-// document or of any of its variants.
-func (d *servedDoc) tagMatches(inm []string) bool {
-	if etagMatches(inm, d.route.ETag) {
-		return true
-	}
-	for i := range d.encoded {
-		if etagMatches(inm, d.encoded[i].etagText) {
-			return true
-		}
-	}
-	return false
-}
-
 // corsSet is a set of CORS headers, as headers and as the lines of a
 // response head (see front).
 type corsSet struct {
@@ -305,16 +291,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hdr["Cache-Control"] = doc.cacheControl
 	}
 	hdr["Vary"] = varyAcceptEncoding
-	body, etag, length := doc.body, doc.etag, doc.length
+	body, etag, tag, length := doc.body, doc.etag, doc.route.ETag, doc.length
 	v := doc.pick(r.Header["Accept-Encoding"])
 	if v != nil {
-		body, etag, length = v.body, v.etag, v.length
+		body, etag, tag, length = v.body, v.etag, v.etagText, v.length
 	}
 	hdr["Etag"] = etag
 	if h.link != nil {
 		hdr["Link"] = h.link
 	}
-	if inm := r.Header["If-None-Match"]; len(inm) > 0 && doc.tagMatches(inm) {
+	// If-None-Match is held to the ETag of the representation this
+	// request selects (RFC 9110, section 13.1.2), the one a 304 carries:
+	// a cache that revalidates its gzip copy with a request that selects
+	// brotli must get the brotli answer, not a 304 it cannot use.
+	if inm := r.Header["If-None-Match"]; len(inm) > 0 && etagMatches(inm, tag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -369,7 +359,7 @@ func writeErrorBody(w http.ResponseWriter, r *http.Request, status int, body []b
 }
 
 // etagMatches applies If-None-Match's weak comparison: any listed tag, with
-// or without W/, equal to one of the document's tags; or *.
+// or without W/, equal to one of tags; or *.
 func etagMatches(values []string, tags ...string) bool {
 	for _, v := range values {
 		for t := range strings.SplitSeq(v, ",") {

@@ -200,6 +200,7 @@ func TestHandlerEncodings(t *testing.T) {
 			{"gzip, deflate, br, zstd", cmp.Or(br, "gzip")},
 			{"br;q=0, gzip", "gzip"},
 			{"*", cmp.Or(br, "gzip")},
+			{"br;q=0, *", "gzip"},
 			{"br", br},
 			{"gzip;q=0", ""},
 			{"identity", ""},
@@ -222,10 +223,22 @@ func TestHandlerEncodings(t *testing.T) {
 				if got, wantTag := resp.Header.Get("ETag"), spec.VariantETag(hex.EncodeToString(sum[:]), tc.coding); got != wantTag {
 					t.Errorf("%s representation has ETag %s, want %s", tc.coding, got, wantTag)
 				}
-				// Either representation's ETag validates.
-				r2, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": resp.Header.Get("ETag")}})
-				if r2.StatusCode != 304 {
-					t.Errorf("If-None-Match with the %s ETag: %d", tc.coding, r2.StatusCode)
+				// The ETag validates the representation it came with, and
+				// only that one (RFC 9110, section 13.1.2): a request that
+				// selects another gets it whole.
+				tag := resp.Header.Get("ETag")
+				r2, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": tag, "Accept-Encoding": tc.accept}})
+				if r2.StatusCode != 304 || r2.Header.Get("ETag") != tag {
+					t.Errorf("If-None-Match with the %s ETag, the same Accept-Encoding: %d, ETag %s", tc.coding, r2.StatusCode, r2.Header.Get("ETag"))
+				}
+				r3, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": tag}})
+				if r3.StatusCode != 200 || r3.Header.Get("ETag") != want.ETag || r3.Header.Get("Content-Encoding") != "" {
+					t.Errorf("If-None-Match with the %s ETag, no Accept-Encoding: %d, ETag %s, Content-Encoding %q; want 200, %s, none",
+						tc.coding, r3.StatusCode, r3.Header.Get("ETag"), r3.Header.Get("Content-Encoding"), want.ETag)
+				}
+				r4, _ := do(t, srv, exchange{path: "/tools", header: map[string]string{"If-None-Match": want.ETag, "Accept-Encoding": tc.accept}})
+				if r4.StatusCode != 200 || r4.Header.Get("ETag") != tag {
+					t.Errorf("If-None-Match with the identity ETag, Accept-Encoding %q: %d, ETag %s; want 200, %s", tc.accept, r4.StatusCode, r4.Header.Get("ETag"), tag)
 				}
 			}
 			if !bytes.Equal(body, want.Body.Bytes()) {

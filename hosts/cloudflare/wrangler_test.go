@@ -214,6 +214,18 @@ func onTheWire(t *testing.T, base string, s *output.Site) {
 			t.Errorf("%s with If-None-Match %s: %d with %d bytes, want 304 without a body", what, etag, x.status, len(x.body))
 		}
 		x.want(t, "304 of "+what, map[string]string{"ETag": etag})
+		// Another representation's ETag validates nothing here (RFC 9110,
+		// section 13.1.2): the one this request selects comes whole.
+		x = do(t, http.MethodGet, base+c.path, map[string]string{"Accept-Encoding": c.accept, "If-None-Match": d.ETag})
+		if x.status != http.StatusOK {
+			t.Errorf("%s with the identity ETag: %d, want 200", what, x.status)
+		}
+		x.want(t, what+" with the identity ETag", map[string]string{"ETag": etag, "Content-Encoding": c.coding})
+		x = do(t, http.MethodGet, base+c.path, map[string]string{"If-None-Match": etag})
+		if x.status != http.StatusOK {
+			t.Errorf("GET %s with the %s ETag, no Accept-Encoding: %d, want 200", c.path, c.coding, x.status)
+		}
+		x.want(t, "GET "+c.path+" with the "+c.coding+" ETag", map[string]string{"ETag": d.ETag, "Content-Encoding": ""})
 		x = do(t, http.MethodHead, base+c.path, map[string]string{"Accept-Encoding": c.accept})
 		if x.status != http.StatusOK || len(x.body) != 0 {
 			t.Errorf("HEAD %s: %d with %d bytes, want 200 without a body", what, x.status, len(x.body))
