@@ -2,6 +2,7 @@ package publish
 
 import (
 	"net"
+	"net/http"
 	"time"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -16,6 +17,21 @@ const (
 	DefaultAttemptTimeout = 15 * time.Second
 	DefaultAttempts       = 3
 )
+
+// DefaultConcurrency is the number of uploads a publish keeps in flight
+// when Options.Concurrency does not say. An upload to S3 waits tens of
+// milliseconds on the network and on S3, not on this machine, so a
+// publish's rate is about the uploads in flight over that wait: 1,000
+// tools through a link of 20 ms took 15.8 s with 8 in flight, 9.4 s with
+// 16 and 6.0 s with 32; 32 uploads of 20 to 50 ms each stay well under the
+// 3,500 a second S3 takes under one prefix.
+const DefaultConcurrency = 32
+
+// MaxConcurrency is the most uploads a publish keeps in flight, and the
+// connections a client of NewS3Client keeps open to one host: each upload
+// in flight reuses one, instead of opening a connection (and a TLS
+// session) that the pool, at the SDK's default of 10, would close again.
+const MaxConcurrency = 256
 
 // Limits bound every call a client of NewS3Client or NewCloudFrontClient
 // makes. The zero value means the defaults.
@@ -39,7 +55,8 @@ func (l Limits) loadOptions() []func(*config.LoadOptions) error {
 	}
 	client := awshttp.NewBuildableClient().
 		WithTimeout(l.Attempt).
-		WithDialerOptions(func(d *net.Dialer) { d.Timeout = l.Attempt })
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = l.Attempt }).
+		WithTransportOptions(func(t *http.Transport) { t.MaxIdleConns, t.MaxIdleConnsPerHost = MaxConcurrency, MaxConcurrency })
 	return []func(*config.LoadOptions) error{
 		config.WithLogger(logging.Nop{}),
 		config.WithHTTPClient(client),

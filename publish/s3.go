@@ -351,7 +351,8 @@ type applyOptions struct {
 	// deletes, none is made. A negative value allows any number. The zero
 	// value allows none.
 	MaxDeletes int
-	// Concurrency is the number of uploads in flight; 8 when <= 0.
+	// Concurrency is the number of uploads in flight; DefaultConcurrency
+	// when <= 0.
 	Concurrency int
 	// Progress, when set, is called after each upload and each delete batch
 	// with the work done and the total, never concurrently.
@@ -387,7 +388,7 @@ type Applied struct {
 func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*Applied, error) {
 	conc := opts.Concurrency
 	if conc <= 0 {
-		conc = 8
+		conc = DefaultConcurrency
 	}
 	res := &Applied{}
 	deletes := p.Deletes

@@ -52,7 +52,8 @@ type Options struct {
 	// (build.Config.CompactView), which the code of the CloudFront
 	// Functions depends on.
 	CompactView bool
-	// Concurrency is the number of uploads in flight; 8 when <= 0.
+	// Concurrency is the number of uploads in flight, at most
+	// MaxConcurrency; DefaultConcurrency when <= 0.
 	Concurrency int
 	// Holder is who the lock of the target names while this publish
 	// changes the bucket (see LockName); Holder() when empty.
@@ -182,6 +183,9 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site
 	}
 	if opts.MaxInvalidationPaths > InvalidationPathLimit {
 		return nil, fmt.Errorf("publish: %d invalidation paths asked for; CloudFront allows %d in progress per distribution", opts.MaxInvalidationPaths, InvalidationPathLimit)
+	}
+	if opts.Concurrency > MaxConcurrency {
+		return nil, fmt.Errorf("publish: %d uploads in flight asked for; at most %d", opts.Concurrency, MaxConcurrency)
 	}
 	if err := haveVariants(sites); err != nil {
 		return nil, err

@@ -369,6 +369,9 @@ func TestSitesErrors(t *testing.T) {
 	if _, err := Sites(ctx, client, nil, sites, &target.Target{S3: &target.S3{Bucket: "b"}}, Options{MaxInvalidationPaths: InvalidationPathLimit + 1}); err == nil {
 		t.Error("more invalidation paths than CloudFront allows were accepted")
 	}
+	if _, err := Sites(ctx, client, nil, sites, &target.Target{S3: &target.S3{Bucket: "b"}}, Options{Concurrency: MaxConcurrency + 1}); err == nil {
+		t.Error("more uploads in flight than MaxConcurrency were accepted")
+	}
 	p, err := Sites(ctx, client, nil, sites, &target.Target{S3: &target.S3{Bucket: "no-such-bucket-here"}}, Options{})
 	var ae *AWSError
 	if !errors.As(err, &ae) || ae.Cause != CauseNoSuchBucket || ae.Bucket != "no-such-bucket-here" || p != nil {

@@ -116,13 +116,15 @@ func TestPublishFlags(t *testing.T) {
 	o := cmdtest.Parsed(t, newPublishCmd)
 	if o.dir != "." || o.target != "" || o.format != build.FormatText || o.dryRun || o.verbose || o.quiet ||
 		o.maxDeletes != publish.DefaultMaxDeletes || o.maxPaths != publish.DefaultMaxInvalidationPaths ||
-		o.invalidationTimeout != publish.DefaultInvalidationTimeout || o.override != (publish.S3Override{}) || !cmdtest.HasIO(o.io) {
+		o.invalidationTimeout != publish.DefaultInvalidationTimeout || o.concurrency != publish.DefaultConcurrency ||
+		o.override != (publish.S3Override{}) || !cmdtest.HasIO(o.io) {
 		t.Errorf("defaults: %+v", o)
 	}
 	o = cmdtest.Parsed(t, newPublishCmd, "cat", "--target", "production", "--bucket", "b", "--prefix", "", "--region", "eu-west-1",
-		"--dry-run", "-v", "--max-deletes", "-1", "--max-invalidation-paths", "7", "--invalidation-timeout", "1m", "--format", "json")
+		"--dry-run", "-v", "--max-deletes", "-1", "--max-invalidation-paths", "7", "--invalidation-timeout", "1m", "--format", "json",
+		"--concurrency", "64")
 	if o.dir != "cat" || o.target != "production" || !o.dryRun || !o.verbose || o.maxDeletes != -1 || o.maxPaths != 7 ||
-		o.invalidationTimeout != time.Minute || o.format != build.FormatJSON {
+		o.invalidationTimeout != time.Minute || o.format != build.FormatJSON || o.concurrency != 64 {
 		t.Errorf("flags: %+v", o)
 	}
 	// A flag given replaces the target's field, even with an empty value;

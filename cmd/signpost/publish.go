@@ -36,6 +36,7 @@ type publishOptions struct {
 	maxDeletes          int
 	maxPaths            int
 	invalidationTimeout time.Duration
+	concurrency         int
 }
 
 // newPublishCmd is signpost publish; runF, runPublish when nil, runs it
@@ -47,6 +48,7 @@ func newPublishCmd(runF func(*publishOptions) error) *cobra.Command {
 	o := &publishOptions{
 		maxDeletes:          publish.DefaultMaxDeletes,
 		maxPaths:            publish.DefaultMaxInvalidationPaths,
+		concurrency:         publish.DefaultConcurrency,
 		invalidationTimeout: publish.DefaultInvalidationTimeout,
 	}
 	cmd := &cobra.Command{
@@ -138,6 +140,7 @@ credential chain; AWS_ENDPOINT_URL_CLOUDFRONT points them elsewhere.`,
 	f.IntVar(&o.maxDeletes, "max-deletes", o.maxDeletes, "most objects a site may delete; more refuse the whole publish (-1: no limit)")
 	f.IntVar(&o.maxPaths, "max-invalidation-paths", o.maxPaths, "most paths one CloudFront invalidation lists before they are collapsed into wildcards")
 	f.DurationVar(&o.invalidationTimeout, "invalidation-timeout", o.invalidationTimeout, "longest wait for CloudFront to drop the old lists before documents are deleted")
+	f.IntVar(&o.concurrency, "concurrency", o.concurrency, fmt.Sprintf("uploads in flight, 1 to %d", publish.MaxConcurrency))
 	cmdutil.EnumVar(f, &o.format, "format", build.FormatText, reportFormats(), "output format: text or json")
 	return cmd
 }
@@ -158,7 +161,7 @@ func runPublish(o *publishOptions) error {
 	}
 	defer prog.Stop()
 	ro := publish.RunOptions{Dir: o.dir, Target: o.target, Override: o.override, PlaceholderBucket: scaffold.PlaceholderBucket,
-		DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths, InvalidationTimeout: o.invalidationTimeout,
+		DryRun: o.dryRun, MaxDeletes: o.maxDeletes, MaxInvalidationPaths: o.maxPaths, InvalidationTimeout: o.invalidationTimeout, Concurrency: o.concurrency,
 		Signer: func(ctx context.Context, cfg *build.Config) (signing.Signer, error) {
 			return openSigner(ctx, o.dir, cfg)
 		}}
@@ -253,6 +256,8 @@ func (o *publishOptions) check() error {
 		return cmdutil.UsageError{Err: fmt.Errorf("--max-invalidation-paths must be 1 to %d: CloudFront allows %d paths in progress per distribution", publish.InvalidationPathLimit, publish.InvalidationPathLimit)}
 	case o.invalidationTimeout <= 0:
 		return cmdutil.UsageError{Err: fmt.Errorf("--invalidation-timeout must be positive")}
+	case o.concurrency < 1 || o.concurrency > publish.MaxConcurrency:
+		return cmdutil.UsageError{Err: fmt.Errorf("--concurrency must be 1 to %d", publish.MaxConcurrency)}
 	case o.verbose && o.quiet:
 		return cmdutil.UsageError{Err: fmt.Errorf("-v and --quiet cannot be used together")}
 	}

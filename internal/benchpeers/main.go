@@ -10,7 +10,8 @@
 //     `s5cmd sync` to versitygw: a first publish, a no-op republish, and a
 //     republish after a one-tool change from a fresh build, as CI makes it;
 //     and a first publish against the floor, the same PUTs sent by the
-//     simplest parallel client (floor.go, the sub-command `floor`).
+//     simplest parallel client (floor.go, the sub-command `floor`); with
+//     -rtt, each request a round trip away, as S3 is from CI (latency.go).
 //   - the bytes a client that accepts gzip and brotli receives of the
 //     large documents from `signpost serve`, against their own size, and
 //     the tokens from the AI catalog to a callable tool (bytes.go).
@@ -48,6 +49,9 @@ type config struct {
 	peers     map[string]bool // the publish peers measured: rclone, aws, s5cmd, floor
 	// floorWorkers is how many PUTs the floor keeps in flight.
 	floorWorkers int
+	// rtt, when positive, is the round trip every publish's requests take
+	// to versitygw, through a delaying proxy (latency.go).
+	rtt time.Duration
 	// missing are the publish peers asked for but not installed.
 	missing []string
 }
@@ -72,6 +76,7 @@ func main() {
 	flag.StringVar(&c.s5cmd, "s5cmd", "bin/s5cmd", "the s5cmd binary")
 	flag.StringVar(&peers, "peers", "rclone,aws,s5cmd,floor", "the publish peers to measure, comma-separated")
 	flag.IntVar(&c.floorWorkers, "floor-workers", 16, "PUTs the floor keeps in flight")
+	flag.DurationVar(&c.rtt, "rtt", 0, "round trip added to every publish request, through a delaying proxy on 127.0.0.1 (0: none)")
 	flag.Parse()
 	c.only, c.peers = map[string]bool{}, map[string]bool{}
 	for _, s := range splitComma(only) {
@@ -145,7 +150,11 @@ func run(ctx context.Context, c config) error {
 		defer os.RemoveAll(c.work)
 	}
 	fmt.Printf("signpost: %s\n", benchrun.VersionOf(ctx, c.signpost, "version"))
-	fmt.Printf("machine: %d CPUs; runs: %d, median reported\n\n", numCPU(), c.runs)
+	fmt.Printf("machine: %d CPUs; runs: %d, median reported\n", numCPU(), c.runs)
+	if c.rtt > 0 && c.only["publish"] {
+		fmt.Printf("publish: every request %v away (a delaying proxy in front of versitygw)\n", c.rtt)
+	}
+	fmt.Println()
 
 	cats, err := generate(c.work)
 	if err != nil {

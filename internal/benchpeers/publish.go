@@ -46,6 +46,14 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 	}
 	defer srv.Close()
 	endpoint := srv.Endpoint
+	if c.rtt > 0 {
+		d, err := startDelay(strings.TrimPrefix(endpoint, "http://"), c.rtt)
+		if err != nil {
+			return nil, err
+		}
+		defer d.Close()
+		endpoint = "http://" + d.Addr()
+	}
 
 	rcloneEnv := []string{
 		"RCLONE_CONFIG_BENCH_TYPE=s3", "RCLONE_CONFIG_BENCH_PROVIDER=Other",
