@@ -1,13 +1,14 @@
 package publish
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -20,12 +21,15 @@ import (
 
 // LockName is the object, under a target's prefix, that a publish holds
 // while it changes the bucket, so that two publishes to one target never
-// interleave. It is written only if absent (an S3 conditional write), and
-// deleted when the publish ends; one left by a publish that died expires.
+// interleave. It is written only if absent, written again while the
+// publish runs and deleted when it ends only if it is still the one that
+// publish wrote (S3's conditional writes and deletes); one left by a
+// publish that died expires, and is taken over only if it is still the one
+// that expired.
 const LockName = spec.LockKey
 
-// lockTTL is how long a lock holds when the publish that wrote it does not
-// delete it: longer than any publish, invalidation waits included.
+// lockTTL is how long a lock holds past its last write when the publish
+// that wrote it neither writes it again nor deletes it: it died.
 const lockTTL = time.Hour
 
 // lockRecord is the body of the LockName object: who holds the target, since
@@ -74,75 +78,194 @@ func Holder() string {
 	return h
 }
 
-// lock takes the lock of the target's prefix for holder, and returns what
-// releases it. A lock whose time has lapsed is taken over once.
-func (pub *publisher) lock(ctx context.Context, holder string) (release func(context.Context) error, err error) {
-	key := normalizePrefix(pub.target.S3.Prefix) + LockName
-	now := time.Now()
-	rec, _ := json.Marshal(lockRecord{Holder: holder, Started: now.UTC().Truncate(time.Second), Expires: now.Add(lockTTL).UTC().Truncate(time.Second)})
+// lockRenewal is how often a publish that holds its target's lock writes
+// the lock again, its expiry lockTTL ahead: a publish longer than lockTTL
+// (many sites, each waiting on CloudFront before its deletes) keeps it.
+const lockRenewal = lockTTL / 4
+
+// heldLock is the lock of a target as the publish that holds it sees it.
+// Every write of it after the first, and its release, are conditioned on
+// the ETag of the record this publish wrote last: a lock another publish
+// took over once it lapsed is never written or deleted by this one.
+type heldLock struct {
+	bucket  s3Bucket
+	key     string
+	holder  string
+	started time.Time
+
+	mu   sync.Mutex
+	etag string // of the record this publish wrote last
+	lost error  // why the lock is no longer this publish's, once it is not
+
+	stop    context.CancelFunc // stops the renewals and the work under the lock
+	renewer sync.WaitGroup
+}
+
+// lock takes the lock of the target's prefix for holder, and keeps it,
+// writing it again every every, until it is released. It returns the lock
+// and the context the publish changes the bucket under, which ends when
+// the lock is lost. A lock whose time has lapsed is taken over, on the
+// condition that it is still the lapsed one.
+func (pub *publisher) lock(ctx context.Context, holder string, every time.Duration) (*heldLock, context.Context, error) {
+	l := &heldLock{bucket: pub.bucket, key: normalizePrefix(pub.target.S3.Prefix) + LockName, holder: holder,
+		started: time.Now().UTC().Truncate(time.Second)}
+	first := l.record()
+	over := "" // the ETag of a lapsed lock to take over; "" to write where there is none
 	for attempt := 0; ; attempt++ {
-		_, err := pub.bucket.api.PutObject(ctx, &s3.PutObjectInput{
-			Bucket:       aws.String(pub.bucket.name),
-			Key:          aws.String(key),
-			Body:         strings.NewReader(string(rec)),
-			ContentType:  aws.String(spec.ContentTypeJSON),
-			CacheControl: aws.String("no-store"),
-			IfNoneMatch:  aws.String("*"),
-		})
+		etag, err := l.write(ctx, first, over)
 		if err == nil {
-			return func(ctx context.Context) error { return pub.bucket.delete(ctx, key) }, nil
+			l.etag = etag
+			break
 		}
-		if !preconditionFailed(err) || attempt > 0 {
-			return nil, fmt.Errorf("take the lock %s: %w", key, err)
+		if !preconditionFailed(err) && !noSuchKey(err) || attempt > 2 {
+			return nil, nil, fmt.Errorf("take the lock %s: %w", l.key, err)
 		}
-		held, err := pub.bucket.readLock(ctx, key)
+		held, heldETag, err := l.bucket.readLock(ctx, l.key)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if held.Expires.After(now) {
-			return nil, &LockedError{Bucket: pub.bucket.name, Key: key, Holder: held.Holder, Started: held.Started, Expires: held.Expires}
+		switch {
+		case heldETag == "":
+			over = "" // deleted meanwhile
+		case held.Holder == first.Holder && held.Started.Equal(first.Started) && held.Expires.Equal(first.Expires):
+			// This publish's own record: S3 stored a write whose answer
+			// was lost, and the SDK's retry found it there.
+			l.etag = heldETag
+		case held.Expires.After(time.Now()):
+			return nil, nil, &LockedError{Bucket: l.bucket.name, Key: l.key, Holder: held.Holder, Started: held.Started, Expires: held.Expires}
+		default:
+			over = heldETag // the publish that wrote it died
 		}
-		// The publish that wrote it died: the lock is taken over.
-		if err := pub.bucket.delete(ctx, key); err != nil {
-			return nil, err
+		if l.etag != "" {
+			break
+		}
+	}
+	work, stop := context.WithCancel(ctx)
+	l.stop = stop
+	l.renewer.Go(func() { l.renew(work, every) })
+	return l, work, nil
+}
+
+// record is the lock's body from now: this publish, and an expiry lockTTL
+// ahead.
+func (l *heldLock) record() lockRecord {
+	return lockRecord{Holder: l.holder, Started: l.started, Expires: time.Now().Add(lockTTL).UTC().Truncate(time.Second)}
+}
+
+// write puts rec as the lock: where there is none when ifMatch is empty,
+// else only over the object of that ETag. It returns the new ETag.
+func (l *heldLock) write(ctx context.Context, rec lockRecord, ifMatch string) (string, error) {
+	data, _ := json.Marshal(rec)
+	in := &s3.PutObjectInput{
+		Bucket:       aws.String(l.bucket.name),
+		Key:          aws.String(l.key),
+		Body:         bytes.NewReader(data),
+		ContentType:  aws.String(spec.ContentTypeJSON),
+		CacheControl: aws.String("no-store"),
+	}
+	if ifMatch == "" {
+		in.IfNoneMatch = aws.String("*")
+	} else {
+		in.IfMatch = aws.String(ifMatch)
+	}
+	out, err := l.bucket.api.PutObject(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	return aws.ToString(out.ETag), nil
+}
+
+// renew writes the lock again every every, until ctx ends. When the lock
+// is no longer the one this publish wrote (another publish took it over,
+// or it was deleted), it records why and ends ctx: the publish must stop
+// changing the bucket. A write that fails otherwise is tried again at the
+// next turn, while the lock still has three quarters of its time.
+func (l *heldLock) renew(ctx context.Context, every time.Duration) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		l.mu.Lock()
+		etag := l.etag
+		l.mu.Unlock()
+		next, err := l.write(ctx, l.record(), etag)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err == nil:
+			l.mu.Lock()
+			l.etag = next
+			l.mu.Unlock()
+		case preconditionFailed(err), noSuchKey(err):
+			who := "another publish"
+			if held, tag, rerr := l.bucket.readLock(context.WithoutCancel(ctx), l.key); rerr == nil && tag != "" {
+				who = held.Holder
+			}
+			l.mu.Lock()
+			l.lost = fmt.Errorf("publish: the lock s3://%s/%s is no longer this publish's (%s holds it, or it was deleted): this publish stopped; the bucket may hold part of each, so publish again", l.bucket.name, l.key, who)
+			l.mu.Unlock()
+			l.stop()
+			return
 		}
 	}
 }
 
-// readLock reads the lock object key; a body that is not a lock record
-// holds the target until an hour from now.
-func (b s3Bucket) readLock(ctx context.Context, key string) (lockRecord, error) {
+// Lost returns why the lock stopped being this publish's, or nil.
+func (l *heldLock) Lost() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lost
+}
+
+// release stops the renewals and deletes the lock, if it is still the one
+// this publish wrote last.
+func (l *heldLock) release(ctx context.Context) error {
+	l.stop()
+	l.renewer.Wait()
+	if l.Lost() != nil {
+		return nil // not this publish's to delete
+	}
+	_, err := l.bucket.api.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(l.bucket.name), Key: aws.String(l.key), IfMatch: aws.String(l.etag)})
+	switch {
+	case err == nil, noSuchKey(err):
+		return nil
+	case preconditionFailed(err):
+		return fmt.Errorf("release the lock %s: another publish holds it now", l.key)
+	}
+	return fmt.Errorf("release the lock %s: %w", l.key, err)
+}
+
+// readLock reads the lock object key and its ETag; the ETag is empty when
+// there is none. A body that is not a lock record holds the target until
+// an hour from now.
+func (b s3Bucket) readLock(ctx context.Context, key string) (lockRecord, string, error) {
 	out, err := b.api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(b.name), Key: aws.String(key)})
 	if err != nil {
-		var nsk *types.NoSuchKey
-		if errors.As(err, &nsk) {
-			// Deleted meanwhile: the next attempt tells.
-			return lockRecord{}, nil
+		if noSuchKey(err) {
+			return lockRecord{}, "", nil
 		}
-		return lockRecord{}, fmt.Errorf("read the lock %s: %w", key, err)
+		return lockRecord{}, "", fmt.Errorf("read the lock %s: %w", key, err)
 	}
 	defer out.Body.Close()
+	etag := aws.ToString(out.ETag)
 	var rec lockRecord
 	data, err := io.ReadAll(io.LimitReader(out.Body, 64<<10))
 	if err != nil || json.Unmarshal(data, &rec) != nil || rec.Expires.IsZero() {
-		return lockRecord{Holder: "an unknown holder (the lock object is not signpost's)", Expires: time.Now().Add(lockTTL)}, nil
+		return lockRecord{Holder: "an unknown holder (the lock object is not signpost's)", Expires: time.Now().Add(lockTTL)}, etag, nil
 	}
-	return rec, nil
+	return rec, etag, nil
 }
 
-// delete deletes the object key.
-func (b s3Bucket) delete(ctx context.Context, key string) error {
-	out, err := b.api.DeleteObjects(ctx, &s3.DeleteObjectsInput{
-		Bucket: aws.String(b.name),
-		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String(key)}}, Quiet: aws.Bool(true)},
-	})
-	if err == nil && len(out.Errors) > 0 {
-		err = fmt.Errorf("%s", aws.ToString(out.Errors[0].Message))
-	}
-	if err != nil {
-		return fmt.Errorf("delete %s: %w", key, err)
-	}
-	return nil
+// noSuchKey reports whether err is S3's answer for an object that is not
+// there.
+func noSuchKey(err error) bool {
+	var nsk *types.NoSuchKey
+	var ae smithy.APIError
+	return errors.As(err, &nsk) || errors.As(err, &ae) && (ae.ErrorCode() == "NoSuchKey" || ae.ErrorCode() == "NotFound")
 }
 
 // unchangedSince reports an error unless the manifest of each site is what

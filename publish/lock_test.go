@@ -145,3 +145,135 @@ func TestLockConcurrent(t *testing.T) {
 		checkBucket(t, client, bucket, target.S3.SitePrefix(s), s.Documents)
 	}
 }
+
+// lockHooks runs afterPut on each PutObject's answer.
+type lockHooks struct {
+	S3API
+	afterPut func(in *s3.PutObjectInput, err error) error
+}
+
+func (h *lockHooks) PutObject(ctx context.Context, in *s3.PutObjectInput, opts ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
+	out, err := h.S3API.PutObject(ctx, in, opts...)
+	if h.afterPut != nil {
+		err = h.afterPut(in, err)
+	}
+	return out, err
+}
+
+// lockPublisher is a publisher of bucket at prefix "p" through api.
+func lockPublisher(api S3API, bucket string) *publisher {
+	return &publisher{bucket: s3Bucket{api, bucket}, target: &target.Target{S3: &target.S3{Bucket: bucket, Prefix: "p"}}}
+}
+
+// TestLockTakeoverRace: two publishes find the same lapsed lock, and one
+// takes it over; the other's takeover, conditioned on the lapsed lock's
+// ETag, is refused without touching the new lock, and it is told who
+// holds the target.
+func TestLockTakeoverRace(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	key := "p/" + LockName
+	putLock(t, client, bucket, key, lockRecord{Holder: "dead", Started: time.Now().Add(-3 * time.Hour), Expires: time.Now().Add(-2 * time.Hour)})
+
+	stale, staleTag, err := s3Bucket{client, bucket}.readLock(ctx, key)
+	if err != nil || staleTag == "" || stale.Holder != "dead" {
+		t.Fatalf("the lapsed lock: %+v %q %v", stale, staleTag, err)
+	}
+	b, _, err := lockPublisher(client, bucket).lock(ctx, "B", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// C writes over the lapsed lock it read: refused, since B replaced it.
+	c := &heldLock{bucket: s3Bucket{client, bucket}, key: key, holder: "C", started: time.Now().UTC()}
+	if _, err := c.write(ctx, c.record(), staleTag); !preconditionFailed(err) {
+		t.Fatalf("a takeover of a lock another publish took over: %v, want 412", err)
+	}
+	// And a publish that starts now is told B holds it.
+	_, _, err = lockPublisher(client, bucket).lock(ctx, "C", time.Hour)
+	var locked *LockedError
+	if !errors.As(err, &locked) || locked.Holder != "B" {
+		t.Fatalf("C: %v, want a *LockedError naming B", err)
+	}
+	if err := b.release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(bucketKeys(t, client, bucket), key) {
+		t.Error("B's lock is still there after its release")
+	}
+}
+
+// TestLockRenewedAndLost: a held lock is written again, its expiry later;
+// once another publish replaces it, the holder's work ends with an error
+// that says so, and its release leaves the other's lock alone.
+func TestLockRenewedAndLost(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	key := "p/" + LockName
+	held, work, err := lockPublisher(client, bucket).lock(ctx, "me", 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := s3Bucket{client, bucket}.readLock(ctx, key)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rec, _, err := s3Bucket{client, bucket}.readLock(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Expires.After(first.Expires) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the lock was not renewed")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if held.Lost() != nil || work.Err() != nil {
+		t.Fatalf("a renewed lock: lost %v, work %v", held.Lost(), work.Err())
+	}
+
+	// Another publish took it over (it had lapsed, say).
+	putLock(t, client, bucket, key, lockRecord{Holder: "other", Started: time.Now(), Expires: time.Now().Add(time.Hour)})
+	select {
+	case <-work.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the work under a lost lock went on")
+	}
+	if err := held.Lost(); err == nil || !strings.Contains(err.Error(), "other") {
+		t.Errorf("lost: %v, want an error naming the new holder", err)
+	}
+	if err := held.release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _, _ := (s3Bucket{client, bucket}).readLock(ctx, key); rec.Holder != "other" {
+		t.Errorf("the other publish's lock after the release: %+v", rec)
+	}
+}
+
+// TestLockOwnRetry: S3 stored the lock but its answer was lost, and the
+// SDK's retry found the lock there: it is this publish's own, and held.
+func TestLockOwnRetry(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	key := "p/" + LockName
+	hooks := &lockHooks{S3API: client}
+	hooks.afterPut = func(in *s3.PutObjectInput, err error) error {
+		if err == nil && in.IfNoneMatch != nil {
+			hooks.afterPut = nil
+			// The retry of a write S3 stored.
+			in.Body = strings.NewReader("{}")
+			_, err = client.PutObject(ctx, in)
+		}
+		return err
+	}
+	held, _, err := lockPublisher(hooks, bucket).lock(ctx, "me", time.Hour)
+	if err != nil {
+		t.Fatalf("a lock whose write was retried: %v", err)
+	}
+	if err := held.release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(bucketKeys(t, client, bucket), key) {
+		t.Error("the lock is still there after its release")
+	}
+}

@@ -232,16 +232,22 @@ func Sites(ctx context.Context, s3 S3API, cf CloudFrontAPI, sites []*output.Site
 		// Nothing changes the bucket but under its lock, and only as it was
 		// planned: a publish that ended since the listing makes the plan
 		// stale.
-		release, err := pub.lock(ctx, cmp.Or(opts.Holder, Holder()))
+		held, work, err := pub.lock(ctx, cmp.Or(opts.Holder, Holder()), lockRenewal)
 		if err != nil {
 			return p, ExplainAWSError(err, bucket)
 		}
-		err = pub.unchangedSince(ctx, p)
+		err = pub.unchangedSince(work, p)
 		if err == nil {
-			err = pub.applyAll(ctx, p)
+			err = pub.applyAll(work, p)
 		}
-		if rerr := release(context.WithoutCancel(ctx)); err == nil && rerr != nil {
+		rerr := held.release(context.WithoutCancel(ctx))
+		switch {
+		case held.Lost() != nil && ctx.Err() == nil:
+			err = held.Lost()
+		case err == nil && rerr != nil:
 			err = fmt.Errorf("publish: the sites are published, but the lock stays until it lapses: %w", rerr)
+		case err != nil && rerr != nil:
+			err = fmt.Errorf("%w (and the lock stays until it lapses: %v)", err, rerr)
 		}
 		return p, ExplainAWSError(err, bucket)
 	}
