@@ -123,7 +123,7 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", opts.Dir, err)
 	}
-	digest := early.inputs(ctx, opts.Dir, history)
+	digest := early.inputs(ctx, opts.Dir, history, r.earlySigner(ctx, early))
 	if digest != "" && early.listings.Recorded(ctx, digest) {
 		stopLoad()
 		plan, ok, err := Unchanged(ctx, early.bucket.api, early.target, early.tenants, digest, Options{DryRun: opts.DryRun, Listings: early.listings, Planned: opts.Planned})
@@ -171,8 +171,8 @@ func Run(ctx context.Context, opts RunOptions) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", opts.Dir, err)
 	}
-	if digest != "" && l.inputs(ctx, opts.Dir, history) != digest {
-		digest = "" // the catalog changed while it was read: record nothing
+	if digest != "" && l.inputs(ctx, opts.Dir, history, signerOf(cat.Signer)) != digest {
+		digest = "" // the catalog or its key changed while it was read: record nothing
 	}
 	sopts := Options{DryRun: opts.DryRun, MaxDeletes: opts.MaxDeletes, MaxInvalidationPaths: opts.MaxInvalidationPaths,
 		InvalidationTimeout: opts.InvalidationTimeout, Concurrency: opts.Concurrency, CompactView: cfg.CompactView,
@@ -307,6 +307,7 @@ func targetNames(targets map[string]target.Target) []string {
 type targetListing struct {
 	target   *target.Target
 	tenants  []string
+	config   *build.Config // signpost.yaml as listEarly read it, when it did
 	bucket   s3Bucket
 	cf       CloudFrontAPI
 	listings *Listings
@@ -331,7 +332,7 @@ func (r *run) startListing(ctx context.Context, target *target.Target, tenants [
 	for i, t := range sites {
 		prefixes[i] = target.S3.TenantPrefix(t)
 	}
-	return &targetListing{target, tenants, s3Bucket{s3c, target.S3.Bucket}, cf, Prefetch(ctx, s3c, target.S3.Bucket, prefixes)}, nil
+	return &targetListing{target: target, tenants: tenants, bucket: s3Bucket{s3c, target.S3.Bucket}, cf: cf, listings: Prefetch(ctx, s3c, target.S3.Bucket, prefixes)}, nil
 }
 
 // clients makes the SDK's clients target needs: S3, and CloudFront when
@@ -372,15 +373,18 @@ func (r *run) listEarly(ctx context.Context) *targetListing {
 	if err != nil {
 		return nil
 	}
+	l.config = cfg
 	return l
 }
 
 // inputs is the digest of what the sites of l are built from: the catalog
-// folder dir, this signpost, the target, and the Git history that dates
-// the registry; "" when l is nil or the folder has no digest (see package
-// inputs), so that nothing is recorded and every publish builds.
-func (l *targetListing) inputs(ctx context.Context, dir string, history *build.History) string {
-	if l == nil {
+// folder dir, this signpost, the target, the Git history that dates the
+// registry, and the key that signs the AI catalog, named by signer (see
+// signerOf); "" when l is nil, the folder has no digest (see package
+// inputs) or the key could not be opened, so that nothing is recorded and
+// every publish builds.
+func (l *targetListing) inputs(ctx context.Context, dir string, history *build.History, signer string) string {
+	if l == nil || signer == noSigner {
 		return ""
 	}
 	target, err := json.Marshal(l.target)
@@ -390,11 +394,46 @@ func (l *targetListing) inputs(ctx context.Context, dir string, history *build.H
 	if h := history.Digest(); h != "" {
 		target = append(append(target, "\nhistory "...), h...)
 	}
+	if signer != "" {
+		target = append(append(target, "\nsigner "...), signer...)
+	}
 	d, err := inputs.Digest(ctx, dir, target)
 	if err != nil {
 		return ""
 	}
 	return d
+}
+
+// noSigner is what earlySigner says of a key it could not open.
+const noSigner = "\x00"
+
+// earlySigner opens the key that signs the AI catalog, as signpost.yaml
+// (read before the catalog, for l) names it, and names it by signerOf: a
+// key in the environment, in a file outside the catalog folder or in AWS
+// KMS is no file of the folder, so that without it in the inputs a
+// rotated key would leave the bucket signed with the old one. noSigner
+// when it cannot be opened (the full publish then says why).
+func (r *run) earlySigner(ctx context.Context, l *targetListing) string {
+	if l == nil || r.opts.Signer == nil {
+		return ""
+	}
+	if l.config == nil {
+		return noSigner
+	}
+	s, err := r.opts.Signer(ctx, l.config)
+	if err != nil {
+		return noSigner
+	}
+	return signerOf(s)
+}
+
+// signerOf names a signing key in the inputs: its JWK thumbprint, and
+// whether it signs deterministically; "" for none.
+func signerOf(s signing.Signer) string {
+	if s == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s deterministic=%t", s.KeyID(), s.Deterministic())
 }
 
 // same reports whether l lists for target and tenants, as Load read them.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/target"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
@@ -198,5 +199,58 @@ func TestRunErrors(t *testing.T) {
 	var invalid *InvalidError
 	if !errors.As(err, &invalid) || !invalid.Diagnostics.HasErrors() {
 		t.Errorf("an invalid catalog: %v", err)
+	}
+}
+
+// TestRunSigningKeyRotated: a publish signed with one key, then again with
+// the same, builds nothing the second time; with a rotated key, kept
+// outside the catalog folder as the environment keeps it, it builds and
+// publishes the catalog signed anew.
+func TestRunSigningKeyRotated(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	// Signatures are dated by the catalog's newest commit.
+	dir, git := catalogtest.GitRepo(t)
+	for name, data := range map[string]string{
+		"signpost.yaml": catalogtest.Config + "signing: {key: env:SIGNPOST_TEST_SIGNING_KEY}\n" +
+			"targets:\n  local: {s3: {bucket: " + bucket + "}}\n",
+		"a.yaml": "tools:\n  - toolId: get_forecast\n    description: A tool.\n    source: host-extension\n    safetyTier: read\n    replayPolicy: deterministic\n    egress: none\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "the catalog")
+	key := "current"
+	publishRun := func() *Plan {
+		t.Helper()
+		p, err := Run(ctx, RunOptions{Dir: dir, Target: "local", MaxDeletes: -1,
+			Signer: func(context.Context, *build.Config) (signing.Signer, error) {
+				return signing.NewKeySigner(catalogtest.SigningKey(t, key))
+			},
+			Clients: func(context.Context, *target.Target) (S3API, CloudFrontAPI, error) { return client, nil, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if p := publishRun(); p.SameInputs {
+		t.Fatal("a first publish found the same inputs")
+	}
+	if p := publishRun(); !p.SameInputs {
+		t.Errorf("a republish with the same key built again: %+v", p.Sites[0])
+	}
+	key = "rotated"
+	p := publishRun()
+	if p.SameInputs || p.Sites[0].Applied == nil || p.Sites[0].Applied.Uploaded == 0 {
+		t.Fatalf("a republish with a rotated key: same inputs %v, %+v", p.SameInputs, p.Sites[0])
+	}
+	var uploaded []string
+	for _, u := range p.Sites[0].Uploads {
+		uploaded = append(uploaded, u.Key)
+	}
+	if !slices.Contains(uploaded, ".well-known/did.json") || !slices.Contains(uploaded, ".well-known/ai-catalog.json") {
+		t.Errorf("a rotated key uploaded %q, want the DID document and the AI catalog", uploaded)
 	}
 }
