@@ -42,6 +42,10 @@ type remoteSite struct {
 	manifest map[string]manifestEntry
 	// meta is the manifest's metadata, names in lower case.
 	meta map[string]string
+	// manifestETag is the ETag (without quotes) of the manifest bytes that
+	// manifest and meta were read from, "" when there was none: not the
+	// listing's, which may be of a manifest written after the read.
+	manifestETag string
 }
 
 // listSite reads the manifest under prefix and lists every object under
@@ -50,15 +54,15 @@ type remoteSite struct {
 // does not list in order. perRange is rangeKeys, except in tests. read,
 // when set, is called with the manifest's metadata once it is read.
 func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange int, read func(meta map[string]string)) (*remoteSite, error) {
-	manifest, meta, err := readManifest(ctx, api, bucket, prefix+ManifestName)
+	rm, err := readManifest(ctx, api, bucket, prefix+ManifestName)
 	if err != nil {
 		return nil, err
 	}
 	if read != nil {
-		read(meta)
+		read(rm.meta)
 	}
-	keys := make([]string, 0, len(manifest))
-	for k := range manifest {
+	keys := make([]string, 0, len(rm.entries))
+	for k := range rm.entries {
 		keys = append(keys, prefix+k)
 	}
 	slices.Sort(keys)
@@ -69,7 +73,7 @@ func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange in
 	if err != nil {
 		return nil, err
 	}
-	return &remoteSite{objects: objects, manifest: manifest, meta: meta}, nil
+	return &remoteSite{objects: objects, manifest: rm.entries, meta: rm.meta, manifestETag: rm.etag}, nil
 }
 
 // splitKeys returns the bounds of ranges of about perRange of the sorted

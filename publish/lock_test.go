@@ -277,3 +277,64 @@ func TestLockOwnRetry(t *testing.T) {
 		t.Error("the lock is still there after its release")
 	}
 }
+
+// listHook runs once before the first listing reaches the API.
+type listHook struct {
+	S3API
+	once sync.Once
+	hook func()
+}
+
+func (h *listHook) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, opts ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
+	h.once.Do(h.hook)
+	return h.S3API.ListObjectsV2(ctx, in, opts...)
+}
+
+// TestLockManifestReadThenChanged: another publish ends between this
+// one's read of the manifest and its listing. The plan compares the
+// objects with the manifest it read, and holds the bucket to that
+// manifest's ETag, not the listing's: whatever this publish then does, the
+// manifest left describes the objects left.
+func TestLockManifestReadThenChanged(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	target := &target.Target{S3: &target.S3{Bucket: bucket}}
+	first := compileExample(t, nil)
+	if _, err := Sites(ctx, client, nil, first, target, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// The other publish changes headers alone (a newer signpost, say).
+	other := compileExample(t, nil)
+	for _, s := range other {
+		for i := range s.Documents {
+			s.Documents[i].CacheControl = "public, max-age=60"
+		}
+	}
+	api := &listHook{S3API: client, hook: func() {
+		if _, err := Sites(ctx, client, nil, other, target, Options{}); err != nil {
+			t.Error(err)
+		}
+	}}
+	_, err := Sites(ctx, api, nil, first, target, Options{})
+	var changed *ChangedError
+	if err != nil && !errors.As(err, &changed) {
+		t.Fatal(err)
+	}
+	for _, s := range other {
+		prefix := normalizePrefix(target.S3.SitePrefix(s))
+		m, err := readManifest(ctx, client, bucket, prefix+ManifestName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range s.Documents {
+			out, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(prefix + d.Route.Key)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out.Body.Close()
+			if got, want := aws.ToString(out.CacheControl), m.entries[d.Route.Key].CacheControl; got != want {
+				t.Errorf("%s: Cache-Control %q, the manifest says %q", d.Route.Key, got, want)
+			}
+		}
+	}
+}

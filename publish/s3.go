@@ -202,7 +202,6 @@ func planS3(ctx context.Context, api S3API, bucket, prefix string, docs []output
 func planListed(bucket, prefix string, docs []output.Document, site *remoteSite, inputs string) (*ObjectPlan, error) {
 	prefix = normalizePrefix(prefix)
 	docs = objects(docs)
-	manifestKey := prefix + ManifestName
 
 	entries := make(map[string]manifestEntry, len(docs))
 	for i := range docs {
@@ -225,7 +224,7 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 	}
 	remote := site.objects
 	old := map[string]manifestEntry{}
-	if etag, ok := remote[manifestKey]; ok {
+	if etag := site.manifestETag; etag != "" {
 		p.manifestETag = etag
 		p.metaChanged = p.meta != nil && !maps.Equal(p.meta, site.meta)
 		p.manifestChanged = etag != md5Hex(manifest) || p.metaChanged
@@ -307,28 +306,40 @@ func (p *ObjectPlan) manifestObject(body []byte) object {
 // readManifest reads the manifest at key, and its metadata (names in
 // lower case); an unreadable one is empty, so that every document is
 // compared again.
-func readManifest(ctx context.Context, api S3API, bucket, key string) (map[string]manifestEntry, map[string]string, error) {
+func readManifest(ctx context.Context, api S3API, bucket, key string) (*remoteManifest, error) {
 	out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 	if err != nil {
 		if isNotFound(err) {
-			return map[string]manifestEntry{}, nil, nil
+			return &remoteManifest{entries: map[string]manifestEntry{}}, nil
 		}
-		return nil, nil, fmt.Errorf("read %s: %w", key, err)
+		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
 	defer out.Body.Close()
 	data, err := io.ReadAll(out.Body)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", key, err)
+		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
-	meta := make(map[string]string, len(out.Metadata))
-	for k, v := range out.Metadata {
-		meta[strings.ToLower(k)] = v
+	rm := &remoteManifest{etag: strings.Trim(aws.ToString(out.ETag), `"`), entries: map[string]manifestEntry{}}
+	if m, err := unmarshalManifest(data); err == nil {
+		rm.entries = m
+		rm.meta = make(map[string]string, len(out.Metadata))
+		for k, v := range out.Metadata {
+			rm.meta[strings.ToLower(k)] = v
+		}
 	}
-	m, err := unmarshalManifest(data)
-	if err != nil {
-		return map[string]manifestEntry{}, nil, nil
-	}
-	return m, meta, nil
+	return rm, nil
+}
+
+// remoteManifest is a site's manifest as one read of it found it: its
+// entries (none when it is missing or unreadable), its metadata, and the
+// ETag of those bytes, "" when it is missing. A plan compares its objects
+// with these entries, and the lock's check holds the bucket to this ETag:
+// one read, so that a manifest another publish wrote between the read and
+// the listing makes the plan stale instead of mixing two manifests.
+type remoteManifest struct {
+	etag    string
+	entries map[string]manifestEntry
+	meta    map[string]string
 }
 
 func isNotFound(err error) bool {

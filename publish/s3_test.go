@@ -336,17 +336,17 @@ func TestRemoveTool(t *testing.T) {
 	}
 	// What is left is the manifest of the site as built: no entry of a
 	// deleted object.
-	m, _, err := readManifest(context.Background(), client, bucket, prefix+ManifestName)
+	m, err := readManifest(context.Background(), client, bucket, prefix+ManifestName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, key := range wantDeletes {
-		if _, ok := m[strings.TrimPrefix(key, prefix)]; ok {
+		if _, ok := m.entries[strings.TrimPrefix(key, prefix)]; ok {
 			t.Errorf("the final manifest still has %s", key)
 		}
 	}
-	if len(m) != len(removed) {
-		t.Errorf("the final manifest has %d entries, the site %d documents", len(m), len(removed))
+	if len(m.entries) != len(removed) {
+		t.Errorf("the final manifest has %d entries, the site %d documents", len(m.entries), len(removed))
 	}
 	checkBucket(t, client, bucket, dir, removed)
 }
