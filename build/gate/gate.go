@@ -58,8 +58,10 @@ func (a Access) IsPublic(route string) bool {
 // characters of base64 hold 192 bits.
 const MinSecret = 32
 
-// MaxLifetime bounds how long a minted token may live, so that a leaked
-// token stops working within a day unless its key is removed sooner.
+// MaxLifetime bounds how long a token may live, so that a leaked token
+// stops working within a day unless its key is removed sooner: Mint
+// refuses a longer one, and Verify a token that expires further ahead,
+// whoever signed it.
 const MaxLifetime = 24 * time.Hour
 
 // kidPattern is what a key id may be: it becomes part of a store key.
@@ -206,6 +208,7 @@ var (
 	ErrUnknownKey  = errors.New("the token names a key this site does not have")
 	ErrSignature   = errors.New("the token's signature does not verify")
 	ErrExpired     = errors.New("the token has expired")
+	ErrTooLong     = errors.New("the token expires more than a day from now: tokens live at most a day")
 	ErrOtherTenant = errors.New("the token is for another tenant")
 )
 
@@ -214,8 +217,9 @@ const MaxToken = 4096
 
 // Verify checks the Authorization header value auth ("Bearer TOKEN") for
 // tenant at now, looking keys up with lookup(StoreKey(tenant, kid)). The
-// order is the function's: shape, key, signature, expiry, audience, so a
-// token for another tenant is told apart only once its signature holds.
+// order is the function's: shape, key, signature, expiry, lifetime,
+// audience, so a token for another tenant is told apart only once its
+// signature holds.
 func Verify(auth, tenant string, now time.Time, lookup func(storeKey string) (string, bool)) error {
 	if auth == "" {
 		return ErrNoToken
@@ -269,6 +273,12 @@ func Verify(auth, tenant string, now time.Time, lookup func(storeKey string) (st
 	t := float64(now.Unix())
 	if t >= *exp || nbf != nil && t+60 < *nbf {
 		return ErrExpired
+	}
+	// A token of a longer life would outlive the rotation its key's
+	// removal promises (a day after the last token it signed), whoever
+	// signed it; a minute's room for a clock ahead of this one.
+	if *exp-t > (MaxLifetime + time.Minute).Seconds() {
+		return ErrTooLong
 	}
 	if !audience(aud, tenant) {
 		return ErrOtherTenant

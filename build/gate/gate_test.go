@@ -3,6 +3,7 @@ package gate
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,10 @@ func TestMintVerify(t *testing.T) {
 		{"tampered claims", "Bearer " + parts[0] + "." + b64([]byte(`{"aud":"acme","exp":2000000000}`)) + "." + parts[2], testNow, ErrSignature},
 		{"expired", "Bearer " + tok, testNow.Add(time.Hour), ErrExpired},
 		{"not yet", "Bearer " + signed(keys["acme/k1"], `{"alg":"HS256","kid":"k1"}`, `{"aud":"acme","exp":2000000000,"nbf":1900000000}`), testNow, ErrExpired},
-		{"audience list", "Bearer " + signed(keys["acme/k1"], `{"alg":"HS256","kid":"k1"}`, `{"aud":["x","acme"],"exp":2000000000}`), testNow, nil},
+		{"audience list", "Bearer " + signed(keys["acme/k1"], `{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":["x","acme"],"exp":%d}`, testNow.Add(time.Hour).Unix())), testNow, nil},
+		{"a day ahead", "Bearer " + signed(keys["acme/k1"], `{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, testNow.Add(24*time.Hour+time.Minute).Unix())), testNow, nil},
+		{"over a day ahead", "Bearer " + signed(keys["acme/k1"], `{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, testNow.Add(24*time.Hour+time.Minute+time.Second).Unix())), testNow, ErrTooLong},
+		{"years ahead", "Bearer " + signed(keys["acme/k1"], `{"alg":"HS256","kid":"k1"}`, `{"aud":"acme","exp":2000000000}`), testNow, ErrTooLong},
 		{"shared secret, other tenant", "Bearer " + forGlobex, testNow, ErrOtherTenant},
 		{"too long", "Bearer " + tok + strings.Repeat("a", MaxToken), testNow, ErrMalformed},
 	} {

@@ -81,6 +81,10 @@ func TestGatedFunctions(t *testing.T) {
 		"escaped claim name": "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","\u0065xp":%d}`, exp), keys["acme/k1"]),
 		"duplicate exp":      "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":1,"exp":%d}`, exp), keys["acme/k1"]),
 		"non-canonical sig":  "Bearer " + nonCanonical(good),
+		// A token that would outlive a day, whoever signed it.
+		"a week ahead":      "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, now.Add(7*24*time.Hour).Unix()), keys["acme/k1"]),
+		"a day and an hour": "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, now.Add(25*time.Hour).Unix()), keys["acme/k1"]),
+		"a day":             "Bearer " + raw(`{"alg":"HS256","kid":"k1"}`, fmt.Sprintf(`{"aud":"acme","exp":%d}`, now.Add(24*time.Hour).Unix()), keys["acme/k1"]),
 	}
 	// The MCP registry stays behind the gate, public discovery or not: its
 	// refusals are serve's, with the registry's CORS headers.
