@@ -1,6 +1,9 @@
 package build
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestConfigOriginWithoutScheme: an origin written as a bare host says a
 // scheme is missing, instead of the schema's "must be a valid uri".
@@ -74,4 +77,24 @@ func TestDeclarationSchemaErrorKeepsChecking(t *testing.T) {
 func TestConfigMissingSite(t *testing.T) {
 	checkDiags(t, map[string]string{"signpost.yaml": "tenants: [acme]\n"},
 		`signpost.yaml:1:1: missing required field "site"`)
+}
+
+// TestConfigInlineKeyNotRepeated: a private key pasted into signing.key,
+// its members in alphabetical order ("d" second), is refused without any
+// message repeating more of it than a redaction keeps, though the schema's
+// message quotes only the start of a long value, cut inside the key.
+func TestConfigInlineKeyNotRepeated(t *testing.T) {
+	d := "vvNrIbrXE48TQk2fa9Xp0Lm3ZqR7sT1uV5wX8yA2bC4"
+	jwk := `{"crv":"P-256","d":"` + d + `","kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}`
+	_, got := loadDiags(t, map[string]string{
+		"signpost.yaml": "site: {origin: https://example.com, publisher: example.com}\nsigning:\n  key: '" + jwk + "'\n",
+	})
+	if len(got) == 0 {
+		t.Fatal("a key pasted into signing.key was accepted")
+	}
+	for _, m := range got {
+		if strings.Contains(m, d[4:]) || strings.Contains(m, d[4:12]) {
+			t.Errorf("a message repeats the private key: %s", m)
+		}
+	}
 }

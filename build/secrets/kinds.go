@@ -161,8 +161,11 @@ func matchJWKAt(s string, start int) (secretMatch, bool) {
 	}
 	open += max(0, start-secretJWKWithin)
 	end := strings.IndexByte(s[start:min(len(s), start+secretJWKWithin)], '}')
-	if end < 0 {
-		return secretMatch{}, false
+	closed := end >= 0
+	if !closed {
+		// A key cut short (a message quotes the start of a long value)
+		// holds what it holds up to the cut.
+		end = min(len(s), start+secretJWKWithin) - start
 	}
 	obj := s[open : start+end]
 	member := "d"
@@ -170,10 +173,22 @@ func matchJWKAt(s string, start int) (secretMatch, bool) {
 		member = "k"
 	}
 	v, ok := jsonMemberValue(obj, member)
-	if !ok || !jwkKeyValue(v) {
+	if !ok && !closed {
+		v, ok = jsonMemberValue(obj+`"`, member) // the cut in the value itself
+	}
+	switch {
+	case !ok:
+		return secretMatch{}, false
+	case !closed:
+		// Up to the cut's mark: any more of a private member than the four
+		// characters a redaction keeps is too much.
+		if v = v[:secretBase64URL.span(v, 0, len(v))]; len(v) <= 4 {
+			return secretMatch{}, false
+		}
+	case !jwkKeyValue(v):
 		return secretMatch{}, false
 	}
-	return secretMatch{what: `a JSON Web Key with its private "` + member + `"`, whole: open == 0 && start+end == len(s)-1, member: true}, true
+	return secretMatch{what: `a JSON Web Key with its private "` + member + `"`, whole: closed && open == 0 && start+end == len(s)-1, member: true}, true
 }
 
 // jwkKeyValue reports whether v is private key material of a JWK: 16

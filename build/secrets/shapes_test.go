@@ -181,6 +181,12 @@ func TestRedact(t *testing.T) {
 		{"toolId " + token + " is not snake case, for example " + strings.ToLower(token), "toolId ghp_… is not snake case, for example ghp_…"},
 		{`description contains a GitHub token (ghp_…)`, `description contains a GitHub token (ghp_…)`},
 		{`got "password: ` + "YozlmDhGuKwurDMNxg7" + `"`, `got "pass…"`},
+		// A private JSON Web Key quoted only up to a cut, its object left
+		// open: after the "d", and inside it.
+		{`got "{\"crv\":\"P-256\",\"d\":\"vvNrIbrXE48TQk2fa9Xp0Lm3ZqR7sT1uV5wX8yA2bC4\",\"kty\":\"EC\",\"x\":…"`,
+			`got "{\"crv\":\"P-256\",\"d\":\"vvNr…\",\"kty\":\"EC\",\"x\":…"`},
+		{`{"kty":"EC","d":"vvNrIbrXE48TQk2fa9Xp0Lm`, `{"kty":"EC","d":"vvNr…`},
+		{`{"kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"`, `{"kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"`},
 	} {
 		if got := Redact(tc.in); got != tc.want {
 			t.Errorf("Redact(%q)\n = %q\nwant %q", tc.in, got, tc.want)
