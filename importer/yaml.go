@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/signpost-dev/signpost/build/secrets"
 	"github.com/signpost-dev/signpost/internal/english"
 	"github.com/signpost-dev/signpost/schemas"
 	"go.yaml.in/yaml/v3"
@@ -100,8 +101,12 @@ func declarationFile(header []string, key string, seq *yaml.Node) ([]byte, error
 	return b.Bytes(), nil
 }
 
-// yamlCommentText makes s safe inside a one-line YAML comment.
+// yamlCommentText makes s safe inside a one-line YAML comment, redacted.
 func yamlCommentText(s string) string {
+	// A comment is written out as the declarations are: no credential an
+	// input held, wherever the comment quotes it from (a title, a note on
+	// a field, a recorded annotation), is repeated in it.
+	s = secrets.Redact(s)
 	if strings.ContainsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' || !unicode.IsPrint(r) && r != ' ' }) {
 		return strconv.Quote(s)
 	}
