@@ -143,8 +143,8 @@ func (d *serverDecoder) pkg(ptr string, p *Package) {
 			}
 		}
 		tpl := d.template(ep, "value", "this environment variable's variables", e.Value, e.Variables)
-		d.inputs(ep, e.Variables)
-		d.input(ep, "environment variable", name, &e.Input, tpl)
+		d.inputs(ep, e.Variables, tpl.fills(name))
+		d.input(ep, "environment variable", name, &e.Input, tpl, "")
 	}
 }
 
@@ -228,8 +228,8 @@ func (d *serverDecoder) argument(ptr string, a *Argument) {
 		label, _ = a.ValueHint.String()
 	}
 	tpl := d.template(ptr, "value", "this argument's variables", a.Value, a.Variables)
-	d.inputs(ptr, a.Variables)
-	d.input(ptr, "argument", label, &a.Input, tpl)
+	d.inputs(ptr, a.Variables, tpl.fills(label))
+	d.input(ptr, "argument", label, &a.Input, tpl, "")
 }
 
 // template checks the value of a header, an environment variable or an

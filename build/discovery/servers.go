@@ -472,7 +472,7 @@ func (d *serverDecoder) remote(ptr string, r *Remote) {
 			d.matchVariables(ptr, "url", "variables", names, r.Variables)
 		}
 	}
-	d.inputs(ptr, r.Variables)
+	d.inputs(ptr, r.Variables, queryVariables(r.URL.Value))
 	first := map[string]int{}
 	for j, h := range r.Headers {
 		if h == nil {
@@ -491,13 +491,36 @@ func (d *serverDecoder) remote(ptr string, r *Remote) {
 	}
 }
 
-// inputs checks the variables of a remote or a header at ptr.
-func (d *serverDecoder) inputs(ptr string, vars []Var) {
+// inputs checks the variables of a remote or a header at ptr. fills names,
+// for a variable, what its value becomes a part of: a query parameter of
+// the URL, or the header.
+func (d *serverDecoder) inputs(ptr string, vars []Var, fills map[string]string) {
 	for _, v := range vars {
 		if v.Input != nil {
-			d.input(ptr+"/variables/"+source.EscapePointer(v.Name), "variable", v.Name, v.Input, nil)
+			d.input(ptr+"/variables/"+source.EscapePointer(v.Name), "variable", v.Name, v.Input, nil, fills[v.Name])
 		}
 	}
+}
+
+// queryVariables maps each {variable} of a URL template's query to the
+// parameter whose value it is part of: "https://h/p?access_token={t}"
+// gives t: access_token.
+func queryVariables(u string) map[string]string {
+	_, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return nil
+	}
+	query, _, _ = strings.Cut(query, "#")
+	fills := map[string]string{}
+	for pair := range strings.SplitSeq(query, "&") {
+		name, value, _ := strings.Cut(pair, "=")
+		if names, msg := serverTemplateNames(value); msg == "" {
+			for _, n := range names {
+				fills[n] = name
+			}
+		}
+	}
+	return fills
 }
 
 // header checks one header input at ptr.
@@ -515,8 +538,8 @@ func (d *serverDecoder) header(ptr string, h *Header) {
 	} else {
 		d.matchVariables(ptr, "value", "this header's variables", nil, h.Variables)
 	}
-	d.inputs(ptr, h.Variables)
-	d.input(ptr, "header", name, &h.Input, tpl)
+	d.inputs(ptr, h.Variables, tpl.fills(name))
+	d.input(ptr, "header", name, &h.Input, tpl, "")
 
 	if !h.IsSecret && serverCredentialHeader(name) {
 		if _, ok := h.Value.String(); ok && (tpl == nil || len(tpl.names) == 0) && !d.secretAt[ptr+"/value"] {
@@ -533,6 +556,20 @@ func (d *serverDecoder) header(ptr string, h *Header) {
 type serverTemplate struct {
 	names []string
 	vars  []Var
+}
+
+// fills maps each {variable} of the template to name, what its value
+// becomes a part of (a header, an environment variable, an argument):
+// judged by that name too (see input). Nil for no template.
+func (t *serverTemplate) fills(name string) map[string]string {
+	if t == nil {
+		return nil
+	}
+	m := make(map[string]string, len(t.names))
+	for _, n := range t.names {
+		m[n] = name
+	}
+	return m
 }
 
 // prompts reports whether the template leaves something for clients to
@@ -571,8 +608,10 @@ func (d *serverDecoder) matchVariables(ptr, field, declaredIn string, names []st
 }
 
 // input checks one input (a header, kind "header", or a variable, kind
-// "variable") named name at ptr. tpl is a header's parsed value, if any.
-func (d *serverDecoder) input(ptr, kind, name string, in *Input, tpl *serverTemplate) {
+// "variable") named name at ptr. tpl is a header's parsed value, if any;
+// fills, for a variable, names what its value is part of (see inputs), ""
+// for nothing or a header.
+func (d *serverDecoder) input(ptr, kind, name string, in *Input, tpl *serverTemplate, fills string) {
 	if in.IsSecret {
 		if in.Value.Set && !tpl.prompts() && !d.secretAt[ptr+"/value"] {
 			if kind == "header" {
@@ -590,13 +629,21 @@ func (d *serverDecoder) input(ptr, kind, name string, in *Input, tpl *serverTemp
 		return
 	}
 	// A value that secrets.Find does not recognize may still be a credential
-	// when the input's name says it holds one.
-	if name == "" || !secrets.Named(name) {
+	// when the input's name says it holds one, or, for a variable, the name
+	// of the query parameter or header its value becomes a part of:
+	// "?access_token={t}" or "Authorization: Bearer {b}" publishes the
+	// default of t or b as that credential, whatever t and b are called.
+	named := name != "" && secrets.Named(name)
+	into := ""
+	if !named && fills != "" && (secrets.Named(fills) || serverCredentialHeader(fills)) {
+		named, into = true, fmt.Sprintf(", which fills %q,", fills)
+	}
+	if !named {
 		return
 	}
 	check := func(p, what, v string) {
 		if !d.secretAt[p] && secrets.LooksLikeCredential(v) {
-			d.add(p, "%s of %s %q looks like a credential: remove it; published documents are public", what, kind, name)
+			d.add(p, "%s of %s %q%s looks like a credential: remove it; published documents are public", what, kind, name, into)
 		}
 	}
 	for _, f := range []struct {

@@ -338,6 +338,13 @@ func TestDecodeServerRules(t *testing.T) {
 		{"API key in a variable default", remote("https://mcp.example.com/{api_key}", `{"api_key": {"default": "`+apiKey+`"}}`), []P{{"/remotes/0/variables/api_key/default", `default of variable "api_key" looks like a credential: remove it; published documents are public`}}},
 		{"API key among choices", remote("https://mcp.example.com/{token}", `{"token": {"choices": ["`+apiKey+`"]}}`), []P{{"/remotes/0/variables/token/choices/0", `a choice of variable "token" looks like a credential: remove it; published documents are public`}}},
 		{"secret-named variable with a placeholder default", remote("https://mcp.example.com/{token}", `{"token": {"default": "your-token"}}`), nil},
+		// A variable is judged by what its value becomes a part of, too: a
+		// credential's query parameter or header, whatever it is called.
+		{"API key in the default of a query's variable", remote("https://mcp.example.com/mcp?access_token={t}", `{"t": {"default": "`+apiKey+`"}}`), []P{{"/remotes/0/variables/t/default", `default of variable "t", which fills "access_token", looks like a credential: remove it; published documents are public`}}},
+		{"API key in the default of an Authorization variable", header(`{"name": "Authorization", "value": "Bearer {b}", "variables": {"b": {"default": "` + apiKey + `"}}}`), []P{{"/remotes/0/headers/0/variables/b/default", `default of variable "b", which fills "Authorization", looks like a credential: remove it; published documents are public`}}},
+		{"API key in the value of an X-Api-Key variable", header(`{"name": "X-Api-Key", "value": "{k}", "variables": {"k": {"value": "` + apiKey + `"}}}`), []P{{"/remotes/0/headers/0/variables/k/value", `value of variable "k", which fills "X-Api-Key", looks like a credential: remove it; published documents are public`}}},
+		{"a query's variable whose parameter holds no credential", remote("https://mcp.example.com/mcp?region={r}", `{"r": {"default": "`+apiKey+`"}}`), nil},
+		{"an Authorization scheme in a variable", header(`{"name": "Authorization", "value": "{scheme} {token}", "variables": {"scheme": {"default": "Bearer"}, "token": {}}}`), nil},
 		{"GitHub token in the description", `{"description": "use ` + ghToken + `"}`, []P{{"/description", "contains a GitHub token (ghp_…): remove it; published documents are public"}}},
 		{"GitHub token in _meta", `{"_meta": {"com.example/ci": {"token": "` + ghToken + `"}}}`, []P{{"/_meta/com.example~1ci/token", "looks like a GitHub token (ghp_…): remove it; published documents are public"}}},
 		{"password in the website URL", `{"websiteUrl": "https://admin:` + srvTFill("pw", 12) + `@example.com/"}`, []P{{"/websiteUrl", "looks like a URL with a password (host example.com): remove it; published documents are public"}}},
@@ -421,6 +428,10 @@ func TestDecodeServerRules(t *testing.T) {
 			{"/packages/0/environmentVariables/1/name", `environment variable "W_TOKEN" is already declared by environment variable 0 of this package: declare each once`}}},
 		{"credential in an environment variable", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "environmentVariables": [{"name": "API_KEY", "value": "` + apiKey + `"}]`), []P{
 			{"/packages/0/environmentVariables/0/value", `value of environment variable "API_KEY" looks like a credential: remove it; published documents are public`}}},
+		{"credential in the variable of an environment variable", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "environmentVariables": [{"name": "API_KEY", "value": "{k}", "variables": {"k": {"default": "` + apiKey + `"}}}]`), []P{
+			{"/packages/0/environmentVariables/0/variables/k/default", `default of variable "k", which fills "API_KEY", looks like a credential: remove it; published documents are public`}}},
+		{"credential in the variable of an argument", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "packageArguments": [{"type": "named", "name": "--token", "value": "{t}", "variables": {"t": {"default": "` + apiKey + `"}}}]`), []P{
+			{"/packages/0/packageArguments/0/variables/t/default", `default of variable "t", which fills "--token", looks like a credential: remove it; published documents are public`}}},
 		{"credential in an argument", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "packageArguments": [{"type": "named", "name": "--token", "value": "` + ghToken + `"}]`), []P{
 			{"/packages/0/packageArguments/0/value", "looks like a GitHub token (ghp_…): remove it; published documents are public"}}},
 		{"cross-host with packages", `{"cardUrl": "https://h.example.net/card", "packages": []}`, []P{{"/packages", "packages cannot be set on a server with cardUrl: its card is served by another host"}}},
