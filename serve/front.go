@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -51,24 +52,41 @@ func newFront(live *Live, addr net.Addr) *front {
 	return &front{live: live, slow: newHandoff(addr), conns: map[net.Conn]bool{}}
 }
 
-// serve accepts connections from ln until it is closed.
+// serve accepts connections from ln until it is closed. An error that
+// passes (a timeout, the process or the system out of file descriptors
+// while connections are open, a connection aborted before it was
+// accepted) is waited out, 5 ms at first, then twice as long each time up
+// to a second, as net/http waits: a client that opens connections until
+// none is left must not stop the server.
 func (f *front) serve(ln net.Listener) error {
+	var wait time.Duration
 	for {
 		c, err := ln.Accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				time.Sleep(5 * time.Millisecond)
-				continue
+			if !acceptPasses(err) {
+				return err
 			}
-			return err
+			wait = min(max(2*wait, 5*time.Millisecond), time.Second)
+			time.Sleep(wait)
+			continue
 		}
+		wait = 0
 		if !f.track(c) {
 			c.Close()
 			continue
 		}
 		go f.serveConn(c)
 	}
+}
+
+// acceptPasses reports whether an error of Accept is one to wait out.
+func acceptPasses(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	var errno syscall.Errno
+	return errors.As(err, &errno) && (errno.Temporary() || errno == syscall.ENOBUFS || errno == syscall.ENOMEM)
 }
 
 // track records a connection front serves; false once it is closing.

@@ -10,9 +10,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -441,5 +444,44 @@ func TestSlowClients(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// descriptorsGone is a listener whose first Accepts fail as they do when
+// the process has no file descriptor left.
+type descriptorsGone struct {
+	net.Listener
+	fails atomic.Int32
+}
+
+func (l *descriptorsGone) Accept() (net.Conn, error) {
+	if l.fails.Add(-1) >= 0 {
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return l.Listener.Accept()
+}
+
+// TestFrontOutOfDescriptors: a client that opens connections until the
+// process has no file descriptor left makes Accept fail for a while; the
+// server waits it out and answers the next request, as net/http does,
+// instead of stopping.
+func TestFrontOutOfDescriptors(t *testing.T) {
+	live := liveSite(t, buildtest.Example(t).Sites[0], nil)
+	ln := &descriptorsGone{Listener: listen(t)}
+	ln.fails.Store(5)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveFronted(ctx, ln, live, true) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serveFronted: %v", err)
+		}
+	}()
+	c := dialSend(t, ln.Addr().String(), "GET /tools HTTP/1.1\r\nHost: a\r\n\r\n")
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	buf := make([]byte, 64)
+	if n, err := io.ReadAtLeast(c, buf, 15); err != nil || !bytes.HasPrefix(buf[:n], []byte("HTTP/1.1 200 OK")) {
+		t.Fatalf("after Accept failed for want of descriptors: %q, %v", buf[:n], err)
 	}
 }
