@@ -1,9 +1,12 @@
 package discovery
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/signpost-dev/signpost/build/spec"
 )
 
 // This file checks the packages of a server declaration: the local
@@ -173,7 +176,11 @@ func (d *serverDecoder) transport(ptr string, p *Package) {
 			d.add(tp, "missing required field %q: where the package, once running, serves %s", "url", typ)
 		} else if ok {
 			if _, msg := serverTemplateNames(u); msg != "" {
-				d.add(tp+"/url", "url %q %s", u, msg)
+				d.add(tp+"/url", "url %q %s", spec.Redact(u), msg)
+			} else if parsed, err := url.Parse(fillTemplate(u)); err == nil && parsed.User != nil {
+				// As a remote's: a password there would be published,
+				// whatever it looks like.
+				d.add(tp+"/url", "url %q must not carry user information (user:password@): put a credential in a header clients prompt for", spec.Redact(u))
 			}
 		}
 		first := map[string]int{}

@@ -715,14 +715,7 @@ func CheckRemoteURL(raw string) string {
 		}
 		return "must be an absolute https URL"
 	}
-	// Placeholders become a character that fits in a host, port or path.
-	filled := raw
-	if names, msg := serverTemplateNames(raw); msg == "" {
-		for _, n := range names {
-			filled = strings.ReplaceAll(filled, "{"+n+"}", "0")
-		}
-	}
-	u, err := url.Parse(filled)
+	u, err := url.Parse(fillTemplate(raw))
 	if err != nil || u.Host == "" {
 		return "is not an absolute URL with a host"
 	}
@@ -985,4 +978,17 @@ func Check(publisher string, servers []*Server) map[int][]Problem {
 		})
 	}
 	return out
+}
+
+// fillTemplate returns the URL template raw with each {variable} made a
+// character that fits in a host, port or path, so that it parses as the
+// URLs it stands for do.
+func fillTemplate(raw string) string {
+	filled := raw
+	if names, msg := serverTemplateNames(raw); msg == "" {
+		for _, n := range names {
+			filled = strings.ReplaceAll(filled, "{"+n+"}", "0")
+		}
+	}
+	return filled
 }

@@ -412,6 +412,9 @@ func TestDecodeServerRules(t *testing.T) {
 		{"no transport", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1"}]}`, []P{{"/packages/0", `missing required field "transport": {type: stdio} for a server that speaks over standard input and output`}}},
 		{"http transport without url", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1", "transport": {"type": "sse"}}]}`, []P{{"/packages/0/transport", `missing required field "url": where the package, once running, serves sse`}}},
 		{"stdio with url", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1", "transport": {"type": "stdio", "url": "http://localhost:1/"}}]}`, []P{{"/packages/0/transport/url", "a stdio transport has no url"}}},
+		{"http transport with a password", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1", "transport": {"type": "streamable-http", "url": "http://svc:MySecretPass99@localhost:{port}/mcp"}}]}`, []P{
+			{"/packages/0/transport/url", `url "http://…@localhost:{port}/mcp" must not carry user information (user:password@): put a credential in a header clients prompt for`}}},
+		{"http transport with a port variable", `{"packages": [{"registryType": "npm", "identifier": "w", "version": "1", "transport": {"type": "streamable-http", "url": "http://localhost:{port}/mcp"}}]}`, nil},
 		{"arguments", pkg(`"registryType": "npm", "identifier": "w", "version": "1", "packageArguments": [
 			{"type": "named", "name": "--port", "value": "{port}", "variables": {"port": {"default": "8080"}}},
 			{"type": "named"}, {"type": "positional"}, {"type": "positional", "name": "x", "value": "v"}, {"type": "flag"},
