@@ -402,7 +402,7 @@ func (d *serverDecoder) crossHost(s *Server, m *Decl) {
 	if u, ok := d.str(m.CardURL, "/cardUrl"); ok {
 		s.CardURL = u
 		if strings.ContainsAny(u, "{}") {
-			d.add("/cardUrl", "cardUrl %q must not contain {placeholders}: clients fetch it as it is", u)
+			d.add("/cardUrl", "cardUrl %q must not contain {placeholders}: clients fetch it as it is", spec.Redact(u))
 		} else if msg := CheckRemoteURL(u); msg != "" {
 			d.add("/cardUrl", "cardUrl %q %s", spec.Redact(u), msg)
 		} else if err := jcs.ValidString(u); err != nil {
@@ -464,7 +464,7 @@ func (d *serverDecoder) remote(ptr string, r *Remote) {
 	if u, ok := d.str(r.URL, ptr+"/url"); ok {
 		names, msg := serverTemplateNames(u)
 		if msg != "" {
-			d.add(ptr+"/url", "url %q %s", u, msg)
+			d.add(ptr+"/url", "url %q %s", spec.Redact(u), msg)
 		} else {
 			if msg := CheckRemoteURL(u); msg != "" {
 				d.add(ptr+"/url", "url %q %s", spec.Redact(u), msg)
