@@ -22,9 +22,9 @@ const (
 // when Options.Concurrency does not say. An upload to S3 waits tens of
 // milliseconds on the network and on S3, not on this machine, so a
 // publish's rate is about the uploads in flight over that wait: 1,000
-// tools through a link of 20 ms took 15.8 s with 8 in flight, 9.4 s with
-// 16 and 6.0 s with 32; 32 uploads of 20 to 50 ms each stay well under the
-// 3,500 a second S3 takes under one prefix.
+// tools through a link of 20 ms took 16.6-18.4 s with 8 in flight, 9.4 s
+// with 16 and 7.0-8.3 s with 32; 32 uploads of 20 to 50 ms each stay well
+// under the 3,500 a second S3 takes under one prefix.
 const DefaultConcurrency = 32
 
 // MaxConcurrency is the most uploads a publish keeps in flight, and the

@@ -93,9 +93,10 @@ type heldLock struct {
 	holder  string
 	started time.Time
 
-	mu   sync.Mutex
-	etag string // of the record this publish wrote last
-	lost error  // why the lock is no longer this publish's, once it is not
+	mu      sync.Mutex
+	etag    string    // of the record this publish wrote last
+	expires time.Time // when that record lapses
+	lost    error     // why the lock is no longer this publish's, once it is not
 
 	stop    context.CancelFunc // stops the renewals and the work under the lock
 	renewer sync.WaitGroup
@@ -114,7 +115,7 @@ func (pub *publisher) lock(ctx context.Context, holder string, every time.Durati
 	for attempt := 0; ; attempt++ {
 		etag, err := l.write(ctx, first, over)
 		if err == nil {
-			l.etag = etag
+			l.etag, l.expires = etag, first.Expires
 			break
 		}
 		if !preconditionFailed(err) && !noSuchKey(err) || attempt > 2 {
@@ -130,7 +131,7 @@ func (pub *publisher) lock(ctx context.Context, holder string, every time.Durati
 		case held.Holder == first.Holder && held.Started.Equal(first.Started) && held.Expires.Equal(first.Expires):
 			// This publish's own record: S3 stored a write whose answer
 			// was lost, and the SDK's retry found it there.
-			l.etag = heldETag
+			l.etag, l.expires = heldETag, held.Expires
 		case held.Expires.After(time.Now()):
 			return nil, nil, &LockedError{Bucket: l.bucket.name, Key: l.key, Holder: held.Holder, Started: held.Started, Expires: held.Expires}
 		default:
@@ -175,43 +176,80 @@ func (l *heldLock) write(ctx context.Context, rec lockRecord, ifMatch string) (s
 	return aws.ToString(out.ETag), nil
 }
 
+// lockMargin is how long before the lock it last wrote lapses a publish
+// whose renewals keep failing stops: past that, another publish may take
+// the target over.
+const lockMargin = 5 * time.Minute
+
 // renew writes the lock again every every, until ctx ends. When the lock
 // is no longer the one this publish wrote (another publish took it over,
-// or it was deleted), it records why and ends ctx: the publish must stop
-// changing the bucket. A write that fails otherwise is tried again at the
-// next turn, while the lock still has three quarters of its time.
+// or it was deleted), or when renewals keep failing until the lock last
+// written is about to lapse, it records why and ends ctx: the publish must
+// stop changing the bucket. A write that fails otherwise (S3 slowing
+// down, a timeout) is tried again within a minute.
 func (l *heldLock) renew(ctx context.Context, every time.Duration) {
-	tick := time.NewTicker(every)
-	defer tick.Stop()
+	wait := every
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-time.After(wait):
 		}
+		wait = every
 		l.mu.Lock()
-		etag := l.etag
+		etag, expires := l.etag, l.expires
 		l.mu.Unlock()
-		next, err := l.write(ctx, l.record(), etag)
-		switch {
-		case ctx.Err() != nil:
+		rec := l.record()
+		next, err := l.write(ctx, rec, etag)
+		if ctx.Err() != nil {
 			return
+		}
+		if preconditionFailed(err) || noSuchKey(err) {
+			// S3 may have stored the write whose answer was lost, and
+			// refused the SDK's retry of it.
+			if tag, held := l.mine(context.WithoutCancel(ctx)); tag != "" {
+				next, rec, err = tag, held, nil
+			}
+		}
+		switch {
 		case err == nil:
 			l.mu.Lock()
-			l.etag = next
+			l.etag, l.expires = next, rec.Expires
 			l.mu.Unlock()
 		case preconditionFailed(err), noSuchKey(err):
 			who := "another publish"
 			if held, tag, rerr := l.bucket.readLock(context.WithoutCancel(ctx), l.key); rerr == nil && tag != "" {
 				who = held.Holder
 			}
-			l.mu.Lock()
-			l.lost = fmt.Errorf("publish: the lock s3://%s/%s is no longer this publish's (%s holds it, or it was deleted): this publish stopped; the bucket may hold part of each, so publish again", l.bucket.name, l.key, who)
-			l.mu.Unlock()
-			l.stop()
+			l.lose(fmt.Errorf("publish: the lock s3://%s/%s is no longer this publish's (%s holds it, or it was deleted): this publish stopped; the bucket may hold part of each, so publish again", l.bucket.name, l.key, who))
 			return
+		case time.Until(expires) < lockMargin+min(every, time.Minute):
+			l.lose(fmt.Errorf("publish: the lock s3://%s/%s could not be written again before it lapses (%v): this publish stopped, so that no other publish may take the target over meanwhile; publish again", l.bucket.name, l.key, err))
+			return
+		default:
+			wait = min(every, time.Minute)
 		}
 	}
+}
+
+// mine reads the lock back and returns its ETag and record when it is this
+// publish's (its holder and start; the expiry moves with each write), and
+// "" when it is another's or gone.
+func (l *heldLock) mine(ctx context.Context) (string, lockRecord) {
+	held, tag, err := l.bucket.readLock(ctx, l.key)
+	if err != nil || tag == "" || held.Holder != l.holder || !held.Started.Equal(l.started) {
+		return "", lockRecord{}
+	}
+	return tag, held
+}
+
+// lose records why the lock is no longer this publish's, and ends the work
+// under it.
+func (l *heldLock) lose(why error) {
+	l.mu.Lock()
+	l.lost = why
+	l.mu.Unlock()
+	l.stop()
 }
 
 // Lost returns why the lock stopped being this publish's, or nil.
@@ -222,14 +260,25 @@ func (l *heldLock) Lost() error {
 }
 
 // release stops the renewals and deletes the lock, if it is still the one
-// this publish wrote last.
+// this publish wrote: by the ETag it wrote last, or, when that is refused
+// (a renewal stopped in flight was stored all the same), by reading it
+// back.
 func (l *heldLock) release(ctx context.Context) error {
 	l.stop()
 	l.renewer.Wait()
 	if l.Lost() != nil {
 		return nil // not this publish's to delete
 	}
-	_, err := l.bucket.api.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(l.bucket.name), Key: aws.String(l.key), IfMatch: aws.String(l.etag)})
+	del := func(etag string) error {
+		_, err := l.bucket.api.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(l.bucket.name), Key: aws.String(l.key), IfMatch: aws.String(etag)})
+		return err
+	}
+	err := del(l.etag)
+	if preconditionFailed(err) {
+		if tag, _ := l.mine(ctx); tag != "" {
+			err = del(tag)
+		}
+	}
 	switch {
 	case err == nil, noSuchKey(err):
 		return nil

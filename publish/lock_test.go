@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/target"
@@ -336,5 +337,77 @@ func TestLockManifestReadThenChanged(t *testing.T) {
 				t.Errorf("%s: Cache-Control %q, the manifest says %q", d.Route.Key, got, want)
 			}
 		}
+	}
+}
+
+// TestLockRenewalAnswerLost: a renewal S3 stored but whose answer was lost
+// is refused when the SDK tries it again; the lock read back is this
+// publish's own, so the publish goes on, and its release deletes it.
+func TestLockRenewalAnswerLost(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	key := "p/" + LockName
+	var mu sync.Mutex
+	lostAnswers := 1
+	hooks := &lockHooks{S3API: client}
+	hooks.afterPut = func(in *s3.PutObjectInput, err error) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil && in.IfMatch != nil && lostAnswers > 0 {
+			lostAnswers--
+			// S3 stored the renewal; the SDK's retry of it, its If-Match
+			// now stale, is what the publish hears.
+			return &smithy.GenericAPIError{Code: "PreconditionFailed", Message: "At least one of the pre-conditions you specified did not hold"}
+		}
+		return err
+	}
+	held, work, err := lockPublisher(hooks, bucket).lock(ctx, "me", 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		done := lostAnswers == 0
+		mu.Unlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no renewal was made")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // more renewals, on the ETag read back
+	if err := held.Lost(); err != nil || work.Err() != nil {
+		t.Fatalf("a renewal whose answer was lost: lost %v, work %v", err, work.Err())
+	}
+	if err := held.release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(bucketKeys(t, client, bucket), key) {
+		t.Error("the lock is still there after its release")
+	}
+}
+
+// TestLockReleaseAfterUnseenRenewal: the lock holds this publish's record
+// under an ETag it never saw (a renewal stopped in flight was stored): the
+// release reads it back and deletes it.
+func TestLockReleaseAfterUnseenRenewal(t *testing.T) {
+	client, bucket := newBucket(t)
+	ctx := context.Background()
+	key := "p/" + LockName
+	held, _, err := lockPublisher(client, bucket).lock(ctx, "me", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := held.record()
+	rec.Expires = rec.Expires.Add(time.Minute)
+	putLock(t, client, bucket, key, rec)
+	if err := held.release(ctx); err != nil {
+		t.Fatalf("release: %v", err)
+	}
+	if slices.Contains(bucketKeys(t, client, bucket), key) {
+		t.Error("the lock is still there after its release")
 	}
 }
