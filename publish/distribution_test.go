@@ -492,3 +492,41 @@ func TestNewVariantsBeforeLists(t *testing.T) {
 		}
 	}
 }
+
+// TestNewVariantsOfChangedCatalogs: upgrading a bucket published without
+// variants while the AI catalog changes too, the AI catalog's new
+// variants go up with it, after the lists, not before the functions: a
+// variant of the new catalog names what the new lists do. The lists' new
+// variants, their lists unchanged, still go up before the functions.
+func TestNewVariantsOfChangedCatalogs(t *testing.T) {
+	client, bucket := newBucket(t)
+	plain, dir := loadExample(t, nil)
+	publish(t, client, bucket, dir, plain, applyOptions{})
+	var docs []output.Document
+	for _, s := range compileExample(t, func(c *build.Catalog) { c.Config.DisplayName = "Another Example" }) {
+		if s.Dir == dir {
+			docs = s.Documents
+		}
+	}
+	api := &counting{S3API: client}
+	var before []string
+	publish(t, api, bucket, dir, docs, applyOptions{MaxDeletes: -1, BeforeLists: func(context.Context) error {
+		api.mu.Lock()
+		before = slices.Clone(api.puts)
+		api.mu.Unlock()
+		return nil
+	}})
+	for _, key := range []string{dir + "/.well-known/ai-catalog.json.br", dir + "/.well-known/ai-catalog.json.gz"} {
+		if slices.Contains(before, key) {
+			t.Errorf("%s, of a catalog that changes, went up before the functions switched", key)
+		}
+		if !slices.Contains(api.putKeys(), key) {
+			t.Errorf("%s was not uploaded", key)
+		}
+	}
+	for _, key := range []string{dir + "/tools.json.br", dir + "/tools.json.gz"} {
+		if !slices.Contains(before, key) {
+			t.Errorf("%s, new, of a list that does not change, went up after the functions switched", key)
+		}
+	}
+}

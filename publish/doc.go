@@ -32,7 +32,9 @@
 //     leaves them to the next one;
 //  2. every document is uploaded, then every precompressed variant the
 //     bucket does not have yet (of a list or catalog too: no route leads
-//     to it before the next step);
+//     to it before the next step), but the new variant of a discovery
+//     catalog or of the registry's list whose document changes too, which
+//     goes up with it in step 4, since it names lists not yet there;
 //  3. the CloudFront Functions are switched over (created or updated, then
 //     published): the new routes, and the variants they choose, lead to
 //     objects that exist;

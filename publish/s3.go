@@ -64,6 +64,8 @@ type Upload struct {
 	// gets: computed once, to compare with the listing and to send as the
 	// PUT's Content-MD5. Empty, the PUT computes it.
 	MD5 string `json:"-"`
+	// withDocument keeps a new variant in its document's step (see step).
+	withDocument bool
 }
 
 // The steps of an apply, in their order: the documents that name no
@@ -81,10 +83,14 @@ const (
 // before the hook that may publish the functions that lead clients to it:
 // otherwise a bucket published without variants would answer the lists'
 // routes with 404 to every client that accepts gzip or brotli, from the
-// functions' change to the lists' upload. Every other variant goes up
-// with its document, so that the two change together.
+// functions' change to the lists' upload. But a new variant of a document
+// that names lists (a discovery catalog, the registry's), which changes
+// in this publish too, goes up with its document: before, it could name a
+// list or a version not yet there (withDocument, set by planListed). Every
+// other variant goes up with its document, so that the two change
+// together.
 func (u Upload) step() int {
-	if u.Doc.Encoding != "" && u.Reason == ReasonNew {
+	if u.Doc.Encoding != "" && u.Reason == ReasonNew && !u.withDocument {
 		return stepNewVariants
 	}
 	if l := spec.IndexLevel(u.Doc.Route.Route); l > 0 {
@@ -257,6 +263,17 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 		}
 		p.Uploads = append(p.Uploads, Upload{Key: key, Reason: reason, Doc: d, MD5: etags[key]})
 	}
+	type routeView struct{ route, view string }
+	changing := map[routeView]bool{} // the documents (not variants) this publish uploads
+	for _, u := range p.Uploads {
+		if u.Doc.Encoding == "" {
+			changing[routeView{u.Doc.Route.Route, u.Doc.View}] = true
+		}
+	}
+	for i, u := range p.Uploads {
+		p.Uploads[i].withDocument = u.Doc.Encoding != "" && spec.IndexLevel(u.Doc.Route.Route) > 1 &&
+			changing[routeView{u.Doc.Route.Route, u.Doc.View}]
+	}
 	slices.SortFunc(p.Uploads, func(a, b Upload) int {
 		return cmp.Or(cmp.Compare(a.step(), b.step()), strings.Compare(a.Key, b.Key))
 	})
@@ -394,9 +411,10 @@ type Applied struct {
 
 // Apply carries out the plan: every document upload completes, then every
 // upload of a variant the bucket did not have, then every list and catalog
-// upload, then the manifest, then the deletes, so that no list or catalog
-// ever names a document that is not in the bucket, and no function a
-// publish brings leads to an object that is not there.
+// upload, then the manifest, then the deletes, in the steps of Upload.step:
+// no list or catalog ever names a document that is not in the bucket, and
+// a function a publish brings leads to no variant that is not there but a
+// catalog's that changes in the same publish, until the catalog's level.
 func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*Applied, error) {
 	conc := opts.Concurrency
 	if conc <= 0 {

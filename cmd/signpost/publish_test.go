@@ -399,10 +399,6 @@ func TestPublishOutput(t *testing.T) {
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
-  upload site/.well-known/ai-catalog.json.br (new)
-  upload site/.well-known/ai-catalog.json.gz (new)
-  upload site/.well-known/mcp/catalog.json.br (new)
-  upload site/.well-known/mcp/catalog.json.gz (new)
   upload site/tool-catalogue.json.br (new)
   upload site/tool-catalogue.json.gz (new)
   upload site/tool-catalogue/groups/host_extension.json.br (new)
@@ -415,7 +411,11 @@ func TestPublishOutput(t *testing.T) {
   upload site/tools.compact.json (new)
   upload site/tools.json (new)
   upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/ai-catalog.json.br (new)
+  upload site/.well-known/ai-catalog.json.gz (new)
   upload site/.well-known/mcp/catalog.json (new)
+  upload site/.well-known/mcp/catalog.json.br (new)
+  upload site/.well-known/mcp/catalog.json.gz (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
@@ -429,10 +429,6 @@ dry run: nothing changed for the site without tenants
   upload site/tools/get_alerts.json (new)
   upload site/tools/get_forecast.compact.json (new)
   upload site/tools/get_forecast.json (new)
-  upload site/.well-known/ai-catalog.json.br (new)
-  upload site/.well-known/ai-catalog.json.gz (new)
-  upload site/.well-known/mcp/catalog.json.br (new)
-  upload site/.well-known/mcp/catalog.json.gz (new)
   upload site/tool-catalogue.json.br (new)
   upload site/tool-catalogue.json.gz (new)
   upload site/tool-catalogue/groups/host_extension.json.br (new)
@@ -445,7 +441,11 @@ dry run: nothing changed for the site without tenants
   upload site/tools.compact.json (new)
   upload site/tools.json (new)
   upload site/.well-known/ai-catalog.json (new)
+  upload site/.well-known/ai-catalog.json.br (new)
+  upload site/.well-known/ai-catalog.json.gz (new)
   upload site/.well-known/mcp/catalog.json (new)
+  upload site/.well-known/mcp/catalog.json.br (new)
+  upload site/.well-known/mcp/catalog.json.gz (new)
   function pinned-viewer-request: create
   function pinned-viewer-response: create
   invalidate 0 paths on distribution E1PINNED
