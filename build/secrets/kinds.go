@@ -180,9 +180,9 @@ func matchJWKAt(s string, start int) (secretMatch, bool) {
 	case !ok:
 		return secretMatch{}, false
 	case !closed:
-		// Up to the cut's mark: any more of a private member than the four
-		// characters a redaction keeps is too much.
-		if v = v[:secretBase64URL.span(v, 0, len(v))]; len(v) <= 4 {
+		// Up to the cut's mark: eight characters of a private member, or
+		// more, of key material's variety (not a word such as REDACTED).
+		if v = v[:secretBase64URL.span(v, 0, len(v))]; len(v) < 8 || !secretVariety(v, 2, 6) {
 			return secretMatch{}, false
 		}
 	case !jwkKeyValue(v):

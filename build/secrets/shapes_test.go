@@ -187,6 +187,9 @@ func TestRedact(t *testing.T) {
 			`got "{\"crv\":\"P-256\",\"d\":\"vvNr…\",\"kty\":\"EC\",\"x\":…"`},
 		{`{"kty":"EC","d":"vvNrIbrXE48TQk2fa9Xp0Lm`, `{"kty":"EC","d":"vvNr…`},
 		{`{"kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"`, `{"kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"`},
+		// Text that only looks cut: a word, or too little to be a key.
+		{`a JWK looks like {"kty":"RSA","d":"REDACTED"`, `a JWK looks like {"kty":"RSA","d":"REDACTED"`},
+		{`a JWK looks like {"kty":"RSA","d":"value"`, `a JWK looks like {"kty":"RSA","d":"value"`},
 	} {
 		if got := Redact(tc.in); got != tc.want {
 			t.Errorf("Redact(%q)\n = %q\nwant %q", tc.in, got, tc.want)
