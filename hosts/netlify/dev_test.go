@@ -518,7 +518,7 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 	x.wantType(t, "POST "+spec.RouteAICatalog, spec.ContentTypeJSON)
 
 	// The error document and the function's source are no document: 404.
-	for _, p := range []string{"/" + spec.ErrorDocumentKey, "/" + FunctionFile} {
+	for _, p := range []string{"/" + ErrorFile, "/" + FunctionFile} {
 		x := devDo(t, client, http.MethodGet, p, nil)
 		if x.status != http.StatusNotFound || !bytes.Equal(x.body, spec.NotFoundBody()) {
 			t.Errorf("GET %s: %d %q, want 404 %q", p, x.status, x.body, spec.NotFoundBody())

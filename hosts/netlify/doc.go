@@ -44,7 +44,9 @@
 //     answers them as signpost serve does, search included, with the
 //     registry's script of templates/registry (the Cloudflare Worker's
 //     too). No rule names a registry route.
-//   - .signpost-404.json, the error document, served with no-store.
+//   - signpost-404.json (ErrorFile), the error document, served with
+//     no-store: no dot first, since netlify deploy uploads no such file
+//     but .well-known.
 //
 // Netlify answers preflights and methods other than GET and HEAD itself on
 // the other routes, and sends ETags of its own; the report lists the first

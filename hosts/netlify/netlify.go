@@ -26,6 +26,11 @@ const (
 	HeadersFile = "_headers"
 	// RedirectsFile rewrites each route to its document.
 	RedirectsFile = "_redirects"
+	// ErrorFile is the JSON 404 every unknown path is answered with. Not
+	// spec.ErrorDocumentKey, which S3 holds: netlify deploy uploads no file
+	// whose name starts with a dot but .well-known, so the rules would name
+	// a file the deployed site does not have. Its own path answers 404.
+	ErrorFile = "signpost-404.json"
 )
 
 // EveryRoute is the route of a gap every route of a site has.
@@ -74,7 +79,7 @@ type Site struct {
 }
 
 // Layout writes the _headers and _redirects of a site whose documents sit
-// at their keys, with the error document at spec.ErrorDocumentKey, and
+// at their keys, with the error document at ErrorFile, and
 // lists its gaps, deterministically: the rules follow the order of the
 // site's documents. The tools and the tool catalogue's groups, whose
 // number grows with the tools', are routed and headed by placeholder
@@ -102,7 +107,7 @@ func Layout(s *output.Site) (Site, error) {
 	}
 	red.WriteString("# How this site's routes reach their documents, written by signpost build from its route table.\n")
 	red.WriteString("# The first rule that matches wins; ! serves the rule even where a file is.\n")
-	notFound := "/" + spec.ErrorDocumentKey
+	notFound := "/" + ErrorFile
 
 	// Which view of each route comes first: the views other than the
 	// standard one, which match by query, before it.
@@ -409,7 +414,7 @@ func write(ctx context.Context, b *output.Build, out string) (*hosts.Report, [][
 		laid.Files = append(laid.Files,
 			output.File{Path: path.Join(s.Dir, HeadersFile), Body: l.Headers},
 			output.File{Path: path.Join(s.Dir, RedirectsFile), Body: l.Redirects},
-			output.File{Path: path.Join(s.Dir, spec.ErrorDocumentKey), Body: spec.NotFoundBody()},
+			output.File{Path: path.Join(s.Dir, ErrorFile), Body: spec.NotFoundBody()},
 		)
 		if l.Function != nil {
 			laid.Files = append(laid.Files, output.File{Path: functionPath(s), Body: l.Function})

@@ -115,19 +115,19 @@ func TestLayoutRules(t *testing.T) {
 				t.Errorf("%s must run in place of the cards' files", FunctionFile)
 			}
 			for _, want := range []string{
-				"/tools.json /" + spec.ErrorDocumentKey + " 404!\n",
-				"/tools.compact.json /" + spec.ErrorDocumentKey + " 404!\n",
-				"/" + spec.ErrorDocumentKey + " /" + spec.ErrorDocumentKey + " 404!\n",
-				"/netlify/* /" + spec.ErrorDocumentKey + " 404!\n",
+				"/tools.json /" + ErrorFile + " 404!\n",
+				"/tools.compact.json /" + ErrorFile + " 404!\n",
+				"/" + ErrorFile + " /" + ErrorFile + " 404!\n",
+				"/netlify/* /" + ErrorFile + " 404!\n",
 			} {
 				if !strings.Contains(red, want) {
 					t.Errorf("%s: no rule %q", RedirectsFile, want)
 				}
 			}
-			if !strings.HasSuffix(red, "/* /"+spec.ErrorDocumentKey+" 404\n") {
+			if !strings.HasSuffix(red, "/* /"+ErrorFile+" 404\n") {
 				t.Errorf("%s must end with the catch-all 404:\n%s", RedirectsFile, red)
 			}
-			if !strings.Contains(hdr, headerRule(spec.ErrorDocumentKey, spec.ContentTypeJSON, spec.ErrorCacheControl)) {
+			if !strings.Contains(hdr, headerRule(ErrorFile, spec.ContentTypeJSON, spec.ErrorCacheControl)) {
 				t.Errorf("%s: no rule for the error document", HeadersFile)
 			}
 			cors := "/*\n"
@@ -242,7 +242,7 @@ func TestWrite(t *testing.T) {
 				t.Errorf("%s/%s differs from its document", s.Dir, d.Key)
 			}
 		}
-		if !bytes.Equal(read(out, s.Dir+"/"+spec.ErrorDocumentKey), spec.NotFoundBody()) {
+		if !bytes.Equal(read(out, s.Dir+"/"+ErrorFile), spec.NotFoundBody()) {
 			t.Errorf("%s: the error document differs", s.Dir)
 		}
 		for _, f := range []string{HeadersFile, RedirectsFile, FunctionFile, NotFoundFile, RegistryFile} {
@@ -269,6 +269,34 @@ func TestWrite(t *testing.T) {
 	} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+// TestRuleTargetsAreDeployed: netlify deploy uploads no file whose name
+// starts with a dot but .well-known, so a rule of _redirects that rewrote
+// to one would, deployed, lead nowhere (netlify dev, which serves the
+// folder as it is, would not show it). Every rule's target is a file the
+// deploy uploads.
+func TestRuleTargetsAreDeployed(t *testing.T) {
+	for _, b := range []*output.Build{buildtest.Example(t), buildtest.ExampleOnSite(t)} {
+		for _, s := range b.Sites {
+			l, err := Layout(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for line := range strings.SplitSeq(string(l.Redirects), "\n") {
+				fields := strings.Fields(line)
+				if len(fields) < 3 || strings.HasPrefix(line, "#") {
+					continue
+				}
+				to := fields[len(fields)-2]
+				for seg := range strings.SplitSeq(strings.TrimPrefix(to, "/"), "/") {
+					if strings.HasPrefix(seg, ".") && seg != ".well-known" {
+						t.Errorf("%s: the rule %q leads to %s, which netlify deploy does not upload", s.Dir, line, to)
+					}
+				}
+			}
 		}
 	}
 }
