@@ -422,13 +422,13 @@ func serverLines(label string, s recorded.Server) []string {
 		if s.Title != "" {
 			who += " (" + s.Title + ")"
 		}
-		out = append(out, "# "+yamlCommentText(label)+": served by "+yamlCommentText(secrets.Redact(who)))
+		out = append(out, "# "+yamlCommentText(label)+": served by "+yamlCommentText(who))
 	}
 	if in := strings.Join(strings.Fields(s.Instructions), " "); in != "" {
 		if r := []rune(in); len(r) > maxInstructions {
 			in = strings.TrimSpace(string(r[:maxInstructions])) + "…"
 		}
-		out = append(out, "# "+yamlCommentText(label)+": instructions: "+yamlCommentText(secrets.Redact(in)))
+		out = append(out, "# "+yamlCommentText(label)+": instructions: "+yamlCommentText(in))
 	}
 	return out
 }

@@ -37,15 +37,7 @@ const (
 type remoteSite struct {
 	// objects maps every key under the prefix to its ETag without quotes.
 	objects map[string]string
-	// manifest is the bucket's manifest, keyed by the documents' keys
-	// under the prefix; empty when there is none or it is unreadable.
-	manifest map[string]manifestEntry
-	// meta is the manifest's metadata, names in lower case.
-	meta map[string]string
-	// manifestETag is the ETag (without quotes) of the manifest bytes that
-	// manifest and meta were read from, "" when there was none: not the
-	// listing's, which may be of a manifest written after the read.
-	manifestETag string
+	remoteManifest
 }
 
 // listSite reads the manifest under prefix and lists every object under
@@ -61,8 +53,8 @@ func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange in
 	if read != nil {
 		read(rm.meta)
 	}
-	keys := make([]string, 0, len(rm.entries))
-	for k := range rm.entries {
+	keys := make([]string, 0, len(rm.manifest))
+	for k := range rm.manifest {
 		keys = append(keys, prefix+k)
 	}
 	slices.Sort(keys)
@@ -73,7 +65,7 @@ func listSite(ctx context.Context, api S3API, bucket, prefix string, perRange in
 	if err != nil {
 		return nil, err
 	}
-	return &remoteSite{objects: objects, manifest: rm.entries, meta: rm.meta, manifestETag: rm.etag}, nil
+	return &remoteSite{objects: objects, remoteManifest: *rm}, nil
 }
 
 // splitKeys returns the bounds of ranges of about perRange of the sorted

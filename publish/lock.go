@@ -110,41 +110,51 @@ type heldLock struct {
 func (pub *publisher) lock(ctx context.Context, holder string, every time.Duration) (*heldLock, context.Context, error) {
 	l := &heldLock{bucket: pub.bucket, key: normalizePrefix(pub.target.S3.Prefix) + LockName, holder: holder,
 		started: time.Now().UTC().Truncate(time.Second)}
+	if err := l.take(ctx); err != nil {
+		return nil, nil, err
+	}
+	work, stop := context.WithCancel(ctx)
+	l.stop = stop
+	l.renewer.Go(func() { l.renew(work, every) })
+	return l, work, nil
+}
+
+// take writes the lock where there is none, or over a lapsed one that is
+// still the one read, or finds this publish's own record there (S3 stored
+// a write whose answer was lost, and the SDK's retry found it).
+func (l *heldLock) take(ctx context.Context) error {
 	first := l.record()
 	over := "" // the ETag of a lapsed lock to take over; "" to write where there is none
 	for attempt := 0; ; attempt++ {
 		etag, err := l.write(ctx, first, over)
 		if err == nil {
 			l.etag, l.expires = etag, first.Expires
-			break
+			return nil
 		}
-		if !preconditionFailed(err) && !noSuchKey(err) || attempt > 2 {
-			return nil, nil, fmt.Errorf("take the lock %s: %w", l.key, err)
+		if !preconditionFailed(err) && !isNotFound(err) || attempt > 2 {
+			return fmt.Errorf("take the lock %s: %w", l.key, err)
 		}
 		held, heldETag, err := l.bucket.readLock(ctx, l.key)
-		if err != nil {
-			return nil, nil, err
-		}
 		switch {
+		case err != nil:
+			return err
 		case heldETag == "":
 			over = "" // deleted meanwhile
-		case held.Holder == first.Holder && held.Started.Equal(first.Started) && held.Expires.Equal(first.Expires):
-			// This publish's own record: S3 stored a write whose answer
-			// was lost, and the SDK's retry found it there.
+		case l.owns(held):
 			l.etag, l.expires = heldETag, held.Expires
+			return nil
 		case held.Expires.After(time.Now()):
-			return nil, nil, &LockedError{Bucket: l.bucket.name, Key: l.key, Holder: held.Holder, Started: held.Started, Expires: held.Expires}
+			return &LockedError{Bucket: l.bucket.name, Key: l.key, Holder: held.Holder, Started: held.Started, Expires: held.Expires}
 		default:
 			over = heldETag // the publish that wrote it died
 		}
-		if l.etag != "" {
-			break
-		}
 	}
-	work, stop := context.WithCancel(ctx)
-	l.stop = stop
-	l.renewer.Go(func() { l.renew(work, every) })
-	return l, work, nil
+}
+
+// owns reports whether rec is this publish's: its holder and start (the
+// expiry moves with each write).
+func (l *heldLock) owns(rec lockRecord) bool {
+	return rec.Holder == l.holder && rec.Started.Equal(l.started)
 }
 
 // record is the lock's body from now: this publish, and an expiry lockTTL
@@ -204,11 +214,17 @@ func (l *heldLock) renew(ctx context.Context, every time.Duration) {
 		if ctx.Err() != nil {
 			return
 		}
-		if preconditionFailed(err) || noSuchKey(err) {
+		who := "another publish"
+		if preconditionFailed(err) || isNotFound(err) {
 			// S3 may have stored the write whose answer was lost, and
 			// refused the SDK's retry of it.
-			if tag, held := l.mine(context.WithoutCancel(ctx)); tag != "" {
+			held, tag, rerr := l.bucket.readLock(context.WithoutCancel(ctx), l.key)
+			switch {
+			case rerr != nil || tag == "":
+			case l.owns(held):
 				next, rec, err = tag, held, nil
+			default:
+				who = held.Holder
 			}
 		}
 		switch {
@@ -216,11 +232,7 @@ func (l *heldLock) renew(ctx context.Context, every time.Duration) {
 			l.mu.Lock()
 			l.etag, l.expires = next, rec.Expires
 			l.mu.Unlock()
-		case preconditionFailed(err), noSuchKey(err):
-			who := "another publish"
-			if held, tag, rerr := l.bucket.readLock(context.WithoutCancel(ctx), l.key); rerr == nil && tag != "" {
-				who = held.Holder
-			}
+		case preconditionFailed(err), isNotFound(err):
 			l.lose(fmt.Errorf("publish: the lock s3://%s/%s is no longer this publish's (%s holds it, or it was deleted): this publish stopped; the bucket may hold part of each, so publish again", l.bucket.name, l.key, who))
 			return
 		case time.Until(expires) < lockMargin+min(every, time.Minute):
@@ -230,17 +242,6 @@ func (l *heldLock) renew(ctx context.Context, every time.Duration) {
 			wait = min(every, time.Minute)
 		}
 	}
-}
-
-// mine reads the lock back and returns its ETag and record when it is this
-// publish's (its holder and start; the expiry moves with each write), and
-// "" when it is another's or gone.
-func (l *heldLock) mine(ctx context.Context) (string, lockRecord) {
-	held, tag, err := l.bucket.readLock(ctx, l.key)
-	if err != nil || tag == "" || held.Holder != l.holder || !held.Started.Equal(l.started) {
-		return "", lockRecord{}
-	}
-	return tag, held
 }
 
 // lose records why the lock is no longer this publish's, and ends the work
@@ -261,8 +262,8 @@ func (l *heldLock) Lost() error {
 
 // release stops the renewals and deletes the lock, if it is still the one
 // this publish wrote: by the ETag it wrote last, or, when that is refused
-// (a renewal stopped in flight was stored all the same), by reading it
-// back.
+// (a renewal stopped in flight was stored all the same), by the ETag read
+// back of a lock it owns.
 func (l *heldLock) release(ctx context.Context) error {
 	l.stop()
 	l.renewer.Wait()
@@ -275,12 +276,12 @@ func (l *heldLock) release(ctx context.Context) error {
 	}
 	err := del(l.etag)
 	if preconditionFailed(err) {
-		if tag, _ := l.mine(ctx); tag != "" {
+		if held, tag, rerr := l.bucket.readLock(ctx, l.key); rerr == nil && tag != "" && l.owns(held) {
 			err = del(tag)
 		}
 	}
 	switch {
-	case err == nil, noSuchKey(err):
+	case err == nil, isNotFound(err):
 		return nil
 	case preconditionFailed(err):
 		return fmt.Errorf("release the lock %s: another publish holds it now", l.key)
@@ -294,7 +295,7 @@ func (l *heldLock) release(ctx context.Context) error {
 func (b s3Bucket) readLock(ctx context.Context, key string) (lockRecord, string, error) {
 	out, err := b.api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(b.name), Key: aws.String(key)})
 	if err != nil {
-		if noSuchKey(err) {
+		if isNotFound(err) {
 			return lockRecord{}, "", nil
 		}
 		return lockRecord{}, "", fmt.Errorf("read the lock %s: %w", key, err)
@@ -307,14 +308,6 @@ func (b s3Bucket) readLock(ctx context.Context, key string) (lockRecord, string,
 		return lockRecord{Holder: "an unknown holder (the lock object is not signpost's)", Expires: time.Now().Add(lockTTL)}, etag, nil
 	}
 	return rec, etag, nil
-}
-
-// noSuchKey reports whether err is S3's answer for an object that is not
-// there.
-func noSuchKey(err error) bool {
-	var nsk *types.NoSuchKey
-	var ae smithy.APIError
-	return errors.As(err, &nsk) || errors.As(err, &ae) && (ae.ErrorCode() == "NoSuchKey" || ae.ErrorCode() == "NotFound")
 }
 
 // unchangedSince reports an error unless the manifest of each site is what

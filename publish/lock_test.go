@@ -147,6 +147,17 @@ func TestLockConcurrent(t *testing.T) {
 	}
 }
 
+// released releases held and checks that its lock is gone.
+func released(t *testing.T, held *heldLock, api S3API, bucket, key string) {
+	t.Helper()
+	if err := held.release(context.Background()); err != nil {
+		t.Fatalf("release: %v", err)
+	}
+	if slices.Contains(bucketKeys(t, api, bucket), key) {
+		t.Error("the lock is still there after its release")
+	}
+}
+
 // lockHooks runs afterPut on each PutObject's answer.
 type lockHooks struct {
 	S3API
@@ -195,12 +206,7 @@ func TestLockTakeoverRace(t *testing.T) {
 	if !errors.As(err, &locked) || locked.Holder != "B" {
 		t.Fatalf("C: %v, want a *LockedError naming B", err)
 	}
-	if err := b.release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if slices.Contains(bucketKeys(t, client, bucket), key) {
-		t.Error("B's lock is still there after its release")
-	}
+	released(t, b, client, bucket, key)
 }
 
 // TestLockRenewedAndLost: a held lock is written again, its expiry later;
@@ -271,12 +277,7 @@ func TestLockOwnRetry(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a lock whose write was retried: %v", err)
 	}
-	if err := held.release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if slices.Contains(bucketKeys(t, client, bucket), key) {
-		t.Error("the lock is still there after its release")
-	}
+	released(t, held, client, bucket, key)
 }
 
 // listHook runs once before the first listing reaches the API.
@@ -333,7 +334,7 @@ func TestLockManifestReadThenChanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			out.Body.Close()
-			if got, want := aws.ToString(out.CacheControl), m.entries[d.Route.Key].CacheControl; got != want {
+			if got, want := aws.ToString(out.CacheControl), m.manifest[d.Route.Key].CacheControl; got != want {
 				t.Errorf("%s: Cache-Control %q, the manifest says %q", d.Route.Key, got, want)
 			}
 		}
@@ -382,12 +383,7 @@ func TestLockRenewalAnswerLost(t *testing.T) {
 	if err := held.Lost(); err != nil || work.Err() != nil {
 		t.Fatalf("a renewal whose answer was lost: lost %v, work %v", err, work.Err())
 	}
-	if err := held.release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if slices.Contains(bucketKeys(t, client, bucket), key) {
-		t.Error("the lock is still there after its release")
-	}
+	released(t, held, client, bucket, key)
 }
 
 // TestLockReleaseAfterUnseenRenewal: the lock holds this publish's record
@@ -404,10 +400,5 @@ func TestLockReleaseAfterUnseenRenewal(t *testing.T) {
 	rec := held.record()
 	rec.Expires = rec.Expires.Add(time.Minute)
 	putLock(t, client, bucket, key, rec)
-	if err := held.release(ctx); err != nil {
-		t.Fatalf("release: %v", err)
-	}
-	if slices.Contains(bucketKeys(t, client, bucket), key) {
-		t.Error("the lock is still there after its release")
-	}
+	released(t, held, client, bucket, key)
 }

@@ -64,9 +64,10 @@ type Upload struct {
 	// gets: computed once, to compare with the listing and to send as the
 	// PUT's Content-MD5. Empty, the PUT computes it.
 	MD5 string `json:"-"`
-	// withDocument keeps a new variant in its document's step (see step).
-	withDocument bool
 }
+
+// routeView names a document of a site: its route and view.
+type routeView struct{ route, view string }
 
 // The steps of an apply, in their order: the documents that name no
 // other, the variants the bucket does not have yet, then the lists and
@@ -86,11 +87,11 @@ const (
 // functions' change to the lists' upload. But a new variant of a document
 // that names lists (a discovery catalog, the registry's), which changes
 // in this publish too, goes up with its document: before, it could name a
-// list or a version not yet there (withDocument, set by planListed). Every
-// other variant goes up with its document, so that the two change
-// together.
-func (u Upload) step() int {
-	if u.Doc.Encoding != "" && u.Reason == ReasonNew && !u.withDocument {
+// list or a version not yet there. Every other variant goes up with its
+// document, so that the two change together.
+func (p *ObjectPlan) step(u Upload) int {
+	if u.Doc.Encoding != "" && u.Reason == ReasonNew &&
+		!(spec.IndexLevel(u.Doc.Route.Route) > 1 && p.uploading[routeView{u.Doc.Route.Route, u.Doc.View}]) {
 		return stepNewVariants
 	}
 	if l := spec.IndexLevel(u.Doc.Route.Route); l > 0 {
@@ -105,7 +106,7 @@ type ObjectPlan struct {
 	Bucket, Prefix string
 	// Uploads holds the documents first, then the variants the bucket does
 	// not have, then the lists and catalogs (route /tools and the
-	// .well-known catalogs) level by level: the order of Upload.step, each
+	// .well-known catalogs) level by level: the order of ObjectPlan.step, each
 	// step sorted by key.
 	Uploads []Upload
 	// Deletes holds the object keys under the prefix that the site does
@@ -124,7 +125,8 @@ type ObjectPlan struct {
 	// deletes are refused, the manifest keeps them, since the objects stay.
 	keptEntries map[string]manifestEntry
 	entries     map[string]manifestEntry
-	own         map[string]string // signpost's own objects under the prefix (key → ETag)
+	own         map[string]string  // signpost's own objects under the prefix (key → ETag)
+	uploading   map[routeView]bool // the documents (not variants) of Uploads
 }
 
 // ownObjectPrefix starts the names of the objects signpost keeps beside a
@@ -263,19 +265,14 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 		}
 		p.Uploads = append(p.Uploads, Upload{Key: key, Reason: reason, Doc: d, MD5: etags[key]})
 	}
-	type routeView struct{ route, view string }
-	changing := map[routeView]bool{} // the documents (not variants) this publish uploads
+	p.uploading = map[routeView]bool{}
 	for _, u := range p.Uploads {
 		if u.Doc.Encoding == "" {
-			changing[routeView{u.Doc.Route.Route, u.Doc.View}] = true
+			p.uploading[routeView{u.Doc.Route.Route, u.Doc.View}] = true
 		}
 	}
-	for i, u := range p.Uploads {
-		p.Uploads[i].withDocument = u.Doc.Encoding != "" && spec.IndexLevel(u.Doc.Route.Route) > 1 &&
-			changing[routeView{u.Doc.Route.Route, u.Doc.View}]
-	}
 	slices.SortFunc(p.Uploads, func(a, b Upload) int {
-		return cmp.Or(cmp.Compare(a.step(), b.step()), strings.Compare(a.Key, b.Key))
+		return cmp.Or(cmp.Compare(p.step(a), p.step(b)), strings.Compare(a.Key, b.Key))
 	})
 	for key, etag := range remote {
 		if seen[key] {
@@ -327,7 +324,7 @@ func readManifest(ctx context.Context, api S3API, bucket, key string) (*remoteMa
 	out, err := api.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 	if err != nil {
 		if isNotFound(err) {
-			return &remoteManifest{entries: map[string]manifestEntry{}}, nil
+			return &remoteManifest{manifest: map[string]manifestEntry{}}, nil
 		}
 		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
@@ -336,9 +333,9 @@ func readManifest(ctx context.Context, api S3API, bucket, key string) (*remoteMa
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
-	rm := &remoteManifest{etag: strings.Trim(aws.ToString(out.ETag), `"`), entries: map[string]manifestEntry{}}
+	rm := &remoteManifest{manifestETag: strings.Trim(aws.ToString(out.ETag), `"`), manifest: map[string]manifestEntry{}}
 	if m, err := unmarshalManifest(data); err == nil {
-		rm.entries = m
+		rm.manifest = m
 		rm.meta = make(map[string]string, len(out.Metadata))
 		for k, v := range out.Metadata {
 			rm.meta[strings.ToLower(k)] = v
@@ -347,16 +344,20 @@ func readManifest(ctx context.Context, api S3API, bucket, key string) (*remoteMa
 	return rm, nil
 }
 
-// remoteManifest is a site's manifest as one read of it found it: its
-// entries (none when it is missing or unreadable), its metadata, and the
-// ETag of those bytes, "" when it is missing. A plan compares its objects
-// with these entries, and the lock's check holds the bucket to this ETag:
-// one read, so that a manifest another publish wrote between the read and
-// the listing makes the plan stale instead of mixing two manifests.
+// remoteManifest is a site's manifest as one read of it found it. A plan
+// compares its objects with these entries, and the lock's check holds the
+// bucket to this ETag: one read, so that a manifest another publish wrote
+// between the read and the listing makes the plan stale instead of mixing
+// two manifests.
 type remoteManifest struct {
-	etag    string
-	entries map[string]manifestEntry
-	meta    map[string]string
+	// manifest is the bucket's manifest, keyed by the documents' keys
+	// under the prefix; empty when there is none or it is unreadable.
+	manifest map[string]manifestEntry
+	// meta is the manifest's metadata, names in lower case.
+	meta map[string]string
+	// manifestETag is the ETag (without quotes) of the bytes read, "" when
+	// there was none.
+	manifestETag string
 }
 
 func isNotFound(err error) bool {
@@ -411,7 +412,7 @@ type Applied struct {
 
 // Apply carries out the plan: every document upload completes, then every
 // upload of a variant the bucket did not have, then every list and catalog
-// upload, then the manifest, then the deletes, in the steps of Upload.step:
+// upload, then the manifest, then the deletes, in the steps of ObjectPlan.step:
 // no list or catalog ever names a document that is not in the bucket, and
 // a function a publish brings leads to no variant that is not there but a
 // catalog's that changes in the same publish, until the catalog's level.
@@ -442,12 +443,12 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 	}
 
 	// Each step is uploaded whole before the next starts (see
-	// Upload.step), and the hook runs before the first list. p.Uploads is
+	// ObjectPlan.step), and the hook runs before the first list. p.Uploads is
 	// in step order, so each step keeps its key order.
 	b := s3Bucket{api, p.Bucket}
 	steps := make([][]Upload, stepFirstList+spec.MaxIndexLevel)
 	for _, u := range p.Uploads {
-		steps[u.step()] = append(steps[u.step()], u)
+		steps[p.step(u)] = append(steps[p.step(u)], u)
 	}
 	for i, group := range steps {
 		if i == stepFirstList && opts.BeforeLists != nil {

@@ -341,12 +341,12 @@ func TestRemoveTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, key := range wantDeletes {
-		if _, ok := m.entries[strings.TrimPrefix(key, prefix)]; ok {
+		if _, ok := m.manifest[strings.TrimPrefix(key, prefix)]; ok {
 			t.Errorf("the final manifest still has %s", key)
 		}
 	}
-	if len(m.entries) != len(removed) {
-		t.Errorf("the final manifest has %d entries, the site %d documents", len(m.entries), len(removed))
+	if len(m.manifest) != len(removed) {
+		t.Errorf("the final manifest has %d entries, the site %d documents", len(m.manifest), len(removed))
 	}
 	checkBucket(t, client, bucket, dir, removed)
 }
