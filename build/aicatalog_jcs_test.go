@@ -87,7 +87,7 @@ func TestAICatalogIsJCS(t *testing.T) {
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
 			if d.Route.Route == spec.RouteAICatalog {
-				docs = append(docs, string(d.Body.Bytes()))
+				docs = append(docs, string(buildtest.Body(t, d)))
 				names = append(names, "the AI catalog of "+spec.SiteName(s.Tenant))
 			}
 		}

@@ -50,7 +50,7 @@ func TestARD(t *testing.T) {
 	docs := map[string]string{}
 	types := map[string]string{}
 	for _, d := range s.Documents {
-		docs[d.Route.Route] = string(d.Body.Bytes())
+		docs[d.Route.Route] = string(bodyOf(t, d))
 		types[d.Route.Route] = d.ContentType
 	}
 	want := `{"entries":[{"displayName":"com.other/maps","identifier":"urn:air:example.com:mcp:maps","type":"application/mcp-server-card+json","url":"https://other.example/maps.json"},` +

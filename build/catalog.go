@@ -2,6 +2,7 @@ package build
 
 import (
 	"crypto/ecdsa"
+	"github.com/signpost-dev/signpost/build/content"
 	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
@@ -33,6 +34,27 @@ type Catalog struct {
 	// that signing.key names. Load leaves it nil, and Compile signs nothing
 	// without it.
 	Signer signing.Signer
+	// spill holds bytes of the catalog's tools on disk (see
+	// content.Spill): their schemas from Load, and what Compile encodes.
+	// nil for a catalog made in code until Compile makes one.
+	spill *content.Spill
+}
+
+// EstimatedSize is what Load expects a build of the catalog to write, a
+// lower bound within a few percent; zero when a tool is over its value
+// limit, or for a catalog Load did not make.
+func (c *Catalog) EstimatedSize() BuildSize { return c.size }
+
+// spillFile returns the catalog's spill file, made when it has none.
+func (c *Catalog) spillFile() (*content.Spill, error) {
+	if c.spill == nil {
+		s, err := content.NewSpill("")
+		if err != nil {
+			return nil, err
+		}
+		c.spill = s
+	}
+	return c.spill, nil
 }
 
 // Config is the site settings of signpost.yaml.

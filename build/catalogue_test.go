@@ -27,9 +27,9 @@ func catalogueOf(t *testing.T, files map[string]string, toolID string) (map[stri
 	for _, d := range out.Sites[0].Documents {
 		switch {
 		case d.Route.Route == spec.RouteToolCatalogue:
-			catalogue = decode(t, d.Body.Bytes())
+			catalogue = decode(t, bodyOf(t, d))
 		case d.Route.Route == spec.ToolRoute(toolID) && d.View == spec.ViewStandard:
-			desc = decode(t, d.Body.Bytes())
+			desc = decode(t, bodyOf(t, d))
 		}
 	}
 	return catalogue, desc

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/hygiene"
 	"github.com/signpost-dev/signpost/build/jsonenc"
 	"github.com/signpost-dev/signpost/build/refs"
@@ -25,6 +26,9 @@ type preparer struct {
 	limits  Limits           // from signpost.yaml
 	compact *compact.Options // the compact view's, when signpost.yaml turns it on
 	scratch sync.Pool        // of *[]byte, for encodeSchema
+	// spill holds the tools' encoded schemas from the moment they are
+	// encoded until Compile reads them (tool.Tool.HoldSchemas).
+	spill *content.Spill
 	// encoded counts twice the bytes of the published tools encoded so
 	// far, the least the sites will hold (see prepare).
 	encoded atomic.Int64
@@ -56,8 +60,27 @@ func (pr *preparer) prepare(ps []*pendingTool) {
 			if pr.compact != nil && p.input != nil {
 				t.SetCompactInput(pr.encode(func(b []byte) []byte { return pr.compact.AppendSchema(b, p.input) }), *pr.compact)
 			}
+			pr.hold(p)
 		}
 		p.input, p.output, p.declaredInput = nil, nil, nil
+	}
+}
+
+// hold moves the tool's encoded schemas to the spill file, when the
+// preparer has one.
+func (pr *preparer) hold(p *pendingTool) {
+	if pr.spill == nil {
+		return
+	}
+	buf, _ := pr.scratch.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	var err error
+	*buf, err = p.tool.HoldSchemas(pr.spill, *buf)
+	pr.scratch.Put(buf)
+	if err != nil {
+		pr.sink.errorf(p.at, "spill", "tool %s: %v", p.tool.ToolID, err)
 	}
 }
 

@@ -34,39 +34,38 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load the tokenizer: %w", err)
 	}
-	// Compile works on copies of the tools it publishes, and drops each
-	// copy's schemas once they are encoded: a caller that lets go of the
-	// catalog (as build does) lets the schemas' decoded values, the larger
-	// part of a big catalog's memory, go while the build proceeds, instead
-	// of holding them and their encodings at once.
-	// The registry's servers are the tenants' of their tools: of every
-	// declared tool the registry needs its server and who sees it, so the
-	// copies of those not published drop their schemas at once.
+	// Load left each tool's schemas in the catalog's spill file (see
+	// tool.Tool.HoldSchemas): each published tool's are read back into a
+	// copy of it, encoded, and let go with the copy, so that the schemas
+	// of a large catalog, hundreds of megabytes, are never in memory at
+	// once.
 	var tools []*tool.Tool
-	declared := make([]*tool.Tool, len(cat.Tools))
-	for i, t := range cat.Tools {
-		c := *t
-		declared[i] = &c
+	for _, t := range cat.Tools {
 		if t.Published() {
-			tools = append(tools, &c)
-		} else {
-			c.DropSchemas()
+			tools = append(tools, t)
 		}
 	}
-	rest := *cat
-	rest.Tools = nil
-	cat = &rest // from here on, without the originals
 	slices.SortFunc(tools, func(a, b *tool.Tool) int { return strings.Compare(a.ToolID, b.ToolID) })
+	rest := *cat
+	cat = &rest // a spill file Compile makes is not cat's
 
-	c := &compiledTools{bodies: make([][]byte, len(tools)), docs: make([]output.Document, len(tools))}
-	entries := make([][][]byte, len(tools)) // of the tool catalogue, as parts
+	// Every descriptor and catalogue entry is held in the catalog's spill
+	// file from the moment it is encoded: the documents of 100,000 tools
+	// are hundreds of megabytes, and only their writer needs them again.
+	spill, err := cat.spillFile()
+	if err != nil {
+		return nil, err
+	}
+	c := &compiledTools{bodies: make([]content.Body, len(tools)), per: 1}
+	entries := make([]content.Body, len(tools)) // of the tool catalogue
 	costs := make([]output.Tokens, len(tools))
 	compactOpts := cat.Config.compactOptions()
 	if cat.Config.CompactView {
-		c.compact, c.compactDocs = make([][]byte, len(tools)), make([]output.Document, len(tools))
+		c.compact, c.per = make([]content.Body, len(tools)), 2
 	}
-	// Descriptors are encoded into reused scratch buffers, then copied once
-	// into slices of their exact size.
+	c.docs = make([]output.Document, c.per*len(tools))
+	// Descriptors are encoded into reused scratch buffers, then written
+	// to the spill file.
 	scratchBuffers := sync.Pool{New: func() any { return new([]byte) }}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
@@ -75,53 +74,74 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			scratch := scratchBuffers.Get().(*[]byte)
-			defer scratchBuffers.Put(scratch)
+			std := scratchBuffers.Get().(*[]byte)
+			defer scratchBuffers.Put(std)
+			t, err := t.WithSchemas()
+			if err != nil {
+				return fmt.Errorf("tool %s: %w", tools[i].ToolID, err)
+			}
 			var input, response tool.Span
 			route := spec.ToolRoute(t.ToolID)
-			*scratch, input, response = tool.AppendDescriptor((*scratch)[:0], t)
+			*std, input, response = tool.AppendDescriptor((*std)[:0], t)
 			// The standard descriptor and the catalogue's entry carry the
 			// digest of the tool's definition: the standard descriptor as
 			// encoded so far. (The compact view does not: a model has no
 			// use for it, and it would cost the compact list about 60
 			// tokens a tool.)
 			canon := scratchBuffers.Get().(*[]byte)
-			def, err := tool.DefinitionOf(t, *scratch, input, response, canon)
+			def, err := tool.DefinitionOf(t, *std, input, response, canon)
 			scratchBuffers.Put(canon)
 			if err != nil {
 				return fmt.Errorf("digest the definition of tool %s: %w", t.ToolID, err)
 			}
-			*scratch = tool.AppendMeta(*scratch, def)
-			if err := lim.document(route, len(*scratch)); err != nil {
+			*std = tool.AppendMeta(*std, def)
+			if err := lim.document(route, len(*std)); err != nil {
 				return err
 			}
-			body := encoded(*scratch)
-			c.bodies[i] = body
-			// Every site that shows the tool serves these documents: made
-			// once, their keys and hashes shared.
-			c.docs[i] = output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, content.New(document(body)))
-			var compactDoc []byte
+			*std = append(*std, '\n') // as a document of its own; not in a list
+			var compact []byte
 			if c.compact != nil {
-				*scratch = tool.AppendCompactDescriptor((*scratch)[:0], t, compactOpts)
-				if err := lim.document(spec.Request(route, spec.ViewCompact), len(*scratch)); err != nil {
+				cpt := scratchBuffers.Get().(*[]byte)
+				defer scratchBuffers.Put(cpt)
+				*cpt = tool.AppendCompactDescriptor((*cpt)[:0], t, compactOpts)
+				if err := lim.document(spec.Request(route, spec.ViewCompact), len(*cpt)); err != nil {
 					return err
 				}
-				c.compact[i] = encoded(*scratch)
-				compactDoc = document(c.compact[i])
-				c.compactDocs[i] = output.NewDocument(route, spec.ViewCompact, spec.ContentTypeJSON, content.New(compactDoc))
+				*cpt = append(*cpt, '\n')
+				compact = *cpt
 			}
-			cost, err := measureTokens(counter, document(body), compactDoc)
+			cost, err := measureTokens(counter, *std, compact)
 			if err != nil {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entries[i] = tool.CatalogueEntry(t, cost, def, input.Of(body), response.Of(body))
-			t.DropSchemas() // encoded: see above
-			n := 0
-			for _, p := range entries[i] {
-				n += len(p)
+			entry := scratchBuffers.Get().(*[]byte)
+			defer scratchBuffers.Put(entry)
+			*entry = (*entry)[:0]
+			for _, p := range tool.CatalogueEntry(t, cost, def, input.Of(*std), response.Of(*std)) {
+				*entry = append(*entry, p...)
 			}
-			return lim.document(spec.RouteToolCatalogue, n)
+			if err := lim.document(spec.RouteToolCatalogue, len(*entry)); err != nil {
+				return err
+			}
+			// Every site that shows the tool serves these documents: made
+			// once, their keys and hashes shared. The three go to the
+			// spill file in one write.
+			n, m := len(*std), len(compact)
+			*entry = append(append(*entry, *std...), compact...)
+			all, err := spill.Hold(*entry)
+			if err != nil {
+				return err
+			}
+			k := all.Len() - int64(n+m)
+			entries[i] = all.Slice(0, k)
+			if c.bodies[i], c.docs[c.per*i], err = held(all.Slice(k, k+int64(n)), route, spec.ViewStandard, *std); err != nil {
+				return err
+			}
+			if compact != nil {
+				c.compact[i], c.docs[c.per*i+1], err = held(all.Slice(k+int64(n), all.Len()), route, spec.ViewCompact, compact)
+			}
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -146,44 +166,64 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	// and each site's lists of tools are made at the same time: they
 	// depend on nothing the sites count, and hashing a large list or
 	// catalogue takes tens of milliseconds.
-	var cards []output.Document
 	others := make([][]output.Document, len(tenants))
 	lists := make([][]output.Document, len(tenants))
+	errs := make([]error, 3*len(tenants))
 	var made sync.WaitGroup
 	for i, tenant := range tenants {
 		made.Go(func() {
-			others[i] = catalogue.Documents(cat.Config.APIVersionOrDefault(), tools, entries, costs, tenant)
+			others[i], errs[3*i] = catalogue.Documents(cat.Config.APIVersionOrDefault(), tools, entries, costs, tenant)
 		})
-		made.Go(func() { lists[i] = compileLists(tenant, tools, c) })
+		made.Go(func() { lists[i], errs[3*i+1] = compileLists(tenant, tools, c) })
 	}
 	// The AI catalogs name the cards' digests: the cards come first.
-	cards = compileCards(cat)
+	cards, err := compileCards(cat)
+	if err == nil {
+		err = hold(spill, cards)
+	}
+	if err != nil {
+		made.Wait()
+		return nil, err
+	}
 	cardSums := map[string]string{}
 	for _, d := range cards {
 		cardSums[d.Route.Route] = d.SHA256
 	}
 	catalogs := make([][]output.Document, len(tenants))
-	errs := make([]error, len(tenants))
 	sign, err := signingOptions(cat)
 	if err != nil {
 		made.Wait()
 		return nil, err
 	}
 	for i, tenant := range tenants {
-		made.Go(func() { catalogs[i], errs[i] = compileCatalogs(ctx, cat, tools, tenant, cardSums, sign) })
+		made.Go(func() { catalogs[i], errs[3*i+2] = compileCatalogs(ctx, cat, tools, tenant, cardSums, sign) })
 	}
 	made.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	for i := range tenants {
+		if err := hold(spill, catalogs[i]); err != nil {
+			return nil, err
+		}
 		others[i] = slices.Concat(catalogs[i], others[i])
 	}
 	for i, tenant := range tenants {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		others := slices.Concat(cards, compileEndpointCards(cat, tenant, cards), others[i], compileRegistry(cat, declared, tenant, cardSums))
+		endpointCards, err := compileEndpointCards(cat, tenant, cards)
+		if err != nil {
+			return nil, err
+		}
+		registry, err := compileRegistry(cat, cat.Tools, tenant, cardSums)
+		if err == nil {
+			err = hold(spill, registry)
+		}
+		if err != nil {
+			return nil, err
+		}
+		others := slices.Concat(cards, endpointCards, others[i], registry)
 		s, err := compileSite(tenant, output.SiteDir(tenant), tools, c, lists[i], len(others), &lim)
 		if err != nil {
 			return nil, err
@@ -288,20 +328,20 @@ func (b *budget) grow(n int64) error {
 // compileCards encodes the server cards every site serves: the draft card
 // of each local server when the MCP catalog is on, its v1 card when the AI
 // catalog is on. Cross-host servers have no card here.
-func compileCards(cat *Catalog) []output.Document {
-	var docs []output.Document
+func compileCards(cat *Catalog) ([]output.Document, error) {
+	var docs documents
 	for _, s := range cat.Servers {
 		if s.CrossHost() {
 			continue
 		}
 		if cat.Config.MCPCatalog {
-			docs = append(docs, output.NewDocument(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, content.New(appendLine(jsonenc.Append(nil, discovery.DraftCard(s))))))
+			docs.add(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, content.New(appendLine(jsonenc.Append(nil, discovery.DraftCard(s)))))
 		}
 		if cat.Config.AICatalog {
-			docs = append(docs, output.NewDocument(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, content.New(appendLine(jsonenc.Append(nil, discovery.V1Card(s))))))
+			docs.add(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, content.New(appendLine(jsonenc.Append(nil, discovery.V1Card(s)))))
 		}
 	}
-	return docs
+	return docs.docs, docs.err
 }
 
 // compileEndpointCards makes the documents of tenant's site that answer a
@@ -311,9 +351,9 @@ func compileCards(cat *Catalog) []output.Document {
 // the card at its v1 path, among cards. None when the AI catalog, and so
 // the v1 card, is off. Load has refused a route that collides with
 // another document's (discovery.CheckEndpointCards).
-func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) []output.Document {
+func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) ([]output.Document, error) {
 	if !cat.Config.AICatalog {
-		return nil
+		return nil, nil
 	}
 	v1 := map[string]output.Document{}
 	for _, d := range cards {
@@ -321,7 +361,7 @@ func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) 
 			v1[d.Route.Route] = d
 		}
 	}
-	var docs []output.Document
+	var docs documents
 	seen := map[string]bool{}
 	for _, e := range discovery.EndpointCards(cat.Config.EndpointOrigin(tenant), cat.Servers) {
 		card, ok := v1[cat.Servers[e.Server].V1Route()]
@@ -329,9 +369,9 @@ func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) 
 			continue
 		}
 		seen[e.Route] = true
-		docs = append(docs, output.NewDocument(e.Route, spec.ViewStandard, spec.ContentTypeServerCardV1, card.Body))
+		docs.add(e.Route, spec.ViewStandard, spec.ContentTypeServerCardV1, card.Body)
 	}
-	return docs
+	return docs.docs, docs.err
 }
 
 // compileCatalogs encodes the discovery catalogs of one site. The AI
@@ -350,10 +390,10 @@ func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) 
 // binds, and the site gets /.well-known/did.json, the DID document of the
 // signer with its keys.
 func compileCatalogs(ctx context.Context, cat *Catalog, tools []*tool.Tool, tenant string, cardSums map[string]string, sign *signing.Options) ([]output.Document, error) {
-	var docs []output.Document
+	var docs documents
 	origin := cat.Config.SiteOrigin(tenant)
 	if cat.Config.MCPCatalog {
-		docs = append(docs, output.NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, discovery.MCPCatalog(origin, cat.Servers))))))
+		docs.add(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, discovery.MCPCatalog(origin, cat.Servers)))))
 	}
 	if cat.Config.AICatalog {
 		var sources []string
@@ -371,24 +411,24 @@ func compileCatalogs(ctx context.Context, cat *Catalog, tools []*tool.Tool, tena
 			if err != nil {
 				return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
 			}
-			docs = append(docs, output.NewDocument(spec.RouteDIDDocument, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, did)))))
+			docs.add(spec.RouteDIDDocument, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, did))))
 		}
 		body, err := jcs.Append(nil, doc)
 		if err != nil {
 			return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
 		}
-		docs = append(docs, output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(body)))
+		docs.add(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(body))
 	}
 	if cat.Config.ARD && cat.Config.AICatalog && len(cat.Servers) > 0 {
-		docs = append(docs, compileARD(cat, tools, tenant))
+		compileARD(&docs, cat, tools, tenant)
 	}
-	return docs, nil
+	return docs.docs, docs.err
 }
 
 // compileARD encodes the ARD manifest of tenant's site (discovery.ARD):
 // each server's capabilities are the names of its tools the site
-// publishes (a tool's MCP name, else its toolId).
-func compileARD(cat *Catalog, tools []*tool.Tool, tenant string) output.Document {
+// publishes (a tool's MCP name, else its toolId). It adds it to docs.
+func compileARD(docs *documents, cat *Catalog, tools []*tool.Tool, tenant string) {
 	index := make(map[string]int, len(cat.Servers))
 	for i, s := range cat.Servers {
 		index[s.Name] = i
@@ -402,10 +442,32 @@ func compileARD(cat *Catalog, tools []*tool.Tool, tenant string) output.Document
 		names[i] = append(names[i], cmp.Or(t.Name, t.ToolID))
 	}
 	doc := discovery.ARD(cat.Config.SiteOrigin(tenant), cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, names)
-	return output.NewDocument(spec.RouteARD, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, doc))))
+	docs.add(spec.RouteARD, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, doc))))
 }
 
 func appendLine(b []byte) []byte { return append(b, '\n') }
+
+// documents collects the documents a step of Compile makes, and the first
+// error of making one (reading a body back from the spill file): each
+// document is one line, its error looked at once.
+type documents struct {
+	docs []output.Document
+	err  error
+}
+
+// add makes the document of route in view and adds it, unless one before
+// it failed.
+func (d *documents) add(route, view, contentType string, body content.Body) {
+	if d.err != nil {
+		return
+	}
+	doc, err := output.NewDocument(route, view, contentType, body)
+	if err != nil {
+		d.err = err
+		return
+	}
+	d.docs = append(d.docs, doc)
+}
 
 // signingOptions are how the AI catalogs of cat are signed, nil when they
 // are not: cat has no Signer, or signpost.yaml no signing:. Every
@@ -450,11 +512,37 @@ func signCatalog(ctx context.Context, cat *Catalog, o signing.Options, doc any) 
 
 // compiledTools is what Compile makes of each tool for every site that shows
 // it: its encoded descriptors, without the newline that ends them as
-// documents, and its documents. The compact ones are nil when the compact
-// view is off.
+// documents, and its documents, per of them (its standard one, then its
+// compact one), all held in the spill file. The compact ones are nil when
+// the compact view is off.
 type compiledTools struct {
-	bodies, compact   [][]byte
-	docs, compactDocs []output.Document
+	bodies, compact []content.Body
+	docs            []output.Document
+	per             int
+}
+
+// held returns the document of route in view whose bytes are doc, an
+// encoded descriptor and its newline, hashed in memory and held as body,
+// their copy in the spill file; and the descriptor without its newline,
+// as a list joins it.
+func held(body content.Body, route, view string, doc []byte) (content.Body, output.Document, error) {
+	d, err := output.NewDocument(route, view, spec.ContentTypeJSON, content.New(doc))
+	d.Body = body
+	return body.Slice(0, body.Len()-1), d, err
+}
+
+// hold moves the bodies of docs, made in memory, to spill.
+func hold(spill *content.Spill, docs []output.Document) error {
+	for i := range docs {
+		body, err := docs[i].Body.Bytes()
+		if err == nil {
+			docs[i].Body, err = spill.Hold(body)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", spec.Request(docs[i].Route.Route, docs[i].View), err)
+		}
+	}
+	return nil
 }
 
 // compileSite assembles the documents of one site from the tools'
@@ -465,17 +553,18 @@ func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, lists
 	s := &output.Site{Tenant: tenant, Dir: dir}
 	// Each descriptor is a document of its own, with a newline, and is in
 	// each list.
-	var visible, bodyBytes, compactBytes int
+	var visible int
+	var bodyBytes, compactBytes int64
 	for i, t := range tools {
 		if t.VisibleTo(tenant) {
 			visible++
-			bodyBytes += len(c.bodies[i])
+			bodyBytes += c.bodies[i].Len()
 			if c.compact != nil {
-				compactBytes += len(c.compact[i])
+				compactBytes += c.compact[i].Len()
 			}
 		}
 	}
-	n := int64(bodyBytes + compactBytes)
+	n := bodyBytes + compactBytes
 	for _, l := range lists {
 		if err := lim.document(spec.Request(l.Route.Route, l.View), int(l.Size)); err != nil {
 			return nil, err
@@ -485,15 +574,11 @@ func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, lists
 	if err := lim.grow(n); err != nil {
 		return nil, err
 	}
-	s.Documents = make([]output.Document, 0, 2*visible+len(lists)+others)
+	s.Tools = visible
+	s.Documents = make([]output.Document, 0, c.per*visible+len(lists)+others)
 	for i, t := range tools {
-		if !t.VisibleTo(tenant) {
-			continue
-		}
-		s.Tools++
-		s.Documents = append(s.Documents, c.docs[i])
-		if c.compact != nil {
-			s.Documents = append(s.Documents, c.compactDocs[i])
+		if t.VisibleTo(tenant) {
+			s.Documents = append(s.Documents, c.docs[c.per*i:c.per*(i+1)]...)
 		}
 	}
 	s.Documents = append(s.Documents, lists...)
@@ -503,48 +588,41 @@ func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, lists
 // compileLists makes the lists of the tools a site shows, /tools and, with
 // the compact view, its compact view: "[…]\n" and {"tools":[…]}\n hold the
 // descriptors joined by commas.
-func compileLists(tenant string, tools []*tool.Tool, c *compiledTools) []output.Document {
-	comma := []byte(",") // the part between two descriptors
+func compileLists(tenant string, tools []*tool.Tool, c *compiledTools) ([]output.Document, error) {
+	comma := content.New([]byte(",")) // the part between two descriptors
 	// Room for every tool and a comma after each, and both ends.
-	list := append(make([][]byte, 0, 2*len(tools)+2), []byte("["))
-	var clist [][]byte
+	var list, clist content.Builder
+	list.Grow(2*len(tools) + 2)
+	list.AddBytes([]byte("["))
 	if c.compact != nil {
-		clist = append(make([][]byte, 0, 2*len(tools)+2), []byte(`{"tools":[`))
+		clist.Grow(2*len(tools) + 2)
+		clist.AddBytes([]byte(`{"tools":[`))
 	}
+	first := true
 	for i, t := range tools {
 		if !t.VisibleTo(tenant) {
 			continue
 		}
-		if len(list) > 1 {
-			list = append(list, comma)
+		if !first {
+			list.Add(comma)
 			if c.compact != nil {
-				clist = append(clist, comma)
+				clist.Add(comma)
 			}
 		}
-		list = append(list, c.bodies[i])
+		first = false
+		list.Add(c.bodies[i])
 		if c.compact != nil {
-			clist = append(clist, c.compact[i])
+			clist.Add(c.compact[i])
 		}
 	}
-	docs := []output.Document{output.NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(append(list, []byte("]\n"))...))}
+	list.AddBytes([]byte("]\n"))
+	var docs documents
+	docs.add(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, list.Body())
 	if c.compact != nil {
-		docs = append(docs, output.NewDocument(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, content.New(append(clist, []byte("]}\n"))...)))
+		clist.AddBytes([]byte("]}\n"))
+		docs.add(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, clist.Body())
 	}
-	return docs
-}
-
-// document is an encoded descriptor as a document of its own: followed by
-// the newline that marshal left in the slice's capacity.
-func document(b []byte) []byte { return b[:len(b)+1] }
-
-// encoded copies an encoded descriptor into a slice of its own, with the
-// newline every document ends with kept in the slice's capacity: the list
-// joins the descriptors without it, and document(b) is the descriptor as a
-// document of its own.
-func encoded(enc []byte) []byte {
-	b := make([]byte, len(enc), len(enc)+1)
-	copy(b, enc)
-	return append(b, '\n')[:len(enc)]
+	return docs.docs, docs.err
 }
 
 // ElsewhereCards says, one line each, which Streamable HTTP endpoints of

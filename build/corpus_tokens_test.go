@@ -52,7 +52,7 @@ func listTokens(t *testing.T, s *output.Site, view string) int {
 	}
 	for _, d := range s.Documents {
 		if d.Route.Route == spec.RouteTools && d.View == view {
-			n, err := c.Count(d.Body.Bytes())
+			n, err := c.Count(bodyOf(t, d))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,7 +37,7 @@ func TestEndpointCards(t *testing.T) {
 	docs := map[string]string{}
 	types := map[string]string{}
 	for _, d := range b.Sites[0].Documents {
-		docs[d.Route.Route] = string(d.Body.Bytes())
+		docs[d.Route.Route] = string(bodyOf(t, d))
 		types[d.Route.Route] = d.ContentType
 	}
 	card, ok := docs["/mcp/weather/server-card"]

@@ -5,6 +5,7 @@ import (
 	"maps"
 
 	"github.com/signpost-dev/signpost/build/catalogue"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/definition"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -60,7 +61,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	}
 	// Each tool measured once, whichever sites show it.
 	desc, compactDesc := make([]int64, len(tools)), make([]int64, len(tools))
-	entries := make([][][]byte, len(tools))
+	entries := make([]content.Body, len(tools))
 	costs := make([]output.Tokens, len(tools))
 	opts := c.compactOptions()
 	var scratch []byte
@@ -69,6 +70,12 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	// the entry.
 	var blank []byte
 	for i, t := range tools {
+		// The tool with its schemas read back from the spill file. One
+		// whose schemas cannot be read (Compile fails on it, and says
+		// why) is measured without them: it counts its least size.
+		if withSchemas, err := t.WithSchemas(); err == nil {
+			t = withSchemas
+		}
 		// The digests of the definitions are measured, not made: each is
 		// as long as any, its size the least.
 		scratch, _, _ = tool.AppendDescriptor(scratch[:0], t)
@@ -95,7 +102,7 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		if n > len(blank) {
 			blank = make([]byte, max(n, 2*len(blank)))
 		}
-		entries[i] = [][]byte{blank[:n]}
+		entries[i] = content.New(blank[:n])
 	}
 
 	// The cards and the discovery catalogs are encoded as Compile encodes
@@ -107,7 +114,9 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	for _, s := range whole.servers {
 		cat.Servers = append(cat.Servers, s.server)
 	}
-	cards := compileCards(cat)
+	// In memory, these documents are made without fail; one that cannot
+	// be made is Compile's error, and left out here.
+	cards, _ := compileCards(cat)
 	cardSums := map[string]string{}
 	for _, d := range cards {
 		cardSums[d.Route.Route] = d.SHA256
@@ -162,7 +171,9 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		// signed catalog's signatures and its DID document, a few hundred
 		// bytes per entry that Load has no key to make.
 		catalogs, _ := compileCatalogs(context.Background(), cat, tools, tenant, cardSums, nil)
-		for _, docs := range [][]output.Document{cards, compileEndpointCards(cat, tenant, cards), catalogs, compileRegistry(cat, tools, tenant, cardSums)} {
+		endpointCards, _ := compileEndpointCards(cat, tenant, cards)
+		registry, _ := compileRegistry(cat, tools, tenant, cardSums)
+		for _, docs := range [][]output.Document{cards, endpointCards, catalogs, registry} {
 			for _, d := range docs {
 				add(d.Route.Route, d.View, d.ContentType, d.Size)
 			}

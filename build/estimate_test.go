@@ -82,7 +82,7 @@ func TestEstimate(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			est := build.EstimatedSize(cat)
+			est := cat.EstimatedSize()
 			b, err := build.Compile(ctx, cat)
 			if err != nil {
 				t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/signpost-dev/signpost/build/content"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -277,7 +278,13 @@ func (l *loader) read(st *loadState) bool {
 // limits and compact view for the files' tools.
 func (l *loader) config(st *loadState) bool {
 	c := &st.cat.Config
-	l.prep = &preparer{sink: l.sink, valid: l.valid}
+	spill, err := content.NewSpill("")
+	if err != nil {
+		l.sink.File(filepath.ToSlash(l.dir), "spill", "%v", err)
+		return false
+	}
+	st.cat.spill = spill
+	l.prep = &preparer{sink: l.sink, valid: l.valid, spill: spill}
 	if !st.hasConfig {
 		l.sink.File(l.display(ConfigFile), "config-missing", "no %s in %s: a catalog folder starts with one (see `signpost schema config`)", ConfigFile, filepath.ToSlash(l.dir))
 		return true

@@ -80,8 +80,8 @@ func TestLoadValid(t *testing.T) {
 	if diff := cmp.Diff([]string{"get_alerts:planned", "get_forecast:active", "lookup:active"}, ids); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
-	if got := decodeSchema(t, cat.Tools[2].InputSchema).(map[string]any)["properties"]; got == nil {
-		t.Errorf("schema from file not loaded: %s", cat.Tools[2].InputSchema)
+	if got := decodeSchema(t, withSchemas(t, cat.Tools[2]).InputSchema).(map[string]any)["properties"]; got == nil {
+		t.Errorf("schema from file not loaded: %s", withSchemas(t, cat.Tools[2]).InputSchema)
 	}
 }
 
@@ -317,8 +317,8 @@ func TestDeclaredToolName(t *testing.T) {
 	for _, d := range b.Sites[0].Documents {
 		if d.Route.Route == "/tools/get_forecast" && d.Route.View == spec.ViewStandard {
 			found = true
-			if !strings.Contains(string(d.Body.Bytes()), `"name":"getForecast"`) {
-				t.Errorf("descriptor lacks the name: %s", d.Body)
+			if !strings.Contains(string(bodyOf(t, d)), `"name":"getForecast"`) {
+				t.Errorf("descriptor lacks the name: %s", bodyOf(t, d))
 			}
 		}
 	}

@@ -65,7 +65,7 @@ func TestMCPRecordingImportedManyTimes(t *testing.T) {
 	cat := checkDiags(t, files)
 	byName := map[string][]*tool.Tool{}
 	for _, tl := range cat.Tools {
-		byName[tl.Name] = append(byName[tl.Name], tl)
+		byName[tl.Name] = append(byName[tl.Name], withSchemas(t, tl))
 	}
 	if len(byName) != 3 {
 		t.Fatalf("tools named %v, want the recording's 3", slices.Sorted(maps.Keys(byName)))
@@ -140,7 +140,7 @@ func TestMCPEmptySchemaGetsObjectType(t *testing.T) {
 		t.Errorf("diagnostics = %q", got)
 	}
 	for _, tl := range cat.Tools {
-		if diff := cmp.Diff(map[string]any{"type": "object"}, decodeSchema(t, tl.InputSchema)); diff != "" {
+		if diff := cmp.Diff(map[string]any{"type": "object"}, decodeSchema(t, withSchemas(t, tl).InputSchema)); diff != "" {
 			t.Errorf("%s: %s", tl.ToolID, diff)
 		}
 	}

@@ -90,7 +90,7 @@ func TestOpenAPIImport(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
-	list := toolsByID(cat)["pets_list_pets_"+toolid.Digest("Pets\x00listPets")]
+	list := withSchemas(t, toolsByID(cat)["pets_list_pets_"+toolid.Digest("Pets\x00listPets")])
 	out, _ := decodeSchema(t, list.OutputSchema).(map[string]any)
 	if defs, _ := out["$defs"].(map[string]any); defs["Pet"] == nil || out["type"] != "object" {
 		t.Errorf("outputSchema = %s, want the Page component with Pet in $defs", list.OutputSchema)

@@ -46,7 +46,10 @@ type leakCase struct {
 	// canceled loads with a context canceled already.
 	canceled bool
 	// link names a symbolic link made to signpost.yaml.
-	link   string
+	link string
+	// tmpdir, when set, names TMPDIR: a folder of that name that does not
+	// exist, so that Load has nowhere to hold the tools' bytes.
+	tmpdir string
 	secret string
 }
 
@@ -109,6 +112,7 @@ func leakCases(t *testing.T) []leakCase {
 		{name: "read a file too large", rule: "read", files: tools(), big: "tools/" + tok + ".yaml"},
 		{name: "canceled", rule: "canceled", folder: tok, files: tools(), canceled: true},
 		{name: "a link named as a declaration", rule: "not-regular", files: tools(), link: "tools/" + tok + ".yaml"},
+		{name: "temporary folder missing", rule: "spill", files: tools(), tmpdir: tok},
 
 		// Parsing.
 		{name: "duplicate key", rule: "duplicate-key", files: map[string]string{ConfigFile: testConfig + tok + ": 1\n" + tok + ": 2\n"}},
@@ -215,6 +219,9 @@ func (c leakCase) load(t *testing.T) (load, config Diagnostics) {
 		if err := os.Truncate(name, source.MaxFileSize+1); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if c.tmpdir != "" {
+		t.Setenv("TMPDIR", filepath.Join(t.TempDir(), c.tmpdir))
 	}
 	ctx := context.Background()
 	if c.canceled {

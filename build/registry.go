@@ -52,7 +52,7 @@ func registryServers(cat *Catalog, tools []*tool.Tool, tenant string) []*Server 
 // registry.Documents). tools are every tool the catalog declares; cards
 // gives the SHA-256 of each card document by route. nil when the site
 // lists no server.
-func compileRegistry(cat *Catalog, tools []*tool.Tool, tenant string, cards map[string]string) []output.Document {
+func compileRegistry(cat *Catalog, tools []*tool.Tool, tenant string, cards map[string]string) ([]output.Document, error) {
 	site := registry.Site{
 		Origin:    cat.Config.SiteOrigin(tenant),
 		AICatalog: cat.Config.AICatalog, MCPCatalog: cat.Config.MCPCatalog,

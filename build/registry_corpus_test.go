@@ -67,7 +67,7 @@ func TestCorpusRegistryServers(t *testing.T) {
 				var servers []json.RawMessage
 				if req, _ := spec.ParseRegistryPath(d.Route.Route); req.Kind == spec.RegistryVersion {
 					var r struct{ Server json.RawMessage }
-					if err := json.Unmarshal(d.Body.Bytes(), &r); err != nil {
+					if err := json.Unmarshal(bodyOf(t, d), &r); err != nil {
 						t.Fatal(err)
 					}
 					servers = append(servers, r.Server)
@@ -75,7 +75,7 @@ func TestCorpusRegistryServers(t *testing.T) {
 					var l struct {
 						Servers []struct{ Server json.RawMessage }
 					}
-					if err := json.Unmarshal(d.Body.Bytes(), &l); err != nil {
+					if err := json.Unmarshal(bodyOf(t, d), &l); err != nil {
 						t.Fatal(err)
 					}
 					for _, r := range l.Servers {

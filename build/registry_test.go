@@ -75,7 +75,7 @@ func siteDoc(t *testing.T, s *output.Site, route string) []byte {
 	t.Helper()
 	for _, d := range s.Documents {
 		if d.Route.Route == route {
-			return d.Body.Bytes()
+			return bodyOf(t, d)
 		}
 	}
 	t.Fatalf("%s has no document at %s", s.Dir, route)

@@ -45,8 +45,8 @@ func TestTenantOriginsAndGates(t *testing.T) {
 			t.Errorf("site %s: origin %s, access %+v; want %s, %+v", s.Tenant, s.Origin, s.Access, w.origin, w.access)
 		}
 		for _, d := range s.Documents {
-			if d.Route.Route == spec.RouteAICatalog && !strings.Contains(string(d.Body.Bytes()), `"url":"`+w.origin+`/tools"`) {
-				t.Errorf("site %s: the AI catalog does not name %s/tools:\n%s", s.Tenant, w.origin, d.Body)
+			if d.Route.Route == spec.RouteAICatalog && !strings.Contains(string(bodyOf(t, d)), `"url":"`+w.origin+`/tools"`) {
+				t.Errorf("site %s: the AI catalog does not name %s/tools:\n%s", s.Tenant, w.origin, bodyOf(t, d))
 			}
 		}
 	}

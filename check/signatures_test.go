@@ -35,7 +35,7 @@ func signedHandler(t *testing.T, seed string, edit func(route string, body []byt
 	var did []byte
 	for _, d := range buildtest.Signed(t, "current").Sites[0].Documents {
 		if d.Route.Route == spec.RouteDIDDocument {
-			did = d.Body.Bytes()
+			did = buildtest.Body(t, d)
 		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

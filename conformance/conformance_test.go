@@ -19,7 +19,15 @@ import (
 // pair returns two builds of the example, compiled independently.
 func pair(t *testing.T) (*Build, *Build) {
 	t.Helper()
-	return FromOutput("first", buildtest.Example(t)), FromOutput("second", buildtest.Example(t))
+	a, err := FromOutput("first", buildtest.Example(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := FromOutput("second", buildtest.Example(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
 }
 
 func compare(t *testing.T, a, b *Build) *Report {

@@ -36,14 +36,18 @@ type Build struct {
 
 // FromOutput returns a compiled build as Compare sees it, as it would be
 // written.
-func FromOutput(name string, out *output.Build) *Build {
+func FromOutput(name string, out *output.Build) (*Build, error) {
 	b := &Build{Name: name, Table: out.RouteTable(), Bodies: map[string][]byte{}, Unread: map[string]string{}}
 	for _, s := range out.Sites {
 		for _, d := range s.Documents {
-			b.Bodies[objectPath(s.Dir, d.Key)] = d.Body.Bytes()
+			body, err := d.Body.Bytes()
+			if err != nil {
+				return nil, err
+			}
+			b.Bodies[objectPath(s.Dir, d.Key)] = body
 		}
 	}
-	return b
+	return b, nil
 }
 
 // objectPath is where the route table puts the object key of the site in

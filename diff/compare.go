@@ -509,7 +509,11 @@ func routeRemoved(old output.Document, now *siteState) (msg, moved string) {
 	if kind == "" {
 		return "no longer published", ""
 	}
-	_, name, err := readCard(old.Body.Bytes())
+	var name string
+	data, err := old.Body.Bytes()
+	if err == nil {
+		_, name, err = readCard(data)
+	}
 	if err != nil {
 		return "no longer published", "" // read before: not reached
 	}
@@ -518,7 +522,11 @@ func routeRemoved(old output.Document, now *siteState) (msg, moved string) {
 		if d.ContentType != old.ContentType {
 			continue
 		}
-		if _, n, err := readCard(d.Body.Bytes()); err == nil && n == name {
+		data, err := d.Body.Bytes()
+		if err != nil {
+			continue
+		}
+		if _, n, err := readCard(data); err == nil && n == name {
 			return fmt.Sprintf("the %s of server %s moved to %s", kind, name, k.route), k.route
 		}
 	}

@@ -706,8 +706,8 @@ func TestDiffCompactOnly(t *testing.T) {
 	for _, s := range new.Sites {
 		for i, d := range s.Documents {
 			if d.Route.Route == "/tools/get_forecast" && d.View == spec.ViewCompact {
-				body := bytes.Replace(d.Body.Bytes(), []byte(`"toolId"`), []byte(`"x":1,"toolId"`), 1)
-				s.Documents[i] = output.NewDocument(d.Route.Route, d.View, d.ContentType, content.New(body))
+				body := bytes.Replace(buildtest.Body(t, d), []byte(`"toolId"`), []byte(`"x":1,"toolId"`), 1)
+				s.Documents[i] = buildtest.Document(t, d.Route.Route, d.View, d.ContentType, body)
 			}
 		}
 	}
@@ -842,9 +842,9 @@ func TestDiffPublisherCase(t *testing.T) {
 			if d.Route.Route != spec.RouteAICatalog {
 				continue
 			}
-			body := bytes.ReplaceAll(d.Body.Bytes(), []byte("urn:air:example.com:"), []byte("urn:air:Example.com:"))
+			body := bytes.ReplaceAll(buildtest.Body(t, d), []byte("urn:air:example.com:"), []byte("urn:air:Example.com:"))
 			body = bytes.ReplaceAll(body, []byte(`"domain":"example.com"`), []byte(`"domain":"Example.com"`))
-			old.Sites[i].Documents[j] = output.NewDocument(d.Route.Route, d.View, d.ContentType, content.New(body))
+			old.Sites[i].Documents[j] = buildtest.Document(t, d.Route.Route, d.View, d.ContentType, body)
 		}
 	}
 	c, err := Compare(old, new)
@@ -881,9 +881,9 @@ func TestDiffIdentifierForms(t *testing.T) {
 			if d.Route.Route != spec.RouteAICatalog {
 				continue
 			}
-			body := bytes.ReplaceAll(d.Body.Bytes(), []byte(":tool-catalog:"+site.Tenant+`"`), []byte(`:tool-catalog"`))
+			body := bytes.ReplaceAll(buildtest.Body(t, d), []byte(":tool-catalog:"+site.Tenant+`"`), []byte(`:tool-catalog"`))
 			body = bytes.ReplaceAll(body, []byte(":mcp:"), []byte(":mcp:com.example/"))
-			old.Sites[i].Documents[j] = output.NewDocument(d.Route.Route, d.View, d.ContentType, content.New(body))
+			old.Sites[i].Documents[j] = buildtest.Document(t, d.Route.Route, d.View, d.ContentType, body)
 		}
 	}
 	c, err := Compare(old, new)

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"strings"
 	"testing"
 
@@ -14,13 +15,13 @@ import (
 // leakyBuild is b with every document's bytes rewritten by r: a built
 // site as a hand, or another tool, may have left it, which no check of
 // the declarations held to build/secrets.
-func leakyBuild(b *output.Build, r *strings.Replacer) *output.Build {
+func leakyBuild(t testing.TB, b *output.Build, r *strings.Replacer) *output.Build {
 	out := &output.Build{}
 	for _, s := range b.Sites {
 		site := *s
 		site.Documents = make([]output.Document, len(s.Documents))
 		for i, d := range s.Documents {
-			site.Documents[i] = output.Document{Route: d.Route, Body: content.New([]byte(r.Replace(string(d.Body.Bytes()))))}
+			site.Documents[i] = output.Document{Route: d.Route, Body: content.New([]byte(r.Replace(string(buildtest.Body(t, d)))))}
 		}
 		out.Sites = append(out.Sites, &site)
 	}
@@ -35,7 +36,7 @@ func TestDiffRedactsCredentials(t *testing.T) {
 	tok := func(seed string) string { return "gh" + "p_" + fakecred.Chars(seed, 36, fakecred.Alnum) }
 	toks := map[string]string{"description": tok("diff-description"), "url": tok("diff-url"), "server": tok("diff-server")}
 	old := diffCatalog(t, diffBase)
-	new := leakyBuild(old, strings.NewReplacer(
+	new := leakyBuild(t, old, strings.NewReplacer(
 		"Forecast. For a place.", "Forecast. For a place. "+toks["description"],
 		"https://mcp.example.com/weather", "https://mcp.example.com/weather?api_key="+toks["url"],
 		"com.example/helpdesk", "com.example/"+toks["server"],

@@ -210,9 +210,13 @@ func (st *siteState) identity() (origin, publisher string) {
 
 func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document, entries map[string]string) error {
 	route := d.Route.Route
+	data, err := d.Body.Bytes()
+	if err != nil {
+		return err
+	}
 	if spec.IsRegistryRoute(route) {
 		// Read as the servers it lists, not as documents.
-		return st.readRegistry(route, d.Body.Bytes())
+		return st.readRegistry(route, data)
 	}
 	_, isGroup := spec.GroupKeyOf(route)
 	// The tool routes and the tool catalogue are read as tools, not as
@@ -236,7 +240,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document,
 			t = &toolState{}
 			s.tools[id] = t
 		}
-		body := bytes.TrimSpace(d.Body.Bytes())
+		body := bytes.TrimSpace(data)
 		if d.View == spec.ViewCompact {
 			t.compact = body
 			return nil
@@ -259,7 +263,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document,
 		var cat struct {
 			Tools []catalogueEntry `json:"tools"`
 		}
-		if err := json.Unmarshal(d.Body.Bytes(), &cat); err != nil {
+		if err := json.Unmarshal(data, &cat); err != nil {
 			return fmt.Errorf("not a tool catalogue: %w", err)
 		}
 		for _, e := range cat.Tools {
@@ -273,7 +277,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document,
 			}
 		}
 	case d.ContentType == spec.ContentTypeServerCardV1 || d.ContentType == spec.ContentTypeServerCardDraft:
-		card, name, err := readCard(d.Body.Bytes())
+		card, name, err := readCard(data)
 		if err != nil {
 			return err
 		}
@@ -308,7 +312,7 @@ func (s *snapshot) readDocument(tenant string, st *siteState, d output.Document,
 				} `json:"data"`
 			} `json:"entries"`
 		}
-		if err := json.Unmarshal(d.Body.Bytes(), &cat); err != nil {
+		if err := json.Unmarshal(data, &cat); err != nil {
 			return fmt.Errorf("not a discovery catalog: %w", err)
 		}
 		if route == spec.RouteAICatalog {

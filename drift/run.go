@@ -66,8 +66,9 @@ type Options struct {
 // Run compares each declared server of cat that names a Streamable HTTP
 // remote (or those of opts.Servers) with what its endpoint answers now,
 // one server after the other. A server that cannot be read is reported
-// unreachable, not an error; the error is for bad options and
-// cancellation.
+// unreachable, not an error; the error is for bad options, cancellation
+// and a catalog whose tools' schemas cannot be read back from where Load
+// held them.
 func Run(ctx context.Context, cat *build.Catalog, opts Options) (*Report, error) {
 	var servers []*build.Server
 	for _, s := range cat.Servers {
@@ -88,7 +89,11 @@ func Run(ctx context.Context, cat *build.Catalog, opts Options) (*Report, error)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r.Servers = append(r.Servers, compareServer(ctx, cat, s, opts))
+		declared, err := declaredTools(cat, s.Name)
+		if err != nil {
+			return nil, err
+		}
+		r.Servers = append(r.Servers, compareServer(ctx, s, declared, opts))
 	}
 	return r, nil
 }
@@ -115,11 +120,10 @@ func endpointOf(s *build.Server) *struct{ url, typ string } {
 	return first
 }
 
-// compareServer reads one server and compares its tools.
-func compareServer(ctx context.Context, cat *build.Catalog, s *build.Server, opts Options) Server {
+// compareServer reads one server and compares its tools with declared.
+func compareServer(ctx context.Context, s *build.Server, declared []Tool, opts Options) Server {
 	e := endpointOf(s)
 	ep := live.Endpoint{URL: e.url, Header: opts.Header}
-	declared := declaredTools(cat, s.Name)
 	out := Server{Name: s.Name, Endpoint: ep.Label(), Declared: len(declared), Changes: []Change{}}
 	switch {
 	case e.typ != "streamable-http":
@@ -155,12 +159,17 @@ func compareServer(ctx context.Context, cat *build.Catalog, s *build.Server, opt
 // declaredTools are the catalog's tools of server that name an MCP tool,
 // as the server would list them: the input schema without the arguments
 // the catalogue reserves.
-func declaredTools(cat *build.Catalog, server string) []Tool {
+func declaredTools(cat *build.Catalog, server string) ([]Tool, error) {
 	var out []Tool
 	for _, t := range cat.Tools {
 		if t.Server != server || t.Source != spec.SourceMCP || t.Name == "" {
 			continue
 		}
+		w, err := t.WithSchemas()
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.ToolID, err)
+		}
+		t := w
 		var reserved []string
 		if t.Reserved.IdempotencyKey != "" && !t.Reserved.KeyDeclared {
 			reserved = append(reserved, t.Reserved.IdempotencyKey)
@@ -171,7 +180,7 @@ func declaredTools(cat *build.Catalog, server string) []Tool {
 		out = append(out, Tool{Name: t.Name, Description: t.Description, InputSchema: withoutArguments(t.InputSchema, reserved),
 			OutputSchema: t.OutputSchema, Annotations: t.ServerAnnotations})
 	}
-	return out
+	return out, nil
 }
 
 // withoutArguments is an input schema without the properties names, in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"maps"
 	"regexp"
 	"slices"
@@ -55,7 +56,7 @@ func published(t *testing.T, s *output.Site) []cardServer {
 			continue
 		}
 		var c cardServer
-		if err := json.Unmarshal(d.Body.Bytes(), &c); err != nil {
+		if err := json.Unmarshal(buildtest.Body(t, d), &c); err != nil {
 			t.Fatalf("%s of %s: %v", d.Route.Route, spec.SiteName(s.Tenant), err)
 		}
 		out = append(out, c)
@@ -118,7 +119,7 @@ func registryNames(t *testing.T, s *output.Site) ([]string, map[string][]registr
 				} `json:"server"`
 			} `json:"servers"`
 		}
-		if err := json.Unmarshal(d.Body.Bytes(), &list); err != nil {
+		if err := json.Unmarshal(buildtest.Body(t, d), &list); err != nil {
 			t.Fatalf("%s of %s: %v", registryRoute, spec.SiteName(s.Tenant), err)
 		}
 		var names []string

@@ -274,7 +274,11 @@ func TestMCPSchemaProblems(t *testing.T) {
 				t.Fatalf("tools = %v", cat.Tools)
 			}
 			want, _ := source.ParseJSON("want", "want", []byte(tc.in))
-			published, _ := source.ParseJSON("got", "got", cat.Tools[0].InputSchema)
+			tl, err := cat.Tools[0].WithSchemas()
+			if err != nil {
+				t.Fatal(err)
+			}
+			published, _ := source.ParseJSON("got", "got", tl.InputSchema)
 			if diff := cmp.Diff(want.Value, published.Value); diff != "" {
 				t.Errorf("inputSchema (-want +got):\n%s", diff)
 			}

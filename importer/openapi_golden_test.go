@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,7 +104,7 @@ func checkCompactSummaries(t *testing.T, files map[string]string, b *output.Buil
 			continue
 		}
 		var c struct{ Description string }
-		if err := json.Unmarshal(d.Body.Bytes(), &c); err != nil {
+		if err := json.Unmarshal(buildtest.Body(t, d), &c); err != nil {
 			t.Fatal(err)
 		}
 		compactDesc[id] = c.Description

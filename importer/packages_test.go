@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"encoding/json"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,7 +57,7 @@ func TestPackagesRoundTrip(t *testing.T) {
 	var published []byte
 	for _, d := range b.Sites[0].Documents {
 		if d.Route.Route == spec.RegistryVersionRoute("com.example/notes", spec.RegistryLatest) {
-			published = d.Body.Bytes()
+			published = buildtest.Body(t, d)
 		}
 	}
 	if published == nil {

@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 	"errors"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"net/http"
 	"slices"
 	"strings"
@@ -199,8 +200,8 @@ func TestFunctionLifecycle(t *testing.T) {
 func TestErrorDocument(t *testing.T) {
 	d := ErrorDocument()
 	want := `{"error":{"status":404,"message":"no tool or document at this path in this catalog"}}` + "\n"
-	if string(d.Body.Bytes()) != want || d.Route.Key != ErrorDocumentName || d.ContentType != spec.ContentTypeJSON || d.CacheControl != "no-store" {
-		t.Errorf("error document %+v %q", d.Route, d.Body)
+	if string(buildtest.Body(t, d)) != want || d.Route.Key != ErrorDocumentName || d.ContentType != spec.ContentTypeJSON || d.CacheControl != "no-store" {
+		t.Errorf("error document %+v %q", d.Route, buildtest.Body(t, d))
 	}
 }
 
@@ -414,7 +415,7 @@ func TestBeforeDeletesOrder(t *testing.T) {
 	// With a document changed too, the manifest (keeping the entry of the
 	// object about to go) is put before the hook.
 	changed := slices.Clone(docs[:len(docs)-3])
-	changed[0].Body = content.New(append(slices.Clone(changed[0].Body.Bytes()), ' '))
+	changed[0].Body = content.New(append(slices.Clone(buildtest.Body(t, changed[0])), ' '))
 	changed[0].SHA256 = "changed"
 	api = &counting{S3API: client}
 	putsBefore := -1

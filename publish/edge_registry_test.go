@@ -3,11 +3,11 @@ package publish
 import (
 	"bytes"
 	"fmt"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"net/http"
 	"strings"
 	"testing"
 
-	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -23,14 +23,14 @@ const (
 
 // edgeRegistryExtras returns the registry documents of edgeRegistryName,
 // at the keys spec.RegistryKey gives, as a build would make them.
-func edgeRegistryExtras() []output.Document {
+func edgeRegistryExtras(t testing.TB) []output.Document {
 	var docs []output.Document
 	for _, route := range []string{
 		spec.RegistryVersionsRoute(edgeRegistryName),
 		spec.RegistryVersionRoute(edgeRegistryName, edgeRegistryVersion),
 	} {
 		body := fmt.Appendf(nil, "{\"route\":%q}\n", route)
-		docs = append(docs, output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, content.New(body)))
+		docs = append(docs, buildtest.Document(t, route, spec.ViewStandard, spec.ContentTypeJSON, body))
 	}
 	return docs
 }
@@ -64,7 +64,7 @@ func edgeRegistry(t *testing.T, client *http.Client, s *output.Site) []string {
 		replayed = append(replayed, fmt.Sprintf("%s %s %d", method, target, x.status))
 		return x
 	}
-	docs := append(edgeRegistryExtras(), s.Documents...)
+	docs := append(edgeRegistryExtras(t), s.Documents...)
 	var list, latest output.Document
 	for _, d := range docs {
 		switch r, _ := spec.ParseRegistryPath(d.Route.Route); {
@@ -82,7 +82,7 @@ func edgeRegistry(t *testing.T, client *http.Client, s *output.Site) []string {
 	// the query; a strong ETag, and 304 on it.
 	ok := func(what string, x edgeExchange, d output.Document) {
 		t.Helper()
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+		if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, d)) {
 			t.Errorf("%s: %d %.200q, want 200 and the %d bytes of %s", what, x.status, x.body, d.Body.Len(), d.Route.Route)
 		}
 		x.wantHeaders(t, what, edgeRegistryCORS(map[string]string{"Content-Type": d.ContentType, "Cache-Control": d.CacheControl}))
@@ -126,7 +126,7 @@ func edgeRegistry(t *testing.T, client *http.Client, s *output.Site) []string {
 	// The name and version of the extras as clients may spell them: the
 	// version's '+' as %2B (encodeURIComponent), as %2b or as it is; the
 	// name's '/' as %2F or as it is, its é escaped.
-	extra := edgeRegistryExtras()[1]
+	extra := edgeRegistryExtras(t)[1]
 	for _, spelling := range []string{
 		"/v0.1/servers/Com.Example%2FCaf%C3%A9_Weather/versions/1.0.0%2Bbuild.7",
 		"/v0.1/servers/Com.Example%2FCaf%C3%A9_Weather/versions/1.0.0%2bbuild.7",
@@ -178,7 +178,7 @@ func edgeRegistry(t *testing.T, client *http.Client, s *output.Site) []string {
 		"/v0.1/servers/" + name + "/versions/9.9.9%2Bx",
 	} {
 		x := do(http.MethodGet, p, map[string]string{"Accept": "application/json"})
-		if x.status != http.StatusNotFound || !bytes.Equal(x.body, errorPage.Body.Bytes()) {
+		if x.status != http.StatusNotFound || !bytes.Equal(x.body, buildtest.Body(t, errorPage)) {
 			t.Errorf("GET %s: %d %q, want 404 with the error page", p, x.status, x.body)
 		}
 		x.wantHeaders(t, "GET "+p, edgeRegistryCORS(map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": spec.ErrorCacheControl}))

@@ -153,7 +153,7 @@ func TestEdgeServesTheContract(t *testing.T) {
 	// One bucket, every site under its own prefix, as publish lays out a
 	// catalog with tenants (no s3.prefix).
 	for _, s := range b.Sites {
-		docs := append(slices.Clip(s.Documents), append(edgeRegistryExtras(), ErrorDocument())...)
+		docs := append(slices.Clip(s.Documents), append(edgeRegistryExtras(t), ErrorDocument())...)
 		publish(t, api, bucket, s.Dir, docs, applyOptions{})
 	}
 
@@ -208,8 +208,8 @@ func edgeDirect(t *testing.T, client *http.Client, s *output.Site, compactView b
 	// the CORS headers of the response headers policy.
 	for _, view := range []string{"", "?view=compact"} {
 		x := edgeDo(t, client, http.MethodGet, "/tools/no_such_tool"+view, nil)
-		if x.status != http.StatusNotFound || !bytes.Equal(x.body, errorPage.Body.Bytes()) {
-			t.Errorf("unknown toolId%s: %d %q, want 404 %q", view, x.status, x.body, errorPage.Body)
+		if x.status != http.StatusNotFound || !bytes.Equal(x.body, buildtest.Body(t, errorPage)) {
+			t.Errorf("unknown toolId%s: %d %q, want 404 %q", view, x.status, x.body, buildtest.Body(t, errorPage))
 		}
 		x.wantHeaders(t, "unknown toolId"+view, withCORS(map[string]string{"Content-Type": spec.ContentTypeJSON, "Cache-Control": "no-store"}))
 	}
@@ -227,7 +227,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *output.Site, compactView b
 	// media type and CORS; every document with the ARD Link.
 	if card, ok := edgeFind(s, buildtest.OnSiteCardRoute); ok {
 		x = edgeDo(t, client, http.MethodGet, buildtest.OnSiteCardRoute, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, card.Body.Bytes()) {
+		if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, card)) {
 			t.Errorf("GET %s: %d %q, want 200 and the card", buildtest.OnSiteCardRoute, x.status, x.body)
 		}
 		x.wantHeaders(t, "GET "+buildtest.OnSiteCardRoute, withCORS(map[string]string{"Content-Type": spec.ContentTypeServerCardV1, "Link": s.Link()}))
@@ -238,7 +238,7 @@ func edgeDirect(t *testing.T, client *http.Client, s *output.Site, compactView b
 	// The tool list, with its headers from the object's metadata, and
 	// the compact view.
 	x = edgeDo(t, client, http.MethodGet, "/tools", nil)
-	if x.status != http.StatusOK || !bytes.Equal(x.body, tools.Body.Bytes()) {
+	if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, tools)) {
 		t.Errorf("GET /tools: %d, %d bytes, want 200 and the %d bytes of the list", x.status, len(x.body), tools.Body.Len())
 	}
 	x.wantHeaders(t, "GET /tools", withCORS(map[string]string{"Content-Type": tools.ContentType, "Cache-Control": tools.CacheControl, "Link": s.Link()}))
@@ -249,8 +249,8 @@ func edgeDirect(t *testing.T, client *http.Client, s *output.Site, compactView b
 	if compactView {
 		compact := edgeDoc(t, s, "/tools", spec.ViewCompact)
 		x = edgeDo(t, client, http.MethodGet, "/tools?view=compact", nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, compact.Body.Bytes()) {
-			t.Errorf("GET /tools?view=compact: %d %.100q, want the compact list %.100q", x.status, x.body, compact.Body)
+		if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, compact)) {
+			t.Errorf("GET /tools?view=compact: %d %.100q, want the compact list %.100q", x.status, x.body, buildtest.Body(t, compact))
 		}
 		x.wantHeaders(t, "GET /tools?view=compact", withCORS(map[string]string{"Content-Type": compact.ContentType}))
 	}

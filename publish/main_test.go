@@ -276,7 +276,7 @@ func checkBucket(tb testing.TB, api S3API, bucket, prefix string, docs []output.
 			tb.Errorf("read %s: %v", key, err)
 			continue
 		}
-		if !bytes.Equal(body, d.Body.Bytes()) {
+		if !bytes.Equal(body, buildtest.Body(tb, d)) {
 			tb.Errorf("%s: body differs from the built document (%d bytes, want %d)", key, len(body), d.Body.Len())
 		}
 		if got := aws.ToString(out.ContentType); got != d.ContentType {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/signpost-dev/signpost/build/content"
 	"io"
 	"maps"
 	"slices"
@@ -160,17 +161,19 @@ func normalizePrefix(prefix string) string {
 	return prefix + "/"
 }
 
-// md5Hex returns the hex MD5 of the concatenation of parts.
-func md5Hex(parts ...[]byte) string {
-	if len(parts) == 1 {
-		s := md5.Sum(parts[0])
-		return hex.EncodeToString(s[:])
-	}
+// md5Hex returns the hex MD5 of b.
+func md5Hex(b []byte) string {
+	s := md5.Sum(b)
+	return hex.EncodeToString(s[:])
+}
+
+// bodyMD5 is md5Hex of a document's body, read as it is held.
+func bodyMD5(b io.WriterTo) (string, error) {
 	h := md5.New()
-	for _, p := range parts {
-		h.Write(p)
+	if _, err := b.WriteTo(h); err != nil {
+		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // objects returns docs with each variant of each as an object of its own,
@@ -224,8 +227,11 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 
 	p := &ObjectPlan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
 	etags := make(map[string]string, len(docs)) // key → MD5 of the body, the ETag it gets
+	var inOrder content.Sequence                // the documents, read in the order the build holds them
 	for i := range docs {
-		etags[prefix+docs[i].Route.Key] = md5Hex(docs[i].Body.Parts()...)
+		if etags[prefix+docs[i].Route.Key], err = bodyMD5(inOrder.Of(docs[i].Body)); err != nil {
+			return nil, fmt.Errorf("%s: %w", docs[i].Route.Key, err)
+		}
 	}
 	if inputs != "" {
 		p.meta = map[string]string{metaInputs: inputs, metaObjects: objectsDigest(etags)}
@@ -457,7 +463,11 @@ func (p *ObjectPlan) apply(ctx context.Context, api S3API, opts applyOptions) (*
 			}
 		}
 		err := each(ctx, conc, group, func(ctx context.Context, u Upload) error {
-			if err := b.put(ctx, object{key: u.Key, body: u.Doc.Body.Bytes(), md5: u.MD5, contentType: u.Doc.ContentType, cacheControl: u.Doc.CacheControl, contentEncoding: u.Doc.Encoding}); err != nil {
+			body, err := u.Doc.Body.Bytes()
+			if err != nil {
+				return fmt.Errorf("upload %s: %w", u.Key, err)
+			}
+			if err := b.put(ctx, object{key: u.Key, body: body, md5: u.MD5, contentType: u.Doc.ContentType, cacheControl: u.Doc.CacheControl, contentEncoding: u.Doc.Encoding}); err != nil {
 				return err
 			}
 			step(1, u.Doc.Body.Len(), 1, 0)

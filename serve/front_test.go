@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/compress"
-	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -67,7 +66,7 @@ func gzipETag(t *testing.T, site *output.Site, route string) string {
 	t.Helper()
 	for _, d := range site.Documents {
 		if d.Route.Route == route && d.View == spec.ViewStandard {
-			gz, err := compress.Encode(t.Context(), spec.EncodingGzip, d.Body.Parts()...)
+			gz, err := compress.Encode(t.Context(), spec.EncodingGzip, d.Body.Reader(), d.Body.Len())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,7 +298,7 @@ func TestFrontShutdown(t *testing.T) {
 func TestShutdownSlowClient(t *testing.T) {
 	big := bytes.Repeat([]byte(`{"toolId":"a"},`), 4<<20) // 60 MiB: more than the sockets hold
 	site := &output.Site{Dir: "public", Documents: []output.Document{
-		output.NewDocument(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, content.New(big)),
+		buildtest.Document(t, spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, big),
 	}}
 	live := liveSite(t, site, nil)
 	for _, fronted := range []bool{true, false} {

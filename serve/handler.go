@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/signpost-dev/signpost/build/compress"
-	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -163,15 +163,19 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 	for i := range docs {
 		g.Go(func() error {
 			d := &docs[i]
-			served[i] = h.prepare(d)
-			if len(served[i].encoded) > 0 || d.Body.Len() < gzipMin {
-				return nil
-			}
-			gz, err := compress.Encode(gctx, spec.EncodingGzip, d.Body.Parts()...)
+			body, err := d.Body.Bytes()
 			if err != nil {
 				return fmt.Errorf("serve %s: %w", d.Route.Route, err)
 			}
-			if int64(len(gz)) < d.Body.Len() {
+			served[i] = h.prepare(d, body)
+			if len(served[i].encoded) > 0 || len(body) < gzipMin {
+				return nil
+			}
+			gz, err := compress.Encode(gctx, spec.EncodingGzip, bytes.NewReader(body), int64(len(body)))
+			if err != nil {
+				return fmt.Errorf("serve %s: %w", d.Route.Route, err)
+			}
+			if len(gz) < len(body) {
 				sum := sha256.Sum256(gz)
 				served[i].addVariant(spec.EncodingGzip, spec.VariantETag(hex.EncodeToString(sum[:]), spec.EncodingGzip), gz)
 			}
@@ -197,13 +201,13 @@ func NewHandler(ctx context.Context, site *output.Site, keys gate.Keys) (*Handle
 // served prepares a document of route with body for serving, without
 // variants: a registry search's answer.
 func (h *Handler) served(route output.Route, body []byte) *servedDoc {
-	return h.prepare(&output.Document{Route: route, Body: content.New(body)})
+	return h.prepare(&output.Document{Route: route}, body)
 }
 
-// prepare makes a document ready to send: its body and variants, its CORS
-// and its headers' values.
-func (h *Handler) prepare(d *output.Document) *servedDoc {
-	route, body := d.Route, d.Body.Bytes()
+// prepare makes a document, whose body is body, ready to send: its body
+// and variants, its CORS and its headers' values.
+func (h *Handler) prepare(d *output.Document, body []byte) *servedDoc {
+	route := d.Route
 	sd := &servedDoc{route: route, body: body, lengthText: strconv.Itoa(len(body)), cors: h.corsOf(route.Route)}
 	for i, v := range route.Variants {
 		if i >= len(d.Encoded) {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -96,7 +95,7 @@ func TestRegistryClients(t *testing.T) {
 	site := buildtest.Compile(t, catalogtest.Write(t, registryCatalog)).Sites[0]
 	plain, fronted := servers(t, site, nil)
 	ok := func(d output.Document) answer {
-		return answer{Status: 200, Body: string(d.Body.Bytes()), Headers: map[string]string{
+		return answer{Status: 200, Body: string(buildtest.Body(t, d)), Headers: map[string]string{
 			"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type",
 			"Content-Type": "application/json", "Cache-Control": "public, max-age=3600", "Etag": d.ETag,
 		}}
@@ -109,14 +108,14 @@ func TestRegistryClients(t *testing.T) {
 	}
 	list := siteDocument(t, site, spec.RouteRegistry)
 	var entries struct{ Servers []json.RawMessage }
-	if err := json.Unmarshal(list.Body.Bytes(), &entries); err != nil || len(entries.Servers) != 3 {
+	if err := json.Unmarshal(buildtest.Body(t, list), &entries); err != nil || len(entries.Servers) != 3 {
 		t.Fatalf("the list: %v, %d servers", err, len(entries.Servers))
 	}
 	// By name: Com.Example/Tickets, com.example/builds, com.example/weather.
 	tickets, builds, weather := string(entries.Servers[0]), string(entries.Servers[1]), string(entries.Servers[2])
 	found := func(raw ...string) answer {
 		body := `{"metadata":{"count":` + string(rune('0'+len(raw))) + `},"servers":[` + strings.Join(raw, ",") + "]}\n"
-		d := output.NewDocument(spec.RouteRegistry, spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte(body)))
+		d := buildtest.Document(t, spec.RouteRegistry, spec.ViewStandard, spec.ContentTypeJSON, []byte(body))
 		return ok(d)
 	}
 	weatherLatest := siteDocument(t, site, spec.RegistryVersionRoute("com.example/weather", spec.RegistryLatest))
@@ -224,7 +223,7 @@ func TestRegistryGated(t *testing.T) {
 			t.Errorf("the refusal's %s: %q, want %q", k, refused.Headers[k], v)
 		}
 	}
-	if got := registryExchange(t, plain, fronted, lookup+"Authorization: Bearer "+tok+"\r\n\r\n"); got.Status != 200 || got.Body != string(latest.Body.Bytes()) || got.Headers["Cache-Control"] != "private, max-age=3600" {
+	if got := registryExchange(t, plain, fronted, lookup+"Authorization: Bearer "+tok+"\r\n\r\n"); got.Status != 200 || got.Body != string(buildtest.Body(t, latest)) || got.Headers["Cache-Control"] != "private, max-age=3600" {
 		t.Errorf("a lookup with a token: %+v", got)
 	}
 	if got := registryExchange(t, plain, fronted, "OPTIONS /v0.1/servers HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: vscode-file://vscode-app\r\nAccess-Control-Request-Method: GET\r\n\r\n"); got.Status != 204 || got.Headers["Access-Control-Allow-Methods"] != "GET, OPTIONS" {

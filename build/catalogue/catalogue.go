@@ -34,13 +34,16 @@ func tokensJSON(t output.Tokens) json.RawMessage { return tool.AppendTokens(nil,
 // documents, from the tools the site publishes (sorted by toolId), their
 // entries (tool.CatalogueEntry) and their costs, under the API version
 // apiVersion.
-func Documents(apiVersion string, tools []*tool.Tool, entries [][][]byte, costs []output.Tokens, tenant string) []output.Document {
+func Documents(apiVersion string, tools []*tool.Tool, entries []content.Body, costs []output.Tokens, tenant string) ([]output.Document, error) {
 	bodies := Bodies(apiVersion, tools, entries, costs, tenant)
 	docs := make([]output.Document, len(bodies))
 	for i, b := range bodies {
-		docs[i] = output.NewDocument(b.Route, spec.ViewStandard, spec.ContentTypeJSON, b.Body)
+		var err error
+		if docs[i], err = output.NewDocument(b.Route, spec.ViewStandard, spec.ContentTypeJSON, b.Body); err != nil {
+			return nil, err
+		}
 	}
-	return docs
+	return docs, nil
 }
 
 // Body is the body of a document and its route, before the document is
@@ -53,7 +56,7 @@ type Body struct {
 // Bodies are the bodies of the tool catalogue of tenant's site and of its
 // group documents, groups first (see Documents); Load measures them with
 // estimated costs.
-func Bodies(apiVersion string, tools []*tool.Tool, entries [][][]byte, costs []output.Tokens, tenant string) []Body {
+func Bodies(apiVersion string, tools []*tool.Tool, entries []content.Body, costs []output.Tokens, tenant string) []Body {
 	type group struct {
 		key, name string
 		tools     []int
@@ -86,17 +89,20 @@ func Bodies(apiVersion string, tools []*tool.Tool, entries [][][]byte, costs []o
 	// The entries are joined as parts of the documents' bodies, never
 	// copied: the catalogue of a large catalog is megabytes, and a group
 	// may hold most of its tools.
-	comma := []byte(",")
-	list := func(b [][]byte, idx []int) [][]byte {
-		b = slices.Grow(b, 7*len(idx)+2) // an entry's parts (see tool.CatalogueEntry) and a comma
-		b = append(b, []byte(`,"tools":[`))
+	comma := content.New([]byte(","))
+	list := func(head []byte, idx []int, tail []byte) content.Body {
+		var b content.Builder
+		b.Grow(2*len(idx) + 3) // an entry and a comma each
+		b.AddBytes(head)
+		b.AddBytes([]byte(`,"tools":[`))
 		for n, i := range idx {
 			if n > 0 {
-				b = append(b, comma)
+				b.Add(comma)
 			}
-			b = append(b, entries[i]...)
+			b.Add(entries[i])
 		}
-		return b
+		b.AddBytes(tail)
+		return b.Body()
 	}
 	groupJSON := func(g *group) map[string]any {
 		names := make([]any, len(g.tools))
@@ -114,10 +120,8 @@ func Bodies(apiVersion string, tools []*tool.Tool, entries [][][]byte, costs []o
 	for _, k := range keys {
 		g := byKey[k]
 		groups = append(groups, groupJSON(g))
-		b := list([][]byte{jsonenc.Append(append(head(nil), `,"group":`...), groupJSON(g))}, g.tools)
-		docs = append(docs, Body{spec.GroupRoute(k), content.New(append(b, []byte("]}\n"))...)})
+		docs = append(docs, Body{spec.GroupRoute(k), list(jsonenc.Append(append(head(nil), `,"group":`...), groupJSON(g)), g.tools, []byte("]}\n"))})
 	}
-	b := list([][]byte{head(nil)}, visible)
 	tail := jsonenc.Append([]byte(`],"groups":`), append([]any{}, groups...))
-	return append(docs, Body{spec.RouteToolCatalogue, content.New(append(b, append(tail, "}\n"...))...)})
+	return append(docs, Body{spec.RouteToolCatalogue, list(head(nil), visible, append(tail, "}\n"...))})
 }

@@ -31,26 +31,21 @@ const (
 
 // chunk is how much of a body an encoder is given at a time, between two
 // looks at the context (a few tens of milliseconds' work): every write but
-// the last is exactly chunk bytes, whatever the body's parts, so that the
+// the last is exactly chunk bytes, however the body is read, so that the
 // bytes depend on the body alone. brotli makes 5% fewer bytes given 1 MiB
 // at a time than given 256 KiB (the classic encoder's measure; the newer
 // one cuts what it is given into blocks of 64 KiB, so the size of a write
 // changes nothing but how often the context is looked at).
 const chunk = 1 << 20
 
-// Encode returns body, the concatenation of parts, compressed in coding
+// Encode returns body, size bytes, compressed in coding
 // (spec.EncodingGzip or spec.EncodingBrotli). gzip's header holds no name,
 // no time and no OS ("unknown"): the bytes depend on body alone, not on
-// how it is cut into parts. The parts are never joined: at most chunk bytes
-// of them are copied at a time. It returns ctx's error soon after ctx is
-// done.
-func Encode(ctx context.Context, coding string, parts ...[]byte) ([]byte, error) {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
+// how it is held or read. At most chunk bytes of it are in memory at a
+// time. It returns ctx's error soon after ctx is done.
+func Encode(ctx context.Context, coding string, body io.Reader, size int64) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.Grow(n/6 + 64)
+	buf.Grow(int(size/6) + 64)
 	var w io.WriteCloser
 	switch coding {
 	case spec.EncodingGzip:
@@ -66,45 +61,23 @@ func Encode(ctx context.Context, coding string, parts ...[]byte) ([]byte, error)
 	default:
 		return nil, fmt.Errorf("no content coding %q: signpost precompresses in %v", coding, spec.Encodings())
 	}
-	write := func(b []byte) error {
+	stage := make([]byte, max(min(size, chunk), 512))
+	for {
 		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return fmt.Errorf("compress in %s: %w", coding, err)
-		}
-		return nil
-	}
-	var stage []byte
-	for _, p := range parts {
-		for len(p) > 0 {
-			if len(stage) == 0 && len(p) >= chunk {
-				if err := write(p[:chunk]); err != nil {
-					return nil, err
-				}
-				p = p[chunk:]
-				continue
-			}
-			if stage == nil {
-				stage = make([]byte, 0, min(n, chunk))
-			}
-			k := min(len(p), chunk-len(stage))
-			stage, p = append(stage, p[:k]...), p[k:]
-			if len(stage) == chunk {
-				if err := write(stage); err != nil {
-					return nil, err
-				}
-				stage = stage[:0]
-			}
-		}
-	}
-	if len(stage) > 0 {
-		if err := write(stage); err != nil {
 			return nil, err
 		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+		n, err := io.ReadFull(body, stage)
+		if n > 0 {
+			if _, err := w.Write(stage[:n]); err != nil {
+				return nil, fmt.Errorf("compress in %s: %w", coding, err)
+			}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("compress in %s: %w", coding, err)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"testing"
+	"testing/iotest"
 
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -14,11 +16,11 @@ import (
 func TestEncodeDeterministic(t *testing.T) {
 	body := bytes.Repeat([]byte(`{"toolId":"get_weather","description":"Get the weather."},`), 5000)
 	for _, coding := range spec.Encodings() {
-		a, err := Encode(context.Background(), coding, body)
+		a, err := Encode(context.Background(), coding, bytes.NewReader(body), int64(len(body)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := Encode(context.Background(), coding, body)
+		b, _ := Encode(context.Background(), coding, bytes.NewReader(body), int64(len(body)))
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s: two encodings of the same body differ", coding)
 		}
@@ -33,7 +35,7 @@ func TestEncodeDeterministic(t *testing.T) {
 			t.Errorf("%s: decoding past the limit did not fail", coding)
 		}
 	}
-	gz, _ := Encode(context.Background(), spec.EncodingGzip, body)
+	gz, _ := Encode(context.Background(), spec.EncodingGzip, bytes.NewReader(body), int64(len(body)))
 	// ID1 ID2 CM FLG, MTIME (4 bytes of zero), XFL 0 (level 6), OS 255.
 	if want := []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}; !bytes.Equal(gz[:10], want) {
 		t.Errorf("gzip header % x; want % x", gz[:10], want)
@@ -41,7 +43,7 @@ func TestEncodeDeterministic(t *testing.T) {
 }
 
 // The bytes of a body depend on the body alone, not on how it is cut into
-// parts: a list's parts are its descriptors, of any size.
+// parts or read: a list's parts are its descriptors, of any size.
 func TestEncodeParts(t *testing.T) {
 	var body []byte
 	for i := 0; len(body) < 3*chunk+12345; i++ {
@@ -58,12 +60,12 @@ func TestEncodeParts(t *testing.T) {
 	}
 	cuts = append(cuts, small)
 	for _, coding := range spec.Encodings() {
-		want, err := Encode(context.Background(), coding, body)
+		want, err := Encode(context.Background(), coding, bytes.NewReader(body), int64(len(body)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, parts := range cuts[1:] {
-			got, err := Encode(context.Background(), coding, parts...)
+			got, err := Encode(context.Background(), coding, partsReader(parts), int64(len(body)))
 			if err != nil || !bytes.Equal(got, want) {
 				t.Errorf("%s, cut %d: %d bytes (%v), want the %d of the body whole", coding, i+1, len(got), err, len(want))
 			}
@@ -74,10 +76,20 @@ func TestEncodeParts(t *testing.T) {
 func TestEncodeCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Encode(ctx, spec.EncodingGzip, make([]byte, 1<<20)); err != context.Canceled {
+	if _, err := Encode(ctx, spec.EncodingGzip, bytes.NewReader(make([]byte, 1<<20)), 1<<20); err != context.Canceled {
 		t.Errorf("err %v; want context.Canceled", err)
 	}
-	if _, err := Encode(context.Background(), "zstd", nil); err == nil {
+	if _, err := Encode(context.Background(), "zstd", bytes.NewReader(nil), 0); err == nil {
 		t.Error("an unknown coding encoded")
 	}
+}
+
+// partsReader reads parts one after the other, each in reads of half what
+// is asked.
+func partsReader(parts [][]byte) io.Reader {
+	rs := make([]io.Reader, len(parts))
+	for i, p := range parts {
+		rs[i] = iotest.HalfReader(bytes.NewReader(p))
+	}
+	return io.MultiReader(rs...)
 }

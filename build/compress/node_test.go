@@ -37,7 +37,7 @@ func TestNodeDecodesVariants(t *testing.T) {
 	sum := sha256.Sum256(whole.Bytes())
 	dir := t.TempDir()
 	for _, coding := range spec.Encodings() {
-		b, err := Encode(context.Background(), coding, parts...)
+		b, err := Encode(context.Background(), coding, partsReader(parts), int64(whole.Len()))
 		if err != nil {
 			t.Fatal(err)
 		}

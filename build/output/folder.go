@@ -13,12 +13,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/atomicfile"
 )
 
@@ -69,10 +71,17 @@ func (b *Build) RouteTable() RouteTable {
 // did not create. A build whose files, all of them, take more than
 // b.Limits is refused with a *LimitError, and nothing is written.
 func (b *Build) Write(ctx context.Context, out string) error {
-	files := b.Files
+	files := slices.Clone(b.Files) // limit counts them in place
 	for _, s := range b.Sites {
+		// A site's tool documents, in one folder, are written one after
+		// the other, in the order Compile held them.
+		tools := &content.Sequence{}
 		for _, d := range s.Documents {
-			files = append(files, File{Path: path.Join(s.Dir, d.Key), Parts: d.Body.Parts()})
+			var body atomicfile.Sized = d.Body
+			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool {
+				body = tools.Of(d.Body)
+			}
+			files = append(files, File{Path: path.Join(s.Dir, d.Key), Content: body})
 			for i, v := range d.Variants {
 				files = append(files, File{Path: path.Join(s.Dir, v.Key), Body: d.Encoded[i]})
 			}

@@ -74,10 +74,9 @@ func FilesMessage(what string, max int64) string {
 }
 
 // limit holds files, all that Write writes, to l: their number and the
-// bytes of their bodies and parts now, and the bytes of each Stream as it
+// bytes of their bodies and contents now, and the bytes of each Stream as it
 // is written, so that a file made as it is written stops at the limit
-// rather than after it. It returns the files to write, their Streams
-// counted.
+// rather than after it. It returns files, their Streams counted.
 func (l Limits) limit(files []File) ([]File, error) {
 	if l.Files > 0 && int64(len(files)) > l.Files {
 		return nil, &LimitError{Limit: "files", Max: l.Files, Size: int64(len(files)), What: "the build"}
@@ -89,8 +88,8 @@ func (l Limits) limit(files []File) ([]File, error) {
 	streams := false
 	for _, f := range files {
 		known += int64(len(f.Body))
-		for _, p := range f.Parts {
-			known += int64(len(p))
+		if f.Content != nil {
+			known += f.Content.Len()
 		}
 		streams = streams || f.Stream != nil
 	}
@@ -102,14 +101,12 @@ func (l Limits) limit(files []File) ([]File, error) {
 	}
 	m := &meter{max: l.Build}
 	m.n.Store(known)
-	counted := make([]File, len(files))
 	for i, f := range files {
 		if stream := f.Stream; stream != nil {
-			f.Stream = func(w io.Writer) error { return stream(meterWriter{w, m}) }
+			files[i].Stream = func(w io.Writer) error { return stream(meterWriter{w, m}) }
 		}
-		counted[i] = f
 	}
-	return counted, nil
+	return files, nil
 }
 
 // meter counts the bytes of a build as its Streams write them, all of them

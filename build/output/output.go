@@ -6,6 +6,7 @@
 package output
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -143,9 +144,12 @@ func SortDocuments(docs []Document) {
 // size, SHA-256 and ETag. Its object key is the route without its leading
 // slash, except for the tool catalog, whose keys spec.ToolKey and
 // spec.ListKey choose, and the registry, whose keys spec.RegistryKey
-// chooses.
-func NewDocument(route, view, contentType string, body content.Body) Document {
-	hexSum := body.SHA256()
+// chooses. Its error is one of reading body back from its spill file.
+func NewDocument(route, view, contentType string, body content.Body) (Document, error) {
+	hexSum, err := body.SHA256()
+	if err != nil {
+		return Document{}, fmt.Errorf("hash %s: %w", spec.Request(route, view), err)
+	}
 	return Document{
 		Route: Route{
 			Route:        route,
@@ -158,7 +162,7 @@ func NewDocument(route, view, contentType string, body content.Body) Document {
 			Size:         body.Len(),
 		},
 		Body: body,
-	}
+	}, nil
 }
 
 // keyOf is the object key of the document of route in view (see

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/buildtest"
@@ -275,11 +274,11 @@ func TestReadRouteTableStops(t *testing.T) {
 // is the line of the document made.
 func TestEntrySize(t *testing.T) {
 	for _, d := range []output.Document{
-		output.NewDocument("/tools", "standard", "application/json", content.New([]byte("[]\n"))),
-		output.NewDocument("/tools", "compact", "application/json", content.New([]byte(`{"tools":[]}`+"\n"))),
-		output.NewDocument("/tools/get_forecast", "compact", "application/json", content.New(bytes.Repeat([]byte("x"), 12345))),
-		output.NewDocument("/.well-known/mcp/server-cards/a<b>.json", "standard", "application/mcp-server-card+json", content.New([]byte("{}\n"))),
-		output.NewDocument("/tool-catalogue/groups/weather.json", "standard", "application/json", content.New(nil)),
+		buildtest.Document(t, "/tools", "standard", "application/json", []byte("[]\n")),
+		buildtest.Document(t, "/tools", "compact", "application/json", []byte(`{"tools":[]}`+"\n")),
+		buildtest.Document(t, "/tools/get_forecast", "compact", "application/json", bytes.Repeat([]byte("x"), 12345)),
+		buildtest.Document(t, "/.well-known/mcp/server-cards/a<b>.json", "standard", "application/mcp-server-card+json", []byte("{}\n")),
+		buildtest.Document(t, "/tool-catalogue/groups/weather.json", "standard", "application/json", nil),
 	} {
 		if got, want := output.EntrySize(d.Route.Route, d.View, d.ContentType, d.Size), output.RouteEntrySize(d.Route); got != want {
 			t.Errorf("%s %s: EntrySize %d, RouteEntrySize of the document %d", d.Route.Route, d.View, got, want)

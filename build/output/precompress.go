@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/signpost-dev/signpost/build/compress"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/spec"
 	"golang.org/x/sync/errgroup"
 )
@@ -31,7 +32,7 @@ func (b *Build) Precompress(ctx context.Context) error {
 		sum    string
 		coding string
 		size   int64
-		parts  [][]byte
+		body   content.Body
 	}
 	var jobs []job
 	queued := map[string]bool{} // bodies, each compressed once
@@ -45,7 +46,7 @@ func (b *Build) Precompress(ctx context.Context) error {
 			}
 			queued[d.SHA256] = true
 			for _, coding := range spec.Encodings() {
-				jobs = append(jobs, job{d.SHA256, coding, d.Size, d.Body.Parts()})
+				jobs = append(jobs, job{d.SHA256, coding, d.Size, d.Body})
 			}
 		}
 	}
@@ -56,7 +57,7 @@ func (b *Build) Precompress(ctx context.Context) error {
 	for i, j := range jobs {
 		g.Go(func() error {
 			var err error
-			encoded[i], err = compress.Encode(gctx, j.coding, j.parts...)
+			encoded[i], err = compress.Encode(gctx, j.coding, j.body.Reader(), j.size)
 			return err
 		})
 	}

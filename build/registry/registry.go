@@ -132,12 +132,16 @@ type Site struct {
 // (sorted by name): the list of the latest versions, and per server its
 // versions, each version and latest. cards gives the SHA-256 of each card
 // document by route. nil when the site lists no server.
-func Documents(site Site, servers []*discovery.Server, cards map[string]string) []output.Document {
+func Documents(site Site, servers []*discovery.Server, cards map[string]string) ([]output.Document, error) {
 	if len(servers) == 0 {
-		return nil
+		return nil, nil
 	}
+	type body struct {
+		route string
+		body  content.Body
+	}
+	var bodies []body
 	base := strings.TrimSuffix(site.Origin, "/")
-	var docs []output.Document
 	latest := make([][]byte, 0, len(servers))
 	for _, s := range servers {
 		vs := versions(s, site.History)
@@ -162,22 +166,26 @@ func Documents(site Site, servers []*discovery.Server, cards map[string]string) 
 			responses[i] = response(v, i == 0, base+spec.RouteTools, c)
 		}
 		latest = append(latest, responses[0])
-		docs = append(docs,
-			document(spec.RegistryVersionsRoute(s.Name), list(responses)),
-			document(spec.RegistryVersionRoute(s.Name, spec.RegistryLatest), content.New(responses[0], newline)),
+		bodies = append(bodies,
+			body{spec.RegistryVersionsRoute(s.Name), list(responses)},
+			body{spec.RegistryVersionRoute(s.Name, spec.RegistryLatest), content.New(responses[0], newline)},
 		)
 		for i, v := range vs {
-			docs = append(docs, document(spec.RegistryVersionRoute(s.Name, v.server.Version), content.New(responses[i], newline)))
+			bodies = append(bodies, body{spec.RegistryVersionRoute(s.Name, v.server.Version), content.New(responses[i], newline)})
 		}
 	}
-	return append(docs, document(spec.RouteRegistry, list(latest)))
+	bodies = append(bodies, body{spec.RouteRegistry, list(latest)})
+	docs := make([]output.Document, len(bodies))
+	for i, b := range bodies {
+		var err error
+		if docs[i], err = output.NewDocument(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body); err != nil {
+			return nil, err
+		}
+	}
+	return docs, nil
 }
 
 var newline = []byte("\n")
-
-func document(route string, body content.Body) output.Document {
-	return output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, body)
-}
 
 // list is a ServerList of responses, without a cursor (a static
 // registry answers every server at once): {"metadata":{"count":N},

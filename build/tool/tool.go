@@ -9,9 +9,11 @@ package tool
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/source"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -51,6 +53,11 @@ type Tool struct {
 	// compactOptions, when Load made it (see SetCompactInput).
 	compactInput   []byte
 	compactOptions compact.Options
+	// held are InputSchema, OutputSchema and compactInput, one after the
+	// other, in a spill file (HoldSchemas), and heldSizes their sizes, -1
+	// for nil.
+	held      content.Body
+	heldSizes *[3]int
 	// Group is the name of the tool's group (cluster) in the tool
 	// catalogue: declared, or its server's or source's; GroupKey is its
 	// normalized key.
@@ -96,9 +103,53 @@ func (t *Tool) SetCompactInput(schema []byte, o compact.Options) {
 	t.compactInput, t.compactOptions = schema, o
 }
 
-// DropSchemas lets go of the tool's encoded schemas, once its documents
-// hold them.
-func (t *Tool) DropSchemas() { t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil }
+// HoldSchemas moves the tool's encoded schemas (InputSchema, OutputSchema
+// and the compact input of SetCompactInput) to spill, using scratch as it
+// goes, and lets go of them: a large catalog's schemas are hundreds of
+// megabytes, which nothing reads between Load and Compile. WithSchemas
+// reads them back. It returns scratch, grown.
+func (t *Tool) HoldSchemas(spill *content.Spill, scratch []byte) ([]byte, error) {
+	schemas := [3][]byte{t.InputSchema, t.OutputSchema, t.compactInput}
+	sizes := new([3]int)
+	scratch = scratch[:0]
+	for i, s := range schemas {
+		sizes[i] = len(s)
+		if s == nil {
+			sizes[i] = -1
+		}
+		scratch = append(scratch, s...)
+	}
+	held, err := spill.Hold(scratch)
+	if err != nil {
+		return scratch, err
+	}
+	t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil
+	t.held, t.heldSizes = held, sizes
+	return scratch, nil
+}
+
+// WithSchemas returns the tool with the schemas HoldSchemas held read back
+// into InputSchema, OutputSchema and the compact input: a copy of it, or t
+// itself when it holds none. t is left as it is.
+func (t *Tool) WithSchemas() (*Tool, error) {
+	if t.heldSizes == nil {
+		return t, nil
+	}
+	b, err := t.held.Bytes()
+	if err != nil {
+		return nil, fmt.Errorf("read its schemas back: %w", err)
+	}
+	var schemas [3][]byte
+	for i, n := range t.heldSizes {
+		if n >= 0 {
+			schemas[i], b = b[:n:n], b[n:]
+		}
+	}
+	c := *t
+	c.InputSchema, c.OutputSchema, c.compactInput = schemas[0], schemas[1], schemas[2]
+	c.held, c.heldSizes = content.Body{}, nil
+	return &c, nil
+}
 
 // Reserved names a tool's reserved arguments: the caller-owned idempotency
 // key of a keyed tool, and the confirmation of an irreversible one. Empty

@@ -168,7 +168,7 @@ func TestSignedBuild(t *testing.T) {
 	// The command's build and buildtest.Signed, which the server below
 	// serves, are the same bytes.
 	for _, d := range buildtest.Signed(t, "current").Sites[0].Documents {
-		if d.Route.Route == spec.RouteAICatalog && string(d.Body.Bytes()) != site["public/.well-known/ai-catalog.json"] {
+		if d.Route.Route == spec.RouteAICatalog && string(buildtest.Body(t, d)) != site["public/.well-known/ai-catalog.json"] {
 			t.Fatal("the command's build and the test build differ")
 		}
 	}

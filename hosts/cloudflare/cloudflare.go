@@ -196,7 +196,11 @@ func Layout(s *output.Site, name string) (*Site, error) {
 		assets += 1 + len(f.Variants)
 	}
 	if list, ok := hosts.RegistryList(s); ok {
-		entries, err := hosts.RegistryIndex(list.Body.Bytes())
+		data, err := list.Body.Bytes()
+		if err != nil {
+			return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)
+		}
+		entries, err := hosts.RegistryIndex(data)
 		if err != nil {
 			return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)
 		}

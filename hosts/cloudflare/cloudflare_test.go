@@ -83,7 +83,7 @@ func TestWriteExample(t *testing.T) {
 			if e.Key != d.Key || e.ContentType != d.ContentType || e.CacheControl != d.CacheControl || e.ETag != d.ETag {
 				t.Errorf("%s: manifest has %s?view=%s as %+v, want the route table's %s %s %s %s", s.Dir, d.Route.Route, d.View, e, d.Key, d.ContentType, d.CacheControl, d.ETag)
 			}
-			if body := read(t, filepath.Join(dir, cloudflare.AssetsDir, filepath.FromSlash(d.Key))); !bytes.Equal(body, d.Body.Bytes()) {
+			if body := read(t, filepath.Join(dir, cloudflare.AssetsDir, filepath.FromSlash(d.Key))); !bytes.Equal(body, buildtest.Body(t, d)) {
 				t.Errorf("%s: the asset of %s is not the document", s.Dir, d.Route.Route)
 			}
 		}
@@ -100,7 +100,7 @@ func TestWriteExample(t *testing.T) {
 		if err := json.Unmarshal(read(t, filepath.Join(dir, cloudflare.AssetsDir, cloudflare.ManifestFile)), &idx); err != nil {
 			t.Fatal(err)
 		}
-		entries, err := hosts.RegistryIndex(list.Body.Bytes())
+		entries, err := hosts.RegistryIndex(buildtest.Body(t, list))
 		if err != nil || len(entries) == 0 || len(idx.Registry) != len(entries) {
 			t.Fatalf("%s: the manifest indexes %d servers, want %d (%v)", s.Dir, len(idx.Registry), len(entries), err)
 		}
@@ -128,7 +128,7 @@ func TestWriteExample(t *testing.T) {
 			t.Fatalf("%s: %d documents opened, want %d", s.Dir, len(s.Documents), len(b.Sites[i].Documents))
 		}
 		for j, d := range s.Documents {
-			if want := b.Sites[i].Documents[j]; !bytes.Equal(d.Body.Bytes(), want.Body.Bytes()) || d.Key != "assets/"+want.Key || d.ETag != want.ETag {
+			if want := b.Sites[i].Documents[j]; !bytes.Equal(buildtest.Body(t, d), buildtest.Body(t, want)) || d.Key != "assets/"+want.Key || d.ETag != want.ETag {
 				t.Errorf("%s: %s opens as %s, want assets/%s with the same bytes", s.Dir, d.Route.Route, d.Key, want.Key)
 			}
 		}

@@ -147,7 +147,7 @@ func onTheWire(t *testing.T, base string, s *output.Site) {
 	} {
 		d := document(t, s, c.route, c.view)
 		x := do(t, http.MethodGet, base+c.path, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+		if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, d)) {
 			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s?view=%s", c.path, x.status, len(x.body), d.Body.Len(), c.route, c.view)
 		}
 		x.want(t, "GET "+c.path, map[string]string{"Content-Type": d.ContentType, "Cache-Control": d.CacheControl, "ETag": d.ETag,
@@ -202,7 +202,7 @@ func onTheWire(t *testing.T, base string, s *output.Site) {
 				t.Errorf("%s: %v", what, err)
 			}
 		}
-		if x.status != http.StatusOK || !bytes.Equal(body, d.Body.Bytes()) {
+		if x.status != http.StatusOK || !bytes.Equal(body, buildtest.Body(t, d)) {
 			t.Errorf("%s: %d, %d bytes decoded, want 200 and the %d bytes of %s?view=%s", what, x.status, len(body), d.Body.Len(), c.route, c.view)
 		}
 		x.want(t, what, map[string]string{"Content-Encoding": c.coding, "ETag": etag, "Vary": "Accept-Encoding", "Content-Type": d.ContentType, "Cache-Control": d.CacheControl})

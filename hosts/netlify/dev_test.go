@@ -402,7 +402,7 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 	} {
 		d := doc(t, s, c.route, c.view)
 		x := devDo(t, client, http.MethodGet, c.path, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+		if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, d)) {
 			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", c.path, x.status, len(x.body), d.Body.Len(), d.Key)
 		}
 		x.wantCORS(t, "GET "+c.path)
@@ -420,7 +420,7 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 		}
 		p := spec.Request(d.Route.Route, d.View)
 		x := devDo(t, client, http.MethodGet, p, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+		if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, d)) {
 			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", p, x.status, len(x.body), d.Body.Len(), d.Key)
 		}
 		x.wantCORS(t, "GET "+p)
@@ -484,14 +484,14 @@ func devDirect(t *testing.T, client *http.Client, s *output.Site) {
 	// The documents of the Netlify Function: every byte and header as the
 	// route table says, a strong ETag and its 304, the contract's
 	// preflight and 405.
-	_, routes := Function(s)
+	routes := FunctionRoutes(s)
 	if !slices.Contains(routes, spec.RouteAICatalog) {
 		t.Fatalf("the function serves %v, not %s", routes, spec.RouteAICatalog)
 	}
 	for _, route := range routes {
 		d := doc(t, s, route, spec.ViewStandard)
 		x := devDo(t, client, http.MethodGet, route, nil)
-		if x.status != http.StatusOK || !bytes.Equal(x.body, d.Body.Bytes()) {
+		if x.status != http.StatusOK || !bytes.Equal(x.body, buildtest.Body(t, d)) {
 			t.Errorf("GET %s: %d, %d bytes, want 200 and the %d bytes of %s", route, x.status, len(x.body), d.Body.Len(), d.Key)
 		}
 		x.wantCORS(t, "GET "+route)

@@ -52,7 +52,37 @@ func functionRoute(d output.Document) bool {
 // matching If-None-Match, the preflight and the 405 of the contract. It
 // returns the routes it serves, in the order of the site's documents, and
 // nil and no routes when there is no such document.
-func Function(s *output.Site) ([]byte, []string) {
+func Function(s *output.Site) ([]byte, []string, error) {
+	routes := FunctionRoutes(s)
+	if len(routes) == 0 {
+		return nil, nil, nil
+	}
+	byRoute := map[string][]output.Document{}
+	for _, d := range s.Documents {
+		if functionRoute(d) {
+			byRoute[d.Route.Route] = append(byRoute[d.Route.Route], d)
+		}
+	}
+	docs := make([]string, len(routes))
+	for i, r := range routes {
+		var views []string
+		for _, d := range byRoute[r] {
+			body, err := d.Body.Bytes()
+			if err != nil {
+				return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
+			}
+			views = append(views, fmt.Sprintf("%s: [%s, %s, %s, %s]", jsString(d.View),
+				jsString(d.ContentType), jsString(d.CacheControl), jsString(d.ETag),
+				jsString(base64.StdEncoding.EncodeToString(body))))
+		}
+		docs[i] = fmt.Sprintf("%s: { %s }", jsString(r), strings.Join(views, ", "))
+	}
+	return render(s, docs, routes, false), routes, nil
+}
+
+// FunctionRoutes returns the routes the Netlify Function of the site s
+// serves (see Function), in the order of the site's documents.
+func FunctionRoutes(s *output.Site) []string {
 	var routes []string
 	served := map[string]bool{}
 	for _, d := range s.Documents {
@@ -61,26 +91,7 @@ func Function(s *output.Site) ([]byte, []string) {
 			routes = append(routes, d.Route.Route)
 		}
 	}
-	if len(routes) == 0 {
-		return nil, nil
-	}
-	byRoute := map[string][]output.Document{}
-	for _, d := range s.Documents {
-		if served[d.Route.Route] {
-			byRoute[d.Route.Route] = append(byRoute[d.Route.Route], d)
-		}
-	}
-	docs := make([]string, len(routes))
-	for i, r := range routes {
-		var views []string
-		for _, d := range byRoute[r] {
-			views = append(views, fmt.Sprintf("%s: [%s, %s, %s, %s]", jsString(d.View),
-				jsString(d.ContentType), jsString(d.CacheControl), jsString(d.ETag),
-				jsString(base64.StdEncoding.EncodeToString(d.Body.Bytes()))))
-		}
-		docs[i] = fmt.Sprintf("%s: { %s }", jsString(r), strings.Join(views, ", "))
-	}
-	return render(s, docs, routes, false), routes
+	return routes
 }
 
 // NotFoundFunction writes the Netlify Function that answers a request at
@@ -107,7 +118,11 @@ func RegistryFunction(s *output.Site) ([]byte, []string, error) {
 	if !ok {
 		return nil, nil, nil
 	}
-	entries, err := hosts.RegistryIndex(list.Body.Bytes())
+	data, err := list.Body.Bytes()
+	if err != nil {
+		return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
+	}
+	entries, err := hosts.RegistryIndex(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
 	}
@@ -120,10 +135,14 @@ func RegistryFunction(s *output.Site) ([]byte, []string, error) {
 		if !spec.IsRegistryRoute(d.Route.Route) || d.View != spec.ViewStandard {
 			continue
 		}
+		body, err := d.Body.Bytes()
+		if err != nil {
+			return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
+		}
 		routes = append(routes, d.Route.Route)
 		docs = append(docs, fmt.Sprintf("%s: [%s, %s, %s, %s]", jsString(d.Route.Route),
 			jsString(d.ContentType), jsString(d.CacheControl), jsString(d.ETag),
-			jsString(base64.StdEncoding.EncodeToString(d.Body.Bytes()))))
+			jsString(base64.StdEncoding.EncodeToString(body))))
 	}
 	paths, _ := json.Marshal([]string{spec.RouteRegistry, spec.RouteRegistry + "/*"})
 	var buf bytes.Buffer

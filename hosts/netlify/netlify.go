@@ -123,7 +123,10 @@ func Layout(s *output.Site) (Site, error) {
 		}
 		routes = append(routes, routeDocs{d.Route.Route, []output.Document{d}})
 	}
-	function, functionRoutes := Function(s)
+	function, functionRoutes, err := Function(s)
+	if err != nil {
+		return Site{}, err
+	}
 	registry, registryRoutes, err := RegistryFunction(s)
 	if err != nil {
 		return Site{}, err

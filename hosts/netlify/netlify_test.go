@@ -29,7 +29,10 @@ func TestLayoutRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			red, hdr := string(l.Redirects), string(l.Headers)
-			fn, routes := Function(s)
+			fn, routes, err := Function(s)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !bytes.Equal(fn, l.Function) || !slices.Equal(routes, l.FunctionRoutes) || len(routes) == 0 {
 				t.Fatalf("the function serves %v, want the example's cards and AI catalog", l.FunctionRoutes)
 			}
@@ -238,7 +241,7 @@ func TestWrite(t *testing.T) {
 	}
 	for _, s := range b.Sites {
 		for _, d := range s.Documents {
-			if !bytes.Equal(read(out, s.Dir+"/"+d.Key), d.Body.Bytes()) {
+			if !bytes.Equal(read(out, s.Dir+"/"+d.Key), buildtest.Body(t, d)) {
 				t.Errorf("%s/%s differs from its document", s.Dir, d.Key)
 			}
 		}

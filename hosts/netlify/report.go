@@ -44,7 +44,7 @@ func Report(sites []*output.Site, gaps [][]Gap) (*hosts.Report, error) {
 	}
 	for i, s := range sites {
 		routes, exact := counts(s, gaps[i])
-		_, fn := Function(s)
+		fn := FunctionRoutes(s)
 		if fn == nil {
 			fn = []string{}
 		}
@@ -102,7 +102,7 @@ func kindLines(gaps []Gap) []string {
 func functionCount(sites []*output.Site) int {
 	n := 0
 	for _, s := range sites {
-		_, routes := Function(s)
+		routes := FunctionRoutes(s)
 		n += len(routes)
 	}
 	return n

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/hosts"
@@ -425,7 +424,7 @@ func TestWrite(t *testing.T) {
 		want[s.Dir+"/.nojekyll"] = ""
 		sr := output.SiteRoutes{Tenant: s.Tenant, Dir: s.Dir, Routes: []output.Route{}}
 		for _, f := range files {
-			want[s.Dir+"/"+f.Key] = string(f.Body.Bytes())
+			want[s.Dir+"/"+f.Key] = string(buildtest.Body(t, f))
 			sr.Routes = append(sr.Routes, f.Route)
 		}
 		wantTable.Sites = append(wantTable.Sites, sr)
@@ -490,7 +489,7 @@ func TestWriteAtomic(t *testing.T) {
 	withDocument := func(route, contentType string) *output.Build {
 		b := pagesExample(t)
 		s := b.Sites[0]
-		s.Documents = append(s.Documents, output.NewDocument(route, spec.ViewStandard, contentType, content.New([]byte("{}\n"))))
+		s.Documents = append(s.Documents, buildtest.Document(t, route, spec.ViewStandard, contentType, []byte("{}\n")))
 		output.SortDocuments(s.Documents)
 		return b
 	}
@@ -567,21 +566,21 @@ func TestWriteKeepsOtherFolders(t *testing.T) {
 }
 
 // pagesSmallSite is a site of one tool with every kind of gap.
-func pagesSmallSite() *output.Site {
+func pagesSmallSite(t testing.TB) *output.Site {
 	docs := []output.Document{
-		output.NewDocument(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New([]byte("{}\n"))),
-		output.NewDocument(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
-		output.NewDocument("/tools", spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("[{}]\n"))),
-		output.NewDocument("/tools", spec.ViewCompact, spec.ContentTypeJSON, content.New([]byte(`{"tools":[{}]}`+"\n"))),
-		output.NewDocument("/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
-		output.NewDocument("/tools/get_forecast", spec.ViewCompact, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
+		buildtest.Document(t, spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, []byte("{}\n")),
+		buildtest.Document(t, spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
+		buildtest.Document(t, "/tools", spec.ViewStandard, spec.ContentTypeJSON, []byte("[{}]\n")),
+		buildtest.Document(t, "/tools", spec.ViewCompact, spec.ContentTypeJSON, []byte(`{"tools":[{}]}`+"\n")),
+		buildtest.Document(t, "/tools/get_forecast", spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
+		buildtest.Document(t, "/tools/get_forecast", spec.ViewCompact, spec.ContentTypeJSON, []byte("{}\n")),
 	}
 	output.SortDocuments(docs)
 	return &output.Site{Dir: "public", Documents: docs, Tools: 1}
 }
 
 func TestWriteReport(t *testing.T) {
-	s := pagesSmallSite()
+	s := pagesSmallSite(t)
 	_, gaps := Layout(s)
 	var buf bytes.Buffer
 	if err := writeReport(&buf, []*output.Site{s}, [][]Gap{gaps}); err != nil {

@@ -3,13 +3,13 @@ package pages
 import (
 	"bytes"
 	"fmt"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )
@@ -96,7 +96,7 @@ func TestPagesRegistryRequests(t *testing.T) {
 					t.Errorf("GET %s: %d, want Pages' 404", f.Route.Route, got.status)
 				}
 				got := pagesDo(t, base, "GET", "/"+f.Key, nil)
-				if got.status != http.StatusOK || got.body != string(f.Body.Bytes()) || got.header.Get("Content-Type") != spec.ContentTypeJSON {
+				if got.status != http.StatusOK || got.body != string(buildtest.Body(t, f)) || got.header.Get("Content-Type") != spec.ContentTypeJSON {
 					t.Errorf("GET /%s: %d %s, want the document of %s", f.Key, got.status, got.header.Get("Content-Type"), f.Route.Route)
 				}
 				if want := " at /" + f.Key + " only; " + f.Route.Route + " is Pages' HTML 404"; !strings.Contains(served[f.Route.Route], want) {
@@ -130,9 +130,9 @@ func TestPagesRegistryRequests(t *testing.T) {
 
 // pagesRegistrySite is a site of one server with two versions, one with
 // build metadata, and its MCP catalog.
-func pagesRegistrySite() *output.Site {
+func pagesRegistrySite(t testing.TB) *output.Site {
 	doc := func(route string) output.Document {
-		return output.NewDocument(route, spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n")))
+		return buildtest.Document(t, route, spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n"))
 	}
 	docs := []output.Document{
 		doc(spec.RouteMCPCatalog),
@@ -147,7 +147,7 @@ func pagesRegistrySite() *output.Site {
 }
 
 func TestPagesRegistryGaps(t *testing.T) {
-	s := pagesRegistrySite()
+	s := pagesRegistrySite(t)
 	_, gaps := Layout(s)
 	const (
 		cors = ", with the registry's CORS headers and a 204 preflight"
@@ -231,8 +231,8 @@ func TestPagesRegistryGaps(t *testing.T) {
 
 	// Several servers: each class of routes is one line with its count.
 	s.Documents = append(s.Documents,
-		output.NewDocument(spec.RegistryVersionsRoute("com.example/docs"), spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
-		output.NewDocument(spec.RegistryVersionRoute("com.example/docs", spec.RegistryLatest), spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n"))),
+		buildtest.Document(t, spec.RegistryVersionsRoute("com.example/docs"), spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
+		buildtest.Document(t, spec.RegistryVersionRoute("com.example/docs", spec.RegistryLatest), spec.ViewStandard, spec.ContentTypeJSON, []byte("{}\n")),
 	)
 	output.SortDocuments(s.Documents)
 	_, gaps = Layout(s)
@@ -254,7 +254,7 @@ func TestPagesRegistryGaps(t *testing.T) {
 // which a catalog with a server has unless it turns it off.
 func TestLimitsNameTheRegistry(t *testing.T) {
 	want := "The MCP registry will not work on GitHub Pages: every request VS Code, Copilot and Copilot CLI send to /v0.1/servers and below is Pages' HTML 404, so Copilot CLI refuses every server and VS Code's gallery is empty"
-	_, gaps := Layout(pagesRegistrySite())
+	_, gaps := Layout(pagesRegistrySite(t))
 	for _, limits := range [][]string{Limits(), Limits(gaps)} {
 		n := 0
 		for _, l := range limits {
@@ -266,7 +266,7 @@ func TestLimitsNameTheRegistry(t *testing.T) {
 			t.Errorf("Limits %q: the registry's line %d times, want once", limits, n)
 		}
 	}
-	if _, gaps := Layout(pagesSmallSite()); strings.Contains(strings.Join(Limits(gaps), "\n"), "MCP registry") {
+	if _, gaps := Layout(pagesSmallSite(t)); strings.Contains(strings.Join(Limits(gaps), "\n"), "MCP registry") {
 		t.Error("a site without a registry is told of the registry")
 	}
 }

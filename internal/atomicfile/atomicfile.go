@@ -28,12 +28,20 @@ const workers = 8
 type File struct {
 	Path string // slash-separated, relative to the folder
 	Body []byte
-	// Parts follow Body: a file assembled from slices that other files
-	// share is written from them, never joined in memory first.
-	Parts [][]byte
-	// Stream, when set, writes what follows Parts: a large file made as
+	// Content, when set, follows Body: bytes of a known size that write
+	// themselves, such as a document assembled from parts that other
+	// files share, or held on disk until written; never joined in memory
+	// first.
+	Content Sized
+	// Stream, when set, writes what follows Content: a large file made as
 	// it is written, never held whole.
 	Stream func(w io.Writer) error
+}
+
+// Sized is bytes of a known size that write themselves.
+type Sized interface {
+	Len() int64
+	io.WriterTo
 }
 
 // WriteFile replaces the file at path with data, creating its folder. The
@@ -107,10 +115,10 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	// other (eight of them spent three times the system time of one on a
 	// site of 40,000 files in four folders), while folders are written at
 	// the same time.
-	byDir := map[string][]File{}
-	for _, f := range files {
+	byDir := map[string][]int{} // of files: a build's are hundreds of thousands
+	for i, f := range files {
 		d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(f.Path)))
-		byDir[d] = append(byDir[d], f)
+		byDir[d] = append(byDir[d], i)
 	}
 	for d := range byDir {
 		if err := ctx.Err(); err != nil {
@@ -124,10 +132,11 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	g.SetLimit(workers)
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
 		g.Go(func() error {
-			for _, f := range byDir[d] {
+			for _, i := range byDir[d] {
 				if err := gctx.Err(); err != nil {
 					return err
 				}
+				f := files[i]
 				if err := writeFile(gctx, filepath.Join(tmp, filepath.FromSlash(f.Path)), f); err != nil {
 					return fmt.Errorf("write %s: %w", f.Path, err)
 				}
@@ -148,20 +157,16 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	return nil
 }
 
-// writeFile creates the file name with f's Body, Parts and Stream. A file
-// of many parts, or a stream (hundreds of megabytes of route table), looks
-// at ctx as it goes, and returns its error once ctx is done.
+// writeFile creates the file name with f's Body, Content and Stream. A
+// file of much content, or a stream (hundreds of megabytes of route
+// table), looks at ctx as it goes, and returns its error once ctx is done.
 func writeFile(ctx context.Context, name string, f File) error {
-	switch {
-	case f.Stream != nil:
-	case len(f.Parts) == 0:
+	if f.Content == nil && f.Stream == nil {
 		return createFile(name, f.Body)
-	case len(f.Body) == 0 && len(f.Parts) == 1:
-		return createFile(name, f.Parts[0])
 	}
-	size := len(f.Body)
-	for _, p := range f.Parts {
-		size += len(p)
+	size := int64(len(f.Body))
+	if f.Content != nil {
+		size += f.Content.Len()
 	}
 	if f.Stream != nil {
 		size = 256 << 10
@@ -170,14 +175,15 @@ func writeFile(ctx context.Context, name string, f File) error {
 	if err != nil {
 		return err
 	}
-	// Parts are often a few bytes (the comma between two descriptors):
-	// buffered, a file of 20,000 parts is a few writes, not 20,000.
-	w := bufio.NewWriterSize(ctxWriter{ctx, out}, min(size, 256<<10))
-	w.Write(f.Body)
-	for _, p := range f.Parts {
-		w.Write(p) // a bufio.Writer keeps its first error for Flush
+	// Content is often made of parts of a few bytes (the comma between
+	// two descriptors): buffered, a file of 20,000 parts is a few writes,
+	// not 20,000.
+	w := bufio.NewWriterSize(ctxWriter{ctx, out}, int(max(min(size, 256<<10), 16)))
+	w.Write(f.Body) // a bufio.Writer keeps its first error for Flush
+	if f.Content != nil {
+		_, err = f.Content.WriteTo(w)
 	}
-	if f.Stream != nil {
+	if f.Stream != nil && err == nil {
 		err = f.Stream(w)
 	}
 	if err := errors.Join(err, w.Flush()); err != nil {

@@ -104,22 +104,46 @@ func TestWriteFile(t *testing.T) {
 	}
 }
 
-func TestWriteDirParts(t *testing.T) {
+// parts is Content of slices, as a document's body assembled from others.
+type parts [][]byte
+
+func (ps parts) Len() int64 {
+	var n int64
+	for _, p := range ps {
+		n += int64(len(p))
+	}
+	return n
+}
+
+func (ps parts) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, p := range ps {
+		m, err := w.Write(p)
+		if n += int64(m); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func TestWriteDirContent(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	big := bytes.Repeat([]byte("x"), 300<<10) // more than the write buffer
 	files := []File{
 		{Path: "body", Body: []byte("whole")},
-		{Path: "one-part", Parts: [][]byte{[]byte("alone")}},
-		{Path: "parts", Body: []byte("["), Parts: [][]byte{[]byte("1"), []byte(","), nil, big, []byte("]\n")}},
-		{Path: "empty", Parts: [][]byte{nil, {}}},
+		{Path: "one-part", Content: parts{[]byte("alone")}},
+		{Path: "parts", Body: []byte("["), Content: parts{[]byte("1"), []byte(","), nil, big, []byte("]\n")}},
+		{Path: "empty", Content: parts{nil, {}}},
 	}
 	if err := WriteDir(context.Background(), dir, files); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
 		want := append([]byte{}, f.Body...)
-		for _, p := range f.Parts {
-			want = append(want, p...)
+		if f.Content != nil {
+			for _, p := range f.Content.(parts) {
+				want = append(want, p...)
+			}
 		}
 		got, err := os.ReadFile(filepath.Join(dir, f.Path))
 		if err != nil || !bytes.Equal(got, want) {
@@ -128,7 +152,7 @@ func TestWriteDirParts(t *testing.T) {
 	}
 }
 
-// TestWriteDirStream: a file's Stream writes after its Body and Parts, and
+// TestWriteDirStream: a file's Stream writes after its Body and Content, and
 // a Stream that fails fails the write, leaving the folder as it was.
 func TestWriteDirStream(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
@@ -141,7 +165,7 @@ func TestWriteDirStream(t *testing.T) {
 		}
 		return nil
 	}
-	if err := WriteDir(context.Background(), dir, []File{{Path: "s", Body: []byte("<"), Parts: [][]byte{[]byte("-")}, Stream: stream}}); err != nil {
+	if err := WriteDir(context.Background(), dir, []File{{Path: "s", Body: []byte("<"), Content: parts{[]byte("-")}, Stream: stream}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "s"))

@@ -65,7 +65,11 @@ func benchBytes(ctx context.Context, c config, cat *catalog) ([]row, error) {
 		if d == nil {
 			return 0, nil
 		}
-		return counter.Count(d.Body.Bytes())
+		body, err := d.Body.Bytes()
+		if err != nil {
+			return 0, err
+		}
+		return counter.Count(body)
 	}
 	ai, err := count(doc(spec.RouteAICatalog, spec.ViewStandard))
 	if err != nil {
@@ -128,7 +132,11 @@ func wireRows(ctx context.Context, c config, host, dir string) ([]row, error) {
 		if w.d == nil {
 			return rows, fmt.Errorf("the %s site has no %s", servedTenant, w.name)
 		}
-		n, coding, err := onWire(ctx, client, "http://127.0.0.1:"+port+spec.Request(w.d.Route.Route, w.d.View), w.d.Body.Bytes())
+		want, err := w.d.Body.Bytes()
+		if err != nil {
+			return rows, err
+		}
+		n, coding, err := onWire(ctx, client, "http://127.0.0.1:"+port+spec.Request(w.d.Route.Route, w.d.View), want)
 		if err != nil {
 			return rows, err
 		}

@@ -96,14 +96,18 @@ func measure(s *output.Site, servers []string) (*report, error) {
 	docs := map[string][]byte{} // by route and view
 	r := &report{}
 	for _, d := range s.Documents {
-		docs[d.Route.Route+"?"+d.View] = d.Body.Bytes()
+		body, err := d.Body.Bytes()
+		if err != nil {
+			return nil, err
+		}
+		docs[d.Route.Route+"?"+d.View] = body
 	}
 	for _, d := range s.Documents {
 		id, ok := spec.ToolIDOf(d.Route.Route)
 		if !ok || d.View != spec.ViewStandard {
 			continue
 		}
-		std := bytes.TrimSuffix(d.Body.Bytes(), []byte("\n"))
+		std := bytes.TrimSuffix(docs[d.Route.Route+"?"+d.View], []byte("\n"))
 		var desc struct{ Server string }
 		if err := json.Unmarshal(std, &desc); err != nil {
 			return nil, fmt.Errorf("the descriptor of tool %s: %w", id, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
@@ -84,4 +85,25 @@ func ExampleOnSiteDir(t testing.TB) string {
 	files["onsite.yaml"] = OnSiteServer
 	files[build.ConfigFile] += "discovery:\n  ard: true\n"
 	return catalogtest.Write(t, files)
+}
+
+// Body returns the bytes of d, failing the test when they cannot be read.
+func Body(t testing.TB, d output.Document) []byte {
+	t.Helper()
+	b, err := d.Body.Bytes()
+	if err != nil {
+		t.Fatalf("read %s: %v", d.Route.Route, err)
+	}
+	return b
+}
+
+// Document makes the document of route in view with body, failing the
+// test on an error.
+func Document(t testing.TB, route, view, contentType string, body []byte) output.Document {
+	t.Helper()
+	d, err := output.NewDocument(route, view, contentType, content.New(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
