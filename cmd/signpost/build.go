@@ -155,7 +155,7 @@ func runBuild(o *buildOptions) error {
 	}
 	cfg := cat.Config
 	elsewhere := cat.ElsewhereCards()
-	defer limitCompileMemory()()
+	defer limitCompileMemory(cat)()
 	b, err := build.Compile(ctx, cat)
 	prog.Clear()
 	if err != nil {
