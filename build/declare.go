@@ -101,7 +101,7 @@ func (p *pendingTool) from(field string) ref {
 func ownField(field string) bool {
 	switch field {
 	case "toolId", "name", "title", "description", "safetyTier", "tenants", "server",
-		"group", "idempotencyKey", "irreversible", "responseSensitivity":
+		"group", "idempotencyKey", "irreversible", "responseSensitivity", "inputSchema", "outputSchema":
 		return true
 	}
 	return false
@@ -206,10 +206,21 @@ func (l *loader) declaredTool(at ref, td *declarations.Tool) *pendingTool {
 		Irreversible: td.Irreversible,
 		Sensitivity:  (*tool.Sensitivity)(td.ResponseSensitivity),
 	}
-	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, origin: map[string]ref{}, keyArgument: td.IdempotencyKey}
-	p.input, p.origin["inputSchema"] = l.schemaValue(at.at("inputSchema"), td.InputSchema)
+	p := &pendingTool{tool: t, at: at, declared: true, explicit: true, checkSchemas: true, keyArgument: td.IdempotencyKey}
+	// A schema written in the declaration is at its own key; one in a
+	// file has an origin of its own. (An origin map for each of 100,000
+	// tools was 35 MB.)
+	var from ref
+	if p.input, from = l.schemaValue(at.at("inputSchema"), td.InputSchema); from != at.at("inputSchema") {
+		p.origin = map[string]ref{"inputSchema": from}
+	}
 	if td.HasOutputSchema {
-		p.output, p.origin["outputSchema"] = l.schemaValue(at.at("outputSchema"), td.OutputSchema)
+		if p.output, from = l.schemaValue(at.at("outputSchema"), td.OutputSchema); from != at.at("outputSchema") {
+			if p.origin == nil {
+				p.origin = map[string]ref{}
+			}
+			p.origin["outputSchema"] = from
+		}
 	}
 	if p.input == nil {
 		p.input = map[string]any{"type": "object"}
