@@ -224,8 +224,12 @@ func (s Sequenced) WriteTo(w io.Writer) (int64, error) {
 	defer q.mu.Unlock()
 	for _, p := range s.body.parts {
 		if p.src.spill != nil {
-			// Read ahead when this body starts just after the last.
-			q.win.ahead = p.src == q.win.src && p.off >= q.end && p.off-q.end < windowSize
+			// Read ahead when this body starts near where the last
+			// ended: just after it, or a little before (a site writes
+			// a tool's compact document before its standard one, held
+			// the other way round).
+			d := p.off - q.end
+			q.win.ahead = p.src == q.win.src && d > -windowSize/4 && d < windowSize
 			q.end = p.off + p.n
 			break
 		}
@@ -271,8 +275,9 @@ type window struct {
 	src *source
 	off int64
 	buf []byte
-	// ahead makes a read take windowSize bytes at least, up to the end
-	// of what the spill file holds: the reads are in sequence.
+	// ahead makes a read take windowSize bytes after the part, up to
+	// the end of what the spill file holds, and a quarter of that before
+	// it: the reads are in sequence.
 	ahead bool
 }
 
@@ -294,18 +299,20 @@ func (w *window) of(parts []part) ([]byte, error) {
 		}
 		end = max(end, q.off+q.n)
 	}
+	start := p.off
 	if w.ahead {
+		start = max(p.off-windowSize/4, 0)
 		end = max(end, min(p.off+windowSize, p.src.spill.size()))
 	}
-	if int64(cap(w.buf)) < end-p.off {
-		w.buf = make([]byte, end-p.off)
+	if int64(cap(w.buf)) < end-start {
+		w.buf = make([]byte, end-start)
 	}
-	w.src, w.buf = nil, w.buf[:end-p.off]
-	if err := p.src.spill.read(w.buf, p.off); err != nil {
+	w.src, w.buf = nil, w.buf[:end-start]
+	if err := p.src.spill.read(w.buf, start); err != nil {
 		return nil, err
 	}
-	w.src, w.off = p.src, p.off
-	return w.buf[:p.n], nil
+	w.src, w.off = p.src, start
+	return w.buf[p.off-start:][:p.n], nil
 }
 
 // Equal reports whether b and o hold the same bytes, however they are
