@@ -100,10 +100,10 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestCompileKeepsCatalog compiles one loaded catalog twice: Compile drops
-// the schemas of its own copies of the tools as it encodes them, never those
-// of the catalog it is given, so that serve, diff and publish may go on using
-// it, and a second Compile gives the same site.
+// TestCompileKeepsCatalog compiles one loaded catalog twice: Compile reads
+// each tool's schemas into a copy of it that it lets go once encoded, and
+// never changes the catalog it is given, so that serve, diff and publish
+// may go on using it, and a second Compile gives the same site.
 func TestCompileKeepsCatalog(t *testing.T) {
 	ctx := context.Background()
 	cat, diags := Load(ctx, exampleDir)
@@ -113,14 +113,14 @@ func TestCompileKeepsCatalog(t *testing.T) {
 	before := make([]string, len(cat.Tools))
 	hadInput := make([]bool, len(cat.Tools)) // a hidden tool has none
 	for i, tl := range cat.Tools {
-		before[i], hadInput[i] = descriptorString(tl), tl.InputSchema != nil
+		before[i], hadInput[i] = descriptorString(tl), withSchemas(t, tl).InputSchema != nil
 	}
 	first, err := Compile(ctx, cat)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, tl := range cat.Tools {
-		if (tl.InputSchema != nil) != hadInput[i] || descriptorString(tl) != before[i] {
+		if (withSchemas(t, tl).InputSchema != nil) != hadInput[i] || descriptorString(tl) != before[i] {
 			t.Errorf("tool %s changed by Compile", tl.ToolID)
 		}
 	}

@@ -63,7 +63,23 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	if cat.Config.CompactView {
 		c.compact, c.per = make([]content.Body, len(tools)), 2
 	}
-	c.docs = make([]output.Document, c.per*len(tools))
+	// The last site compiled takes the tools' documents (see compileSite):
+	// they are made with room for the others Load expects a site to have,
+	// so that its documents are not a copy of them.
+	tenants := cat.Config.Tenants
+	if len(tenants) == 0 {
+		tenants = []string{""}
+	}
+	shown := 0 // tool documents, over every site
+	for _, tenant := range tenants {
+		for _, t := range tools {
+			if t.VisibleTo(tenant) {
+				shown += c.per
+			}
+		}
+	}
+	perSite := max(cat.size.Files-int64(shown), 0) / int64(len(tenants))
+	c.docs = make([]output.Document, c.per*len(tools), c.per*len(tools)+int(perSite+perSite/8+64))
 	// Descriptors are encoded into reused scratch buffers, then written
 	// to the spill file.
 	scratchBuffers := sync.Pool{New: func() any { return new([]byte) }}
@@ -158,10 +174,6 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	// Write holds every file of the build, or of a host's layout of it, to
 	// the build and file limits.
 	b := &output.Build{Limits: output.Limits{Build: lim.BuildLimit(), Files: lim.FileLimit()}}
-	tenants := cat.Config.Tenants
-	if len(tenants) == 0 {
-		tenants = []string{""}
-	}
 	// The server cards, each site's discovery catalogs and tool catalogue,
 	// and each site's lists of tools are made at the same time: they
 	// depend on nothing the sites count, and hashing a large list or
@@ -224,7 +236,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			return nil, err
 		}
 		others := slices.Concat(cards, endpointCards, others[i], registry)
-		s, err := compileSite(tenant, output.SiteDir(tenant), tools, c, lists[i], len(others), &lim)
+		s, err := compileSite(tenant, output.SiteDir(tenant), tools, c, i == len(tenants)-1, lists[i], len(others), &lim)
 		if err != nil {
 			return nil, err
 		}
@@ -548,8 +560,10 @@ func hold(spill *content.Spill, docs []output.Document) error {
 // compileSite assembles the documents of one site from the tools'
 // documents, one per tool and view, and the site's lists (see
 // compileLists), after counting them into the build. Room is made for
-// others more documents, which the caller adds.
-func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, lists []output.Document, others int, lim *budget) (*output.Site, error) {
+// others more documents, which the caller adds. The last site compiled
+// takes c's documents, those it shows moved to the front, rather than a
+// copy of them: the documents of 100,000 tools are 40 MB.
+func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, last bool, lists []output.Document, others int, lim *budget) (*output.Site, error) {
 	s := &output.Site{Tenant: tenant, Dir: dir}
 	// Each descriptor is a document of its own, with a newline, and is in
 	// each list.
@@ -575,6 +589,17 @@ func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, lists
 		return nil, err
 	}
 	s.Tools = visible
+	if last {
+		n := 0
+		for i, t := range tools {
+			if t.VisibleTo(tenant) {
+				n += copy(c.docs[n:], c.docs[c.per*i:c.per*(i+1)])
+			}
+		}
+		s.Documents = append(slices.Grow(c.docs[:n], len(lists)+others), lists...)
+		c.docs = nil
+		return s, nil
+	}
 	s.Documents = make([]output.Document, 0, c.per*visible+len(lists)+others)
 	for i, t := range tools {
 		if t.VisibleTo(tenant) {
