@@ -227,7 +227,7 @@ func planListed(bucket, prefix string, docs []output.Document, site *remoteSite,
 
 	p := &ObjectPlan{Bucket: bucket, Prefix: prefix, manifest: manifest, own: map[string]string{}, entries: entries}
 	etags := make(map[string]string, len(docs)) // key → MD5 of the body, the ETag it gets
-	var inOrder content.Sequence                // the documents, read in the order the build holds them
+	inOrder := content.NewSequence(len(docs))   // the documents, read in the order the build holds them
 	for i := range docs {
 		if etags[prefix+docs[i].Route.Key], err = bodyMD5(inOrder.Of(docs[i].Body)); err != nil {
 			return nil, fmt.Errorf("%s: %w", docs[i].Route.Key, err)

@@ -115,8 +115,9 @@ func TestSpill(t *testing.T) {
 	if j := Join(held[10], held[11], held[12]); len(j.parts) != 1 {
 		t.Errorf("three neighbours are %d parts, want 1", len(j.parts))
 	}
-	// In sequence, each body is read once, ahead.
-	var q Sequence
+	// In sequence, each body is read once, ahead, and the window let go
+	// after the last.
+	q := NewSequence(len(held))
 	for i := range held {
 		var buf bytes.Buffer
 		if _, err := q.Of(held[i]).WriteTo(&buf); err != nil || !bytes.Equal(buf.Bytes(), want[i]) {
@@ -125,6 +126,9 @@ func TestSpill(t *testing.T) {
 		if q.Of(held[i]).Len() != int64(len(want[i])) {
 			t.Errorf("body %d in sequence: Len %d", i, q.Of(held[i]).Len())
 		}
+	}
+	if q.win.buf != nil {
+		t.Errorf("after its last read, the sequence holds a window of %d bytes", len(q.win.buf))
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

@@ -75,7 +75,13 @@ func (b *Build) Write(ctx context.Context, out string) error {
 	for _, s := range b.Sites {
 		// A site's tool documents, in one folder, are written one after
 		// the other, in the order Compile held them.
-		tools := &content.Sequence{}
+		n := 0
+		for _, d := range s.Documents {
+			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool {
+				n++
+			}
+		}
+		tools := content.NewSequence(n)
 		for _, d := range s.Documents {
 			var body atomicfile.Sized = d.Body
 			if _, isTool := spec.ToolIDOf(d.Route.Route); isTool {
