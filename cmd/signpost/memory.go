@@ -19,10 +19,12 @@ import (
 // in the heap, about perDocument bytes; and the collector's default pacing
 // lets the heap grow to twice what is live before it collects, so a large
 // catalog's build would otherwise peak near twice what it needs. The limit
-// is what Compile is expected to hold and a quarter more: the collector
-// runs sooner when, and only when, the heap nears it; the runtime keeps the
-// limit soft (it never spends more than about half the CPU on collection to
-// hold it).
+// is what Compile is expected to hold and a quarter more, and never less
+// than three times Load's heap (the limit before the documents' bytes went
+// to disk), for what a site holds besides its documents, which a build of
+// a thousand small sites has a thousand times: the collector runs sooner
+// when, and only when, the heap nears it; the runtime keeps the limit soft
+// (it never spends more than about half the CPU on collection to hold it).
 func limitCompileMemory(cat *build.Catalog) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
@@ -33,14 +35,15 @@ func limitCompileMemory(cat *build.Catalog) (restore func()) {
 	if sample[0].Value.Kind() != metrics.KindUint64 {
 		return func() {}
 	}
-	expected := int64(sample[0].Value.Uint64()) + perDocument*cat.EstimatedSize().Files
-	prev := debug.SetMemoryLimit(expected + expected/4 + 32<<20)
+	live := int64(sample[0].Value.Uint64())
+	expected := live + perDocument*cat.EstimatedSize().Files
+	prev := debug.SetMemoryLimit(max(expected+expected/4, 3*live) + 32<<20)
 	return func() { debug.SetMemoryLimit(prev) }
 }
 
-// perDocument is what a compiled document holds in the heap besides its
-// bytes, measured on 100,000 generated tools (464,125 files: 217 MB more
-// than Load's heap at Compile's peak), with margin.
+// perDocument is about what a compiled document holds in the heap besides
+// its bytes, measured on 100,000 generated tools in two sites (464,125
+// files: Compile's live heap at its peak was 250 MB more than Load's).
 const perDocument = 512
 
 // precompressRoom is what each CPU's compressor allocates of a large
