@@ -123,7 +123,7 @@ func TestResponseSchema(t *testing.T) {
 	if diff := cmp.Diff([]string{`t.yaml:8:19: warning: outputSchema is not a JSON-object schema ("type": "object" at its root): the tool is published without one, as for a stream or any other response`}, diags); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
-	if cat.Tools[0].OutputSchema != nil {
+	if withSchemas(t, cat.Tools[0]).OutputSchema != nil {
 		t.Error("the non-object output schema was kept")
 	}
 	deep := "{type: object, properties: {a: " + strings.Repeat("{type: object, properties: {a: ", 16) + "{type: string}" + strings.Repeat("}}", 16) + "}}"

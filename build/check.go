@@ -27,8 +27,11 @@ type preparer struct {
 	compact *compact.Options // the compact view's, when signpost.yaml turns it on
 	scratch sync.Pool        // of *[]byte, for encodeSchema
 	// spill holds the tools' encoded schemas from the moment they are
-	// encoded until Compile reads them (tool.Tool.HoldSchemas).
-	spill *content.Spill
+	// encoded until Compile reads them (tool.Tool.HoldSchemas); a tool
+	// it could not hold keeps its own, and the first such failure is
+	// reported, once (a full disk fails every tool after it).
+	spill       *content.Spill
+	spillFailed atomic.Bool
 	// encoded counts twice the bytes of the published tools encoded so
 	// far, the least the sites will hold (see prepare).
 	encoded atomic.Int64
@@ -79,7 +82,7 @@ func (pr *preparer) hold(p *pendingTool) {
 	var err error
 	*buf, err = p.tool.HoldSchemas(pr.spill, *buf)
 	pr.scratch.Put(buf)
-	if err != nil {
+	if err != nil && pr.spillFailed.CompareAndSwap(false, true) {
 		pr.sink.errorf(p.at, "spill", "tool %s: %v", p.tool.ToolID, err)
 	}
 }

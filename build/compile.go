@@ -596,6 +596,7 @@ func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, last 
 				n += copy(c.docs[n:], c.docs[c.per*i:c.per*(i+1)])
 			}
 		}
+		clear(c.docs[n:]) // the documents it does not show, which it would keep
 		s.Documents = append(slices.Grow(c.docs[:n], len(lists)+others), lists...)
 		c.docs = nil
 		return s, nil

@@ -409,7 +409,7 @@ const spillBuffer = 1 << 20
 func NewSpill(dir string) (*Spill, error) {
 	f, err := createSpillFile(dir)
 	if err != nil {
-		return nil, fmt.Errorf("make a file to hold the build's bytes on disk: %w (set TMPDIR to a writable folder)", err)
+		return nil, fmt.Errorf("make a file to hold the build's bytes on disk: %w (set TMPDIR, or TMP on Windows, to a writable folder)", err)
 	}
 	s := &Spill{f: f}
 	s.src = &source{spill: s}
@@ -456,14 +456,17 @@ func (s *Spill) Hold(b []byte) (Body, error) {
 	return Body{parts: []part{{src: s.src, off: off, n: int64(len(b))}}}, nil
 }
 
-// flush writes the pending bytes. s.mu is held.
+// flush writes the pending bytes. s.mu is held. Bytes it fails to write
+// stay pending, so that the bodies already made of them can be read.
 func (s *Spill) flush() error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	err := s.write(s.pending)
+	if err := s.write(s.pending); err != nil {
+		return err
+	}
 	s.pending = s.pending[:0]
-	return err
+	return nil
 }
 
 // write writes b after the written bytes. s.mu is held.
@@ -489,6 +492,9 @@ func (s *Spill) read(dst []byte, off int64) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if w := s.written.Load(); off+int64(len(dst)) > w {
+			if off < 0 || off+int64(len(dst)) > w+int64(len(s.pending)) {
+				return fmt.Errorf("read the build's bytes back from its spill file: %d bytes at %d, past the %d it holds", len(dst), off, w+int64(len(s.pending)))
+			}
 			k := max(w-off, 0) // of dst in the file; the rest pending
 			copy(dst[k:], s.pending[off+k-w:])
 			dst = dst[:k]

@@ -177,6 +177,31 @@ func TestSpillConcurrent(t *testing.T) {
 	}
 }
 
+// A write that fails (a full disk) fails that Hold and every one after,
+// and the bodies held before it read as they were; a range past what the
+// spill holds is an error, never a panic.
+func TestSpillWriteFails(t *testing.T) {
+	s, err := NewSpill(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Hold([]byte("held before"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.f.Close() // every write fails from here on
+	for _, b := range [][]byte{make([]byte, spillBuffer), []byte("after")} {
+		if _, err := s.Hold(b); err == nil || !strings.Contains(err.Error(), "temporary folder full") {
+			t.Errorf("Hold of %d bytes: %v, want the write's error", len(b), err)
+		}
+	}
+	check(t, "the body held before", first, []byte("held before"))
+	past := Body{parts: []part{{src: s.src, off: 1 << 30, n: 5}}}
+	if _, err := past.Bytes(); err == nil {
+		t.Error("a range past the spill read without an error")
+	}
+}
+
 func TestNewSpillFolderMissing(t *testing.T) {
 	_, err := NewSpill(t.TempDir() + "/missing")
 	if err == nil || !strings.Contains(err.Error(), "TMPDIR") {
