@@ -2,11 +2,11 @@ package build
 
 import (
 	"crypto/ecdsa"
-	"github.com/signpost-dev/signpost/build/content"
 	"time"
 
 	"github.com/signpost-dev/signpost/build/budgets"
 	"github.com/signpost-dev/signpost/build/compact"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/discovery"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/signing"

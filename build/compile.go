@@ -1,7 +1,6 @@
 package build
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +14,7 @@ import (
 	"github.com/signpost-dev/signpost/build/catalogue"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/discovery"
-	"github.com/signpost-dev/signpost/build/jcs"
-	"github.com/signpost-dev/signpost/build/jsonenc"
+	"github.com/signpost-dev/signpost/build/discoverydocs"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/signing"
 	"github.com/signpost-dev/signpost/build/spec"
@@ -189,7 +187,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		made.Go(func() { lists[i], errs[3*i+1] = compileLists(tenant, tools, c) })
 	}
 	// The AI catalogs name the cards' digests: the cards come first.
-	cards, err := compileCards(cat)
+	cards, err := discoverydocs.Cards(cat.Config.discoverySite(""), cat.Servers)
 	if err == nil {
 		err = hold(spill, cards)
 	}
@@ -202,13 +200,15 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		cardSums[d.Route.Route] = d.SHA256
 	}
 	catalogs := make([][]output.Document, len(tenants))
-	sign, err := signingOptions(cat)
+	sign, err := signingOf(cat)
 	if err != nil {
 		made.Wait()
 		return nil, err
 	}
 	for i, tenant := range tenants {
-		made.Go(func() { catalogs[i], errs[3*i+2] = compileCatalogs(ctx, cat, tools, tenant, cardSums, sign) })
+		site := cat.Config.discoverySite(tenant)
+		site.Sign = sign
+		made.Go(func() { catalogs[i], errs[3*i+2] = discoverydocs.Catalogs(ctx, site, cat.Servers, tools, cardSums) })
 	}
 	made.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -224,7 +224,7 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		endpointCards, err := compileEndpointCards(cat, tenant, cards)
+		endpointCards, err := discoverydocs.EndpointCards(cat.Config.discoverySite(tenant), cat.Servers, cards)
 		if err != nil {
 			return nil, err
 		}
@@ -337,189 +337,34 @@ func (b *budget) grow(n int64) error {
 	return nil
 }
 
-// compileCards encodes the server cards every site serves: the draft card
-// of each local server when the MCP catalog is on, its v1 card when the AI
-// catalog is on. Cross-host servers have no card here.
-func compileCards(cat *Catalog) ([]output.Document, error) {
-	var docs documents
-	for _, s := range cat.Servers {
-		if s.CrossHost() {
-			continue
-		}
-		if cat.Config.MCPCatalog {
-			docs.add(s.DraftRoute(), spec.ViewStandard, spec.ContentTypeServerCardDraft, content.New(appendLine(jsonenc.Append(nil, discovery.DraftCard(s)))))
-		}
-		if cat.Config.AICatalog {
-			docs.add(s.V1Route(), spec.ViewStandard, spec.ContentTypeServerCardV1, content.New(appendLine(jsonenc.Append(nil, discovery.V1Card(s)))))
-		}
+// discoverySite is what the discovery documents of tenant's site say
+// besides its servers and tools (package discoverydocs), unsigned.
+func (c *Config) discoverySite(tenant string) discoverydocs.Site {
+	return discoverydocs.Site{
+		Tenant: tenant, Origin: c.SiteOrigin(tenant), EndpointOrigin: c.EndpointOrigin(tenant),
+		Publisher: c.Publisher, DisplayName: c.DisplayName,
+		PrivacyPolicyURL: c.PrivacyPolicyURL, TermsOfServiceURL: c.TermsOfServiceURL,
+		MCPCatalog: c.MCPCatalog, AICatalog: c.AICatalog, ARD: c.ARD, CompactView: c.CompactView,
 	}
-	return docs.docs, docs.err
 }
 
-// compileEndpointCards makes the documents of tenant's site that answer a
-// server's v1 card beside its Streamable HTTP endpoint, at
-// <endpoint path>/server-card, for each endpoint on the origin
-// signpost.yaml gives the site (Config.EndpointOrigin): the same bytes as
-// the card at its v1 path, among cards. None when the AI catalog, and so
-// the v1 card, is off. Load has refused a route that collides with
-// another document's (discovery.CheckEndpointCards).
-func compileEndpointCards(cat *Catalog, tenant string, cards []output.Document) ([]output.Document, error) {
-	if !cat.Config.AICatalog {
-		return nil, nil
-	}
-	v1 := map[string]output.Document{}
-	for _, d := range cards {
-		if d.ContentType == spec.ContentTypeServerCardV1 {
-			v1[d.Route.Route] = d
-		}
-	}
-	var docs documents
-	seen := map[string]bool{}
-	for _, e := range discovery.EndpointCards(cat.Config.EndpointOrigin(tenant), cat.Servers) {
-		card, ok := v1[cat.Servers[e.Server].V1Route()]
-		if e.Route == "" || e.Problem != "" || !ok || seen[e.Route] {
-			continue
-		}
-		seen[e.Route] = true
-		docs.add(e.Route, spec.ViewStandard, spec.ContentTypeServerCardV1, card.Body)
-	}
-	return docs.docs, docs.err
-}
-
-// compileCatalogs encodes the discovery catalogs of one site. The AI
-// catalog advertises the site's tool catalog: its URL, the sources of the
-// tools the tenant sees, and whether the compact view is served; its card
-// entries carry the digests of the cards (cardSums: each card's route to
-// the hex SHA-256 of its bytes). The AI catalog's bytes are its canonical
-// form (RFC 8785, build/jcs), without the newline other documents end
-// with: AI Catalog 1.0 requires a catalog to be valid input to JCS, and a
-// catalog that already is its canonical form is what a digest or a
-// signature over it is computed on. A value JCS cannot take is an error
-// (Load reports the declarations that would give one).
-//
-// With a signer (sign not nil), the AI catalog is signed (build/signing):
-// each server's entry names the server's version, which its Trust Manifest
-// binds, and the site gets /.well-known/did.json, the DID document of the
-// signer with its keys.
-func compileCatalogs(ctx context.Context, cat *Catalog, tools []*tool.Tool, tenant string, cardSums map[string]string, sign *signing.Options) ([]output.Document, error) {
-	var docs documents
-	origin := cat.Config.SiteOrigin(tenant)
-	if cat.Config.MCPCatalog {
-		docs.add(spec.RouteMCPCatalog, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, discovery.MCPCatalog(origin, cat.Servers)))))
-	}
-	if cat.Config.AICatalog {
-		var sources []string
-		for _, t := range tools {
-			if t.VisibleTo(tenant) {
-				sources = append(sources, t.Source)
-			}
-		}
-		base := strings.TrimSuffix(origin, "/")
-		ad := &discovery.ToolCatalogAd{URL: base + spec.RouteTools, Catalogue: base + spec.RouteToolCatalogue, Sources: sources, CompactView: cat.Config.CompactView, Tenant: tenant}
-		servers := discovery.WithPolicies(cat.Servers, cat.Config.PrivacyPolicyURL, cat.Config.TermsOfServiceURL)
-		doc := discovery.AICatalog(origin, cat.Config.Publisher, cat.Config.DisplayName, servers, ad, cardSums)
-		if sign != nil {
-			did, err := signCatalog(ctx, cat, *sign, doc)
-			if err != nil {
-				return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
-			}
-			docs.add(spec.RouteDIDDocument, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, did))))
-		}
-		body, err := jcs.Append(nil, doc)
-		if err != nil {
-			return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(tenant), err)
-		}
-		docs.add(spec.RouteAICatalog, spec.ViewStandard, spec.ContentTypeAICatalog, content.New(body))
-	}
-	if cat.Config.ARD && cat.Config.AICatalog && len(cat.Servers) > 0 {
-		compileARD(&docs, cat, tools, tenant)
-	}
-	return docs.docs, docs.err
-}
-
-// compileARD encodes the ARD manifest of tenant's site (discovery.ARD):
-// each server's capabilities are the names of its tools the site
-// publishes (a tool's MCP name, else its toolId). It adds it to docs.
-func compileARD(docs *documents, cat *Catalog, tools []*tool.Tool, tenant string) {
-	index := make(map[string]int, len(cat.Servers))
-	for i, s := range cat.Servers {
-		index[s.Name] = i
-	}
-	names := make([][]string, len(cat.Servers))
-	for _, t := range tools {
-		i, ok := index[t.Server]
-		if t.Server == "" || !ok || !t.VisibleTo(tenant) {
-			continue
-		}
-		names[i] = append(names[i], cmp.Or(t.Name, t.ToolID))
-	}
-	doc := discovery.ARD(cat.Config.SiteOrigin(tenant), cat.Config.Publisher, cat.Config.DisplayName, cat.Servers, names)
-	docs.add(spec.RouteARD, spec.ViewStandard, spec.ContentTypeJSON, content.New(appendLine(jsonenc.Append(nil, doc))))
-}
-
-func appendLine(b []byte) []byte { return append(b, '\n') }
-
-// documents collects the documents a step of Compile makes, and the first
-// error of making one (reading a body back from the spill file): each
-// document is one line, its error looked at once.
-type documents struct {
-	docs []output.Document
-	err  error
-}
-
-// add makes the document of route in view and adds it, unless one before
-// it failed.
-func (d *documents) add(route, view, contentType string, body content.Body) {
-	if d.err != nil {
-		return
-	}
-	doc, err := output.NewDocument(route, view, contentType, body)
-	if err != nil {
-		d.err = err
-		return
-	}
-	d.docs = append(d.docs, doc)
-}
-
-// signingOptions are how the AI catalogs of cat are signed, nil when they
-// are not: cat has no Signer, or signpost.yaml no signing:. Every
-// signature is dated by the newest commit of the catalog folder
-// (History.Head), never by the clock, so that a build of one commit always
-// has the same bytes; a catalog without a commit cannot be signed.
-func signingOptions(cat *Catalog) (*signing.Options, error) {
+// signingOf is how the AI catalogs of cat are signed, nil when they are
+// not: cat has no Signer, or signpost.yaml no signing:. Every signature is
+// dated by the newest commit of the catalog folder (History.Head), never
+// by the clock, so that a build of one commit always has the same bytes;
+// a catalog without a commit cannot be signed.
+func signingOf(cat *Catalog) (*discoverydocs.Signing, error) {
 	if cat.Signer == nil || cat.Config.Signing == nil || !cat.Config.AICatalog {
 		return nil, nil
 	}
 	if cat.History == nil || cat.History.Head.IsZero() {
 		return nil, errors.New("signing: a signature's issuedAt is the time of the catalog folder's newest commit, and it has none: commit the catalog, then build (signatures are never dated by the clock)")
 	}
-	o := &signing.Options{Domain: cat.Config.Publisher, IssuedAt: cat.History.Head.UTC().Truncate(time.Second)}
+	o := signing.Options{Domain: cat.Config.Publisher, IssuedAt: cat.History.Head.UTC().Truncate(time.Second)}
 	if v := cat.Config.Signing.Validity; v > 0 {
 		o.ExpiresAt = o.IssuedAt.Add(v)
 	}
-	return o, nil
-}
-
-// signCatalog signs the AI catalog doc, as discovery.AICatalog made it, and
-// returns the DID document that verifies it. Each local server's entry
-// names its version (Options.Versions) (AI Catalog 1.0 lets an entry restate its
-// artifact's version when it is signed), which the manifest then binds.
-func signCatalog(ctx context.Context, cat *Catalog, o signing.Options, doc any) (map[string]any, error) {
-	ids, _ := discovery.AIIdentifiers(cat.Config.Publisher, cat.Servers)
-	o.Versions = map[string]string{}
-	for i, s := range cat.Servers {
-		if s != nil && s.Version != "" && !s.CrossHost() {
-			o.Versions[ids[i]] = s.Version
-		}
-	}
-	if err := signing.Sign(ctx, cat.Signer, o, doc); err != nil {
-		return nil, err
-	}
-	did, err := signing.DIDWeb(o.Domain)
-	if err != nil {
-		return nil, err
-	}
-	return signing.DIDDocument(did, cat.Signer.PublicJWK(), cat.Config.Signing.PreviousKeys)
+	return &discoverydocs.Signing{Signer: cat.Signer, Options: o, PreviousKeys: cat.Config.Signing.PreviousKeys}, nil
 }
 
 // compiledTools is what Compile makes of each tool for every site that shows
@@ -642,13 +487,13 @@ func compileLists(tenant string, tools []*tool.Tool, c *compiledTools) ([]output
 		}
 	}
 	list.AddBytes([]byte("]\n"))
-	var docs documents
-	docs.add(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, list.Body())
+	var docs output.Documents
+	docs.Add(spec.RouteTools, spec.ViewStandard, spec.ContentTypeJSON, list.Body())
 	if c.compact != nil {
 		clist.AddBytes([]byte("]}\n"))
-		docs.add(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, clist.Body())
+		docs.Add(spec.RouteTools, spec.ViewCompact, spec.ContentTypeJSON, clist.Body())
 	}
-	return docs.docs, docs.err
+	return docs.List, docs.Err
 }
 
 // ElsewhereCards says, one line each, which Streamable HTTP endpoints of

@@ -7,6 +7,7 @@ import (
 	"github.com/signpost-dev/signpost/build/catalogue"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/definition"
+	"github.com/signpost-dev/signpost/build/discoverydocs"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tool"
@@ -110,13 +111,13 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 	config := *c
 	config.TenantSites = maps.Clone(c.TenantSites)
 	config.SetOrigin("")
-	cat := &Catalog{Config: config}
+	var servers []*Server
 	for _, s := range whole.servers {
-		cat.Servers = append(cat.Servers, s.server)
+		servers = append(servers, s.server)
 	}
 	// In memory, these documents are made without fail; one that cannot
 	// be made is Compile's error, and left out here.
-	cards, _ := compileCards(cat)
+	cards, _ := discoverydocs.Cards(config.discoverySite(""), servers)
 	cardSums := map[string]string{}
 	for _, d := range cards {
 		cardSums[d.Route.Route] = d.SHA256
@@ -170,9 +171,10 @@ func estimateBuild(whole *wholeCatalog) buildEstimate {
 		// Compile's error): the estimate leaves it out. So it does a
 		// signed catalog's signatures and its DID document, a few hundred
 		// bytes per entry that Load has no key to make.
-		catalogs, _ := compileCatalogs(context.Background(), cat, tools, tenant, cardSums, nil)
-		endpointCards, _ := compileEndpointCards(cat, tenant, cards)
-		registry, _ := compileRegistry(cat, tools, tenant, cardSums)
+		site := config.discoverySite(tenant)
+		catalogs, _ := discoverydocs.Catalogs(context.Background(), site, servers, tools, cardSums)
+		endpointCards, _ := discoverydocs.EndpointCards(site, servers, cards)
+		registry, _ := compileRegistry(&Catalog{Config: config, Servers: servers}, tools, tenant, cardSums)
 		for _, docs := range [][]output.Document{cards, endpointCards, catalogs, registry} {
 			for _, d := range docs {
 				add(d.Route.Route, d.View, d.ContentType, d.Size)

@@ -35,15 +35,11 @@ func tokensJSON(t output.Tokens) json.RawMessage { return tool.AppendTokens(nil,
 // entries (tool.CatalogueEntry) and their costs, under the API version
 // apiVersion.
 func Documents(apiVersion string, tools []*tool.Tool, entries []content.Body, costs []output.Tokens, tenant string) ([]output.Document, error) {
-	bodies := Bodies(apiVersion, tools, entries, costs, tenant)
-	docs := make([]output.Document, len(bodies))
-	for i, b := range bodies {
-		var err error
-		if docs[i], err = output.NewDocument(b.Route, spec.ViewStandard, spec.ContentTypeJSON, b.Body); err != nil {
-			return nil, err
-		}
+	var docs output.Documents
+	for _, b := range Bodies(apiVersion, tools, entries, costs, tenant) {
+		docs.Add(b.Route, spec.ViewStandard, spec.ContentTypeJSON, b.Body)
 	}
-	return docs, nil
+	return docs.List, docs.Err
 }
 
 // Body is the body of a document and its route, before the document is

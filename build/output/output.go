@@ -165,6 +165,28 @@ func NewDocument(route, view, contentType string, body content.Body) (Document, 
 	}, nil
 }
 
+// Documents collects the documents a step makes one at a time, and the
+// first error of making one (reading a body back from its spill file):
+// each document is one call, its error looked at once, at the end.
+type Documents struct {
+	List []Document
+	Err  error
+}
+
+// Add makes the document of route in view (NewDocument) and adds it to
+// List, unless making one before it failed.
+func (d *Documents) Add(route, view, contentType string, body content.Body) {
+	if d.Err != nil {
+		return
+	}
+	doc, err := NewDocument(route, view, contentType, body)
+	if err != nil {
+		d.Err = err
+		return
+	}
+	d.List = append(d.List, doc)
+}
+
 // keyOf is the object key of the document of route in view (see
 // NewDocument).
 func keyOf(route, view string) string {

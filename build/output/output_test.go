@@ -12,8 +12,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/gate"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
@@ -333,5 +335,31 @@ func TestWriteLimits(t *testing.T) {
 				t.Errorf("temporary folders left behind: %v", entries)
 			}
 		})
+	}
+}
+
+// TestDocumentsKeepTheFirstError: a body that cannot be read back ends the
+// collection; what came before it stays, what comes after is not made.
+func TestDocumentsKeepTheFirstError(t *testing.T) {
+	spill, err := content.NewSpill(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost, err := spill.Hold(bytes.Repeat([]byte("x"), 2<<20)) // written, not pending
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := spill.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var docs output.Documents
+	docs.Add("/a.json", spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("{}\n")))
+	docs.Add("/b.json", spec.ViewStandard, spec.ContentTypeJSON, lost)
+	docs.Add("/c.json", spec.ViewStandard, spec.ContentTypeJSON, content.New([]byte("[]\n")))
+	if docs.Err == nil || !strings.Contains(docs.Err.Error(), "/b.json") {
+		t.Fatalf("Err = %v, want the error of reading /b.json back", docs.Err)
+	}
+	if len(docs.List) != 1 || docs.List[0].Route.Route != "/a.json" {
+		t.Errorf("List = %v, want /a.json alone", docs.List)
 	}
 }

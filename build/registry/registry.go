@@ -175,14 +175,11 @@ func Documents(site Site, servers []*discovery.Server, cards map[string]string) 
 		}
 	}
 	bodies = append(bodies, body{spec.RouteRegistry, list(latest)})
-	docs := make([]output.Document, len(bodies))
-	for i, b := range bodies {
-		var err error
-		if docs[i], err = output.NewDocument(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body); err != nil {
-			return nil, err
-		}
+	var docs output.Documents
+	for _, b := range bodies {
+		docs.Add(b.route, spec.ViewStandard, spec.ContentTypeJSON, b.body)
 	}
-	return docs, nil
+	return docs.List, docs.Err
 }
 
 var newline = []byte("\n")
