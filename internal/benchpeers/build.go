@@ -33,7 +33,13 @@ func generate(work string) ([]*catalog, error) {
 		if err := gencatalog.Write(c.dir, gencatalog.Options{Tools: 10_000, Servers: 1_000, OneFile: i == 0, Bucket: bucket}); err != nil {
 			return nil, err
 		}
+		// A build left in a reused -work folder is of the catalog as an
+		// earlier run changed it: the peers would be handed a site that
+		// already has this run's change.
 		c.site = filepath.Join(work, "site-"+filepath.Base(c.dir))
+		if err := os.RemoveAll(c.site); err != nil {
+			return nil, err
+		}
 	}
 	return cats, nil
 }
