@@ -54,12 +54,12 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiledTools{bodies: make([]content.Body, len(tools)), per: 1}
+	c := &compiledTools{bodies: make([]content.Body, len(tools))}
 	entries := make([]content.Body, len(tools)) // of the tool catalogue
 	costs := make([]output.Tokens, len(tools))
 	compactOpts := cat.Config.compactOptions()
 	if cat.Config.CompactView {
-		c.compact, c.per = make([]content.Body, len(tools)), 2
+		c.compact = make([]content.Body, len(tools))
 	}
 	// The last site compiled takes the tools' documents (see compileSite):
 	// they are made with room for the others Load expects a site to have,
@@ -72,12 +72,12 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 	for _, tenant := range tenants {
 		for _, t := range tools {
 			if t.VisibleTo(tenant) {
-				shown += c.per
+				shown += c.per()
 			}
 		}
 	}
 	perSite := max(cat.size.Files-int64(shown), 0) / int64(len(tenants))
-	c.docs = make([]output.Document, c.per*len(tools), c.per*len(tools)+int(perSite+perSite/8+64))
+	c.docs = make([]output.Document, c.per()*len(tools), c.per()*len(tools)+int(perSite+perSite/8+64))
 	// Descriptors are encoded into reused scratch buffers, then written
 	// to the spill file.
 	scratchBuffers := sync.Pool{New: func() any { return new([]byte) }}
@@ -149,11 +149,11 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 			}
 			k := all.Len() - int64(n+m)
 			entries[i] = all.Slice(0, k)
-			if c.bodies[i], c.docs[c.per*i], err = held(all.Slice(k, k+int64(n)), route, spec.ViewStandard, *std); err != nil {
+			if c.bodies[i], c.docs[c.per()*i], err = held(all.Slice(k, k+int64(n)), route, spec.ViewStandard, *std); err != nil {
 				return err
 			}
 			if compact != nil {
-				c.compact[i], c.docs[c.per*i+1], err = held(all.Slice(k+int64(n), all.Len()), route, spec.ViewCompact, compact)
+				c.compact[i], c.docs[c.per()*i+1], err = held(all.Slice(k+int64(n), all.Len()), route, spec.ViewCompact, compact)
 			}
 			return err
 		})
@@ -369,13 +369,20 @@ func signingOf(cat *Catalog) (*discoverydocs.Signing, error) {
 
 // compiledTools is what Compile makes of each tool for every site that shows
 // it: its encoded descriptors, without the newline that ends them as
-// documents, and its documents, per of them (its standard one, then its
+// documents, and its documents, per() of them (its standard one, then its
 // compact one), all held in the spill file. The compact ones are nil when
 // the compact view is off.
 type compiledTools struct {
 	bodies, compact []content.Body
 	docs            []output.Document
-	per             int
+}
+
+// per is how many documents each tool has: two with the compact view.
+func (c *compiledTools) per() int {
+	if c.compact != nil {
+		return 2
+	}
+	return 1
 }
 
 // held returns the document of route in view whose bytes are doc, an
@@ -438,7 +445,7 @@ func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, last 
 		n := 0
 		for i, t := range tools {
 			if t.VisibleTo(tenant) {
-				n += copy(c.docs[n:], c.docs[c.per*i:c.per*(i+1)])
+				n += copy(c.docs[n:], c.docs[c.per()*i:c.per()*(i+1)])
 			}
 		}
 		clear(c.docs[n:]) // the documents it does not show, which it would keep
@@ -446,10 +453,10 @@ func compileSite(tenant, dir string, tools []*tool.Tool, c *compiledTools, last 
 		c.docs = nil
 		return s, nil
 	}
-	s.Documents = make([]output.Document, 0, c.per*visible+len(lists)+others)
+	s.Documents = make([]output.Document, 0, c.per()*visible+len(lists)+others)
 	for i, t := range tools {
 		if t.VisibleTo(tenant) {
-			s.Documents = append(s.Documents, c.docs[c.per*i:c.per*(i+1)]...)
+			s.Documents = append(s.Documents, c.docs[c.per()*i:c.per()*(i+1)]...)
 		}
 	}
 	s.Documents = append(s.Documents, lists...)
