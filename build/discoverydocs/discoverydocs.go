@@ -1,11 +1,12 @@
 // Package discoverydocs encodes the documents of MCP discovery that a site
 // serves, from checked server declarations (package discovery makes their
-// values): the draft and v1 cards of each local server (Cards), the v1
-// card again beside each endpoint on the site's origin (EndpointCards), and
-// the catalogs that point at them, the MCP catalog, the AI catalog (its
-// canonical form, signed when the site has a Signer, beside its DID
-// document) and the ARD manifest (Catalogs). Compile calls it for every
-// site, and Load's estimate measures what it makes.
+// values): the draft and v1 cards of each local server, the same for every
+// site (Cards); the v1 card again beside each endpoint on the origin
+// signpost.yaml declares for the site (EndpointCards); and the catalogs
+// that point at them, the MCP catalog, the AI catalog (its canonical form,
+// signed when the site has a Signing, beside its DID document) and the ARD
+// manifest (Catalogs). Compile makes them, and Load's estimate measures
+// them.
 package discoverydocs
 
 import (
@@ -30,8 +31,10 @@ import (
 type Site struct {
 	// Tenant is the site's tenant, empty for a catalog without tenants.
 	Tenant string
-	// Origin is the origin the site's documents name; EndpointOrigin the
-	// one its MCP servers' endpoints are on (see EndpointCards).
+	// Origin is the origin the site's documents name. EndpointOrigin is
+	// the origin signpost.yaml declares for the site, whatever origin its
+	// documents were made to name since: a server's endpoint on it has
+	// its card answered beside it (EndpointCards).
 	Origin, EndpointOrigin string
 	// Publisher and DisplayName name who publishes the catalogs.
 	Publisher, DisplayName string
@@ -137,7 +140,7 @@ func Catalogs(ctx context.Context, site Site, servers []*discovery.Server, tools
 		listed := discovery.WithPolicies(servers, site.PrivacyPolicyURL, site.TermsOfServiceURL)
 		doc := discovery.AICatalog(site.Origin, site.Publisher, site.DisplayName, listed, ad, cardSums)
 		if site.Sign != nil {
-			did, err := sign(ctx, *site.Sign, servers, doc)
+			did, err := sign(ctx, *site.Sign, site.Publisher, servers, doc)
 			if err != nil {
 				return nil, fmt.Errorf("the AI catalog of %s: %w", spec.SiteName(site.Tenant), err)
 			}
@@ -174,14 +177,14 @@ func ard(site Site, servers []*discovery.Server, tools []*tool.Tool) any {
 	return discovery.ARD(site.Origin, site.Publisher, site.DisplayName, servers, names)
 }
 
-// sign signs the AI catalog doc, as discovery.AICatalog made it, and
-// returns the DID document that verifies it. Each local server's entry
-// names its version (signing.Options.Versions: AI Catalog 1.0 lets an entry
-// restate its artifact's version when it is signed), which the manifest
-// then binds.
-func sign(ctx context.Context, s Signing, servers []*discovery.Server, doc any) (map[string]any, error) {
+// sign signs the AI catalog doc, as discovery.AICatalog made it for
+// publisher, and returns the DID document that verifies it. Each local
+// server's entry names its version (signing.Options.Versions: AI Catalog
+// 1.0 lets an entry restate its artifact's version when it is signed),
+// which the manifest then binds.
+func sign(ctx context.Context, s Signing, publisher string, servers []*discovery.Server, doc any) (map[string]any, error) {
 	o := s.Options
-	ids, _ := discovery.AIIdentifiers(o.Domain, servers)
+	ids, _ := discovery.AIIdentifiers(publisher, servers)
 	o.Versions = map[string]string{}
 	for i, srv := range servers {
 		if srv != nil && srv.Version != "" && !srv.CrossHost() {
