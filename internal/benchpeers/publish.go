@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/signpost-dev/signpost/internal/benchrun"
 	"github.com/signpost-dev/signpost/internal/gencatalog"
@@ -88,9 +90,12 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 		}
 	}
 	phases := []string{"first publish", "no-op republish", "CI republish after a one-tool change"}
+	// Each run's CPU is the program's and the server's: on a machine whose
+	// cores the two share, the sum is what the wall time follows.
 	type figure struct {
-		runs []benchrun.Result
-		puts []int64
+		runs   []benchrun.Result
+		puts   []int64
+		server []time.Duration
 	}
 	figs := map[string]*figure{}
 	var mark int64 // where the server's access log was read to
@@ -122,9 +127,15 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 				if _, mark, err = srv.Operations(mark); err != nil {
 					return nil, err
 				}
+				before, cpuErr := srv.CPU()
 				r, err := p.sync(ctx, fmt.Sprintf("bench-%d-%d", run, i))
 				if err != nil {
 					return nil, err
+				}
+				after, err := srv.CPU()
+				server := after - before
+				if cpuErr != nil || err != nil {
+					server = -1 // not measured
 				}
 				var ops map[string]int
 				if ops, mark, err = srv.Operations(mark); err != nil {
@@ -137,7 +148,8 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 				}
 				figs[key].runs = append(figs[key].runs, r)
 				figs[key].puts = append(figs[key].puts, puts)
-				fmt.Printf("publish %-37s %-38s %s, %d PUT, %d other requests\n", phase, p.name, benchrun.Seconds(r.Wall), puts, others)
+				figs[key].server = append(figs[key].server, server)
+				fmt.Printf("publish %-37s %-38s %s, %d PUT, %d other requests, %s\n", phase, p.name, benchrun.Seconds(r.Wall), puts, others, cpuOf(r.CPU, server))
 			}
 		}
 	}
@@ -159,9 +171,9 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 			}
 			r := row{
 				measure:  "publish to versitygw, " + phase,
-				signpost: fmt.Sprintf("%s, %d PUT", benchrun.Seconds(spm.Wall), sp.puts[len(sp.puts)-1]),
+				signpost: fmt.Sprintf("%s, %d PUT, %s", benchrun.Seconds(spm.Wall), sp.puts[len(sp.puts)-1], cpuOf(spm.CPU, median(sp.server))),
 				peer:     p.name,
-				figure:   fmt.Sprintf("%s, %d PUT", benchrun.Seconds(m.Wall), f.puts[len(f.puts)-1]),
+				figure:   fmt.Sprintf("%s, %d PUT, %s", benchrun.Seconds(m.Wall), f.puts[len(f.puts)-1], cpuOf(m.CPU, median(f.server))),
 				ratio:    m.Wall.Seconds() / spm.Wall.Seconds(), ratioOf: "faster",
 				goal: fmt.Sprintf(">= %.1fx", goal),
 			}
@@ -177,6 +189,23 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// cpuOf says the CPU time a program and the server spent in one publish
+// (the floor's includes reading the files before its clock starts); a
+// negative server time was not measured.
+func cpuOf(program, server time.Duration) string {
+	if server < 0 {
+		return fmt.Sprintf("CPU %s", benchrun.Seconds(program))
+	}
+	return fmt.Sprintf("CPU %s + server %s", benchrun.Seconds(program), benchrun.Seconds(server))
+}
+
+// median is the median of d, which must not be empty.
+func median(d []time.Duration) time.Duration {
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d[len(d)/2]
 }
 
 // changeOneTool changes the description of the first tool of the catalog's

@@ -19,7 +19,9 @@ import (
 
 // Result is one run of a command: its wall time and peak resident memory.
 type Result struct {
-	Wall   time.Duration
+	Wall time.Duration
+	// CPU is the command's user and system time.
+	CPU    time.Duration
 	MaxRSS int64 // bytes
 	// SelfRSS is the peak resident memory of this process when it started
 	// the command. On Linux a command's MaxRSS is never below it: the
@@ -47,6 +49,7 @@ func Timed(ctx context.Context, dir string, env []string, name string, args ...s
 	if err != nil {
 		return r, fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, tail(out.String(), 2000))
 	}
+	r.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
 	}
@@ -73,21 +76,23 @@ func tail(s string, n int) string {
 	return s
 }
 
-// Median is the median of the wall times and of the peaks of rs, which
-// must not be empty.
+// Median is the median of the wall times, of the CPU times and of the
+// peaks of rs, each on its own, which must not be empty.
 func Median(rs []Result) Result {
 	walls := make([]time.Duration, len(rs))
+	cpus := make([]time.Duration, len(rs))
 	rss := make([]int64, len(rs))
 	for i, r := range rs {
-		walls[i], rss[i] = r.Wall, r.MaxRSS
+		walls[i], cpus[i], rss[i] = r.Wall, r.CPU, r.MaxRSS
 	}
 	slices.Sort(walls)
+	slices.Sort(cpus)
 	slices.Sort(rss)
 	var self int64
 	for _, r := range rs {
 		self = max(self, r.SelfRSS)
 	}
-	return Result{Wall: walls[len(walls)/2], MaxRSS: rss[len(rss)/2], SelfRSS: self}
+	return Result{Wall: walls[len(walls)/2], CPU: cpus[len(cpus)/2], MaxRSS: rss[len(rss)/2], SelfRSS: self}
 }
 
 // MedianFloat is the median of v, which must not be empty.

@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -160,6 +162,37 @@ func (s *Server) CreateBucket(ctx context.Context, name string) error {
 		return fmt.Errorf("create the bucket %s: %w\n%s", name, err, out)
 	}
 	return nil
+}
+
+// CPU is the CPU time, user and system, the server has spent since it
+// started, as Linux reports it in /proc; an error elsewhere.
+func (s *Server) CPU() (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, fmt.Errorf("the server's CPU time: %w", err)
+	}
+	return procCPU(data)
+}
+
+// procCPU reads the user and system time of a /proc/PID/stat line: its
+// 14th and 15th fields, in the clock ticks Linux counts for user space
+// (100 a second), after the command's name, which is in parentheses and
+// may hold spaces.
+func procCPU(stat []byte) (time.Duration, error) {
+	i := bytes.LastIndexByte(stat, ')')
+	fields := strings.Fields(string(stat[i+1:]))
+	if i < 0 || len(fields) < 13 {
+		return 0, fmt.Errorf("the server's CPU time: %q is not a /proc/PID/stat line", stat)
+	}
+	var ticks int64
+	for _, f := range fields[11:13] { // the 14th and 15th fields: the name and the state are the 2nd and 3rd
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("the server's CPU time: %q is not a /proc/PID/stat line", stat)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * (time.Second / 100), nil
 }
 
 // Close stops the server and removes its data.
