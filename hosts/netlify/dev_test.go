@@ -88,7 +88,7 @@ func netlifyBin(t *testing.T) netlifyCmd {
 func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 	t.Helper()
 	// A port found free can be taken by another test before netlify dev
-	// binds it: then netlify dev exits, and another port is tried. The
+	// binds it: then netlify dev exits, and other ports are tried. The
 	// server counts as up once netlify dev has said it is ready on the
 	// port and the port answers, so that another process on the port is
 	// never taken for it.
@@ -98,25 +98,25 @@ func startDev(t *testing.T, bin netlifyCmd, dir string) *url.URL {
 			return u
 		}
 		if attempt == 3 {
-			t.Fatalf("netlify dev found its port taken 3 times:\n%s", log)
+			t.Fatalf("netlify dev found one of its ports taken 3 times:\n%s", log)
 		}
 	}
 }
 
 // tryDev is one try of startDev; taken is set when netlify dev exited
-// because its port was taken meanwhile.
+// because one of its ports was taken meanwhile.
 func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, taken bool) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	// Both of netlify dev's ports are given: left to itself, its static
+	// server takes 3999 whenever that is free, and two netlify devs
+	// started at once (another package's test runs one) both find it free
+	// and one of them fails to bind it.
+	port, static := freePort(t), freePort(t)
 	home, project := t.TempDir(), t.TempDir()
 	out := &lockedBuffer{}
 	cmd := exec.Command(bin.node, bin.script, "dev", "--offline", "--dir", dir,
-		"--functions", filepath.Join(dir, filepath.FromSlash(FunctionsDir)), "--port", strconv.Itoa(port), "--no-open",
+		"--functions", filepath.Join(dir, filepath.FromSlash(FunctionsDir)), "--port", strconv.Itoa(port),
+		"--staticServerPort", strconv.Itoa(static), "--no-open",
 		"--skip-gitignore", "--internal-disable-edge-functions")
 	cmd.Dir = project
 	cmd.Env = append(os.Environ(), "HOME="+home, "NETLIFY_TELEMETRY_DISABLED=1", "NO_UPDATE_NOTIFIER=1",
@@ -156,8 +156,8 @@ func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, t
 		}
 		select {
 		case <-exited:
-			if strings.Contains(out.String(), "Could not acquire required 'port'") {
-				return nil, out.String(), true
+			if log := out.String(); strings.Contains(log, "Could not acquire") || strings.Contains(log, "EADDRINUSE") {
+				return nil, log, true // one of its ports, taken since it was found free
 			}
 			t.Fatalf("netlify dev exited before it answered: %v\n%s", waitErr, out.String())
 		case <-ctx.Done():
@@ -165,6 +165,17 @@ func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, t
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// freePort is a loopback port free when it returns.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // TestNetlifyDevServesTheContract writes the example for Netlify, starts
