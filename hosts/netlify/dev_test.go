@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,6 +28,7 @@ import (
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/checktest"
 	"github.com/signpost-dev/signpost/internal/registrytest"
+	"github.com/signpost-dev/signpost/internal/s3test"
 )
 
 // devBase is the origin the example's documents name; the client of
@@ -111,12 +111,19 @@ func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, t
 	// server takes 3999 whenever that is free, and two netlify devs
 	// started at once (another package's test runs one) both find it free
 	// and one of them fails to bind it.
-	port, static := freePort(t), freePort(t)
+	port, err := s3test.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	static, err := s3test.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
 	home, project := t.TempDir(), t.TempDir()
 	out := &lockedBuffer{}
 	cmd := exec.Command(bin.node, bin.script, "dev", "--offline", "--dir", dir,
-		"--functions", filepath.Join(dir, filepath.FromSlash(FunctionsDir)), "--port", strconv.Itoa(port),
-		"--staticServerPort", strconv.Itoa(static), "--no-open",
+		"--functions", filepath.Join(dir, filepath.FromSlash(FunctionsDir)), "--port", port,
+		"--staticServerPort", static, "--no-open",
 		"--skip-gitignore", "--internal-disable-edge-functions")
 	cmd.Dir = project
 	cmd.Env = append(os.Environ(), "HOME="+home, "NETLIFY_TELEMETRY_DISABLED=1", "NO_UPDATE_NOTIFIER=1",
@@ -139,10 +146,10 @@ func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, t
 			t.Error("netlify dev did not exit within 10s of SIGKILL")
 		}
 	})
-	u = &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}
+	u = &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", port)}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	ready := "Local dev server ready: http://localhost:" + strconv.Itoa(port)
+	ready := "Local dev server ready: http://localhost:" + port
 	for {
 		if strings.Contains(out.String(), ready) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String()+"/.well-known/mcp/catalog.json", nil)
@@ -165,17 +172,6 @@ func tryDev(t *testing.T, bin netlifyCmd, dir string) (u *url.URL, log string, t
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
-}
-
-// freePort is a loopback port free when it returns.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // TestNetlifyDevServesTheContract writes the example for Netlify, starts
