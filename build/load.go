@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/signpost-dev/signpost/build/content"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/signpost-dev/signpost/build/catalogfile"
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/diag"
 	"github.com/signpost-dev/signpost/build/jsonfiles"
 	"github.com/signpost-dev/signpost/build/source"

@@ -2,13 +2,13 @@ package diff
 
 import (
 	"bytes"
-	"github.com/signpost-dev/signpost/internal/buildtest"
 	"strings"
 	"testing"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/fakecred"
 )
 

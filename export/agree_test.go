@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/signpost-dev/signpost/internal/buildtest"
 	"maps"
 	"regexp"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 	"github.com/signpost-dev/signpost/internal/gencatalog"
 )

@@ -3,13 +3,13 @@ package importer
 import (
 	"context"
 	"encoding/json"
-	"github.com/signpost-dev/signpost/internal/buildtest"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/signpost-dev/signpost/build"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/catalogtest"
 )
 

@@ -3,7 +3,6 @@ package publish
 import (
 	"context"
 	"errors"
-	"github.com/signpost-dev/signpost/internal/buildtest"
 	"net/http"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 	"github.com/signpost-dev/signpost/build/tool"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 	"github.com/signpost-dev/signpost/internal/cftest"
 )
 

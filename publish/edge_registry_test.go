@@ -3,13 +3,13 @@ package publish
 import (
 	"bytes"
 	"fmt"
-	"github.com/signpost-dev/signpost/internal/buildtest"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
 // edgeRegistryName and edgeRegistryVersion name a registry document the

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/signpost-dev/signpost/build/content"
 	"io"
 	"maps"
 	"slices"
@@ -25,6 +24,7 @@ import (
 	"github.com/aws/smithy-go"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/signpost-dev/signpost/build/content"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
 )

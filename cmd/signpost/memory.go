@@ -1,11 +1,12 @@
 package main
 
 import (
-	"github.com/signpost-dev/signpost/build"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+
+	"github.com/signpost-dev/signpost/build"
 )
 
 // limitCompileMemory sets a soft memory limit for the rest of a build of

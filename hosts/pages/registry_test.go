@@ -3,7 +3,6 @@ package pages
 import (
 	"bytes"
 	"fmt"
-	"github.com/signpost-dev/signpost/internal/buildtest"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/signpost-dev/signpost/build/output"
 	"github.com/signpost-dev/signpost/build/spec"
+	"github.com/signpost-dev/signpost/internal/buildtest"
 )
 
 // The requests VS Code, Copilot CLI and a browser send to a registry
