@@ -75,14 +75,7 @@ func (pr *preparer) hold(p *pendingTool) {
 	if pr.spill == nil {
 		return
 	}
-	buf, _ := pr.scratch.Get().(*[]byte)
-	if buf == nil {
-		buf = new([]byte)
-	}
-	var err error
-	*buf, err = p.tool.HoldSchemas(pr.spill, *buf)
-	pr.scratch.Put(buf)
-	if err != nil && pr.spillFailed.CompareAndSwap(false, true) {
+	if err := p.tool.HoldSchemas(pr.spill); err != nil && pr.spillFailed.CompareAndSwap(false, true) {
 		pr.sink.errorf(p.at, "spill", "tool %s: %v", p.tool.ToolID, err)
 	}
 }

@@ -129,31 +129,28 @@ func Compile(ctx context.Context, cat *Catalog) (*output.Build, error) {
 				return fmt.Errorf("count the tokens of tool %s: %w", t.ToolID, err)
 			}
 			costs[i] = cost
-			entry := scratchBuffers.Get().(*[]byte)
-			defer scratchBuffers.Put(entry)
-			*entry = (*entry)[:0]
-			for _, p := range tool.CatalogueEntry(t, cost, def, input.Of(*std), response.Of(*std)) {
-				*entry = append(*entry, p...)
+			entry := tool.CatalogueEntry(t, cost, def, input.Of(*std), response.Of(*std))
+			k := 0 // the entry's size
+			for _, p := range entry {
+				k += len(p)
 			}
-			if err := lim.document(spec.RouteToolCatalogue, len(*entry)); err != nil {
+			if err := lim.document(spec.RouteToolCatalogue, k); err != nil {
 				return err
 			}
 			// Every site that shows the tool serves these documents: made
 			// once, their keys and hashes shared. The three go to the
-			// spill file in one write.
-			n, m := len(*std), len(compact)
-			*entry = append(append(*entry, *std...), compact...)
-			all, err := spill.Hold(*entry)
+			// spill file in one hold.
+			n := len(*std)
+			all, err := spill.Hold(append(entry, *std, compact)...)
 			if err != nil {
 				return err
 			}
-			k := all.Len() - int64(n+m)
-			entries[i] = all.Slice(0, k)
-			if c.bodies[i], c.docs[c.per()*i], err = held(all.Slice(k, k+int64(n)), route, spec.ViewStandard, *std); err != nil {
+			entries[i] = all.Slice(0, int64(k))
+			if c.bodies[i], c.docs[c.per()*i], err = held(all.Slice(int64(k), int64(k+n)), route, spec.ViewStandard, *std); err != nil {
 				return err
 			}
 			if compact != nil {
-				c.compact[i], c.docs[c.per()*i+1], err = held(all.Slice(k+int64(n), all.Len()), route, spec.ViewCompact, compact)
+				c.compact[i], c.docs[c.per()*i+1], err = held(all.Slice(int64(k+n), all.Len()), route, spec.ViewCompact, compact)
 			}
 			return err
 		})

@@ -65,16 +65,6 @@ func New(parts ...[]byte) Body {
 	return b
 }
 
-// Join returns the body that is the concatenation of bodies, sharing their
-// parts.
-func Join(bodies ...Body) Body {
-	var b Builder
-	for _, body := range bodies {
-		b.Add(body)
-	}
-	return b.Body()
-}
-
 // Builder assembles a body from others, one after the other, sharing their
 // parts: a list of 100,000 descriptors is one array of parts, not one of
 // bodies and then one of parts. The zero Builder is empty.
@@ -426,10 +416,16 @@ func (s *Spill) Close() error {
 	return nil
 }
 
-// Hold writes b at the end of the file and returns the body of those
-// bytes. The caller may reuse b afterwards. An empty b is an empty Body.
-func (s *Spill) Hold(b []byte) (Body, error) {
-	if len(b) == 0 {
+// Hold writes parts, one after the other, at the end of the file and
+// returns the body of those bytes: a caller that holds several pieces at
+// once need not join them first. The caller may reuse the parts afterwards.
+// No bytes are an empty Body.
+func (s *Spill) Hold(parts ...[]byte) (Body, error) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n == 0 {
 		return Body{}, nil
 	}
 	s.mu.Lock()
@@ -438,22 +434,24 @@ func (s *Spill) Hold(b []byte) (Body, error) {
 		return Body{}, s.err
 	}
 	off := s.written.Load() + int64(len(s.pending))
-	if len(s.pending)+len(b) > spillBuffer {
+	if len(s.pending)+n > spillBuffer {
 		if err := s.flush(); err != nil {
 			return Body{}, err
 		}
 	}
-	if len(b) >= spillBuffer {
-		if err := s.write(b); err != nil {
-			return Body{}, err
+	for _, p := range parts {
+		if n >= spillBuffer {
+			if err := s.write(p); err != nil {
+				return Body{}, err
+			}
+			continue
 		}
-	} else {
 		if s.pending == nil {
 			s.pending = make([]byte, 0, spillBuffer)
 		}
-		s.pending = append(s.pending, b...)
+		s.pending = append(s.pending, p...)
 	}
-	return Body{parts: []part{{src: s.src, off: off, n: int64(len(b))}}}, nil
+	return Body{parts: []part{{src: s.src, off: off, n: int64(n)}}}, nil
 }
 
 // flush writes the pending bytes. s.mu is held. Bytes it fails to write

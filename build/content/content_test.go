@@ -44,7 +44,7 @@ func TestBody(t *testing.T) {
 		New(whole),
 		New(whole[:1], whole[1:16], whole[16:17], whole[17:]),
 		New(nil, whole[:5], []byte{}, whole[5:]),
-		Join(New(whole[:3]), Body{}, New(whole[3:20], whole[20:])),
+		join(New(whole[:3]), Body{}, New(whole[3:20], whole[20:])),
 	}
 	for i, b := range splits {
 		check(t, fmt.Sprintf("split %d", i), b, whole)
@@ -82,14 +82,14 @@ func TestSpill(t *testing.T) {
 		t.Errorf("the spill file has a name: %v", entries)
 	}
 	big := bytes.Repeat([]byte("0123456789"), spillBuffer/5) // written at once
-	h, err := s.Hold(big)
+	h, err := s.Hold(big[:100], big[100:])
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, held := [][]byte{big}, []Body{h}
 	for i := range 3000 { // 6 MB: written, then the last pending
 		b := []byte(strings.Repeat(fmt.Sprintf("tool %d,", i), 1+i%300))
-		h, err := s.Hold(b)
+		h, err := s.Hold(b[:len(b)/3], nil, b[len(b)/3:]) // held in pieces, read as one
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,9 +110,9 @@ func TestSpill(t *testing.T) {
 		list = append(list, held[i].Slice(1, held[i].Len()), New([]byte(",")))
 		flat = append(append(flat, want[i][1:]...), ',')
 	}
-	check(t, "list", Join(list...), flat)
+	check(t, "list", join(list...), flat)
 	// Bodies next to each other in the file join into one part.
-	if j := Join(held[10], held[11], held[12]); len(j.parts) != 1 {
+	if j := join(held[10], held[11], held[12]); len(j.parts) != 1 {
 		t.Errorf("three neighbours are %d parts, want 1", len(j.parts))
 	}
 	// In sequence, each body is read once, ahead, and the window let go
@@ -207,4 +207,14 @@ func TestNewSpillFolderMissing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "TMPDIR") {
 		t.Errorf("err %v; want one that says to set TMPDIR", err)
 	}
+}
+
+// join is the body that is the concatenation of bodies, built as the
+// lists are.
+func join(bodies ...Body) Body {
+	var b Builder
+	for _, body := range bodies {
+		b.Add(body)
+	}
+	return b.Body()
 }

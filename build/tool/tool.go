@@ -104,28 +104,25 @@ func (t *Tool) SetCompactInput(schema []byte, o compact.Options) {
 }
 
 // HoldSchemas moves the tool's encoded schemas (InputSchema, OutputSchema
-// and the compact input of SetCompactInput) to spill, using scratch as it
-// goes, and lets go of them: a large catalog's schemas are hundreds of
-// megabytes, which nothing reads between Load and Compile. WithSchemas
-// reads them back. It returns scratch, grown.
-func (t *Tool) HoldSchemas(spill *content.Spill, scratch []byte) ([]byte, error) {
+// and the compact input of SetCompactInput) to spill and lets go of them:
+// a large catalog's schemas are hundreds of megabytes, which nothing reads
+// between Load and Compile. WithSchemas reads them back.
+func (t *Tool) HoldSchemas(spill *content.Spill) error {
 	schemas := [3][]byte{t.InputSchema, t.OutputSchema, t.compactInput}
 	sizes := new([3]int)
-	scratch = scratch[:0]
 	for i, s := range schemas {
 		sizes[i] = len(s)
 		if s == nil {
 			sizes[i] = -1
 		}
-		scratch = append(scratch, s...)
 	}
-	held, err := spill.Hold(scratch)
+	held, err := spill.Hold(schemas[:]...)
 	if err != nil {
-		return scratch, err
+		return err
 	}
 	t.InputSchema, t.OutputSchema, t.compactInput = nil, nil, nil
 	t.held, t.heldSizes = held, sizes
-	return scratch, nil
+	return nil
 }
 
 // WithSchemas returns the tool with the schemas HoldSchemas held read back
