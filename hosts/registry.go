@@ -38,6 +38,22 @@ func RegistryList(s *output.Site) (output.Document, bool) {
 	return output.Document{}, false
 }
 
+// SiteRegistryIndex is the RegistryIndex of the MCP registry's list of s,
+// read back from where the build holds it; false for a site without a
+// registry.
+func SiteRegistryIndex(s *output.Site) ([]RegistryEntry, bool, error) {
+	list, ok := RegistryList(s)
+	if !ok {
+		return nil, false, nil
+	}
+	data, err := list.Body.Bytes()
+	if err != nil {
+		return nil, true, err
+	}
+	entries, err := RegistryIndex(data)
+	return entries, true, err
+}
+
 // RegistryIndex reads the registry's list document: its servers in the
 // list's order, each with the range of list it takes. The fields are read
 // as serve reads them, so that a search of the edge answers as serve does.

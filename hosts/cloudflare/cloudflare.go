@@ -195,17 +195,11 @@ func Layout(s *output.Site, name string) (*Site, error) {
 		out.Documents = append(out.Documents, f)
 		assets += 1 + len(f.Variants)
 	}
-	if list, ok := hosts.RegistryList(s); ok {
-		data, err := list.Body.Bytes()
-		if err != nil {
-			return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)
-		}
-		entries, err := hosts.RegistryIndex(data)
-		if err != nil {
-			return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)
-		}
-		m.Registry = entries
+	entries, _, err := hosts.SiteRegistryIndex(s)
+	if err != nil {
+		return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)
 	}
+	m.Registry = entries
 	body, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("the Cloudflare manifest of %s: %w", s.Dir, err)

@@ -114,17 +114,12 @@ func NotFoundFunction(s *output.Site, paths []string) []byte {
 // returns the routes it serves, in the order of the site's documents, and
 // nil and no routes for a site without a registry.
 func RegistryFunction(s *output.Site) ([]byte, []string, error) {
-	list, ok := hosts.RegistryList(s)
+	entries, ok, err := hosts.SiteRegistryIndex(s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
+	}
 	if !ok {
 		return nil, nil, nil
-	}
-	data, err := list.Body.Bytes()
-	if err != nil {
-		return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
-	}
-	entries, err := hosts.RegistryIndex(data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("write build: site %s: %w", s.Dir, err)
 	}
 	entriesJSON, err := json.Marshal(entries)
 	if err != nil {
