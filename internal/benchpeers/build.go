@@ -79,7 +79,7 @@ func benchBuild(ctx context.Context, c config, cats []*catalog) ([]row, error) {
 		// The median of each run's ratio: a run's build and copy follow
 		// each other, and a shared disk's speed moves less within a pair
 		// than across the runs.
-		ratio := benchrun.MedianFloat(ratios)
+		ratio := benchrun.MedianOf(ratios)
 		files, _, _ := benchrun.Tree(cat.site)
 		rows = append(rows, row{
 			measure:  fmt.Sprintf("build, %s (%d files written)", cat.name, files),

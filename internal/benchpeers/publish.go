@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -171,9 +170,9 @@ func benchPublish(ctx context.Context, c config, cat *catalog) ([]row, error) {
 			}
 			r := row{
 				measure:  "publish to versitygw, " + phase,
-				signpost: fmt.Sprintf("%s, %d PUT, %s", benchrun.Seconds(spm.Wall), sp.puts[len(sp.puts)-1], cpuOf(spm.CPU, median(sp.server))),
+				signpost: fmt.Sprintf("%s, %d PUT, %s", benchrun.Seconds(spm.Wall), sp.puts[len(sp.puts)-1], cpuOf(spm.CPU, benchrun.MedianOf(sp.server))),
 				peer:     p.name,
-				figure:   fmt.Sprintf("%s, %d PUT, %s", benchrun.Seconds(m.Wall), f.puts[len(f.puts)-1], cpuOf(m.CPU, median(f.server))),
+				figure:   fmt.Sprintf("%s, %d PUT, %s", benchrun.Seconds(m.Wall), f.puts[len(f.puts)-1], cpuOf(m.CPU, benchrun.MedianOf(f.server))),
 				ratio:    m.Wall.Seconds() / spm.Wall.Seconds(), ratioOf: "faster",
 				goal: fmt.Sprintf(">= %.1fx", goal),
 			}
@@ -199,13 +198,6 @@ func cpuOf(program, server time.Duration) string {
 		return fmt.Sprintf("CPU %s", benchrun.Seconds(program))
 	}
 	return fmt.Sprintf("CPU %s + server %s", benchrun.Seconds(program), benchrun.Seconds(server))
-}
-
-// median is the median of d, which must not be empty.
-func median(d []time.Duration) time.Duration {
-	d = slices.Clone(d)
-	slices.Sort(d)
-	return d[len(d)/2]
 }
 
 // changeOneTool changes the description of the first tool of the catalog's

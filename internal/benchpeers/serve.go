@@ -124,7 +124,7 @@ func benchServe(ctx context.Context, c config, cat *catalog) ([]row, error) {
 			}
 			fmt.Printf("serve %-13s  signpost %.0f req/s   nginx %.0f req/s\n", r.name, sps[len(sps)-1], ngs[len(ngs)-1])
 		}
-		s, n := benchrun.MedianFloat(sps), benchrun.MedianFloat(ngs)
+		s, n := benchrun.MedianOf(sps), benchrun.MedianOf(ngs)
 		rows = append(rows, row{
 			measure:  fmt.Sprintf("serve %s (%d bytes), wrk -t2 -c32", r.name, r.size),
 			signpost: fmt.Sprintf("%.0f req/s", s),

@@ -1,11 +1,12 @@
 // Package benchrun is what the benchmark commands (internal/benchpeers,
-// internal/benchscale) measure a program with: its wall time and peak
-// resident memory, the files it wrote, the requests it made of the S3
+// internal/benchscale) measure a program with: its wall time, CPU time and
+// peak resident memory, the files it wrote, the requests it made of the S3
 // server of internal/s3test, and the median of several runs.
 package benchrun
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -82,21 +83,17 @@ func Median(rs []Result) Result {
 	walls := make([]time.Duration, len(rs))
 	cpus := make([]time.Duration, len(rs))
 	rss := make([]int64, len(rs))
+	var self int64
 	for i, r := range rs {
 		walls[i], cpus[i], rss[i] = r.Wall, r.CPU, r.MaxRSS
-	}
-	slices.Sort(walls)
-	slices.Sort(cpus)
-	slices.Sort(rss)
-	var self int64
-	for _, r := range rs {
 		self = max(self, r.SelfRSS)
 	}
-	return Result{Wall: walls[len(walls)/2], CPU: cpus[len(cpus)/2], MaxRSS: rss[len(rss)/2], SelfRSS: self}
+	return Result{Wall: MedianOf(walls), CPU: MedianOf(cpus), MaxRSS: MedianOf(rss), SelfRSS: self}
 }
 
-// MedianFloat is the median of v, which must not be empty.
-func MedianFloat(v []float64) float64 {
+// MedianOf is the median of v, which must not be empty; v is left as it
+// is.
+func MedianOf[T cmp.Ordered](v []T) T {
 	v = slices.Clone(v)
 	slices.Sort(v)
 	return v[len(v)/2]
